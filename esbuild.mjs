@@ -1,0 +1,44 @@
+// Bundles the extension (Node, CommonJS, `vscode` external) and the report webview (browser IIFE).
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['webview-ui/main.ts'],
+    outfile: 'dist/webview/main.js',
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+  },
+  {
+    ...common,
+    entryPoints: ['webview-ui/styles.css'],
+    outfile: 'dist/webview/styles.css',
+  },
+];
+
+if (watch) {
+  for (const options of builds) await (await esbuild.context(options)).watch();
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

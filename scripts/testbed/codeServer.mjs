@@ -1,0 +1,108 @@
+// Starts code-server (a real VS Code server with a Node extension host) on a free localhost
+// port, with a fresh user-data folder, and stops it again. Shared by the integration harness,
+// the benchmarks and `npm start`.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { codeServerEntry, codeServerVersions, node24Binary } from './paths.mjs';
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function httpStatus(url) {
+  return new Promise((resolve) => {
+    http.get(url, (response) => { response.resume(); resolve(response.statusCode ?? 0); }).on('error', () => resolve(0));
+  });
+}
+
+export const defaultUserSettings = {
+  'workbench.startupEditor': 'none',
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'workbench.tips.enabled': false,
+  'update.mode': 'none',
+  'chat.commandCenter.enabled': false,
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.colorTheme': 'Default Dark Modern',
+};
+
+/**
+ * @param {{ version: 'min' | 'latest', workDir: string, folder: string, env?: Record<string,string>,
+ *   settings?: Record<string, unknown>, port?: number, logFile: string, disableWorkspaceTrust?: boolean }} options
+ */
+export async function startCodeServer(options) {
+  const spec = codeServerVersions[options.version];
+  if (!spec) throw new Error(`Unknown VS Code version key "${options.version}"; valid: ${Object.keys(codeServerVersions).join(', ')}`);
+  const entry = codeServerEntry(spec.codeServer);
+  if (!fs.existsSync(entry)) throw new Error(`code-server ${spec.codeServer} is not installed (${entry}); run node scripts/testbed/install.mjs`);
+  const node = spec.node === 'system' ? process.execPath : node24Binary();
+  const port = options.port ?? (await freePort());
+  const userDataDir = path.join(options.workDir, 'udd');
+  const extensionsDir = path.join(options.workDir, 'exts');
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...defaultUserSettings, ...(options.settings ?? {}) }, null, 1),
+  );
+  const args = [
+    entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+    '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
+    '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened',
+    ...(options.disableWorkspaceTrust === false ? [] : ['--disable-workspace-trust']),
+    ...(spec.node === 'system' ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
+    options.folder,
+  ];
+  const log = fs.createWriteStream(options.logFile);
+  const child = spawn(node, args, {
+    env: { ...process.env, ...(options.env ?? {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group, so stop() ends the extension host and the Roslyn host too
+  });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while ((await httpStatus(`${baseUrl}/healthz`)) !== 200) {
+    if (child.exitCode !== null) throw new Error(`code-server exited with code ${child.exitCode}; see ${options.logFile}`);
+    if (Date.now() > deadline) throw new Error(`code-server did not answer /healthz within 60 s; see ${options.logFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    port,
+    baseUrl,
+    vscodeVersion: spec.vscode,
+    /** The workbench URL, optionally loading an extension under development and a test entry. */
+    workbenchUrl({ extensionDevelopmentPath, extensionTestsPath } = {}) {
+      const remote = `vscode-remote://127.0.0.1:${port}`;
+      const payload = [];
+      if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', `${remote}${extensionDevelopmentPath}`]);
+      if (extensionTestsPath) payload.push(['extensionTestsPath', `${remote}${extensionTestsPath}`]);
+      const query = `folder=${encodeURIComponent(options.folder)}` + (payload.length ? `&payload=${encodeURIComponent(JSON.stringify(payload))}` : '');
+      return `${baseUrl}/?${query}`;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+        const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      log.end();
+    },
+  };
+}

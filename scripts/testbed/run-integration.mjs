@@ -1,0 +1,123 @@
+// Runs the integration suite (out/test/integration) inside a real VS Code extension host:
+// code-server + headless Chromium, once per tested VS Code version. The suite asks for
+// screenshots through files in a control folder; they land in test-results/integration/<version>/.
+//
+// Usage: node scripts/testbed/run-integration.mjs [--vscode min|latest|all] [--suite DIR] [--fixture DIR]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser } from './browser.mjs';
+import { startCodeServer } from './codeServer.mjs';
+import { installTestBed } from './install.mjs';
+import { codeServerVersions } from './paths.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function option(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
+}
+
+/** Copies a fixture without build output, so each run starts from sources only. */
+export function copyFixture(source, destination) {
+  fs.cpSync(source, destination, {
+    recursive: true,
+    filter: (entry) => !['bin', 'obj', 'TestResults'].includes(path.basename(entry)),
+  });
+}
+
+async function serveScreenshots(page, controlDir, artifactsDir, stopSignal) {
+  while (!stopSignal.stopped) {
+    for (const file of fs.readdirSync(controlDir)) {
+      const match = /^screenshot-(.+)\.request$/.exec(file);
+      if (!match) continue;
+      const name = match[1];
+      fs.rmSync(path.join(controlDir, file));
+      try {
+        await page.waitForTimeout(500); // let the webview paint its last message
+        await page.screenshot({ path: path.join(artifactsDir, `${name}.png`) });
+        fs.writeFileSync(path.join(controlDir, `screenshot-${name}.done`), 'ok');
+      } catch (error) {
+        fs.writeFileSync(path.join(controlDir, `screenshot-${name}.done`), `error: ${error}`);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs = 10 * 60_000, settings = {}, env = {} }) {
+  const spec = codeServerVersions[version];
+  const artifactsDir = path.join(repoRoot, 'test-results', 'integration', spec.vscode);
+  fs.rmSync(artifactsDir, { recursive: true, force: true });
+  fs.mkdirSync(artifactsDir, { recursive: true });
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-it-'));
+  const controlDir = path.join(workDir, 'control');
+  fs.mkdirSync(controlDir);
+  const workspace = path.join(workDir, 'ws');
+  copyFixture(fixture, workspace);
+
+  const started = Date.now();
+  const server = await startCodeServer({
+    version, workDir, folder: workspace, settings, logFile: path.join(artifactsDir, 'code-server.log'),
+    env: { ...env, SHARPCLAW_TEST_ARTIFACTS: artifactsDir, SHARPCLAW_TEST_CONTROL: controlDir },
+  });
+  const browser = await launchBrowser();
+  const stopSignal = { stopped: false };
+  let exitCode = 'no exit';
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const consoleLog = fs.createWriteStream(path.join(artifactsDir, 'browser-console.log'));
+    page.on('console', (message) => consoleLog.write(`[${message.type()}] ${message.text()}\n`));
+    page.on('pageerror', (error) => consoleLog.write(`[pageerror] ${error}\n`));
+    let resolveExit;
+    const exited = new Promise((resolve) => { resolveExit = resolve; });
+    await page.exposeFunction('codeAutomationLog', (type, args) => consoleLog.write(`[ext-host ${type}] ${JSON.stringify(args)}\n`));
+    await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
+    await page.goto(server.workbenchUrl({ extensionDevelopmentPath: repoRoot, extensionTestsPath: suiteEntry }));
+    const screenshots = serveScreenshots(page, controlDir, artifactsDir, stopSignal);
+    exitCode = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs))]);
+    if (exitCode === 'timeout') await page.screenshot({ path: path.join(artifactsDir, 'timeout.png') }).catch(() => undefined);
+    stopSignal.stopped = true;
+    await screenshots;
+  } finally {
+    stopSignal.stopped = true;
+    await browser.close().catch(() => undefined);
+    await server.stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+  const summaryFile = path.join(artifactsDir, 'summary.json');
+  const summary = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, 'utf8')) : undefined;
+  return { version: spec.vscode, exitCode, summary, artifactsDir, seconds: (Date.now() - started) / 1000 };
+}
+
+async function main() {
+  const which = option('vscode', 'all');
+  const versions = which === 'all' ? Object.keys(codeServerVersions) : [which];
+  for (const version of versions) {
+    if (!codeServerVersions[version]) throw new Error(`--vscode must be min, latest or all, not "${version}"`);
+  }
+  const suiteEntry = path.resolve(repoRoot, option('suite', 'out/test/integration/index.js'));
+  const fixture = path.resolve(repoRoot, option('fixture', 'fixtures/Calculator'));
+  if (!fs.existsSync(suiteEntry)) throw new Error(`${suiteEntry} is missing: run "npm run compile-tests" first`);
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
+  installTestBed({ versions });
+
+  let failed = false;
+  for (const version of versions) {
+    const result = await runSuiteInVsCode({ version, suiteEntry, fixture });
+    const mochaLog = path.join(result.artifactsDir, 'mocha.log');
+    if (fs.existsSync(mochaLog)) process.stdout.write(fs.readFileSync(mochaLog, 'utf8'));
+    const counts = result.summary ? `${result.summary.passed} passed, ${result.summary.failed} failed` : 'no summary written';
+    console.log(`[integration] VS Code ${result.version}: exit ${result.exitCode}, ${counts}, ${result.seconds.toFixed(0)} s; artifacts in ${path.relative(repoRoot, result.artifactsDir)}`);
+    if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0 || result.summary.passed === 0) failed = true;
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error) => {
+    console.error(`[integration] ${error instanceof Error ? error.stack : error}`);
+    process.exitCode = 1;
+  });
+}

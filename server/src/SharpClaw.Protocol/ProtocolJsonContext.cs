@@ -1,0 +1,25 @@
+using System.Text.Json.Serialization;
+using SharpClaw.Protocol.Lifecycle;
+using SharpClaw.Protocol.Status;
+
+namespace SharpClaw.Protocol;
+
+/// <summary>
+/// Source-generated System.Text.Json metadata for every protocol type: no reflection at startup,
+/// and the JSON Schema printed by <c>--print-protocol-schema</c> comes from the same metadata.
+/// </summary>
+/// <remarks>
+/// RespectNullableAnnotations / RespectRequiredConstructorParameters make the C# nullability the
+/// contract: non-nullable members are required and non-null, both when reading and in the schema.
+/// Add every new request/response type here.
+/// </remarks>
+[JsonSourceGenerationOptions(
+    PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase,
+    RespectNullableAnnotations = true,
+    RespectRequiredConstructorParameters = true)]
+[JsonSerializable(typeof(InitializeParams))]
+[JsonSerializable(typeof(InitializeResult))]
+[JsonSerializable(typeof(HostStatus))]
+public sealed partial class ProtocolJsonContext : JsonSerializerContext
+{
+}

@@ -1,0 +1,88 @@
+using System.Diagnostics;
+using SharpClaw.Server.Lifecycle;
+using SharpClaw.Server.Status;
+using StreamJsonRpc;
+
+namespace SharpClaw.Server.Hosting;
+
+/// <summary>
+/// One host connection: a JsonRpc over any (sending, receiving) stream pair with every handler
+/// registered. Program runs it over stdout/stdin; tests run it over in-memory streams.
+/// </summary>
+public sealed class HostServer : IAsyncDisposable
+{
+    private readonly HostJsonRpc rpc;
+    private bool started;
+
+    public HostServer(Stream sendingStream, Stream receivingStream, HostLog log, HostServerOptions? options = null)
+    {
+        this.State = new HostState(log, options ?? new HostServerOptions());
+        this.rpc = new HostJsonRpc(RpcSerialization.CreateMessageHandler(sendingStream, receivingStream), this.Lifecycle, log)
+        {
+            CancelLocallyInvokedMethodsWhenConnectionIsClosed = true,
+        };
+
+        // StreamJsonRpc's default TraceSource goes to DefaultTraceListener; send warnings to our log.
+        TraceSource trace = new("SharpClaw.JsonRpc", SourceLevels.Warning);
+        trace.Listeners.Clear();
+        trace.Listeners.Add(new HostLogTraceListener(log));
+        this.rpc.TraceSource = trace;
+
+        // One handler class per method (or per small family of notifications).
+        this.rpc.AddLocalRpcTarget(new InitializeHandler(this.State));
+        this.rpc.AddLocalRpcTarget(new InitializedHandler(this.State));
+        this.rpc.AddLocalRpcTarget(new SetTraceHandler());
+        this.rpc.AddLocalRpcTarget(new ShutdownHandler(this.State));
+        this.rpc.AddLocalRpcTarget(new ExitHandler(this.State));
+        this.rpc.AddLocalRpcTarget(new StatusHandler(this.State));
+
+        this.rpc.Disconnected += (_, e) =>
+        {
+            // The client closed the pipe without 'exit' (or after it): leave like LSP's exit would.
+            HostLifecycle lifecycle = this.Lifecycle;
+            string detail = e.Exception is null ? e.Description : $"{e.Description} ({e.Exception.GetType().Name}: {e.Exception.Message})";
+            if (lifecycle.RequestExit(lifecycle.ExitCodeForExitNotification, $"connection closed: {e.Reason}: {detail}"))
+            {
+                log.Info($"Connection closed: {e.Reason}: {detail}");
+            }
+        };
+    }
+
+    public HostState State { get; }
+
+    public HostLifecycle Lifecycle => this.State.Lifecycle;
+
+    /// <summary>The JsonRpc instance, for tests and future server→client notifications.</summary>
+    public JsonRpc Rpc => this.rpc;
+
+    /// <summary>Completes when the host should exit (exit notification, client gone, or connection closed).</summary>
+    public Task<HostExit> Completion => this.Lifecycle.Exited;
+
+    public void Start()
+    {
+        if (this.started)
+        {
+            throw new InvalidOperationException("The host server was already started.");
+        }
+
+        this.started = true;
+        if (this.State.Options.LogDirectory is { } logDirectory)
+        {
+            this.State.Log.TryOpenFile(logDirectory);
+        }
+
+        if (this.State.Options.ClientProcessId is int clientProcessId)
+        {
+            this.State.WatchClientProcess(clientProcessId, ClientProcessSource.CommandLine);
+        }
+
+        this.rpc.StartListening();
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        this.State.Dispose();
+        this.rpc.Dispose();
+        return ValueTask.CompletedTask;
+    }
+}

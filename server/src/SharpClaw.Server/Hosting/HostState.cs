@@ -1,0 +1,91 @@
+namespace SharpClaw.Server.Hosting;
+
+/// <summary>What the host was started with (command line in the real process, anything in tests).</summary>
+public sealed record HostServerOptions
+{
+    /// <summary>Log folder from --log-directory; wins over initializationOptions.logDirectory.</summary>
+    public string? LogDirectory { get; init; }
+
+    /// <summary>Client process from --clientProcessId; watched from startup.</summary>
+    public int? ClientProcessId { get; init; }
+
+    /// <summary>When the host started; defaults to when the <see cref="HostState"/> was created.</summary>
+    public DateTime? StartedAtUtc { get; init; }
+
+    /// <summary>How often client processes are polled.</summary>
+    public TimeSpan ParentPollInterval { get; init; } = TimeSpan.FromSeconds(1);
+}
+
+/// <summary>Where the host learned which client process to follow.</summary>
+public enum ClientProcessSource
+{
+    CommandLine,
+    Initialize,
+}
+
+/// <summary>State shared by the request handlers of one host connection.</summary>
+public sealed class HostState : IDisposable
+{
+    private readonly Lock gate = new();
+    private readonly List<ParentProcessWatcher> watchers = [];
+
+    public HostState(HostLog log, HostServerOptions options)
+    {
+        this.Log = log;
+        this.Options = options;
+        DateTime started = options.StartedAtUtc?.ToUniversalTime() ?? DateTime.UtcNow;
+
+        // Millisecond precision, like JavaScript's Date.toISOString().
+        this.StartedAtUtc = new DateTime(started.Ticks - (started.Ticks % TimeSpan.TicksPerMillisecond), DateTimeKind.Utc);
+    }
+
+    public HostLog Log { get; }
+
+    public HostServerOptions Options { get; }
+
+    public HostLifecycle Lifecycle { get; } = new();
+
+    public DateTime StartedAtUtc { get; }
+
+    /// <summary>The client process reported in status: initialize's processId, else --clientProcessId.</summary>
+    public int? ClientProcessId { get; private set; }
+
+    /// <summary>
+    /// Watches <paramref name="processId"/> and requests exit (code 0) when it is gone.
+    /// Watching the same pid twice is a no-op.
+    /// </summary>
+    public void WatchClientProcess(int processId, ClientProcessSource source)
+    {
+        lock (this.gate)
+        {
+            if (source == ClientProcessSource.Initialize || this.ClientProcessId is null)
+            {
+                this.ClientProcessId = processId;
+            }
+
+            if (this.watchers.Exists(w => w.ProcessId == processId))
+            {
+                return;
+            }
+
+            this.Log.Info($"Watching client process {processId} (from {(source == ClientProcessSource.Initialize ? "initialize" : "--clientProcessId")}).");
+            this.watchers.Add(ParentProcessWatcher.Start(
+                processId,
+                reason => this.Lifecycle.RequestExit(0, reason),
+                this.Options.ParentPollInterval));
+        }
+    }
+
+    public void Dispose()
+    {
+        lock (this.gate)
+        {
+            foreach (ParentProcessWatcher watcher in this.watchers)
+            {
+                watcher.Dispose();
+            }
+
+            this.watchers.Clear();
+        }
+    }
+}

@@ -1,0 +1,96 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using System.Text.Json;
+using SharpClaw.Protocol;
+using SharpClaw.Server.Hosting;
+
+namespace SharpClaw.Server;
+
+/// <summary>
+/// Entry point of the Roslyn host. stdout is the JSON-RPC channel and nothing else may write to it;
+/// logs go to stderr and the log file. Exit codes: 0 normal, 1 exit without shutdown, 2 bad usage.
+/// </summary>
+internal static class Program
+{
+    private static async Task<int> Main(string[] args)
+    {
+        DateTime startedAtUtc = DateTime.UtcNow;
+        long mainStarted = Stopwatch.GetTimestamp();
+        if (!CommandLineOptions.TryParse(args, out CommandLineOptions options, out string? error))
+        {
+            Console.Error.WriteLine($"{HostInfo.ServerName}: {error}");
+            Console.Error.WriteLine("Run with --help for the list of options.");
+            return 2;
+        }
+
+        // These modes never speak JSON-RPC, so stdout is theirs.
+        if (options.ShowHelp)
+        {
+            Console.Out.Write(CommandLineOptions.Usage);
+            return 0;
+        }
+
+        if (options.ShowVersion)
+        {
+            Console.Out.WriteLine(HostInfo.HostVersion);
+            return 0;
+        }
+
+        if (options.PrintProtocolSchema)
+        {
+            PrintProtocolSchema();
+            return 0;
+        }
+
+        return await RunHostAsync(options, startedAtUtc, mainStarted).ConfigureAwait(false);
+    }
+
+    private static async Task<int> RunHostAsync(CommandLineOptions options, DateTime startedAtUtc, long mainStarted)
+    {
+        // Take the raw stdio streams for the protocol, then point Console.Out at stderr so a stray
+        // Console.WriteLine (ours or a library's) can never corrupt the message stream.
+        Stream protocolOut = Console.OpenStandardOutput();
+        Stream protocolIn = Console.OpenStandardInput();
+        Console.SetOut(Console.Error);
+
+        using HostLog log = new(Console.Error);
+        AppDomain.CurrentDomain.UnhandledException += (_, e) =>
+            log.Error($"Unhandled exception (terminating: {e.IsTerminating})", e.ExceptionObject as Exception);
+        TaskScheduler.UnobservedTaskException += (_, e) =>
+        {
+            log.Error("Unobserved task exception", e.Exception);
+            e.SetObserved();
+        };
+
+        log.Info($"{HostInfo.ServerName} {HostInfo.HostVersion} starting: pid {Environment.ProcessId}, "
+            + $"{RuntimeInformation.FrameworkDescription} ({RuntimeInformation.RuntimeIdentifier}), "
+            + $"args [{string.Join(' ', Environment.GetCommandLineArgs().Skip(1))}]");
+
+        HostServer server = new(protocolOut, protocolIn, log, new HostServerOptions
+        {
+            LogDirectory = options.LogDirectory,
+            ClientProcessId = options.ClientProcessId,
+            StartedAtUtc = startedAtUtc,
+        });
+        server.Start();
+        log.Info($"Listening on stdio ({Stopwatch.GetElapsedTime(mainStarted).TotalMilliseconds:0} ms after Main started).");
+
+        HostExit exit = await server.Completion.ConfigureAwait(false);
+        log.Info($"Exiting with code {exit.ExitCode}: {exit.Reason}.");
+
+        // Deliberately no DisposeAsync: a thread may be blocked reading stdin, and returning from
+        // Main ends the process (and every stream) at once, which is what "exit promptly" needs.
+        return exit.ExitCode;
+    }
+
+    private static void PrintProtocolSchema()
+    {
+        using Stream stdout = Console.OpenStandardOutput();
+        using (Utf8JsonWriter writer = new(stdout, new JsonWriterOptions { Indented = true }))
+        {
+            ProtocolSchema.Create().WriteTo(writer);
+        }
+
+        stdout.Write("\n"u8);
+    }
+}

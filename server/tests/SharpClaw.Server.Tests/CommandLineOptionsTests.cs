@@ -1,0 +1,45 @@
+using SharpClaw.Server.Hosting;
+
+namespace SharpClaw.Server.Tests;
+
+public sealed class CommandLineOptionsTests
+{
+    [Fact]
+    public void NoArguments_MeansDefaults()
+    {
+        Assert.True(CommandLineOptions.TryParse([], out CommandLineOptions options, out string? error));
+        Assert.Null(error);
+        Assert.Equal(new CommandLineOptions(), options);
+    }
+
+    [Theory]
+    [InlineData("--log-directory", "/tmp/logs", "--clientProcessId", "42")]
+    [InlineData("--log-directory=/tmp/logs", "--clientProcessId=42", "--stdio")]
+    public void BothSpellings_AreAccepted(params string[] args)
+    {
+        Assert.True(CommandLineOptions.TryParse(args, out CommandLineOptions options, out _));
+        Assert.Equal("/tmp/logs", options.LogDirectory);
+        Assert.Equal(42, options.ClientProcessId);
+    }
+
+    [Fact]
+    public void PrintProtocolSchema_IsAFlag()
+    {
+        Assert.True(CommandLineOptions.TryParse(["--print-protocol-schema"], out CommandLineOptions options, out _));
+        Assert.True(options.PrintProtocolSchema);
+    }
+
+    [Theory]
+    [InlineData("--bogus")]
+    [InlineData("positional")]
+    [InlineData("--clientProcessId")]
+    [InlineData("--clientProcessId", "abc")]
+    [InlineData("--clientProcessId", "-5")]
+    [InlineData("--log-directory")]
+    [InlineData("--stdio=yes")]
+    public void InvalidArguments_AreRejectedWithAMessage(params string[] args)
+    {
+        Assert.False(CommandLineOptions.TryParse(args, out _, out string? error));
+        Assert.False(string.IsNullOrWhiteSpace(error));
+    }
+}

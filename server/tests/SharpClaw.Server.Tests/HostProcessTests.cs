@@ -1,0 +1,154 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using SharpClaw.Protocol;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>
+/// The real host process ("dotnet SharpClaw.Server.dll"), spoken to with raw LSP framing exactly as
+/// the extension's vscode-jsonrpc client does.
+/// </summary>
+public sealed class HostProcessTests
+{
+    private static readonly TimeSpan ExitTimeout = TimeSpan.FromSeconds(10);
+
+    [Fact]
+    public async Task ClientProcessGone_HostExitsWithCode0_AndStdoutCarriedOnlyFrames()
+    {
+        using TempDirectory temp = new();
+        string logDirectory = Path.Combine(temp.Path, "logs");
+        using HelperProcess client = HelperProcess.Start();
+        await using HostProcess host = HostProcess.Start();
+
+        JsonObject initialize = await host.RequestAsync(ProtocolMethods.Initialize, new JsonObject
+        {
+            ["processId"] = client.Id,
+            ["clientInfo"] = new JsonObject { ["name"] = "raw-test" },
+            ["rootUri"] = null,
+            ["capabilities"] = new JsonObject(),
+            ["initializationOptions"] = new JsonObject { ["logDirectory"] = logDirectory },
+        });
+        Assert.Equal("sharpclaw-host", initialize["result"]?["serverInfo"]?["name"]?.GetValue<string>());
+        Assert.Equal("0.1.0", initialize["result"]?["serverInfo"]?["version"]?.GetValue<string>());
+        Assert.Equal(0, initialize["result"]?["capabilities"]?.AsObject().Count);
+        await host.NotifyAsync(ProtocolMethods.Initialized, new JsonObject());
+
+        JsonObject status = await host.RequestAsync(ProtocolMethods.Status);
+        Assert.Equal(client.Id, status["result"]?["clientProcessId"]?.GetValue<int>());
+        Assert.Equal(host.Id, status["result"]?["processId"]?.GetValue<int>());
+        string? logFile = status["result"]?["logFile"]?.GetValue<string>();
+        Assert.Equal(Path.Combine(logDirectory, HostLog.FileNameFor(host.Id)), logFile);
+
+        client.Kill();
+
+        Assert.True(await host.WaitForExitAsync(ExitTimeout), $"The host did not exit after its client died.\n{host.Stderr}");
+        Assert.Equal(0, host.ExitCode);
+        Assert.Empty(host.ProtocolViolations);
+        Assert.Contains($"client process {client.Id}", host.Stderr, StringComparison.Ordinal);
+
+        string log = File.ReadAllText(logFile!);
+        Assert.Contains("starting: pid", log, StringComparison.Ordinal); // Buffered from before initialize.
+        Assert.Contains("request initialize", log, StringComparison.Ordinal);
+        Assert.Contains("request sharpclaw/status", log, StringComparison.Ordinal);
+        Assert.Contains("Exiting with code 0", log, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ShutdownThenExit_ExitsWithCode0()
+    {
+        using TempDirectory temp = new();
+        string logDirectory = temp.Path;
+        await using HostProcess host = HostProcess.Start("--log-directory", logDirectory);
+
+        JsonObject initialize = await host.RequestAsync(ProtocolMethods.Initialize, new JsonObject { ["processId"] = null, ["capabilities"] = new JsonObject() });
+        Assert.NotNull(initialize["result"]);
+
+        JsonObject shutdown = await host.RequestAsync(ProtocolMethods.Shutdown);
+        Assert.True(shutdown.ContainsKey("result"), shutdown.ToJsonString());
+        Assert.Null(shutdown["result"]);
+
+        JsonObject afterShutdown = await host.RequestAsync(ProtocolMethods.Status);
+        Assert.Equal(ProtocolErrorCodes.InvalidRequest, afterShutdown["error"]?["code"]?.GetValue<int>());
+
+        await host.NotifyAsync(ProtocolMethods.Exit);
+
+        Assert.True(await host.WaitForExitAsync(ExitTimeout), $"The host did not exit after 'exit'.\n{host.Stderr}");
+        Assert.Equal(0, host.ExitCode);
+        Assert.Empty(host.ProtocolViolations);
+        string log = File.ReadAllText(Path.Combine(logDirectory, HostLog.FileNameFor(host.Id)));
+        Assert.Contains("Shutdown requested", log, StringComparison.Ordinal);
+        Assert.Contains("Exiting with code 0", log, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ExitWithoutShutdown_ExitsWithCode1()
+    {
+        await using HostProcess host = HostProcess.Start();
+        await host.RequestAsync(ProtocolMethods.Initialize, new JsonObject { ["processId"] = null });
+
+        await host.NotifyAsync(ProtocolMethods.Exit);
+
+        Assert.True(await host.WaitForExitAsync(ExitTimeout), host.Stderr);
+        Assert.Equal(1, host.ExitCode);
+        Assert.Empty(host.ProtocolViolations);
+    }
+
+    [Fact]
+    public async Task ClientProcessIdOption_HostExitsWithThatProcess()
+    {
+        using HelperProcess client = HelperProcess.Start();
+        await using HostProcess host = HostProcess.Start("--stdio", $"--clientProcessId={client.Id.ToString(CultureInfo.InvariantCulture)}");
+
+        // Answering a request proves it is up and watching before the client goes away.
+        JsonObject initialize = await host.RequestAsync(ProtocolMethods.Initialize, new JsonObject { ["processId"] = null });
+        Assert.NotNull(initialize["result"]);
+        Assert.False(host.HasExited);
+
+        client.Kill();
+
+        Assert.True(await host.WaitForExitAsync(ExitTimeout), host.Stderr);
+        Assert.Equal(0, host.ExitCode);
+        Assert.Empty(host.ProtocolViolations);
+    }
+
+    [Fact]
+    public async Task ClosingStdin_EndsTheHost()
+    {
+        await using HostProcess host = HostProcess.Start();
+        await host.RequestAsync(ProtocolMethods.Initialize, new JsonObject { ["processId"] = null });
+
+        host.CloseStdin();
+
+        Assert.True(await host.WaitForExitAsync(ExitTimeout), host.Stderr);
+        Assert.Equal(1, host.ExitCode);
+    }
+
+    [Fact]
+    public async Task PrintProtocolSchema_PrintsBothSchemas()
+    {
+        (int exitCode, string stdout, string stderr) = await HostProcess.RunToExitAsync("--print-protocol-schema");
+
+        Assert.True(exitCode == 0, stderr);
+        JsonObject schemas = Assert.IsType<JsonObject>(JsonNode.Parse(stdout));
+        Assert.Equal(["sharpclaw/status", "initialize"], schemas.Select(p => p.Key));
+        JsonArray required = schemas["sharpclaw/status"]!["required"]!.AsArray();
+        Assert.Contains("hostVersion", required.Select(n => n!.GetValue<string>()));
+        Assert.Contains("clientProcessId", required.Select(n => n!.GetValue<string>()));
+        Assert.Equal(
+            JsonSerializer.Serialize(ProtocolSchema.Create()),
+            JsonSerializer.Serialize(schemas));
+    }
+
+    [Fact]
+    public async Task UnknownOption_ExitsWithCode2AndExplains()
+    {
+        (int exitCode, string stdout, string stderr) = await HostProcess.RunToExitAsync("--no-such-option");
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains("Unknown option '--no-such-option'", stderr, StringComparison.Ordinal);
+        Assert.Equal(string.Empty, stdout);
+    }
+}

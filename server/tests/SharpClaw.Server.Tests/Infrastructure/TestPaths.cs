@@ -1,0 +1,68 @@
+using System.Reflection;
+
+namespace SharpClaw.Server.Tests.Infrastructure;
+
+internal static class TestPaths
+{
+    /// <summary>The server's own build output (see EmbedSharpClawServerPath in the .csproj).</summary>
+    public static string ServerDll
+    {
+        get
+        {
+            string? overridePath = Environment.GetEnvironmentVariable("SHARPCLAW_SERVER_DLL");
+            string? path = !string.IsNullOrEmpty(overridePath)
+                ? overridePath
+                : typeof(TestPaths).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+                    .FirstOrDefault(a => a.Key == "SharpClawServerPath")?.Value;
+            Assert.False(string.IsNullOrEmpty(path), "SharpClawServerPath metadata is missing; was the test project built with its .csproj target?");
+            Assert.True(File.Exists(path), $"Server not built at {path}");
+            return path!;
+        }
+    }
+
+    /// <summary>The dotnet muxer running this build/test (the SDK sets DOTNET_HOST_PATH), else "dotnet" from PATH.</summary>
+    public static string DotnetHost
+    {
+        get
+        {
+            string? hostPath = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH");
+            if (!string.IsNullOrEmpty(hostPath) && File.Exists(hostPath))
+            {
+                return hostPath;
+            }
+
+            string? processPath = Environment.ProcessPath;
+            if (processPath is not null && Path.GetFileNameWithoutExtension(processPath).Equals("dotnet", StringComparison.OrdinalIgnoreCase))
+            {
+                return processPath;
+            }
+
+            return "dotnet";
+        }
+    }
+
+}
+
+/// <summary>A fresh folder under the temp directory, deleted again on dispose.</summary>
+internal sealed class TempDirectory : IDisposable
+{
+    public TempDirectory()
+    {
+        this.Path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "sharpclaw-tests", Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(this.Path);
+    }
+
+    public string Path { get; }
+
+    public void Dispose()
+    {
+        try
+        {
+            Directory.Delete(this.Path, recursive: true);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // A process under test may still hold a file; the OS temp cleanup will get it.
+        }
+    }
+}

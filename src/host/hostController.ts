@@ -1,0 +1,232 @@
+// Owns the Roslyn host process: starts it with vscode-languageclient the first time something
+// needs it, notices when it dies, restarts it on the next request (within a crash budget) and
+// stops it on deactivate. Nothing here runs at activation.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, type LanguageClientOptions } from 'vscode-languageclient/node';
+import type { z } from 'zod';
+import { HostStatusSchema, type HostStatus } from '../protocol/hostStatus';
+import { HostMethods } from '../protocol/methods';
+import type { ExtensionLog } from '../logging/extensionLog';
+import { CrashBudget } from './crashBudget';
+import { DotnetNotFoundError, dotnetDownloadUrl, locateDotnet, type DotnetInstallation } from './dotnetLocator';
+import type { HostState } from './hostState';
+
+export class HostUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HostUnavailableError';
+  }
+}
+
+export interface HostLaunchSettings {
+  /** The built host: dist/server/SharpClaw.Server.dll inside the extension. */
+  serverDll: string;
+  /** Where the host writes its log file (the extension's log folder). */
+  logDirectory: string;
+  /** The machine-scoped sharpclaw.dotnetPath setting. */
+  dotnetPath: () => string;
+}
+
+interface RunningHost {
+  client: LanguageClient;
+  process: ChildProcess;
+}
+
+export class HostController implements vscode.Disposable {
+  private readonly stateEmitter = new vscode.EventEmitter<HostState>();
+  readonly onDidChangeState = this.stateEmitter.event;
+
+  private currentState: HostState = { kind: 'stopped' };
+  private running: RunningHost | undefined;
+  private starting: Promise<RunningHost> | undefined;
+  private readonly crashBudget = new CrashBudget();
+  private readonly intentionalExits = new WeakSet<ChildProcess>();
+  private dotnetWarningShown = false;
+
+  constructor(
+    private readonly settings: HostLaunchSettings,
+    private readonly log: ExtensionLog,
+    private readonly traceChannel: vscode.LogOutputChannel,
+  ) {}
+
+  get state(): HostState {
+    return this.currentState;
+  }
+
+  /** Sends a request to the host, starting it first if needed, and validates the answer. */
+  async request<T>(method: string, resultSchema: z.ZodType<T>, params?: unknown, token?: vscode.CancellationToken): Promise<T> {
+    const host = await this.ensureStarted();
+    const started = Date.now();
+    const raw: unknown = await host.client.sendRequest(method, params ?? {}, token);
+    const parsed = resultSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new Error(`The SharpClaw host answered ${method} with an unexpected shape: ${parsed.error.message}`);
+    }
+    this.traceChannel.appendLine(`${method} answered in ${Date.now() - started} ms`);
+    return parsed.data;
+  }
+
+  status(token?: vscode.CancellationToken): Promise<HostStatus> {
+    return this.request(HostMethods.status, HostStatusSchema, {}, token);
+  }
+
+  /** Starts the host unless it is running or starting; fails fast while it is failed. */
+  async ensureStarted(): Promise<RunningHost> {
+    if (this.running) return this.running;
+    if (this.starting) return this.starting;
+    if (this.currentState.kind === 'failed') {
+      throw new HostUnavailableError(`${this.currentState.message} Run "SharpClaw: Restart Host" to try again.`);
+    }
+    this.starting = this.start().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  /** Stops the host (if any), forgets earlier crashes and starts a fresh one. */
+  async restart(): Promise<HostStatus> {
+    await this.stop();
+    this.crashBudget.reset();
+    this.setState({ kind: 'stopped' });
+    return this.status();
+  }
+
+  async stop(): Promise<void> {
+    const host = this.running ?? (await this.starting?.catch(() => undefined));
+    this.running = undefined;
+    if (!host) return;
+    this.intentionalExits.add(host.process);
+    try {
+      await host.client.stop(2000);
+    } catch (error) {
+      this.log.warn(`The host did not shut down cleanly: ${String(error)}`);
+    }
+    if (host.process.exitCode === null && host.process.signalCode === null) host.process.kill('SIGKILL');
+    if (this.currentState.kind === 'ready' || this.currentState.kind === 'starting') this.setState({ kind: 'stopped' });
+    this.log.info('SharpClaw host stopped.');
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.stateEmitter.dispose();
+  }
+
+  private async start(): Promise<RunningHost> {
+    this.setState({ kind: 'starting' });
+    let dotnet: DotnetInstallation;
+    try {
+      dotnet = locateDotnet({ configuredPath: this.settings.dotnetPath() });
+      if (!fs.existsSync(this.settings.serverDll)) {
+        throw new HostUnavailableError(
+          `The SharpClaw host is not built: ${this.settings.serverDll} is missing. Run "npm run build" in the extension folder, or reinstall the extension.`,
+        );
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.setState({ kind: 'failed', message });
+      this.log.error(message);
+      if (error instanceof DotnetNotFoundError) this.offerDotnetDownload(message);
+      throw error instanceof HostUnavailableError ? error : new HostUnavailableError(message);
+    }
+
+    const startedAt = Date.now();
+    let spawned: ChildProcess | undefined;
+    const serverOptions = async (): Promise<ChildProcess> => {
+      fs.mkdirSync(this.settings.logDirectory, { recursive: true });
+      const args = [this.settings.serverDll, '--log-directory', this.settings.logDirectory, '--clientProcessId', String(process.pid)];
+      this.log.info(`Starting SharpClaw host: ${dotnet.executable} ${args.join(' ')}`);
+      const child = spawn(dotnet.executable, args, {
+        stdio: 'pipe',
+        // The host must never inherit a request to run something on its behalf.
+        env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
+      });
+      spawned = child;
+      child.on('exit', (code, signal) => this.onProcessExit(child, code, signal));
+      return child;
+    };
+    const client = new LanguageClient('sharpclaw', 'SharpClaw Host', serverOptions, this.clientOptions());
+    try {
+      await client.start();
+    } catch (error) {
+      const message = `The SharpClaw host failed to start: ${error instanceof Error ? error.message : String(error)}`;
+      this.log.error(message);
+      const alreadyExited = spawned !== undefined && (spawned.exitCode !== null || spawned.signalCode !== null);
+      if (spawned && !alreadyExited) {
+        this.intentionalExits.add(spawned);
+        spawned.kill('SIGKILL');
+      }
+      await client.dispose().catch(() => undefined);
+      // An exit during start was already counted by onProcessExit.
+      if (!alreadyExited) this.noteCrash(message);
+      throw new HostUnavailableError(message);
+    }
+    const host: RunningHost = { client, process: spawned! };
+    this.running = host;
+    const status = HostStatusSchema.parse(await client.sendRequest(HostMethods.status, {}));
+    this.log.info(`SharpClaw host ready in ${Date.now() - startedAt} ms: pid ${status.processId}, Roslyn ${status.roslynVersion}, ${status.runtime.frameworkDescription}.`);
+    this.setState({ kind: 'ready', pid: status.processId, roslynVersion: status.roslynVersion });
+    return host;
+  }
+
+  private clientOptions(): LanguageClientOptions {
+    return {
+      // No document synchronization yet: the host answers SharpClaw requests only.
+      documentSelector: [],
+      outputChannel: this.log.channel,
+      traceOutputChannel: this.traceChannel,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions: { logDirectory: this.settings.logDirectory },
+      connectionOptions: { maxRestartCount: 0 },
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue, handled: true }),
+        // We restart lazily on the next request (see onProcessExit), never in the background.
+        closed: () => ({ action: CloseAction.DoNotRestart, handled: true }),
+      },
+    };
+  }
+
+  private onProcessExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    if (this.intentionalExits.has(child)) {
+      this.log.info(`SharpClaw host (pid ${child.pid}) ${how} after a stop request.`);
+      return;
+    }
+    const host = this.running;
+    if (host?.process === child) {
+      this.running = undefined;
+      void host.client.dispose(0).catch(() => undefined);
+    }
+    this.noteCrash(`The SharpClaw host (pid ${child.pid}) ${how} unexpectedly.`);
+  }
+
+  private noteCrash(message: string): void {
+    const exhausted = this.crashBudget.recordCrash();
+    if (exhausted) {
+      const failure = `${message} It crashed ${this.crashBudget.recentCrashes} times within ${this.crashBudget.windowMs / 60000} minutes, so SharpClaw stopped restarting it. See the SharpClaw log.`;
+      this.log.error(failure);
+      this.setState({ kind: 'failed', message: failure });
+      void vscode.window.showErrorMessage(failure, 'Restart Host', 'Show Log').then((choice) => {
+        if (choice === 'Restart Host') void vscode.commands.executeCommand('sharpclaw.restartHost');
+        if (choice === 'Show Log') this.log.show();
+      });
+      return;
+    }
+    this.log.error(`${message} The next request starts a new host.`);
+    this.setState({ kind: 'crashed', message });
+  }
+
+  private offerDotnetDownload(message: string): void {
+    if (this.dotnetWarningShown) return;
+    this.dotnetWarningShown = true;
+    void vscode.window.showErrorMessage(message, 'Download .NET').then((choice) => {
+      if (choice) void vscode.env.openExternal(vscode.Uri.parse(dotnetDownloadUrl));
+    });
+  }
+
+  private setState(state: HostState): void {
+    this.currentState = state;
+    this.stateEmitter.fire(state);
+  }
+}

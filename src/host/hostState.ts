@@ -1,0 +1,27 @@
+// The lifecycle of the Roslyn host as the rest of the extension sees it.
+export type HostState =
+  /** Not running; it starts the first time something needs it. */
+  | { kind: 'stopped' }
+  | { kind: 'starting' }
+  | { kind: 'ready'; pid: number; roslynVersion: string }
+  /** Exited unexpectedly; the next request starts a new host. */
+  | { kind: 'crashed'; message: string }
+  /** Cannot start (missing .NET, missing host build) or crashed too often; needs the user. */
+  | { kind: 'failed'; message: string };
+
+export type HostStateKind = HostState['kind'];
+
+export function describeHostState(state: HostState): string {
+  switch (state.kind) {
+    case 'stopped':
+      return 'Host not running; it starts when a SharpClaw feature needs it.';
+    case 'starting':
+      return 'Host starting…';
+    case 'ready':
+      return `Host ready (pid ${state.pid}, Roslyn ${state.roslynVersion}).`;
+    case 'crashed':
+      return `${state.message} The next request starts a new host.`;
+    case 'failed':
+      return state.message;
+  }
+}

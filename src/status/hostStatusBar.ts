@@ -1,0 +1,50 @@
+// The status bar item: host state at a glance; a click opens the SharpClaw sidebar.
+import * as vscode from 'vscode';
+import { describeHostState, type HostState } from '../host/hostState';
+
+export function statusBarText(state: HostState): string {
+  switch (state.kind) {
+    case 'stopped':
+      return '$(circle-outline) SharpClaw';
+    case 'starting':
+      return '$(loading~spin) SharpClaw';
+    case 'ready':
+      return '$(check) SharpClaw';
+    case 'crashed':
+      return '$(warning) SharpClaw: host crashed';
+    case 'failed':
+      return '$(error) SharpClaw: host down';
+  }
+}
+
+export class HostStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+
+  constructor() {
+    this.item = vscode.window.createStatusBarItem('sharpclaw.host', vscode.StatusBarAlignment.Left, 10);
+    this.item.name = 'SharpClaw';
+    this.item.command = 'sharpclaw.openSidebar';
+    this.update({ kind: 'stopped' });
+    this.item.show();
+  }
+
+  /** What the item shows now (read by the integration tests). */
+  get text(): string {
+    return this.item.text;
+  }
+
+  update(state: HostState): void {
+    this.item.text = statusBarText(state);
+    this.item.tooltip = `SharpClaw — ${describeHostState(state)} Click to open the SharpClaw sidebar.`;
+    this.item.backgroundColor =
+      state.kind === 'failed'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : state.kind === 'crashed'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

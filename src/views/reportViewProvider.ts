@@ -1,0 +1,94 @@
+// The SharpClaw sidebar (webview view). For now it shows the Roslyn host's live status; later
+// it carries verification reports. Opening it is a user action, so it may start the host.
+import * as vscode from 'vscode';
+import { describeHostState } from '../host/hostState';
+import type { HostController } from '../host/hostController';
+import type { ExtensionLog } from '../logging/extensionLog';
+import { renderWebviewHtml } from './webviewHtml';
+import { FromWebviewMessageSchema, type FromWebviewMessage, type ToWebviewMessage } from './webviewMessages';
+
+export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  static readonly viewId = 'sharpclaw.reportView';
+
+  private view: vscode.WebviewView | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly renderedEmitter = new vscode.EventEmitter<FromWebviewMessage & { type: 'rendered' }>();
+  /** Fires when the webview has put a status or an error on screen. */
+  readonly onDidRender = this.renderedEmitter.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly host: HostController,
+    private readonly log: ExtensionLog,
+  ) {
+    this.disposables.push(host.onDidChangeState((state) => this.post({ type: 'hostState', state, description: describeHostState(state) })));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    view.webview.options = {
+      enableScripts: true,
+      enableCommandUris: false,
+      localResourceRoots: [webviewRoot, vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
+    view.webview.html = renderWebviewHtml({
+      cspSource: view.webview.cspSource,
+      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'main.js')).toString(),
+      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'styles.css')).toString(),
+      title: 'SharpClaw',
+    });
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),
+      view.onDidChangeVisibility(() => {
+        if (view.visible) void this.refreshStatus();
+      }),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+      }),
+    );
+  }
+
+  async refreshStatus(): Promise<void> {
+    this.post({ type: 'hostState', state: this.host.state, description: describeHostState(this.host.state) });
+    try {
+      const status = await this.host.status();
+      this.post({ type: 'hostStatus', status });
+    } catch (error) {
+      this.post({ type: 'hostError', message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+    this.renderedEmitter.dispose();
+  }
+
+  private onMessage(raw: unknown): void {
+    const parsed = FromWebviewMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.log.warn(`Ignored an invalid message from the SharpClaw sidebar: ${parsed.error.message}`);
+      return;
+    }
+    const message = parsed.data;
+    switch (message.type) {
+      case 'ready':
+      case 'refreshStatus':
+        void this.refreshStatus();
+        return;
+      case 'restartHost':
+        void vscode.commands.executeCommand('sharpclaw.restartHost');
+        return;
+      case 'showLog':
+        this.log.show();
+        return;
+      case 'rendered':
+        this.renderedEmitter.fire(message);
+        return;
+    }
+  }
+
+  private post(message: ToWebviewMessage): void {
+    void this.view?.webview.postMessage(message);
+  }
+}

@@ -1,0 +1,32 @@
+// Messages between the report webview and the extension. Both sides validate with these
+// schemas: the webview is a separate, less trusted context.
+import { z } from 'zod';
+import { HostStatusSchema } from '../protocol/hostStatus';
+
+export const HostStateSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('stopped') }),
+  z.object({ kind: z.literal('starting') }),
+  z.object({ kind: z.literal('ready'), pid: z.number().int(), roslynVersion: z.string() }),
+  z.object({ kind: z.literal('crashed'), message: z.string() }),
+  z.object({ kind: z.literal('failed'), message: z.string() }),
+]);
+
+/** Extension → webview. */
+export const ToWebviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hostState'), state: HostStateSchema, description: z.string() }),
+  z.object({ type: z.literal('hostStatus'), status: HostStatusSchema }),
+  z.object({ type: z.literal('hostError'), message: z.string() }),
+]);
+
+/** Webview → extension. */
+export const FromWebviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('refreshStatus') }),
+  z.object({ type: z.literal('restartHost') }),
+  z.object({ type: z.literal('showLog') }),
+  /** Sent after the webview has put content on screen, so tests screenshot real content. */
+  z.object({ type: z.literal('rendered'), what: z.enum(['hostStatus', 'hostError']) }),
+]);
+
+export type ToWebviewMessage = z.infer<typeof ToWebviewMessageSchema>;
+export type FromWebviewMessage = z.infer<typeof FromWebviewMessageSchema>;

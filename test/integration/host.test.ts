@@ -1,0 +1,93 @@
+// The foundation, checked in a real extension host: lazy activation, the Roslyn host's status
+// round trip, the sidebar, and recovery after the host is killed.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { HostStatus } from '../../src/protocol/hostStatus';
+import { api, descendantsOf, extension, isAlive, screenshot, waitFor } from './support';
+
+const dotnetChildren = () => descendantsOf(process.pid).filter((p) => /(^|\/)dotnet(\s|$)/.test(p.command) || p.command.includes('SharpClaw.Server'));
+
+describe('SharpClaw in a real VS Code extension host', () => {
+  it('activates lazily and starts no dotnet process on activation', async () => {
+    const ext = extension();
+    assert.equal(ext.isActive, false, 'nothing should have activated SharpClaw before a SharpClaw command or view was used');
+    const sharpclaw = await ext.activate();
+    assert.ok(sharpclaw.activationMs >= 0 && sharpclaw.activationMs < 1000, `activation took ${sharpclaw.activationMs} ms`);
+    assert.equal(sharpclaw.hostState().kind, 'stopped');
+    assert.deepEqual(dotnetChildren(), [], 'activation must not start the Roslyn host or any dotnet process');
+    assert.match(sharpclaw.statusBarText(), /SharpClaw/);
+    console.log(`    VS Code ${vscode.version}; activation ${sharpclaw.activationMs.toFixed(1)} ms`);
+  });
+
+  it('round-trips sharpclaw/status through the real host process', async () => {
+    const sharpclaw = await api();
+    const status = (await vscode.commands.executeCommand<HostStatus>('sharpclaw.showHostStatus'))!;
+    assert.ok(status, 'the command returned no status; see the SharpClaw log');
+    assert.match(status.roslynVersion, /^5\.\d+/);
+    assert.match(status.runtime.frameworkDescription, /\.NET \d+/);
+    assert.ok(status.sdks.length > 0, 'the host sees no .NET SDK');
+    assert.deepEqual(status.loadedContexts, []);
+    assert.equal(status.clientProcessId, process.pid, 'the host should watch this extension host');
+    const host = dotnetChildren().find((p) => p.pid === status.processId);
+    assert.ok(host, `pid ${status.processId} is not a child process of this extension host`);
+    assert.match(host.command, /SharpClaw\.Server\.dll/);
+    assert.equal(sharpclaw.hostState().kind, 'ready');
+    assert.match(sharpclaw.statusBarText(), /\$\(check\) SharpClaw/);
+  });
+
+  it('shows the live host status in the sidebar', async () => {
+    const sharpclaw = await api();
+    const rendered = new Promise<string>((resolve) => {
+      const subscription = sharpclaw.onDidRenderSidebar((message) => {
+        subscription.dispose();
+        resolve(message.what);
+      });
+    });
+    await vscode.commands.executeCommand('sharpclaw.openSidebar');
+    const what = await Promise.race([rendered, new Promise<string>((_, reject) => setTimeout(() => reject(new Error('the sidebar did not render within 30 s')), 30_000))]);
+    assert.equal(what, 'hostStatus', 'the sidebar rendered an error instead of the host status');
+    const file = await screenshot('sidebar');
+    assert.ok(fs.statSync(file).size > 10_000, `${file} is too small to be a workbench screenshot`);
+  });
+
+  it('notices a killed host, reports it, and starts a new one on the next request', async () => {
+    const sharpclaw = await api();
+    const before = await sharpclaw.hostStatus();
+    process.kill(before.processId, 'SIGKILL');
+    await waitFor('the crashed state', () => sharpclaw.hostState().kind === 'crashed');
+    assert.match(sharpclaw.statusBarText(), /host crashed/);
+    const logged = sharpclaw.recentLog().find((line) => line.level === 'error' && line.message.includes(`pid ${before.processId}`));
+    assert.ok(logged, 'the crash was not written to the SharpClaw log');
+    assert.match(logged.message, /killed by SIGKILL unexpectedly/);
+    const after = await sharpclaw.hostStatus();
+    assert.notEqual(after.processId, before.processId);
+    assert.ok(isAlive(after.processId));
+    assert.equal(sharpclaw.hostState().kind, 'ready');
+  });
+
+  it('stops restarting a host that keeps crashing, until the user restarts it', async () => {
+    const sharpclaw = await api();
+    await vscode.commands.executeCommand('sharpclaw.restartHost'); // forgets earlier crashes
+    for (let crash = 1; crash <= 3; crash++) {
+      const status = await sharpclaw.hostStatus();
+      process.kill(status.processId, 'SIGKILL');
+      await waitFor(`crash ${crash} to be noticed`, () => ['crashed', 'failed'].includes(sharpclaw.hostState().kind));
+    }
+    assert.equal(sharpclaw.hostState().kind, 'failed');
+    await assert.rejects(sharpclaw.hostStatus(), /Restart Host/);
+    assert.match(sharpclaw.statusBarText(), /host down/);
+    const restarted = await vscode.commands.executeCommand<HostStatus>('sharpclaw.restartHost');
+    assert.ok(restarted && isAlive(restarted.processId));
+    assert.equal(sharpclaw.hostState().kind, 'ready');
+  });
+
+  it('stops the host cleanly on request', async () => {
+    const sharpclaw = await api();
+    const status = await sharpclaw.hostStatus();
+    await vscode.commands.executeCommand('sharpclaw.stopHost');
+    await waitFor('the host process to exit', () => !isAlive(status.processId), 10_000);
+    assert.equal(sharpclaw.hostState().kind, 'stopped');
+    assert.ok(sharpclaw.recentLog().some((line) => line.message.includes(`pid ${status.processId}) exited with code 0 after a stop request`)));
+  });
+});

@@ -1,0 +1,94 @@
+// Helpers for tests that run inside the real extension host.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SharpClawApi } from '../../src/extension';
+
+export const extensionId = 'sharpclaw.sharpclaw';
+
+export function artifactsDir(): string {
+  const dir = process.env.SHARPCLAW_TEST_ARTIFACTS;
+  if (!dir) throw new Error('SHARPCLAW_TEST_ARTIFACTS is not set: run this suite through scripts/testbed/run-integration.mjs');
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export function extension(): vscode.Extension<SharpClawApi> {
+  const ext = vscode.extensions.getExtension<SharpClawApi>(extensionId);
+  if (!ext) throw new Error(`Extension ${extensionId} is not installed in this host`);
+  return ext;
+}
+
+export async function api(): Promise<SharpClawApi> {
+  return extension().activate();
+}
+
+/** Asks the harness for a screenshot of the whole workbench (webview iframes included). */
+export async function screenshot(name: string): Promise<string> {
+  const control = process.env.SHARPCLAW_TEST_CONTROL;
+  if (!control) throw new Error('SHARPCLAW_TEST_CONTROL is not set');
+  const done = path.join(control, `screenshot-${name}.done`);
+  fs.rmSync(done, { force: true });
+  fs.writeFileSync(path.join(control, `screenshot-${name}.request`), name);
+  await waitFor(`screenshot ${name}`, () => fs.existsSync(done), 30_000);
+  const outcome = fs.readFileSync(done, 'utf8');
+  if (outcome !== 'ok') throw new Error(`Screenshot ${name} failed: ${outcome}`);
+  return path.join(artifactsDir(), `${name}.png`);
+}
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  command: string;
+}
+
+/** Processes on this Linux machine, read from /proc (no external tool). */
+export function listProcesses(): ProcessInfo[] {
+  const result: ProcessInfo[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Field 4 (ppid) follows the command name in parentheses, which may contain spaces.
+      const afterName = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const command = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      result.push({ pid: Number(entry), ppid: Number(afterName[1]), command });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return result;
+}
+
+export function descendantsOf(pid: number): ProcessInfo[] {
+  const all = listProcesses();
+  const found: ProcessInfo[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const child of all.filter((p) => p.ppid === parent)) {
+      found.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return found;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,56 @@
+// The TypeScript zod mirror of the protocol must describe exactly what the C# records send.
+// The host exports its records' JSON Schema (System.Text.Json's JsonSchemaExporter); this test
+// compares it with the zod schemas' JSON Schema, ignoring only how each side spells a type.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { protocolResultSchemas } from '../../src/protocol/methods';
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const serverDll = path.join(repoRoot, 'dist', 'server', 'SharpClaw.Server.dll');
+
+type Json = { [key: string]: unknown };
+type Shape = { types: string[]; properties?: Record<string, Shape>; required?: string[]; items?: Shape };
+
+/** Reduces a JSON Schema to what both generators must agree on: types, properties, required, items. */
+function shape(schema: Json): Shape {
+  const variants = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
+  if (variants) {
+    const parts = variants.map(shape);
+    const merged = parts.find((part) => part.types.some((type) => type !== 'null')) ?? parts[0]!;
+    return { ...merged, types: [...new Set(parts.flatMap((part) => part.types))].sort() };
+  }
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter(Boolean).map(String).sort();
+  const result: Shape = { types };
+  if (types.includes('object')) {
+    const properties = (schema.properties ?? {}) as Record<string, Json>;
+    result.properties = Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, shape(value)]));
+    result.required = [...((schema.required as string[] | undefined) ?? [])].sort();
+  }
+  if (types.includes('array')) result.items = shape(schema.items as Json);
+  return result;
+}
+
+describe('protocol drift between the C# records and the zod schemas', () => {
+  it('has a built host to ask', () => {
+    assert.ok(fs.existsSync(serverDll), `${serverDll} is missing: run "npm run build" (npm test builds it first)`);
+  });
+
+  const exported = (): Record<string, Json> =>
+    JSON.parse(execFileSync('dotnet', [serverDll, '--print-protocol-schema'], { encoding: 'utf8', timeout: 60_000 }));
+
+  it('exports a schema for every method the client knows, and no other', () => {
+    assert.deepEqual(Object.keys(exported()).sort(), Object.keys(protocolResultSchemas).sort());
+  });
+
+  for (const [method, schema] of Object.entries(protocolResultSchemas)) {
+    it(`agrees on the result of ${method}`, () => {
+      const server = exported()[method];
+      assert.ok(server, `the host exports no schema for ${method}`);
+      const client = z.toJSONSchema(schema, { io: 'output' }) as Json;
+      assert.deepEqual(shape(client), shape(server));
+    });
+  }
+});
