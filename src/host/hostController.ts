@@ -59,7 +59,8 @@ export class HostController implements vscode.Disposable {
   async request<T>(method: string, resultSchema: z.ZodType<T>, params?: unknown, token?: vscode.CancellationToken): Promise<T> {
     const host = await this.ensureStarted();
     const started = Date.now();
-    const raw: unknown = await host.client.sendRequest(method, params ?? {}, token);
+    // Pass the token only when there is one: sendRequest treats a trailing undefined as a parameter.
+    const raw: unknown = token ? await host.client.sendRequest(method, params ?? {}, token) : await host.client.sendRequest(method, params ?? {});
     const parsed = resultSchema.safeParse(raw);
     if (!parsed.success) {
       throw new Error(`The SharpClaw host answered ${method} with an unexpected shape: ${parsed.error.message}`);
@@ -103,9 +104,12 @@ export class HostController implements vscode.Disposable {
     } catch (error) {
       this.log.warn(`The host did not shut down cleanly: ${String(error)}`);
     }
-    if (host.process.exitCode === null && host.process.signalCode === null) host.process.kill('SIGKILL');
+    // After `exit` the host needs a moment to end; only a host that ignores it is killed.
+    if (!(await exitsWithin(host.process, 3000))) {
+      this.log.warn(`The SharpClaw host (pid ${host.process.pid}) did not exit after shutdown; killing it.`);
+      host.process.kill('SIGKILL');
+    }
     if (this.currentState.kind === 'ready' || this.currentState.kind === 'starting') this.setState({ kind: 'stopped' });
-    this.log.info('SharpClaw host stopped.');
   }
 
   dispose(): void {
@@ -229,4 +233,15 @@ export class HostController implements vscode.Disposable {
     this.currentState = state;
     this.stateEmitter.fire(state);
   }
+}
+
+function exitsWithin(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
 }

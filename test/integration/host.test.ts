@@ -88,6 +88,10 @@ describe('SharpClaw in a real VS Code extension host', () => {
     await vscode.commands.executeCommand('sharpclaw.stopHost');
     await waitFor('the host process to exit', () => !isAlive(status.processId), 10_000);
     assert.equal(sharpclaw.hostState().kind, 'stopped');
-    assert.ok(sharpclaw.recentLog().some((line) => line.message.includes(`pid ${status.processId}) exited with code 0 after a stop request`)));
+    const lines = sharpclaw.recentLog().map((line) => line.message);
+    assert.ok(
+      lines.some((line) => line.includes(`pid ${status.processId}) exited with code 0 after a stop request`)),
+      `no clean exit logged for pid ${status.processId}:\n${lines.slice(-8).join('\n')}`,
+    );
   });
 });
