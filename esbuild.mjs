@@ -24,6 +24,14 @@ const builds = [
   },
   {
     ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+  },
+  {
+    ...common,
     entryPoints: ['webview-ui/main.ts'],
     outfile: 'dist/webview/main.js',
     platform: 'browser',

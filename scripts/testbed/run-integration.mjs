@@ -76,7 +76,9 @@ export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs
     await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
     await page.goto(server.workbenchUrl({ extensionDevelopmentPath: repoRoot, extensionTestsPath: suiteEntry }));
     const screenshots = serveScreenshots(page, controlDir, artifactsDir, stopSignal);
-    exitCode = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs))]);
+    let timer;
+    exitCode = await Promise.race([exited, new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); })]);
+    clearTimeout(timer);
     if (exitCode === 'timeout') await page.screenshot({ path: path.join(artifactsDir, 'timeout.png') }).catch(() => undefined);
     stopSignal.stopped = true;
     await screenshots;

@@ -6,9 +6,12 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, type LanguageClientOptions } from 'vscode-languageclient/node';
 import type { z } from 'zod';
+import type { PermissionPolicy } from '../approvals/permissionPolicy';
 import { HostStatusSchema, type HostStatus } from '../protocol/hostStatus';
 import { HostMethods } from '../protocol/methods';
 import type { ExtensionLog } from '../logging/extensionLog';
+import { registerHostCallbacks, type LoadProgress } from '../semantic/hostCallbacks';
+import { toToolError, type HostRequester } from '../semantic/hostRequester';
 import { CrashBudget } from './crashBudget';
 import { DotnetNotFoundError, dotnetDownloadUrl, locateDotnet, type DotnetInstallation } from './dotnetLocator';
 import type { HostState } from './hostState';
@@ -27,6 +30,11 @@ export interface HostLaunchSettings {
   logDirectory: string;
   /** The machine-scoped sharpclaw.dotnetPath setting. */
   dotnetPath: () => string;
+  /** Answers the host's evaluation authorization requests. */
+  permissions: PermissionPolicy;
+  /** The workspace folder authorization may be granted for. */
+  workspaceFolder: () => string | undefined;
+  onLoadProgress: (progress: LoadProgress) => void;
 }
 
 interface RunningHost {
@@ -34,7 +42,7 @@ interface RunningHost {
   process: ChildProcess;
 }
 
-export class HostController implements vscode.Disposable {
+export class HostController implements HostRequester, vscode.Disposable {
   private readonly stateEmitter = new vscode.EventEmitter<HostState>();
   readonly onDidChangeState = this.stateEmitter.event;
 
@@ -44,6 +52,9 @@ export class HostController implements vscode.Disposable {
   private readonly crashBudget = new CrashBudget();
   private readonly intentionalExits = new WeakSet<ChildProcess>();
   private dotnetWarningShown = false;
+  private readonly inFlight = new Set<AbortController>();
+  /** The tool or command whose request is being served, named in authorization dialogs. */
+  private currentRequester = 'SharpClaw';
 
   constructor(
     private readonly settings: HostLaunchSettings,
@@ -56,21 +67,41 @@ export class HostController implements vscode.Disposable {
   }
 
   /** Sends a request to the host, starting it first if needed, and validates the answer. */
-  async request<T>(method: string, resultSchema: z.ZodType<T>, params?: unknown, token?: vscode.CancellationToken): Promise<T> {
+  async request<T>(method: string, params: unknown, resultSchema: z.ZodType<T>, signal?: AbortSignal, requestedBy?: string): Promise<T> {
     const host = await this.ensureStarted();
     const started = Date.now();
-    // Pass the token only when there is one: sendRequest treats a trailing undefined as a parameter.
-    const raw: unknown = token ? await host.client.sendRequest(method, params ?? {}, token) : await host.client.sendRequest(method, params ?? {});
-    const parsed = resultSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new Error(`The SharpClaw host answered ${method} with an unexpected shape: ${parsed.error.message}`);
+    const controller = new AbortController();
+    const forward = () => controller.abort();
+    signal?.addEventListener('abort', forward, { once: true });
+    if (signal?.aborted) controller.abort();
+    const tokenSource = new vscode.CancellationTokenSource();
+    controller.signal.addEventListener('abort', () => tokenSource.cancel(), { once: true });
+    this.inFlight.add(controller);
+    if (requestedBy) this.currentRequester = requestedBy;
+    try {
+      const raw: unknown = await host.client.sendRequest(method, params ?? {}, tokenSource.token);
+      const parsed = resultSchema.safeParse(raw);
+      if (!parsed.success) {
+        throw new Error(`The SharpClaw host answered ${method} with an unexpected shape: ${parsed.error.message}`);
+      }
+      this.traceChannel.appendLine(`${method} answered in ${Date.now() - started} ms`);
+      return parsed.data;
+    } catch (error) {
+      throw toToolError(error);
+    } finally {
+      this.inFlight.delete(controller);
+      signal?.removeEventListener('abort', forward);
+      tokenSource.dispose();
     }
-    this.traceChannel.appendLine(`${method} answered in ${Date.now() - started} ms`);
-    return parsed.data;
   }
 
-  status(token?: vscode.CancellationToken): Promise<HostStatus> {
-    return this.request(HostMethods.status, HostStatusSchema, {}, token);
+  /** Cancels every request in flight (the user cancelled a load). */
+  cancelAll(): void {
+    for (const controller of this.inFlight) controller.abort();
+  }
+
+  status(signal?: AbortSignal): Promise<HostStatus> {
+    return this.request(HostMethods.status, {}, HostStatusSchema, signal);
   }
 
   /** Starts the host unless it is running or starting; fails fast while it is failed. */
@@ -151,6 +182,12 @@ export class HostController implements vscode.Disposable {
       return child;
     };
     const client = new LanguageClient('sharpclaw', 'SharpClaw Host', serverOptions, this.clientOptions());
+    registerHostCallbacks(client, {
+      workspaceFolder: this.settings.workspaceFolder,
+      permissions: this.settings.permissions,
+      requestedBy: () => this.currentRequester,
+      onProgress: this.settings.onLoadProgress,
+    });
     try {
       await client.start();
     } catch (error) {

@@ -1,6 +1,7 @@
 // The status bar item: host state at a glance; a click opens the SharpClaw sidebar.
 import * as vscode from 'vscode';
 import { describeHostState, type HostState } from '../host/hostState';
+import type { LoadProgress } from '../semantic/hostCallbacks';
 
 export function statusBarText(state: HostState): string {
   switch (state.kind) {
@@ -33,7 +34,21 @@ export class HostStatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  private state: HostState = { kind: 'stopped' };
+
+  /** Shows "loading 40%" while the host loads a solution, then the host state again. */
+  showLoadProgress(progress: LoadProgress | undefined): void {
+    if (!progress) {
+      this.update(this.state);
+      return;
+    }
+    const percent = progress.percent ?? Math.round((100 * progress.projectIndex) / Math.max(1, progress.projectCount));
+    this.item.text = `$(loading~spin) SharpClaw: loading ${percent}%`;
+    this.item.tooltip = `SharpClaw is loading ${progress.target}: project ${progress.projectIndex} of ${progress.projectCount} (${progress.currentProject}).`;
+  }
+
   update(state: HostState): void {
+    this.state = state;
     this.item.text = statusBarText(state);
     this.item.tooltip = `SharpClaw — ${describeHostState(state)} Click to open the SharpClaw sidebar.`;
     this.item.backgroundColor =

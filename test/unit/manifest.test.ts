@@ -3,6 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { languageModelToolContributions, toolActivationEvents } from '../../src/tools/manifest';
+import { allTools } from '../../src/tools/registry';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -57,6 +59,20 @@ describe('package.json manifest', () => {
       .join('\n');
     for (const command of manifest.contributes.commands) {
       assert.ok(source.includes(`registerCommand('${command.command}'`), `${command.command} is contributed but never registered`);
+    }
+  });
+});
+
+describe('generated language-model tool contributions', () => {
+  it('match the zod tool definitions (run "npm run generate:manifest" when this fails)', () => {
+    assert.deepEqual(manifest.contributes.languageModelTools ?? [], languageModelToolContributions(allTools));
+    assert.deepEqual(manifest.activationEvents ?? [], toolActivationEvents(allTools));
+  });
+
+  it('describe every tool with an explicit object schema', () => {
+    for (const tool of manifest.contributes.languageModelTools ?? []) {
+      assert.equal(tool.inputSchema.type, 'object', tool.name);
+      assert.ok(tool.modelDescription.length > 40, `${tool.name} needs a real model description`);
     }
   });
 });

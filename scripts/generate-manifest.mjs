@@ -1,0 +1,20 @@
+// Writes package.json's contributes.languageModelTools and the tools' activation events from
+// the zod tool definitions (compiled to out/ by tsc). Run after adding or changing a tool.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.test.json'], { cwd: repoRoot, stdio: 'inherit' });
+const require = createRequire(import.meta.url);
+const { allTools } = require(path.join(repoRoot, 'out', 'src', 'tools', 'registry.js'));
+const { languageModelToolContributions, toolActivationEvents } = require(path.join(repoRoot, 'out', 'src', 'tools', 'manifest.js'));
+
+const file = path.join(repoRoot, 'package.json');
+const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+manifest.activationEvents = toolActivationEvents(allTools);
+manifest.contributes.languageModelTools = languageModelToolContributions(allTools);
+fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+console.log(`[manifest] ${allTools.length} language-model tools written to package.json`);

@@ -1,0 +1,43 @@
+// One host-side permission policy serves every tool and command. What a caller may do is
+// decided here, by the person running SharpClaw (a dialog, Workspace Trust, CLI flags typed by
+// hand, MCP startup flags) — never by a tool argument, a workspace setting or a workspace file.
+
+export type PermissionKind =
+  /** MSBuild evaluation / design-time build: a cold load or a structural reload of the semantic host. */
+  | 'evaluation'
+  /** Builds and tests: `dotnet build`, `dotnet test`. */
+  | 'shell'
+  /** Writing files in the workspace. */
+  | 'write';
+
+export interface PermissionRequest {
+  kind: PermissionKind;
+  /** Absolute workspace folder the request is about. */
+  workspaceFolder: string;
+  /** The solution or project, workspace-relative, when there is one. */
+  target?: string;
+  /** The tool or command asking, e.g. dotnet_solution_inspect or SharpClaw: Verify Affected. */
+  requestedBy: string;
+  /** What will run, in a person's words. */
+  action: string;
+  /** Why it must run now (cold load, a changed project file, ...). */
+  reason: string;
+  /** Files involved (changed build inputs, files to write). */
+  files?: string[];
+}
+
+export interface PermissionDecision {
+  granted: boolean;
+  /** Shown to the caller when denied: what to do to allow it. */
+  message?: string;
+  /** How the decision was reached, for the approval log. */
+  source: 'dialog' | 'remembered' | 'restricted-mode' | 'cli-flag' | 'cli-prompt' | 'cli-mode' | 'mcp-flag' | 'policy';
+}
+
+export interface PermissionPolicy {
+  request(request: PermissionRequest, signal?: AbortSignal): Promise<PermissionDecision>;
+}
+
+export function permissionDeniedMessage(request: PermissionRequest, decision: PermissionDecision): string {
+  return decision.message ?? `${request.requestedBy} needs permission to ${request.action}${request.target ? ` for ${request.target}` : ''}, and it was denied.`;
+}

@@ -1,0 +1,35 @@
+// How tools talk to the Roslyn host, whichever surface started it (vscode-languageclient in
+// VS Code, vscode-jsonrpc in the CLI and the MCP server).
+import { z } from 'zod';
+import { ToolError, type ToolErrorCode } from '../tools/toolErrors';
+
+export interface HostRequester {
+  request<T>(method: string, params: unknown, resultSchema: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
+}
+
+/** The JSON-RPC error code the host uses for its typed errors; `data` follows HostErrorDataSchema. */
+export const hostErrorCode = -32001;
+
+export const HostErrorDataSchema = z.object({
+  kind: z.string(),
+  message: z.string(),
+  candidates: z.array(z.string()).nullable().optional(),
+  projects: z.array(z.object({ path: z.string(), reason: z.string() })).nullable().optional(),
+  command: z.string().nullable().optional(),
+});
+
+const knownHostKinds = new Set<ToolErrorCode>(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest']);
+
+/** Turns a JSON-RPC error from the host into a typed ToolError; other errors pass through. */
+export function toToolError(error: unknown): unknown {
+  const candidate = error as { code?: unknown; data?: unknown; message?: unknown } | undefined;
+  if (candidate?.code !== hostErrorCode) return error;
+  const data = HostErrorDataSchema.safeParse(candidate.data);
+  if (!data.success) return new ToolError('LoadFailed', String(candidate.message ?? 'The host failed without details.'));
+  const kind = knownHostKinds.has(data.data.kind as ToolErrorCode) ? (data.data.kind as ToolErrorCode) : 'LoadFailed';
+  return new ToolError(kind, data.data.message, {
+    ...(data.data.candidates ? { candidates: data.data.candidates } : {}),
+    ...(data.data.projects ? { projects: data.data.projects } : {}),
+    ...(data.data.command ? { command: data.data.command } : {}),
+  });
+}
