@@ -20,6 +20,16 @@ const builds = [
     platform: 'node',
     target: 'node20',
     format: 'cjs',
+    // core.js is loaded on first use, not at activation (see src/extension.ts).
+    external: ['vscode', './core.js'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/core.ts'],
+    outfile: 'dist/core.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
     external: ['vscode'],
   },
   {

@@ -1,6 +1,7 @@
 // Runs the integration suite (out/test/integration) inside a real VS Code extension host:
 // code-server + headless Chromium, once per tested VS Code version. The suite asks for
-// screenshots through files in a control folder; they land in test-results/integration/<version>/.
+// screenshots and for clicks on modal dialogs through files in a control folder (see
+// serveControlRequests); artifacts land in test-results/integration/<version>/.
 //
 // Usage: node scripts/testbed/run-integration.mjs [--vscode min|latest|all] [--suite DIR] [--fixture DIR]
 import fs from 'node:fs';
@@ -27,19 +28,46 @@ export function copyFixture(source, destination) {
   });
 }
 
-async function serveScreenshots(page, controlDir, artifactsDir, stopSignal) {
+/**
+ * Serves the suite's requests to the browser side, through files in the control folder:
+ *   screenshot-<name>.request          → test-results/.../<name>.png, then screenshot-<name>.done
+ *   dialog-<id>.request (a button label) → waits for the workbench's modal dialog, records its
+ *                                        text, clicks that button, then dialog-<id>.done (JSON)
+ */
+async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) {
   while (!stopSignal.stopped) {
     for (const file of fs.readdirSync(controlDir)) {
-      const match = /^screenshot-(.+)\.request$/.exec(file);
-      if (!match) continue;
-      const name = match[1];
-      fs.rmSync(path.join(controlDir, file));
-      try {
-        await page.waitForTimeout(500); // let the webview paint its last message
-        await page.screenshot({ path: path.join(artifactsDir, `${name}.png`) });
-        fs.writeFileSync(path.join(controlDir, `screenshot-${name}.done`), 'ok');
-      } catch (error) {
-        fs.writeFileSync(path.join(controlDir, `screenshot-${name}.done`), `error: ${error}`);
+      const screenshot = /^screenshot-(.+)\.request$/.exec(file);
+      const dialog = /^dialog-(.+)\.request$/.exec(file);
+      if (!screenshot && !dialog) continue;
+      const request = path.join(controlDir, file);
+      const body = fs.readFileSync(request, 'utf8');
+      fs.rmSync(request);
+      if (screenshot) {
+        const name = screenshot[1];
+        try {
+          await page.waitForTimeout(500); // let the webview paint its last message
+          await page.screenshot({ path: path.join(artifactsDir, `${name}.png`) });
+          fs.writeFileSync(path.join(controlDir, `screenshot-${name}.done`), 'ok');
+        } catch (error) {
+          fs.writeFileSync(path.join(controlDir, `screenshot-${name}.done`), `error: ${error}`);
+        }
+      } else {
+        const id = dialog[1];
+        let result;
+        try {
+          const box = page.locator('.monaco-dialog-box').first();
+          await box.waitFor({ state: 'visible', timeout: 30_000 });
+          const message = (await box.locator('.dialog-message-text').first().textContent()) ?? '';
+          const detail = (await box.locator('.dialog-message-detail').first().textContent().catch(() => '')) ?? '';
+          const buttons = await box.locator('.dialog-buttons .monaco-button').allTextContents();
+          await page.screenshot({ path: path.join(artifactsDir, `dialog-${id}.png`) });
+          await box.locator('.dialog-buttons .monaco-button', { hasText: body }).first().click();
+          result = { ok: true, message, detail, buttons };
+        } catch (error) {
+          result = { ok: false, error: String(error) };
+        }
+        fs.writeFileSync(path.join(controlDir, `dialog-${id}.done`), JSON.stringify(result));
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -75,13 +103,13 @@ export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs
     await page.exposeFunction('codeAutomationLog', (type, args) => consoleLog.write(`[ext-host ${type}] ${JSON.stringify(args)}\n`));
     await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
     await page.goto(server.workbenchUrl({ extensionDevelopmentPath: repoRoot, extensionTestsPath: suiteEntry }));
-    const screenshots = serveScreenshots(page, controlDir, artifactsDir, stopSignal);
+    const controlRequests = serveControlRequests(page, controlDir, artifactsDir, stopSignal);
     let timer;
     exitCode = await Promise.race([exited, new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); })]);
     clearTimeout(timer);
     if (exitCode === 'timeout') await page.screenshot({ path: path.join(artifactsDir, 'timeout.png') }).catch(() => undefined);
     stopSignal.stopped = true;
-    await screenshots;
+    await controlRequests;
   } finally {
     stopSignal.stopped = true;
     await browser.close().catch(() => undefined);

@@ -1,6 +1,7 @@
-// Registers every tool as a VS Code language-model tool. prepareInvocation has no side effects;
-// invoke validates the input, runs the shared definition and returns its compact text. Errors
-// become `error CODE: message` text, which is what agents read.
+// Runs the shared tool definitions as VS Code language-model tools. prepareInvocation has no
+// side effects; invoke validates the input, runs the definition and returns its compact text.
+// Errors become `error CODE: message` text, which is what agents read. (extension.ts registers
+// the tools named in package.json and calls these lazily.)
 import * as vscode from 'vscode';
 import type { AnyToolDefinition, ToolContext } from './toolDefinition';
 import { asToolError } from './toolErrors';
@@ -15,33 +16,32 @@ export function toAbortSignal(token: vscode.CancellationToken): { signal: AbortS
   return { signal: controller.signal, dispose: () => subscription.dispose() };
 }
 
-export function registerLanguageModelTools(tools: readonly AnyToolDefinition[], makeContext: ToolContextFactory): vscode.Disposable[] {
-  return tools.map((tool) =>
-    vscode.lm.registerTool<Record<string, unknown>>(tool.name, {
-      prepareInvocation(options) {
-        let confirmation;
-        try {
-          confirmation = tool.confirmation?.(parseToolInput(tool, options.input));
-        } catch {
-          confirmation = undefined; // invoke reports the invalid input
-        }
-        return {
-          invocationMessage: `${tool.displayName}…`,
-          ...(confirmation ? { confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) } } : {}),
-        };
-      },
-      async invoke(options, token) {
-        const abort = toAbortSignal(token);
-        try {
-          const input = parseToolInput(tool, options.input);
-          const result = await tool.invoke(input, makeContext(tool, abort.signal));
-          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(tool.render(result))]);
-        } catch (error) {
-          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(asToolError(error).render())]);
-        } finally {
-          abort.dispose();
-        }
-      },
-    }),
-  );
+type ToolOptions = { input: unknown };
+
+/** prepareInvocation of one tool: no side effects, only what a confirmation should show. */
+export function prepareToolInvocation(tool: AnyToolDefinition, options: ToolOptions): vscode.PreparedToolInvocation {
+  let confirmation;
+  try {
+    confirmation = tool.confirmation?.(parseToolInput(tool, options.input));
+  } catch {
+    confirmation = undefined; // invoke reports the invalid input
+  }
+  return {
+    invocationMessage: `${tool.displayName}…`,
+    ...(confirmation ? { confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) } } : {}),
+  };
+}
+
+/** invoke of one tool: validate, run the shared definition, return its compact text (or the error text). */
+export async function invokeTool(tool: AnyToolDefinition, options: ToolOptions, token: vscode.CancellationToken, makeContext: ToolContextFactory): Promise<vscode.LanguageModelToolResult> {
+  const abort = toAbortSignal(token);
+  try {
+    const input = parseToolInput(tool, options.input);
+    const result = await tool.invoke(input, makeContext(tool, abort.signal));
+    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(tool.render(result))]);
+  } catch (error) {
+    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(asToolError(error).render())]);
+  } finally {
+    abort.dispose();
+  }
 }

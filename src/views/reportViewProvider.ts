@@ -24,7 +24,7 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
     this.disposables.push(host.onDidChangeState((state) => this.post({ type: 'hostState', state, description: describeHostState(state) })));
   }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
+  resolveWebviewView(view: vscode.WebviewView, _context?: vscode.WebviewViewResolveContext, _token?: vscode.CancellationToken): void {
     this.view = view;
     const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     view.webview.options = {

@@ -92,3 +92,26 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+export interface DialogAnswer {
+  message: string;
+  detail: string;
+  buttons: string[];
+}
+
+/**
+ * Has the harness click `button` on the next modal dialog of the workbench (a real click in
+ * the browser, as a person would) and returns what the dialog said. Start the action that
+ * opens the dialog first, without awaiting it.
+ */
+export async function answerDialog(button: string): Promise<DialogAnswer> {
+  const control = process.env.SHARPCLAW_TEST_CONTROL;
+  if (!control) throw new Error('SHARPCLAW_TEST_CONTROL is not set');
+  const id = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const done = path.join(control, `dialog-${id}.done`);
+  fs.writeFileSync(path.join(control, `dialog-${id}.request`), button);
+  await waitFor(`the dialog answer "${button}"`, () => fs.existsSync(done), 45_000);
+  const result = JSON.parse(fs.readFileSync(done, 'utf8')) as ({ ok: true } & DialogAnswer) | { ok: false; error: string };
+  if (!result.ok) throw new Error(`Could not answer the dialog with "${button}": ${result.error}`);
+  return result;
+}

@@ -52,13 +52,13 @@ describe('package.json manifest', () => {
     assert.ok(fs.existsSync(path.join(repoRoot, manifest.contributes.viewsContainers.activitybar[0].icon)));
   });
 
-  it('registers every contributed command in the extension source', () => {
+  it('implements every contributed command in the core command table', () => {
     const source = fs.readdirSync(path.join(repoRoot, 'src'), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts'))
       .map((file) => fs.readFileSync(path.join(repoRoot, 'src', file), 'utf8'))
       .join('\n');
     for (const command of manifest.contributes.commands) {
-      assert.ok(source.includes(`registerCommand('${command.command}'`), `${command.command} is contributed but never registered`);
+      assert.ok(source.includes(`'${command.command}': `), `${command.command} is contributed but has no handler`);
     }
   });
 });

@@ -1,0 +1,147 @@
+// Everything behind activation: the Roslyn host controller, approvals, tools, the sidebar and
+// the command handlers. extension.ts loads this bundle (dist/core.js) on first use, so that
+// activation itself stays tiny.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ApprovalLog } from './approvals/approvalLog';
+import { ApprovalStore } from './approvals/approvalStore';
+import { VsCodePermissionPolicy } from './approvals/vscodePermissionPolicy';
+import { HostController } from './host/hostController';
+import type { ExtensionLog } from './logging/extensionLog';
+import type { HostStatus } from './protocol/hostStatus';
+import { LoadProgressReporter } from './semantic/loadProgressReporter';
+import type { HostStatusBar } from './status/hostStatusBar';
+import { findTool } from './tools/registry';
+import type { AnyToolDefinition, ToolContext } from './tools/toolDefinition';
+import { ToolError } from './tools/toolErrors';
+import { invokeTool, prepareToolInvocation, toAbortSignal } from './tools/vscodeToolAdapter';
+import { ReportViewProvider } from './views/reportViewProvider';
+
+export interface CoreServices {
+  context: vscode.ExtensionContext;
+  log: ExtensionLog;
+  trace: vscode.LogOutputChannel;
+  statusBar: HostStatusBar;
+}
+
+export type CommandHandler = (...args: unknown[]) => unknown;
+
+function firstWorkspaceFolder(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}
+
+export class Core implements vscode.Disposable {
+  readonly host: HostController;
+  readonly reportView: ReportViewProvider;
+  readonly approvalLog = new ApprovalLog();
+  readonly approvalStore: ApprovalStore;
+  readonly permissions: VsCodePermissionPolicy;
+  readonly loadProgress: LoadProgressReporter;
+  /** Handlers of the commands contributed in package.json, by command id. */
+  readonly commands: Record<string, CommandHandler>;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly services: CoreServices) {
+    const { context, log, trace, statusBar } = services;
+    this.approvalStore = new ApprovalStore(context.globalState);
+    this.permissions = new VsCodePermissionPolicy(this.approvalStore, this.approvalLog, log);
+    this.loadProgress = new LoadProgressReporter(() => this.host.cancelAll());
+    this.host = new HostController(
+      {
+        serverDll: context.asAbsolutePath(path.join('dist', 'server', 'SharpClaw.Server.dll')),
+        logDirectory: context.logUri.fsPath,
+        // Machine-scoped setting: a workspace cannot choose the executable we run.
+        dotnetPath: () => vscode.workspace.getConfiguration('sharpclaw').inspect<string>('dotnetPath')?.globalValue ?? '',
+        permissions: this.permissions,
+        workspaceFolder: firstWorkspaceFolder,
+        onLoadProgress: (progress) => this.loadProgress.report(progress),
+      },
+      log,
+      trace,
+    );
+    this.reportView = new ReportViewProvider(context.extensionUri, this.host, log);
+    this.disposables.push(
+      this.approvalLog,
+      this.loadProgress,
+      this.host,
+      this.reportView,
+      this.loadProgress.onDidChange((progress) => statusBar.showLoadProgress(progress)),
+      this.host.onDidChangeState((state) => statusBar.update(state)),
+    );
+    this.commands = {
+      'sharpclaw.showHostStatus': () => this.showHostStatus(),
+      'sharpclaw.restartHost': async () => {
+        log.info('Restarting the SharpClaw host on request.');
+        return this.host.restart();
+      },
+      'sharpclaw.stopHost': () => this.host.stop(),
+      'sharpclaw.showLog': () => log.show(),
+      'sharpclaw.openSidebar': () => vscode.commands.executeCommand(`${ReportViewProvider.viewId}.focus`),
+      'sharpclaw.resetApprovals': async () => {
+        const count = await this.approvalStore.reset();
+        log.info(`Reset ${count} remembered approvals.`);
+        void vscode.window.showInformationMessage(count ? `SharpClaw forgot ${count} remembered approvals; it will ask again.` : 'SharpClaw had no remembered approvals.');
+        return count;
+      },
+    };
+  }
+
+  toolContext(tool: AnyToolDefinition, signal: AbortSignal): ToolContext {
+    const workspaceFolder = firstWorkspaceFolder();
+    if (!workspaceFolder) throw new ToolError('InvalidRequest', 'Open a folder that contains a .NET solution or project first.');
+    return {
+      workspaceFolder,
+      permissions: this.permissions,
+      host: { request: (method, params, schema, requestSignal) => this.host.request(method, params, schema, requestSignal ?? signal, tool.name) },
+      surface: 'vscode',
+      signal,
+      progress: (message) => this.services.log.info(`${tool.name}: ${message}`),
+    };
+  }
+
+  prepareTool(name: string, options: { input: unknown }): vscode.PreparedToolInvocation {
+    return prepareToolInvocation(this.tool(name), options);
+  }
+
+  invokeTool(name: string, options: { input: unknown }, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    return invokeTool(this.tool(name), options, token, (tool, signal) => this.toolContext(tool, signal));
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  private tool(name: string): AnyToolDefinition {
+    const tool = findTool(name);
+    if (!tool) throw new Error(`SharpClaw contributes the tool ${name} but does not implement it.`);
+    return tool;
+  }
+
+  private async showHostStatus(): Promise<HostStatus | undefined> {
+    const log = this.services.log;
+    try {
+      const status = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'SharpClaw: asking the host' }, async (_progress, token) => {
+        const abort = toAbortSignal(token);
+        try {
+          return await this.host.status(abort.signal);
+        } finally {
+          abort.dispose();
+        }
+      });
+      const sdks = status.sdks.map((sdk) => sdk.version).join(', ') || 'none';
+      const summary = `SharpClaw host ${status.hostVersion}: Roslyn ${status.roslynVersion}, ${status.runtime.frameworkDescription}, SDKs ${sdks}, ${status.loadedContexts.length} loaded contexts.`;
+      log.info(summary);
+      void vscode.window.showInformationMessage(summary);
+      return status;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.error(message);
+      void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => choice && log.show());
+      return undefined;
+    }
+  }
+}
+
+export function createCore(services: CoreServices): Core {
+  return new Core(services);
+}
