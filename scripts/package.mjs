@@ -12,7 +12,7 @@ const vsix = path.join(repoRoot, `${manifest.name}-${manifest.version}.vsix`);
 await build({ production: true });
 execFileSync(process.execPath, ['node_modules/@vscode/vsce/vsce', 'package', '--no-dependencies', '--out', vsix], { stdio: 'inherit', cwd: repoRoot });
 const listing = execFileSync(process.execPath, ['node_modules/@vscode/vsce/vsce', 'ls', '--no-dependencies'], { cwd: repoRoot, encoding: 'utf8' });
-for (const required of ['dist/extension.js', 'dist/webview/main.js', 'dist/server/SharpClaw.Server.dll', 'media/icon.png']) {
+for (const required of ['dist/extension.js', 'dist/core.js', 'dist/cli.js', 'dist/webview/main.js', 'dist/server/SharpClaw.Server.dll', 'media/icon.png']) {
   if (!listing.split('\n').includes(required)) throw new Error(`${path.basename(vsix)} is missing ${required}`);
 }
 console.log(`[package] ${path.relative(repoRoot, vsix)} (${(fs.statSync(vsix).size / 1024 / 1024).toFixed(1)} MiB) contains the extension, the webview and the Roslyn host`);
