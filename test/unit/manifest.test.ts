@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { languageModelToolContributions, toolActivationEvents } from '../../src/tools/manifest';
 import { allTools } from '../../src/tools/registry';
+import { verificationConfigurationProperties } from '../../src/config/verificationSettings';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -73,6 +74,14 @@ describe('generated language-model tool contributions', () => {
     for (const tool of manifest.contributes.languageModelTools ?? []) {
       assert.equal(tool.inputSchema.type, 'object', tool.name);
       assert.ok(tool.modelDescription.length > 40, `${tool.name} needs a real model description`);
+    }
+  });
+});
+
+describe('generated settings schemas', () => {
+  it('match the zod verification settings (run "npm run generate:manifest" when this fails)', () => {
+    for (const [key, schema] of Object.entries(verificationConfigurationProperties())) {
+      assert.deepEqual(manifest.contributes.configuration.properties[key], schema, key);
     }
   });
 });

@@ -1,0 +1,49 @@
+// Settings for the CLI and the MCP server: ~/.sharpclaw/settings.jsonc (user) and
+// <workspace>/.sharpclaw/settings.jsonc (workspace, which wins). JSON with comments, shaped
+// like {"verification": {"enabled": true, "timeoutSeconds": 600}}. Settings configure behaviour;
+// they can never grant a permission.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { resolveVerificationSettings, SettingsValidationError, type SettingsLayer, type VerificationSettings } from './verificationSettings';
+
+export function userSettingsFile(home = os.homedir()): string {
+  return path.join(home, '.sharpclaw', 'settings.jsonc');
+}
+
+export function workspaceSettingsFile(workspaceFolder: string): string {
+  return path.join(workspaceFolder, '.sharpclaw', 'settings.jsonc');
+}
+
+/** Reads one settings file's verification section; a missing file is an empty layer. */
+export function readSettingsLayer(file: string): SettingsLayer {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { source: file, values: {} };
+    throw error;
+  }
+  const errors: ParseError[] = [];
+  const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const line = text.slice(0, first.offset).split('\n').length;
+    throw new SettingsValidationError('(file)', undefined, file, `valid JSON with comments (${printParseErrorCode(first.error)} at line ${line})`);
+  }
+  if (root === undefined) return { source: file, values: {} };
+  if (typeof root !== 'object' || root === null || Array.isArray(root)) {
+    throw new SettingsValidationError('(file)', root, file, 'an object such as {"verification": {...}}');
+  }
+  const verification = (root as Record<string, unknown>).verification;
+  if (verification === undefined) return { source: file, values: {} };
+  if (typeof verification !== 'object' || verification === null || Array.isArray(verification)) {
+    throw new SettingsValidationError('verification', verification, file, 'an object of sharpclaw.verification settings');
+  }
+  return { source: file, values: verification as Record<string, unknown> };
+}
+
+export function loadCliVerificationSettings(workspaceFolder: string, home = os.homedir()): VerificationSettings {
+  return resolveVerificationSettings([readSettingsLayer(userSettingsFile(home)), readSettingsLayer(workspaceSettingsFile(workspaceFolder))]);
+}

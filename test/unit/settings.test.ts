@@ -1,0 +1,86 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadCliVerificationSettings } from '../../src/config/settingsFiles';
+import { defaultVerificationSettings, resolveVerificationSettings, SettingsValidationError } from '../../src/config/verificationSettings';
+
+describe('sharpclaw.verification settings', () => {
+  it('default to off, affected, 2 repairs, no restore, 600 s', () => {
+    assert.deepEqual(defaultVerificationSettings, { enabled: false, scope: 'affected', runAfterMutatingTurn: true, maxRepairIterations: 2, allowRestore: false, timeoutSeconds: 600 });
+  });
+
+  it('let workspace values override user values, key by key', () => {
+    const settings = resolveVerificationSettings([
+      { source: 'user', values: { enabled: true, timeoutSeconds: 100, scope: 'all' } },
+      { source: 'workspace', values: { timeoutSeconds: 30 } },
+    ]);
+    assert.equal(settings.enabled, true);
+    assert.equal(settings.scope, 'all');
+    assert.equal(settings.timeoutSeconds, 30);
+  });
+
+  for (const [key, value, valid] of [
+    ['maxRepairIterations', 6, 'a whole number from 0 to 5'],
+    ['timeoutSeconds', 0, 'a whole number from 1 to 3600'],
+    ['timeoutSeconds', 1.5, 'a whole number from 1 to 3600'],
+    ['scope', 'everything', 'one of build, tests, all, affected'],
+    ['allowRestore', 'yes', 'true or false'],
+  ] as const) {
+    it(`reject ${key} = ${JSON.stringify(value)} naming the key, the value and the valid range`, () => {
+      assert.throws(() => resolveVerificationSettings([{ source: 'workspace settings', values: { [key]: value } }]), (error: unknown) => {
+        assert.ok(error instanceof SettingsValidationError);
+        assert.equal(error.message, `Invalid setting sharpclaw.verification.${key} = ${JSON.stringify(value)} in workspace settings: expected ${valid}.`);
+        return true;
+      });
+    });
+  }
+
+  it('reject an unknown key instead of ignoring a typo', () => {
+    assert.throws(() => resolveVerificationSettings([{ source: 'user', values: { timeoutSecs: 5 } }]), /verification\.timeoutSecs .*expected one of the keys enabled, scope/);
+  });
+});
+
+describe('settings files for the CLI and the MCP server', () => {
+  let home: string;
+  let workspace: string;
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  };
+  beforeEach(() => {
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-home-'));
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-ws-'));
+  });
+  afterEach(() => {
+    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('read ~/.sharpclaw/settings.jsonc, then the workspace file, with comments and trailing commas', () => {
+    write(path.join(home, '.sharpclaw', 'settings.jsonc'), '// mine\n{ "verification": { "enabled": true, "timeoutSeconds": 900, }, }');
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{ /* team */ "verification": { "timeoutSeconds": 120 } }');
+    const settings = loadCliVerificationSettings(workspace, home);
+    assert.equal(settings.enabled, true);
+    assert.equal(settings.timeoutSeconds, 120);
+  });
+
+  it('use the defaults when neither file exists', () => {
+    assert.deepEqual(loadCliVerificationSettings(workspace, home), defaultVerificationSettings);
+  });
+
+  it('name the file and the problem when a file is not valid JSON', () => {
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{ "verification": { "enabled": tru } }');
+    assert.throws(() => loadCliVerificationSettings(workspace, home), (error: unknown) => {
+      assert.ok(error instanceof SettingsValidationError);
+      assert.ok(error.message.includes(path.join(workspace, '.sharpclaw', 'settings.jsonc')));
+      assert.match(error.message, /valid JSON with comments \(\w+ at line 1\)/);
+      return true;
+    });
+  });
+
+  it('name the file, key and range for an invalid value', () => {
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{ "verification": { "maxRepairIterations": 9 } }');
+    assert.throws(() => loadCliVerificationSettings(workspace, home), /sharpclaw\.verification\.maxRepairIterations = 9 in .*settings\.jsonc: expected a whole number from 0 to 5/);
+  });
+});
