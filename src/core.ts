@@ -59,7 +59,7 @@ export class Core implements vscode.Disposable {
       log,
       trace,
     );
-    this.reportView = new ReportViewProvider(context.extensionUri, this.host, log);
+    this.reportView = new ReportViewProvider(context.extensionUri, this.host, log, this.approvalLog, this.loadProgress);
     this.disposables.push(
       this.approvalLog,
       this.loadProgress,

@@ -2,7 +2,9 @@
 // it carries verification reports. Opening it is a user action, so it may start the host.
 import * as vscode from 'vscode';
 import { describeHostState } from '../host/hostState';
+import type { ApprovalLog } from '../approvals/approvalLog';
 import type { HostController } from '../host/hostController';
+import type { LoadProgressReporter } from '../semantic/loadProgressReporter';
 import type { ExtensionLog } from '../logging/extensionLog';
 import { renderWebviewHtml } from './webviewHtml';
 import { FromWebviewMessageSchema, type FromWebviewMessage, type ToWebviewMessage } from './webviewMessages';
@@ -20,8 +22,14 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
     private readonly extensionUri: vscode.Uri,
     private readonly host: HostController,
     private readonly log: ExtensionLog,
+    private readonly approvals: ApprovalLog,
+    private readonly loadProgress: LoadProgressReporter,
   ) {
-    this.disposables.push(host.onDidChangeState((state) => this.post({ type: 'hostState', state, description: describeHostState(state) })));
+    this.disposables.push(
+      host.onDidChangeState((state) => this.post({ type: 'hostState', state, description: describeHostState(state) })),
+      approvals.onDidRecord(() => this.postApprovals()),
+      loadProgress.onDidChange((progress) => this.post({ type: 'loadProgress', progress: progress ?? null })),
+    );
   }
 
   resolveWebviewView(view: vscode.WebviewView, _context?: vscode.WebviewViewResolveContext, _token?: vscode.CancellationToken): void {
@@ -51,6 +59,8 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
 
   async refreshStatus(): Promise<void> {
     this.post({ type: 'hostState', state: this.host.state, description: describeHostState(this.host.state) });
+    this.postApprovals();
+    this.post({ type: 'loadProgress', progress: this.loadProgress.last ?? null });
     try {
       const status = await this.host.status();
       this.post({ type: 'hostStatus', status });
@@ -82,10 +92,17 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
       case 'showLog':
         this.log.show();
         return;
+      case 'runCommand':
+        void vscode.commands.executeCommand(message.command);
+        return;
       case 'rendered':
         this.renderedEmitter.fire(message);
         return;
     }
+  }
+
+  private postApprovals(): void {
+    this.post({ type: 'approvals', entries: [...this.approvals.list()] });
   }
 
   private post(message: ToWebviewMessage): void {

@@ -11,11 +11,33 @@ export const HostStateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('failed'), message: z.string() }),
 ]);
 
+export const ApprovalEntrySchema = z.object({
+  at: z.string(),
+  kind: z.enum(['evaluation', 'shell', 'write']),
+  target: z.string().optional(),
+  requestedBy: z.string(),
+  granted: z.boolean(),
+  source: z.string(),
+});
+
+export const LoadProgressMessageSchema = z.object({
+  target: z.string(),
+  projectIndex: z.number().int(),
+  projectCount: z.number().int(),
+  currentProject: z.string(),
+  percent: z.number().int().nullable(),
+});
+
+/** Commands the sidebar's buttons may run; anything else is refused. */
+export const sidebarCommands = ['sharpclaw.verifyAffected', 'sharpclaw.loadWorkspace'] as const;
+
 /** Extension → webview. */
 export const ToWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hostState'), state: HostStateSchema, description: z.string() }),
   z.object({ type: z.literal('hostStatus'), status: HostStatusSchema }),
   z.object({ type: z.literal('hostError'), message: z.string() }),
+  z.object({ type: z.literal('approvals'), entries: z.array(ApprovalEntrySchema) }),
+  z.object({ type: z.literal('loadProgress'), progress: LoadProgressMessageSchema.nullable() }),
 ]);
 
 /** Webview → extension. */
@@ -24,6 +46,7 @@ export const FromWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('refreshStatus') }),
   z.object({ type: z.literal('restartHost') }),
   z.object({ type: z.literal('showLog') }),
+  z.object({ type: z.literal('runCommand'), command: z.enum(sidebarCommands) }),
   /** Sent after the webview has put content on screen, so tests screenshot real content. */
   z.object({ type: z.literal('rendered'), what: z.enum(['hostStatus', 'hostError']) }),
 ]);
