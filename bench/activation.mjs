@@ -15,7 +15,7 @@ export async function benchActivation({ runs = Number(option('runs', '5')), vers
   const activates = [];
   let vscodeVersion = '';
   for (let i = 0; i < runs; i++) {
-    const result = await runSuiteInVsCode({ version, suiteEntry: path.join(repoRoot, 'bench', 'activation-entry.cjs'), fixture: path.join(repoRoot, 'fixtures', 'Calculator'), timeoutMs: 120_000 });
+    const result = await runSuiteInVsCode({ version, suiteEntry: path.join(repoRoot, 'bench', 'activation-entry.cjs'), fixture: path.join(repoRoot, 'fixtures', 'Calculator'), timeoutMs: 120_000, artifactsName: 'bench-activation' });
     const file = path.join(result.artifactsDir, 'activation.json');
     if (result.exitCode !== 0 || !fs.existsSync(file)) throw new Error(`activation run ${i + 1} failed (exit ${result.exitCode}); see ${result.artifactsDir}`);
     const measured = JSON.parse(fs.readFileSync(file, 'utf8'));

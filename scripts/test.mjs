@@ -62,14 +62,14 @@ const layers = {
     return result;
   },
   async integration() {
+    fs.rmSync(path.join(repoRoot, 'test-results', 'integration'), { recursive: true, force: true });
     const { code } = await run(process.execPath, ['scripts/testbed/run-integration.mjs', '--vscode', option('vscode', 'all')]);
     let passed = 0;
     let failed = 0;
     const resultsDir = path.join(repoRoot, 'test-results', 'integration');
-    for (const version of fs.existsSync(resultsDir) ? fs.readdirSync(resultsDir) : []) {
-      const summary = path.join(resultsDir, version, 'summary.json');
-      if (!fs.existsSync(summary)) continue;
-      const counts = JSON.parse(fs.readFileSync(summary, 'utf8'));
+    const summaries = fs.existsSync(resultsDir) ? fs.readdirSync(resultsDir, { recursive: true, encoding: 'utf8' }).filter((file) => path.basename(file) === 'summary.json') : [];
+    for (const file of summaries) {
+      const counts = JSON.parse(fs.readFileSync(path.join(resultsDir, file), 'utf8'));
       passed += counts.passed;
       failed += counts.failed;
     }

@@ -3,7 +3,7 @@
 // screenshots and for clicks on modal dialogs through files in a control folder (see
 // serveControlRequests); artifacts land in test-results/integration/<version>/.
 //
-// Usage: node scripts/testbed/run-integration.mjs [--vscode min|latest|all] [--suite DIR] [--fixture DIR]
+// Usage: node scripts/testbed/run-integration.mjs [--vscode min|latest|all] [--suite NAME[,NAME]]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,15 @@ function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
   return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
 }
+
+/**
+ * The integration suites. Each runs the *.test.js files of its folder (compiled from
+ * test/integration/<folder>) in a fresh extension host with its fixture as the workspace.
+ * `restricted`: Workspace Trust is on and the folder is not trusted (Restricted Mode).
+ */
+export const suites = [
+  { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restricted: false },
+];
 
 /** Copies a fixture without build output, so each run starts from sources only. */
 export function copyFixture(source, destination) {
@@ -74,9 +83,9 @@ async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) 
   }
 }
 
-export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs = 10 * 60_000, settings = {}, env = {} }) {
+export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs = 10 * 60_000, settings = {}, env = {}, artifactsName = '', restricted = false }) {
   const spec = codeServerVersions[version];
-  const artifactsDir = path.join(repoRoot, 'test-results', 'integration', spec.vscode);
+  const artifactsDir = path.join(repoRoot, 'test-results', 'integration', spec.vscode, artifactsName);
   fs.rmSync(artifactsDir, { recursive: true, force: true });
   fs.mkdirSync(artifactsDir, { recursive: true });
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-it-'));
@@ -87,7 +96,9 @@ export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs
 
   const started = Date.now();
   const server = await startCodeServer({
-    version, workDir, folder: workspace, settings, logFile: path.join(artifactsDir, 'code-server.log'),
+    version, workDir, folder: workspace, logFile: path.join(artifactsDir, 'code-server.log'),
+    settings: restricted ? { ...settings, 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : settings,
+    disableWorkspaceTrust: !restricted,
     env: { ...env, SHARPCLAW_TEST_ARTIFACTS: artifactsDir, SHARPCLAW_TEST_CONTROL: controlDir },
   });
   const browser = await launchBrowser();
@@ -127,20 +138,32 @@ async function main() {
   for (const version of versions) {
     if (!codeServerVersions[version]) throw new Error(`--vscode must be min, latest or all, not "${version}"`);
   }
-  const suiteEntry = path.resolve(repoRoot, option('suite', 'out/test/integration/index.js'));
-  const fixture = path.resolve(repoRoot, option('fixture', 'fixtures/Calculator'));
+  const wanted = option('suite', suites.map((suite) => suite.name).join(',')).split(',');
+  const selected = suites.filter((suite) => wanted.includes(suite.name));
+  if (selected.length !== wanted.length) throw new Error(`--suite takes ${suites.map((suite) => suite.name).join(', ')}`);
+  const suiteEntry = path.join(repoRoot, 'out', 'test', 'integration', 'index.js');
   if (!fs.existsSync(suiteEntry)) throw new Error(`${suiteEntry} is missing: run "npm run compile-tests" first`);
   if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run "npm run build" first');
   installTestBed({ versions });
 
   let failed = false;
   for (const version of versions) {
-    const result = await runSuiteInVsCode({ version, suiteEntry, fixture });
-    const mochaLog = path.join(result.artifactsDir, 'mocha.log');
-    if (fs.existsSync(mochaLog)) process.stdout.write(fs.readFileSync(mochaLog, 'utf8'));
-    const counts = result.summary ? `${result.summary.passed} passed, ${result.summary.failed} failed` : 'no summary written';
-    console.log(`[integration] VS Code ${result.version}: exit ${result.exitCode}, ${counts}, ${result.seconds.toFixed(0)} s; artifacts in ${path.relative(repoRoot, result.artifactsDir)}`);
-    if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0 || result.summary.passed === 0) failed = true;
+    fs.rmSync(path.join(repoRoot, 'test-results', 'integration', codeServerVersions[version].vscode), { recursive: true, force: true });
+    for (const suite of selected) {
+      const result = await runSuiteInVsCode({
+        version,
+        suiteEntry,
+        fixture: path.resolve(repoRoot, suite.fixture),
+        artifactsName: suite.name,
+        restricted: suite.restricted,
+        env: { SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, suite.dir) },
+      });
+      const mochaLog = path.join(result.artifactsDir, 'mocha.log');
+      if (fs.existsSync(mochaLog)) process.stdout.write(fs.readFileSync(mochaLog, 'utf8'));
+      const counts = result.summary ? `${result.summary.passed} passed, ${result.summary.failed} failed` : 'no summary written';
+      console.log(`[integration] VS Code ${result.version} ${suite.name}: exit ${result.exitCode}, ${counts}, ${result.seconds.toFixed(0)} s; artifacts in ${path.relative(repoRoot, result.artifactsDir)}`);
+      if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0 || result.summary.passed === 0) failed = true;
+    }
   }
   process.exitCode = failed ? 1 : 0;
 }

@@ -21,8 +21,10 @@ export async function run(): Promise<void> {
   const originalConsoleLog = console.log;
   console.log = tee; // tests' own notes, such as the measured activation time
   const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: 'spec' });
-  const files = fs.readdirSync(__dirname).filter((file) => file.endsWith('.test.js')).sort();
-  for (const file of files) mocha.addFile(path.join(__dirname, file));
+  // The harness names the suite's folder; each suite is a folder of *.test.js files.
+  const suiteDir = process.env.SHARPCLAW_TEST_SUITE_DIR ?? __dirname;
+  const files = fs.readdirSync(suiteDir).filter((file) => file.endsWith('.test.js')).sort();
+  for (const file of files) mocha.addFile(path.join(suiteDir, file));
   try {
     const failures = await new Promise<{ passed: number; failed: number; titles: string[] }>((resolve) => {
       const runner = mocha.run(() => resolve({ passed: runner.stats?.passes ?? 0, failed: runner.stats?.failures ?? 0, titles }));
