@@ -51,6 +51,21 @@ describe('SharpClaw in a real VS Code extension host', () => {
     assert.ok(fs.statSync(file).size > 10_000, `${file} is too small to be a workbench screenshot`);
   });
 
+  it('keeps the sidebar readable in light, dark and high-contrast themes (screenshots)', async () => {
+    const workbench = vscode.workspace.getConfiguration('workbench');
+    const original = workbench.inspect<string>('colorTheme')?.globalValue;
+    try {
+      for (const [name, theme] of [['light', 'Default Light Modern'], ['dark', 'Default Dark Modern'], ['high-contrast', 'Default High Contrast']] as const) {
+        await workbench.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+        await waitFor(`the ${theme} theme`, () => vscode.window.activeColorTheme.kind === { light: vscode.ColorThemeKind.Light, dark: vscode.ColorThemeKind.Dark, 'high-contrast': vscode.ColorThemeKind.HighContrast }[name]);
+        const file = await screenshot(`sidebar-${name}`);
+        assert.ok(fs.statSync(file).size > 10_000, file);
+      }
+    } finally {
+      await workbench.update('colorTheme', original, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('notices a killed host, reports it, and starts a new one on the next request', async () => {
     const sharpclaw = await api();
     const before = await sharpclaw.hostStatus();
