@@ -9,12 +9,17 @@ import { VsCodePermissionPolicy } from './approvals/vscodePermissionPolicy';
 import { HostController } from './host/hostController';
 import type { ExtensionLog } from './logging/extensionLog';
 import type { HostStatus } from './protocol/hostStatus';
+import type { SolutionInspectResult } from './protocol/semantic';
 import { LoadProgressReporter } from './semantic/loadProgressReporter';
 import type { HostStatusBar } from './status/hostStatusBar';
 import { findTool } from './tools/registry';
 import type { AnyToolDefinition, ToolContext } from './tools/toolDefinition';
-import { ToolError } from './tools/toolErrors';
+import { renderSolutionInspect } from './tools/solutionInspect/renderSolutionInspect';
+import { solutionInspectTool } from './tools/solutionInspect/solutionInspectTool';
+import { asToolError, ToolError } from './tools/toolErrors';
 import { invokeTool, prepareToolInvocation, toAbortSignal } from './tools/vscodeToolAdapter';
+import { createVerificationFeature } from './verification-vscode/verificationCommands';
+import { verificationService } from './verification/verificationService';
 import { ReportViewProvider } from './views/reportViewProvider';
 
 export interface CoreServices {
@@ -68,7 +73,16 @@ export class Core implements vscode.Disposable {
       this.loadProgress.onDidChange((progress) => statusBar.showLoadProgress(progress)),
       this.host.onDidChangeState((state) => statusBar.update(state)),
     );
+    const verification = createVerificationFeature({
+      service: verificationService,
+      permissions: this.permissions,
+      log,
+      workspaceFolder: firstWorkspaceFolder,
+      dotnetPath: () => vscode.workspace.getConfiguration('sharpclaw').inspect<string>('dotnetPath')?.globalValue ?? '',
+    });
+    this.disposables.push(...verification.disposables);
     this.commands = {
+      ...verification.commands,
       'sharpclaw.showHostStatus': () => this.showHostStatus(),
       'sharpclaw.restartHost': async () => {
         log.info('Restarting the SharpClaw host on request.');
@@ -77,6 +91,7 @@ export class Core implements vscode.Disposable {
       'sharpclaw.stopHost': () => this.host.stop(),
       'sharpclaw.showLog': () => log.show(),
       'sharpclaw.openSidebar': () => vscode.commands.executeCommand(`${ReportViewProvider.viewId}.focus`),
+      'sharpclaw.loadWorkspace': () => this.loadWorkspace(),
       'sharpclaw.resetApprovals': async () => {
         const count = await this.approvalStore.reset();
         log.info(`Reset ${count} remembered approvals.`);
@@ -115,6 +130,29 @@ export class Core implements vscode.Disposable {
     const tool = findTool(name);
     if (!tool) throw new Error(`SharpClaw contributes the tool ${name} but does not implement it.`);
     return tool;
+  }
+
+  /** Loads (or refreshes) the workspace's solution in the host, asking before MSBuild runs. */
+  private async loadWorkspace(): Promise<SolutionInspectResult | undefined> {
+    const log = this.services.log;
+    try {
+      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'SharpClaw: loading the workspace' }, async (_progress, token) => {
+        const abort = toAbortSignal(token);
+        try {
+          return await solutionInspectTool.invoke({}, this.toolContext(solutionInspectTool, abort.signal));
+        } finally {
+          abort.dispose();
+        }
+      });
+      log.info(renderSolutionInspect(result));
+      void vscode.window.showInformationMessage(`SharpClaw loaded ${result.target}: ${result.projects.length} projects${result.loadStatus === 'partial' ? ', some failed to load (see the log)' : ''}.`);
+      return result;
+    } catch (error) {
+      const typed = asToolError(error);
+      log.error(typed.render());
+      void vscode.window.showErrorMessage(typed.message, 'Show Log').then((choice) => choice && log.show());
+      return undefined;
+    }
   }
 
   private async showHostStatus(): Promise<HostStatus | undefined> {

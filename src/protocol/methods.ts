@@ -1,12 +1,23 @@
-// JSON-RPC method names the Roslyn host implements, with the schema of each result. The drift
-// test walks this table, so a method added here is checked against the host's exported schema.
+// JSON-RPC method names the Roslyn host implements, with the schema of each result (and of the
+// host's server-to-client traffic). The drift test walks this table, so whatever is added here
+// is checked against the host's exported schema.
+import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadProgressSchema } from '../semantic/hostCallbacks';
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
+import { ProjectGraphResultSchema, SemanticErrorDataSchema, SolutionInspectResultSchema } from './semantic';
 
 export const HostMethods = {
   status: 'sharpclaw/status',
+  solutionInspect: 'sharpclaw/solutionInspect',
+  projectGraph: 'sharpclaw/projectGraph',
 } as const;
 
 export const protocolResultSchemas = {
   initialize: InitializeResultSchema,
   [HostMethods.status]: HostStatusSchema,
+  [HostMethods.solutionInspect]: SolutionInspectResultSchema,
+  [HostMethods.projectGraph]: ProjectGraphResultSchema,
+  'sharpclaw/authorizeEvaluation:params': AuthorizeEvaluationParamsSchema,
+  'sharpclaw/authorizeEvaluation:result': AuthorizeEvaluationResultSchema,
+  'sharpclaw/loadProgress:params': LoadProgressSchema,
+  'error:data': SemanticErrorDataSchema,
 } as const;

@@ -1,0 +1,38 @@
+// Compact text of a solution inspection: one block per project, fixed order, few tokens.
+import type { ExcludedAnalyzers, SolutionInspectResult } from '../../protocol/semantic';
+
+/** The excluded-analyzer limitation, shared by every result it can affect. */
+export function renderExcludedAnalyzers(excluded: readonly ExcludedAnalyzers[]): string[] {
+  const withAnalyzers = excluded.filter((entry) => entry.analyzers.length > 0);
+  if (withAnalyzers.length === 0) return [];
+  const lines = ['excluded analyzers/generators (project- or package-supplied; results miss what they add or report):'];
+  for (const entry of withAnalyzers) {
+    const names = entry.analyzers.map((analyzer) => `${analyzer.name}${analyzer.package ? ` (${analyzer.package})` : ` (${analyzer.origin})`}`);
+    lines.push(`  ${entry.project}${entry.targetFramework ? ` [${entry.targetFramework}]` : ''}: ${names.join(', ')}`);
+  }
+  return lines;
+}
+
+export function renderSolutionInspect(result: SolutionInspectResult): string {
+  const lines = [
+    `target: ${result.target} (${result.configuration}${result.targetFramework ? `, ${result.targetFramework}` : ''}), ${result.projects.length} projects, load ${result.loadStatus}${result.fromCache ? ', cached' : ''}`,
+  ];
+  for (const project of result.projects) {
+    const test = project.isTestProject ? `, test project (${project.isTestProjectSource === 'evaluated' ? 'IsTestProject' : 'Microsoft.NET.Test.Sdk'})` : '';
+    lines.push(`${project.path}: ${project.outputType.toLowerCase()}${test}`);
+    const compiled = project.compilations.filter((compilation) => compilation.loaded).map((compilation) => compilation.targetFramework ?? 'unknown');
+    const frameworks = project.targetFrameworks.join(', ') || 'none';
+    const restored = project.restoredTargetFrameworks.join(', ') || 'not restored';
+    lines.push(`  frameworks: ${frameworks}; restored: ${restored}; compiled for: ${compiled.join(', ') || 'none'}`);
+    if (project.projectReferences.length) lines.push(`  references: ${project.projectReferences.join(', ')}`);
+    const direct = project.packages.filter((pkg) => pkg.requestedVersion !== null);
+    if (direct.length) {
+      const unique = [...new Map(direct.map((pkg) => [`${pkg.id}@${pkg.resolvedVersion}`, `${pkg.id} ${pkg.resolvedVersion ?? pkg.requestedVersion}`])).values()];
+      lines.push(`  packages: ${unique.join(', ')}`);
+    }
+  }
+  for (const issue of result.partialLoad) lines.push(`partial load: ${issue.path}: ${issue.reason}`);
+  if (result.dynamicImports.length) lines.push(`dynamic imports (re-evaluated with approval on every call): ${result.dynamicImports.join(', ')}`);
+  lines.push(...renderExcludedAnalyzers(result.excludedAnalyzers));
+  return lines.join('\n');
+}

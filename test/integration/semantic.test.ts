@@ -1,0 +1,70 @@
+// The semantic host in a real extension host: loading fixtures/Calculator goes through the
+// approval dialog (clicked in the browser), and dotnet_solution_inspect answers through
+// vscode.lm.invokeTool exactly as an agent would call it.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as vscode from 'vscode';
+import { answerDialog, api } from './support';
+
+async function invoke(name: string, input: object): Promise<string> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+describe('dotnet_solution_inspect through the approval flow', () => {
+  before(function () {
+    this.timeout(180_000);
+    // Provisioning, not product behaviour: the fixture needs its restore assets, and SharpClaw never restores by itself.
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    execFileSync('dotnet', ['restore', 'Calculator.slnx', '-nologo'], { cwd: folder, stdio: 'ignore' });
+  });
+
+  it('is registered as a language-model tool', () => {
+    assert.ok(vscode.lm.tools.some((tool) => tool.name === 'dotnet_solution_inspect'));
+  });
+
+  it('asks before loading; Deny gives PermissionDenied', async () => {
+    const sharpclaw = await api();
+    const pending = invoke('dotnet_solution_inspect', {});
+    const dialog = await answerDialog('Deny');
+    assert.match(dialog.message, /Allow SharpClaw to load Calculator\.slnx with MSBuild\?/);
+    assert.match(dialog.detail, /What runs: evaluate Calculator\.slnx with MSBuild/);
+    assert.match(dialog.detail, /Asked by: dotnet_solution_inspect/);
+    assert.deepEqual(dialog.buttons.filter((b) => b !== 'Cancel'), ['Allow once', 'Always for this workspace', 'Deny']);
+    const text = await pending;
+    assert.match(text, /^error PermissionDenied: /);
+    const last = sharpclaw.approvals().at(-1)!;
+    assert.equal(last.granted, false);
+    assert.equal(last.requestedBy, 'dotnet_solution_inspect');
+  });
+
+  it('loads after Allow once and reports the evaluated projects', async () => {
+    const sharpclaw = await api();
+    const pending = invoke('dotnet_solution_inspect', {});
+    await answerDialog('Allow once');
+    const text = await pending;
+    assert.match(text, /^target: Calculator\.slnx \(Debug\), 3 projects, load complete/m);
+    assert.match(text, /^src\/Calculator\.Core\/Calculator\.Core\.csproj: library$/m);
+    assert.match(text, /^src\/Calculator\.App\/Calculator\.App\.csproj: exe$/m);
+    assert.match(text, /^tests\/Calculator\.Tests\/Calculator\.Tests\.csproj: library, test project \(IsTestProject\)$/m);
+    assert.match(text, /references: src\/Calculator\.Core\/Calculator\.Core\.csproj/);
+    assert.match(text, /compiled for: net10\.0/);
+    assert.equal(sharpclaw.approvals().at(-1)!.granted, true);
+    const status = await sharpclaw.hostStatus();
+    assert.equal(status.loadedContexts.length, 1);
+    assert.equal(status.loadedContexts[0]!.target, 'Calculator.slnx');
+  });
+
+  it('answers again from the cache without asking', async () => {
+    const sharpclaw = await api();
+    const asked = sharpclaw.approvals().length;
+    const text = await invoke('dotnet_solution_inspect', {});
+    assert.match(text, /load complete, cached/);
+    assert.equal(sharpclaw.approvals().length, asked, 'a valid cached context must not ask again');
+  });
+
+  it('rejects unknown arguments with invalid_request naming the valid ones', async () => {
+    const text = await invoke('dotnet_solution_inspect', { project: 'x' });
+    assert.match(text, /^error invalid_request: unknown argument "project"\. Valid arguments: target, configuration, targetFramework\./);
+  });
+});
