@@ -27,6 +27,7 @@ function option(name, fallback) {
  */
 export const suites = [
   { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restricted: false },
+  { name: 'verification', dir: 'out/test/integration/verification', fixture: 'fixtures/VerificationFailingTest', restricted: false },
 ];
 
 /** Copies a fixture without build output, so each run starts from sources only. */

@@ -7,9 +7,10 @@ import { globalOptionSpecs, globalOptionsHelp, parseGlobalOptions } from './cliO
 import type { CliCommand } from './commands';
 import { toolCommand } from './commands/toolCommand';
 import { toolsCommand } from './commands/toolsCommand';
+import { verifyCommand } from './commands/verifyCommand';
 import { exitCodeFor, printFailure } from './output';
 
-export const cliCommands: CliCommand[] = [toolCommand, toolsCommand];
+export const cliCommands: CliCommand[] = [toolCommand, toolsCommand, verifyCommand];
 
 function usage(): string {
   return [

@@ -1,5 +1,6 @@
 using System.Text.Json.Serialization;
 using SharpClaw.Protocol.Lifecycle;
+using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
 
 namespace SharpClaw.Protocol;
@@ -20,6 +21,14 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(InitializeParams))]
 [JsonSerializable(typeof(InitializeResult))]
 [JsonSerializable(typeof(HostStatus))]
+[JsonSerializable(typeof(SolutionInspectParams))]
+[JsonSerializable(typeof(SolutionInspectResult))]
+[JsonSerializable(typeof(ProjectGraphParams))]
+[JsonSerializable(typeof(ProjectGraphResult))]
+[JsonSerializable(typeof(AuthorizeEvaluationParams))]
+[JsonSerializable(typeof(AuthorizeEvaluationResult))]
+[JsonSerializable(typeof(LoadProgressParams))]
+[JsonSerializable(typeof(SemanticErrorData))]
 public sealed partial class ProtocolJsonContext : JsonSerializerContext
 {
 }

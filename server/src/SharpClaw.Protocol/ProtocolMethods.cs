@@ -14,6 +14,15 @@ public static class ProtocolMethods
 
     // SharpClaw's own requests.
     public const string Status = "sharpclaw/status";
+    public const string SolutionInspect = "sharpclaw/solutionInspect";
+    public const string ProjectGraph = "sharpclaw/projectGraph";
+
+    // Server → client.
+    /// <summary>Request: the host asks before evaluating MSBuild (see <c>AuthorizeEvaluationParams</c>).</summary>
+    public const string AuthorizeEvaluation = "sharpclaw/authorizeEvaluation";
+
+    /// <summary>Notification: project i of n while a workspace loads (see <c>LoadProgressParams</c>).</summary>
+    public const string LoadProgress = "sharpclaw/loadProgress";
 }
 
 /// <summary>
@@ -26,4 +35,10 @@ public static class ProtocolErrorCodes
 
     /// <summary>LSP "ServerNotInitialized": a request arrived before <c>initialize</c>.</summary>
     public const int ServerNotInitialized = -32002;
+
+    /// <summary>
+    /// Every typed semantic failure (TargetAmbiguous, NoTarget, PermissionDenied, MissingPrerequisites,
+    /// LoadFailed, PartialLoad, InvalidRequest). The error's <c>data</c> is a <c>SemanticErrorData</c>.
+    /// </summary>
+    public const int SemanticError = -32001;
 }

@@ -9,7 +9,24 @@ namespace SharpClaw.Protocol;
 /// </summary>
 public static class ProtocolSchema
 {
-    /// <summary>Returns <c>{ "sharpclaw/status": schema, "initialize": schema }</c>.</summary>
+    /// <summary>Key of the <c>sharpclaw/authorizeEvaluation</c> params schema (server → client request).</summary>
+    public const string AuthorizeEvaluationParamsKey = ProtocolMethods.AuthorizeEvaluation + ":params";
+
+    /// <summary>Key of the <c>sharpclaw/authorizeEvaluation</c> result schema (what the client answers).</summary>
+    public const string AuthorizeEvaluationResultKey = ProtocolMethods.AuthorizeEvaluation + ":result";
+
+    /// <summary>Key of the <c>sharpclaw/loadProgress</c> notification params schema.</summary>
+    public const string LoadProgressParamsKey = ProtocolMethods.LoadProgress + ":params";
+
+    /// <summary>Key of the schema of <c>error.data</c> for JSON-RPC errors with code -32001.</summary>
+    public const string ErrorDataKey = "error:data";
+
+    /// <summary>
+    /// Returns the result schema of each request keyed by method name (<c>sharpclaw/status</c>,
+    /// <c>initialize</c>, <c>sharpclaw/solutionInspect</c>, <c>sharpclaw/projectGraph</c>), the
+    /// server→client shapes (<c>sharpclaw/authorizeEvaluation:params</c>, <c>sharpclaw/authorizeEvaluation:result</c>,
+    /// <c>sharpclaw/loadProgress:params</c>) and the semantic error data (<c>error:data</c>).
+    /// </summary>
     public static JsonObject Create()
     {
         // Nullability comes from the C# annotations (RespectNullableAnnotations on the context);
@@ -19,6 +36,12 @@ public static class ProtocolSchema
         {
             [ProtocolMethods.Status] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.HostStatus, options),
             [ProtocolMethods.Initialize] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.InitializeResult, options),
+            [ProtocolMethods.SolutionInspect] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SolutionInspectResult, options),
+            [ProtocolMethods.ProjectGraph] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ProjectGraphResult, options),
+            [AuthorizeEvaluationParamsKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.AuthorizeEvaluationParams, options),
+            [AuthorizeEvaluationResultKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.AuthorizeEvaluationResult, options),
+            [LoadProgressParamsKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.LoadProgressParams, options),
+            [ErrorDataKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SemanticErrorData, options),
         };
     }
 }

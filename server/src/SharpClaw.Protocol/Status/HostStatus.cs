@@ -5,7 +5,7 @@ namespace SharpClaw.Protocol.Status;
 /// <param name="RoslynVersion">Informational version of Microsoft.CodeAnalysis.Workspaces.MSBuild, without "+commit".</param>
 /// <param name="Runtime">The .NET runtime the host runs on.</param>
 /// <param name="Sdks">Installed .NET SDKs, by semantic version ascending.</param>
-/// <param name="LoadedContexts">Solutions/projects loaded into Roslyn workspaces (none yet).</param>
+/// <param name="LoadedContexts">Compilation contexts in the cache, most recently used first (at most four).</param>
 /// <param name="ProcessId">The host's process id.</param>
 /// <param name="ClientProcessId">The process the host watches and exits with, if any.</param>
 /// <param name="StartedAt">When the host process started (UTC).</param>
@@ -31,7 +31,7 @@ public sealed record RuntimeInfo(string FrameworkDescription, string RuntimeIden
 public sealed record SdkInfo(string Version, string Path);
 
 /// <summary>One loaded Roslyn workspace context.</summary>
-/// <param name="Target">The .sln/.slnx/.csproj path that was loaded.</param>
+/// <param name="Target">The .sln/.slnx/.csproj that was loaded (absolute path).</param>
 /// <param name="Configuration">MSBuild configuration, e.g. "Debug".</param>
 /// <param name="TargetFramework">The target framework chosen for multi-targeted projects, if any.</param>
 /// <param name="ProjectCount">Number of projects in the context.</param>

@@ -1,5 +1,7 @@
 using System.Diagnostics;
 using SharpClaw.Server.Lifecycle;
+using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Status;
 using StreamJsonRpc;
 
@@ -12,6 +14,7 @@ namespace SharpClaw.Server.Hosting;
 public sealed class HostServer : IAsyncDisposable
 {
     private readonly HostJsonRpc rpc;
+    private readonly JsonRpcLoadProgressSink progress;
     private bool started;
 
     public HostServer(Stream sendingStream, Stream receivingStream, HostLog log, HostServerOptions? options = null)
@@ -35,6 +38,9 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.AddLocalRpcTarget(new ShutdownHandler(this.State));
         this.rpc.AddLocalRpcTarget(new ExitHandler(this.State));
         this.rpc.AddLocalRpcTarget(new StatusHandler(this.State));
+        this.progress = new JsonRpcLoadProgressSink(this.rpc, log);
+        this.rpc.AddLocalRpcTarget(new SolutionInspectHandler(this.State, this.rpc, this.progress));
+        this.rpc.AddLocalRpcTarget(new ProjectGraphHandler(this.State, this.rpc));
 
         this.rpc.Disconnected += (_, e) =>
         {
@@ -79,10 +85,11 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.StartListening();
     }
 
-    public ValueTask DisposeAsync()
+    public async ValueTask DisposeAsync()
     {
         this.State.Dispose();
+        await this.State.Cache.DisposeAsync().ConfigureAwait(false);
+        this.progress.Complete();
         this.rpc.Dispose();
-        return ValueTask.CompletedTask;
     }
 }

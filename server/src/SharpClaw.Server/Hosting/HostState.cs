@@ -1,3 +1,6 @@
+using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+
 namespace SharpClaw.Server.Hosting;
 
 /// <summary>What the host was started with (command line in the real process, anything in tests).</summary>
@@ -14,6 +17,9 @@ public sealed record HostServerOptions
 
     /// <summary>How often client processes are polled.</summary>
     public TimeSpan ParentPollInterval { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>How many compilation contexts the cache keeps.</summary>
+    public int ContextCapacity { get; init; } = SemanticContextCache.DefaultCapacity;
 }
 
 /// <summary>Where the host learned which client process to follow.</summary>
@@ -37,7 +43,14 @@ public sealed class HostState : IDisposable
 
         // Millisecond precision, like JavaScript's Date.toISOString().
         this.StartedAtUtc = new DateTime(started.Ticks - (started.Ticks % TimeSpan.TicksPerMillisecond), DateTimeKind.Utc);
+        this.Cache = new SemanticContextCache(log, options.ContextCapacity);
+        this.Semantic = new SemanticWorkspaceService(this.Cache);
     }
+
+    /// <summary>The compilation contexts (lifecycle-owned: released at shutdown/dispose).</summary>
+    public SemanticContextCache Cache { get; }
+
+    public SemanticWorkspaceService Semantic { get; }
 
     public HostLog Log { get; }
 
@@ -78,6 +91,7 @@ public sealed class HostState : IDisposable
 
     public void Dispose()
     {
+        _ = this.Cache.DisposeAsync().AsTask();
         lock (this.gate)
         {
             foreach (ParentProcessWatcher watcher in this.watchers)

@@ -6,7 +6,8 @@ namespace SharpClaw.Server.Lifecycle;
 
 /// <summary>
 /// LSP <c>shutdown</c>: answers null; from then on <see cref="HostLifecycle"/> rejects every
-/// request but <c>exit</c>. Later, this is where loaded workspaces get released.
+/// request but <c>exit</c>. Loaded workspaces are released (each as soon as its running queries finish);
+/// loads in progress are cancelled. It never waits for a pending evaluation approval.
 /// </summary>
 public sealed class ShutdownHandler(HostState state)
 {
@@ -14,7 +15,8 @@ public sealed class ShutdownHandler(HostState state)
     public object? Shutdown()
     {
         state.Lifecycle.MarkShutdownRequested();
-        state.Log.Info("Shutdown requested; waiting for exit.");
+        state.Log.Info("Shutdown requested; releasing loaded workspaces, waiting for exit.");
+        _ = state.Cache.DisposeAsync().AsTask();
         return null;
     }
 }

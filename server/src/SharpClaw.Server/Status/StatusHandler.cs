@@ -19,7 +19,7 @@ public sealed class StatusHandler(HostState state)
             RoslynVersion: HostInfo.RoslynVersion,
             Runtime: new RuntimeInfo(RuntimeInformation.FrameworkDescription, RuntimeInformation.RuntimeIdentifier, dotnetRoot),
             Sdks: SdkInventory.FindSdks(dotnetRoot),
-            LoadedContexts: [], // Nothing is loaded until workspace loading exists.
+            LoadedContexts: state.Cache.LoadedContexts, // A snapshot: never waits for a load or an approval.
             ProcessId: Environment.ProcessId,
             ClientProcessId: state.ClientProcessId,
             StartedAt: state.StartedAtUtc,

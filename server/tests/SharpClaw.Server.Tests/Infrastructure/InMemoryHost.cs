@@ -24,14 +24,22 @@ internal sealed class InMemoryHost : IAsyncDisposable
 
     public StringWriter LogOutput { get; }
 
-    public static InMemoryHost Start(HostServerOptions? options = null)
+    /// <param name="options">Host options.</param>
+    /// <param name="clientTarget">An object whose [JsonRpcMethod] methods answer server→client requests
+    /// (e.g. sharpclaw/authorizeEvaluation) and notifications; registered before the client listens.</param>
+    public static InMemoryHost Start(HostServerOptions? options = null, object? clientTarget = null)
     {
         (Stream serverStream, Stream clientStream) = FullDuplexStream.CreatePair();
         StringWriter logOutput = new();
         HostServer server = new(serverStream, serverStream, new HostLog(TextWriter.Synchronized(logOutput)), options);
         server.Start();
 
-        JsonRpc client = new(new HeaderDelimitedMessageHandler(clientStream, clientStream, RpcSerialization.CreateFormatter()));
+        JsonRpc client = new RawErrorDataJsonRpc(new HeaderDelimitedMessageHandler(clientStream, clientStream, RpcSerialization.CreateFormatter()));
+        if (clientTarget is not null)
+        {
+            client.AddLocalRpcTarget(clientTarget);
+        }
+
         client.StartListening();
         return new InMemoryHost(server, client, logOutput);
     }
@@ -49,4 +57,16 @@ internal sealed class InMemoryHost : IAsyncDisposable
         await this.Server.DisposeAsync();
         this.Server.State.Log.Dispose();
     }
+}
+
+/// <summary>
+/// A client JsonRpc that keeps semantic error data (code -32001) as raw JSON instead of StreamJsonRpc's
+/// CommonErrorData, so tests see exactly what travelled (like a TypeScript client would).
+/// </summary>
+internal sealed class RawErrorDataJsonRpc(IJsonRpcMessageHandler handler) : JsonRpc(handler)
+{
+    protected override Type? GetErrorDetailsDataType(StreamJsonRpc.Protocol.JsonRpcError error) =>
+        error.Error?.Code == (StreamJsonRpc.Protocol.JsonRpcErrorCode)SharpClaw.Protocol.ProtocolErrorCodes.SemanticError
+            ? typeof(JsonElement)
+            : base.GetErrorDetailsDataType(error);
 }

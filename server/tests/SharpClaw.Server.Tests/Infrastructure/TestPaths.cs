@@ -20,6 +20,18 @@ internal static class TestPaths
         }
     }
 
+    /// <summary>The repository's fixtures/ folder (see the .csproj).</summary>
+    public static string Fixtures
+    {
+        get
+        {
+            string? path = typeof(TestPaths).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+                .FirstOrDefault(a => a.Key == "SharpClawFixturesPath")?.Value;
+            Assert.True(path is not null && Directory.Exists(path), $"Fixtures folder not found: {path}");
+            return path!;
+        }
+    }
+
     /// <summary>The dotnet muxer running this build/test (the SDK sets DOTNET_HOST_PATH), else "dotnet" from PATH.</summary>
     public static string DotnetHost
     {

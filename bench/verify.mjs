@@ -1,0 +1,125 @@
+// Verification benchmarks (run after `npm run build`):
+//  1. `sharpclaw verify --scope all` against plain `dotnet build` + `dotnet test` on a copy of
+//     fixtures/VerificationGraph, interleaved in the same run (goal: overhead ≤ 5 % + 0.5 s).
+//  2. `--scope affected` against `--scope all` on a 50-project synthetic solution after a
+//     one-file change in a leaf (goal: only the owner and its dependents run; selection < 2 s warm).
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median, option, report } from './stats.mjs';
+import { generateSolution } from './verifySolution.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(repoRoot, 'dist', 'cli.js');
+const runs = Number(option('runs', '3'));
+
+function timed(command, args, cwd, env = {}) {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { ms: performance.now() - started, code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function verify(cwd, args, stateDir) {
+  const result = timed(process.execPath, [cli, 'verify', ...args, '--allow-shell', '--output-format', 'json', '--timeout', '600'], cwd, { SHARPCLAW_STATE_DIR: stateDir });
+  const envelope = JSON.parse(result.stdout);
+  return { ...result, report: envelope.data };
+}
+
+function copyFixture(name) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `sc-bench-${name}-`));
+  fs.cpSync(path.join(repoRoot, 'fixtures', name), dir, { recursive: true, filter: (p) => !['bin', 'obj'].includes(path.basename(p)) });
+  return dir;
+}
+
+export async function benchVerifyOverhead() {
+  const dir = copyFixture('VerificationGraph');
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-state-'));
+  try {
+    execFileSync('dotnet', ['restore', 'Graph.slnx'], { cwd: dir, stdio: 'ignore' });
+    execFileSync('dotnet', ['build', 'Graph.slnx', '--no-restore'], { cwd: dir, stdio: 'ignore' }); // warm: both sides start incremental
+    const plain = [];
+    const sharpclaw = [];
+    let coldEvaluationMs;
+    for (let i = 0; i < runs; i++) {
+      const build = timed('dotnet', ['build', 'Graph.slnx', '--no-restore'], dir);
+      const test = timed('dotnet', ['test', 'Graph.slnx', '--no-build', '--no-restore'], dir);
+      if (build.code !== 0 || test.code !== 0) throw new Error(`plain dotnet failed: ${build.stdout}${test.stdout}`);
+      plain.push(build.ms + test.ms);
+      const ours = verify(dir, ['--scope', 'all'], state);
+      if (ours.report.status !== 'passed') throw new Error(`sharpclaw verify: ${ours.report.summary}`);
+      if (i === 0) coldEvaluationMs = ours.report.selection.evaluation.durationMs;
+      sharpclaw.push(ours.ms);
+    }
+    const plainMs = median(plain);
+    const oursMs = median(sharpclaw);
+    const allowed = plainMs * 0.05 + 500;
+    return report('verify-overhead', {
+      fixture: 'VerificationGraph (9 projects, 3 test projects, one multi-targeted)',
+      runs,
+      plainBuildPlusTestMs: plainMs,
+      sharpclawVerifyAllMs: oursMs,
+      overheadMs: Number((oursMs - plainMs).toFixed(1)),
+      allowedOverheadMs: Number(allowed.toFixed(1)),
+      goalMet: oursMs - plainMs <= allowed,
+      firstRunEvaluationMs: coldEvaluationMs,
+      plainRunsMs: plain.map((v) => Math.round(v)),
+      sharpclawRunsMs: sharpclaw.map((v) => Math.round(v)),
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(state, { recursive: true, force: true });
+  }
+}
+
+export async function benchVerifyAffected() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-synthetic-'));
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-state-'));
+  try {
+    const generated = generateSolution(dir, { projects: 50, files: 20 });
+    const git = (...args) => execFileSync('git', ['-c', 'user.email=b@example.invalid', '-c', 'user.name=bench', ...args], { cwd: dir, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'synthetic');
+    execFileSync('dotnet', ['restore', generated.solution], { cwd: dir, stdio: 'ignore' });
+    const all = verify(dir, ['--scope', 'all'], state); // also the cold evaluation
+    if (all.report.status !== 'passed') throw new Error(`all: ${all.report.summary}`);
+    const allAgain = verify(dir, ['--scope', 'all'], state);
+    fs.appendFileSync(path.join(dir, generated.leafFile), '// one-line change\n');
+    const affectedRuns = [];
+    let affected;
+    for (let i = 0; i < runs; i++) {
+      affected = verify(dir, ['--scope', 'affected'], state);
+      if (affected.report.status !== 'passed') throw new Error(`affected: ${affected.report.summary}`);
+      affectedRuns.push(affected);
+    }
+    const selected = affected.report.selection.projects.map((p) => p.name);
+    const selectionMs = affectedRuns.map((run) => {
+      const r = run.report;
+      const firstBuild = r.steps.find((s) => s.kind === 'build' || s.kind === 'test');
+      // From the start of the run to the first build or test process: SDK check, evaluation (cache), Git, selection.
+      return Date.parse(firstBuild.startedAt) - Date.parse(r.startedAt);
+    });
+    return report('verify-affected', {
+      solution: `${generated.projects} projects (46 libraries in layers, 4 xunit test projects), 20 files each`,
+      changedFile: generated.leafFile,
+      selectedProjects: selected.join(', '),
+      testedProjects: affected.report.tests.projects.map((p) => p.project).join(', ') || 'none',
+      allColdMs: Math.round(all.ms),
+      allColdEvaluationMs: all.report.selection.evaluation.durationMs,
+      allWarmMs: Math.round(allAgain.ms),
+      affectedMs: median(affectedRuns.map((r) => r.ms)),
+      selectionWarmMs: median(selectionMs),
+      selectionGoalMet: median(selectionMs) < 2000,
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(state, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchVerifyOverhead();
+  await benchVerifyAffected();
+}

@@ -1,0 +1,53 @@
+using System.Text.Json.Serialization;
+
+namespace SharpClaw.Protocol.Semantic;
+
+/// <summary>
+/// What went wrong in a semantic request. Travels as the <c>kind</c> of <see cref="SemanticErrorData"/>
+/// (JSON-RPC error code <see cref="ProtocolErrorCodes.SemanticError"/>), spelled exactly like the member names.
+/// </summary>
+[JsonConverter(typeof(JsonStringEnumConverter<SemanticErrorKind>))]
+public enum SemanticErrorKind
+{
+    /// <summary>Several top-level candidates; <c>candidates</c> lists them (workspace-relative). Pass <c>target</c>.</summary>
+    TargetAmbiguous,
+
+    /// <summary>No .sln/.slnx/.csproj at the top of the workspace; <c>candidates</c> lists nested ones, if any.</summary>
+    NoTarget,
+
+    /// <summary>Evaluation was needed and the client did not authorize it (or failed to answer).</summary>
+    PermissionDenied,
+
+    /// <summary>A .NET SDK or restore assets are missing; <c>command</c> names what to run, when there is one.</summary>
+    MissingPrerequisites,
+
+    /// <summary>Nothing usable could be loaded; <c>projects</c> says why per project when known.</summary>
+    LoadFailed,
+
+    /// <summary>
+    /// Some projects failed to load. Normally a warning inside a successful result (<c>loadStatus: "partial"</c>);
+    /// it is an error only where a request needs a project that failed.
+    /// </summary>
+    PartialLoad,
+
+    /// <summary>The request itself is wrong (missing workspace, target outside the workspace, ...).</summary>
+    InvalidRequest,
+}
+
+/// <summary>The <c>data</c> of every semantic JSON-RPC error (code -32001).</summary>
+/// <param name="Kind">The error kind.</param>
+/// <param name="Message">What happened and what to do about it, for a person.</param>
+/// <param name="Candidates">Workspace-relative target candidates (TargetAmbiguous, NoTarget), else null.</param>
+/// <param name="Projects">Per-project reasons (LoadFailed, PartialLoad, MissingPrerequisites), else null.</param>
+/// <param name="Command">The exact command that fixes it (e.g. <c>dotnet restore "App.slnx"</c>, run in the workspace folder), else null.</param>
+public sealed record SemanticErrorData(
+    SemanticErrorKind Kind,
+    string Message,
+    IReadOnlyList<string>? Candidates,
+    IReadOnlyList<ProjectIssue>? Projects,
+    string? Command);
+
+/// <summary>A project and why it is a problem.</summary>
+/// <param name="Path">Workspace-relative project path (forward slashes), or absolute when outside the workspace.</param>
+/// <param name="Reason">Why, in words.</param>
+public sealed record ProjectIssue(string Path, string Reason);

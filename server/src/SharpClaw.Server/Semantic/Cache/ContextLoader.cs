@@ -1,0 +1,397 @@
+using System.Diagnostics;
+using System.Text.RegularExpressions;
+using Microsoft.CodeAnalysis;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Semantic.Discovery;
+using SharpClaw.Server.Semantic.Evaluation;
+using SharpClaw.Server.Semantic.Fingerprints;
+using SharpClaw.Server.Semantic.Loading;
+using SharpClaw.Server.Toolchain;
+
+namespace SharpClaw.Server.Semantic.Cache;
+
+/// <summary>
+/// Evaluates and loads contexts. Called by <see cref="SemanticContextCache"/> only after authorization.
+/// A full load runs the single-process evaluation pass and Roslyn's MSBuildWorkspace load side by side
+/// (the build host is mostly single-threaded; the machine has at least two cores), then checks restore
+/// prerequisites, filters analyzers and fingerprints the result.
+/// </summary>
+public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
+{
+    private static readonly string[] ConfigurationFilesAbove = ["global.json", "NuGet.config", "nuget.config", "NuGet.Config"];
+
+    public AnalyzerTrust Trust => trust;
+
+    /// <summary>Full paths of the target's projects (solution order), without running anything.</summary>
+    public static async Task<IReadOnlyList<string>> ProjectsOfAsync(TargetSelection target, CancellationToken cancellationToken) =>
+        target.Kind == TargetKind.Solution
+            ? await SolutionReader.ReadProjectsAsync(target.TargetPath, cancellationToken).ConfigureAwait(false)
+            : [target.TargetPath];
+
+    /// <summary>Evaluation only (no Roslyn workspace): for <c>sharpclaw/projectGraph</c>.</summary>
+    public async Task<EvaluationData> EvaluateAsync(ContextRequest request, CancellationToken cancellationToken)
+    {
+        IReadOnlyList<string> projects = await ProjectsOfAsync(request.Target, cancellationToken).ConfigureAwait(false);
+        return await this.EvaluateProjectsAsync(request, projects, cancellationToken).ConfigureAwait(false);
+    }
+
+    public async Task<SemanticContext> LoadAsync(ContextRequest request, EvaluationData? reusableEvaluation, CancellationToken cancellationToken)
+    {
+        long started = Stopwatch.GetTimestamp();
+        TargetSelection target = request.Target;
+        IReadOnlyList<string> projects = await ProjectsOfAsync(target, cancellationToken).ConfigureAwait(false);
+        ProjectLoadTracker tracker = new(request.Progress, target.Workspace, target.RelativeTarget, request.Configuration, request.TargetFramework, projects.Count);
+        tracker.Start();
+
+        using CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        Task<EvaluationData> evaluation = reusableEvaluation is not null
+            ? Task.FromResult(reusableEvaluation)
+            : this.EvaluateProjectsAsync(request, projects, linked.Token);
+        Task<LoadedWorkspace> load = Task.Run(
+            () => WorkspaceLoader.LoadAsync(target, request.Configuration, request.TargetFramework, tracker, linked.Token),
+            CancellationToken.None);
+
+        EvaluationData data;
+        try
+        {
+            data = await evaluation.ConfigureAwait(false);
+            ThrowIfNotRestored(target, data);
+        }
+        catch
+        {
+            await linked.CancelAsync().ConfigureAwait(false);
+            await DisposeQuietlyAsync(load).ConfigureAwait(false);
+            throw;
+        }
+
+        LoadedWorkspace loaded;
+        try
+        {
+            loaded = await load.ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            throw;
+        }
+        catch (Exception ex) when (ex is not SemanticException)
+        {
+            throw SemanticException.LoadFailed(
+                $"Roslyn could not load '{target.RelativeTarget}': {ex.Message}",
+                Issues(target.Workspace, data.Snapshot.Failures),
+                ex);
+        }
+
+        try
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            return this.CreateContext(request, data, loaded, tracker, Stopwatch.GetElapsedTime(started));
+        }
+        catch
+        {
+            loaded.Dispose();
+            throw;
+        }
+    }
+
+    private SemanticContext CreateContext(ContextRequest request, EvaluationData data, LoadedWorkspace loaded, ProjectLoadTracker tracker, TimeSpan duration)
+    {
+        TargetSelection target = request.Target;
+        List<EvaluationFailure> failures = [.. data.Snapshot.Failures];
+        List<EvaluationFailure> warnings = [];
+        foreach (WorkspaceDiagnostic diagnostic in loaded.Diagnostics.Where(d => d.Kind == WorkspaceDiagnosticKind.Failure))
+        {
+            string? project = (diagnostic as ProjectDiagnostic) is { } projectDiagnostic
+                ? loaded.Solution.GetProject(projectDiagnostic.ProjectId)?.FilePath
+                : null;
+            project ??= QuotedPathRegex().Matches(diagnostic.Message)
+                .Select(m => m.Groups[1].Value)
+                .FirstOrDefault(p => p.EndsWith("proj", StringComparison.OrdinalIgnoreCase));
+            project = PathUtil.Normalize(project ?? target.TargetPath);
+
+            // Roslyn adds a project that failed to load as an empty shell; errors on a project that did
+            // load (documents and all) are worth reporting but leave it usable.
+            List<Project> loadedAs = loaded.Solution.Projects.Where(p => p.FilePath is { } path && PathUtil.Comparer.Equals(path, project)).ToList();
+            bool usable = loadedAs.Count > 0 && loadedAs.All(p => p.DocumentIds.Count > 0);
+            (usable ? warnings : failures).Add(new EvaluationFailure(project, diagnostic.Message));
+            log?.Warn($"Load of {target.RelativeTarget}: {diagnostic.Message}");
+        }
+
+        failures = Merge(failures);
+        warnings = Merge(warnings);
+        List<string> projectFiles = loaded.Solution.Projects.Select(p => p.FilePath).OfType<string>().Distinct(PathUtil.Comparer).ToList();
+        HashSet<string> failed = new(failures.Select(f => f.Path), PathUtil.Comparer);
+        if (failures.Count > 0 && (projectFiles.Count == 0 || projectFiles.All(failed.Contains)))
+        {
+            throw SemanticException.LoadFailed(
+                $"No project of '{target.RelativeTarget}' could be loaded. {failures[0].Reason}",
+                Issues(target.Workspace, failures));
+        }
+
+        Dictionary<ProjectId, string?> frameworks = [];
+        foreach (Project project in loaded.Solution.Projects)
+        {
+            frameworks[project.Id] = FrameworkOf(project, request.TargetFramework, data.Snapshot, tracker);
+        }
+
+        List<string> packageFolders = data.Assets.Values.OfType<AssetsFileInfo>().SelectMany(a => a.PackageFolders).ToList();
+        (Solution filtered, List<AnalyzerExclusion> excluded) = trust.Filter(loaded.Solution, target.Workspace, p => frameworks.GetValueOrDefault(p.Id), packageFolders);
+        ContextFingerprint fingerprint = ContextFingerprint.Create(this.FingerprintInputs(data, filtered, failures));
+        log?.Info(string.Create(
+            System.Globalization.CultureInfo.InvariantCulture,
+            $"Loaded {target.RelativeTarget} [{request.Configuration}{(request.TargetFramework is null ? string.Empty : ", " + request.TargetFramework)}]: "
+            + $"{filtered.ProjectIds.Count} projects in {duration.TotalMilliseconds:0} ms (evaluation {data.Snapshot.Duration.TotalMilliseconds:0} ms), "
+            + $"{excluded.Count} analyzer references excluded, {failures.Count} failed, fingerprint {fingerprint.StructuralFileCount} build files, "
+            + $"{fingerprint.ContentFileCount} documents, {fingerprint.DirectoryCount} folders, {fingerprint.DynamicImports.Count} dynamic imports."));
+        return new SemanticContext(request.Key, target, data, loaded.Workspace, filtered, fingerprint, excluded, failures, warnings, frameworks, duration);
+    }
+
+    /// <summary>The fingerprint of an evaluation-only context (compile-item existence instead of content).</summary>
+    public ContextFingerprint FingerprintEvaluation(EvaluationData data) =>
+        ContextFingerprint.Create(this.FingerprintInputs(data, solution: null, data.Snapshot.Failures));
+
+    private FingerprintInputs FingerprintInputs(EvaluationData data, Solution? solution, IReadOnlyList<EvaluationFailure> failures)
+    {
+        EvaluationSnapshot snapshot = data.Snapshot;
+        HashSet<string> structural = new(PathUtil.Comparer) { snapshot.Target.TargetPath };
+        HashSet<string> existence = new(PathUtil.Comparer);
+        List<string> cones = [];
+        List<string> excluded = [];
+        List<(string, string)> extensionFolders = [];
+        List<string> directories = [snapshot.Target.TargetPath];
+
+        foreach (EvaluatedProject project in snapshot.Projects)
+        {
+            structural.Add(project.Path);
+            directories.Add(project.Path);
+            if (data.Imports.TryGetValue(project.Path, out ProjectImports? imports))
+            {
+                structural.UnionWith(imports.WatchedPaths);
+            }
+
+            if (project.ProjectAssetsFile is { } assets)
+            {
+                structural.Add(assets);
+            }
+
+            if (data.Assets.GetValueOrDefault(project.Path) is { } info)
+            {
+                structural.UnionWith(info.ConfigFilePaths);
+            }
+
+            if (project.ProjectExtensionsPath is { } extensions)
+            {
+                string projectFile = Path.GetFileName(project.Path);
+                extensionFolders.Add((extensions, projectFile));
+                structural.UnionWith(RestoreGeneratedImports(extensions, projectFile));
+            }
+
+            cones.Add(project.Directory);
+            excluded.AddRange(new[] { project.BaseOutputPath, project.BaseIntermediateOutputPath, project.ArtifactsPath }.OfType<string>());
+            excluded.Add(Path.Combine(project.Directory, "bin"));
+            excluded.Add(Path.Combine(project.Directory, "obj"));
+            if (solution is null)
+            {
+                existence.UnionWith(project.CompileItems);
+            }
+        }
+
+        foreach (EvaluationFailure failure in failures)
+        {
+            structural.Add(failure.Path);
+            directories.Add(failure.Path);
+        }
+
+        foreach (string directory in directories.Select(Path.GetDirectoryName).OfType<string>().Distinct(PathUtil.Comparer))
+        {
+            for (DirectoryInfo? current = new(directory); current is not null; current = current.Parent)
+            {
+                foreach (string name in ConfigurationFilesAbove)
+                {
+                    structural.Add(Path.Combine(current.FullName, name));
+                }
+
+                existence.Add(Path.Combine(current.FullName, ".editorconfig"));
+            }
+        }
+
+        List<string> content = [];
+        if (solution is not null)
+        {
+            foreach (Project project in solution.Projects)
+            {
+                content.AddRange(project.Documents.Select(d => d.FilePath).OfType<string>());
+                content.AddRange(project.AdditionalDocuments.Select(d => d.FilePath).OfType<string>());
+                content.AddRange(project.AnalyzerConfigDocuments.Select(d => d.FilePath).OfType<string>());
+            }
+        }
+
+        // Compile items outside every project folder (linked files, custom globs): watch their folders.
+        IEnumerable<string> itemFiles = snapshot.Projects.SelectMany(p => p.CompileItems).Concat(content);
+        List<string> sourceFolders = itemFiles
+            .Select(Path.GetDirectoryName)
+            .OfType<string>()
+            .Distinct(PathUtil.Comparer)
+            .Where(d => !cones.Any(c => PathUtil.IsUnder(d, c)))
+            .ToList();
+
+        // .editorconfig content is a document; only its appearance/disappearance is structural.
+        existence.ExceptWith(content);
+        return new FingerprintInputs
+        {
+            StructuralFiles = structural,
+            SourceCones = cones,
+            ExcludedFolders = excluded,
+            SourceFolders = sourceFolders,
+            ProjectExtensionFolders = extensionFolders,
+            ContentFiles = content,
+            ExistenceFiles = existence,
+            DynamicImports = data.DynamicImports,
+            EvaluationStartedUtc = snapshot.StartedUtc,
+        };
+    }
+
+    /// <summary>Files restore generated and the SDK imports by wildcard: &lt;obj&gt;/&lt;project file&gt;.*.props|targets.</summary>
+    internal static IEnumerable<string> RestoreGeneratedImports(string extensionsPath, string projectFile)
+    {
+        if (!Directory.Exists(extensionsPath))
+        {
+            return [];
+        }
+
+        try
+        {
+            return Directory.EnumerateFiles(extensionsPath, projectFile + ".*")
+                .Where(f => f.EndsWith(".props", StringComparison.OrdinalIgnoreCase) || f.EndsWith(".targets", StringComparison.OrdinalIgnoreCase))
+                .ToList();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return [];
+        }
+    }
+
+    private async Task<EvaluationData> EvaluateProjectsAsync(ContextRequest request, IReadOnlyList<string> projects, CancellationToken cancellationToken)
+    {
+        EvaluationSnapshot snapshot;
+        try
+        {
+            snapshot = await ProjectEvaluator.EvaluateAsync(request.Target, projects, request.Configuration, request.TargetFramework, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is System.ComponentModel.Win32Exception or InvalidOperationException)
+        {
+            throw SemanticException.MissingPrerequisites(
+                $"The dotnet CLI could not be started ({ex.Message}). Install the .NET SDK from https://dotnet.microsoft.com/download.",
+                command: null);
+        }
+
+        log?.Info(string.Create(
+            System.Globalization.CultureInfo.InvariantCulture,
+            $"Evaluated {request.Target.RelativeTarget}: {snapshot.Projects.Count} projects, {snapshot.Failures.Count} failures, {snapshot.Duration.TotalMilliseconds:0} ms."));
+        return this.Derive(snapshot);
+    }
+
+    /// <summary>Reads assets files and scans imports for an evaluation.</summary>
+    public EvaluationData Derive(EvaluationSnapshot snapshot)
+    {
+        Dictionary<string, AssetsFileInfo?> assets = new(PathUtil.Comparer);
+        foreach (EvaluatedProject project in snapshot.Projects)
+        {
+            assets[project.Path] = AssetsFile.TryRead(project.ProjectAssetsFile);
+        }
+
+        List<string> notScanned = [.. trust.PackageFolders, .. assets.Values.OfType<AssetsFileInfo>().SelectMany(a => a.PackageFolders).Select(PathUtil.Normalize)];
+        if (SdkInventory.FindDotnetRoot() is { } dotnetRoot)
+        {
+            notScanned.Add(dotnetRoot);
+        }
+
+        ImportScanner scanner = new(notScanned.Distinct(PathUtil.Comparer).ToList());
+        Dictionary<string, ProjectImports> imports = new(PathUtil.Comparer);
+        foreach (EvaluatedProject project in snapshot.Projects)
+        {
+            imports[project.Path] = scanner.Scan(project.Path);
+        }
+
+        return new EvaluationData(snapshot, imports, assets);
+    }
+
+    /// <summary>MissingPrerequisites when a project's evaluated ProjectAssetsFile does not exist. Never restores.</summary>
+    private static void ThrowIfNotRestored(TargetSelection target, EvaluationData data)
+    {
+        List<ProjectIssue> missing = data.Snapshot.Projects
+            .Where(p => p.ProjectAssetsFile is { } assets && !File.Exists(assets))
+            .Select(p => new ProjectIssue(
+                PathUtil.ToWorkspaceRelative(target.Workspace, p.Path),
+                $"restore assets not found at '{PathUtil.ToWorkspaceRelative(target.Workspace, p.ProjectAssetsFile!)}'"))
+            .ToList();
+        if (missing.Count == 0)
+        {
+            return;
+        }
+
+        string command = $"dotnet restore \"{target.RelativeTarget}\"";
+        throw SemanticException.MissingPrerequisites(
+            $"{missing.Count} project(s) of '{target.RelativeTarget}' are not restored ({string.Join("; ", missing.Select(m => $"{m.Path}: {m.Reason}"))}). "
+            + $"SharpClaw never restores on its own: run {command} in the workspace folder, then try again.",
+            command,
+            missing);
+    }
+
+    private static string? FrameworkOf(Project project, string? requested, EvaluationSnapshot snapshot, ProjectLoadTracker tracker)
+    {
+        Match suffix = FrameworkSuffixRegex().Match(project.Name);
+        if (suffix.Success)
+        {
+            return suffix.Groups[1].Value;
+        }
+
+        if (requested is not null)
+        {
+            return requested;
+        }
+
+        if (project.FilePath is { } path)
+        {
+            List<string> resolved = tracker.FrameworksOf(path).Distinct(StringComparer.OrdinalIgnoreCase).ToList();
+            if (resolved.Count == 1)
+            {
+                return resolved[0];
+            }
+
+            if (snapshot.Find(path) is { TargetFrameworks.Count: 1 } evaluated)
+            {
+                return evaluated.TargetFrameworks[0];
+            }
+        }
+
+        return null;
+    }
+
+    private static List<EvaluationFailure> Merge(IEnumerable<EvaluationFailure> failures) =>
+        failures
+            .GroupBy(f => f.Path, PathUtil.Comparer)
+            .Select(g => new EvaluationFailure(g.Key, string.Join(" ", g.Select(f => f.Reason).Distinct())))
+            .ToList();
+
+    internal static List<ProjectIssue> Issues(string workspace, IEnumerable<EvaluationFailure> failures) =>
+        failures.Select(f => new ProjectIssue(PathUtil.ToWorkspaceRelative(workspace, f.Path), f.Reason)).ToList();
+
+    private static async Task DisposeQuietlyAsync(Task<LoadedWorkspace> load)
+    {
+        try
+        {
+            (await load.ConfigureAwait(false)).Dispose();
+        }
+        catch (Exception)
+        {
+            // The load failed or was cancelled; it disposed its own workspace.
+        }
+    }
+
+    [GeneratedRegex(@"'([^']+)'")]
+    private static partial Regex QuotedPathRegex();
+
+    [GeneratedRegex(@"\(([^()]+)\)$")]
+    private static partial Regex FrameworkSuffixRegex();
+}

@@ -1,0 +1,463 @@
+using System.Collections.Concurrent;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Protocol.Status;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Semantic.Authorization;
+using SharpClaw.Server.Semantic.Fingerprints;
+using SharpClaw.Server.Semantic.Loading;
+using SharpClaw.Server.Toolchain;
+
+namespace SharpClaw.Server.Semantic.Cache;
+
+/// <summary>Evaluated data handed to a caller that needs no compilation (projectGraph).</summary>
+/// <param name="Data">The evaluation.</param>
+/// <param name="Context">The compilation context it came from, when one was loaded and valid (for excluded analyzers).</param>
+/// <param name="FromCache">True when MSBuild did not run for this call.</param>
+public sealed record EvaluationLease(EvaluationData Data, SemanticContext? Context, bool FromCache);
+
+/// <summary>
+/// The lifecycle-owned cache of up to <see cref="Capacity"/> compilation contexts keyed by
+/// (target, configuration, targetFramework), least recently used evicted first.
+/// <list type="bullet">
+/// <item>One gate (held for milliseconds) serializes lookups, fingerprint checks, source refreshes,
+/// insertion and eviction. Loads are serialized by a separate load slot, and per key, so at most one
+/// load runs at a time and a query for another, cached context never waits for one.</item>
+/// <item>Authorization is requested with no lock held: cached queries, status and shutdown proceed while
+/// a person decides.</item>
+/// <item>Queries hold a <see cref="ContextLease"/>; eviction retires a context, and its workspace is disposed
+/// only when the last lease is released.</item>
+/// <item>Valid fingerprint → cached snapshot. Content-only changes → documents refreshed in place (no
+/// MSBuild). Structural change or dynamic imports → fresh authorization, then a reload.</item>
+/// </list>
+/// </summary>
+public sealed class SemanticContextCache : IAsyncDisposable
+{
+    public const int DefaultCapacity = 4;
+    private const int EvaluationCapacity = 8;
+
+    private readonly SemaphoreSlim gate = new(1, 1);
+    private readonly SemaphoreSlim loadSlot = new(1, 1);
+    private readonly ConcurrentDictionary<ContextKey, SemaphoreSlim> keyLocks = new();
+    private readonly List<SemanticContext> contexts = []; // most recently used first
+    private readonly List<(ContextKey Key, EvaluationData Data, ContextFingerprint Fingerprint)> evaluations = [];
+    private readonly CancellationTokenSource shutdown = new();
+    private readonly Lock snapshotGate = new();
+    private readonly HostLog? log;
+    private IReadOnlyList<LoadedContextInfo> snapshot = [];
+    private int loadCount;
+    private int evaluationCount;
+    private bool disposed;
+
+    public SemanticContextCache(HostLog? log = null, int capacity = DefaultCapacity, AnalyzerTrust? trust = null)
+    {
+        this.log = log;
+        this.Capacity = capacity;
+        this.Loader = new ContextLoader(trust ?? AnalyzerTrust.FromInstalledSdks(), log);
+    }
+
+    public int Capacity { get; }
+
+    public ContextLoader Loader { get; }
+
+    /// <summary>Full loads performed (MSBuildWorkspace opened).</summary>
+    public int LoadCount => Volatile.Read(ref this.loadCount);
+
+    /// <summary>Evaluation-only passes performed.</summary>
+    public int EvaluationCount => Volatile.Read(ref this.evaluationCount);
+
+    /// <summary>For <c>sharpclaw/status</c>: never waits for the gate.</summary>
+    public IReadOnlyList<LoadedContextInfo> LoadedContexts
+    {
+        get
+        {
+            lock (this.snapshotGate)
+            {
+                return this.snapshot;
+            }
+        }
+    }
+
+    /// <summary>The live contexts, most recently used first (tests and diagnostics).</summary>
+    public async Task<IReadOnlyList<SemanticContext>> GetContextsAsync(CancellationToken cancellationToken = default)
+    {
+        await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            return [.. this.contexts];
+        }
+        finally
+        {
+            this.gate.Release();
+        }
+    }
+
+    /// <summary>
+    /// A lease on the compilation context for <paramref name="request"/>: cached when its fingerprint is
+    /// valid (refreshing changed documents), else loaded after <paramref name="authorizer"/> grants it.
+    /// A null authorizer never grants. Throws <see cref="SemanticException"/> for typed failures.
+    /// </summary>
+    public async Task<ContextLease> AcquireAsync(ContextRequest request, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    {
+        SemaphoreSlim keyLock = this.keyLocks.GetOrAdd(request.Key, _ => new SemaphoreSlim(1, 1));
+        await keyLock.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            (ContextLease? cached, EvaluationReason reason, IReadOnlyList<string> changed, EvaluationData? reusable) =
+                await this.TryUseCachedAsync(request, cancellationToken).ConfigureAwait(false);
+            if (cached is not null)
+            {
+                return cached;
+            }
+
+            await this.AuthorizeAsync(request, authorizer, reason, changed, cancellationToken).ConfigureAwait(false);
+
+            SemanticContext context;
+            using (CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.shutdown.Token))
+            {
+                await this.loadSlot.WaitAsync(linked.Token).ConfigureAwait(false);
+                try
+                {
+                    this.ThrowIfDisposed();
+                    context = await this.Loader.LoadAsync(request, reusable, linked.Token).ConfigureAwait(false);
+                    Interlocked.Increment(ref this.loadCount);
+                }
+                catch (OperationCanceledException) when (this.shutdown.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+                {
+                    throw SemanticException.LoadFailed("The host is shutting down; the load was cancelled.");
+                }
+                finally
+                {
+                    this.loadSlot.Release();
+                }
+            }
+
+            await this.gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
+            try
+            {
+                if (this.disposed)
+                {
+                    context.Retire();
+                    throw SemanticException.LoadFailed("The host is shutting down.");
+                }
+
+                int existing = this.contexts.FindIndex(c => c.Key.Equals(request.Key));
+                if (existing >= 0)
+                {
+                    this.Retire(this.contexts[existing], "replaced by a reload");
+                    this.contexts.RemoveAt(existing);
+                }
+
+                this.contexts.Insert(0, context);
+                while (this.contexts.Count > this.Capacity)
+                {
+                    SemanticContext evicted = this.contexts[^1];
+                    this.contexts.RemoveAt(this.contexts.Count - 1);
+                    this.Retire(evicted, "evicted (least recently used)");
+                }
+
+                this.evaluations.RemoveAll(e => e.Key.Equals(request.Key));
+                this.PublishSnapshot();
+                _ = context.TryAddLease();
+                return new ContextLease(context, context.Solution, fromCache: false);
+            }
+            finally
+            {
+                this.gate.Release();
+            }
+        }
+        finally
+        {
+            keyLock.Release();
+        }
+    }
+
+    /// <summary>
+    /// Evaluated project data for <paramref name="request"/> (no compilation): from a valid loaded context,
+    /// a valid earlier evaluation, or a fresh evaluation pass after authorization.
+    /// </summary>
+    public async Task<EvaluationLease> AcquireEvaluationAsync(ContextRequest request, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    {
+        SemaphoreSlim keyLock = this.keyLocks.GetOrAdd(request.Key, _ => new SemaphoreSlim(1, 1));
+        await keyLock.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            EvaluationReason reason = EvaluationReason.ColdLoad;
+            IReadOnlyList<string> changed = [];
+            await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+            try
+            {
+                this.ThrowIfDisposed();
+                SemanticContext? context = this.contexts.Find(c => c.Key.Equals(request.Key));
+                if (context is not null)
+                {
+                    FingerprintCheck check = context.Fingerprint.Check();
+                    if (!check.IsStructural && context.Fingerprint.DynamicImports.Count == 0)
+                    {
+                        return new EvaluationLease(context.Evaluation, context, FromCache: true);
+                    }
+
+                    (reason, changed) = Why(request, check, context.Fingerprint);
+                }
+
+                int index = this.evaluations.FindIndex(e => e.Key.Equals(request.Key));
+                if (index >= 0)
+                {
+                    (ContextKey key, EvaluationData data, ContextFingerprint fingerprint) = this.evaluations[index];
+                    FingerprintCheck check = fingerprint.Check();
+                    if (!check.IsStructural && fingerprint.DynamicImports.Count == 0)
+                    {
+                        this.evaluations.RemoveAt(index);
+                        this.evaluations.Insert(0, (key, data, fingerprint));
+                        return new EvaluationLease(data, null, FromCache: true);
+                    }
+
+                    if (context is null)
+                    {
+                        (reason, changed) = Why(request, check, fingerprint);
+                    }
+                }
+            }
+            finally
+            {
+                this.gate.Release();
+            }
+
+            await this.AuthorizeAsync(request, authorizer, reason, changed, cancellationToken).ConfigureAwait(false);
+
+            EvaluationData evaluation;
+            ContextFingerprint evaluationFingerprint;
+            using (CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.shutdown.Token))
+            {
+                await this.loadSlot.WaitAsync(linked.Token).ConfigureAwait(false);
+                try
+                {
+                    this.ThrowIfDisposed();
+                    evaluation = await this.Loader.EvaluateAsync(request, linked.Token).ConfigureAwait(false);
+                    evaluationFingerprint = this.Loader.FingerprintEvaluation(evaluation);
+                    Interlocked.Increment(ref this.evaluationCount);
+                }
+                finally
+                {
+                    this.loadSlot.Release();
+                }
+            }
+
+            await this.gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
+            try
+            {
+                this.evaluations.RemoveAll(e => e.Key.Equals(request.Key));
+                this.evaluations.Insert(0, (request.Key, evaluation, evaluationFingerprint));
+                if (this.evaluations.Count > EvaluationCapacity)
+                {
+                    this.evaluations.RemoveAt(this.evaluations.Count - 1);
+                }
+            }
+            finally
+            {
+                this.gate.Release();
+            }
+
+            return new EvaluationLease(evaluation, null, FromCache: false);
+        }
+        finally
+        {
+            keyLock.Release();
+        }
+    }
+
+    /// <summary>Under the gate: a lease on a valid cached context (after refreshing changed documents), or why not.</summary>
+    private async Task<(ContextLease? Lease, EvaluationReason Reason, IReadOnlyList<string> Changed, EvaluationData? Reusable)> TryUseCachedAsync(
+        ContextRequest request, CancellationToken cancellationToken)
+    {
+        await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            this.ThrowIfDisposed();
+            EvaluationData? reusable = null;
+            int evaluationIndex = this.evaluations.FindIndex(e => e.Key.Equals(request.Key));
+            if (evaluationIndex >= 0)
+            {
+                (_, EvaluationData data, ContextFingerprint fingerprint) = this.evaluations[evaluationIndex];
+                if (!fingerprint.Check().IsStructural && fingerprint.DynamicImports.Count == 0)
+                {
+                    reusable = data;
+                }
+            }
+
+            int index = this.contexts.FindIndex(c => c.Key.Equals(request.Key));
+            if (index < 0)
+            {
+                return (null, EvaluationReason.ColdLoad, [], reusable);
+            }
+
+            SemanticContext context = this.contexts[index];
+            FingerprintCheck check = context.Fingerprint.Check();
+            if (check.IsStructural || context.Fingerprint.DynamicImports.Count > 0)
+            {
+                (EvaluationReason reason, IReadOnlyList<string> changed) = Why(request, check, context.Fingerprint);
+                return (null, reason, changed, reusable);
+            }
+
+            if (check.ContentChanges.Count > 0)
+            {
+                context.ReplaceSolution(RefreshDocuments(context.Solution, check.ContentChanges));
+            }
+
+            context.Fingerprint.Commit(check);
+            this.contexts.RemoveAt(index);
+            this.contexts.Insert(0, context);
+            this.PublishSnapshot();
+            _ = context.TryAddLease();
+            return (new ContextLease(context, context.Solution, fromCache: true), default, [], null);
+        }
+        finally
+        {
+            this.gate.Release();
+        }
+    }
+
+    private static (EvaluationReason, IReadOnlyList<string>) Why(ContextRequest request, FingerprintCheck check, ContextFingerprint fingerprint)
+    {
+        string workspace = request.Target.Workspace;
+        return check.IsStructural
+            ? (EvaluationReason.StructuralChange, check.StructuralChanges.Select(p => PathUtil.ToWorkspaceRelative(workspace, p)).Distinct().ToList())
+            : (EvaluationReason.DynamicImports, fingerprint.DynamicImports.Select(d => PathUtil.ToWorkspaceRelative(workspace, d.File)).Distinct().ToList());
+    }
+
+    /// <summary>Asks for authorization with no lock but the per-key one held.</summary>
+    private async Task AuthorizeAsync(
+        ContextRequest request, IEvaluationAuthorizer? authorizer, EvaluationReason reason, IReadOnlyList<string> changed, CancellationToken cancellationToken)
+    {
+        string what = reason switch
+        {
+            EvaluationReason.ColdLoad => $"'{request.Target.RelativeTarget}' is not loaded yet",
+            EvaluationReason.StructuralChange => $"build files of '{request.Target.RelativeTarget}' changed ({string.Join(", ", changed.Take(5))}{(changed.Count > 5 ? ", ..." : string.Empty)})",
+            _ => $"'{request.Target.RelativeTarget}' imports build files through properties or wildcards ({string.Join(", ", changed.Take(5))}), which must be re-evaluated on every call",
+        };
+        // Checked before anyone is asked: without an SDK no approval could help.
+        if (SdkInventory.FindSdks(SdkInventory.FindDotnetRoot()).Count == 0)
+        {
+            throw SemanticException.MissingPrerequisites(
+                "No .NET SDK is installed (looked in the dotnet installation the host runs on). Install one from https://dotnet.microsoft.com/download.",
+                command: null);
+        }
+
+        if (authorizer is null)
+        {
+            throw SemanticException.PermissionDenied($"MSBuild evaluation is needed because {what}, and no authorization is available in this context.");
+        }
+
+        AuthorizeEvaluationParams parameters = new(
+            request.Target.Workspace,
+            request.Target.RelativeTarget,
+            request.Configuration,
+            request.TargetFramework,
+            reason,
+            changed,
+            request.Tool);
+        this.log?.Info($"Asking to evaluate {request.Key} ({parameters.Reason}).");
+        EvaluationAuthorization answer = await authorizer.AuthorizeAsync(parameters, cancellationToken).ConfigureAwait(false);
+        if (!answer.Granted)
+        {
+            this.log?.Info($"Evaluation of {request.Key} was not authorized: {answer.Message}");
+            throw SemanticException.PermissionDenied(
+                $"MSBuild evaluation is needed because {what}, and it was not authorized: {answer.Message ?? "denied"}");
+        }
+
+        this.ThrowIfDisposed();
+    }
+
+    /// <summary>Reads changed files and swaps the text of every document (linked ones too) that has that path.</summary>
+    internal static Solution RefreshDocuments(Solution solution, IReadOnlyList<string> changedFiles)
+    {
+        foreach (string path in changedFiles)
+        {
+            SourceText text;
+            try
+            {
+                using FileStream stream = new(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+                text = SourceText.From(stream, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                continue; // Gone or locked right now: the next check sees it again.
+            }
+
+            foreach (DocumentId id in solution.GetDocumentIdsWithFilePath(path))
+            {
+                if (solution.ContainsDocument(id))
+                {
+                    solution = solution.WithDocumentText(id, text, PreservationMode.PreserveIdentity);
+                }
+                else if (solution.ContainsAdditionalDocument(id))
+                {
+                    solution = solution.WithAdditionalDocumentText(id, text, PreservationMode.PreserveIdentity);
+                }
+                else if (solution.ContainsAnalyzerConfigDocument(id))
+                {
+                    solution = solution.WithAnalyzerConfigDocumentText(id, text);
+                }
+            }
+        }
+
+        return solution;
+    }
+
+    private void Retire(SemanticContext context, string why)
+    {
+        this.log?.Info($"Context {context.Key} {why}; {(context.ActiveLeases > 0 ? "disposed when its queries finish" : "disposed")}.");
+        context.Retire();
+    }
+
+    private void PublishSnapshot()
+    {
+        List<LoadedContextInfo> infos = this.contexts
+            .Select(c => new LoadedContextInfo(c.Key.TargetPath, c.Key.Configuration, c.Key.TargetFramework, c.ProjectCount))
+            .ToList();
+        lock (this.snapshotGate)
+        {
+            this.snapshot = infos;
+        }
+    }
+
+    private void ThrowIfDisposed()
+    {
+        if (this.disposed)
+        {
+            throw SemanticException.LoadFailed("The host is shutting down.");
+        }
+    }
+
+    /// <summary>
+    /// Shutdown: cancels loads, retires every context (disposed once its queries finish). Does not wait
+    /// for pending authorizations or running queries.
+    /// </summary>
+    public async ValueTask DisposeAsync()
+    {
+        await this.shutdown.CancelAsync().ConfigureAwait(false);
+        await this.gate.WaitAsync().ConfigureAwait(false);
+        try
+        {
+            if (this.disposed)
+            {
+                return;
+            }
+
+            this.disposed = true;
+            foreach (SemanticContext context in this.contexts)
+            {
+                this.Retire(context, "released at shutdown");
+            }
+
+            this.contexts.Clear();
+            this.evaluations.Clear();
+            this.PublishSnapshot();
+        }
+        finally
+        {
+            this.gate.Release();
+        }
+    }
+}

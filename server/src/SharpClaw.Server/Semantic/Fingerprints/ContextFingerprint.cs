@@ -1,0 +1,404 @@
+using System.Diagnostics;
+
+namespace SharpClaw.Server.Semantic.Fingerprints;
+
+/// <summary>What changed since a context was loaded.</summary>
+/// <param name="StructuralChanges">Build files, restore assets, or compile-item paths (added/removed source
+/// files) that changed: the context is stale and only a re-evaluation can fix it.</param>
+/// <param name="ContentChanges">Source documents (.cs, additional files, .editorconfig) whose content may have
+/// changed: a refresh of those documents is enough.</param>
+/// <param name="Elapsed">How long the check took.</param>
+public sealed record FingerprintCheck(IReadOnlyList<string> StructuralChanges, IReadOnlyList<string> ContentChanges, TimeSpan Elapsed)
+{
+    internal Dictionary<string, FileStamp> NewContentStamps { get; init; } = [];
+
+    internal List<DirectoryRecord> NewDirectoryRecords { get; init; } = [];
+
+    internal Dictionary<string, FileStamp> NewStructuralStamps { get; init; } = [];
+
+    public bool IsStructural => this.StructuralChanges.Count > 0;
+}
+
+/// <summary>How a watched folder matters.</summary>
+public enum DirectoryWatchKind
+{
+    /// <summary>A project folder and its subfolders: default compile globs (**/*.cs) and .editorconfig files.</summary>
+    SourceCone,
+
+    /// <summary>A folder holding compile items outside any project folder (not recursive).</summary>
+    SourceFolder,
+
+    /// <summary>MSBuildProjectExtensionsPath: restore-generated &lt;project&gt;.*.props/.targets files imported by the SDK.</summary>
+    ProjectExtensions,
+}
+
+/// <summary>A folder snapshot: its write time and the names in it that matter.</summary>
+public sealed record DirectoryRecord(string Path, DirectoryWatchKind Kind, string? ProjectFileName, long LastWriteTicks, bool Exists, HashSet<string> TrackedNames, HashSet<string> Subdirectories);
+
+/// <summary>Everything a fingerprint is built from.</summary>
+public sealed record FingerprintInputs
+{
+    /// <summary>Build/config/assets files: any change (content, existence) is structural.</summary>
+    public required IEnumerable<string> StructuralFiles { get; init; }
+
+    /// <summary>Project folders: their (recursive) *.cs/.editorconfig sets are compile-item paths.</summary>
+    public required IEnumerable<string> SourceCones { get; init; }
+
+    /// <summary>Folders excluded from the cones (bin, obj, artifacts, ...).</summary>
+    public required IEnumerable<string> ExcludedFolders { get; init; }
+
+    /// <summary>Extra non-recursive source folders (compile items outside the cones).</summary>
+    public required IEnumerable<string> SourceFolders { get; init; }
+
+    /// <summary>(folder, project file name) pairs of MSBuildProjectExtensionsPath.</summary>
+    public required IEnumerable<(string Folder, string ProjectFileName)> ProjectExtensionFolders { get; init; }
+
+    /// <summary>Files whose content a refresh can pick up (documents). Empty for evaluation-only contexts.</summary>
+    public required IEnumerable<string> ContentFiles { get; init; }
+
+    /// <summary>Files whose disappearance is structural but whose content does not matter (compile items of evaluation-only contexts).</summary>
+    public required IEnumerable<string> ExistenceFiles { get; init; }
+
+    public required IReadOnlyList<DynamicImport> DynamicImports { get; init; }
+
+    /// <summary>When evaluation started: build files written after it may not be reflected in the context.</summary>
+    public required DateTime EvaluationStartedUtc { get; init; }
+}
+
+/// <summary>
+/// The fingerprint of a loaded context. Checking it stats files and folders only (content is hashed
+/// only for files whose size/time changed), so a source-only refresh decision is fast. Not thread-safe:
+/// the cache calls it under its gate.
+/// </summary>
+public sealed class ContextFingerprint
+{
+    private static readonly HashSet<string> AlwaysExcludedNames = new(StringComparer.OrdinalIgnoreCase) { "node_modules" };
+
+    private readonly Dictionary<string, FileStamp> structural;
+    private readonly Dictionary<string, FileStamp> content;
+    private readonly Dictionary<string, bool> existence;
+    private readonly Dictionary<string, DirectoryRecord> directories;
+    private readonly HashSet<string> excluded;
+
+    private ContextFingerprint(
+        Dictionary<string, FileStamp> structural,
+        Dictionary<string, FileStamp> content,
+        Dictionary<string, bool> existence,
+        Dictionary<string, DirectoryRecord> directories,
+        HashSet<string> excluded,
+        IReadOnlyList<DynamicImport> dynamicImports,
+        string sdkInventory)
+    {
+        this.structural = structural;
+        this.content = content;
+        this.existence = existence;
+        this.directories = directories;
+        this.excluded = excluded;
+        this.DynamicImports = dynamicImports;
+        this.SdkInventory = sdkInventory;
+    }
+
+    public IReadOnlyList<DynamicImport> DynamicImports { get; }
+
+    /// <summary>Installed SDK and pack versions when the context was loaded.</summary>
+    public string SdkInventory { get; }
+
+    public int StructuralFileCount => this.structural.Count;
+
+    public int ContentFileCount => this.content.Count;
+
+    public int DirectoryCount => this.directories.Count;
+
+    public IEnumerable<string> StructuralFiles => this.structural.Keys;
+
+    public static ContextFingerprint Create(FingerprintInputs inputs)
+    {
+        Dictionary<string, FileStamp> structural = new(PathUtil.Comparer);
+        foreach (string file in inputs.StructuralFiles)
+        {
+            structural.TryAdd(file, FileStamp.Take(file, withHash: true, inputs.EvaluationStartedUtc));
+        }
+
+        Dictionary<string, FileStamp> content = new(PathUtil.Comparer);
+        foreach (string file in inputs.ContentFiles)
+        {
+            content.TryAdd(file, FileStamp.Take(file, withHash: false));
+        }
+
+        Dictionary<string, bool> existence = new(PathUtil.Comparer);
+        foreach (string file in inputs.ExistenceFiles)
+        {
+            existence.TryAdd(file, File.Exists(file));
+        }
+
+        HashSet<string> excluded = new(inputs.ExcludedFolders.Select(PathUtil.Normalize), PathUtil.Comparer);
+        Dictionary<string, DirectoryRecord> directories = new(PathUtil.Comparer);
+        foreach (string cone in inputs.SourceCones.Distinct(PathUtil.Comparer))
+        {
+            foreach (DirectoryRecord record in ScanTree(cone, excluded))
+            {
+                directories.TryAdd(record.Path, record);
+            }
+        }
+
+        foreach (string folder in inputs.SourceFolders.Distinct(PathUtil.Comparer))
+        {
+            if (!directories.ContainsKey(folder))
+            {
+                directories[folder] = Scan(folder, DirectoryWatchKind.SourceFolder, null, excluded);
+            }
+        }
+
+        foreach ((string folder, string projectFile) in inputs.ProjectExtensionFolders)
+        {
+            string key = folder + "|" + projectFile;
+            directories.TryAdd(key, Scan(folder, DirectoryWatchKind.ProjectExtensions, projectFile, excluded));
+        }
+
+        return new ContextFingerprint(structural, content, existence, directories, excluded, inputs.DynamicImports, ReadSdkInventory());
+    }
+
+    /// <summary>Compares the disk with the fingerprint. Does not change the fingerprint (see <see cref="Commit"/>).</summary>
+    public FingerprintCheck Check()
+    {
+        long started = Stopwatch.GetTimestamp();
+        List<string> structuralChanges = [];
+        Dictionary<string, FileStamp> touched = new(PathUtil.Comparer);
+        foreach ((string path, FileStamp stamp) in this.structural)
+        {
+            if (!stamp.IsUnchanged(path, out FileStamp current))
+            {
+                structuralChanges.Add(path);
+            }
+            else if (current != stamp && current.Hash is not null && !current.Racy)
+            {
+                touched[path] = current; // Same content, new time: remember it so the next check is cheap again.
+            }
+        }
+
+        foreach ((string path, bool existed) in this.existence)
+        {
+            if (File.Exists(path) != existed)
+            {
+                structuralChanges.Add(path);
+            }
+        }
+
+        List<DirectoryRecord> newRecords = [];
+        foreach (DirectoryRecord record in this.directories.Values)
+        {
+            this.CheckDirectory(record, structuralChanges, newRecords);
+        }
+
+        if (ReadSdkInventory() != this.SdkInventory)
+        {
+            structuralChanges.Add(Path.Combine(Toolchain.SdkInventory.FindDotnetRoot() ?? "dotnet", "sdk"));
+        }
+
+        List<string> contentChanges = [];
+        Dictionary<string, FileStamp> newStamps = new(PathUtil.Comparer);
+        foreach ((string path, FileStamp stamp) in this.content)
+        {
+            if (!stamp.IsUnchanged(path, out FileStamp current))
+            {
+                if (!current.Exists)
+                {
+                    structuralChanges.Add(path); // A deleted document is a compile-item change.
+                }
+                else
+                {
+                    contentChanges.Add(path);
+                    newStamps[path] = FileStamp.Take(path, withHash: false);
+                }
+            }
+        }
+
+        return new FingerprintCheck(structuralChanges.Distinct(PathUtil.Comparer).ToList(), contentChanges, Stopwatch.GetElapsedTime(started))
+        {
+            NewContentStamps = newStamps,
+            NewDirectoryRecords = newRecords,
+            NewStructuralStamps = touched,
+        };
+    }
+
+    /// <summary>Accepts a non-structural check after its content changes were applied to the context.</summary>
+    public void Commit(FingerprintCheck check)
+    {
+        if (check.IsStructural)
+        {
+            throw new InvalidOperationException("A structural change cannot be committed; the context must be reloaded.");
+        }
+
+        foreach ((string path, FileStamp stamp) in check.NewContentStamps)
+        {
+            this.content[path] = stamp;
+        }
+
+        foreach ((string path, FileStamp stamp) in check.NewStructuralStamps)
+        {
+            this.structural[path] = stamp;
+        }
+
+        foreach (DirectoryRecord record in check.NewDirectoryRecords)
+        {
+            this.directories[KeyOf(record)] = record;
+        }
+    }
+
+    private static string KeyOf(DirectoryRecord record) =>
+        record.Kind == DirectoryWatchKind.ProjectExtensions ? record.Path + "|" + record.ProjectFileName : record.Path;
+
+    private void CheckDirectory(DirectoryRecord record, List<string> structuralChanges, List<DirectoryRecord> newRecords)
+    {
+        DirectoryInfo info = new(record.Path);
+        bool exists;
+        long ticks;
+        try
+        {
+            exists = info.Exists;
+            ticks = exists ? info.LastWriteTimeUtc.Ticks : 0;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return;
+        }
+
+        if (exists == record.Exists && ticks == record.LastWriteTicks)
+        {
+            return;
+        }
+
+        DirectoryRecord now = Scan(record.Path, record.Kind, record.ProjectFileName, this.excluded);
+        bool changed = false;
+        foreach (string name in now.TrackedNames.Except(record.TrackedNames, PathUtil.Comparer).Concat(record.TrackedNames.Except(now.TrackedNames, PathUtil.Comparer)))
+        {
+            structuralChanges.Add(Path.Combine(record.Path, name));
+            changed = true;
+        }
+
+        if (record.Kind == DirectoryWatchKind.SourceCone)
+        {
+            foreach (string added in now.Subdirectories.Except(record.Subdirectories, PathUtil.Comparer))
+            {
+                string full = Path.Combine(record.Path, added);
+                foreach (DirectoryRecord sub in ScanTree(full, this.excluded))
+                {
+                    if (sub.TrackedNames.Count > 0)
+                    {
+                        structuralChanges.AddRange(sub.TrackedNames.Select(n => Path.Combine(sub.Path, n)));
+                        changed = true;
+                    }
+                    else
+                    {
+                        newRecords.Add(sub);
+                    }
+                }
+            }
+        }
+
+        if (!changed)
+        {
+            newRecords.Add(now);
+        }
+    }
+
+    private static IEnumerable<DirectoryRecord> ScanTree(string root, HashSet<string> excluded)
+    {
+        Queue<string> queue = new();
+        queue.Enqueue(PathUtil.Normalize(root));
+        while (queue.Count > 0)
+        {
+            string directory = queue.Dequeue();
+            DirectoryRecord record = Scan(directory, DirectoryWatchKind.SourceCone, null, excluded);
+            yield return record;
+            foreach (string sub in record.Subdirectories)
+            {
+                queue.Enqueue(Path.Combine(directory, sub));
+            }
+        }
+    }
+
+    /// <summary>One folder, not recursive. Unreadable folders count as empty (they are skipped, not fatal).</summary>
+    private static DirectoryRecord Scan(string path, DirectoryWatchKind kind, string? projectFileName, HashSet<string> excluded)
+    {
+        HashSet<string> tracked = new(PathUtil.Comparer);
+        HashSet<string> subdirectories = new(PathUtil.Comparer);
+        DirectoryInfo info = new(path);
+        long ticks = 0;
+        bool exists = false;
+        try
+        {
+            exists = info.Exists;
+            if (exists)
+            {
+                ticks = info.LastWriteTimeUtc.Ticks;
+                foreach (FileSystemInfo entry in info.EnumerateFileSystemInfos())
+                {
+                    string name = entry.Name;
+                    if (entry is DirectoryInfo)
+                    {
+                        if (kind == DirectoryWatchKind.SourceCone && name[0] != '.' && !AlwaysExcludedNames.Contains(name) && !excluded.Contains(entry.FullName))
+                        {
+                            subdirectories.Add(name);
+                        }
+                    }
+                    else if (IsTracked(name, kind, projectFileName))
+                    {
+                        tracked.Add(name);
+                    }
+                }
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Skipped: an unreadable folder is not fatal. Its write time still tells when it changes.
+        }
+
+        return new DirectoryRecord(path, kind, projectFileName, ticks, exists, tracked, subdirectories);
+    }
+
+    private static bool IsTracked(string name, DirectoryWatchKind kind, string? projectFileName) => kind switch
+    {
+        DirectoryWatchKind.ProjectExtensions =>
+            projectFileName is not null
+            && name.StartsWith(projectFileName + ".", StringComparison.OrdinalIgnoreCase)
+            && (name.EndsWith(".props", StringComparison.OrdinalIgnoreCase) || name.EndsWith(".targets", StringComparison.OrdinalIgnoreCase)),
+        _ => name.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || name.Equals(".editorconfig", StringComparison.OrdinalIgnoreCase),
+    };
+
+    /// <summary>"sdk: 10.0.401; packs: Microsoft.NETCore.App.Ref/10.0.12, ..." — a new SDK or pack can change resolution.</summary>
+    internal static string ReadSdkInventory()
+    {
+        string? root = Toolchain.SdkInventory.FindDotnetRoot();
+        if (root is null)
+        {
+            return string.Empty;
+        }
+
+        List<string> parts = [];
+        try
+        {
+            string sdk = Path.Combine(root, "sdk");
+            if (Directory.Exists(sdk))
+            {
+                parts.AddRange(Directory.EnumerateDirectories(sdk).Select(d => "sdk/" + Path.GetFileName(d)));
+            }
+
+            string packs = Path.Combine(root, "packs");
+            if (Directory.Exists(packs))
+            {
+                foreach (string pack in Directory.EnumerateDirectories(packs))
+                {
+                    parts.AddRange(Directory.EnumerateDirectories(pack).Select(v => Path.GetFileName(pack) + "/" + Path.GetFileName(v)));
+                }
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Report what could be read.
+        }
+
+        parts.Sort(StringComparer.Ordinal);
+        return string.Join(";", parts);
+    }
+}

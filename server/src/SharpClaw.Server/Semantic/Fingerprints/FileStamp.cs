@@ -1,0 +1,93 @@
+using System.Security.Cryptography;
+
+namespace SharpClaw.Server.Semantic.Fingerprints;
+
+/// <summary>
+/// Size + last-write time (+ SHA-256 of the content when asked for) of a file, or its absence.
+/// A stamp whose file was written shortly before it was taken is "racy": on coarse-timestamp file
+/// systems a second edit in the same tick could keep size and time, so racy stamps are re-verified
+/// by content on every check.
+/// </summary>
+public readonly record struct FileStamp(bool Exists, long Length, long LastWriteTicks, byte[]? Hash, bool Racy)
+{
+    private static readonly long RacyWindowTicks = TimeSpan.FromSeconds(2).Ticks;
+
+    public static FileStamp Missing => new(false, 0, 0, null, false);
+
+    /// <param name="path">The file.</param>
+    /// <param name="withHash">Hash the content (structural files: touch without change is no change).</param>
+    /// <param name="notAfterUtc">Files written at or after this moment get no hash and are racy (they may have
+    /// changed after the load read them), so the next check reports them changed.</param>
+    public static FileStamp Take(string path, bool withHash, DateTime? notAfterUtc = null)
+    {
+        FileInfo info = new(path);
+        try
+        {
+            if (!info.Exists)
+            {
+                return Missing;
+            }
+
+            long written = info.LastWriteTimeUtc.Ticks;
+            long now = DateTime.UtcNow.Ticks;
+            bool suspect = notAfterUtc is { } limit && written >= limit.Ticks;
+            bool racy = suspect || now - written < RacyWindowTicks;
+            byte[]? hash = withHash && !suspect ? HashFile(path) : null;
+            return new FileStamp(true, info.Length, written, hash, racy);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Unreadable now: record as missing so that becoming readable counts as a change.
+            return Missing;
+        }
+    }
+
+    /// <summary>True when the file still looks the same (content compared when needed and possible).</summary>
+    public bool IsUnchanged(string path, out FileStamp current)
+    {
+        current = this;
+        FileInfo info = new(path);
+        bool exists;
+        try
+        {
+            exists = info.Exists;
+            if (exists != this.Exists)
+            {
+                current = Take(path, this.Hash is not null);
+                return false;
+            }
+
+            if (!exists)
+            {
+                return true;
+            }
+
+            if (!this.Racy && info.Length == this.Length && info.LastWriteTimeUtc.Ticks == this.LastWriteTicks)
+            {
+                return true;
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            current = Missing;
+            return !this.Exists;
+        }
+
+        // Size/time differ, or the stamp was racy: decide by content where a hash exists.
+        current = Take(path, withHash: true);
+        return this.Hash is not null && current.Hash is not null && this.Hash.AsSpan().SequenceEqual(current.Hash);
+    }
+
+    public static byte[]? HashFile(string path)
+    {
+        try
+        {
+            using FileStream stream = new(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            return SHA256.HashData(stream);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+}

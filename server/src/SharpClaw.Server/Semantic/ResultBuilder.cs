@@ -1,0 +1,179 @@
+using Microsoft.CodeAnalysis;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Evaluation;
+using SharpClaw.Server.Semantic.Loading;
+using SharpClaw.Server.Toolchain;
+
+namespace SharpClaw.Server.Semantic;
+
+/// <summary>Turns cached contexts and evaluations into protocol results (paths relative to the request's workspace).</summary>
+public static class ResultBuilder
+{
+    private const string TestSdkPackage = "Microsoft.NET.Test.Sdk";
+
+    /// <summary>
+    /// Evaluated IsTestProject wins (an explicit false included); only when it is absent does a
+    /// Microsoft.NET.Test.Sdk PackageReference make a test project.
+    /// </summary>
+    public static (bool IsTestProject, TestProjectSource Source) ResolveIsTestProject(EvaluatedProject project)
+    {
+        if (project.IsTestProjectProperty.Length > 0)
+        {
+            return (project.IsTestProjectProperty.Equals("true", StringComparison.OrdinalIgnoreCase), TestProjectSource.Evaluated);
+        }
+
+        return project.PackageReferences.Any(p => p.Id.Equals(TestSdkPackage, StringComparison.OrdinalIgnoreCase))
+            ? (true, TestProjectSource.TestSdkReference)
+            : (false, TestProjectSource.Absent);
+    }
+
+    public static SolutionInspectResult Inspect(ContextRequest request, ContextLease lease)
+    {
+        string workspace = request.Target.Workspace;
+        SemanticContext context = lease.Context;
+        Solution solution = lease.Solution;
+        EvaluationSnapshot snapshot = context.Evaluation.Snapshot;
+        HashSet<string> failed = new(context.PartialLoad.Select(f => f.Path), PathUtil.Comparer);
+
+        List<InspectedProject> projects = [];
+        foreach (EvaluatedProject project in snapshot.Projects)
+        {
+            (bool isTest, TestProjectSource source) = ResolveIsTestProject(project);
+            AssetsFileInfo? assets = context.Evaluation.Assets.GetValueOrDefault(project.Path);
+            List<ProjectCompilation> compilations = solution.Projects
+                .Where(p => p.FilePath is { } path && PathUtil.Comparer.Equals(path, project.Path))
+                .OrderBy(p => p.Name, StringComparer.Ordinal)
+                .Select(p => new ProjectCompilation(p.Name, context.Frameworks.GetValueOrDefault(p.Id), p.DocumentIds.Count, !failed.Contains(project.Path)))
+                .ToList();
+            projects.Add(new InspectedProject(
+                Path: PathUtil.ToWorkspaceRelative(workspace, project.Path),
+                Name: Path.GetFileNameWithoutExtension(project.Path),
+                IsTestProject: isTest,
+                IsTestProjectSource: source,
+                OutputType: project.OutputType,
+                TargetFrameworks: project.TargetFrameworks,
+                RestoredTargetFrameworks: assets?.TargetFrameworks ?? [],
+                Packages: assets?.Packages.Select(p => new RestoredPackage(p.Id, p.RequestedVersion, p.ResolvedVersion, p.TargetFramework)).ToList() ?? [],
+                ProjectReferences: project.ProjectReferences.Select(r => PathUtil.ToWorkspaceRelative(workspace, r.Path)).Distinct().ToList(),
+                AssetsFile: project.ProjectAssetsFile is { } assetsFile ? PathUtil.ToWorkspaceRelative(workspace, assetsFile) : null,
+                Compilations: compilations));
+        }
+
+        List<ProjectIssue> partial = ContextLoader.Issues(workspace, context.PartialLoad);
+        return new SolutionInspectResult(
+            Workspace: workspace,
+            Target: request.Target.RelativeTarget,
+            Configuration: request.Configuration,
+            TargetFramework: request.TargetFramework,
+            LoadStatus: partial.Count == 0 ? LoadStatus.Complete : LoadStatus.Partial,
+            PartialLoad: partial,
+            LoadWarnings: ContextLoader.Issues(workspace, context.LoadWarnings),
+            Projects: projects,
+            ExcludedAnalyzers: Group(workspace, context.ExcludedAnalyzers),
+            DynamicImports: DynamicImportFiles(workspace, context.Evaluation),
+            FromCache: lease.FromCache);
+    }
+
+    public static ProjectGraphResult ProjectGraph(ContextRequest request, EvaluationLease lease, AnalyzerTrust trust)
+    {
+        string workspace = request.Target.Workspace;
+        EvaluationData data = lease.Data;
+        List<string> hidden = [.. trust.PackageFolders, .. data.Assets.Values.OfType<AssetsFileInfo>().SelectMany(a => a.PackageFolders).Select(PathUtil.Normalize)];
+        if (SdkInventory.FindDotnetRoot() is { } dotnetRoot)
+        {
+            hidden.Add(dotnetRoot);
+        }
+
+        List<ProjectGraphNode> projects = [];
+        foreach (EvaluatedProject project in data.Snapshot.Projects)
+        {
+            (bool isTest, TestProjectSource source) = ResolveIsTestProject(project);
+            IEnumerable<string> imports = data.Imports.TryGetValue(project.Path, out Fingerprints.ProjectImports? projectImports) ? projectImports.Imports : [];
+            if (project.ProjectExtensionsPath is { } extensions)
+            {
+                imports = imports.Concat(ContextLoader.RestoreGeneratedImports(extensions, Path.GetFileName(project.Path)));
+            }
+
+            projects.Add(new ProjectGraphNode(
+                Path: PathUtil.ToWorkspaceRelative(workspace, project.Path),
+                IsTestProject: isTest,
+                IsTestProjectSource: source,
+                TargetFrameworks: project.TargetFrameworks,
+                OutputType: project.OutputType,
+                AssetsFile: project.ProjectAssetsFile is { } assets ? PathUtil.ToWorkspaceRelative(workspace, assets) : null,
+                Restored: project.ProjectAssetsFile is { } existing && File.Exists(existing),
+                CompileItems: project.CompileItems.Select(c => PathUtil.ToWorkspaceRelative(workspace, c)).ToList(),
+                ProjectReferences: project.ProjectReferences.Select(r => PathUtil.ToWorkspaceRelative(workspace, r.Path)).Distinct().ToList(),
+                Imports: imports
+                    .Where(i => !hidden.Any(h => PathUtil.IsUnder(i, h)))
+                    .Distinct(PathUtil.Comparer)
+                    .Select(i => PathUtil.ToWorkspaceRelative(workspace, i))
+                    .ToList()));
+        }
+
+        IReadOnlyList<AnalyzerExclusion> excluded = lease.Context?.ExcludedAnalyzers ?? ExclusionsFromEvaluation(workspace, data, trust);
+        IEnumerable<EvaluationFailure> failures = lease.Context?.PartialLoad ?? data.Snapshot.Failures;
+        return new ProjectGraphResult(
+            Workspace: workspace,
+            Target: request.Target.RelativeTarget,
+            Configuration: request.Configuration,
+            TargetFramework: request.TargetFramework,
+            Projects: projects,
+            ExcludedAnalyzers: Group(workspace, excluded),
+            PartialLoad: ContextLoader.Issues(workspace, failures),
+            DynamicImports: DynamicImportFiles(workspace, data),
+            FromCache: lease.FromCache);
+    }
+
+    /// <summary>
+    /// Without a design-time build the exact analyzer list is unknown; report what evaluation and restore
+    /// show: project-declared Analyzer items, analyzer ProjectReferences and package analyzers.
+    /// </summary>
+    private static List<AnalyzerExclusion> ExclusionsFromEvaluation(string workspace, EvaluationData data, AnalyzerTrust trust)
+    {
+        List<AnalyzerExclusion> excluded = [];
+        foreach (EvaluatedProject project in data.Snapshot.Projects)
+        {
+            AssetsFileInfo? assets = data.Assets.GetValueOrDefault(project.Path);
+            List<string> packageFolders = assets?.PackageFolders.ToList() ?? [];
+            string? framework = project.TargetFrameworks.Count == 1 ? project.TargetFrameworks[0] : null;
+            foreach (string analyzer in project.AnalyzerItems.Where(a => !trust.IsTrusted(a)))
+            {
+                (AnalyzerOrigin origin, string? package) = trust.Classify(analyzer, workspace, packageFolders);
+                excluded.Add(new AnalyzerExclusion(project.Path, framework, analyzer, origin, package));
+            }
+
+            foreach (EvaluatedProjectReference reference in project.ProjectReferences.Where(r => r.IsAnalyzer))
+            {
+                excluded.Add(new AnalyzerExclusion(project.Path, framework, reference.Path, AnalyzerOrigin.Project, null));
+            }
+
+            foreach (AssetsAnalyzer analyzer in assets?.Analyzers ?? [])
+            {
+                if (!trust.IsTrusted(analyzer.Path))
+                {
+                    excluded.Add(new AnalyzerExclusion(project.Path, analyzer.TargetFramework, analyzer.Path, AnalyzerOrigin.Package, analyzer.Package));
+                }
+            }
+        }
+
+        return excluded;
+    }
+
+    private static List<ExcludedAnalyzers> Group(string workspace, IEnumerable<AnalyzerExclusion> exclusions) =>
+        exclusions
+            .GroupBy(e => (Project: PathUtil.ToWorkspaceRelative(workspace, e.ProjectPath), e.TargetFramework))
+            .OrderBy(g => g.Key.Project, StringComparer.Ordinal)
+            .ThenBy(g => g.Key.TargetFramework, StringComparer.Ordinal)
+            .Select(g => new ExcludedAnalyzers(
+                g.Key.Project,
+                g.Key.TargetFramework,
+                g.DistinctBy(e => e.AnalyzerPath, PathUtil.Comparer)
+                    .Select(e => new ExcludedAnalyzer(PathUtil.ToWorkspaceRelative(workspace, e.AnalyzerPath), Path.GetFileName(e.AnalyzerPath), e.Origin, e.Package))
+                    .ToList()))
+            .ToList();
+
+    private static List<string> DynamicImportFiles(string workspace, EvaluationData data) =>
+        data.DynamicImports.Select(d => PathUtil.ToWorkspaceRelative(workspace, d.File)).Distinct().ToList();
+}

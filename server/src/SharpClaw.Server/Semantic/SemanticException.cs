@@ -1,0 +1,63 @@
+using SharpClaw.Protocol;
+using SharpClaw.Protocol.Semantic;
+using StreamJsonRpc;
+
+namespace SharpClaw.Server.Semantic;
+
+/// <summary>
+/// A typed semantic failure. Handlers turn it into a JSON-RPC error with code -32001 and
+/// <see cref="SemanticErrorData"/> as <c>data</c> (see <see cref="ToRpcException"/>).
+/// </summary>
+public sealed class SemanticException : Exception
+{
+    public SemanticException(SemanticErrorData data, Exception? inner = null)
+        : base(data.Message, inner)
+    {
+        this.Error = data;
+    }
+
+    public SemanticException()
+        : this(new SemanticErrorData(SemanticErrorKind.LoadFailed, "Semantic request failed.", null, null, null))
+    {
+    }
+
+    public SemanticException(string message)
+        : this(new SemanticErrorData(SemanticErrorKind.LoadFailed, message, null, null, null))
+    {
+    }
+
+    public SemanticException(string message, Exception innerException)
+        : this(new SemanticErrorData(SemanticErrorKind.LoadFailed, message, null, null, null), innerException)
+    {
+    }
+
+    /// <summary>The error record sent to the client (named to avoid hiding <see cref="Exception.Data"/>).</summary>
+    public SemanticErrorData Error { get; }
+
+    public SemanticErrorKind Kind => this.Error.Kind;
+
+    public static SemanticException InvalidRequest(string message) =>
+        new(new SemanticErrorData(SemanticErrorKind.InvalidRequest, message, null, null, null));
+
+    public static SemanticException NoTarget(string message, IReadOnlyList<string>? candidates) =>
+        new(new SemanticErrorData(SemanticErrorKind.NoTarget, message, candidates, null, null));
+
+    public static SemanticException TargetAmbiguous(string message, IReadOnlyList<string> candidates) =>
+        new(new SemanticErrorData(SemanticErrorKind.TargetAmbiguous, message, candidates, null, null));
+
+    public static SemanticException PermissionDenied(string message) =>
+        new(new SemanticErrorData(SemanticErrorKind.PermissionDenied, message, null, null, null));
+
+    public static SemanticException MissingPrerequisites(string message, string? command, IReadOnlyList<ProjectIssue>? projects = null) =>
+        new(new SemanticErrorData(SemanticErrorKind.MissingPrerequisites, message, null, projects, command));
+
+    public static SemanticException LoadFailed(string message, IReadOnlyList<ProjectIssue>? projects = null, Exception? inner = null) =>
+        new(new SemanticErrorData(SemanticErrorKind.LoadFailed, message, null, projects, null), inner);
+
+    /// <summary>The JSON-RPC error StreamJsonRpc sends for this failure.</summary>
+    public LocalRpcException ToRpcException() => new(this.Message, this)
+    {
+        ErrorCode = ProtocolErrorCodes.SemanticError,
+        ErrorData = this.Error,
+    };
+}

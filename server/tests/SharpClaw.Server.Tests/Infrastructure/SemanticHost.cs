@@ -1,0 +1,71 @@
+using SharpClaw.Protocol;
+using SharpClaw.Protocol.Lifecycle;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Protocol.Status;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+
+namespace SharpClaw.Server.Tests.Infrastructure;
+
+/// <summary>An initialized in-memory host plus the test client that answers its authorization requests.</summary>
+internal sealed class SemanticHost : IAsyncDisposable
+{
+    public static readonly TimeSpan Timeout = TimeSpan.FromMinutes(2);
+
+    private SemanticHost(InMemoryHost host, TestClient client)
+    {
+        this.Host = host;
+        this.Client = client;
+    }
+
+    public InMemoryHost Host { get; }
+
+    public TestClient Client { get; }
+
+    public SemanticContextCache Cache => this.Host.Server.State.Cache;
+
+    public static async Task<SemanticHost> StartAsync(HostServerOptions? options = null)
+    {
+        TestClient client = new();
+        InMemoryHost host = InMemoryHost.Start(options, client);
+        await host.Client.InvokeWithParameterObjectAsync<InitializeResult>(ProtocolMethods.Initialize, new Dictionary<string, object?>());
+        return new SemanticHost(host, client);
+    }
+
+    public Task<SolutionInspectResult> InspectAsync(
+        string workspace, string? target = null, string? configuration = null, string? targetFramework = null, CancellationToken cancellationToken = default) =>
+        Poll.WithTimeout(
+            this.Host.Client.InvokeWithParameterObjectAsync<SolutionInspectResult>(
+                ProtocolMethods.SolutionInspect,
+                new SolutionInspectParams { Workspace = workspace, Target = target, Configuration = configuration, TargetFramework = targetFramework, Tool = "test-tool" },
+                cancellationToken),
+            Timeout,
+            "sharpclaw/solutionInspect");
+
+    public Task<ProjectGraphResult> GraphAsync(string workspace, string? target = null, string? configuration = null, string? targetFramework = null) =>
+        Poll.WithTimeout(
+            this.Host.Client.InvokeWithParameterObjectAsync<ProjectGraphResult>(
+                ProtocolMethods.ProjectGraph,
+                new ProjectGraphParams { Workspace = workspace, Target = target, Configuration = configuration, TargetFramework = targetFramework, Tool = "test-tool" }),
+            Timeout,
+            "sharpclaw/projectGraph");
+
+    public Task<HostStatus> StatusAsync() => this.Host.Client.InvokeAsync<HostStatus>(ProtocolMethods.Status);
+
+    /// <summary>A lease from the cache with no authorizer at all: succeeds only from a valid cached context.</summary>
+    public Task<ContextLease> CachedLeaseAsync(string workspace, string? target = null, string? configuration = null, string? targetFramework = null) =>
+        this.Cache.AcquireAsync(
+            SemanticWorkspaceService.CreateRequest(new SolutionInspectParams { Workspace = workspace, Target = target, Configuration = configuration, TargetFramework = targetFramework }),
+            authorizer: null,
+            CancellationToken.None);
+
+    public ValueTask DisposeAsync() => this.Host.DisposeAsync();
+}
+
+/// <summary>Test classes in this collection never run alongside others (they count processes).</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class SequentialCollection
+{
+    public const string Name = "Sequential";
+}

@@ -1,0 +1,40 @@
+// verify_workspace: builds and tests the workspace with the shared runner and returns the typed
+// report. MSBuild and tests execute project code, so the runner asks the host's permission
+// policy for ShellExecution ('shell') before any process starts; read-only modes deny it there.
+import { renderReport } from '../../verification/renderReport';
+import type { VerificationReport } from '../../verification/report';
+import { VerifyRequestSchema, defaultTimeoutSeconds, type VerifyRequest } from '../../verification/request';
+import { verificationService } from '../../verification/verificationService';
+import { defineTool } from '../toolDefinition';
+import { ToolError } from '../toolErrors';
+
+export const verifyWorkspaceTool = defineTool<VerifyRequest, VerificationReport>({
+  name: 'verify_workspace',
+  displayName: 'Verify Workspace (build and test)',
+  modelDescription:
+    'Builds and/or tests the C# workspace with dotnet and returns a typed report: status (passed, failed, skipped, missingPrerequisites, timedOut, cancelled, denied), ' +
+    'compiler and MSBuild errors with file and line, test counts and each failed test with its message and stack. ' +
+    'Use scope "affected" after editing files (only the projects that own the changed files and their dependents), "all" for build then test, "build" to compile only, ' +
+    `"tests" to run existing test outputs without building. Restore is off unless restore=true. Default timeout ${defaultTimeoutSeconds} s per process. Runs project code: the user is asked to approve.`,
+  userDescription: 'Build and test the workspace and report errors and failed tests.',
+  referenceName: 'verifyWorkspace',
+  tags: ['csharp', 'dotnet', 'build', 'test', 'sharpclaw'],
+  input: VerifyRequestSchema,
+  mayExecuteProjectCode: true,
+  confirmation: (input) => ({
+    title: 'Build and test with SharpClaw?',
+    message: `Runs \`dotnet build\`/\`dotnet test\` (scope **${input.scope}**${input.target ? ` on \`${input.target}\`` : ''}), which executes code from the project and build files.`,
+  }),
+  async invoke(input, context) {
+    const report = await verificationService.run(input, {
+      workspaceFolder: context.workspaceFolder,
+      permissions: context.permissions,
+      requestedBy: 'verify_workspace',
+      signal: context.signal,
+      progress: (message) => context.progress(message),
+    });
+    if (report.status === 'denied') throw new ToolError('PermissionDenied', report.notes[0] ?? report.summary);
+    return report;
+  },
+  render: (report) => renderReport(report),
+});

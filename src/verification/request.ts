@@ -1,0 +1,61 @@
+// The verification request, and the one parser of scope/target/restore/configuration/framework/
+// timeout that every surface (CLI, REPL, verify_workspace, the VS Code commands) shares.
+import { z } from 'zod';
+import { ToolError } from '../tools/toolErrors';
+import { VerificationScopeSchema, scopes } from './report';
+
+export const defaultTimeoutSeconds = 120;
+export const maxTimeoutSeconds = 3600;
+
+export const VerifyRequestSchema = z.strictObject({
+  scope: VerificationScopeSchema.default('all').describe(
+    'build: build the target. tests: run existing test outputs only (never builds). all: build, then test. affected: build and test only the projects that own the changed files and every project that depends on them.',
+  ),
+  target: z.string().min(1).optional().describe('Workspace-relative .sln, .slnx or project file. Default: the one solution or project of the workspace.'),
+  configuration: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('Debug').describe('MSBuild configuration, e.g. Debug or Release.'),
+  framework: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional().describe('Target framework to build and test, e.g. net10.0. Default: all of each project.'),
+  restore: z.boolean().default(false).describe('Allow NuGet restore. Off by default: missing packages are reported as a prerequisite instead.'),
+  timeoutSeconds: z.number().int().min(1).max(maxTimeoutSeconds).default(defaultTimeoutSeconds).describe('Timeout for the lock wait, the evaluation and each build or test process, in seconds.'),
+  changedFiles: z.array(z.string().min(1)).optional().describe('affected scope: workspace-relative changed files. Default: the Git working tree and index changes.'),
+});
+
+export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
+export type VerifyRequestInput = z.input<typeof VerifyRequestSchema>;
+
+/** Raw option values as a command line or a REPL line produces them. */
+export interface RawVerifyOptions {
+  scope?: unknown;
+  target?: unknown;
+  configuration?: unknown;
+  framework?: unknown;
+  restore?: unknown;
+  timeout?: unknown;
+  changed?: unknown;
+}
+
+export function parseVerifyOptions(raw: RawVerifyOptions): VerifyRequest {
+  if (raw.scope !== undefined && !scopes.includes(raw.scope as never)) {
+    throw new ToolError('InvalidRequest', `--scope must be one of ${scopes.join(', ')}, not "${String(raw.scope)}".`);
+  }
+  let timeoutSeconds: number | undefined;
+  if (raw.timeout !== undefined) {
+    timeoutSeconds = Number(raw.timeout);
+    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > maxTimeoutSeconds) {
+      throw new ToolError('InvalidRequest', `--timeout must be a whole number of seconds from 1 to ${maxTimeoutSeconds}, not "${String(raw.timeout)}".`);
+    }
+  }
+  const changed = raw.changed === undefined ? undefined : (Array.isArray(raw.changed) ? raw.changed : [raw.changed]).map(String);
+  const parsed = VerifyRequestSchema.safeParse({
+    ...(raw.scope !== undefined ? { scope: raw.scope } : {}),
+    ...(raw.target !== undefined ? { target: raw.target } : {}),
+    ...(raw.configuration !== undefined ? { configuration: raw.configuration } : {}),
+    ...(raw.framework !== undefined ? { framework: raw.framework } : {}),
+    ...(raw.restore !== undefined ? { restore: raw.restore === true } : {}),
+    ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
+    ...(changed ? { changedFiles: changed } : {}),
+  });
+  if (!parsed.success) {
+    throw new ToolError('InvalidRequest', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`).join('; '));
+  }
+  return parsed.data;
+}

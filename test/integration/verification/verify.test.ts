@@ -1,0 +1,75 @@
+// Verification in a real extension host, on fixtures/VerificationFailingTest: the command
+// SharpClaw: Verify Affected and the verify_workspace language-model tool both ask through the
+// real modal dialog (clicked by the harness), and their reports name the failing test.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { VerificationReport } from '../../../src/verification/report';
+import { answerDialog, api } from '../support';
+
+const failingTest = 'Pricing.Tests.DiscountTests.OrdersOfExactlyOneHundredGetTheDiscount';
+
+function workspaceFolder(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  assert.ok(folder, 'the harness opens the fixture as the workspace');
+  return folder;
+}
+
+describe('SharpClaw verification in a real VS Code extension host', () => {
+  before(function () {
+    this.timeout(180_000);
+    const folder = workspaceFolder();
+    // Explicit provisioning, as a person would do it: verification itself never restores.
+    execFileSync('dotnet', ['restore', 'FailingTest.slnx', '-nologo'], { cwd: folder, stdio: 'pipe' });
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: folder, stdio: 'pipe' });
+    git('init', '-q');
+    fs.writeFileSync(path.join(folder, '.gitignore'), 'bin/\nobj/\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'fixture');
+  });
+
+  it('SharpClaw: Verify Affected asks first, builds and tests what the edit affects, and names the failing test', async function () {
+    this.timeout(240_000);
+    await api();
+    const folder = workspaceFolder();
+    fs.appendFileSync(path.join(folder, 'src/Pricing/Discounts.cs'), '// touched by the integration test\n');
+    const pending = vscode.commands.executeCommand<VerificationReport | undefined>('sharpclaw.verifyAffected');
+    const dialog = await answerDialog('Allow once');
+    assert.match(dialog.message, /Allow SharpClaw to build and test FailingTest\.slnx\?/);
+    assert.match(dialog.detail, /Asked by: SharpClaw: Verify Affected/);
+    const report = await pending;
+    assert.ok(report, 'the command returned no report; see the SharpClaw log');
+    assert.equal(report.status, 'failed', report.summary);
+    assert.equal(report.selection?.wholeTarget, false);
+    assert.deepEqual(report.selection?.projects.map((p) => p.name).sort(), ['Pricing', 'Pricing.Tests']);
+    assert.equal(report.tests?.failedTests[0]?.name, failingTest);
+    const problems = vscode.languages.getDiagnostics().flatMap(([uri, diagnostics]) => diagnostics.map((d) => ({ uri: uri.fsPath, d })));
+    const problem = problems.find(({ d }) => d.source === 'SharpClaw' && d.message.includes(failingTest));
+    assert.ok(problem, `no SharpClaw problem names the failing test: ${JSON.stringify(problems.map(({ d }) => d.message))}`);
+    assert.match(problem.uri, /DiscountTests\.cs$/);
+  });
+
+  it('verify_workspace asks through the same policy and its result names the failing test', async function () {
+    this.timeout(240_000);
+    await api();
+    const pending = vscode.lm.invokeTool('verify_workspace', { input: { scope: 'tests' }, toolInvocationToken: undefined });
+    const dialog = await answerDialog('Allow once');
+    assert.match(dialog.detail, /Asked by: verify_workspace/);
+    const result = await pending;
+    const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    assert.match(text, /^verify tests FailingTest\.slnx \[Debug\]: failed/);
+    assert.ok(text.includes(`FAILED ${failingTest}`), text);
+  });
+
+  it('a denied dialog runs nothing and says so', async function () {
+    this.timeout(60_000);
+    await api();
+    const pending = vscode.lm.invokeTool('verify_workspace', { input: { scope: 'build' }, toolInvocationToken: undefined });
+    await answerDialog('Deny');
+    const result = await pending;
+    const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    assert.match(text, /^error PermissionDenied: You denied SharpClaw permission/);
+  });
+});

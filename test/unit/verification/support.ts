@@ -1,0 +1,109 @@
+// Helpers for the verification tests that run real dotnet and real Git: fixtures are copied to
+// a temporary folder (never built inside the repository) and provisioned explicitly.
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../../../src/approvals/permissionPolicy';
+
+export const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
+export const cliPath = path.join(repoRoot, 'dist', 'cli.js');
+
+const created: string[] = [];
+
+/** A temporary copy of fixtures/<name> without build output. */
+export function copyFixture(name: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `sc-verify-${name}-`));
+  created.push(dir);
+  fs.cpSync(path.join(repoRoot, 'fixtures', name), dir, {
+    recursive: true,
+    filter: (entry) => !['bin', 'obj', 'TestResults'].includes(path.basename(entry)),
+  });
+  return dir;
+}
+
+/** A state root (locks, runs, evaluation cache) private to this test run. */
+export function tempStateRoot(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-verify-state-'));
+  created.push(dir);
+  return dir;
+}
+
+export function cleanUpCopies(): void {
+  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Explicit fixture provisioning: verification itself never restores unless asked. */
+export function restore(dir: string, target: string): void {
+  execFileSync('dotnet', ['restore', target, '-nologo', '--tl:off'], { cwd: dir, stdio: 'pipe', env: { ...process.env, DOTNET_NOLOGO: '1' } });
+}
+
+export function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.email=test@example.invalid', '-c', 'user.name=SharpClaw tests', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' });
+}
+
+/** `git init` with bin/obj ignored and everything committed. */
+export function initRepository(dir: string): void {
+  git(dir, 'init', '-q', '-b', 'main');
+  fs.writeFileSync(path.join(dir, '.gitignore'), 'bin/\nobj/\n');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'fixture');
+}
+
+/** A policy that records requests and answers them all the same way. */
+export class RecordingPolicy implements PermissionPolicy {
+  readonly requests: PermissionRequest[] = [];
+  constructor(private readonly granted: boolean) {}
+  async request(request: PermissionRequest): Promise<PermissionDecision> {
+    this.requests.push(request);
+    return this.granted ? { granted: true, source: 'policy' } : { granted: false, source: 'policy', message: 'Denied by the test policy.' };
+  }
+}
+
+/** Command lines of the processes now running on this machine (Linux /proc). */
+export function runningCommands(): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue; // zombies are already dead
+      found.push(fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim());
+    } catch {
+      // Gone.
+    }
+  }
+  return found;
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  startedAt: number;
+  finishedAt: number;
+}
+
+/** Runs the real bundled CLI (dist/cli.js). */
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+  if (!fs.existsSync(cliPath)) throw new Error(`${cliPath} is missing: run "npm run build" first (npm test does).`);
+  return new Promise((resolve) => {
+    const startedAt = Date.now();
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr, startedAt, finishedAt: Date.now() }));
+  });
+}
