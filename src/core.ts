@@ -80,7 +80,13 @@ export class Core implements vscode.Disposable {
       workspaceFolder: firstWorkspaceFolder,
       dotnetPath: () => vscode.workspace.getConfiguration('sharpclaw').inspect<string>('dotnetPath')?.globalValue ?? '',
     });
-    this.disposables.push(...verification.disposables);
+    this.disposables.push(
+      ...verification.disposables,
+      verificationService.onDidReport((report) => {
+        this.reportView.addReport(report);
+        statusBar.showVerdict(report.status);
+      }),
+    );
     this.commands = {
       ...verification.commands,
       'sharpclaw.showHostStatus': () => this.showHostStatus(),

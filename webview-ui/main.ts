@@ -5,15 +5,26 @@ import { vscode } from './dom';
 import { approvalsSection } from './sections/approvalsSection';
 import { emptyState } from './sections/emptyState';
 import { hostSection, type HostView } from './sections/hostSection';
+import { reportSection } from './sections/reportSection';
+import type { VerificationReport } from '../src/verification/report';
 
 type ApprovalEntry = Extract<ToWebviewMessage, { type: 'approvals' }>['entries'][number];
 
 const app = document.getElementById('app')!;
 const host: HostView = { progress: null };
 let approvals: readonly ApprovalEntry[] = [];
+let reports: readonly VerificationReport[] = [];
+let selectedReport = 0;
 
 function render(): void {
-  app.replaceChildren(emptyState(), hostSection(host), approvalsSection(approvals));
+  const report = reports[selectedReport];
+  const verification = report
+    ? reportSection(report, reports, (index) => {
+        selectedReport = index;
+        render();
+      })
+    : emptyState();
+  app.replaceChildren(verification, hostSection(host), approvalsSection(approvals));
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -38,9 +49,14 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'loadProgress':
       host.progress = message.progress;
       break;
+    case 'reports':
+      reports = message.reports;
+      selectedReport = 0;
+      break;
   }
   render();
   if (message.type === 'hostStatus' || message.type === 'hostError') vscode.postMessage({ type: 'rendered', what: message.type });
+  if (message.type === 'reports' && reports.length) vscode.postMessage({ type: 'rendered', what: 'report' });
 });
 
 render();

@@ -35,6 +35,13 @@ export class HostStatusBar implements vscode.Disposable {
   }
 
   private state: HostState = { kind: 'stopped' };
+  private verdict: string | undefined;
+
+  /** Adds the last verification verdict, e.g. "verify: failed". */
+  showVerdict(status: string): void {
+    this.verdict = status;
+    this.update(this.state);
+  }
 
   /** Shows "loading 40%" while the host loads a solution, then the host state again. */
   showLoadProgress(progress: LoadProgress | undefined): void {
@@ -49,8 +56,9 @@ export class HostStatusBar implements vscode.Disposable {
 
   update(state: HostState): void {
     this.state = state;
-    this.item.text = statusBarText(state);
-    this.item.tooltip = `SharpClaw — ${describeHostState(state)} Click to open the SharpClaw sidebar.`;
+    const verdictIcon = this.verdict === 'passed' ? '$(pass)' : this.verdict === 'skipped' ? '$(circle-slash)' : '$(error)';
+    this.item.text = statusBarText(state) + (this.verdict ? ` · ${verdictIcon} verify: ${this.verdict}` : '');
+    this.item.tooltip = `SharpClaw — ${describeHostState(state)}${this.verdict ? ` Last verification: ${this.verdict}.` : ''} Click to open the SharpClaw sidebar.`;
     this.item.backgroundColor =
       state.kind === 'failed'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

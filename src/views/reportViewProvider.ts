@@ -6,6 +6,7 @@ import type { ApprovalLog } from '../approvals/approvalLog';
 import type { HostController } from '../host/hostController';
 import type { LoadProgressReporter } from '../semantic/loadProgressReporter';
 import type { ExtensionLog } from '../logging/extensionLog';
+import type { VerificationReport } from '../verification/report';
 import { renderWebviewHtml } from './webviewHtml';
 import { FromWebviewMessageSchema, type FromWebviewMessage, type ToWebviewMessage } from './webviewMessages';
 
@@ -17,6 +18,10 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
   private readonly renderedEmitter = new vscode.EventEmitter<FromWebviewMessage & { type: 'rendered' }>();
   /** Fires when the webview has put a status or an error on screen. */
   readonly onDidRender = this.renderedEmitter.event;
+
+  /** Reports of this session, newest first. */
+  private readonly reports: VerificationReport[] = [];
+  private static readonly historySize = 5;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -57,7 +62,15 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
     );
   }
 
+  /** Shows a new verification report first and keeps a short history. */
+  addReport(report: VerificationReport): void {
+    this.reports.unshift(report);
+    this.reports.length = Math.min(this.reports.length, ReportViewProvider.historySize);
+    this.post({ type: 'reports', reports: this.reports });
+  }
+
   async refreshStatus(): Promise<void> {
+    if (this.reports.length) this.post({ type: 'reports', reports: this.reports });
     this.post({ type: 'hostState', state: this.host.state, description: describeHostState(this.host.state) });
     this.postApprovals();
     this.post({ type: 'loadProgress', progress: this.loadProgress.last ?? null });
@@ -95,10 +108,24 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
       case 'runCommand':
         void vscode.commands.executeCommand(message.command);
         return;
+      case 'openLocation':
+        void this.openLocation(message.file, message.line, message.column ?? 1);
+        return;
       case 'rendered':
         this.renderedEmitter.fire(message);
         return;
     }
+  }
+
+  /** Opens a workspace file at a one-based position; refuses anything outside the workspace. */
+  private async openLocation(file: string, line: number, column: number): Promise<void> {
+    const uri = vscode.Uri.file(file);
+    if (!vscode.workspace.getWorkspaceFolder(uri)) {
+      this.log.warn(`The sidebar asked to open ${file}, which is outside the workspace; ignored.`);
+      return;
+    }
+    const position = new vscode.Position(line - 1, column - 1);
+    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(position, position), preview: true });
   }
 
   private postApprovals(): void {

@@ -2,6 +2,7 @@
 // schemas: the webview is a separate, less trusted context.
 import { z } from 'zod';
 import { HostStatusSchema } from '../protocol/hostStatus';
+import { VerificationReportSchema } from '../verification/report';
 
 export const HostStateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('stopped') }),
@@ -38,6 +39,8 @@ export const ToWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hostError'), message: z.string() }),
   z.object({ type: z.literal('approvals'), entries: z.array(ApprovalEntrySchema) }),
   z.object({ type: z.literal('loadProgress'), progress: LoadProgressMessageSchema.nullable() }),
+  /** Verification reports of this session, newest first (at most a few). */
+  z.object({ type: z.literal('reports'), reports: z.array(VerificationReportSchema) }),
 ]);
 
 /** Webview → extension. */
@@ -47,8 +50,10 @@ export const FromWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restartHost') }),
   z.object({ type: z.literal('showLog') }),
   z.object({ type: z.literal('runCommand'), command: z.enum(sidebarCommands) }),
+  /** Open a file of the workspace at a one-based position (a diagnostic or a stack frame). */
+  z.object({ type: z.literal('openLocation'), file: z.string().min(1), line: z.number().int().min(1), column: z.number().int().min(1).optional() }),
   /** Sent after the webview has put content on screen, so tests screenshot real content. */
-  z.object({ type: z.literal('rendered'), what: z.enum(['hostStatus', 'hostError']) }),
+  z.object({ type: z.literal('rendered'), what: z.enum(['hostStatus', 'hostError', 'report']) }),
 ]);
 
 export type ToWebviewMessage = z.infer<typeof ToWebviewMessageSchema>;
