@@ -4,6 +4,7 @@
 // activation neither loads the language client nor starts any process.
 import * as vscode from 'vscode';
 import type { ApprovalLogEntry } from './approvals/approvalLog';
+import type { PendingPermissionDialog } from './approvals/vscodePermissionPolicy';
 import type { Core } from './core';
 import type { HostState } from './host/hostState';
 import { ExtensionLog, type LogLine } from './logging/extensionLog';
@@ -20,6 +21,8 @@ export interface SharpClawApi {
   onDidChangeHostState: vscode.Event<HostState>;
   onDidRenderSidebar: Core['reportView']['onDidRender'];
   approvals(): readonly ApprovalLogEntry[];
+  /** Extension tests only (ExtensionMode.Test): the next permission dialog, which VS Code refuses to show while tests run. */
+  nextPermissionDialog?(): Promise<PendingPermissionDialog>;
 }
 
 interface ContributedManifest {
@@ -34,11 +37,13 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
   const log = new ExtensionLog(vscode.window.createOutputChannel('SharpClaw', { log: true }));
   const trace = vscode.window.createOutputChannel('SharpClaw Trace', { log: true });
   const statusBar = new HostStatusBar();
+  const testDialogs: PendingPermissionDialog[] = [];
   const getCore = (): Core => {
     if (!core) {
       // Resolved at run time next to this file: dist/core.js in the bundle, out/src/core.js in tests.
       const module = require('./core.js') as typeof import('./core');
       core = module.createCore({ context, log, trace, statusBar });
+      if (context.extensionMode === vscode.ExtensionMode.Test) core.permissions.routeDialogsToTests((dialog) => testDialogs.push(dialog));
     }
     return core;
   };
@@ -78,6 +83,9 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
     onDidChangeHostState: (listener, thisArgs, disposables) => getCore().host.onDidChangeState(listener, thisArgs, disposables),
     onDidRenderSidebar: (listener, thisArgs, disposables) => getCore().reportView.onDidRender(listener, thisArgs, disposables),
     approvals: () => core?.approvalLog.list() ?? [],
+    ...(context.extensionMode === vscode.ExtensionMode.Test
+      ? { nextPermissionDialog: () => new Promise<PendingPermissionDialog>((resolve) => { const poll = () => { const dialog = testDialogs.shift(); if (dialog) resolve(dialog); else setTimeout(poll, 50); }; poll(); }) }
+      : {}),
   };
 }
 

@@ -28,6 +28,7 @@ function option(name, fallback) {
 export const suites = [
   { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restricted: false },
   { name: 'verification', dir: 'out/test/integration/verification', fixture: 'fixtures/VerificationFailingTest', restricted: false },
+  { name: 'restricted', dir: 'out/test/integration/restricted', fixture: 'fixtures/Calculator', restricted: true },
 ];
 
 /** Copies a fixture without build output, so each run starts from sources only. */
@@ -43,17 +44,32 @@ export function copyFixture(source, destination) {
  *   screenshot-<name>.request          → test-results/.../<name>.png, then screenshot-<name>.done
  *   dialog-<id>.request (a button label) → waits for the workbench's modal dialog, records its
  *                                        text, clicks that button, then dialog-<id>.done (JSON)
+ *   click-<id>.request ({selector, text}) → clicks that element, then click-<id>.done (JSON)
  */
 async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) {
   while (!stopSignal.stopped) {
     for (const file of fs.readdirSync(controlDir)) {
       const screenshot = /^screenshot-(.+)\.request$/.exec(file);
       const dialog = /^dialog-(.+)\.request$/.exec(file);
-      if (!screenshot && !dialog) continue;
+      const clickRequest = /^click-(.+)\.request$/.exec(file);
+      if (!screenshot && !dialog && !clickRequest) continue;
       const request = path.join(controlDir, file);
       const body = fs.readFileSync(request, 'utf8');
       fs.rmSync(request);
-      if (screenshot) {
+      if (clickRequest) {
+        let result;
+        try {
+          const { selector, text } = JSON.parse(body);
+          const locator = text ? page.locator(selector, { hasText: new RegExp(`^\\s*${text}\\s*$`) }) : page.locator(selector);
+          await locator.first().waitFor({ state: 'visible', timeout: 30_000 });
+          await locator.first().click();
+          result = { ok: true };
+        } catch (error) {
+          await page.screenshot({ path: path.join(artifactsDir, `click-${clickRequest[1]}-failed.png`) }).catch(() => undefined);
+          result = { ok: false, error: String(error) };
+        }
+        fs.writeFileSync(path.join(controlDir, `click-${clickRequest[1]}.done`), JSON.stringify(result));
+      } else if (screenshot) {
         const name = screenshot[1];
         try {
           await page.waitForTimeout(500); // let the webview paint its last message

@@ -11,7 +11,27 @@ const allowOnce = 'Allow once';
 const allowAlways = 'Always for this workspace';
 const deny = 'Deny';
 
+/** A permission dialog handed to the integration tests instead of VS Code (see routeDialogsToTests). */
+export interface PendingPermissionDialog {
+  message: string;
+  detail: string;
+  buttons: string[];
+  answer(button: string | undefined): void;
+}
+
 export class VsCodePermissionPolicy implements PermissionPolicy {
+  private testDialogs: ((dialog: PendingPermissionDialog) => void) | undefined;
+
+  /**
+   * Extension tests only (ExtensionMode.Test, set by extensionTestsPath): VS Code refuses every
+   * modal dialog while extension tests run ("DialogService: refused to show dialog in tests"), so
+   * the same dialog — title, detail, buttons — goes to the test, which answers it like a person.
+   * Nothing in a workspace or a tool argument can reach this.
+   */
+  routeDialogsToTests(handler: (dialog: PendingPermissionDialog) => void): void {
+    this.testDialogs = handler;
+  }
+
   constructor(
     private readonly store: ApprovalStore,
     private readonly log: ApprovalLog,
@@ -47,7 +67,10 @@ export class VsCodePermissionPolicy implements PermissionPolicy {
       '',
       'Project and build files can run arbitrary code. Allow only for code you trust.',
     ].join('\n');
-    const choice = await vscode.window.showWarningMessage(titleFor(request), { modal: true, detail }, allowOnce, allowAlways, deny);
+    const testDialogs = this.testDialogs;
+    const choice = testDialogs
+      ? await new Promise<string | undefined>((answer) => testDialogs({ message: titleFor(request), detail, buttons: [allowOnce, allowAlways, deny], answer }))
+      : await vscode.window.showWarningMessage(titleFor(request), { modal: true, detail }, allowOnce, allowAlways, deny);
     if (choice === allowAlways) {
       await this.store.remember(request.workspaceFolder, request.kind);
       return { granted: true, source: 'dialog' };

@@ -1,10 +1,18 @@
 // The semantic host in a real extension host: loading fixtures/Calculator goes through the
-// approval dialog (clicked in the browser), and dotnet_solution_inspect answers through
-// vscode.lm.invokeTool exactly as an agent would call it.
+// approval dialog, and dotnet_solution_inspect answers through vscode.lm.invokeTool exactly as
+// an agent would call it. (VS Code refuses modal dialogs while extension tests run, so the
+// extension hands the same dialog to the test in ExtensionMode.Test; see routeDialogsToTests.)
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
-import { answerDialog, api } from './support';
+import { api, type SharpClawApi } from './support';
+
+/** Answers the next permission dialog with `button` and returns what it said. */
+async function answerDialog(sharpclaw: SharpClawApi, button: string): Promise<{ message: string; detail: string; buttons: string[] }> {
+  const dialog = await sharpclaw.nextPermissionDialog!();
+  dialog.answer(button);
+  return dialog;
+}
 
 async function invoke(name: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
@@ -26,11 +34,11 @@ describe('dotnet_solution_inspect through the approval flow', () => {
   it('asks before loading; Deny gives PermissionDenied', async () => {
     const sharpclaw = await api();
     const pending = invoke('dotnet_solution_inspect', {});
-    const dialog = await answerDialog('Deny');
+    const dialog = await answerDialog(sharpclaw, 'Deny');
     assert.match(dialog.message, /Allow SharpClaw to load Calculator\.slnx with MSBuild\?/);
     assert.match(dialog.detail, /What runs: evaluate Calculator\.slnx with MSBuild/);
     assert.match(dialog.detail, /Asked by: dotnet_solution_inspect/);
-    assert.deepEqual(dialog.buttons.filter((b) => b !== 'Cancel'), ['Allow once', 'Always for this workspace', 'Deny']);
+    assert.deepEqual(dialog.buttons, ['Allow once', 'Always for this workspace', 'Deny']);
     const text = await pending;
     assert.match(text, /^error PermissionDenied: /);
     const last = sharpclaw.approvals().at(-1)!;
@@ -41,12 +49,12 @@ describe('dotnet_solution_inspect through the approval flow', () => {
   it('loads after Allow once and reports the evaluated projects', async () => {
     const sharpclaw = await api();
     const pending = invoke('dotnet_solution_inspect', {});
-    await answerDialog('Allow once');
+    await answerDialog(sharpclaw, 'Allow once');
     const text = await pending;
     assert.match(text, /^target: Calculator\.slnx \(Debug\), 3 projects, load complete/m);
     assert.match(text, /^src\/Calculator\.Core\/Calculator\.Core\.csproj: library$/m);
     assert.match(text, /^src\/Calculator\.App\/Calculator\.App\.csproj: exe$/m);
-    assert.match(text, /^tests\/Calculator\.Tests\/Calculator\.Tests\.csproj: library, test project \(IsTestProject\)$/m);
+    assert.match(text, /^tests\/Calculator\.Tests\/Calculator\.Tests\.csproj: exe, test project \(IsTestProject\)$/m);
     assert.match(text, /references: src\/Calculator\.Core\/Calculator\.Core\.csproj/);
     assert.match(text, /compiled for: net10\.0/);
     assert.equal(sharpclaw.approvals().at(-1)!.granted, true);

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SharpClawApi } from '../../src/extension';
 
+export type { SharpClawApi };
+
 export const extensionId = 'sharpclaw.sharpclaw';
 
 export function artifactsDir(): string {
@@ -93,25 +95,14 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export interface DialogAnswer {
-  message: string;
-  detail: string;
-  buttons: string[];
-}
-
-/**
- * Has the harness click `button` on the next modal dialog of the workbench (a real click in
- * the browser, as a person would) and returns what the dialog said. Start the action that
- * opens the dialog first, without awaiting it.
- */
-export async function answerDialog(button: string): Promise<DialogAnswer> {
+/** Has the harness click an element of the workbench (CSS selector, optionally with text), as a person would. */
+export async function click(target: { selector: string; text?: string }): Promise<void> {
   const control = process.env.SHARPCLAW_TEST_CONTROL;
   if (!control) throw new Error('SHARPCLAW_TEST_CONTROL is not set');
   const id = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  const done = path.join(control, `dialog-${id}.done`);
-  fs.writeFileSync(path.join(control, `dialog-${id}.request`), button);
-  await waitFor(`the dialog answer "${button}"`, () => fs.existsSync(done), 45_000);
-  const result = JSON.parse(fs.readFileSync(done, 'utf8')) as ({ ok: true } & DialogAnswer) | { ok: false; error: string };
-  if (!result.ok) throw new Error(`Could not answer the dialog with "${button}": ${result.error}`);
-  return result;
+  const done = path.join(control, `click-${id}.done`);
+  fs.writeFileSync(path.join(control, `click-${id}.request`), JSON.stringify(target));
+  await waitFor(`a click on ${target.selector} ${target.text ?? ''}`, () => fs.existsSync(done), 45_000);
+  const result = JSON.parse(fs.readFileSync(done, 'utf8')) as { ok: boolean; error?: string };
+  if (!result.ok) throw new Error(`Could not click ${target.selector} "${target.text ?? ''}": ${result.error}`);
 }

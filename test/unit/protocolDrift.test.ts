@@ -12,7 +12,7 @@ const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const serverDll = path.join(repoRoot, 'dist', 'server', 'SharpClaw.Server.dll');
 
 type Json = { [key: string]: unknown };
-type Shape = { types: string[]; properties?: Record<string, Shape>; required?: string[]; items?: Shape };
+type Shape = { types: string[]; enum?: unknown[]; properties?: Record<string, Shape>; required?: string[]; items?: Shape };
 
 /** Reduces a JSON Schema to what both generators must agree on: types, properties, required, items. */
 function shape(schema: Json): Shape {
@@ -22,8 +22,13 @@ function shape(schema: Json): Shape {
     const merged = parts.find((part) => part.types.some((type) => type !== 'null')) ?? parts[0]!;
     return { ...merged, types: [...new Set(parts.flatMap((part) => part.types))].sort() };
   }
-  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter(Boolean).map(String).sort();
+  const values = (schema.enum as unknown[] | undefined) ?? (schema.const !== undefined ? [schema.const] : undefined);
+  const declared = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter(Boolean).map(String);
+  // An enum without a declared type is typed by its values (null counts as the type "null").
+  const inferred = values ? values.map((value) => (value === null ? 'null' : typeof value)) : [];
+  const types = [...new Set(declared.length ? declared : inferred)].sort();
   const result: Shape = { types };
+  if (values) result.enum = [...values].sort();
   if (types.includes('object')) {
     const properties = (schema.properties ?? {}) as Record<string, Json>;
     result.properties = Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, shape(value)]));

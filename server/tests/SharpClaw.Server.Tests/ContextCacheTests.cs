@@ -21,30 +21,37 @@ public sealed class ContextCacheTests
             Assert.False((await host.InspectAsync(fixture.Root, configuration: configuration)).FromCache);
         }
 
-        // Touch C1 so C2 becomes the least recently used; keep a query running on C2.
+        // Least recently used, not first loaded: touching C1 makes C2 the one to go.
         Assert.True((await host.InspectAsync(fixture.Root, configuration: "C1")).FromCache);
-        using ContextLease c2 = await host.CachedLeaseAsync(fixture.Root, configuration: "C2");
-        SemanticContext c2Context = c2.Context;
-
         await host.InspectAsync(fixture.Root, configuration: "C5");
-
         HostStatus status = await host.StatusAsync();
         Assert.Equal(["C5", "C1", "C4", "C3"], status.LoadedContexts.Select(c => c.Configuration));
         Assert.All(status.LoadedContexts, c => Assert.Equal((fixture.Path("Top.slnx"), (string?)null, 1), (c.Target, c.TargetFramework, c.ProjectCount)));
 
+        // A query holds C3 (acquiring it made it the most recent); using the others makes it the least recent.
+        using ContextLease c3 = await host.CachedLeaseAsync(fixture.Root, configuration: "C3");
+        SemanticContext c3Context = c3.Context;
+        foreach (string configuration in new[] { "C5", "C1", "C4" })
+        {
+            Assert.True((await host.InspectAsync(fixture.Root, configuration: configuration)).FromCache);
+        }
+
+        await host.InspectAsync(fixture.Root, configuration: "C6");
+        Assert.Equal(["C6", "C4", "C1", "C5"], (await host.StatusAsync()).LoadedContexts.Select(c => c.Configuration));
+
         // Evicted but still leased: retired, not disposed, and its snapshot still compiles.
-        Assert.True(c2Context.IsRetired);
-        Assert.False(c2Context.IsDisposed);
-        Compilation compilation = (await c2.Solution.Projects.Single().GetCompilationAsync())!;
+        Assert.True(c3Context.IsRetired);
+        Assert.False(c3Context.IsDisposed);
+        Compilation compilation = (await c3.Solution.Projects.Single().GetCompilationAsync())!;
         Assert.Empty(compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
 
-        c2.Dispose();
-        Assert.True(c2Context.IsDisposed);
+        c3.Dispose();
+        Assert.True(c3Context.IsDisposed);
 
-        // C2 is gone: using it again needs evaluation, hence authorization.
+        // C3 is gone: using it again needs evaluation, hence authorization.
         int asked = host.Client.AuthorizationRequests.Count;
         host.Client.DenyAll();
-        await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root, configuration: "C2"));
+        await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root, configuration: "C3"));
         Assert.Equal(EvaluationReason.ColdLoad, host.Client.AuthorizationRequests[^1].Reason);
         Assert.Equal(asked + 1, host.Client.AuthorizationRequests.Count);
     }

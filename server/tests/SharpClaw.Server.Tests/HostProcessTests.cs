@@ -127,13 +127,18 @@ public sealed class HostProcessTests
     }
 
     [Fact]
-    public async Task PrintProtocolSchema_PrintsBothSchemas()
+    public async Task PrintProtocolSchema_PrintsEverySchema()
     {
         (int exitCode, string stdout, string stderr) = await HostProcess.RunToExitAsync("--print-protocol-schema");
 
         Assert.True(exitCode == 0, stderr);
         JsonObject schemas = Assert.IsType<JsonObject>(JsonNode.Parse(stdout));
-        Assert.Equal(["sharpclaw/status", "initialize"], schemas.Select(p => p.Key));
+        Assert.Equal(
+            [
+                "sharpclaw/status", "initialize", "sharpclaw/solutionInspect", "sharpclaw/projectGraph",
+                "sharpclaw/authorizeEvaluation:params", "sharpclaw/authorizeEvaluation:result", "sharpclaw/loadProgress:params", "error:data",
+            ],
+            schemas.Select(p => p.Key));
         JsonArray required = schemas["sharpclaw/status"]!["required"]!.AsArray();
         Assert.Contains("hostVersion", required.Select(n => n!.GetValue<string>()));
         Assert.Contains("clientProcessId", required.Select(n => n!.GetValue<string>()));

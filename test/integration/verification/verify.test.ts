@@ -7,7 +7,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { VerificationReport } from '../../../src/verification/report';
-import { answerDialog, api } from '../support';
+import { api } from '../support';
+
+/** Answers the next permission dialog like a person (VS Code refuses real modal dialogs while extension tests run). */
+async function answerDialog(button: string): Promise<{ message: string; detail: string }> {
+  const sharpclaw = await api();
+  assert.ok(sharpclaw.nextPermissionDialog, 'the test API is only there in ExtensionMode.Test');
+  const dialog = await Promise.race([
+    sharpclaw.nextPermissionDialog(),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no permission dialog within 60 s')), 60_000)),
+  ]);
+  assert.ok(dialog.buttons.includes(button), `the dialog offers ${dialog.buttons.join(', ')}`);
+  dialog.answer(button);
+  return dialog;
+}
 
 const failingTest = 'Pricing.Tests.DiscountTests.OrdersOfExactlyOneHundredGetTheDiscount';
 

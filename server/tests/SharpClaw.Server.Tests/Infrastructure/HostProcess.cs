@@ -121,6 +121,40 @@ internal sealed class HostProcess : IAsyncDisposable
         return response;
     }
 
+    /// <summary>
+    /// Sends a request and returns its response, answering server→client requests on the way with
+    /// <paramref name="answer"/> (its result goes back as "result") and collecting notifications.
+    /// </summary>
+    public async Task<JsonObject> RequestServingAsync(
+        string method, JsonNode? parameters, Func<JsonObject, JsonNode?> answer, List<JsonObject> notifications, TimeSpan timeout)
+    {
+        int id = Interlocked.Increment(ref this.nextId);
+        JsonObject message = new() { ["jsonrpc"] = "2.0", ["id"] = id, ["method"] = method };
+        if (parameters is not null)
+        {
+            message["params"] = parameters;
+        }
+
+        await this.SendAsync(message);
+        using CancellationTokenSource cancellation = new(timeout);
+        while (true)
+        {
+            JsonObject incoming = await this.messages.Reader.ReadAsync(cancellation.Token);
+            if (incoming["method"] is not null && incoming["id"] is not null)
+            {
+                await this.SendAsync(new JsonObject { ["jsonrpc"] = "2.0", ["id"] = incoming["id"]!.DeepClone(), ["result"] = answer(incoming) });
+            }
+            else if (incoming["method"] is not null)
+            {
+                notifications.Add(incoming);
+            }
+            else if (incoming["id"]?.GetValue<int>() == id)
+            {
+                return incoming;
+            }
+        }
+    }
+
     public async Task<bool> WaitForExitAsync(TimeSpan timeout)
     {
         using CancellationTokenSource cancellation = new(timeout);

@@ -1,0 +1,365 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Runtime.InteropServices;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.MSBuild;
+using Nerdbank.Streams;
+using SharpClaw.Protocol;
+using SharpClaw.Protocol.Lifecycle;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Discovery;
+using SharpClaw.Server.Semantic.Evaluation;
+using StreamJsonRpc;
+
+namespace SharpClaw.Bench;
+
+/// <summary>
+/// Cold load of a solution through the host path (an in-memory HostServer answering
+/// <c>sharpclaw/solutionInspect</c>, with the JSON-RPC authorization round trip, the evaluation pass,
+/// analyzer filtering and fingerprinting) against a bare <see cref="MSBuildWorkspace.OpenSolutionAsync(string, IProgress{ProjectLoadProgress}, CancellationToken)"/>
+/// in the same process, alternating; then source-only refresh time, evaluation strategies and memory.
+/// </summary>
+internal static class LoadBenchmark
+{
+    public static async Task<int> RunAsync(string solution, int runs, int refreshes, string resultsDirectory)
+    {
+        solution = Path.GetFullPath(solution);
+        string workspace = Path.GetDirectoryName(solution)!;
+        Console.WriteLine($"Provisioning: dotnet restore {solution} (not timed)");
+        Run("dotnet", workspace, "restore", solution, "-nologo", "-v:q");
+
+        // Warm the disk cache and the SDK (first MSBuild run of a session is slower for both paths).
+        Console.WriteLine("Warm-up (not counted)...");
+        await DirectLoadAsync(solution);
+
+        List<double> host = [];
+        List<double> direct = [];
+        int projects = 0;
+        for (int run = 1; run <= runs; run++)
+        {
+            // Alternate the order so neither path always runs on a warmer machine.
+            bool hostFirst = run % 2 == 1;
+            for (int step = 0; step < 2; step++)
+            {
+                if ((step == 0) == hostFirst)
+                {
+                    (double ms, int count) = await HostColdLoadAsync(workspace, solution);
+                    host.Add(ms);
+                    projects = count;
+                    Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  run {run}: host   {ms,8:0} ms ({count} projects)"));
+                }
+                else
+                {
+                    double ms = await DirectLoadAsync(solution);
+                    direct.Add(ms);
+                    Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  run {run}: direct {ms,8:0} ms"));
+                }
+            }
+        }
+
+        Console.WriteLine("Source-only refresh, GC heap...");
+        (List<double> refreshRequest, List<double> refreshCache, long heapAfterLoad, long heapAfterCompile) = await RefreshAndHeapAsync(workspace, solution, refreshes);
+
+        Console.WriteLine("Evaluation strategies...");
+        List<double> traversal = [];
+        List<double> perProject = [];
+        for (int run = 0; run < Math.Max(3, runs); run++)
+        {
+            traversal.Add(await TraversalEvaluationAsync(workspace, solution));
+            perProject.Add(await PerProjectEvaluationAsync(workspace, solution));
+        }
+
+        Console.WriteLine("Host process memory...");
+        (long rss, long peak, double processLoad) = await HostProcessMemoryAsync(workspace);
+
+        double ratio = Median(host) / Median(direct);
+        List<(string Measure, string Value, string Detail)> rows =
+        [
+            ("cold load through the host (solutionInspect: authorization round trip, evaluation pass, analyzer filtering, fingerprint)", Ms(Median(host)), Runs(host)),
+            ("cold load direct (MSBuildWorkspace.OpenSolutionAsync)", Ms(Median(direct)), Runs(direct)),
+            ("ratio host / direct (goal <= 1.15)", ratio.ToString("0.00", CultureInfo.InvariantCulture), ratio <= 1.15 ? "met" : "NOT met"),
+            ("source-only refresh: solutionInspect round trip after a .cs edit (goal < 100 ms)", Ms(Median(refreshRequest)), Runs(refreshRequest)),
+            ("source-only refresh: cache acquire (fingerprint check + document swap)", Ms(Median(refreshCache)), Runs(refreshCache)),
+            ("evaluation: one dotnet msbuild traversal for all projects (what the host does)", Ms(Median(traversal)), Runs(traversal)),
+            ("evaluation: dotnet msbuild -getProperty per project, 2 in parallel", Ms(Median(perProject)), Runs(perProject)),
+            ("host process after load: working set (VmRSS)", Mb(rss), $"peak {Mb(peak)}; load {Ms(processLoad)}"),
+            ("GC heap after load (in-process host, after full GC)", Mb(heapAfterLoad), string.Empty),
+            ("GC heap after compiling every project (in-process)", Mb(heapAfterCompile), string.Empty),
+        ];
+
+        string header = string.Create(
+            CultureInfo.InvariantCulture,
+            $"SharpClaw load benchmark: {Path.GetFileName(solution)}, {projects} projects, {Environment.ProcessorCount} cores, {RuntimeInformation.FrameworkDescription}, {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC");
+        StringBuilder table = new();
+        table.AppendLine(header).AppendLine();
+        table.AppendLine("| measure | median | runs / detail |").AppendLine("| --- | ---: | --- |");
+        foreach ((string measure, string value, string detail) in rows)
+        {
+            table.AppendLine(CultureInfo.InvariantCulture, $"| {measure} | {value} | {detail} |");
+        }
+
+        Console.WriteLine();
+        Console.Write(table);
+        Directory.CreateDirectory(resultsDirectory);
+        string stamp = DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
+        await File.WriteAllTextAsync(Path.Combine(resultsDirectory, $"load-{stamp}.md"), table.ToString());
+        JsonObject json = new()
+        {
+            ["solution"] = solution,
+            ["projects"] = projects,
+            ["cores"] = Environment.ProcessorCount,
+            ["hostMs"] = new JsonArray([.. host.Select(v => (JsonNode)v)]),
+            ["directMs"] = new JsonArray([.. direct.Select(v => (JsonNode)v)]),
+            ["ratio"] = ratio,
+            ["refreshRequestMs"] = new JsonArray([.. refreshRequest.Select(v => (JsonNode)v)]),
+            ["refreshCacheMs"] = new JsonArray([.. refreshCache.Select(v => (JsonNode)v)]),
+            ["traversalEvaluationMs"] = new JsonArray([.. traversal.Select(v => (JsonNode)v)]),
+            ["perProjectEvaluationMs"] = new JsonArray([.. perProject.Select(v => (JsonNode)v)]),
+            ["hostRssBytes"] = rss,
+            ["hostPeakRssBytes"] = peak,
+            ["gcHeapAfterLoadBytes"] = heapAfterLoad,
+            ["gcHeapAfterCompileBytes"] = heapAfterCompile,
+        };
+        await File.WriteAllTextAsync(Path.Combine(resultsDirectory, $"load-{stamp}.json"), json.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
+        Console.WriteLine($"\nSaved to {resultsDirectory}/load-{stamp}.md and .json");
+        return 0;
+    }
+
+    /// <summary>A fresh in-memory host and client; the cold solutionInspect request is timed end to end.</summary>
+    private static async Task<(double Ms, int Projects)> HostColdLoadAsync(string workspace, string solution)
+    {
+        await using InProcessHost host = await InProcessHost.StartAsync();
+        long started = Stopwatch.GetTimestamp();
+        SolutionInspectResult result = await host.InspectAsync(workspace, solution);
+        double ms = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        if (result.FromCache || result.LoadStatus != LoadStatus.Complete)
+        {
+            throw new InvalidOperationException($"Unexpected host result: fromCache={result.FromCache}, {result.LoadStatus}");
+        }
+
+        return (ms, result.Projects.Count);
+    }
+
+    private static async Task<double> DirectLoadAsync(string solution)
+    {
+        long started = Stopwatch.GetTimestamp();
+        using MSBuildWorkspace workspace = MSBuildWorkspace.Create(new Dictionary<string, string> { ["Configuration"] = "Debug" });
+        Solution loaded = await workspace.OpenSolutionAsync(solution);
+        double ms = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        _ = loaded.ProjectIds.Count;
+        return ms;
+    }
+
+    private static async Task<(List<double> Request, List<double> Cache, long HeapAfterLoad, long HeapAfterCompile)> RefreshAndHeapAsync(
+        string workspace, string solution, int refreshes)
+    {
+        await using InProcessHost host = await InProcessHost.StartAsync();
+        await host.InspectAsync(workspace, solution);
+        long heapAfterLoad = HeapAfterFullGc();
+
+        string file = Directory.EnumerateFiles(Path.Combine(workspace, "src"), "Type00.cs", SearchOption.AllDirectories).Order(StringComparer.Ordinal).Skip(10).First();
+        string original = await File.ReadAllTextAsync(file);
+        List<double> request = [];
+        List<double> cache = [];
+        ContextRequest contextRequest = SemanticWorkspaceService.CreateRequest(new SolutionInspectParams { Workspace = workspace, Target = solution });
+        try
+        {
+            for (int i = 0; i < refreshes; i++)
+            {
+                await File.WriteAllTextAsync(file, original + $"\n// edit {i}\n");
+                long started = Stopwatch.GetTimestamp();
+                SolutionInspectResult result = await host.InspectAsync(workspace, solution);
+                request.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+                if (!result.FromCache)
+                {
+                    throw new InvalidOperationException("A source edit caused a reload.");
+                }
+
+                await File.WriteAllTextAsync(file, original + $"\n// edit {i}b\n");
+                started = Stopwatch.GetTimestamp();
+                using (ContextLease lease = await host.Cache.AcquireAsync(contextRequest, authorizer: null, CancellationToken.None))
+                {
+                    cache.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+                }
+            }
+        }
+        finally
+        {
+            await File.WriteAllTextAsync(file, original);
+        }
+
+        using (ContextLease lease = await host.Cache.AcquireAsync(contextRequest, authorizer: null, CancellationToken.None))
+        {
+            foreach (Project project in lease.Solution.Projects)
+            {
+                _ = await project.GetCompilationAsync();
+            }
+
+            long heapAfterCompile = HeapAfterFullGc();
+            return (request, cache, heapAfterLoad, heapAfterCompile);
+        }
+    }
+
+    private static async Task<double> TraversalEvaluationAsync(string workspace, string solution)
+    {
+        TargetSelection target = new(workspace, solution, TargetKind.Solution);
+        IReadOnlyList<string> projects = await SolutionReader.ReadProjectsAsync(solution, CancellationToken.None);
+        long started = Stopwatch.GetTimestamp();
+        EvaluationSnapshot snapshot = await ProjectEvaluator.EvaluateAsync(target, projects, "Debug", null, CancellationToken.None);
+        if (snapshot.Failures.Count > 0 || snapshot.Projects.Count != projects.Count)
+        {
+            throw new InvalidOperationException("The evaluation pass failed.");
+        }
+
+        return Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+    }
+
+    private static async Task<double> PerProjectEvaluationAsync(string workspace, string solution)
+    {
+        IReadOnlyList<string> projects = await SolutionReader.ReadProjectsAsync(solution, CancellationToken.None);
+        string output = Path.Combine(Path.GetTempPath(), "sharpclaw-bench-eval-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(output);
+        using SemaphoreSlim parallel = new(2);
+        long started = Stopwatch.GetTimestamp();
+        await Task.WhenAll(projects.Select(async (project, index) =>
+        {
+            await parallel.WaitAsync();
+            try
+            {
+                ProcessResult result = await DotnetCli.RunAsync(
+                    [
+                        "msbuild", project, "-nologo", "-nodeReuse:false",
+                        "-getProperty:IsTestProject", "-getProperty:TargetFramework", "-getProperty:TargetFrameworks", "-getProperty:OutputType",
+                        "-getProperty:ProjectAssetsFile", "-getProperty:MSBuildAllProjects", "-getItem:Compile", "-getItem:ProjectReference", "-getItem:PackageReference",
+                        $"-getResultOutputFile:{Path.Combine(output, index.ToString(CultureInfo.InvariantCulture) + ".json")}", "-p:Configuration=Debug",
+                    ],
+                    workspace,
+                    CancellationToken.None);
+                if (result.ExitCode != 0)
+                {
+                    throw new InvalidOperationException(result.Stdout + result.Stderr);
+                }
+            }
+            finally
+            {
+                parallel.Release();
+            }
+        }));
+        double ms = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        Directory.Delete(output, recursive: true);
+        return ms;
+    }
+
+    private static async Task<(long Rss, long Peak, double LoadMs)> HostProcessMemoryAsync(string workspace)
+    {
+        string serverDll = Path.Combine(AppContext.BaseDirectory, "SharpClaw.Server.dll");
+        await using RawLspClient client = RawLspClient.Start(serverDll);
+        await client.RequestAsync(ProtocolMethods.Initialize, new JsonObject { ["processId"] = null, ["capabilities"] = new JsonObject() });
+        long started = Stopwatch.GetTimestamp();
+        JsonObject response = await client.RequestAsync(ProtocolMethods.SolutionInspect, new JsonObject { ["workspace"] = workspace });
+        double ms = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        if (response["error"] is not null)
+        {
+            throw new InvalidOperationException(response.ToJsonString());
+        }
+
+        await Task.Delay(1000);
+        (long rss, long peak) = client.Memory();
+        return (rss, peak, ms);
+    }
+
+    private static long HeapAfterFullGc()
+    {
+        GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+        GC.WaitForPendingFinalizers();
+        GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+        return GC.GetGCMemoryInfo(GCKind.FullBlocking).HeapSizeBytes;
+    }
+
+    private static void Run(string file, string workingDirectory, params string[] arguments)
+    {
+        ProcessStartInfo startInfo = new(file) { WorkingDirectory = workingDirectory, UseShellExecute = false };
+        foreach (string argument in arguments)
+        {
+            startInfo.ArgumentList.Add(argument);
+        }
+
+        startInfo.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
+        startInfo.Environment["DOTNET_NOLOGO"] = "1";
+        startInfo.Environment["MSBUILDDISABLENODEREUSE"] = "1";
+        using Process process = Process.Start(startInfo)!;
+        process.WaitForExit();
+        if (process.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"{file} {string.Join(' ', arguments)} failed with {process.ExitCode}.");
+        }
+    }
+
+    private static double Median(List<double> values)
+    {
+        List<double> sorted = [.. values.Order()];
+        return sorted.Count == 0 ? double.NaN : sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[(sorted.Count / 2) - 1] + sorted[sorted.Count / 2]) / 2;
+    }
+
+    private static string Ms(double value) => value.ToString(value < 100 ? "0.0" : "0", CultureInfo.InvariantCulture) + " ms";
+
+    private static string Mb(long bytes) => (bytes / 1024.0 / 1024.0).ToString("0", CultureInfo.InvariantCulture) + " MB";
+
+    private static string Runs(List<double> values) => string.Join(", ", values.Select(v => v.ToString(v < 100 ? "0.0" : "0", CultureInfo.InvariantCulture)));
+
+    /// <summary>A HostServer over an in-memory stream pair plus a client that grants every authorization.</summary>
+    private sealed class InProcessHost : IAsyncDisposable
+    {
+        private readonly HostServer server;
+        private readonly JsonRpc client;
+
+        private InProcessHost(HostServer server, JsonRpc client)
+        {
+            this.server = server;
+            this.client = client;
+        }
+
+        public SemanticContextCache Cache => this.server.State.Cache;
+
+        public static async Task<InProcessHost> StartAsync()
+        {
+            (Stream serverStream, Stream clientStream) = FullDuplexStream.CreatePair();
+            HostServer server = new(serverStream, serverStream, new HostLog(null));
+            server.Start();
+            JsonRpc client = new(new HeaderDelimitedMessageHandler(clientStream, clientStream, RpcSerialization.CreateFormatter()));
+            client.AddLocalRpcTarget(new GrantingClient());
+            client.StartListening();
+            await client.InvokeWithParameterObjectAsync<InitializeResult>(ProtocolMethods.Initialize, new Dictionary<string, object?>());
+            return new InProcessHost(server, client);
+        }
+
+        public Task<SolutionInspectResult> InspectAsync(string workspace, string solution) =>
+            this.client.InvokeWithParameterObjectAsync<SolutionInspectResult>(
+                ProtocolMethods.SolutionInspect, new SolutionInspectParams { Workspace = workspace, Target = solution, Tool = "bench" });
+
+        public async ValueTask DisposeAsync()
+        {
+            this.client.Dispose();
+            await this.server.DisposeAsync();
+        }
+    }
+
+    private sealed class GrantingClient
+    {
+        [JsonRpcMethod(ProtocolMethods.AuthorizeEvaluation, UseSingleObjectParameterDeserialization = true)]
+        public AuthorizeEvaluationResult Authorize(AuthorizeEvaluationParams parameters)
+        {
+            _ = parameters;
+            return new AuthorizeEvaluationResult { Granted = true };
+        }
+
+        [JsonRpcMethod(ProtocolMethods.LoadProgress, UseSingleObjectParameterDeserialization = true)]
+        public void Progress(LoadProgressParams parameters) => _ = parameters;
+    }
+}

@@ -1,0 +1,63 @@
+using System.Globalization;
+
+namespace SharpClaw.Bench;
+
+/// <summary>
+/// <c>generate --projects 50 --files 20 --out /tmp/synth</c> writes a synthetic solution;
+/// <c>load [--solution X.slnx | --projects 50 --files 20] [--runs 3] [--refreshes 10] [--results DIR]</c>
+/// benchmarks loading it. Results go to bench/results/ (git-ignored) unless --results says otherwise.
+/// </summary>
+internal static class Program
+{
+    private static async Task<int> Main(string[] args)
+    {
+        if (args.Length == 0 || args[0] is "-h" or "--help")
+        {
+            Console.WriteLine("""
+                SharpClaw.Bench
+                  generate --projects 50 --files 20 --out /tmp/synth
+                  load [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--refreshes 10] [--results bench/results]
+                """);
+            return args.Length == 0 ? 2 : 0;
+        }
+
+        Dictionary<string, string> options = new(StringComparer.Ordinal);
+        for (int i = 1; i + 1 < args.Length; i += 2)
+        {
+            options[args[i].TrimStart('-')] = args[i + 1];
+        }
+
+        int projects = Int(options, "projects", 50);
+        int files = Int(options, "files", 20);
+        string output = options.GetValueOrDefault("out") ?? Path.Combine(Path.GetTempPath(), "sharpclaw-synth");
+        switch (args[0])
+        {
+            case "generate":
+                Console.WriteLine(SyntheticSolution.Generate(output, projects, files));
+                return 0;
+            case "load":
+                string solution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
+                string results = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
+                return await LoadBenchmark.RunAsync(solution, Int(options, "runs", 3), Int(options, "refreshes", 10), results);
+            default:
+                Console.Error.WriteLine($"Unknown command '{args[0]}'.");
+                return 2;
+        }
+    }
+
+    private static int Int(Dictionary<string, string> options, string name, int fallback) =>
+        options.TryGetValue(name, out string? value) ? int.Parse(value, CultureInfo.InvariantCulture) : fallback;
+
+    private static string FindRepositoryRoot()
+    {
+        for (DirectoryInfo? directory = new(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
+        {
+            if (Directory.Exists(Path.Combine(directory.FullName, "bench")) && Directory.Exists(Path.Combine(directory.FullName, "server")))
+            {
+                return directory.FullName;
+            }
+        }
+
+        return Directory.GetCurrentDirectory();
+    }
+}

@@ -1,0 +1,103 @@
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>Imports (inside and outside the workspace), restore assets in the artifacts layout, dynamic imports.</summary>
+public sealed class BuildFileFingerprintTests
+{
+    [Fact]
+    public async Task LiteralImports_AreFollowedRecursively_IncludingOutsideTheWorkspace()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("OutsideImport");
+        string outside = Path.Combine(fixture.Parent, "SharpClaw.Outside.props");
+        File.WriteAllText(outside, "<Project>\n  <PropertyGroup>\n    <OutsideImported>true</OutsideImported>\n  </PropertyGroup>\n</Project>\n");
+        fixture.Restore("OutsideImport.csproj");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+
+        SolutionInspectResult loaded = await host.InspectAsync(fixture.Root);
+        ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
+
+        Assert.Empty(loaded.DynamicImports);
+        ProjectGraphNode node = Assert.Single(graph.Projects);
+        Assert.Contains("build/Local.props", node.Imports);
+        Assert.Contains("build/Nested.props", node.Imports);
+        Assert.Contains(outside, node.Imports);
+
+        // Source edits: no evaluation. Imported files, inside or outside, nested or not: re-authorization.
+        fixture.Edit("Value.cs", t => t.Replace("=> 1", "=> 2", StringComparison.Ordinal));
+        Assert.True((await host.InspectAsync(fixture.Root)).FromCache);
+        await AssertReauthorizesAsync(host, fixture, outside, () => File.AppendAllText(outside, "<!-- changed -->\n"));
+        await AssertReauthorizesAsync(host, fixture, "build/Nested.props", () => fixture.Edit("build/Nested.props", t => t.Replace("true", "yes", StringComparison.Ordinal)));
+        await AssertReauthorizesAsync(host, fixture, "build/Local.props", () => fixture.Edit("build/Local.props", t => t + "\n"));
+
+        // A conditional import that disappears changes evaluation too.
+        await AssertReauthorizesAsync(host, fixture, outside, () => File.Delete(outside));
+    }
+
+    [Fact]
+    public async Task ArtifactsLayout_AssetsFileIsTheEvaluatedOne_AndItsChangesForceReauthorization()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("ArtifactsLayout");
+        fixture.Restore("ArtifactsLayout.slnx");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+        const string Assets = "artifacts/obj/App/project.assets.json";
+
+        SolutionInspectResult result = await host.InspectAsync(fixture.Root);
+        ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
+
+        Assert.Equal(Assets, Assert.Single(result.Projects).AssetsFile);
+        Assert.Equal((Assets, true), (Assert.Single(graph.Projects).AssetsFile, Assert.Single(graph.Projects).Restored));
+        Assert.False(Directory.Exists(fixture.Path("src/App/obj")), "The fixture should not have an obj folder next to the project.");
+        Assert.Contains("Directory.Build.props", Assert.Single(graph.Projects).Imports);
+
+        await AssertReauthorizesAsync(host, fixture, Assets, () => fixture.Edit(Assets, t => t + "\n"));
+        await AssertReauthorizesAsync(host, fixture, "Directory.Build.props", () => fixture.Edit("Directory.Build.props", t => t.Replace("</PropertyGroup>", "  <Nullable>enable</Nullable>\n  </PropertyGroup>", StringComparison.Ordinal)));
+
+        // Deleting the assets is structural too, and the reload then names the restore command.
+        fixture.DeleteFile(Assets);
+        SemanticErrorData missing = await SemanticErrors.ExpectAsync(SemanticErrorKind.MissingPrerequisites, () => host.InspectAsync(fixture.Root));
+        Assert.Equal("dotnet restore \"ArtifactsLayout.slnx\"", missing.Command);
+        Assert.Contains(Assets, missing.Projects![0].Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task WildcardAndPropertyImports_NeedAuthorizationOnEveryCall()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("WildcardImport");
+        fixture.Restore("WildcardImport.csproj");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+
+        SolutionInspectResult first = await host.InspectAsync(fixture.Root);
+        Assert.Equal(["WildcardImport.csproj"], first.DynamicImports);
+        Assert.Equal(EvaluationReason.ColdLoad, host.Client.AuthorizationRequests[^1].Reason);
+
+        SolutionInspectResult second = await host.InspectAsync(fixture.Root);
+        Assert.False(second.FromCache);
+        AuthorizeEvaluationParams again = host.Client.AuthorizationRequests[^1];
+        Assert.Equal(EvaluationReason.DynamicImports, again.Reason);
+        Assert.Equal(["WildcardImport.csproj"], again.ChangedFiles);
+
+        ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
+        Assert.False(graph.FromCache);
+        Assert.Equal(EvaluationReason.DynamicImports, host.Client.AuthorizationRequests[^1].Reason);
+
+        host.Client.DenyAll();
+        SemanticErrorData denied = await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root));
+        Assert.Contains("every call", denied.Message, StringComparison.Ordinal);
+    }
+
+    private static async Task AssertReauthorizesAsync(SemanticHost host, FixtureWorkspace fixture, string changedFile, Action change)
+    {
+        int asked = host.Client.AuthorizationRequests.Count;
+        change();
+
+        SolutionInspectResult result = await host.InspectAsync(fixture.Root);
+
+        Assert.False(result.FromCache, $"{changedFile}: the context was reused.");
+        Assert.Equal(asked + 1, host.Client.AuthorizationRequests.Count);
+        Assert.Equal(EvaluationReason.StructuralChange, host.Client.AuthorizationRequests[^1].Reason);
+        Assert.Contains(changedFile, host.Client.AuthorizationRequests[^1].ChangedFiles);
+        Assert.True((await host.InspectAsync(fixture.Root)).FromCache, $"{changedFile}: the reloaded context is not reused.");
+    }
+}

@@ -1,0 +1,178 @@
+using System.Diagnostics;
+using SharpClaw.Server.Semantic.Fingerprints;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>Fingerprints and the static import scan, on plain files (no MSBuild).</summary>
+public sealed class FingerprintTests
+{
+    [Fact]
+    public void ContentEdit_IsContentOnly_TouchIsNothing_BuildFileEditIsStructural()
+    {
+        using TempDirectory temp = new();
+        string project = Write(temp, "App/App.csproj", "<Project />");
+        string source = Write(temp, "App/A.cs", "class A {}");
+        ContextFingerprint fingerprint = Create(temp, [project], [source]);
+        Assert.Empty(fingerprint.Check().StructuralChanges);
+
+        Rewrite(source, "class A { int x; }");
+        FingerprintCheck edited = fingerprint.Check();
+        Assert.False(edited.IsStructural);
+        Assert.Equal([source], edited.ContentChanges);
+        fingerprint.Commit(edited);
+        Assert.Empty(fingerprint.Check().ContentChanges);
+
+        File.SetLastWriteTimeUtc(project, DateTime.UtcNow.AddMinutes(5)); // same content
+        FingerprintCheck touched = fingerprint.Check();
+        Assert.False(touched.IsStructural);
+        fingerprint.Commit(touched);
+
+        Rewrite(project, "<Project Sdk=\"X\" />");
+        Assert.Equal([project], fingerprint.Check().StructuralChanges);
+    }
+
+    [Fact]
+    public void AddedOrDeletedSourceFiles_AreStructural_OtherFilesAreNot()
+    {
+        using TempDirectory temp = new();
+        string project = Write(temp, "App/App.csproj", "<Project />");
+        string source = Write(temp, "App/A.cs", "class A {}");
+        Write(temp, "App/obj/Generated.cs", "// excluded folder");
+        ContextFingerprint fingerprint = Create(temp, [project], [source]);
+
+        Write(temp, "App/readme.txt", "not a compile item");
+        Write(temp, "App/obj/More.cs", "// inside obj: excluded");
+        Directory.CreateDirectory(Path.Combine(temp.Path, "App", "Empty"));
+        FingerprintCheck unrelated = fingerprint.Check();
+        Assert.False(unrelated.IsStructural, string.Join(", ", unrelated.StructuralChanges));
+        fingerprint.Commit(unrelated);
+
+        string added = Write(temp, "App/Sub/Deep/B.cs", "class B {}");
+        Assert.Contains(added, fingerprint.Check().StructuralChanges);
+        File.Delete(added);
+        Assert.False(fingerprint.Check().IsStructural);
+
+        string editorConfig = Write(temp, "App/.editorconfig", "root = true");
+        Assert.Contains(editorConfig, fingerprint.Check().StructuralChanges);
+        File.Delete(editorConfig);
+
+        File.Delete(source);
+        Assert.Contains(source, fingerprint.Check().StructuralChanges);
+    }
+
+    [Fact]
+    public void FilesWrittenAfterEvaluationStarted_AreNotTrusted()
+    {
+        using TempDirectory temp = new();
+        string project = Write(temp, "App/App.csproj", "<Project />");
+        ContextFingerprint fingerprint = ContextFingerprint.Create(Inputs(temp, [project], [], DateTime.UtcNow.AddMinutes(-20)));
+
+        Assert.Equal([project], fingerprint.Check().StructuralChanges);
+    }
+
+    [Fact]
+    public void SourceOnlyCheck_IsFast_On50ProjectsWith20FilesEach()
+    {
+        using TempDirectory temp = new();
+        List<string> projects = [];
+        List<string> sources = [];
+        for (int p = 0; p < 50; p++)
+        {
+            projects.Add(Write(temp, $"src/P{p}/P{p}.csproj", "<Project />"));
+            for (int f = 0; f < 20; f++)
+            {
+                sources.Add(Write(temp, $"src/P{p}/F{f}.cs", $"class C{p}_{f} {{}}"));
+            }
+        }
+
+        ContextFingerprint fingerprint = Create(temp, projects, sources);
+        fingerprint.Commit(fingerprint.Check()); // settle racy stamps
+        Rewrite(sources[123], "class Changed {}");
+
+        Stopwatch stopwatch = Stopwatch.StartNew();
+        FingerprintCheck check = fingerprint.Check();
+        stopwatch.Stop();
+
+        Assert.Equal([sources[123]], check.ContentChanges);
+        Assert.False(check.IsStructural);
+
+        // The goal is < 100 ms for the whole refresh (see bench/); a loaded CI machine gets slack here.
+        Assert.True(stopwatch.ElapsedMilliseconds < 500, $"Check took {stopwatch.ElapsedMilliseconds} ms");
+    }
+
+    [Fact]
+    public void ImportScanner_FollowsLiteralImportsRecursively_AndFlagsDynamicOnes()
+    {
+        using TempDirectory temp = new();
+        string outside = Write(temp, "Outside.props", "<Project><Import Project=\"Deeper.props\" /></Project>");
+        string deeper = Write(temp, "Deeper.props", "<Project />");
+        string sdkLike = Write(temp, "sdk/Sdk.props", "<Project><Import Project=\"$(Anything)\" /></Project>");
+        string props = Write(temp, "ws/Directory.Build.props", "<Project><Import Project=\"$([MSBuild]::GetPathOfFileAbove('Directory.Build.props', '$(MSBuildThisFileDirectory)../'))\" Condition=\"x\" /></Project>");
+        string project = Write(
+            temp,
+            "ws/App/App.csproj",
+            """
+            <Project Sdk="Microsoft.NET.Sdk">
+              <Import Project="../../Outside.props" />
+              <Import Project="$(MSBuildThisFileDirectory)build/Local.props" />
+              <ImportGroup><Import Project="build/*.props" /></ImportGroup>
+              <Import Project="$(CustomProps)" Condition="'$(CustomProps)' != ''" />
+              <Import Project="Sdk.targets" Sdk="Microsoft.NET.Sdk" />
+              <Import Project="../../sdk/Sdk.props" />
+            </Project>
+            """);
+        string local = Write(temp, "ws/App/build/Local.props", "<Project />");
+
+        ProjectImports imports = new ImportScanner([Path.Combine(temp.Path, "sdk")]).Scan(project);
+
+        Assert.Contains(outside, imports.Imports);
+        Assert.Contains(deeper, imports.Imports);
+        Assert.Contains(local, imports.Imports);
+        Assert.Contains(props, imports.Imports);
+        Assert.Contains(sdkLike, imports.Imports); // watched, but not scanned: its dynamic import is not ours
+        Assert.Equal(
+            [(project, "build/*.props"), (project, "$(CustomProps)")],
+            imports.DynamicImports.Select(d => (d.File, d.Expression)));
+
+        // The upward search is watched in every folder it looks in, so a new file between changes it.
+        Assert.Contains(Path.Combine(temp.Path, "Directory.Build.props"), imports.WatchedPaths);
+        Assert.Contains(Path.Combine(temp.Path, "ws", "App", "Directory.Build.targets"), imports.WatchedPaths);
+        Assert.Contains(project + ".user", imports.WatchedPaths);
+    }
+
+    private static ContextFingerprint Create(TempDirectory temp, List<string> projects, List<string> sources) =>
+        ContextFingerprint.Create(Inputs(temp, projects, sources, DateTime.UtcNow.AddMinutes(1)));
+
+    private static FingerprintInputs Inputs(TempDirectory temp, List<string> projects, List<string> sources, DateTime evaluationStarted)
+    {
+        _ = temp;
+        return new FingerprintInputs
+        {
+            StructuralFiles = projects,
+            SourceCones = projects.Select(p => Path.GetDirectoryName(p)!),
+            ExcludedFolders = projects.SelectMany(p => new[] { Path.Combine(Path.GetDirectoryName(p)!, "bin"), Path.Combine(Path.GetDirectoryName(p)!, "obj") }),
+            SourceFolders = [],
+            ProjectExtensionFolders = [],
+            ContentFiles = sources,
+            ExistenceFiles = [],
+            DynamicImports = [],
+            EvaluationStartedUtc = evaluationStarted,
+        };
+    }
+
+    private static string Write(TempDirectory temp, string relative, string content)
+    {
+        string path = Path.Combine(temp.Path, relative.Replace('/', Path.DirectorySeparatorChar));
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        File.WriteAllText(path, content);
+        File.SetLastWriteTimeUtc(path, DateTime.UtcNow.AddMinutes(-10)); // not racy
+        return path;
+    }
+
+    private static void Rewrite(string path, string content)
+    {
+        File.WriteAllText(path, content);
+        File.SetLastWriteTimeUtc(path, DateTime.UtcNow.AddMinutes(-5));
+    }
+}

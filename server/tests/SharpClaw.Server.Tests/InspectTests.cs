@@ -1,0 +1,185 @@
+using Microsoft.CodeAnalysis;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Protocol.Status;
+using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>What solutionInspect and projectGraph report: frameworks, test projects, analyzers.</summary>
+public sealed class InspectTests
+{
+    [Fact]
+    public async Task MultiTargetedProject_ListsAllRestoredFrameworks_AndEachCompilationSaysWhichItUsed()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("MultiTarget");
+        fixture.Restore("MultiTarget.csproj");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+
+        SolutionInspectResult all = await host.InspectAsync(fixture.Root);
+        SolutionInspectResult net8 = await host.InspectAsync(fixture.Root, targetFramework: "net8.0");
+
+        InspectedProject project = Assert.Single(all.Projects);
+        Assert.Equal(["net8.0", "net10.0"], project.TargetFrameworks);
+        Assert.Equal(["net10.0", "net8.0"], project.RestoredTargetFrameworks.Order(StringComparer.Ordinal));
+        Assert.Equal(
+            [("MultiTarget(net10.0)", "net10.0"), ("MultiTarget(net8.0)", "net8.0")],
+            project.Compilations.Select(c => (c.Name, c.TargetFramework)));
+        Assert.Null(all.TargetFramework);
+
+        InspectedProject only8 = Assert.Single(net8.Projects);
+        Assert.Equal("net8.0", net8.TargetFramework);
+        ProjectCompilation compilation = Assert.Single(only8.Compilations);
+        Assert.Equal(("MultiTarget", "net8.0"), (compilation.Name, compilation.TargetFramework));
+        Assert.Equal(["net10.0", "net8.0"], only8.RestoredTargetFrameworks.Order(StringComparer.Ordinal));
+
+        // The net8.0 compilation really is net8.0: the NET10-only member does not exist there.
+        using (ContextLease lease = await host.CachedLeaseAsync(fixture.Root, targetFramework: "net8.0"))
+        {
+            Compilation compiled = (await lease.Solution.Projects.Single().GetCompilationAsync())!;
+            Assert.Empty(compiled.GetSymbolsWithName("OnlyOnNet10"));
+        }
+
+        // Two contexts for one target: the framework is part of the key.
+        HostStatus status = await host.StatusAsync();
+        Assert.Equal([("net8.0", 1), (null, 2)], status.LoadedContexts.Select(c => (c.TargetFramework, c.ProjectCount)));
+    }
+
+    [Fact]
+    public async Task IsTestProject_ExplicitFalseWins_TestSdkCountsOnlyWhenAbsent()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("TestProjectRules");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+
+        // Unrestored: the test SDK's props are not imported, so only its PackageReference can tell.
+        ProjectGraphResult unrestored = await host.GraphAsync(fixture.Root);
+        Assert.Equal(
+            [
+                ("ExplicitFalse/ExplicitFalse.csproj", false, TestProjectSource.Evaluated),
+                ("ExplicitTrue/ExplicitTrue.csproj", true, TestProjectSource.Evaluated),
+                ("Plain/Plain.csproj", false, TestProjectSource.Absent),
+                ("TestSdkOnly/TestSdkOnly.csproj", true, TestProjectSource.TestSdkReference),
+            ],
+            unrestored.Projects.Select(p => (p.Path, p.IsTestProject, p.IsTestProjectSource)).OrderBy(p => p.Path, StringComparer.Ordinal));
+        Assert.All(unrestored.Projects, p => Assert.False(p.Restored));
+
+        // Restored: the test SDK sets IsTestProject itself (evaluated true); the project's explicit false still wins.
+        fixture.Restore("TestProjectRules.slnx");
+        SolutionInspectResult restored = await host.InspectAsync(fixture.Root);
+        Assert.Equal(
+            [
+                ("ExplicitFalse/ExplicitFalse.csproj", false, TestProjectSource.Evaluated),
+                ("ExplicitTrue/ExplicitTrue.csproj", true, TestProjectSource.Evaluated),
+                ("Plain/Plain.csproj", false, TestProjectSource.Absent),
+                ("TestSdkOnly/TestSdkOnly.csproj", true, TestProjectSource.Evaluated),
+            ],
+            restored.Projects.Select(p => (p.Path, p.IsTestProject, p.IsTestProjectSource)).OrderBy(p => p.Path, StringComparer.Ordinal));
+        InspectedProject explicitFalse = Assert.Single(restored.Projects, p => p.Path == "ExplicitFalse/ExplicitFalse.csproj");
+        RestoredPackage testSdk = Assert.Single(explicitFalse.Packages);
+        Assert.Equal(new RestoredPackage("Microsoft.NET.Test.Sdk", "[18.11.0, )", "18.11.0", "net10.0"), testSdk);
+    }
+
+    [Fact]
+    public async Task SdkGenerators_AreKept_PackageGeneratorIsExcludedAndReported()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SdkGenerators");
+        fixture.Restore("SdkGenerators.slnx");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+
+        SolutionInspectResult result = await host.InspectAsync(fixture.Root);
+
+        Assert.Equal(LoadStatus.Complete, result.LoadStatus);
+        Assert.DoesNotContain(result.ExcludedAnalyzers, e => e.Project == "SdkGenerators/SdkGenerators.csproj");
+        ExcludedAnalyzers packageLogging = Assert.Single(result.ExcludedAnalyzers, e => e.Project == "PackageLogging/PackageLogging.csproj");
+        ExcludedAnalyzer generator = Assert.Single(packageLogging.Analyzers);
+        Assert.Equal(("Microsoft.Extensions.Logging.Generators.dll", AnalyzerOrigin.Package), (generator.Name, generator.Origin));
+        Assert.StartsWith("microsoft.extensions.logging.abstractions/", generator.Package, StringComparison.OrdinalIgnoreCase);
+
+        using ContextLease lease = await host.CachedLeaseAsync(fixture.Root);
+        Project sdk = lease.Solution.Projects.Single(p => p.Name == "SdkGenerators");
+        Assert.All(sdk.AnalyzerReferences, a => Assert.True(lease.Context.ExcludedAnalyzers.All(e => e.AnalyzerPath != a.FullPath)));
+        Compilation compilation = (await sdk.GetCompilationAsync())!;
+        Assert.Empty(compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+        List<string> generated = [.. (await sdk.GetSourceGeneratedDocumentsAsync()).Select(d => d.Name)];
+        Assert.Contains(generated, n => n.Contains("OrderJsonContext", StringComparison.Ordinal));     // System.Text.Json
+        Assert.Contains(generated, n => n.Contains("RegexGenerator", StringComparison.Ordinal));       // GeneratedRegex
+        Assert.Contains(generated, n => n.Contains("LoggerMessage", StringComparison.Ordinal));        // LoggerMessage
+
+        // Without its (excluded) package generator the LoggerMessage method has no implementation: the
+        // limitation shows up as a compiler error instead of silently passing.
+        Project packageOnly = lease.Solution.Projects.Single(p => p.Name == "PackageLogging");
+        Compilation withoutGenerator = (await packageOnly.GetCompilationAsync())!;
+        Assert.Contains(withoutGenerator.GetDiagnostics(), d => d.Id == "CS8795");
+    }
+
+    [Fact]
+    public async Task ProjectAndPackageAnalyzers_AreRemovedFromTheSolution_AndReportedPerProject()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("CustomAnalyzers");
+        fixture.Restore("CustomAnalyzers.slnx");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+
+        // Before any load the graph reports what evaluation and the assets files show.
+        ProjectGraphResult early = await host.GraphAsync(fixture.Root);
+        ExcludedAnalyzers earlyApp = Assert.Single(early.ExcludedAnalyzers, e => e.Project == "App/App.csproj");
+        Assert.Contains(earlyApp.Analyzers, a => a.Path == "Generator/Generator.csproj" && a.Origin == AnalyzerOrigin.Project);
+        Assert.Contains(earlyApp.Analyzers, a => a.Name == "xunit.analyzers.dll" && a.Package == "xunit.analyzers/1.18.0");
+
+        SolutionInspectResult result = await host.InspectAsync(fixture.Root);
+
+        ExcludedAnalyzers app = Assert.Single(result.ExcludedAnalyzers, e => e.Project == "App/App.csproj");
+        Assert.Equal("net10.0", app.TargetFramework);
+        ExcludedAnalyzer projectGenerator = Assert.Single(app.Analyzers, a => a.Origin == AnalyzerOrigin.Project);
+        Assert.Equal(("Generator/bin/Debug/net10.0/Generator.dll", "Generator.dll", (string?)null), (projectGenerator.Path, projectGenerator.Name, projectGenerator.Package));
+        Assert.Contains(app.Analyzers, a => a is { Name: "xunit.analyzers.dll", Origin: AnalyzerOrigin.Package, Package: "xunit.analyzers/1.18.0" });
+
+        using ContextLease lease = await host.CachedLeaseAsync(fixture.Root);
+        foreach (Project project in lease.Solution.Projects)
+        {
+            Assert.All(project.AnalyzerReferences, a => Assert.True(host.Cache.Loader.Trust.IsTrusted(a.FullPath), $"{project.Name} kept {a.FullPath}"));
+        }
+
+        // The graph now reports the loaded context's exact list.
+        ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
+        Assert.Equal(result.ExcludedAnalyzers.Select(e => (e.Project, e.Analyzers.Count)), graph.ExcludedAnalyzers.Select(e => (e.Project, e.Analyzers.Count)));
+    }
+
+    [Fact]
+    public async Task ProjectGraph_ReportsEvaluatedItemsReferencesAndImports_AndIsCached()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("Calculator");
+        fixture.Restore("Calculator.slnx");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+
+        ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
+
+        Assert.False(graph.FromCache);
+        Assert.Equal(EvaluationReason.ColdLoad, Assert.Single(host.Client.AuthorizationRequests).Reason);
+        Assert.Equal(0, host.Cache.LoadCount); // Evaluation only: no Roslyn workspace was loaded.
+        ProjectGraphNode tests = Assert.Single(graph.Projects, p => p.Path == "tests/Calculator.Tests/Calculator.Tests.csproj");
+        Assert.True(tests.IsTestProject);
+        Assert.Equal("tests/Calculator.Tests/CalculatorTests.cs", tests.CompileItems[0]);
+        Assert.Contains(tests.CompileItems, c => c.EndsWith("Microsoft.NET.Test.Sdk.Program.cs", StringComparison.Ordinal) && Path.IsPathFullyQualified(c)); // from the package: absolute
+        Assert.Equal(["src/Calculator.Core/Calculator.Core.csproj"], tests.ProjectReferences);
+        Assert.Equal(("tests/Calculator.Tests/obj/project.assets.json", true, "Exe"), (tests.AssetsFile, tests.Restored, tests.OutputType));
+        Assert.Contains("tests/Calculator.Tests/obj/Calculator.Tests.csproj.nuget.g.props", tests.Imports);
+        Assert.DoesNotContain(tests.Imports, i => i.StartsWith('/'));
+        ProjectGraphNode core = Assert.Single(graph.Projects, p => p.Path == "src/Calculator.Core/Calculator.Core.csproj");
+        Assert.Equal(["src/Calculator.Core/Calculator.cs", "src/Calculator.Core/ICalculator.cs"], core.CompileItems.Order(StringComparer.Ordinal));
+        Assert.Equal(["net10.0"], core.TargetFrameworks);
+
+        Assert.True((await host.GraphAsync(fixture.Root)).FromCache);
+        Assert.Single(host.Client.AuthorizationRequests);
+
+        // A new source file changes the compile items: evaluate again (after asking).
+        fixture.Write("src/Calculator.Core/Extra.cs", "namespace Calculator.Core;\n\ninternal static class Extra\n{\n}\n");
+        ProjectGraphResult again = await host.GraphAsync(fixture.Root);
+        Assert.False(again.FromCache);
+        Assert.Contains("src/Calculator.Core/Extra.cs", host.Client.AuthorizationRequests[^1].ChangedFiles);
+        Assert.Contains("src/Calculator.Core/Extra.cs", again.Projects.Single(p => p.Path == core.Path).CompileItems);
+
+        // ...but an edit inside a source file does not.
+        fixture.Edit("src/Calculator.Core/Extra.cs", t => t.Replace("Extra", "ExtraRenamed", StringComparison.Ordinal));
+        Assert.True((await host.GraphAsync(fixture.Root)).FromCache);
+    }
+}

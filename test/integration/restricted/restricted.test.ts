@@ -1,0 +1,44 @@
+// Restricted Mode: the folder is not trusted, so nothing may execute project code. Tools that
+// would need it return PermissionDenied with instructions, and no dialog is shown.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, click, descendantsOf, waitFor } from '../support';
+
+async function invoke(name: string, input: object): Promise<string> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+describe('SharpClaw in Restricted Mode', () => {
+  it('runs in an untrusted folder', async () => {
+    assert.equal(vscode.workspace.isTrusted, false, 'the harness should have opened the folder in Restricted Mode');
+    await api();
+  });
+
+  it('refuses to load the solution and explains how to trust the folder', async () => {
+    const sharpclaw = await api();
+    const text = await invoke('dotnet_solution_inspect', {});
+    assert.match(text, /^error PermissionDenied: .*Restricted Mode.*Manage Workspace Trust/s);
+    const last = sharpclaw.approvals().at(-1)!;
+    assert.equal(last.granted, false);
+    assert.equal(last.source, 'restricted-mode');
+  });
+
+  it('refuses to build or test, before starting any process', async () => {
+    const before = descendantsOf(process.pid).filter((p) => /dotnet (build|test|msbuild)/.test(p.command)).length;
+    const text = await invoke('verify_workspace', { scope: 'build' });
+    assert.match(text, /PermissionDenied|denied/i);
+    assert.match(text, /Restricted Mode/);
+    assert.equal(descendantsOf(process.pid).filter((p) => /dotnet (build|test|msbuild)/.test(p.command)).length, before);
+  });
+
+  it('works after the person trusts the folder, without a reload', async () => {
+    await vscode.commands.executeCommand('workbench.trust.manage');
+    await click({ selector: '.workspace-trust-editor .monaco-button', text: 'Trust' });
+    await waitFor('the folder to be trusted', () => vscode.workspace.isTrusted, 20_000);
+    const text = await invoke('dotnet_solution_inspect', { target: 'Nope.slnx' });
+    // Trusted now: the request reaches the host (which reports the missing target) instead of being denied.
+    assert.doesNotMatch(text, /Restricted Mode/);
+    assert.match(text, /^error (InvalidRequest|NoTarget)/);
+  });
+});
