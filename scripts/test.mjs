@@ -2,9 +2,10 @@
 //   unit         mocha on Node (test/unit), no VS Code
 //   server       xunit tests of the Roslyn host (server/tests)
 //   fixtures     plain `dotnet test` on each fixture that must be green, in a temp copy
-//   integration  the suite in a real VS Code extension host (code-server + Chromium), on the
+//   integration  the suites in a real VS Code extension host (code-server + Chromium), on the
 //                lowest and the newest tested VS Code version
-// Options: --only unit,server,fixtures,integration   --vscode min|latest|all
+//   e2e          a person's clicks through the workbench in Chromium (real modal dialogs)
+// Options: --only unit,server,fixtures,integration,e2e   --vscode min|latest|all
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -60,6 +61,10 @@ const layers = {
       };
     }
     return result;
+  },
+  async e2e() {
+    const { code, text } = await run(process.execPath, ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.e2e.json']);
+    return { code, passed: sumMatches(text, /(\d+) passing/g), failed: sumMatches(text, /(\d+) failing/g) };
   },
   async integration() {
     fs.rmSync(path.join(repoRoot, 'test-results', 'integration'), { recursive: true, force: true });

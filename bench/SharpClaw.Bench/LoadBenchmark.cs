@@ -47,6 +47,7 @@ internal static class LoadBenchmark
             bool hostFirst = run % 2 == 1;
             for (int step = 0; step < 2; step++)
             {
+                _ = HeapAfterFullGc(); // Same starting point for both paths: no garbage from the previous run.
                 if ((step == 0) == hostFirst)
                 {
                     (double ms, int count) = await HostColdLoadAsync(workspace, solution);

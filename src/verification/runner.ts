@@ -152,7 +152,7 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
   if (!decision.granted) {
     const message = decision.message ?? `Permission to build and test ${report.target} was denied.`;
     report.notes.push(message);
-    return report.finish('denied', `Denied: ${message}`);
+    return report.finish('denied', `PermissionDenied: ${message}`);
   }
 
   // 3. The workspace lock.

@@ -36,6 +36,28 @@ public sealed class BuildFileFingerprintTests
     }
 
     [Fact]
+    public async Task EditorConfig_ContentEditsRefreshInPlace_AddingOneIsStructural()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("OutsideImport");
+        fixture.Write(".editorconfig", "root = true\n\n[*.cs]\ndotnet_diagnostic.CA1822.severity = none\n");
+        fixture.Restore("OutsideImport.csproj");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+        await host.InspectAsync(fixture.Root);
+        int asked = host.Client.AuthorizationRequests.Count;
+
+        fixture.Edit(".editorconfig", t => t.Replace("none", "warning", StringComparison.Ordinal));
+        Assert.True((await host.InspectAsync(fixture.Root)).FromCache);
+        Assert.Equal(asked, host.Client.AuthorizationRequests.Count);
+        using (SharpClaw.Server.Semantic.Cache.ContextLease lease = await host.CachedLeaseAsync(fixture.Root))
+        {
+            Microsoft.CodeAnalysis.AnalyzerConfigDocument config = lease.Solution.Projects.Single().AnalyzerConfigDocuments.Single(d => d.FilePath == fixture.Path(".editorconfig"));
+            Assert.Contains("warning", (await config.GetTextAsync()).ToString(), StringComparison.Ordinal);
+        }
+
+        await AssertReauthorizesAsync(host, fixture, "build/.editorconfig", () => fixture.Write("build/.editorconfig", "[*.cs]\nindent_size = 2\n"));
+    }
+
+    [Fact]
     public async Task ArtifactsLayout_AssetsFileIsTheEvaluatedOne_AndItsChangesForceReauthorization()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("ArtifactsLayout");

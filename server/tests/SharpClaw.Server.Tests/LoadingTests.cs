@@ -31,13 +31,16 @@ public sealed class LoadingTests
     [Fact]
     public async Task CancelledLoad_DisposesItsBuildHost_AndCachesNothing()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("Calculator");
-        fixture.Restore("Calculator.slnx");
+        // Twelve chained projects: plenty of load left when the first one has been reported.
+        using TempDirectory temp = new();
+        string solution = WriteChainSolution(temp.Path, 12);
+        (int restored, string restoreOutput) = FixtureWorkspace.Dotnet(temp.Path, ["restore", solution, "-nologo", "-v:q"]);
+        Assert.True(restored == 0, restoreOutput);
         await using SemanticHost host = await SemanticHost.StartAsync();
         using CancellationTokenSource cancel = new();
 
         // Cancel ($/cancelRequest) as soon as the build host has reported the first project.
-        Task<SolutionInspectResult> load = host.InspectAsync(fixture.Root, cancellationToken: cancel.Token);
+        Task<SolutionInspectResult> load = host.InspectAsync(temp.Path, cancellationToken: cancel.Token);
         Assert.True(await Poll.UntilAsync(() => host.Client.Progress.Any(p => p.ProjectIndex >= 1) || load.IsCompleted, SemanticHost.Timeout, TimeSpan.FromMilliseconds(5)));
         Assert.False(load.IsCompleted, "The load finished before it could be cancelled.");
         Assert.NotEmpty(BuildHostProcesses());
@@ -47,10 +50,29 @@ public sealed class LoadingTests
         Assert.True(await Poll.UntilAsync(() => BuildHostProcesses().Count == 0, TimeSpan.FromSeconds(20)), $"Build hosts still running: {string.Join(", ", BuildHostProcesses())}");
         Assert.Empty((await host.StatusAsync()).LoadedContexts);
         Assert.Equal(0, host.Cache.LoadCount);
+        Assert.True(host.Client.Progress.Max(p => p.ProjectIndex) < 12);
 
         // The cancellation left nothing behind that blocks the next (approved) load.
-        Assert.False((await host.InspectAsync(fixture.Root)).FromCache);
+        Assert.Equal(12, (await host.InspectAsync(temp.Path)).Projects.Count);
         Assert.True(await Poll.UntilAsync(() => BuildHostProcesses().Count == 0, TimeSpan.FromSeconds(20)), "A completed load left its build host running.");
+    }
+
+    private static string WriteChainSolution(string root, int count)
+    {
+        System.Text.StringBuilder solution = new("<Solution>\n");
+        for (int i = 0; i < count; i++)
+        {
+            string name = $"P{i:00}";
+            Directory.CreateDirectory(Path.Combine(root, name));
+            string reference = i == 0 ? string.Empty : $"  <ItemGroup><ProjectReference Include=\"../P{i - 1:00}/P{i - 1:00}.csproj\" /></ItemGroup>\n";
+            File.WriteAllText(Path.Combine(root, name, name + ".csproj"), $"<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup>\n{reference}</Project>\n");
+            File.WriteAllText(Path.Combine(root, name, "C.cs"), $"namespace {name};\n\npublic static class C\n{{\n    public static int V => {i};\n}}\n");
+            solution.Append($"  <Project Path=\"{name}/{name}.csproj\" />\n");
+        }
+
+        string path = Path.Combine(root, "Chain.slnx");
+        File.WriteAllText(path, solution.Append("</Solution>\n").ToString());
+        return path;
     }
 
     [Fact]

@@ -51,6 +51,10 @@ public sealed class SemanticException : Exception
     public static SemanticException MissingPrerequisites(string message, string? command, IReadOnlyList<ProjectIssue>? projects = null) =>
         new(new SemanticErrorData(SemanticErrorKind.MissingPrerequisites, message, null, projects, command));
 
+    /// <summary>For queries that need a project that failed to load (loads themselves report partial loads in their result).</summary>
+    public static SemanticException PartialLoad(string message, IReadOnlyList<ProjectIssue> projects) =>
+        new(new SemanticErrorData(SemanticErrorKind.PartialLoad, message, null, projects, null));
+
     public static SemanticException LoadFailed(string message, IReadOnlyList<ProjectIssue>? projects = null, Exception? inner = null) =>
         new(new SemanticErrorData(SemanticErrorKind.LoadFailed, message, null, projects, null), inner);
 

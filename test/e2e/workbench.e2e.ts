@@ -1,0 +1,185 @@
+// Browser tests: a person's clicks through the real workbench (code-server + Chromium), with
+// SharpClaw loaded in development mode — not test mode, so VS Code shows its real modal
+// dialogs. Nothing here reaches into the extension: the test sees only what a person sees.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const artifacts = path.join(repoRoot, 'test-results', 'e2e');
+const failingTest = 'OrdersOfExactlyOneHundredGetTheDiscount';
+
+interface CodeServer {
+  workbenchUrl(options: { extensionDevelopmentPath?: string }): string;
+  stop(): Promise<void>;
+}
+
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A copy of the failing-test fixture, restored, committed to Git, with one source edit. */
+function provisionWorkspace(root: string): string {
+  const workspace = path.join(root, 'ws');
+  fs.cpSync(path.join(repoRoot, 'fixtures', 'VerificationFailingTest'), workspace, { recursive: true, filter: (p) => !['bin', 'obj'].includes(path.basename(p)) });
+  execFileSync('dotnet', ['restore', 'FailingTest.slnx', '-nologo'], { cwd: workspace, stdio: 'ignore' });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e2e@example.invalid', '-c', 'user.name=e2e', ...args], { cwd: workspace, stdio: 'ignore' });
+  git('init', '-q');
+  fs.writeFileSync(path.join(workspace, '.gitignore'), 'bin/\nobj/\n');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'fixture');
+  fs.appendFileSync(path.join(workspace, 'src', 'Pricing', 'Discounts.cs'), '// edited by the browser test\n');
+  return workspace;
+}
+
+async function openWorkbench(restricted: boolean): Promise<{ page: Page; browser: Browser; server: CodeServer; root: string }> {
+  const { installTestBed } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'install.mjs'));
+  const { startCodeServer } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'codeServer.mjs'));
+  const { launchBrowser } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'browser.mjs'));
+  installTestBed({ versions: ['min'] });
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-e2e-'));
+  const workspace = provisionWorkspace(root);
+  const server: CodeServer = await startCodeServer({
+    version: 'min',
+    workDir: root,
+    folder: workspace,
+    logFile: path.join(artifacts, `code-server${restricted ? '-restricted' : ''}.log`),
+    disableWorkspaceTrust: !restricted,
+    settings: restricted ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {},
+  });
+  const browser: Browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(server.workbenchUrl({ extensionDevelopmentPath: repoRoot }));
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.locator('.activitybar').waitFor({ timeout: 60_000 });
+  return { page, browser, server, root };
+}
+
+/** Runs a command from the palette, as a person would; retries while the workbench is still starting. */
+async function runCommand(page: Page, title: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 30_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt >= 6) throw error;
+    }
+  }
+}
+
+/** Shows the SharpClaw sidebar (through its command: a click on an open view's icon would close it). */
+async function openSidebar(page: Page): Promise<FrameLocator> {
+  await runCommand(page, 'SharpClaw: Open Sidebar');
+  return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
+}
+
+async function modal(page: Page, titlePattern: RegExp): Promise<{ message: string; detail: string }> {
+  const box = page.locator('.monaco-dialog-box');
+  await box.waitFor({ state: 'visible', timeout: 120_000 });
+  const message = (await box.locator('.dialog-message-text').textContent()) ?? '';
+  const detail = (await box.locator('.dialog-message-detail').textContent()) ?? '';
+  assert.match(message, titlePattern);
+  return { message, detail };
+}
+
+async function clickDialogButton(page: Page, label: string): Promise<void> {
+  await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: label }).first().click();
+}
+
+describe('SharpClaw in the browser workbench', function () {
+  this.timeout(15 * 60_000);
+  let session: Awaited<ReturnType<typeof openWorkbench>>;
+
+  before(async () => {
+    fs.rmSync(artifacts, { recursive: true, force: true });
+    fs.mkdirSync(artifacts, { recursive: true });
+    session = await openWorkbench(false);
+  });
+
+  after(async () => {
+    await session?.browser.close().catch(() => undefined);
+    await session?.server.stop();
+    if (session) fs.rmSync(session.root, { recursive: true, force: true });
+  });
+
+  it('Verify Affected from the command palette asks in a modal; Allow once runs it and the sidebar shows the failing test', async () => {
+    const { page } = session;
+    const sidebar = await openSidebar(page);
+    await sidebar.locator('[data-testid=empty-state]').waitFor({ timeout: 60_000 });
+    await runCommand(page, 'SharpClaw: Verify Affected');
+    const dialog = await modal(page, /Allow SharpClaw to build and test FailingTest\.slnx\?/);
+    assert.match(dialog.detail, /What runs: /);
+    assert.match(dialog.detail, /Asked by: SharpClaw: Verify Affected/);
+    await page.screenshot({ path: path.join(artifacts, 'approval-modal.png') });
+    await clickDialogButton(page, 'Allow once');
+    const failed = sidebar.locator('[data-testid=failed-test]', { hasText: failingTest });
+    await failed.waitFor({ timeout: 240_000 });
+    assert.match((await failed.textContent()) ?? '', /Assert\.|Expected|Actual/);
+    assert.match((await sidebar.locator('[data-testid=report-summary]').textContent()) ?? '', /fail/i);
+    await page.screenshot({ path: path.join(artifacts, 'report.png') });
+  });
+
+  it('a click on the failed test\'s source link lands in the editor at its line', async () => {
+    const { page } = session;
+    const sidebar = await openSidebar(page);
+    const link = sidebar.locator('[data-testid=failed-test] a').first();
+    const label = (await link.textContent()) ?? '';
+    const line = Number(/:line (\d+)$/.exec(label)?.[1]);
+    assert.ok(line > 0, `the stack link "${label}" names no line`);
+    await link.click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'DiscountTests.cs' }).waitFor({ timeout: 30_000 });
+    await page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col`) }).first().waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(artifacts, 'editor-at-failure.png') });
+  });
+
+  it('Deny once runs nothing and reports PermissionDenied', async () => {
+    const { page } = session;
+    await runCommand(page, 'SharpClaw: Verify Affected');
+    await modal(page, /Allow SharpClaw to build and test/);
+    await clickDialogButton(page, 'Deny');
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'PermissionDenied' }).first().waitFor({ timeout: 60_000 });
+    const sidebar = await openSidebar(page);
+    await sidebar.locator('[data-testid=report-summary]', { hasText: 'PermissionDenied' }).waitFor({ timeout: 30_000 });
+    await sidebar.locator('[data-testid=approvals-section] li[data-granted=false]').first().waitFor();
+    await page.screenshot({ path: path.join(artifacts, 'denied.png') });
+  });
+});
+
+describe('SharpClaw in the browser workbench, Restricted Mode', function () {
+  this.timeout(10 * 60_000);
+  let session: Awaited<ReturnType<typeof openWorkbench>>;
+
+  before(async () => {
+    session = await openWorkbench(true);
+  });
+
+  after(async () => {
+    await session?.browser.close().catch(() => undefined);
+    await session?.server.stop();
+    if (session) fs.rmSync(session.root, { recursive: true, force: true });
+  });
+
+  it('refuses to load or to build and test, says how to trust the folder, and shows no approval dialog', async () => {
+    const { page } = session;
+    const sidebar = await openSidebar(page);
+    const toast = page.locator('.notifications-toasts .notification-toast');
+    await sidebar.getByRole('button', { name: 'Load Workspace' }).click();
+    await toast.filter({ hasText: /Restricted Mode.*Manage Workspace Trust/ }).first().waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'Restricted Mode must not even ask');
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await toast.first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    await sidebar.getByRole('button', { name: 'Verify Affected' }).click();
+    await toast.filter({ hasText: 'PermissionDenied' }).first().waitFor({ timeout: 60_000 });
+    assert.match((await toast.filter({ hasText: 'PermissionDenied' }).first().textContent()) ?? '', /Restricted Mode/);
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'Restricted Mode must not even ask');
+    await page.screenshot({ path: path.join(artifacts, 'restricted.png') });
+  });
+});
