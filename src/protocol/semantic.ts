@@ -53,7 +53,10 @@ export const SolutionInspectResultSchema = z.object({
   configuration: z.string(),
   targetFramework: z.string().nullable(),
   loadStatus: z.enum(['complete', 'partial']),
+  /** Projects that failed to load; the rest are usable. */
   partialLoad: z.array(ProjectIssueSchema),
+  /** Problems MSBuild reported for projects that still loaded. */
+  loadWarnings: z.array(ProjectIssueSchema),
   projects: z.array(InspectedProjectSchema),
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema),
   dynamicImports: z.array(z.string()),

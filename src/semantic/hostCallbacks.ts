@@ -16,7 +16,7 @@ export const AuthorizeEvaluationParamsSchema = z.object({
 
 export const AuthorizeEvaluationResultSchema = z.object({
   granted: z.boolean(),
-  message: z.string().nullable(),
+  message: z.string().nullable().optional(),
 });
 
 export const LoadProgressSchema = z.object({

@@ -14,11 +14,21 @@ const serverDll = path.join(repoRoot, 'dist', 'server', 'SharpClaw.Server.dll');
 type Json = { [key: string]: unknown };
 type Shape = { types: string[]; enum?: unknown[]; properties?: Record<string, Shape>; required?: string[]; items?: Shape };
 
+/** Follows local `$ref`s ("#/properties/a/items") against the root schema. */
+function resolve(schema: Json, root: Json): Json {
+  const ref = schema.$ref;
+  if (typeof ref !== 'string') return schema;
+  const target = ref.replace(/^#\/?/, '').split('/').filter(Boolean).reduce<unknown>((node, key) => (node as Json)?.[key], root);
+  if (!target) throw new Error(`Unresolvable $ref ${ref}`);
+  return resolve(target as Json, root);
+}
+
 /** Reduces a JSON Schema to what both generators must agree on: types, properties, required, items. */
-function shape(schema: Json): Shape {
+function shape(input: Json, root: Json = input): Shape {
+  const schema = resolve(input, root);
   const variants = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
   if (variants) {
-    const parts = variants.map(shape);
+    const parts = variants.map((variant) => shape(variant, root));
     const merged = parts.find((part) => part.types.some((type) => type !== 'null')) ?? parts[0]!;
     return { ...merged, types: [...new Set(parts.flatMap((part) => part.types))].sort() };
   }
@@ -31,10 +41,10 @@ function shape(schema: Json): Shape {
   if (values) result.enum = [...values].sort();
   if (types.includes('object')) {
     const properties = (schema.properties ?? {}) as Record<string, Json>;
-    result.properties = Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, shape(value)]));
+    result.properties = Object.fromEntries(Object.entries(properties).map(([name, value]) => [name, shape(value, root)]));
     result.required = [...((schema.required as string[] | undefined) ?? [])].sort();
   }
-  if (types.includes('array')) result.items = shape(schema.items as Json);
+  if (types.includes('array')) result.items = shape(schema.items as Json, root);
   return result;
 }
 
