@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import { ApprovalLog } from './approvals/approvalLog';
 import { ApprovalStore } from './approvals/approvalStore';
 import { VsCodePermissionPolicy } from './approvals/vscodePermissionPolicy';
+import { SettingsValidationError } from './config/verificationSettings';
+import { readVerificationSettings } from './config/vscodeSettings';
 import { HostController } from './host/hostController';
 import type { ExtensionLog } from './logging/extensionLog';
 import type { HostStatus } from './protocol/hostStatus';
@@ -80,7 +82,11 @@ export class Core implements vscode.Disposable {
       workspaceFolder: firstWorkspaceFolder,
       dotnetPath: () => vscode.workspace.getConfiguration('sharpclaw').inspect<string>('dotnetPath')?.globalValue ?? '',
     });
+    this.validateSettings();
     this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('sharpclaw.verification')) this.validateSettings();
+      }),
       ...verification.disposables,
       verificationService.onDidReport((report) => {
         this.reportView.addReport(report);
@@ -136,6 +142,19 @@ export class Core implements vscode.Disposable {
     const tool = findTool(name);
     if (!tool) throw new Error(`SharpClaw contributes the tool ${name} but does not implement it.`);
     return tool;
+  }
+
+  /** Reports an invalid sharpclaw.verification.* value with its key, value and valid range. */
+  private validateSettings(): void {
+    try {
+      readVerificationSettings(vscode.workspace.workspaceFolders?.[0]?.uri);
+    } catch (error) {
+      if (!(error instanceof SettingsValidationError)) throw error;
+      this.services.log.error(error.message);
+      void vscode.window.showErrorMessage(`SharpClaw: ${error.message}`, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', error.key);
+      });
+    }
   }
 
   /** Loads (or refreshes) the workspace's solution in the host, asking before MSBuild runs. */

@@ -97,6 +97,20 @@ describe('SharpClaw in a real VS Code extension host', () => {
     assert.equal(sharpclaw.hostState().kind, 'ready');
   });
 
+  it('reports an invalid verification setting with its key, value and valid range', async () => {
+    const sharpclaw = await api();
+    const settings = vscode.workspace.getConfiguration('sharpclaw.verification');
+    try {
+      await settings.update('maxRepairIterations', 9, vscode.ConfigurationTarget.Global);
+      const line = await waitFor('the settings error in the log', () =>
+        sharpclaw.recentLog().find((entry) => entry.level === 'error' && entry.message.includes('sharpclaw.verification.maxRepairIterations')),
+      );
+      assert.equal(line.message, 'Invalid setting sharpclaw.verification.maxRepairIterations = 9 in user settings: expected a whole number from 0 to 5.');
+    } finally {
+      await settings.update('maxRepairIterations', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('stops the host cleanly on request', async () => {
     const sharpclaw = await api();
     const status = await sharpclaw.hostStatus();
