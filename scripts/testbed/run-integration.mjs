@@ -46,6 +46,12 @@ export function copyFixture(source, destination) {
  *                                        text, clicks that button, then dialog-<id>.done (JSON)
  *   click-<id>.request ({selector, text}) → clicks that element, then click-<id>.done (JSON)
  */
+/** Writes a .done file atomically, so the suite never reads it half-written. */
+function writeDone(file, content) {
+  fs.writeFileSync(`${file}.tmp`, content);
+  fs.renameSync(`${file}.tmp`, file);
+}
+
 async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) {
   while (!stopSignal.stopped) {
     for (const file of fs.readdirSync(controlDir)) {
@@ -68,15 +74,15 @@ async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) 
           await page.screenshot({ path: path.join(artifactsDir, `click-${clickRequest[1]}-failed.png`) }).catch(() => undefined);
           result = { ok: false, error: String(error) };
         }
-        fs.writeFileSync(path.join(controlDir, `click-${clickRequest[1]}.done`), JSON.stringify(result));
+        writeDone(path.join(controlDir, `click-${clickRequest[1]}.done`), JSON.stringify(result));
       } else if (screenshot) {
         const name = screenshot[1];
         try {
           await page.waitForTimeout(500); // let the webview paint its last message
           await page.screenshot({ path: path.join(artifactsDir, `${name}.png`) });
-          fs.writeFileSync(path.join(controlDir, `screenshot-${name}.done`), 'ok');
+          writeDone(path.join(controlDir, `screenshot-${name}.done`), 'ok');
         } catch (error) {
-          fs.writeFileSync(path.join(controlDir, `screenshot-${name}.done`), `error: ${error}`);
+          writeDone(path.join(controlDir, `screenshot-${name}.done`), `error: ${error}`);
         }
       } else {
         const id = dialog[1];
@@ -93,7 +99,7 @@ async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) 
         } catch (error) {
           result = { ok: false, error: String(error) };
         }
-        fs.writeFileSync(path.join(controlDir, `dialog-${id}.done`), JSON.stringify(result));
+        writeDone(path.join(controlDir, `dialog-${id}.done`), JSON.stringify(result));
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
