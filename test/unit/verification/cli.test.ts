@@ -71,9 +71,10 @@ describe('sharpclaw verify (the real CLI process)', function () {
   it('recovers a lock left by a killed process', async () => {
     const stateDir = stateDirectory(workspace, stateRoot);
     const lockModule = path.join(repoRoot, 'out', 'src', 'verification', 'workspaceLock.js');
+    // The holder must stay alive until killed: a process that exits normally releases its lock.
     const holder = spawn(
       process.execPath,
-      ['-e', `require(${JSON.stringify(lockModule)}).acquireWorkspaceLock(${JSON.stringify(stateDir)}, { timeoutMs: 5000 }).then(() => console.log('locked'))`, '--', 'keep-alive'],
+      ['-e', `require(${JSON.stringify(lockModule)}).acquireWorkspaceLock(${JSON.stringify(stateDir)}, { timeoutMs: 5000 }).then(() => { console.log('locked'); setInterval(() => undefined, 1000); })`, '--', 'keep-alive'],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve) => holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve()));
