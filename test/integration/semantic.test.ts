@@ -4,6 +4,7 @@
 // extension hands the same dialog to the test in ExtensionMode.Test; see routeDialogsToTests.)
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { api, type SharpClawApi } from './support';
@@ -70,6 +71,29 @@ describe('dotnet_solution_inspect through the approval flow', () => {
     const text = await invoke('dotnet_solution_inspect', {});
     assert.match(text, /load complete, cached/);
     assert.equal(sharpclaw.approvals().length, asked, 'a valid cached context must not ask again');
+  });
+
+  it('asks again after a project file changes; "Always for this workspace" holds until SharpClaw: Reset Approvals', async () => {
+    const sharpclaw = await api();
+    const project = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'src', 'Calculator.Core', 'Calculator.Core.csproj');
+    const touch = (note: string) => fs.appendFileSync(project, `\n<!-- ${note} -->\n`);
+
+    touch('structural change 1');
+    let pending = invoke('dotnet_solution_inspect', {});
+    const dialog = await answerDialog(sharpclaw, 'Always for this workspace');
+    assert.match(dialog.detail, /Why: project, build or restore files changed/);
+    assert.match(await pending, /load complete$/m);
+
+    touch('structural change 2');
+    assert.match(await invoke('dotnet_solution_inspect', {}), /load complete$/m);
+    assert.equal(sharpclaw.approvals().at(-1)!.source, 'remembered', 'the remembered approval answers without a dialog');
+
+    assert.equal(await vscode.commands.executeCommand('sharpclaw.resetApprovals'), 1);
+    touch('structural change 3');
+    pending = invoke('dotnet_solution_inspect', {});
+    await answerDialog(sharpclaw, 'Allow once');
+    assert.match(await pending, /load complete$/m);
+    assert.equal(sharpclaw.approvals().at(-1)!.source, 'dialog');
   });
 
   it('rejects unknown arguments with invalid_request naming the valid ones', async () => {
