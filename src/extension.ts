@@ -32,18 +32,35 @@ interface ContributedManifest {
 
 let core: Core | undefined;
 
+/** Permission dialogs handed to extension tests, in order; take() waits for the next one. */
+class DialogQueue {
+  private readonly dialogs: PendingPermissionDialog[] = [];
+  private readonly waiting: Array<(dialog: PendingPermissionDialog) => void> = [];
+
+  put(dialog: PendingPermissionDialog): void {
+    const waiter = this.waiting.shift();
+    if (waiter) waiter(dialog);
+    else this.dialogs.push(dialog);
+  }
+
+  take(): Promise<PendingPermissionDialog> {
+    const dialog = this.dialogs.shift();
+    return dialog ? Promise.resolve(dialog) : new Promise((resolve) => this.waiting.push(resolve));
+  }
+}
+
 export function activate(context: vscode.ExtensionContext): SharpClawApi {
   const started = performance.now();
   const log = new ExtensionLog(vscode.window.createOutputChannel('SharpClaw', { log: true }));
   const trace = vscode.window.createOutputChannel('SharpClaw Trace', { log: true });
   const statusBar = new HostStatusBar();
-  const testDialogs: PendingPermissionDialog[] = [];
+  const testDialogs = new DialogQueue();
   const getCore = (): Core => {
     if (!core) {
       // Resolved at run time next to this file: dist/core.js in the bundle, out/src/core.js in tests.
       const module = require('./core.js') as typeof import('./core');
       core = module.createCore({ context, log, trace, statusBar });
-      if (context.extensionMode === vscode.ExtensionMode.Test) core.permissions.routeDialogsToTests((dialog) => testDialogs.push(dialog));
+      if (context.extensionMode === vscode.ExtensionMode.Test) core.permissions.routeDialogsToTests((dialog) => testDialogs.put(dialog));
     }
     return core;
   };
@@ -84,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
     onDidRenderSidebar: (listener, thisArgs, disposables) => getCore().reportView.onDidRender(listener, thisArgs, disposables),
     approvals: () => core?.approvalLog.list() ?? [],
     ...(context.extensionMode === vscode.ExtensionMode.Test
-      ? { nextPermissionDialog: () => new Promise<PendingPermissionDialog>((resolve) => { const poll = () => { const dialog = testDialogs.shift(); if (dialog) resolve(dialog); else setTimeout(poll, 50); }; poll(); }) }
+      ? { nextPermissionDialog: () => testDialogs.take() }
       : {}),
   };
 }
