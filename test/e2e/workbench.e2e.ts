@@ -140,6 +140,20 @@ describe('SharpClaw in the browser workbench', function () {
     await page.screenshot({ path: path.join(artifacts, 'editor-at-failure.png') });
   });
 
+  it('a click on a compiler diagnostic in the sidebar lands in the editor at its line', async () => {
+    const { page } = session;
+    const sidebar = await openSidebar(page);
+    const diagnostic = sidebar.locator('[data-testid=diagnostic]', { hasText: 'CS0168' }).first();
+    await diagnostic.waitFor({ timeout: 30_000 });
+    const position = (await diagnostic.locator('a').first().textContent()) ?? '';
+    const [line, column] = position.split(':').map(Number);
+    assert.ok(line! > 0 && column! > 0, `the diagnostic link "${position}" is not line:column`);
+    await diagnostic.locator('a').first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'Discounts.cs' }).waitFor({ timeout: 30_000 });
+    await page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col ${column}\\b`) }).first().waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(artifacts, 'editor-at-diagnostic.png') });
+  });
+
   it('Deny once runs nothing and reports PermissionDenied', async () => {
     const { page } = session;
     await runCommand(page, 'SharpClaw: Verify Affected');
