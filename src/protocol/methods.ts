@@ -9,6 +9,10 @@ export const HostMethods = {
   status: 'sharpclaw/status',
   solutionInspect: 'sharpclaw/solutionInspect',
   projectGraph: 'sharpclaw/projectGraph',
+  symbolResolve: 'sharpclaw/symbolResolve',
+  findReferences: 'sharpclaw/findReferences',
+  typeHierarchy: 'sharpclaw/typeHierarchy',
+  diagnostics: 'sharpclaw/diagnostics',
 } as const;
 
 export const protocolResultSchemas = {

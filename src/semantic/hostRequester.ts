@@ -16,9 +16,22 @@ export const HostErrorDataSchema = z.object({
   candidates: z.array(z.string()).nullable().optional(),
   projects: z.array(z.object({ path: z.string(), reason: z.string() })).nullable().optional(),
   command: z.string().nullable().optional(),
+  /** ambiguous_symbol / symbol_not_found: candidates an agent can send back unchanged. */
+  symbols: z
+    .array(z.object({ name: z.string(), kind: z.string(), path: z.string().nullable(), line: z.number().int().nullable(), character: z.number().int().nullable(), needsPath: z.boolean() }))
+    .nullable()
+    .optional(),
 });
 
-const knownHostKinds = new Set<ToolErrorCode>(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest']);
+type SymbolCandidate = NonNullable<z.infer<typeof HostErrorDataSchema>['symbols']>[number];
+
+/** "name (kind)", plus the file to send with it when candidates share a name. */
+function candidateLine(candidate: SymbolCandidate): string {
+  const where = candidate.path ? `${candidate.path}${candidate.line ? `:${candidate.line}:${candidate.character ?? 1}` : ''}` : '';
+  return `${candidate.name} (${candidate.kind}${where ? `, ${where}` : ''})${candidate.needsPath && candidate.path ? ` — send with path ${candidate.path}` : ''}`;
+}
+
+const knownHostKinds = new Set<ToolErrorCode>(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest', 'ambiguous_symbol', 'symbol_not_found']);
 
 /** Turns a JSON-RPC error from the host into a typed ToolError; other errors pass through. */
 export function toToolError(error: unknown): unknown {
@@ -27,8 +40,9 @@ export function toToolError(error: unknown): unknown {
   const data = HostErrorDataSchema.safeParse(candidate.data);
   if (!data.success) return new ToolError('LoadFailed', String(candidate.message ?? 'The host failed without details.'));
   const kind = knownHostKinds.has(data.data.kind as ToolErrorCode) ? (data.data.kind as ToolErrorCode) : 'LoadFailed';
+  const candidates = [...(data.data.candidates ?? []), ...(data.data.symbols ?? []).map(candidateLine)];
   return new ToolError(kind, data.data.message, {
-    ...(data.data.candidates ? { candidates: data.data.candidates } : {}),
+    ...(candidates.length ? { candidates } : {}),
     ...(data.data.projects ? { projects: data.data.projects } : {}),
     ...(data.data.command ? { command: data.data.command } : {}),
   });

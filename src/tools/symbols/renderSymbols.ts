@@ -1,0 +1,57 @@
+// Compact text for symbol results: positions as line:character, one line per file, fixed order.
+import type { FindReferencesResult, ResolvedSymbol, SymbolResolveResult, TypeHierarchyResult } from '../../protocol/symbols';
+import type { ExcludedAnalyzers } from '../../protocol/semantic';
+import { renderExcludedAnalyzers } from '../solutionInspect/renderSolutionInspect';
+
+/** "src/A.cs 12:9 40:17" lines, one per file, files and positions in order. */
+export function renderLocationLines(locations: ReadonlyArray<{ path: string; line: number; character: number }>): string[] {
+  const byFile = new Map<string, string[]>();
+  for (const location of locations) byFile.set(location.path, [...(byFile.get(location.path) ?? []), `${location.line}:${location.character}`]);
+  return [...byFile.entries()].map(([file, positions]) => `${file} ${positions.join(' ')}`);
+}
+
+export function renderSymbolLine(symbol: ResolvedSymbol): string {
+  const first = symbol.locations[0];
+  return `${first ? `${first.path}:${first.line}:${first.character} ` : ''}${symbol.kind} ${symbol.name}`;
+}
+
+function answeredBy(result: { project: string; targetFramework: string | null; excludedAnalyzers: ExcludedAnalyzers[] | null }): string[] {
+  return [`project: ${result.project}${result.targetFramework ? ` (${result.targetFramework})` : ''}`, ...renderExcludedAnalyzers(result.excludedAnalyzers ?? [])];
+}
+
+export function renderSymbolResolve(result: SymbolResolveResult): string {
+  return [`${result.symbol.kind} ${result.symbol.name}`, ...renderLocationLines(result.symbol.locations), ...answeredBy(result)].join('\n');
+}
+
+export function renderFindReferences(result: FindReferencesResult): string {
+  const lines = [`references of ${result.symbol.kind} ${result.symbol.name}`];
+  if (result.total === 0) lines.push('no references');
+  else if (result.references.length === 0) lines.push(`offset ${result.offset} is past the last of ${result.total} references`);
+  else if (result.references.some((reference) => reference.context !== null)) {
+    for (const reference of result.references) lines.push(`${reference.path}:${reference.line}:${reference.character} ${reference.context ?? ''}`.trimEnd());
+  } else lines.push(...renderLocationLines(result.references));
+  if (result.omittedGenerated > 0) lines.push(`${result.omittedGenerated} source-generated occurrences left out`);
+  lines.push(...answeredBy(result));
+  if (result.truncated && result.nextOffset !== null) {
+    lines.push(`truncated: ${result.total} locations in total, next offset: ${result.nextOffset}. Raise limit or narrow the query.`);
+  }
+  return lines.join('\n');
+}
+
+export function renderTypeHierarchy(result: TypeHierarchyResult): string {
+  const lines = [`${result.symbol.kind} ${result.symbol.name}`];
+  const sections: Array<[string, TypeHierarchyResult['baseTypes']]> = [
+    ['base types', result.baseTypes],
+    ['interfaces', result.interfaces],
+    ['derived types', result.derivedTypes],
+    ['implementations', result.implementations],
+  ];
+  for (const [title, collection] of sections) {
+    lines.push(`## ${title}`);
+    if (collection.items.length === 0) lines.push(`no ${title}`);
+    for (const item of collection.items) lines.push(renderSymbolLine(item));
+    if (collection.truncated) lines.push(`truncated: ${collection.total} ${title} in total; raise limit (${result.limit}) to see more.`);
+  }
+  lines.push(...answeredBy(result));
+  return lines.join('\n');
+}
