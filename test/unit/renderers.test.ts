@@ -1,0 +1,100 @@
+// The compact text agents receive: exact formats from the bridge-tools spec.
+import * as assert from 'node:assert/strict';
+import type { FindReferencesResult, TypeHierarchyResult } from '../../src/protocol/symbols';
+import type { SolutionInspectResult } from '../../src/protocol/semantic';
+import { renderSolutionInspect } from '../../src/tools/solutionInspect/renderSolutionInspect';
+import { renderFindReferences, renderLocationLines, renderTypeHierarchy } from '../../src/tools/symbols/renderSymbols';
+
+const symbol = { name: 'Calculator.Core.Calculator.Add(int, int)', kind: 'method', container: 'Calculator.Core.Calculator', locations: [{ path: 'src/Calculator.cs', line: 12, character: 9 }] };
+
+describe('compact renderings', () => {
+  it('writes locations as one line per file with line:character positions', () => {
+    assert.deepEqual(
+      renderLocationLines([
+        { path: 'src/Calculator.cs', line: 12, character: 9 },
+        { path: 'src/Calculator.cs', line: 40, character: 17 },
+        { path: 'src/Program.cs', line: 3, character: 1 },
+      ]),
+      ['src/Calculator.cs 12:9 40:17', 'src/Program.cs 3:1'],
+    );
+  });
+
+  it('ends a truncated page of references with the total and the next offset', () => {
+    const result: FindReferencesResult = {
+      symbol,
+      project: 'Calculator.Core',
+      targetFramework: 'net10.0',
+      references: [{ path: 'src/Program.cs', line: 3, character: 5, context: null }],
+      total: 300,
+      offset: 0,
+      limit: 50,
+      truncated: true,
+      nextOffset: 50,
+      omittedGenerated: 2,
+      excludedAnalyzers: null,
+    };
+    const text = renderFindReferences(result);
+    assert.match(text, /^src\/Program\.cs 3:5$/m);
+    assert.match(text, /^2 source-generated occurrences left out$/m);
+    assert.match(text, /^project: Calculator\.Core \(net10\.0\)$/m);
+    assert.equal(text.split('\n').at(-1), 'truncated: 300 locations in total, next offset: 50. Raise limit or narrow the query.');
+  });
+
+  it('says "no references" and an offset past the end in words', () => {
+    const base = { symbol, project: 'P', targetFramework: null, offset: 0, limit: 50, truncated: false, nextOffset: null, omittedGenerated: 0, excludedAnalyzers: null };
+    assert.match(renderFindReferences({ ...base, references: [], total: 0 }), /^no references$/m);
+    assert.match(renderFindReferences({ ...base, references: [], total: 3, offset: 10 }), /^offset 10 is past the last of 3 references$/m);
+  });
+
+  it('gives each hierarchy relationship its own section, empty ones in words', () => {
+    const empty = { items: [], total: 0, truncated: false };
+    const result: TypeHierarchyResult = {
+      symbol: { ...symbol, name: 'Calculator.Core.ICalculator', kind: 'interface' },
+      project: 'Calculator.Core',
+      targetFramework: 'net10.0',
+      baseTypes: empty,
+      interfaces: empty,
+      derivedTypes: empty,
+      implementations: { items: [{ ...symbol, name: 'Calculator.Core.Calculator', kind: 'class' }], total: 3, truncated: true },
+      limit: 1,
+      excludedAnalyzers: [{ project: 'src/X.csproj', targetFramework: 'net10.0', analyzers: [{ path: '/p/Gen.dll', name: 'Gen.dll', origin: 'package', package: 'Gen/1.0.0' }] }],
+    };
+    const text = renderTypeHierarchy(result);
+    assert.match(text, /## base types\nno base types\n## interfaces\nno interfaces\n## derived types\nno derived types\n## implementations\nsrc\/Calculator\.cs:12:9 class Calculator\.Core\.Calculator\ntruncated: 3 implementations in total/);
+    assert.match(text, /^excluded analyzers\/generators .*\n  src\/X\.csproj \[net10\.0\]: Gen\.dll \(Gen\/1\.0\.0\)$/m);
+  });
+
+  it('renders a multi-targeted project with the framework its compilation used', () => {
+    const result: SolutionInspectResult = {
+      workspace: '/ws',
+      target: 'Lib.csproj',
+      configuration: 'Debug',
+      targetFramework: null,
+      loadStatus: 'partial',
+      partialLoad: [{ path: 'Broken/Broken.csproj', reason: 'The SDK was not found.' }],
+      loadWarnings: [],
+      projects: [
+        {
+          path: 'Lib.csproj',
+          name: 'Lib',
+          isTestProject: false,
+          isTestProjectSource: 'absent',
+          outputType: 'Library',
+          targetFrameworks: ['net8.0', 'net10.0'],
+          restoredTargetFrameworks: ['net8.0', 'net10.0'],
+          packages: [],
+          projectReferences: [],
+          assetsFile: '/ws/obj/project.assets.json',
+          compilations: [{ name: 'Lib(net8.0)', targetFramework: 'net8.0', documentCount: 3, loaded: true }],
+        },
+      ],
+      excludedAnalyzers: [],
+      dynamicImports: [],
+      fromCache: false,
+    };
+    const text = renderSolutionInspect(result);
+    assert.match(text, /^Lib\.csproj: library$/m);
+    assert.match(text, /^  frameworks: net8\.0, net10\.0; restored: net8\.0, net10\.0; compiled for: net8\.0$/m);
+    assert.match(text, /^partial load: Broken\/Broken\.csproj: The SDK was not found\.$/m);
+  });
+});
