@@ -21,6 +21,8 @@ export interface SharpClawApi {
   onDidChangeHostState: vscode.Event<HostState>;
   onDidRenderSidebar: Core['reportView']['onDidRender'];
   approvals(): readonly ApprovalLogEntry[];
+  /** Each step of a solution load (undefined when it ends), as the status bar shows it. */
+  onDidChangeLoadProgress: Core['loadProgress']['onDidChange'];
   /** Extension tests only (ExtensionMode.Test): the next permission dialog, which VS Code refuses to show while tests run. */
   nextPermissionDialog?(): Promise<PendingPermissionDialog>;
 }
@@ -100,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
     onDidChangeHostState: (listener, thisArgs, disposables) => getCore().host.onDidChangeState(listener, thisArgs, disposables),
     onDidRenderSidebar: (listener, thisArgs, disposables) => getCore().reportView.onDidRender(listener, thisArgs, disposables),
     approvals: () => core?.approvalLog.list() ?? [],
+    onDidChangeLoadProgress: (listener, thisArgs, disposables) => getCore().loadProgress.onDidChange(listener, thisArgs, disposables),
     ...(context.extensionMode === vscode.ExtensionMode.Test
       ? { nextPermissionDialog: () => testDialogs.take() }
       : {}),

@@ -48,11 +48,18 @@ describe('dotnet_solution_inspect through the approval flow', () => {
     assert.equal(last.requestedBy, 'dotnet_solution_inspect');
   });
 
-  it('loads after Allow once and reports the evaluated projects', async () => {
+  it('loads after Allow once, showing progress, and reports the evaluated projects', async () => {
     const sharpclaw = await api();
+    const progress: Array<{ step: string; statusBar: string }> = [];
+    const subscription = sharpclaw.onDidChangeLoadProgress((p) => {
+      if (p) progress.push({ step: `${p.projectIndex}/${p.projectCount} ${p.currentProject}`, statusBar: sharpclaw.statusBarText() });
+    });
     const pending = invoke('dotnet_solution_inspect', {});
     await answerDialog(sharpclaw, 'Allow once');
     const text = await pending;
+    subscription.dispose();
+    assert.ok(progress.some((p) => /^3\/3 /.test(p.step)), `load progress: ${JSON.stringify(progress)}`);
+    assert.ok(progress.every((p) => /SharpClaw: loading \d+%/.test(p.statusBar)), 'the status bar shows the load in percent');
     assert.match(text, /^target: Calculator\.slnx \(Debug\), 3 projects, load complete/m);
     assert.match(text, /^src\/Calculator\.Core\/Calculator\.Core\.csproj: library$/m);
     assert.match(text, /^src\/Calculator\.App\/Calculator\.App\.csproj: exe$/m);
