@@ -119,7 +119,7 @@ export class Core implements vscode.Disposable {
     return {
       workspaceFolder,
       permissions: this.permissions,
-      host: { request: (method, params, schema, requestSignal) => this.host.request(method, params, schema, requestSignal ?? signal, tool.name) },
+      host: { request: (method, params, schema, requestSignal) => this.host.request(method, params, schema, requestSignal ?? signal) },
       surface: 'vscode',
       signal,
       progress: (message) => this.services.log.info(`${tool.name}: ${message}`),

@@ -53,8 +53,6 @@ export class HostController implements HostRequester, vscode.Disposable {
   private readonly intentionalExits = new WeakSet<ChildProcess>();
   private dotnetWarningShown = false;
   private readonly inFlight = new Set<AbortController>();
-  /** The tool or command whose request is being served, named in authorization dialogs. */
-  private currentRequester = 'SharpClaw';
 
   constructor(
     private readonly settings: HostLaunchSettings,
@@ -67,7 +65,7 @@ export class HostController implements HostRequester, vscode.Disposable {
   }
 
   /** Sends a request to the host, starting it first if needed, and validates the answer. */
-  async request<T>(method: string, params: unknown, resultSchema: z.ZodType<T>, signal?: AbortSignal, requestedBy?: string): Promise<T> {
+  async request<T>(method: string, params: unknown, resultSchema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
     const host = await this.ensureStarted();
     const started = Date.now();
     const controller = new AbortController();
@@ -77,7 +75,6 @@ export class HostController implements HostRequester, vscode.Disposable {
     const tokenSource = new vscode.CancellationTokenSource();
     controller.signal.addEventListener('abort', () => tokenSource.cancel(), { once: true });
     this.inFlight.add(controller);
-    if (requestedBy) this.currentRequester = requestedBy;
     try {
       const raw: unknown = await host.client.sendRequest(method, params ?? {}, tokenSource.token);
       const parsed = resultSchema.safeParse(raw);
@@ -185,7 +182,8 @@ export class HostController implements HostRequester, vscode.Disposable {
     registerHostCallbacks(client, {
       workspaceFolder: this.settings.workspaceFolder,
       permissions: this.settings.permissions,
-      requestedBy: () => this.currentRequester,
+      // Each request names its tool (params.tool), which the host passes back when it asks.
+      requestedBy: () => 'SharpClaw',
       onProgress: this.settings.onLoadProgress,
     });
     try {
