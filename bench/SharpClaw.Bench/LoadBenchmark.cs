@@ -315,7 +315,7 @@ internal static class LoadBenchmark
     private static string Runs(List<double> values) => string.Join(", ", values.Select(v => v.ToString(v < 100 ? "0.0" : "0", CultureInfo.InvariantCulture)));
 
     /// <summary>A HostServer over an in-memory stream pair plus a client that grants every authorization.</summary>
-    private sealed class InProcessHost : IAsyncDisposable
+    internal sealed class InProcessHost : IAsyncDisposable
     {
         private readonly HostServer server;
         private readonly JsonRpc client;
@@ -343,6 +343,9 @@ internal static class LoadBenchmark
         public Task<SolutionInspectResult> InspectAsync(string workspace, string solution) =>
             this.client.InvokeWithParameterObjectAsync<SolutionInspectResult>(
                 ProtocolMethods.SolutionInspect, new SolutionInspectParams { Workspace = workspace, Target = solution, Tool = "bench" });
+
+        public Task<T> InvokeAsync<T>(string method, object parameters) =>
+            this.client.InvokeWithParameterObjectAsync<T>(method, parameters);
 
         public async ValueTask DisposeAsync()
         {

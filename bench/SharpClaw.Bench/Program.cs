@@ -5,7 +5,7 @@ namespace SharpClaw.Bench;
 /// <summary>
 /// <c>generate --projects 50 --files 20 --out /tmp/synth</c> writes a synthetic solution;
 /// <c>load [--solution X.slnx | --projects 50 --files 20] [--runs 3] [--refreshes 10] [--results DIR]</c>
-/// benchmarks loading it. Results go to bench/results/ (git-ignored) unless --results says otherwise.
+/// benchmarks loading it; <c>queries [...] [--iterations 30]</c> measures warm read-tool latency (p50/p95) against direct Roslyn calls. Results go to bench/results/ (git-ignored) unless --results says otherwise.
 /// </summary>
 internal static class Program
 {
@@ -17,6 +17,7 @@ internal static class Program
                 SharpClaw.Bench
                   generate --projects 50 --files 20 --out /tmp/synth
                   load [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--refreshes 10] [--results bench/results]
+                  queries [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 30] [--results bench/results]
                 """);
             return args.Length == 0 ? 2 : 0;
         }
@@ -39,6 +40,10 @@ internal static class Program
                 string solution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string results = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
                 return await LoadBenchmark.RunAsync(solution, Int(options, "runs", 3), Int(options, "refreshes", 10), results);
+            case "queries":
+                string querySolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
+                string queryResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
+                return await QueryBenchmark.RunAsync(querySolution, Int(options, "iterations", 30), queryResults);
             default:
                 Console.Error.WriteLine($"Unknown command '{args[0]}'.");
                 return 2;

@@ -4,6 +4,16 @@
 import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadProgressSchema } from '../semantic/hostCallbacks';
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
 import { ProjectGraphResultSchema, SemanticErrorDataSchema, SolutionInspectResultSchema } from './semantic';
+import {
+  DiagnosticsParamsSchema,
+  DiagnosticsResultSchema,
+  FindReferencesParamsSchema,
+  FindReferencesResultSchema,
+  SymbolResolveParamsSchema,
+  SymbolResolveResultSchema,
+  TypeHierarchyParamsSchema,
+  TypeHierarchyResultSchema,
+} from './symbols';
 
 export const HostMethods = {
   status: 'sharpclaw/status',
@@ -20,6 +30,14 @@ export const protocolResultSchemas = {
   [HostMethods.status]: HostStatusSchema,
   [HostMethods.solutionInspect]: SolutionInspectResultSchema,
   [HostMethods.projectGraph]: ProjectGraphResultSchema,
+  [HostMethods.symbolResolve]: SymbolResolveResultSchema,
+  [HostMethods.findReferences]: FindReferencesResultSchema,
+  [HostMethods.typeHierarchy]: TypeHierarchyResultSchema,
+  [HostMethods.diagnostics]: DiagnosticsResultSchema,
+  [`${HostMethods.symbolResolve}:params`]: SymbolResolveParamsSchema,
+  [`${HostMethods.findReferences}:params`]: FindReferencesParamsSchema,
+  [`${HostMethods.typeHierarchy}:params`]: TypeHierarchyParamsSchema,
+  [`${HostMethods.diagnostics}:params`]: DiagnosticsParamsSchema,
   'sharpclaw/authorizeEvaluation:params': AuthorizeEvaluationParamsSchema,
   'sharpclaw/authorizeEvaluation:result': AuthorizeEvaluationResultSchema,
   'sharpclaw/loadProgress:params': LoadProgressSchema,

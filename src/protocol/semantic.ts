@@ -88,12 +88,23 @@ export const ProjectGraphResultSchema = z.object({
   fromCache: z.boolean(),
 });
 
+export const SymbolCandidateSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  path: z.string().nullable(),
+  line: z.number().int().nullable(),
+  character: z.number().int().nullable(),
+  needsPath: z.boolean(),
+});
+
 export const SemanticErrorDataSchema = z.object({
-  kind: z.enum(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest']),
+  kind: z.enum(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest', 'ambiguous_symbol', 'symbol_not_found']),
   message: z.string(),
   candidates: z.array(z.string()).nullable(),
   projects: z.array(ProjectIssueSchema).nullable(),
   command: z.string().nullable(),
+  /** ambiguous_symbol / symbol_not_found only. */
+  symbols: z.array(SymbolCandidateSchema).nullable().optional(),
 });
 
 export type SolutionInspectResult = z.infer<typeof SolutionInspectResultSchema>;

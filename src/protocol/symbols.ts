@@ -64,6 +64,84 @@ export const TypeHierarchyResultSchema = z.object({
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
 });
 
+const workspaceParams = {
+  workspace: z.string().nullable().optional(),
+  target: z.string().nullable().optional(),
+  configuration: z.string().nullable().optional(),
+  targetFramework: z.string().nullable().optional(),
+  tool: z.string().nullable().optional(),
+};
+
+const selectorParams = {
+  ...workspaceParams,
+  name: z.string().nullable().optional(),
+  container: z.string().nullable().optional(),
+  kind: z.string().nullable().optional(),
+  project: z.string().nullable().optional(),
+  path: z.string().nullable().optional(),
+  signature: z.string().nullable().optional(),
+  line: z.number().int().nullable().optional(),
+  character: z.number().int().nullable().optional(),
+};
+
+export const SymbolResolveParamsSchema = z.object(selectorParams);
+export const FindReferencesParamsSchema = z.object({
+  ...selectorParams,
+  offset: z.number().int().nullable().optional(),
+  limit: z.number().int().nullable().optional(),
+  context: z.boolean().nullable().optional(),
+});
+export const TypeHierarchyParamsSchema = z.object({ ...selectorParams, limit: z.number().int().nullable().optional() });
+export const DiagnosticsParamsSchema = z.object({
+  ...workspaceParams,
+  project: z.string().nullable().optional(),
+  path: z.string().nullable().optional(),
+  severity: z.string().nullable().optional(),
+  ids: z.array(z.string()).nullable().optional(),
+  summary: z.boolean().nullable().optional(),
+  offset: z.number().int().nullable().optional(),
+  limit: z.number().int().nullable().optional(),
+});
+
+export const DiagnosticItemSchema = z.object({
+  path: z.string(),
+  line: z.number().int(),
+  character: z.number().int(),
+  endLine: z.number().int(),
+  endCharacter: z.number().int(),
+  severity: z.string(),
+  id: z.string(),
+  message: z.string(),
+  project: z.string(),
+});
+
+export const DiagnosticSummaryLineSchema = z.object({
+  id: z.string(),
+  count: z.number().int(),
+  severity: z.string(),
+  example: SourceLocationSchema,
+  message: z.string(),
+});
+
+export const DiagnosticsResultSchema = z.object({
+  projects: z.array(z.object({ project: z.string(), targetFramework: z.string().nullable() })),
+  diagnostics: z.array(DiagnosticItemSchema).nullable(),
+  summary: z.array(DiagnosticSummaryLineSchema).nullable(),
+  severity: z.string(),
+  filteredByIds: z.boolean(),
+  filesChecked: z.number().int(),
+  total: z.number().int(),
+  filesWithDiagnostics: z.number().int(),
+  belowSeverity: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  truncated: z.boolean(),
+  nextOffset: z.number().int().nullable(),
+  incomplete: z.array(z.string()),
+  excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
+});
+
+export type DiagnosticsResult = z.infer<typeof DiagnosticsResultSchema>;
 export type ResolvedSymbol = z.infer<typeof ResolvedSymbolSchema>;
 export type SymbolResolveResult = z.infer<typeof SymbolResolveResultSchema>;
 export type FindReferencesResult = z.infer<typeof FindReferencesResultSchema>;

@@ -29,6 +29,14 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(AuthorizeEvaluationResult))]
 [JsonSerializable(typeof(LoadProgressParams))]
 [JsonSerializable(typeof(SemanticErrorData))]
+[JsonSerializable(typeof(SymbolResolveParams))]
+[JsonSerializable(typeof(SymbolResolveResult))]
+[JsonSerializable(typeof(FindReferencesParams))]
+[JsonSerializable(typeof(FindReferencesResult))]
+[JsonSerializable(typeof(TypeHierarchyParams))]
+[JsonSerializable(typeof(TypeHierarchyResult))]
+[JsonSerializable(typeof(DiagnosticsParams))]
+[JsonSerializable(typeof(DiagnosticsResult))]
 public sealed partial class ProtocolJsonContext : JsonSerializerContext
 {
 }

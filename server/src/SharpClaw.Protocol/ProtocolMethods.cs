@@ -16,6 +16,10 @@ public static class ProtocolMethods
     public const string Status = "sharpclaw/status";
     public const string SolutionInspect = "sharpclaw/solutionInspect";
     public const string ProjectGraph = "sharpclaw/projectGraph";
+    public const string SymbolResolve = "sharpclaw/symbolResolve";
+    public const string FindReferences = "sharpclaw/findReferences";
+    public const string TypeHierarchy = "sharpclaw/typeHierarchy";
+    public const string Diagnostics = "sharpclaw/diagnostics";
 
     // Server → client.
     /// <summary>Request: the host asks before evaluating MSBuild (see <c>AuthorizeEvaluationParams</c>).</summary>
@@ -38,7 +42,7 @@ public static class ProtocolErrorCodes
 
     /// <summary>
     /// Every typed semantic failure (TargetAmbiguous, NoTarget, PermissionDenied, MissingPrerequisites,
-    /// LoadFailed, PartialLoad, InvalidRequest). The error's <c>data</c> is a <c>SemanticErrorData</c>.
+    /// LoadFailed, PartialLoad, InvalidRequest, ambiguous_symbol, symbol_not_found). The error's <c>data</c> is a <c>SemanticErrorData</c>.
     /// </summary>
     public const int SemanticError = -32001;
 }

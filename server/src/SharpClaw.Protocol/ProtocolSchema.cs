@@ -21,9 +21,13 @@ public static class ProtocolSchema
     /// <summary>Key of the schema of <c>error.data</c> for JSON-RPC errors with code -32001.</summary>
     public const string ErrorDataKey = "error:data";
 
+    /// <summary>Key of a request's params schema (<c>method:params</c>).</summary>
+    public static string ParamsKey(string method) => method + ":params";
+
     /// <summary>
     /// Returns the result schema of each request keyed by method name (<c>sharpclaw/status</c>,
-    /// <c>initialize</c>, <c>sharpclaw/solutionInspect</c>, <c>sharpclaw/projectGraph</c>), the
+    /// <c>initialize</c>, <c>sharpclaw/solutionInspect</c>, <c>sharpclaw/projectGraph</c>, <c>sharpclaw/symbolResolve</c>,
+    /// <c>sharpclaw/findReferences</c>, <c>sharpclaw/typeHierarchy</c>, <c>sharpclaw/diagnostics</c>), the read tools' params (<c>method:params</c>), the
     /// server→client shapes (<c>sharpclaw/authorizeEvaluation:params</c>, <c>sharpclaw/authorizeEvaluation:result</c>,
     /// <c>sharpclaw/loadProgress:params</c>) and the semantic error data (<c>error:data</c>).
     /// </summary>
@@ -38,6 +42,14 @@ public static class ProtocolSchema
             [ProtocolMethods.Initialize] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.InitializeResult, options),
             [ProtocolMethods.SolutionInspect] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SolutionInspectResult, options),
             [ProtocolMethods.ProjectGraph] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ProjectGraphResult, options),
+            [ProtocolMethods.SymbolResolve] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolResolveResult, options),
+            [ProtocolMethods.FindReferences] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.FindReferencesResult, options),
+            [ProtocolMethods.TypeHierarchy] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.TypeHierarchyResult, options),
+            [ProtocolMethods.Diagnostics] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.DiagnosticsResult, options),
+            [ParamsKey(ProtocolMethods.SymbolResolve)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolResolveParams, options),
+            [ParamsKey(ProtocolMethods.FindReferences)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.FindReferencesParams, options),
+            [ParamsKey(ProtocolMethods.TypeHierarchy)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.TypeHierarchyParams, options),
+            [ParamsKey(ProtocolMethods.Diagnostics)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.DiagnosticsParams, options),
             [AuthorizeEvaluationParamsKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.AuthorizeEvaluationParams, options),
             [AuthorizeEvaluationResultKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.AuthorizeEvaluationResult, options),
             [LoadProgressParamsKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.LoadProgressParams, options),

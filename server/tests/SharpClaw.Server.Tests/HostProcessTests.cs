@@ -136,6 +136,8 @@ public sealed class HostProcessTests
         Assert.Equal(
             [
                 "sharpclaw/status", "initialize", "sharpclaw/solutionInspect", "sharpclaw/projectGraph",
+                "sharpclaw/symbolResolve", "sharpclaw/findReferences", "sharpclaw/typeHierarchy", "sharpclaw/diagnostics",
+                "sharpclaw/symbolResolve:params", "sharpclaw/findReferences:params", "sharpclaw/typeHierarchy:params", "sharpclaw/diagnostics:params",
                 "sharpclaw/authorizeEvaluation:params", "sharpclaw/authorizeEvaluation:result", "sharpclaw/loadProgress:params", "error:data",
             ],
             schemas.Select(p => p.Key));

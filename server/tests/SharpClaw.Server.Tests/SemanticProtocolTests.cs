@@ -21,6 +21,11 @@ public sealed class SemanticProtocolTests
         Assert.Equal("TargetAmbiguous", json["kind"]!.GetValue<string>());
         Assert.Null(json["projects"]);
         Assert.Null(json["command"]);
+        JsonObject symbolError = JsonSerializer.SerializeToNode(
+            new SemanticErrorData(SemanticErrorKind.AmbiguousSymbol, "m", ["A.B()"], null, null) { Symbols = [new SymbolCandidate("A.B()", "method", "A.cs", 1, 2, false)] },
+            ProtocolJsonContext.Default.SemanticErrorData)!.AsObject();
+        Assert.Equal(["kind", "message", "candidates", "projects", "command", "symbols"], symbolError.Select(p => p.Key));
+        Assert.Equal("ambiguous_symbol", symbolError["kind"]!.GetValue<string>());
         Assert.Equal(
             """{"kind":"MissingPrerequisites","message":"m","candidates":null,"projects":[{"path":"A/A.csproj","reason":"r"}],"command":"dotnet restore \u0022A.slnx\u0022"}""",
             JsonSerializer.Serialize(new SemanticErrorData(SemanticErrorKind.MissingPrerequisites, "m", null, [new ProjectIssue("A/A.csproj", "r")], "dotnet restore \"A.slnx\""), ProtocolJsonContext.Default.SemanticErrorData));
@@ -30,7 +35,7 @@ public sealed class SemanticProtocolTests
     public void ErrorKinds_AreSpelledLikeTheSpec()
     {
         Assert.Equal(
-            ["TargetAmbiguous", "NoTarget", "PermissionDenied", "MissingPrerequisites", "LoadFailed", "PartialLoad", "InvalidRequest"],
+            ["TargetAmbiguous", "NoTarget", "PermissionDenied", "MissingPrerequisites", "LoadFailed", "PartialLoad", "InvalidRequest", "ambiguous_symbol", "symbol_not_found"],
             Enum.GetValues<SemanticErrorKind>().Select(k => JsonSerializer.Serialize(k, ProtocolJsonContext.Default.Options).Trim('"')));
     }
 
@@ -150,6 +155,10 @@ public sealed class SemanticProtocolTests
             schemas["sharpclaw/authorizeEvaluation:params"]!["properties"]!["reason"]!["enum"]!.AsArray().Select(n => n!.GetValue<string>()));
         Assert.Equal(["integer", "null"], schemas["sharpclaw/loadProgress:params"]!["properties"]!["percent"]!["type"]!.AsArray().Select(n => n!.GetValue<string>()));
         Assert.Contains("partialLoad", schemas["sharpclaw/solutionInspect"]!["required"]!.AsArray().Select(n => n!.GetValue<string>()));
+        Assert.Contains("ambiguous_symbol", schemas["error:data"]!["properties"]!["kind"]!["enum"]!.AsArray().Select(n => n!.GetValue<string>()));
+        Assert.Contains("symbol_not_found", schemas["error:data"]!["properties"]!["kind"]!["enum"]!.AsArray().Select(n => n!.GetValue<string>()));
+        Assert.Contains("omittedGenerated", schemas["sharpclaw/findReferences"]!["required"]!.AsArray().Select(n => n!.GetValue<string>()));
+        Assert.Contains("implementations", schemas["sharpclaw/typeHierarchy"]!["required"]!.AsArray().Select(n => n!.GetValue<string>()));
         Assert.Contains("compileItems", schemas["sharpclaw/projectGraph"]!["properties"]!["projects"]!["items"]!["required"]!.AsArray().Select(n => n!.GetValue<string>()));
     }
 

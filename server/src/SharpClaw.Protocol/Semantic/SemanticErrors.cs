@@ -32,6 +32,14 @@ public enum SemanticErrorKind
 
     /// <summary>The request itself is wrong (missing workspace, target outside the workspace, ...).</summary>
     InvalidRequest,
+
+    /// <summary>A symbol query matched several symbols; <c>symbols</c> (and <c>candidates</c>) list up to 20, each sendable back unchanged.</summary>
+    [JsonStringEnumMemberName("ambiguous_symbol")]
+    AmbiguousSymbol,
+
+    /// <summary>A symbol query matched nothing; <c>symbols</c> (and <c>candidates</c>) list up to 10 similar names.</summary>
+    [JsonStringEnumMemberName("symbol_not_found")]
+    SymbolNotFound,
 }
 
 /// <summary>The <c>data</c> of every semantic JSON-RPC error (code -32001).</summary>
@@ -45,7 +53,25 @@ public sealed record SemanticErrorData(
     string Message,
     IReadOnlyList<string>? Candidates,
     IReadOnlyList<ProjectIssue>? Projects,
-    string? Command);
+    string? Command)
+{
+    /// <summary>
+    /// ambiguous_symbol / symbol_not_found: the candidate symbols (absent otherwise). Send <c>name</c> back
+    /// unchanged as the request's <c>name</c>, with <c>path</c> when <c>needsPath</c> is true.
+    /// Omitted from the JSON for the other kinds, so their shape is unchanged.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<SymbolCandidate>? Symbols { get; init; }
+}
+
+/// <summary>A candidate symbol in an ambiguous_symbol or symbol_not_found error.</summary>
+/// <param name="Name">Display name usable as <c>name</c> unchanged.</param>
+/// <param name="Kind">Symbol kind (see <c>ResolvedSymbol.Kind</c>).</param>
+/// <param name="Path">Workspace-relative file of its first declaration, or null (metadata).</param>
+/// <param name="Line">One-based line of that declaration, or null.</param>
+/// <param name="Character">One-based UTF-16 character of that declaration, or null.</param>
+/// <param name="NeedsPath">True when another candidate has the same name: send <c>path</c> too.</param>
+public sealed record SymbolCandidate(string Name, string Kind, string? Path, int? Line, int? Character, bool NeedsPath);
 
 /// <summary>A project and why it is a problem.</summary>
 /// <param name="Path">Workspace-relative project path (forward slashes), or absolute when outside the workspace.</param>

@@ -161,6 +161,8 @@ public static class ResultBuilder
         return excluded;
     }
 
+    internal static List<ExcludedAnalyzers> GroupExclusions(string workspace, IEnumerable<AnalyzerExclusion> exclusions) => Group(workspace, exclusions);
+
     private static List<ExcludedAnalyzers> Group(string workspace, IEnumerable<AnalyzerExclusion> exclusions) =>
         exclusions
             .GroupBy(e => (Project: PathUtil.ToWorkspaceRelative(workspace, e.ProjectPath), e.TargetFramework))

@@ -45,3 +45,52 @@ public sealed class ProjectGraphHandler(HostState state, JsonRpc rpc)
         }
     }
 }
+
+/// <summary><c>sharpclaw/symbolResolve</c>, <c>sharpclaw/findReferences</c>, <c>sharpclaw/typeHierarchy</c>.</summary>
+public sealed class SymbolQueryHandler(HostState state, JsonRpc rpc)
+{
+    private readonly Symbols.SymbolQueryService service = new(state.Cache);
+
+    [JsonRpcMethod(ProtocolMethods.SymbolResolve, UseSingleObjectParameterDeserialization = true)]
+    public Task<SymbolResolveResult> ResolveAsync(SymbolResolveParams? parameters = null, CancellationToken cancellationToken = default) =>
+        Run(() => this.service.ResolveAsync(parameters ?? new SymbolResolveParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
+
+    [JsonRpcMethod(ProtocolMethods.FindReferences, UseSingleObjectParameterDeserialization = true)]
+    public Task<FindReferencesResult> FindReferencesAsync(FindReferencesParams? parameters = null, CancellationToken cancellationToken = default) =>
+        Run(() => this.service.FindReferencesAsync(parameters ?? new FindReferencesParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
+
+    [JsonRpcMethod(ProtocolMethods.TypeHierarchy, UseSingleObjectParameterDeserialization = true)]
+    public Task<TypeHierarchyResult> TypeHierarchyAsync(TypeHierarchyParams? parameters = null, CancellationToken cancellationToken = default) =>
+        Run(() => this.service.TypeHierarchyAsync(parameters ?? new TypeHierarchyParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
+
+    private static async Task<T> Run<T>(Func<Task<T>> query)
+    {
+        try
+        {
+            return await query().ConfigureAwait(false);
+        }
+        catch (SemanticException ex)
+        {
+            throw ex.ToRpcException();
+        }
+    }
+}
+
+/// <summary><c>sharpclaw/diagnostics</c>.</summary>
+public sealed class DiagnosticsHandler(HostState state, JsonRpc rpc)
+{
+    private readonly Symbols.DiagnosticsService service = new(state.Cache);
+
+    [JsonRpcMethod(ProtocolMethods.Diagnostics, UseSingleObjectParameterDeserialization = true)]
+    public async Task<DiagnosticsResult> GetAsync(DiagnosticsParams? parameters = null, CancellationToken cancellationToken = default)
+    {
+        try
+        {
+            return await this.service.GetAsync(parameters ?? new DiagnosticsParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken).ConfigureAwait(false);
+        }
+        catch (SemanticException ex)
+        {
+            throw ex.ToRpcException();
+        }
+    }
+}

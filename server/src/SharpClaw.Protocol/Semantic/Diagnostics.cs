@@ -1,0 +1,87 @@
+namespace SharpClaw.Protocol.Semantic;
+
+/// <summary>Params of <c>sharpclaw/diagnostics</c>.</summary>
+public sealed record DiagnosticsParams : IWorkspaceRequest
+{
+    public string? Workspace { get; init; }
+
+    public string? Target { get; init; }
+
+    public string? Configuration { get; init; }
+
+    public string? TargetFramework { get; init; }
+
+    public string? Tool { get; init; }
+
+    /// <summary>Project name or workspace-relative project path; null: every project.</summary>
+    public string? Project { get; init; }
+
+    /// <summary>Exact workspace-relative file, a unique whole-segment suffix, or a glob (<c>*</c>, <c>**</c>, <c>?</c>, <c>{A,B}</c>).</summary>
+    public string? Path { get; init; }
+
+    /// <summary>Minimum severity: error, warning (default: errors and warnings), information, hint.</summary>
+    public string? Severity { get; init; }
+
+    /// <summary>Diagnostic codes (case-insensitive), applied before severity.</summary>
+    public IReadOnlyList<string>? Ids { get; init; }
+
+    /// <summary>One line per code instead of one per diagnostic.</summary>
+    public bool? Summary { get; init; }
+
+    /// <summary>Skip this many diagnostics (or summary lines); ≥ 0.</summary>
+    public int? Offset { get; init; }
+
+    /// <summary>At most this many diagnostics (or summary lines); 1–250, default 50.</summary>
+    public int? Limit { get; init; }
+}
+
+/// <summary>A project/framework pair that answered.</summary>
+public sealed record AnsweringProject(string Project, string? TargetFramework);
+
+/// <summary>One diagnostic.</summary>
+/// <param name="Path">Workspace-relative file.</param>
+/// <param name="Line">One-based start line.</param>
+/// <param name="Character">One-based UTF-16 start character.</param>
+/// <param name="EndLine">One-based end line.</param>
+/// <param name="EndCharacter">One-based UTF-16 end character (exclusive).</param>
+/// <param name="Severity">error, warning, information or hint.</param>
+/// <param name="Id">The code, e.g. CS0103.</param>
+/// <param name="Message">The message.</param>
+/// <param name="Project">Workspace-relative project that reported it.</param>
+public sealed record DiagnosticItem(string Path, int Line, int Character, int EndLine, int EndCharacter, string Severity, string Id, string Message, string Project);
+
+/// <summary>One summary line: a code, how often it occurs, its severity, one example.</summary>
+public sealed record DiagnosticSummaryLine(string Id, int Count, string Severity, SourceLocation Example, string Message);
+
+/// <summary>Result of <c>sharpclaw/diagnostics</c>.</summary>
+/// <param name="Projects">The projects (and frameworks) whose compilations were checked.</param>
+/// <param name="Diagnostics">This page of diagnostics, by path (ordinal), line, character; null in summary mode.</param>
+/// <param name="Summary">This page of summary lines (count descending, then code); null unless summary.</param>
+/// <param name="Severity">The minimum severity applied.</param>
+/// <param name="FilteredByIds">True when <c>ids</c> filtered the list (a filtered result without matches does not mean clean).</param>
+/// <param name="FilesChecked">C# files checked.</param>
+/// <param name="Total">Diagnostics at or above the severity (after ids), in all pages.</param>
+/// <param name="FilesWithDiagnostics">Files with at least one of them.</param>
+/// <param name="BelowSeverity">Diagnostics (after ids) below the severity, not listed.</param>
+/// <param name="Offset">The offset applied.</param>
+/// <param name="Limit">The limit applied.</param>
+/// <param name="Truncated">True when more diagnostics (summary lines) follow this page.</param>
+/// <param name="NextOffset">Offset of the next page when truncated.</param>
+/// <param name="Incomplete">Matching C# files attached to no project (no semantic diagnostics), workspace-relative.</param>
+/// <param name="ExcludedAnalyzers">Excluded project/package analyzers, or null when none.</param>
+public sealed record DiagnosticsResult(
+    IReadOnlyList<AnsweringProject> Projects,
+    IReadOnlyList<DiagnosticItem>? Diagnostics,
+    IReadOnlyList<DiagnosticSummaryLine>? Summary,
+    string Severity,
+    bool FilteredByIds,
+    int FilesChecked,
+    int Total,
+    int FilesWithDiagnostics,
+    int BelowSeverity,
+    int Offset,
+    int Limit,
+    bool Truncated,
+    int? NextOffset,
+    IReadOnlyList<string> Incomplete,
+    IReadOnlyList<ExcludedAnalyzers>? ExcludedAnalyzers);

@@ -1,0 +1,318 @@
+using System.Collections.Immutable;
+using System.Text;
+using System.Text.RegularExpressions;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Diagnostics;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Authorization;
+using SharpClaw.Server.Semantic.Cache;
+
+namespace SharpClaw.Server.Semantic.Symbols;
+
+/// <summary>
+/// <c>sharpclaw/diagnostics</c>: compiler diagnostics plus the kept (SDK) analyzers' diagnostics of the
+/// selected C# files, filtered by ids then severity, paged, with totals.
+/// </summary>
+public sealed class DiagnosticsService(SemanticContextCache cache)
+{
+    public const int DefaultLimit = 50;
+    public const int MaxLimit = 250;
+    public const int MaxFiles = 1000;
+
+    /// <summary>Up to this many files of a project are analyzed file by file; more take one whole-compilation pass.</summary>
+    public const int PerFileThreshold = 4;
+
+    private static readonly string[] Severities = ["hint", "information", "warning", "error"];
+
+    public async Task<DiagnosticsResult> GetAsync(DiagnosticsParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    {
+        int offset = parameters.Offset ?? 0;
+        int limit = parameters.Limit ?? DefaultLimit;
+        if (offset < 0)
+        {
+            throw SemanticException.InvalidRequest("'offset' must be 0 or more.");
+        }
+
+        if (limit is < 1 or > MaxLimit)
+        {
+            throw SemanticException.InvalidRequest($"'limit' must be between 1 and {MaxLimit}.");
+        }
+
+        string severity = string.IsNullOrWhiteSpace(parameters.Severity) ? "warning" : parameters.Severity.Trim().ToLowerInvariant();
+        int minimum = Array.IndexOf(Severities, severity);
+        if (minimum < 0)
+        {
+            throw SemanticException.InvalidRequest($"'severity' must be one of error, warning, information, hint, not '{parameters.Severity}'.");
+        }
+
+        HashSet<string>? ids = parameters.Ids is { Count: > 0 } list ? new(list.Select(i => i.Trim()), StringComparer.OrdinalIgnoreCase) : null;
+
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        string workspace = request.Target.Workspace;
+        List<Project> projects = SymbolResolver.SelectProjects(lease.Solution, workspace, parameters.Project);
+
+        // Every C# document once (multi-targeted projects list a file per compilation: the first answers).
+        List<(Document Document, string Relative)> documents = [.. projects
+            .SelectMany(p => p.Documents)
+            .Where(d => d.FilePath is { } f && (f.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || f.EndsWith(".csx", StringComparison.OrdinalIgnoreCase)))
+            .Select(d => (Document: d, Relative: PathUtil.ToWorkspaceRelative(workspace, d.FilePath!)))
+            .DistinctBy(d => d.Relative)];
+        Func<string, bool> matches = PathFilter(parameters.Path, documents.Select(d => d.Relative), workspace);
+        List<(Document Document, string Relative)> selected = [.. documents.Where(d => matches(d.Relative)).OrderBy(d => d.Relative, StringComparer.Ordinal).Take(MaxFiles)];
+
+        List<DiagnosticItem> all = [];
+        foreach (IGrouping<ProjectId, (Document Document, string Relative)> group in selected.GroupBy(d => d.Document.Project.Id))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            Project project = group.First().Document.Project;
+            Compilation? compilation = await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
+            if (compilation is null)
+            {
+                continue;
+            }
+
+            ImmutableArray<DiagnosticAnalyzer> kept = [.. project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(project.Language))];
+            CompilationWithAnalyzers? withAnalyzers = kept.IsEmpty ? null : compilation.WithAnalyzers(kept, project.AnalyzerOptions);
+            Dictionary<SyntaxTree, string> trees = [];
+            foreach ((Document document, string relative) in group)
+            {
+                if (await document.GetSyntaxTreeAsync(cancellationToken).ConfigureAwait(false) is { } tree)
+                {
+                    trees[tree] = relative;
+                }
+            }
+
+            List<Diagnostic> found = [];
+            if (trees.Count > PerFileThreshold)
+            {
+                // Many files of one project: one pass over the whole compilation is much cheaper than per-file passes.
+                found.AddRange(withAnalyzers is null
+                    ? compilation.GetDiagnostics(cancellationToken)
+                    : await withAnalyzers.GetAllDiagnosticsAsync(cancellationToken).ConfigureAwait(false));
+            }
+            else
+            {
+                foreach (SyntaxTree tree in trees.Keys)
+                {
+                    SemanticModel model = compilation.GetSemanticModel(tree);
+                    found.AddRange(model.GetDiagnostics(cancellationToken: cancellationToken));
+                    if (withAnalyzers is not null)
+                    {
+                        found.AddRange(await withAnalyzers.GetAnalyzerSyntaxDiagnosticsAsync(tree, cancellationToken).ConfigureAwait(false));
+                        found.AddRange(await withAnalyzers.GetAnalyzerSemanticDiagnosticsAsync(model, null, cancellationToken).ConfigureAwait(false));
+                    }
+                }
+            }
+
+            string projectPath = project.FilePath is null ? project.Name : PathUtil.ToWorkspaceRelative(workspace, project.FilePath);
+            foreach (Diagnostic diagnostic in found)
+            {
+                if (diagnostic.IsSuppressed || !diagnostic.Location.IsInSource
+                    || diagnostic.Location.SourceTree is not { } inTree || !trees.TryGetValue(inTree, out string? relative))
+                {
+                    continue;
+                }
+
+                FileLinePositionSpan span = diagnostic.Location.GetLineSpan();
+                all.Add(new DiagnosticItem(
+                    relative,
+                    span.StartLinePosition.Line + 1,
+                    span.StartLinePosition.Character + 1,
+                    span.EndLinePosition.Line + 1,
+                    span.EndLinePosition.Character + 1,
+                    SeverityName(diagnostic.Severity),
+                    diagnostic.Id,
+                    diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture),
+                    projectPath));
+            }
+        }
+
+        all = [.. all.Distinct()];
+        if (ids is not null)
+        {
+            all = [.. all.Where(d => ids.Contains(d.Id))];
+        }
+
+        List<DiagnosticItem> listed = [.. all
+            .Where(d => Array.IndexOf(Severities, d.Severity) >= minimum)
+            .OrderBy(d => d.Path, StringComparer.Ordinal).ThenBy(d => d.Line).ThenBy(d => d.Character).ThenBy(d => d.Id, StringComparer.Ordinal)];
+        int below = all.Count - listed.Count;
+
+        List<DiagnosticItem>? page = null;
+        List<DiagnosticSummaryLine>? summary = null;
+        int lines;
+        if (parameters.Summary == true)
+        {
+            List<DiagnosticSummaryLine> grouped = [.. listed
+                .GroupBy(d => d.Id, StringComparer.OrdinalIgnoreCase)
+                .Select(g => new DiagnosticSummaryLine(g.First().Id, g.Count(), g.First().Severity, new SourceLocation(g.First().Path, g.First().Line, g.First().Character), g.First().Message))
+                .OrderByDescending(s => s.Count).ThenBy(s => s.Id, StringComparer.Ordinal)];
+            lines = grouped.Count;
+            summary = [.. grouped.Skip(offset).Take(limit)];
+        }
+        else
+        {
+            lines = listed.Count;
+            page = [.. listed.Skip(offset).Take(limit)];
+        }
+
+        int shown = page?.Count ?? summary!.Count;
+        bool truncated = offset + shown < lines;
+        List<string> incomplete = Incomplete(workspace, lease.Solution, matches, parameters.Project is null);
+        List<AnsweringProject> answering = [.. selected.Select(d => d.Document.Project).DistinctBy(p => p.Id)
+            .Select(p => new AnsweringProject(p.FilePath is null ? p.Name : PathUtil.ToWorkspaceRelative(workspace, p.FilePath), lease.Context.Frameworks.GetValueOrDefault(p.Id)))
+            .OrderBy(p => p.Project, StringComparer.Ordinal).ThenBy(p => p.TargetFramework, StringComparer.Ordinal)];
+        List<ExcludedAnalyzers> excluded = ResultBuilder.GroupExclusions(workspace, lease.Context.ExcludedAnalyzers);
+
+        return new DiagnosticsResult(
+            answering,
+            page,
+            summary,
+            severity,
+            ids is not null,
+            selected.Count,
+            listed.Count,
+            listed.Select(d => d.Path).Distinct().Count(),
+            below,
+            offset,
+            limit,
+            truncated,
+            truncated ? offset + shown : null,
+            incomplete,
+            excluded.Count == 0 ? null : excluded);
+    }
+
+    private static string SeverityName(DiagnosticSeverity severity) => severity switch
+    {
+        DiagnosticSeverity.Error => "error",
+        DiagnosticSeverity.Warning => "warning",
+        DiagnosticSeverity.Info => "information",
+        _ => "hint",
+    };
+
+    /// <summary>Exact path, unique whole-segment suffix, or glob; null/empty: every file.</summary>
+    private static Func<string, bool> PathFilter(string? path, IEnumerable<string> documents, string workspace)
+    {
+        if (string.IsNullOrWhiteSpace(path))
+        {
+            return _ => true;
+        }
+
+        string wanted = path.Trim().Replace('\\', '/');
+        if (Path.IsPathRooted(wanted))
+        {
+            wanted = PathUtil.ToWorkspaceRelative(workspace, wanted);
+        }
+
+        if (wanted.IndexOfAny(['*', '?', '{', '[']) >= 0)
+        {
+            Regex regex = new(GlobToRegex(wanted), RegexOptions.CultureInvariant | (PathUtil.Comparison == StringComparison.Ordinal ? RegexOptions.None : RegexOptions.IgnoreCase));
+            bool nameOnly = !wanted.Contains('/', StringComparison.Ordinal);
+            return relative => regex.IsMatch(relative) || (nameOnly && regex.IsMatch(relative[(relative.LastIndexOf('/') + 1)..]));
+        }
+
+        List<string> all = [.. documents];
+        if (all.Any(d => d.Equals(wanted, PathUtil.Comparison)) || File.Exists(Path.Combine(workspace, wanted)))
+        {
+            return relative => relative.Equals(wanted, PathUtil.Comparison);
+        }
+
+        List<string> suffix = [.. all.Where(d => SymbolResolver.MatchesPath(d, wanted))];
+        if (suffix.Count > 1)
+        {
+            throw SemanticException.InvalidRequest($"'{path}' matches several files: {string.Join(", ", suffix.Order(StringComparer.Ordinal).Take(20))}.");
+        }
+
+        return suffix.Count == 1 ? relative => relative.Equals(suffix[0], PathUtil.Comparison) : relative => SymbolResolver.MatchesPath(relative, wanted);
+    }
+
+    internal static string GlobToRegex(string glob)
+    {
+        StringBuilder builder = new("^");
+        int braces = 0;
+        for (int i = 0; i < glob.Length; i++)
+        {
+            char c = glob[i];
+            switch (c)
+            {
+                case '*' when i + 1 < glob.Length && glob[i + 1] == '*':
+                    bool slash = i + 2 < glob.Length && glob[i + 2] == '/';
+                    builder.Append(slash ? "(?:.*/)?" : ".*");
+                    i += slash ? 2 : 1;
+                    break;
+                case '*':
+                    builder.Append("[^/]*");
+                    break;
+                case '?':
+                    builder.Append("[^/]");
+                    break;
+                case '{':
+                    braces++;
+                    builder.Append("(?:");
+                    break;
+                case '}' when braces > 0:
+                    braces--;
+                    builder.Append(')');
+                    break;
+                case ',' when braces > 0:
+                    builder.Append('|');
+                    break;
+                default:
+                    builder.Append(Regex.Escape(c.ToString()));
+                    break;
+            }
+        }
+
+        return builder.Append('$').ToString();
+    }
+
+    /// <summary>Matching .cs/.csx files under the workspace that no project of the solution compiles.</summary>
+    private static List<string> Incomplete(string workspace, Solution solution, Func<string, bool> matches, bool allProjects)
+    {
+        if (!allProjects)
+        {
+            return [];
+        }
+
+        HashSet<string> known = new(solution.Projects.SelectMany(p => p.Documents).Select(d => d.FilePath).OfType<string>(), PathUtil.Comparer);
+        List<string> result = [];
+        Stack<string> folders = new([workspace]);
+        int seen = 0;
+        while (folders.Count > 0 && seen < MaxFiles * 10)
+        {
+            string folder = folders.Pop();
+            try
+            {
+                foreach (string directory in Directory.EnumerateDirectories(folder))
+                {
+                    string name = Path.GetFileName(directory);
+                    if (name is not ("bin" or "obj" or "artifacts" or "node_modules") && !name.StartsWith('.'))
+                    {
+                        folders.Push(directory);
+                    }
+                }
+
+                foreach (string file in Directory.EnumerateFiles(folder))
+                {
+                    seen++;
+                    if ((file.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || file.EndsWith(".csx", StringComparison.OrdinalIgnoreCase)) && !known.Contains(file))
+                    {
+                        string relative = PathUtil.ToWorkspaceRelative(workspace, file);
+                        if (matches(relative))
+                        {
+                            result.Add(relative);
+                        }
+                    }
+                }
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                // Unreadable folder: skipped.
+            }
+        }
+
+        result.Sort(StringComparer.Ordinal);
+        return result;
+    }
+}

@@ -1,0 +1,278 @@
+using System.Text;
+using Microsoft.CodeAnalysis;
+
+namespace SharpClaw.Server.Semantic.Symbols;
+
+/// <summary>
+/// A parsed <c>name</c>: dotted segments (generic arguments optional, compared by arity) plus an
+/// optional parameter list. A qualified name matches the end of the fully qualified name.
+/// </summary>
+internal sealed class NameQuery
+{
+    private readonly List<string> segments;
+    private readonly List<string>? parameters;
+
+    private NameQuery(List<string> segments, List<string>? parameters)
+    {
+        this.segments = segments;
+        this.parameters = parameters;
+    }
+
+    public bool HasParameters => this.parameters is not null;
+
+    /// <summary>The last segment without generic arguments.</summary>
+    public string SimpleName => WithoutGenerics(this.segments[^1]);
+
+    public static NameQuery Parse(string name, string? signature)
+    {
+        string text = name.Trim();
+        List<string>? parameters = null;
+        int open = IndexAtDepthZero(text, '(');
+        if (open >= 0)
+        {
+            int close = text.LastIndexOf(')');
+            if (close < open)
+            {
+                throw SemanticException.InvalidRequest($"'{name}' has an unclosed parameter list.");
+            }
+
+            parameters = SplitParameters(text[(open + 1)..close]);
+            text = text[..open];
+        }
+        else if (!string.IsNullOrWhiteSpace(signature))
+        {
+            string list = signature.Trim();
+            if (list.StartsWith('(') && list.EndsWith(')'))
+            {
+                list = list[1..^1];
+            }
+
+            parameters = SplitParameters(list);
+        }
+
+        List<string> segments = [.. SplitTopLevel(SymbolResolver.Strip(text), '.').Select(NormalizeGenerics)];
+        if (segments.Count == 0 || segments.Any(s => s.Length == 0))
+        {
+            throw SemanticException.InvalidRequest($"'{name}' is not a symbol name.");
+        }
+
+        return new NameQuery(segments, parameters);
+    }
+
+    public bool Matches(ISymbol symbol, string display)
+    {
+        bool constructor = symbol is IMethodSymbol { MethodKind: MethodKind.Constructor };
+        if (constructor && (!this.HasParameters || this.segments.Count < 2))
+        {
+            return false; // A constructor needs its parameter list: Box.Box(int).
+        }
+
+        if (!this.MatchesName(display))
+        {
+            return false;
+        }
+
+        if (this.parameters is null)
+        {
+            return true;
+        }
+
+        IReadOnlyList<IParameterSymbol>? actual = symbol switch
+        {
+            IMethodSymbol m => m.Parameters,
+            IPropertySymbol { IsIndexer: true } p => p.Parameters,
+            INamedTypeSymbol { DelegateInvokeMethod: { } invoke } => invoke.Parameters,
+            _ => null,
+        };
+        if (actual is null || actual.Count != this.parameters.Count)
+        {
+            return false;
+        }
+
+        for (int i = 0; i < actual.Count; i++)
+        {
+            if (!ParameterMatches(this.parameters[i], SymbolResolver.ParameterType(actual[i])))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>True when the display name (parameters ignored) ends with this query's segments.</summary>
+    public bool MatchesName(string display)
+    {
+        string withoutParameters = display;
+        int open = IndexAtDepthZero(display, '(');
+        if (open >= 0)
+        {
+            withoutParameters = display[..open];
+        }
+
+        List<string> actual = SplitTopLevel(SymbolResolver.Strip(withoutParameters), '.');
+        if (actual.Count < this.segments.Count)
+        {
+            return false;
+        }
+
+        int offset = actual.Count - this.segments.Count;
+        for (int i = 0; i < this.segments.Count; i++)
+        {
+            string wanted = this.segments[i];
+            string candidate = NormalizeGenerics(actual[offset + i]);
+            bool equal = wanted.Contains('<', StringComparison.Ordinal)
+                ? wanted.Equals(candidate, StringComparison.Ordinal)
+                : wanted.Equals(WithoutGenerics(candidate), StringComparison.Ordinal);
+            if (!equal)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    private static bool ParameterMatches(string wanted, string actual)
+    {
+        if (wanted == actual || actual == wanted + "?" || wanted == actual + "?")
+        {
+            return true;
+        }
+
+        // A namespace-qualified request type matches the (namespace-free) parameter type.
+        return wanted.EndsWith("." + actual, StringComparison.Ordinal) || wanted.EndsWith("." + actual.TrimEnd('?'), StringComparison.Ordinal);
+    }
+
+    private static List<string> SplitParameters(string list)
+    {
+        if (string.IsNullOrWhiteSpace(list))
+        {
+            return [];
+        }
+
+        List<string> result = [];
+        foreach (string raw in SplitTopLevel(list, ','))
+        {
+            string parameter = raw.Trim();
+            foreach (string modifier in new[] { "ref readonly ", "scoped ", "ref ", "out ", "in ", "params ", "this " })
+            {
+                if (parameter.StartsWith(modifier, StringComparison.Ordinal))
+                {
+                    parameter = parameter[modifier.Length..].TrimStart();
+                }
+            }
+
+            // "int a" (type and name) → "int".
+            int space = LastIndexAtDepthZero(parameter, ' ');
+            if (space > 0)
+            {
+                parameter = parameter[..space];
+            }
+
+            result.Add(SymbolResolver.Strip(parameter));
+        }
+
+        return result;
+    }
+
+    private static string NormalizeGenerics(string segment)
+    {
+        int open = segment.IndexOf('<', StringComparison.Ordinal);
+        if (open < 0)
+        {
+            return segment;
+        }
+
+        int arity = SplitTopLevel(segment[(open + 1)..segment.LastIndexOf('>')], ',').Count;
+        return segment[..open] + "<" + new string(',', Math.Max(0, arity - 1)) + ">";
+    }
+
+    private static string WithoutGenerics(string segment)
+    {
+        int open = segment.IndexOf('<', StringComparison.Ordinal);
+        return open < 0 ? segment : segment[..open];
+    }
+
+    private static List<string> SplitTopLevel(string text, char separator)
+    {
+        List<string> parts = [];
+        int depth = 0;
+        StringBuilder current = new();
+        foreach (char c in text)
+        {
+            if (c is '<' or '(' or '[')
+            {
+                depth++;
+            }
+            else if (c is '>' or ')' or ']')
+            {
+                depth--;
+            }
+
+            if (c == separator && depth == 0)
+            {
+                parts.Add(current.ToString());
+                current.Clear();
+            }
+            else
+            {
+                current.Append(c);
+            }
+        }
+
+        if (current.Length > 0 || parts.Count > 0)
+        {
+            parts.Add(current.ToString());
+        }
+
+        return parts;
+    }
+
+    private static int IndexAtDepthZero(string text, char wanted)
+    {
+        int depth = 0;
+        for (int i = 0; i < text.Length; i++)
+        {
+            char c = text[i];
+            if (c == wanted && depth == 0)
+            {
+                return i;
+            }
+
+            if (c == '<')
+            {
+                depth++;
+            }
+            else if (c == '>')
+            {
+                depth--;
+            }
+        }
+
+        return -1;
+    }
+
+    private static int LastIndexAtDepthZero(string text, char wanted)
+    {
+        int depth = 0;
+        for (int i = text.Length - 1; i >= 0; i--)
+        {
+            char c = text[i];
+            if (c is '>' or ')' or ']')
+            {
+                depth++;
+            }
+            else if (c is '<' or '(' or '[')
+            {
+                depth--;
+            }
+            else if (c == wanted && depth == 0)
+            {
+                return i;
+            }
+        }
+
+        return -1;
+    }
+}

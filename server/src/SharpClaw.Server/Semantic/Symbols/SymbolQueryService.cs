@@ -1,0 +1,188 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.FindSymbols;
+using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Authorization;
+using SharpClaw.Server.Semantic.Cache;
+
+namespace SharpClaw.Server.Semantic.Symbols;
+
+/// <summary>The read tools' symbol queries: resolve, references, type hierarchy.</summary>
+public sealed class SymbolQueryService(SemanticContextCache cache)
+{
+    public const int DefaultLimit = 50;
+    public const int MaxLimit = 200;
+
+    public async Task<SymbolResolveResult> ResolveAsync(SymbolResolveParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    {
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        string workspace = request.Target.Workspace;
+        SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
+        (string project, string? framework) = Answered(lease, workspace, match.Project);
+        return new SymbolResolveResult(SymbolResolver.Describe(match.Symbol, workspace, lease.Solution), project, framework, Excluded(lease, workspace));
+    }
+
+    public async Task<FindReferencesResult> FindReferencesAsync(FindReferencesParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    {
+        int offset = parameters.Offset ?? 0;
+        int limit = parameters.Limit ?? DefaultLimit;
+        if (offset < 0)
+        {
+            throw SemanticException.InvalidRequest("'offset' must be 0 or more.");
+        }
+
+        if (limit is < 1 or > MaxLimit)
+        {
+            throw SemanticException.InvalidRequest($"'limit' must be between 1 and {MaxLimit}.");
+        }
+
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        string workspace = request.Target.Workspace;
+        Solution solution = lease.Solution;
+        SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
+
+        IEnumerable<ReferencedSymbol> found = await SymbolFinder.FindReferencesAsync(match.Symbol, solution, cancellationToken).ConfigureAwait(false);
+        HashSet<(string Path, int Start)> seen = [];
+        HashSet<(string Path, int Start)> seenGenerated = [];
+        List<(SymbolReference Location, Document Document, TextSpan Span)> references = [];
+        foreach (ReferencedSymbol referenced in found)
+        {
+            foreach (Microsoft.CodeAnalysis.FindSymbols.ReferenceLocation location in referenced.Locations)
+            {
+                if (location.IsImplicit || !location.Location.IsInSource)
+                {
+                    continue;
+                }
+
+                string path = location.Location.SourceTree!.FilePath;
+                int start = location.Location.SourceSpan.Start;
+                if (location.Document is SourceGeneratedDocument)
+                {
+                    seenGenerated.Add((path, start));
+                    continue;
+                }
+
+                if (!seen.Add((path, start)))
+                {
+                    continue; // The same file in several compilations (multi-targeting).
+                }
+
+                SourceLocation at = SymbolResolver.ToLocation(location.Location, workspace);
+                references.Add((new SymbolReference(at.Path, at.Line, at.Character, null), location.Document, location.Location.SourceSpan));
+            }
+        }
+
+        List<(SymbolReference Location, Document Document, TextSpan Span)> ordered = [.. references
+            .OrderBy(r => r.Location.Path, StringComparer.Ordinal).ThenBy(r => r.Location.Line).ThenBy(r => r.Location.Character)];
+        List<SymbolReference> page = [];
+        foreach ((SymbolReference location, Document document, TextSpan span) in ordered.Skip(offset).Take(limit))
+        {
+            if (parameters.Context == true)
+            {
+                SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
+                page.Add(location with { Context = text.Lines.GetLineFromPosition(span.Start).ToString().Trim() });
+            }
+            else
+            {
+                page.Add(location);
+            }
+        }
+
+        bool truncated = offset + page.Count < ordered.Count;
+        (string project, string? framework) = Answered(lease, workspace, match.Project);
+        return new FindReferencesResult(
+            SymbolResolver.Describe(match.Symbol, workspace, lease.Solution),
+            project,
+            framework,
+            page,
+            ordered.Count,
+            offset,
+            limit,
+            truncated,
+            truncated ? offset + page.Count : null,
+            seenGenerated.Count,
+            Excluded(lease, workspace));
+    }
+
+    public async Task<TypeHierarchyResult> TypeHierarchyAsync(TypeHierarchyParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    {
+        int limit = parameters.Limit ?? DefaultLimit;
+        if (limit is < 1 or > MaxLimit)
+        {
+            throw SemanticException.InvalidRequest($"'limit' must be between 1 and {MaxLimit}.");
+        }
+
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        string workspace = request.Target.Workspace;
+        Solution solution = lease.Solution;
+        SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
+        if (match.Symbol is not INamedTypeSymbol type)
+        {
+            throw SemanticException.InvalidRequest($"{match.Display} is a {match.Kind}, not a type.");
+        }
+
+        List<ISymbol> baseTypes = [];
+        for (INamedTypeSymbol? current = type.BaseType; current is not null; current = current.BaseType)
+        {
+            baseTypes.Add(current);
+        }
+
+        List<ISymbol> interfaces = [.. type.AllInterfaces];
+        List<ISymbol> derived;
+        List<ISymbol> implementations = [];
+        if (type.TypeKind == TypeKind.Interface)
+        {
+            derived = [.. await SymbolFinder.FindDerivedInterfacesAsync(type, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false)];
+            implementations = [.. await SymbolFinder.FindImplementationsAsync(type, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false)];
+        }
+        else if (type.TypeKind == TypeKind.Class)
+        {
+            derived = [.. await SymbolFinder.FindDerivedClassesAsync(type, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false)];
+        }
+        else
+        {
+            derived = [];
+        }
+
+        (string project, string? framework) = Answered(lease, workspace, match.Project);
+        return new TypeHierarchyResult(
+            SymbolResolver.Describe(type, workspace, solution),
+            project,
+            framework,
+            Collect(baseTypes, solution, workspace, limit, keepOrder: true),
+            Collect(interfaces, solution, workspace, limit, keepOrder: false),
+            Collect(derived, solution, workspace, limit, keepOrder: false),
+            Collect(implementations, solution, workspace, limit, keepOrder: false),
+            limit,
+            Excluded(lease, workspace));
+    }
+
+    private static SymbolCollection Collect(List<ISymbol> symbols, Solution solution, string workspace, int limit, bool keepOrder)
+    {
+        List<ResolvedSymbol> all = [.. symbols.Select(s => s.OriginalDefinition).Distinct(SymbolEqualityComparer.Default).Select(s => SymbolResolver.Describe(s!, workspace, solution))
+            .GroupBy(s => s.Name).Select(g => g.First())];
+        if (!keepOrder)
+        {
+            all = [.. all
+                .OrderBy(s => s.Locations.Count == 0 ? 1 : 0)
+                .ThenBy(s => s.Locations.FirstOrDefault()?.Path, StringComparer.Ordinal)
+                .ThenBy(s => s.Locations.FirstOrDefault()?.Line)
+                .ThenBy(s => s.Locations.FirstOrDefault()?.Character)
+                .ThenBy(s => s.Name, StringComparer.Ordinal)];
+        }
+
+        return new SymbolCollection([.. all.Take(limit)], all.Count, all.Count > limit);
+    }
+
+    private static (string Project, string? Framework) Answered(ContextLease lease, string workspace, Project project) =>
+        (project.FilePath is null ? project.Name : PathUtil.ToWorkspaceRelative(workspace, project.FilePath), lease.Context.Frameworks.GetValueOrDefault(project.Id));
+
+    private static IReadOnlyList<ExcludedAnalyzers>? Excluded(ContextLease lease, string workspace)
+    {
+        List<ExcludedAnalyzers> excluded = ResultBuilder.GroupExclusions(workspace, lease.Context.ExcludedAnalyzers);
+        return excluded.Count == 0 ? null : excluded;
+    }
+}

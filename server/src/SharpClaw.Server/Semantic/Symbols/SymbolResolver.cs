@@ -1,0 +1,437 @@
+using System.Text;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.FindSymbols;
+using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+
+namespace SharpClaw.Server.Semantic.Symbols;
+
+/// <summary>A source symbol found in one project's compilation.</summary>
+internal sealed record SymbolMatch(ISymbol Symbol, Project Project, string Display, string Kind);
+
+/// <summary>
+/// Resolves the symbol selectors of the read tools (name, container, kind, project, path, signature,
+/// declaration position) against the source symbols of a leased solution.
+/// </summary>
+internal static class SymbolResolver
+{
+    public const int MaxAmbiguous = 20;
+    public const int MaxSimilar = 10;
+
+    /// <summary>Display names usable as <c>name</c>: fully qualified, C# keywords, parameter types only.</summary>
+    public static readonly SymbolDisplayFormat NameFormat = new(
+        globalNamespaceStyle: SymbolDisplayGlobalNamespaceStyle.Omitted,
+        typeQualificationStyle: SymbolDisplayTypeQualificationStyle.NameAndContainingTypesAndNamespaces,
+        genericsOptions: SymbolDisplayGenericsOptions.IncludeTypeParameters,
+        memberOptions: SymbolDisplayMemberOptions.IncludeContainingType | SymbolDisplayMemberOptions.IncludeParameters | SymbolDisplayMemberOptions.IncludeExplicitInterface,
+        parameterOptions: SymbolDisplayParameterOptions.IncludeType | SymbolDisplayParameterOptions.IncludeParamsRefOut,
+        miscellaneousOptions: SymbolDisplayMiscellaneousOptions.UseSpecialTypes | SymbolDisplayMiscellaneousOptions.IncludeNullableReferenceTypeModifier);
+
+    /// <summary>Parameter type display (minimal: no namespaces).</summary>
+    private static readonly SymbolDisplayFormat ParameterTypeFormat = new(
+        globalNamespaceStyle: SymbolDisplayGlobalNamespaceStyle.Omitted,
+        typeQualificationStyle: SymbolDisplayTypeQualificationStyle.NameAndContainingTypes,
+        genericsOptions: SymbolDisplayGenericsOptions.IncludeTypeParameters,
+        miscellaneousOptions: SymbolDisplayMiscellaneousOptions.UseSpecialTypes | SymbolDisplayMiscellaneousOptions.IncludeNullableReferenceTypeModifier);
+
+    public static async Task<SymbolMatch> ResolveAsync(ContextLease lease, string workspace, ISymbolSelector selector, CancellationToken cancellationToken)
+    {
+        Solution solution = lease.Solution;
+        List<Project> projects = SelectProjects(solution, workspace, selector.Project);
+        if (selector.Line is < 1 || selector.Character is < 1)
+        {
+            throw SemanticException.InvalidRequest("'line' and 'character' are one-based.");
+        }
+
+        if (string.IsNullOrWhiteSpace(selector.Name))
+        {
+            if (selector.Path is null || selector.Line is null || selector.Character is null)
+            {
+                throw SemanticException.InvalidRequest("Pass 'name', or 'path' with 'line' and 'character'.");
+            }
+
+            return await AtPositionAsync(solution, projects, workspace, selector, cancellationToken).ConfigureAwait(false);
+        }
+
+        NameQuery query = NameQuery.Parse(selector.Name, selector.Signature);
+        HashSet<ProjectId> selected = [.. projects.Select(p => p.Id)];
+        List<SymbolMatch> all = [.. (await IndexAsync(solution, cancellationToken).ConfigureAwait(false)).Where(m => selected.Contains(m.Project.Id))];
+        List<SymbolMatch> matches = [.. all.Where(m => query.Matches(m.Symbol, m.Display) && Filter(m, selector, workspace, solution))];
+        matches = Deduplicate(matches);
+
+        if (matches.Count == 1)
+        {
+            return matches[0];
+        }
+
+        if (matches.Count > 1)
+        {
+            throw Ambiguous(selector.Name, matches, workspace);
+        }
+
+        throw NotFound(selector, query, all, workspace);
+    }
+
+    public static string KindOf(ISymbol symbol) => symbol switch
+    {
+        INamespaceSymbol => "namespace",
+        INamedTypeSymbol { IsRecord: true } => "record",
+        INamedTypeSymbol t => t.TypeKind switch
+        {
+            TypeKind.Class => "class",
+            TypeKind.Struct => "struct",
+            TypeKind.Interface => "interface",
+            TypeKind.Enum => "enum",
+            TypeKind.Delegate => "delegate",
+            _ => "type",
+        },
+        IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor } => "constructor",
+        IMethodSymbol { MethodKind: MethodKind.UserDefinedOperator or MethodKind.Conversion } => "operator",
+        IMethodSymbol => "method",
+        IPropertySymbol => "property",
+        IFieldSymbol => "field",
+        IEventSymbol => "event",
+        _ => "other",
+    };
+
+    public static ResolvedSymbol Describe(ISymbol symbol, string workspace, Solution? solution = null)
+    {
+        List<SourceLocation> locations = [.. symbol.Locations
+            .Where(l => l.IsInSource)
+            .Select(l => solution is not null && solution.GetDocument(l.SourceTree) is null or SourceGeneratedDocument
+                ? ToLocation(l, workspace) with { Generated = true }
+                : ToLocation(l, workspace))
+            .Distinct()
+            .OrderBy(l => l.Path, StringComparer.Ordinal).ThenBy(l => l.Line).ThenBy(l => l.Character)];
+        string? container = symbol.ContainingType?.ToDisplayString(NameFormat)
+            ?? (symbol.ContainingNamespace is { IsGlobalNamespace: false } ns ? ns.ToDisplayString(NameFormat) : null);
+        return new ResolvedSymbol(symbol.ToDisplayString(NameFormat), KindOf(symbol), container, locations);
+    }
+
+    public static SourceLocation ToLocation(Location location, string workspace)
+    {
+        FileLinePositionSpan span = location.GetLineSpan();
+        return new SourceLocation(PathUtil.ToWorkspaceRelative(workspace, span.Path), span.StartLinePosition.Line + 1, span.StartLinePosition.Character + 1);
+    }
+
+    /// <summary>Projects named by <paramref name="project"/> (name, compilation name or workspace-relative path), else all.</summary>
+    public static List<Project> SelectProjects(Solution solution, string workspace, string? project)
+    {
+        List<Project> all = [.. solution.Projects.Where(p => p.Language == LanguageNames.CSharp).OrderBy(p => p.FilePath, StringComparer.Ordinal).ThenBy(p => p.Name, StringComparer.Ordinal)];
+        if (string.IsNullOrWhiteSpace(project))
+        {
+            return all;
+        }
+
+        string wanted = project.Trim().Replace('\\', '/');
+        List<Project> selected = [.. all.Where(p =>
+            p.Name.Equals(wanted, StringComparison.OrdinalIgnoreCase)
+            || (p.FilePath is { } path && (Path.GetFileNameWithoutExtension(path).Equals(wanted, StringComparison.OrdinalIgnoreCase)
+                || PathUtil.ToWorkspaceRelative(workspace, path).Equals(wanted, StringComparison.Ordinal))))];
+        if (selected.Count == 0)
+        {
+            throw SemanticException.InvalidRequest(
+                $"No project matches '{project}'. Projects: {string.Join(", ", all.Select(p => p.FilePath is null ? p.Name : PathUtil.ToWorkspaceRelative(workspace, p.FilePath)).Distinct())}.");
+        }
+
+        return selected;
+    }
+
+    private static async Task<SymbolMatch> AtPositionAsync(Solution solution, List<Project> projects, string workspace, ISymbolSelector selector, CancellationToken cancellationToken)
+    {
+        Document document = FindDocument(projects, workspace, selector.Path!);
+        SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
+        int line = selector.Line!.Value - 1;
+        if (line >= text.Lines.Count)
+        {
+            throw SemanticException.InvalidRequest($"Line {selector.Line} is past the end of {selector.Path} ({text.Lines.Count} lines).");
+        }
+
+        TextLine textLine = text.Lines[line];
+        int position = Math.Min(textLine.Start + selector.Character!.Value - 1, textLine.End);
+        ISymbol? symbol = await SymbolFinder.FindSymbolAtPositionAsync(document, position, cancellationToken).ConfigureAwait(false);
+        if (symbol is null && position > textLine.Start)
+        {
+            symbol = await SymbolFinder.FindSymbolAtPositionAsync(document, position - 1, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (symbol is null)
+        {
+            throw new SemanticException(new SemanticErrorData(SemanticErrorKind.SymbolNotFound, $"No symbol at {selector.Path}:{selector.Line}:{selector.Character}.", [], null, null) { Symbols = [] });
+        }
+
+        symbol = (symbol is IMethodSymbol { ReducedFrom: { } reduced } ? reduced : symbol).OriginalDefinition;
+
+        // The project that declares the symbol answers (not the one the position is in).
+        Project owner = (symbol.ContainingAssembly is { } assembly ? solution.GetProject(assembly, cancellationToken) : null) ?? document.Project;
+        return new SymbolMatch(symbol, owner, symbol.ToDisplayString(NameFormat), KindOf(symbol));
+    }
+
+    private static Document FindDocument(List<Project> projects, string workspace, string path)
+    {
+        string wanted = path.Replace('\\', '/').Trim();
+        List<Document> documents = [.. projects.SelectMany(p => p.Documents).Where(d => d.FilePath is not null)];
+        List<Document> exact = [.. documents.Where(d => PathUtil.ToWorkspaceRelative(workspace, d.FilePath!).Equals(wanted, PathUtil.Comparison)
+            || (Path.IsPathRooted(wanted) && PathUtil.Comparer.Equals(Path.GetFullPath(wanted), d.FilePath)))];
+        if (exact.Count == 0)
+        {
+            exact = [.. documents.Where(d => MatchesPath(PathUtil.ToWorkspaceRelative(workspace, d.FilePath!), wanted))];
+            if (exact.Select(d => d.FilePath).Distinct(PathUtil.Comparer).Count() > 1)
+            {
+                throw SemanticException.InvalidRequest(
+                    $"'{path}' matches several files: {string.Join(", ", exact.Select(d => PathUtil.ToWorkspaceRelative(workspace, d.FilePath!)).Distinct().Order(StringComparer.Ordinal).Take(20))}.");
+            }
+        }
+
+        return exact.FirstOrDefault() ?? throw SemanticException.InvalidRequest($"No file in the selected projects matches '{path}'.");
+    }
+
+    /// <summary>Exact workspace-relative path, or a whole-segment suffix of it.</summary>
+    public static bool MatchesPath(string relative, string wanted) =>
+        relative.Equals(wanted, PathUtil.Comparison)
+        || relative.EndsWith("/" + wanted.TrimStart('/'), PathUtil.Comparison);
+
+    private static bool Filter(SymbolMatch match, ISymbolSelector selector, string workspace, Solution solution)
+    {
+        if (!string.IsNullOrWhiteSpace(selector.Kind) && !match.Kind.Equals(selector.Kind.Trim(), StringComparison.OrdinalIgnoreCase))
+        {
+            return false;
+        }
+
+        if (!string.IsNullOrWhiteSpace(selector.Container))
+        {
+            INamedTypeSymbol? type = match.Symbol.ContainingType;
+            if (type is null || !NameQuery.Parse(selector.Container, null).MatchesName(type.ToDisplayString(NameFormat)))
+            {
+                return false;
+            }
+        }
+
+        if (!string.IsNullOrWhiteSpace(selector.Path))
+        {
+            string wanted = selector.Path.Replace('\\', '/').Trim();
+            IEnumerable<Location> inFile = match.Symbol.Locations.Where(l => l.IsInSource
+                && (MatchesPath(PathUtil.ToWorkspaceRelative(workspace, l.GetLineSpan().Path), wanted)
+                    || (Path.IsPathRooted(wanted) && PathUtil.Comparer.Equals(Path.GetFullPath(wanted), l.GetLineSpan().Path))));
+            if (selector.Line is { } line)
+            {
+                inFile = inFile.Where(l => l.GetLineSpan().StartLinePosition.Line + 1 == line
+                    && (selector.Character is not { } character || ContainsCharacter(l, character)));
+            }
+
+            return inFile.Any();
+        }
+
+        if (selector.Line is { } onlyLine)
+        {
+            return match.Symbol.Locations.Any(l => l.IsInSource && l.GetLineSpan().StartLinePosition.Line + 1 == onlyLine);
+        }
+
+        return true;
+    }
+
+    private static bool ContainsCharacter(Location location, int character)
+    {
+        FileLinePositionSpan span = location.GetLineSpan();
+        int zero = character - 1;
+        return zero >= span.StartLinePosition.Character && zero <= span.EndLinePosition.Character;
+    }
+
+    /// <summary>
+    /// The symbol index of a solution snapshot, built once per snapshot (snapshots are immutable; a source
+    /// refresh makes a new one, and the entry goes with the old snapshot).
+    /// </summary>
+    private static Task<List<SymbolMatch>> IndexAsync(Solution solution, CancellationToken cancellationToken)
+    {
+        Task<List<SymbolMatch>> index = Indexes.GetValue(solution, s => CollectAsync(
+            [.. s.Projects.Where(p => p.Language == LanguageNames.CSharp).OrderBy(p => p.FilePath, StringComparer.Ordinal).ThenBy(p => p.Name, StringComparer.Ordinal)],
+            CancellationToken.None));
+        if (index.IsFaulted || index.IsCanceled)
+        {
+            Indexes.Remove(solution); // Not kept: the next query tries again.
+        }
+
+        return index.IsCompleted ? index : index.WaitAsync(cancellationToken);
+    }
+
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Solution, Task<List<SymbolMatch>>> Indexes = [];
+
+    /// <summary>Every declared source symbol (types, their members) of the projects' compilations.</summary>
+    private static async Task<List<SymbolMatch>> CollectAsync(List<Project> projects, CancellationToken cancellationToken)
+    {
+        List<SymbolMatch> result = [];
+        foreach (Project project in projects)
+        {
+            Compilation? compilation = await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
+            if (compilation is null)
+            {
+                continue;
+            }
+
+            Stack<INamespaceOrTypeSymbol> pending = new([compilation.Assembly.GlobalNamespace]);
+            while (pending.Count > 0)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                INamespaceOrTypeSymbol current = pending.Pop();
+                foreach (ISymbol member in current.GetMembers())
+                {
+                    if (member is INamespaceSymbol ns)
+                    {
+                        pending.Push(ns);
+                        continue;
+                    }
+
+                    if (!IsReportable(member))
+                    {
+                        continue;
+                    }
+
+                    result.Add(new SymbolMatch(member, project, member.ToDisplayString(NameFormat), KindOf(member)));
+                    if (member is INamedTypeSymbol type)
+                    {
+                        pending.Push(type);
+                    }
+                }
+            }
+        }
+
+        return result;
+    }
+
+    private static bool IsReportable(ISymbol symbol)
+    {
+        if (!symbol.Locations.Any(l => l.IsInSource))
+        {
+            return false;
+        }
+
+        if (symbol is IMethodSymbol method)
+        {
+            if (method.MethodKind is MethodKind.PropertyGet or MethodKind.PropertySet or MethodKind.EventAdd or MethodKind.EventRemove or MethodKind.EventRaise)
+            {
+                return false;
+            }
+
+            // Implicit default constructors have no declaration; primary constructors do (the type's).
+            if (method.MethodKind == MethodKind.Constructor && method.IsImplicitlyDeclared)
+            {
+                return false;
+            }
+        }
+
+        return !symbol.IsImplicitlyDeclared || symbol is INamedTypeSymbol;
+    }
+
+    /// <summary>One entry per symbol: linked files of multi-targeted projects give the same symbol per compilation.</summary>
+    private static List<SymbolMatch> Deduplicate(List<SymbolMatch> matches) =>
+        [.. matches.GroupBy(m => (m.Display, Location: FirstLocationKey(m.Symbol))).Select(g => g.First())];
+
+    private static string FirstLocationKey(ISymbol symbol) =>
+        symbol.Locations.Where(l => l.IsInSource).Select(l => $"{l.SourceTree?.FilePath}:{l.SourceSpan.Start}").Order(StringComparer.Ordinal).FirstOrDefault() ?? string.Empty;
+
+    private static SemanticException Ambiguous(string name, List<SymbolMatch> matches, string workspace)
+    {
+        List<SymbolCandidate> candidates = Candidates(matches.OrderBy(m => m.Display, StringComparer.Ordinal), workspace, MaxAmbiguous);
+        string message = $"'{name}' matches {matches.Count} symbols. Send one of the candidates back unchanged as 'name' (with its 'path' when candidates share a name).";
+        return new SemanticException(new SemanticErrorData(SemanticErrorKind.AmbiguousSymbol, message, [.. candidates.Select(c => c.Name)], null, null) { Symbols = candidates });
+    }
+
+    private static List<SymbolCandidate> Candidates(IEnumerable<SymbolMatch> matches, string workspace, int max)
+    {
+        List<SymbolMatch> list = [.. matches.Take(max)];
+        HashSet<string> shared = [.. list.GroupBy(m => m.Display).Where(g => g.Count() > 1).Select(g => g.Key)];
+        return [.. list.Select(m =>
+        {
+            SourceLocation? location = Describe(m.Symbol, workspace).Locations.FirstOrDefault();
+            return new SymbolCandidate(m.Display, m.Kind, location?.Path, location?.Line, location?.Character, shared.Contains(m.Display));
+        })];
+    }
+
+    private static SemanticException NotFound(ISymbolSelector selector, NameQuery query, List<SymbolMatch> all, string workspace)
+    {
+        string name = selector.Name!;
+        if (!string.IsNullOrWhiteSpace(selector.Container))
+        {
+            NameQuery container = NameQuery.Parse(selector.Container, null);
+            List<SymbolMatch> types = [.. all.Where(m => m.Symbol is INamedTypeSymbol && container.MatchesName(m.Display))];
+            if (types.Count == 0)
+            {
+                List<SymbolMatch> similarTypes = Similar(all.Where(m => m.Symbol is INamedTypeSymbol), container.SimpleName)
+                    .DistinctBy(m => m.Display).Take(MaxSimilar).ToList();
+                return NotFoundError($"No type matches the container '{selector.Container}'.", similarTypes, workspace);
+            }
+
+            List<SymbolMatch> members = [.. Similar(all.Where(m => types.Any(t => SymbolEqualityComparer.Default.Equals(m.Symbol.ContainingType, t.Symbol))), query.SimpleName)
+                .DistinctBy(m => m.Display).Take(MaxSimilar)];
+            string typeName = types[0].Display;
+            return members.Count == 0
+                ? NotFoundError($"The type {typeName} has no member '{name}' and no member with a similar name. List its members with the members action.", [], workspace)
+                : NotFoundError($"The type {typeName} has no member '{name}'. Members with a similar name are listed as candidates.", members, workspace);
+        }
+
+        List<SymbolMatch> similar = [.. Similar(all, query.SimpleName).DistinctBy(m => m.Display).Take(MaxSimilar)];
+        string filters = selector.Kind is null && selector.Path is null && selector.Project is null && selector.Line is null ? string.Empty : " with the given filters";
+        return NotFoundError($"No symbol named '{name}'{filters}.", similar, workspace);
+    }
+
+    private static SemanticException NotFoundError(string message, List<SymbolMatch> similar, string workspace)
+    {
+        List<SymbolCandidate> candidates = Candidates(similar, workspace, MaxSimilar);
+        return new SemanticException(new SemanticErrorData(SemanticErrorKind.SymbolNotFound, message, [.. candidates.Select(c => c.Name)], null, null) { Symbols = candidates });
+    }
+
+    /// <summary>Names equal ignoring case, containing each other, or within a small edit distance; closest first.</summary>
+    private static IEnumerable<SymbolMatch> Similar(IEnumerable<SymbolMatch> symbols, string simpleName)
+    {
+        string wanted = simpleName.ToLowerInvariant();
+        int budget = Math.Max(1, wanted.Length / 3);
+        return symbols
+            .Select(m => (Match: m, Name: (m.Symbol is IMethodSymbol { MethodKind: MethodKind.Constructor } ? m.Symbol.ContainingType.Name : m.Symbol.Name).ToLowerInvariant()))
+            .Select(x => (x.Match, Score: x.Name == wanted ? 0 : x.Name.Contains(wanted, StringComparison.Ordinal) || wanted.Contains(x.Name, StringComparison.Ordinal) ? 1 : 1 + Distance(x.Name, wanted)))
+            .Where(x => x.Score <= 1 + budget && !(x.Score > 1 && x.Match.Symbol.Name.Length < 2))
+            .OrderBy(x => x.Score).ThenBy(x => x.Match.Display, StringComparer.Ordinal)
+            .Select(x => x.Match);
+    }
+
+    private static int Distance(string a, string b)
+    {
+        int[] previous = new int[b.Length + 1];
+        int[] current = new int[b.Length + 1];
+        for (int j = 0; j <= b.Length; j++)
+        {
+            previous[j] = j;
+        }
+
+        for (int i = 1; i <= a.Length; i++)
+        {
+            current[0] = i;
+            for (int j = 1; j <= b.Length; j++)
+            {
+                int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+                current[j] = Math.Min(Math.Min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+            }
+
+            (previous, current) = (current, previous);
+        }
+
+        return previous[b.Length];
+    }
+
+    internal static string Strip(string text)
+    {
+        StringBuilder builder = new(text.Length);
+        foreach (char c in text)
+        {
+            if (!char.IsWhiteSpace(c))
+            {
+                builder.Append(c);
+            }
+        }
+
+        return builder.ToString();
+    }
+
+    /// <summary>Formats a parameter type for matching.</summary>
+    internal static string ParameterType(IParameterSymbol parameter) => Strip(parameter.Type.ToDisplayString(ParameterTypeFormat));
+}
