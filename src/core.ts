@@ -33,6 +33,11 @@ export interface CoreServices {
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 
+/** The machine-scoped sharpclaw.dotnetPath (user value only: a workspace cannot choose the executable we run). */
+function configuredDotnetPath(): string {
+  return vscode.workspace.getConfiguration('sharpclaw').inspect<string>('dotnetPath')?.globalValue ?? '';
+}
+
 function firstWorkspaceFolder(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
@@ -57,8 +62,7 @@ export class Core implements vscode.Disposable {
       {
         serverDll: context.asAbsolutePath(path.join('dist', 'server', 'SharpClaw.Server.dll')),
         logDirectory: context.logUri.fsPath,
-        // Machine-scoped setting: a workspace cannot choose the executable we run.
-        dotnetPath: () => vscode.workspace.getConfiguration('sharpclaw').inspect<string>('dotnetPath')?.globalValue ?? '',
+        dotnetPath: configuredDotnetPath,
         permissions: this.permissions,
         workspaceFolder: firstWorkspaceFolder,
         onLoadProgress: (progress) => this.loadProgress.report(progress),
@@ -80,7 +84,7 @@ export class Core implements vscode.Disposable {
       permissions: this.permissions,
       log,
       workspaceFolder: firstWorkspaceFolder,
-      dotnetPath: () => vscode.workspace.getConfiguration('sharpclaw').inspect<string>('dotnetPath')?.globalValue ?? '',
+      dotnetPath: configuredDotnetPath,
     });
     this.validateSettings();
     this.disposables.push(
