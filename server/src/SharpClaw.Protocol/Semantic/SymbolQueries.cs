@@ -28,8 +28,8 @@ public interface ISymbolSelector : IWorkspaceRequest
     int? Character { get; }
 }
 
-/// <summary>Params of <c>sharpclaw/symbolResolve</c>.</summary>
-public sealed record SymbolResolveParams : ISymbolSelector
+/// <summary>The workspace context and symbol selectors shared by the params of every symbol query.</summary>
+public abstract record SymbolSelectorParams : ISymbolSelector
 {
     public string? Workspace { get; init; }
 
@@ -58,35 +58,12 @@ public sealed record SymbolResolveParams : ISymbolSelector
     public int? Character { get; init; }
 }
 
+/// <summary>Params of <c>sharpclaw/symbolResolve</c>.</summary>
+public sealed record SymbolResolveParams : SymbolSelectorParams;
+
 /// <summary>Params of <c>sharpclaw/findReferences</c>.</summary>
-public sealed record FindReferencesParams : ISymbolSelector
+public sealed record FindReferencesParams : SymbolSelectorParams
 {
-    public string? Workspace { get; init; }
-
-    public string? Target { get; init; }
-
-    public string? Configuration { get; init; }
-
-    public string? TargetFramework { get; init; }
-
-    public string? Tool { get; init; }
-
-    public string? Name { get; init; }
-
-    public string? Container { get; init; }
-
-    public string? Kind { get; init; }
-
-    public string? Project { get; init; }
-
-    public string? Path { get; init; }
-
-    public string? Signature { get; init; }
-
-    public int? Line { get; init; }
-
-    public int? Character { get; init; }
-
     /// <summary>Skip this many references (≥ 0, default 0).</summary>
     public int? Offset { get; init; }
 
@@ -98,34 +75,8 @@ public sealed record FindReferencesParams : ISymbolSelector
 }
 
 /// <summary>Params of <c>sharpclaw/typeHierarchy</c>.</summary>
-public sealed record TypeHierarchyParams : ISymbolSelector
+public sealed record TypeHierarchyParams : SymbolSelectorParams
 {
-    public string? Workspace { get; init; }
-
-    public string? Target { get; init; }
-
-    public string? Configuration { get; init; }
-
-    public string? TargetFramework { get; init; }
-
-    public string? Tool { get; init; }
-
-    public string? Name { get; init; }
-
-    public string? Container { get; init; }
-
-    public string? Kind { get; init; }
-
-    public string? Project { get; init; }
-
-    public string? Path { get; init; }
-
-    public string? Signature { get; init; }
-
-    public int? Line { get; init; }
-
-    public int? Character { get; init; }
-
     /// <summary>At most this many items per collection (1–200, default 50).</summary>
     public int? Limit { get; init; }
 }
