@@ -211,8 +211,8 @@ export class HostController implements HostRequester, vscode.Disposable {
 
   private clientOptions(): LanguageClientOptions {
     return {
-      // No document synchronization yet: the host answers SharpClaw requests only.
-      documentSelector: [],
+      // Open C# files are synchronized (full text), so answers reflect unsaved editor buffers.
+      documentSelector: [{ scheme: 'file', language: 'csharp' }],
       outputChannel: this.log.channel,
       traceOutputChannel: this.traceChannel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,

@@ -38,7 +38,7 @@ export const ServerInfoSchema = z.object({
 });
 
 export const InitializeResultSchema = z.object({
-  capabilities: z.object({}),
+  capabilities: z.object({ textDocumentSync: z.number().int() }),
   serverInfo: ServerInfoSchema,
 });
 

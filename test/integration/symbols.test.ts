@@ -49,3 +49,30 @@ describe('C# read tools through vscode.lm.invokeTool', () => {
     assert.match(text, /^error invalid_request: offset: /);
   });
 });
+
+describe('answers from unsaved editor buffers', () => {
+  it('csharp_find_references sees a call an agent typed into an open, unsaved document', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const program = vscode.Uri.joinPath(folder, 'src/Calculator.App/Program.cs');
+    const document = await vscode.workspace.openTextDocument(program);
+    await vscode.window.showTextDocument(document);
+    const before = await invoke('csharp_find_references', { name: 'ICalculator.Subtract' });
+    assert.doesNotMatch(before, /^src\/Calculator\.App\/Program\.cs /m);
+
+    const edit = new vscode.WorkspaceEdit();
+    const end = document.lineAt(document.lineCount - 1).range.end;
+    edit.insert(program, end, '\nConsole.WriteLine(calculator.Subtract(9, 4));\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(document.isDirty, 'the edit stays unsaved');
+    const line = document.lineCount - 1; // one-based line of the inserted call
+
+    try {
+      const after = await invoke('csharp_find_references', { name: 'ICalculator.Subtract' });
+      assert.match(after, new RegExp(`^src/Calculator\\.App/Program\\.cs ${line}:\\d+$`, 'm'));
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    const reverted = await invoke('csharp_find_references', { name: 'ICalculator.Subtract' });
+    assert.doesNotMatch(reverted, /^src\/Calculator\.App\/Program\.cs /m);
+  });
+});

@@ -12,6 +12,11 @@ public static class ProtocolMethods
     public const string Exit = "exit";
     public const string SetTrace = "$/setTrace";
 
+    // LSP document synchronization (full text): the editor's unsaved buffers.
+    public const string DidOpenTextDocument = "textDocument/didOpen";
+    public const string DidChangeTextDocument = "textDocument/didChange";
+    public const string DidCloseTextDocument = "textDocument/didClose";
+
     // SharpClaw's own requests.
     public const string Status = "sharpclaw/status";
     public const string SolutionInspect = "sharpclaw/solutionInspect";

@@ -70,11 +70,11 @@ public sealed class ProtocolTests
     [Fact]
     public void InitializeResult_MatchesLsp()
     {
-        InitializeResult result = new(new ServerCapabilities(), new ServerInfo("sharpclaw-host", "0.1.0"));
+        InitializeResult result = new(new ServerCapabilities(TextDocumentSync: 1), new ServerInfo("sharpclaw-host", "0.1.0"));
 
         string json = JsonSerializer.Serialize(result, ProtocolJsonContext.Default.InitializeResult);
 
-        Assert.Equal("""{"capabilities":{},"serverInfo":{"name":"sharpclaw-host","version":"0.1.0"}}""", json);
+        Assert.Equal("""{"capabilities":{"textDocumentSync":1},"serverInfo":{"name":"sharpclaw-host","version":"0.1.0"}}""", json);
     }
 
     [Fact]

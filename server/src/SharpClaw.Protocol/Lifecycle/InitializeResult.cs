@@ -4,8 +4,10 @@ namespace SharpClaw.Protocol.Lifecycle;
 public sealed record InitializeResult(ServerCapabilities Capabilities, ServerInfo ServerInfo);
 
 /// <summary>
-/// No LSP features yet: an empty object tells vscode-languageclient not to send document sync etc.
+/// The LSP features the host offers: only full-text document synchronization, so queries answer
+/// from the editor's unsaved buffers (vscode-languageclient sends didOpen/didChange/didClose).
 /// </summary>
-public sealed record ServerCapabilities;
+/// <param name="TextDocumentSync">LSP <c>TextDocumentSyncKind</c>: 1 = full text on every change.</param>
+public sealed record ServerCapabilities(int TextDocumentSync);
 
 public sealed record ServerInfo(string Name, string Version);

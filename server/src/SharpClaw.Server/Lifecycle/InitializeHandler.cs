@@ -31,6 +31,6 @@ public sealed class InitializeHandler(HostState state)
             state.WatchClientProcess(processId, ClientProcessSource.Initialize);
         }
 
-        return new InitializeResult(new ServerCapabilities(), new ServerInfo(HostInfo.ServerName, HostInfo.HostVersion));
+        return new InitializeResult(new ServerCapabilities(TextDocumentSync: 1), new ServerInfo(HostInfo.ServerName, HostInfo.HostVersion));
     }
 }

@@ -5,6 +5,8 @@ using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
 
+using SharpClaw.Server.Semantic.OpenDocuments;
+
 namespace SharpClaw.Server.Semantic.Cache;
 
 /// <summary>Identifies a compilation context: which target, evaluated how.</summary>
@@ -99,6 +101,9 @@ public sealed class SemanticContext
 
     /// <summary>The newest snapshot (source refreshes replace it). Leases keep the one they got.</summary>
     public Solution Solution { get; private set; }
+
+    /// <summary>Lays the editor's open buffers over <see cref="Solution"/> for leases.</summary>
+    internal OpenDocumentOverlay Overlay { get; } = new();
 
     public ContextFingerprint Fingerprint { get; }
 

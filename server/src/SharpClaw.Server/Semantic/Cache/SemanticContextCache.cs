@@ -9,6 +9,8 @@ using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Toolchain;
 
+using SharpClaw.Server.Semantic.OpenDocuments;
+
 namespace SharpClaw.Server.Semantic.Cache;
 
 /// <summary>Evaluated data handed to a caller that needs no compilation (projectGraph).</summary>
@@ -49,6 +51,9 @@ public sealed class SemanticContextCache : IAsyncDisposable
     private int loadCount;
     private int evaluationCount;
     private bool disposed;
+
+    /// <summary>The editor's open buffers, laid over every lease's solution.</summary>
+    public OpenDocumentStore OpenDocuments { get; } = new();
 
     public SemanticContextCache(HostLog? log = null, int capacity = DefaultCapacity, AnalyzerTrust? trust = null)
     {
@@ -159,8 +164,10 @@ public sealed class SemanticContextCache : IAsyncDisposable
 
                 this.evaluations.RemoveAll(e => e.Key.Equals(request.Key));
                 this.PublishSnapshot();
+                // The buffers are laid over before the lease is taken, so a cancellation leaks no lease.
+                Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, this.OpenDocuments.Snapshot, CancellationToken.None).ConfigureAwait(false);
                 _ = context.TryAddLease();
-                return new ContextLease(context, context.Solution, fromCache: false);
+                return new ContextLease(context, overlaid, fromCache: false);
             }
             finally
             {
@@ -309,8 +316,9 @@ public sealed class SemanticContextCache : IAsyncDisposable
             this.contexts.RemoveAt(index);
             this.contexts.Insert(0, context);
             this.PublishSnapshot();
+            Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, this.OpenDocuments.Snapshot, cancellationToken).ConfigureAwait(false);
             _ = context.TryAddLease();
-            return (new ContextLease(context, context.Solution, fromCache: true), default, [], null);
+            return (new ContextLease(context, overlaid, fromCache: true), default, [], null);
         }
         finally
         {
