@@ -6,6 +6,8 @@ const watch = process.argv.includes('--watch');
 
 const common = {
   bundle: true,
+  // ESM entry points first: UMD builds (jsonc-parser) hide their requires from the bundler.
+  mainFields: ['module', 'main'],
   minify: production,
   sourcemap: !production,
   logLevel: 'warning',

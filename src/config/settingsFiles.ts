@@ -18,6 +18,11 @@ export function workspaceSettingsFile(workspaceFolder: string): string {
 
 /** Reads one settings file's verification section; a missing file is an empty layer. */
 export function readSettingsLayer(file: string): SettingsLayer {
+  return readSettingsSection(file, 'verification');
+}
+
+/** Reads one section ("verification", "diagnostics") of a settings file; a missing file or section is an empty layer. */
+export function readSettingsSection(file: string, section: string): SettingsLayer {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -34,14 +39,14 @@ export function readSettingsLayer(file: string): SettingsLayer {
   }
   if (root === undefined) return { source: file, values: {} };
   if (typeof root !== 'object' || root === null || Array.isArray(root)) {
-    throw new SettingsValidationError('(file)', root, file, 'an object such as {"verification": {...}}');
+    throw new SettingsValidationError('(file)', root, file, `an object such as {"${section}": {...}}`);
   }
-  const verification = (root as Record<string, unknown>).verification;
-  if (verification === undefined) return { source: file, values: {} };
-  if (typeof verification !== 'object' || verification === null || Array.isArray(verification)) {
-    throw new SettingsValidationError('verification', verification, file, 'an object of sharpclaw.verification settings');
+  const values = (root as Record<string, unknown>)[section];
+  if (values === undefined) return { source: file, values: {} };
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new SettingsValidationError(section, values, file, `an object of sharpclaw.${section} settings`);
   }
-  return { source: file, values: verification as Record<string, unknown> };
+  return { source: file, values: values as Record<string, unknown> };
 }
 
 export function loadCliVerificationSettings(workspaceFolder: string, home = os.homedir()): VerificationSettings {

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadCliVerificationSettings } from '../../src/config/settingsFiles';
+import { loadDiagnosticsDefaultSeverity } from '../../src/config/diagnosticsSettings';
 import { defaultVerificationSettings, resolveVerificationSettings, SettingsValidationError } from '../../src/config/verificationSettings';
 
 describe('sharpclaw.verification settings', () => {
@@ -82,5 +83,41 @@ describe('settings files for the CLI and the MCP server', () => {
   it('name the file, key and range for an invalid value', () => {
     write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{ "verification": { "maxRepairIterations": 9 } }');
     assert.throws(() => loadCliVerificationSettings(workspace, home), /sharpclaw\.verification\.maxRepairIterations = 9 in .*settings\.jsonc: expected a whole number from 0 to 5/);
+  });
+});
+
+describe('diagnostics.defaultSeverity in the settings files', () => {
+  let home: string;
+  let workspace: string;
+  beforeEach(() => {
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-home-'));
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-ws-'));
+  });
+  afterEach(() => {
+    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+  const write = (folder: string, text: string) => {
+    fs.mkdirSync(path.join(folder, '.sharpclaw'), { recursive: true });
+    fs.writeFileSync(path.join(folder, '.sharpclaw', 'settings.jsonc'), text);
+  };
+
+  it('defaults to warning, and the workspace file wins over the user file', () => {
+    assert.equal(loadDiagnosticsDefaultSeverity(workspace, home), 'warning');
+    write(home, '{ "diagnostics": { "defaultSeverity": "information" } }');
+    assert.equal(loadDiagnosticsDefaultSeverity(workspace, home), 'information');
+    write(workspace, '// the project wants errors only\n{ "diagnostics": { "defaultSeverity": "error" }, "verification": {} }');
+    assert.equal(loadDiagnosticsDefaultSeverity(workspace, home), 'error');
+  });
+
+  it('names the key, the value and what is valid', () => {
+    write(workspace, '{ "diagnostics": { "defaultSeverity": "fatal" } }');
+    assert.throws(() => loadDiagnosticsDefaultSeverity(workspace, home), (error: unknown) => {
+      assert.ok(error instanceof SettingsValidationError);
+      assert.match(error.message, /diagnostics\.defaultSeverity = "fatal" in .*settings\.jsonc: expected one of error, warning, information, hint\./);
+      return true;
+    });
+    write(workspace, '{ "diagnostics": { "severity": "error" } }');
+    assert.throws(() => loadDiagnosticsDefaultSeverity(workspace, home), /diagnostics\.severity = "error" .*expected one of the keys defaultSeverity/);
   });
 });

@@ -1,10 +1,13 @@
 // csharp_diagnostics: compiler and SDK-analyzer diagnostics, filtered and paged, in the
 // bridge tools' compact format.
 import { z } from 'zod';
+import { loadDiagnosticsDefaultSeverity } from '../../config/diagnosticsSettings';
+import { SettingsValidationError } from '../../config/verificationSettings';
 import { HostMethods } from '../../protocol/methods';
 import { DiagnosticsResultSchema, type DiagnosticsResult } from '../../protocol/symbols';
 import { renderExcludedAnalyzers } from '../solutionInspect/renderSolutionInspect';
 import { defineTool } from '../toolDefinition';
+import { ToolError } from '../toolErrors';
 import { workspaceSelection } from './symbolSelector';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -33,13 +36,23 @@ export function renderDiagnostics(result: DiagnosticsResult): string {
 export const DiagnosticsInputSchema = z.strictObject({
   project: z.string().min(1).optional().describe('Only this project (name or workspace-relative path).'),
   path: z.string().min(1).optional().describe('A file (workspace-relative path or unique suffix such as Calculator.cs) or a glob such as src/**/*.cs; braces list alternatives: src/{A,B}.cs. Default: every C# file.'),
-  severity: z.enum(['error', 'warning', 'information', 'hint']).optional().describe('Lowest severity to report. Default warning (errors and warnings).'),
+  severity: z.enum(['error', 'warning', 'information', 'hint']).optional().describe('Lowest severity to report. Default warning (errors and warnings), unless the workspace settings file (.sharpclaw/settings.jsonc, diagnostics.defaultSeverity) sets another.'),
   ids: z.array(z.string().min(1)).min(1).optional().describe('Only these diagnostic codes, case-insensitive, applied before severity, e.g. ["CS0246", "IDE0005"].'),
   summary: z.boolean().optional().describe('One line per code (count, severity, one example) instead of one per diagnostic.'),
   offset: z.number().int().min(0).optional().describe('Skip this many results (paging). Default 0.'),
   limit: z.number().int().min(1).max(250).optional().describe('At most this many results (1–250). Default 50.'),
   ...workspaceSelection,
 });
+
+/** The settings files' default; a broken settings file is the caller's invalid_request, naming key and file. */
+function defaultSeverity(workspaceFolder: string) {
+  try {
+    return loadDiagnosticsDefaultSeverity(workspaceFolder);
+  } catch (error) {
+    if (error instanceof SettingsValidationError) throw new ToolError('invalid_request', error.message);
+    throw error;
+  }
+}
 
 export const diagnosticsTool = defineTool({
   name: 'csharp_diagnostics',
@@ -51,6 +64,12 @@ export const diagnosticsTool = defineTool({
   tags: ['csharp', 'roslyn', 'diagnostics'],
   input: DiagnosticsInputSchema,
   mayExecuteProjectCode: true,
-  invoke: (input, context) => context.host.request(HostMethods.diagnostics, { workspace: context.workspaceFolder, ...input, tool: 'csharp_diagnostics' }, DiagnosticsResultSchema, context.signal),
+  invoke: (input, context) =>
+    context.host.request(
+      HostMethods.diagnostics,
+      { workspace: context.workspaceFolder, ...input, severity: input.severity ?? defaultSeverity(context.workspaceFolder), tool: 'csharp_diagnostics' },
+      DiagnosticsResultSchema,
+      context.signal,
+    ),
   render: renderDiagnostics,
 });
