@@ -34,6 +34,11 @@ public sealed class NavigateTests(ReadToolsFixture fx)
             implementation.Locations!.Select(At));
 
         await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => fx.NavigateAsync("teleport", "Flow"));
+
+        // A qualified unknown name says which part failed.
+        SemanticErrorData member = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync("definition", "Flow.Midle"));
+        Assert.StartsWith("The type ReadTools.App.Flow has no member 'Midle'.", member.Message, StringComparison.Ordinal);
+        Assert.Equal(["ReadTools.App.Flow.Middle()"], member.Candidates);
     }
 
     [Fact]
@@ -254,7 +259,7 @@ public sealed class NavigateTests(ReadToolsFixture fx)
         Assert.Equal(["Core/A/Helpers.cs", "Core/B/Helpers.cs"], result.Sections[1].Error!.Candidates);
         Assert.Null(result.Sections[1].Result);
         Assert.Equal("symbol_not_found", result.Sections[2].Error!.Code);
-        Assert.Contains("Nope", result.Sections[2].Error!.Message, StringComparison.Ordinal);
+        Assert.StartsWith("No type matches the container 'Nope'.", result.Sections[2].Error!.Message, StringComparison.Ordinal);
         NavigateResult references = result.Sections[3].Result!;
         Assert.Equal((10, 100, true, (int?)10, "total += Ping();"), (references.Locations!.Count, references.Total, references.Truncated, references.NextOffset, references.Locations[0].Context));
         Assert.Equal("Core/B/Helpers.cs", result.Sections[4].Result!.ResolvedFile);

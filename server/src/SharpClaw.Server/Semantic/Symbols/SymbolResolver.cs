@@ -339,23 +339,36 @@ internal static class SymbolResolver
     private static SemanticException NotFound(ISymbolSelector selector, NameQuery query, List<SymbolMatch> all, string workspace)
     {
         string name = selector.Name!;
-        if (!string.IsNullOrWhiteSpace(selector.Container))
+
+        // A qualified name (Calculator.Missing, Nope.Missing) names its container: explain which part failed.
+        string? containerText = selector.Container;
+        if (string.IsNullOrWhiteSpace(containerText))
         {
-            NameQuery container = NameQuery.Parse(selector.Container, null);
+            string withoutParameters = name.Split('(')[0].Trim();
+            int dot = withoutParameters.LastIndexOf('.');
+            if (dot > 0 && withoutParameters.IndexOf('<', StringComparison.Ordinal) < 0)
+            {
+                containerText = withoutParameters[..dot];
+            }
+        }
+
+        if (!string.IsNullOrWhiteSpace(containerText))
+        {
+            NameQuery container = NameQuery.Parse(containerText, null);
             List<SymbolMatch> types = [.. all.Where(m => m.Symbol is INamedTypeSymbol && container.MatchesName(m.Display))];
             if (types.Count == 0)
             {
                 List<SymbolMatch> similarTypes = Similar(all.Where(m => m.Symbol is INamedTypeSymbol), container.SimpleName)
                     .DistinctBy(m => m.Display).Take(MaxSimilar).ToList();
-                return NotFoundError($"No type matches the container '{selector.Container}'.", similarTypes, workspace);
+                return NotFoundError($"No type matches the container '{containerText}'. Types with a similar name are listed as candidates.", similarTypes, workspace);
             }
 
             List<SymbolMatch> members = [.. Similar(all.Where(m => types.Any(t => SymbolEqualityComparer.Default.Equals(m.Symbol.ContainingType, t.Symbol))), query.SimpleName)
                 .DistinctBy(m => m.Display).Take(MaxSimilar)];
             string typeName = types[0].Display;
             return members.Count == 0
-                ? NotFoundError($"The type {typeName} has no member '{name}' and no member with a similar name. List its members with the members action.", [], workspace)
-                : NotFoundError($"The type {typeName} has no member '{name}'. Members with a similar name are listed as candidates.", members, workspace);
+                ? NotFoundError($"The type {typeName} has no member '{query.SimpleName}' and no member with a similar name. List its members with the members action.", [], workspace)
+                : NotFoundError($"The type {typeName} has no member '{query.SimpleName}'. Members with a similar name are listed as candidates.", members, workspace);
         }
 
         List<SymbolMatch> similar = [.. Similar(all, query.SimpleName).DistinctBy(m => m.Display).Take(MaxSimilar)];
