@@ -36,7 +36,9 @@ public sealed class BulkNavigateService(SemanticContextCache cache)
         using CancellationTokenSource stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         Task<BulkNavigateSection>[] running = [.. queries.Select((query, i) => Task.Run(() => RunOneAsync(lease, workspace, parameters, query, i + 1, stop.Token), stop.Token))];
         Task all = Task.WhenAll(running);
-        Task finished = await Task.WhenAny(all, Task.Delay(TimeSpan.FromSeconds(parameters.TimeoutSeconds ?? DefaultTimeoutSeconds), cancellationToken)).ConfigureAwait(false);
+        using CancellationTokenSource timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        Task finished = await Task.WhenAny(all, Task.Delay(TimeSpan.FromSeconds(parameters.TimeoutSeconds ?? DefaultTimeoutSeconds), timer.Token)).ConfigureAwait(false);
+        await timer.CancelAsync().ConfigureAwait(false); // No timer left running once every query finished.
         cancellationToken.ThrowIfCancellationRequested();
         bool timedOut = finished != all;
         if (timedOut)
