@@ -33,8 +33,17 @@ internal static class QueryBenchmark
         const string References = "Lib000.Type00.Compute(int)";
         const string Hierarchy = "Lib010.Type03";
         const string DiagnosticsProject = "Lib049";
+        const string Describe = "Lib025.Type05.Describe(int)";
 
-        List<(string Measure, List<double> Host, List<double> Direct)> rows = [];
+        List<(string Measure, List<double> Host, List<double> Direct, int Tokens)> rows = [];
+        async Task Row<T>(string measure, Func<Task<T>> query)
+            where T : notnull
+        {
+            (List<double> times, T last) = await Measure(iterations, query);
+            rows.Add((measure, times, [], CompactSize.Tokens(last)));
+        }
+
+        string documentPath = "src/Lib025/Type05.cs";
         await using (LoadBenchmark.InProcessHost host = await LoadBenchmark.InProcessHost.StartAsync())
         {
             Console.WriteLine("Host: cold load + warm-up (not counted)...");
@@ -43,11 +52,21 @@ internal static class QueryBenchmark
             FindReferencesParams references = new() { Workspace = workspace, Target = solution, Name = References, Tool = "bench" };
             TypeHierarchyParams hierarchy = new() { Workspace = workspace, Target = solution, Name = Hierarchy, Tool = "bench" };
             DiagnosticsParams diagnostics = new() { Workspace = workspace, Target = solution, Project = DiagnosticsProject, Tool = "bench" };
+            NavigateParams Navigate(string action, string name) => new() { Workspace = workspace, Target = solution, Action = action, Name = name, Tool = "bench" };
+            Task<NavigateResult> Nav(NavigateParams parameters) => host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, parameters);
 
-            rows.Add(("symbolResolve", await Measure(iterations, () => host.InvokeAsync<SymbolResolveResult>(ProtocolMethods.SymbolResolve, resolve)), []));
-            rows.Add(("findReferences (limit 50)", await Measure(iterations, () => host.InvokeAsync<FindReferencesResult>(ProtocolMethods.FindReferences, references)), []));
-            rows.Add(("typeHierarchy", await Measure(iterations, () => host.InvokeAsync<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, hierarchy)), []));
-            rows.Add(($"diagnostics (project {DiagnosticsProject})", await Measure(iterations, () => host.InvokeAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics)), []));
+            await Row("symbolResolve", () => host.InvokeAsync<SymbolResolveResult>(ProtocolMethods.SymbolResolve, resolve));
+            await Row("findReferences (limit 50)", () => host.InvokeAsync<FindReferencesResult>(ProtocolMethods.FindReferences, references));
+            await Row("typeHierarchy", () => host.InvokeAsync<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, hierarchy));
+            await Row($"diagnostics (project {DiagnosticsProject})", () => host.InvokeAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics));
+            await Row("navigate definition", () => Nav(Navigate("definition", Resolve)));
+            await Row("navigate references (limit 50)", () => Nav(Navigate("references", References)));
+            await Row("navigate callers (limit 50)", () => Nav(Navigate("callers", References)));
+            await Row("navigate callees", () => Nav(Navigate("callees", Resolve)));
+            await Row("navigate hover", () => Nav(Navigate("hover", Describe)));
+            await Row("navigate impact", () => Nav(Navigate("impact", References)));
+            await Row("symbols, document", () => host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Path = documentPath, Tool = "bench" }));
+            await Row("symbols, workspace query (limit 50)", () => host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Query = "Describe", Tool = "bench" }));
         }
 
         Console.WriteLine("Direct: load + compile (not counted)...");
@@ -61,14 +80,14 @@ internal static class QueryBenchmark
 
             async Task<INamedTypeSymbol> TypeAsync(string project, string metadataName) =>
                 (await loaded.Projects.Single(p => p.Name == project).GetCompilationAsync())!.GetTypeByMetadataName(metadataName)!;
+            async Task<IMethodSymbol> ComputeAsync(string project, string type) =>
+                (await TypeAsync(project, type)).GetMembers("Compute").OfType<IMethodSymbol>().Single(m => m.Parameters.Length == 1);
+            async Task Direct<T>(int row, Func<Task<T>> query) => rows[row].Direct.AddRange((await Measure(iterations, query)).Times);
 
-            rows[0].Direct.AddRange(await Measure(iterations, async () =>
-                (await TypeAsync("Lib025", "Lib025.Type05")).GetMembers("Compute").OfType<IMethodSymbol>().Single(m => m.Parameters.Length == 1)));
-            rows[1].Direct.AddRange(await Measure(iterations, async () =>
-                (await SymbolFinder.FindReferencesAsync((await TypeAsync("Lib000", "Lib000.Type00")).GetMembers("Compute").Single(), loaded)).SelectMany(r => r.Locations).Count()));
-            rows[2].Direct.AddRange(await Measure(iterations, async () =>
-                (await SymbolFinder.FindDerivedClassesAsync(await TypeAsync("Lib010", "Lib010.Type03"), loaded, transitive: true)).Count()));
-            rows[3].Direct.AddRange(await Measure(iterations, async () =>
+            await Direct(0, () => ComputeAsync("Lib025", "Lib025.Type05"));
+            await Direct(1, async () => (await SymbolFinder.FindReferencesAsync(await ComputeAsync("Lib000", "Lib000.Type00"), loaded)).SelectMany(r => r.Locations).Count());
+            await Direct(2, async () => (await SymbolFinder.FindDerivedClassesAsync(await TypeAsync("Lib010", "Lib010.Type03"), loaded, transitive: true)).Count());
+            await Direct(3, async () =>
             {
                 Project project = loaded.Projects.Single(p => p.Name == DiagnosticsProject);
                 Compilation compilation = (await project.GetCompilationAsync())!;
@@ -76,21 +95,50 @@ internal static class QueryBenchmark
                 return analyzers.IsEmpty
                     ? compilation.GetDiagnostics().Length
                     : (await compilation.WithAnalyzers(analyzers, project.AnalyzerOptions).GetAllDiagnosticsAsync()).Length;
-            }));
+            });
+            await Direct(4, async () => (await ComputeAsync("Lib025", "Lib025.Type05")).Locations.Length);
+            await Direct(5, async () => (await SymbolFinder.FindReferencesAsync(await ComputeAsync("Lib000", "Lib000.Type00"), loaded)).SelectMany(r => r.Locations).Count());
+            await Direct(6, async () => (await SymbolFinder.FindCallersAsync(await ComputeAsync("Lib000", "Lib000.Type00"), loaded)).Count());
+            await Direct(7, async () =>
+            {
+                IMethodSymbol method = await ComputeAsync("Lib025", "Lib025.Type05");
+                SyntaxReference reference = method.DeclaringSyntaxReferences[0];
+                SemanticModel model = (await loaded.GetDocument(reference.SyntaxTree)!.GetSemanticModelAsync())!;
+                return (await reference.GetSyntaxAsync()).DescendantNodes().OfType<Microsoft.CodeAnalysis.CSharp.Syntax.InvocationExpressionSyntax>().Count(i => model.GetSymbolInfo(i).Symbol is not null);
+            });
+            await Direct(8, async () =>
+            {
+                ISymbol describe = (await TypeAsync("Lib025", "Lib025.Type05")).GetMembers("Describe").Single();
+                return describe.ToDisplayString() + describe.GetDocumentationCommentXml();
+            });
+            await Direct(9, async () =>
+            {
+                IMethodSymbol compute = await ComputeAsync("Lib000", "Lib000.Type00");
+                int references = (await SymbolFinder.FindReferencesAsync(compute, loaded)).SelectMany(r => r.Locations).Count();
+                return references + (await SymbolFinder.FindCallersAsync(compute, loaded)).Count() + (await SymbolFinder.FindImplementationsAsync(compute, loaded)).Count();
+            });
+            await Direct(10, async () =>
+            {
+                Document document = loaded.Projects.Single(p => p.Name == "Lib025").Documents.Single(d => d.FilePath!.EndsWith("Type05.cs", StringComparison.Ordinal));
+                SemanticModel model = (await document.GetSemanticModelAsync())!;
+                return (await document.GetSyntaxRootAsync())!.DescendantNodes().OfType<Microsoft.CodeAnalysis.CSharp.Syntax.MemberDeclarationSyntax>().Count(m => model.GetDeclaredSymbol(m) is not null);
+            });
+            await Direct(11, async () => (await SymbolFinder.FindSourceDeclarationsWithPatternAsync(loaded, "Describe")).Count());
         }
 
         StringBuilder report = new();
         report.AppendLine(CultureInfo.InvariantCulture, $"# Read-tool warm latency ({Path.GetFileName(solution)}, {iterations} iterations each)");
         report.AppendLine();
-        report.AppendLine("| Query | host p50 | host p95 | direct Roslyn p50 | direct Roslyn p95 |");
-        report.AppendLine("| --- | ---: | ---: | ---: | ---: |");
-        foreach ((string measure, List<double> hostTimes, List<double> directTimes) in rows)
+        report.AppendLine("| Query | host p50 | host p95 | direct Roslyn p50 | direct Roslyn p95 | answer tokens |");
+        report.AppendLine("| --- | ---: | ---: | ---: | ---: | ---: |");
+        foreach ((string measure, List<double> hostTimes, List<double> directTimes, int tokens) in rows)
         {
-            report.AppendLine(CultureInfo.InvariantCulture, $"| {measure} | {P(hostTimes, 0.5):0.0} ms | {P(hostTimes, 0.95):0.0} ms | {P(directTimes, 0.5):0.0} ms | {P(directTimes, 0.95):0.0} ms |");
+            report.AppendLine(CultureInfo.InvariantCulture, $"| {measure} | {P(hostTimes, 0.5):0.0} ms | {P(hostTimes, 0.95):0.0} ms | {P(directTimes, 0.5):0.0} ms | {P(directTimes, 0.95):0.0} ms | {tokens} |");
         }
 
         report.AppendLine();
-        report.AppendLine("Direct: resolve = GetTypeByMetadataName + GetMembers; references = SymbolFinder.FindReferencesAsync; hierarchy = FindDerivedClassesAsync; diagnostics = GetAllDiagnosticsAsync with the project's analyzers (whole project).");
+        report.AppendLine("Direct: resolve/definition = GetTypeByMetadataName + GetMembers; references = SymbolFinder.FindReferencesAsync; hierarchy = FindDerivedClassesAsync; diagnostics = GetAllDiagnosticsAsync with the project's analyzers (whole project); callers = FindCallersAsync; callees = invocations of the body bound by the semantic model; hover = ToDisplayString + documentation XML; impact = references + callers + implementations; document symbols = GetDeclaredSymbol per member declaration; workspace symbols = FindSourceDeclarationsWithPatternAsync.");
+        report.AppendLine("Answer tokens: characters of the compact text an agent receives with default limits (estimated by the bench in the tools' formats), divided by 4.");
         Console.WriteLine(report.ToString());
         Directory.CreateDirectory(resultsDirectory);
         string file = Path.Combine(resultsDirectory, "queries-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + ".md");
@@ -99,22 +147,23 @@ internal static class QueryBenchmark
         return 0;
     }
 
-    private static async Task<List<double>> Measure<T>(int iterations, Func<Task<T>> query)
+    private static async Task<(List<double> Times, T Last)> Measure<T>(int iterations, Func<Task<T>> query)
     {
+        T last = default!;
         for (int i = 0; i < 3; i++)
         {
-            _ = await query(); // warm-up
+            last = await query(); // warm-up
         }
 
         List<double> times = [];
         for (int i = 0; i < iterations; i++)
         {
             long started = Stopwatch.GetTimestamp();
-            _ = await query();
+            last = await query();
             times.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
         }
 
-        return times;
+        return (times, last);
     }
 
     private static double P(List<double> values, double quantile)

@@ -3,6 +3,7 @@
 // is checked against the host's exported schema.
 import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadProgressSchema } from '../semantic/hostCallbacks';
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
+import { BulkNavigateParamsSchema, BulkNavigateResultSchema, NavigateParamsSchema, NavigateResultSchema, SymbolsParamsSchema, SymbolsResultSchema } from './navigation';
 import { ProjectGraphResultSchema, SemanticErrorDataSchema, SolutionInspectResultSchema } from './semantic';
 import {
   DiagnosticsParamsSchema,
@@ -23,6 +24,9 @@ export const HostMethods = {
   findReferences: 'sharpclaw/findReferences',
   typeHierarchy: 'sharpclaw/typeHierarchy',
   diagnostics: 'sharpclaw/diagnostics',
+  navigate: 'sharpclaw/navigate',
+  bulkNavigate: 'sharpclaw/bulkNavigate',
+  symbols: 'sharpclaw/symbols',
 } as const;
 
 export const protocolResultSchemas = {
@@ -34,6 +38,12 @@ export const protocolResultSchemas = {
   [HostMethods.findReferences]: FindReferencesResultSchema,
   [HostMethods.typeHierarchy]: TypeHierarchyResultSchema,
   [HostMethods.diagnostics]: DiagnosticsResultSchema,
+  [HostMethods.navigate]: NavigateResultSchema,
+  [HostMethods.bulkNavigate]: BulkNavigateResultSchema,
+  [HostMethods.symbols]: SymbolsResultSchema,
+  [`${HostMethods.navigate}:params`]: NavigateParamsSchema,
+  [`${HostMethods.bulkNavigate}:params`]: BulkNavigateParamsSchema,
+  [`${HostMethods.symbols}:params`]: SymbolsParamsSchema,
   [`${HostMethods.symbolResolve}:params`]: SymbolResolveParamsSchema,
   [`${HostMethods.findReferences}:params`]: FindReferencesParamsSchema,
   [`${HostMethods.typeHierarchy}:params`]: TypeHierarchyParamsSchema,

@@ -98,7 +98,7 @@ export const SymbolCandidateSchema = z.object({
 });
 
 export const SemanticErrorDataSchema = z.object({
-  kind: z.enum(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest', 'ambiguous_symbol', 'symbol_not_found']),
+  kind: z.enum(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest', 'ambiguous_symbol', 'symbol_not_found', 'ambiguous_file']),
   message: z.string(),
   candidates: z.array(z.string()).nullable(),
   projects: z.array(ProjectIssueSchema).nullable(),

@@ -16,15 +16,19 @@ export const ResolvedSymbolSchema = z.object({
   locations: z.array(SourceLocationSchema),
 });
 
-const answeredBy = {
+export const answeredBy = {
   project: z.string(),
   targetFramework: z.string().nullable(),
 };
+
+/** The workspace-relative file a file-name or suffix argument resolved to; absent when the path was exact. */
+export const resolvedFile = { resolvedFile: z.string().nullable().optional() };
 
 export const SymbolResolveResultSchema = z.object({
   symbol: ResolvedSymbolSchema,
   ...answeredBy,
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
+  ...resolvedFile,
 });
 
 export const SymbolReferenceSchema = z.object({
@@ -45,6 +49,7 @@ export const FindReferencesResultSchema = z.object({
   nextOffset: z.number().int().nullable(),
   omittedGenerated: z.number().int(),
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
+  ...resolvedFile,
 });
 
 export const SymbolCollectionSchema = z.object({
@@ -62,9 +67,10 @@ export const TypeHierarchyResultSchema = z.object({
   implementations: SymbolCollectionSchema,
   limit: z.number().int(),
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
+  ...resolvedFile,
 });
 
-const workspaceParams = {
+export const workspaceParams = {
   workspace: z.string().nullable().optional(),
   target: z.string().nullable().optional(),
   configuration: z.string().nullable().optional(),
@@ -72,7 +78,7 @@ const workspaceParams = {
   tool: z.string().nullable().optional(),
 };
 
-const selectorParams = {
+export const selectorParams = {
   ...workspaceParams,
   name: z.string().nullable().optional(),
   container: z.string().nullable().optional(),
@@ -139,6 +145,7 @@ export const DiagnosticsResultSchema = z.object({
   nextOffset: z.number().int().nullable(),
   incomplete: z.array(z.string()),
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
+  ...resolvedFile,
 });
 
 export type DiagnosticsResult = z.infer<typeof DiagnosticsResultSchema>;

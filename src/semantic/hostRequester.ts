@@ -31,7 +31,7 @@ function candidateLine(candidate: SymbolCandidate): string {
   return `${candidate.name} (${candidate.kind}${where ? `, ${where}` : ''})${candidate.needsPath && candidate.path ? ` — send with path ${candidate.path}` : ''}`;
 }
 
-const knownHostKinds = new Set<ToolErrorCode>(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest', 'ambiguous_symbol', 'symbol_not_found']);
+const knownHostKinds = new Set<ToolErrorCode>(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest', 'ambiguous_symbol', 'symbol_not_found', 'ambiguous_file']);
 
 /** Turns a JSON-RPC error from the host into a typed ToolError; other errors pass through. */
 export function toToolError(error: unknown): unknown {

@@ -1,5 +1,6 @@
 // Every tool SharpClaw offers, in the order agents see them. Each surface (LM tools, MCP, CLI)
 // and the manifest generator read this list.
+import { bulkNavigateTool, navigateTool, symbolsTool } from './navigation/navigationTools';
 import { solutionInspectTool } from './solutionInspect/solutionInspectTool';
 import { diagnosticsTool } from './symbols/diagnosticsTool';
 import { findReferencesTool, symbolResolveTool, typeHierarchyTool } from './symbols/symbolTools';
@@ -12,6 +13,9 @@ export const allTools: readonly AnyToolDefinition[] = [
   findReferencesTool,
   typeHierarchyTool,
   diagnosticsTool,
+  navigateTool,
+  bulkNavigateTool,
+  symbolsTool,
   verifyWorkspaceTool,
 ];
 

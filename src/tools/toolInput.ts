@@ -35,7 +35,7 @@ export function parseToolInput<T>(tool: AnyToolDefinition, raw: unknown): T {
   const problems = parsed.error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') return `unknown argument ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
     const where = issue.path.length ? issue.path.join('.') : 'input';
-    return `${where}: ${issue.message}`;
+    return `${where}: ${issue.message.replace(/\.$/, '')}`;
   });
   throw new ToolError('invalid_request', `${problems.join('; ')}.${names.length ? ` Valid arguments: ${names.join(', ')}.` : ''}`);
 }

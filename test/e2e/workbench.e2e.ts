@@ -165,6 +165,48 @@ describe('SharpClaw in the browser workbench', function () {
     await sidebar.locator('[data-testid=approvals-section] li[data-granted=false]').first().waitFor();
     await page.screenshot({ path: path.join(artifacts, 'denied.png') });
   });
+  it('Rename Symbol… shows the compiler-checked rename as a diff in the refactor preview and writes it only when applied', async () => {
+    const { page, root } = session;
+    const source = path.join(root, 'ws', 'src', 'Pricing', 'Discounts.cs');
+    const tests = path.join(root, 'ws', 'tests', 'Pricing.Tests', 'DiscountTests.cs');
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'SharpClaw: Rename Symbol…');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 30_000 });
+    await input.fill('Discounts.Apply');
+    await page.keyboard.press('Enter');
+
+    // The first query loads the solution: MSBuild evaluation needs the person's approval.
+    const dialog = await modal(page, /Allow SharpClaw to (load|evaluate)/);
+    assert.match(dialog.detail, /Asked by: SharpClaw: Rename Symbol/);
+    await clickDialogButton(page, 'Allow once');
+
+    const newName = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-widget', { hasText: 'Rename method Pricing.Discounts.Apply(decimal)' }).waitFor({ timeout: 240_000 });
+    await newName.fill('ApplyDiscount');
+    await page.keyboard.press('Enter');
+
+    // Nothing is written before the person applies the preview.
+    const panel = page.locator('.bulk-edit-panel, [id="workbench.view.bulkEdit"]').first();
+    await panel.waitFor({ timeout: 240_000 });
+    await panel.locator('.monaco-tl-row', { hasText: 'Discounts.cs' }).first().waitFor({ timeout: 30_000 });
+    await panel.locator('.monaco-tl-row', { hasText: 'DiscountTests.cs' }).first().waitFor({ timeout: 30_000 });
+    assert.match(await panel.innerText(), /no new errors|compiler/i, 'the validation verdict is shown with the preview');
+    assert.match(fs.readFileSync(source, 'utf8'), /decimal Apply\(/);
+    // A click on a file shows its diff.
+    await panel.locator('.monaco-tl-row', { hasText: 'Discounts.cs' }).first().click();
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(artifacts, 'rename-preview.png') });
+
+    await page.getByRole('button', { name: 'Apply', exact: true }).first().click();
+    const deadline = Date.now() + 60_000;
+    while (!/decimal ApplyDiscount\(/.test(fs.readFileSync(source, 'utf8')) || !/Discounts\.ApplyDiscount\(100m\)/.test(fs.readFileSync(tests, 'utf8'))) {
+      assert.ok(Date.now() < deadline, 'the applied rename did not reach the disk');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'renamed Apply to ApplyDiscount in 2 files' }).first().waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(artifacts, 'rename-applied.png') });
+  });
 });
 
 describe('SharpClaw in the browser workbench, Restricted Mode', function () {

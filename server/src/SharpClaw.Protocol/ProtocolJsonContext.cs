@@ -40,6 +40,12 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(TypeHierarchyResult))]
 [JsonSerializable(typeof(DiagnosticsParams))]
 [JsonSerializable(typeof(DiagnosticsResult))]
+[JsonSerializable(typeof(NavigateParams))]
+[JsonSerializable(typeof(NavigateResult))]
+[JsonSerializable(typeof(BulkNavigateParams))]
+[JsonSerializable(typeof(BulkNavigateResult))]
+[JsonSerializable(typeof(SymbolsParams))]
+[JsonSerializable(typeof(SymbolsResult))]
 public sealed partial class ProtocolJsonContext : JsonSerializerContext
 {
 }

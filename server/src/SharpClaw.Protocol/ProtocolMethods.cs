@@ -25,6 +25,9 @@ public static class ProtocolMethods
     public const string FindReferences = "sharpclaw/findReferences";
     public const string TypeHierarchy = "sharpclaw/typeHierarchy";
     public const string Diagnostics = "sharpclaw/diagnostics";
+    public const string Navigate = "sharpclaw/navigate";
+    public const string BulkNavigate = "sharpclaw/bulkNavigate";
+    public const string Symbols = "sharpclaw/symbols";
 
     // Server → client.
     /// <summary>Request: the host asks before evaluating MSBuild (see <c>AuthorizeEvaluationParams</c>).</summary>

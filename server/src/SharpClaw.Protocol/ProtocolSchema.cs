@@ -27,7 +27,8 @@ public static class ProtocolSchema
     /// <summary>
     /// Returns the result schema of each request keyed by method name (<c>sharpclaw/status</c>,
     /// <c>initialize</c>, <c>sharpclaw/solutionInspect</c>, <c>sharpclaw/projectGraph</c>, <c>sharpclaw/symbolResolve</c>,
-    /// <c>sharpclaw/findReferences</c>, <c>sharpclaw/typeHierarchy</c>, <c>sharpclaw/diagnostics</c>), the read tools' params (<c>method:params</c>), the
+    /// <c>sharpclaw/findReferences</c>, <c>sharpclaw/typeHierarchy</c>, <c>sharpclaw/diagnostics</c>, <c>sharpclaw/navigate</c>,
+    /// <c>sharpclaw/bulkNavigate</c>, <c>sharpclaw/symbols</c>), the read tools' params (<c>method:params</c>), the
     /// server→client shapes (<c>sharpclaw/authorizeEvaluation:params</c>, <c>sharpclaw/authorizeEvaluation:result</c>,
     /// <c>sharpclaw/loadProgress:params</c>) and the semantic error data (<c>error:data</c>).
     /// </summary>
@@ -46,6 +47,12 @@ public static class ProtocolSchema
             [ProtocolMethods.FindReferences] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.FindReferencesResult, options),
             [ProtocolMethods.TypeHierarchy] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.TypeHierarchyResult, options),
             [ProtocolMethods.Diagnostics] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.DiagnosticsResult, options),
+            [ProtocolMethods.Navigate] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.NavigateResult, options),
+            [ProtocolMethods.BulkNavigate] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.BulkNavigateResult, options),
+            [ProtocolMethods.Symbols] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolsResult, options),
+            [ParamsKey(ProtocolMethods.Navigate)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.NavigateParams, options),
+            [ParamsKey(ProtocolMethods.BulkNavigate)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.BulkNavigateParams, options),
+            [ParamsKey(ProtocolMethods.Symbols)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolsParams, options),
             [ParamsKey(ProtocolMethods.SymbolResolve)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolResolveParams, options),
             [ParamsKey(ProtocolMethods.FindReferences)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.FindReferencesParams, options),
             [ParamsKey(ProtocolMethods.TypeHierarchy)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.TypeHierarchyParams, options),

@@ -4,6 +4,13 @@ using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
 
+/// <summary>The read-tool test classes share one <see cref="ReadToolsFixture"/>.</summary>
+[CollectionDefinition(Name)]
+public sealed class ReadToolsCollection : ICollectionFixture<ReadToolsFixture>
+{
+    public const string Name = "ReadTools";
+}
+
 /// <summary>One restored copy of fixtures/ReadTools and one host, shared by the read-tool tests.</summary>
 public sealed class ReadToolsFixture : IAsyncLifetime
 {
@@ -75,6 +82,26 @@ public sealed class ReadToolsFixture : IAsyncLifetime
             SemanticHost.Timeout,
             ProtocolMethods.Diagnostics);
 
+    internal Task<NavigateResult> NavigateAsync(NavigateParams parameters) =>
+        Poll.WithTimeout(
+            this.Host.Host.Client.InvokeWithParameterObjectAsync<NavigateResult>(ProtocolMethods.Navigate, parameters with { Workspace = this.Workspace.Root, Tool = "test-tool" }),
+            SemanticHost.Timeout,
+            ProtocolMethods.Navigate);
+
+    internal Task<NavigateResult> NavigateAsync(string action, string name) => this.NavigateAsync(new NavigateParams { Action = action, Name = name });
+
+    internal Task<BulkNavigateResult> BulkNavigateAsync(BulkNavigateParams parameters) =>
+        Poll.WithTimeout(
+            this.Host.Host.Client.InvokeWithParameterObjectAsync<BulkNavigateResult>(ProtocolMethods.BulkNavigate, parameters with { Workspace = this.Workspace.Root, Tool = "test-tool" }),
+            SemanticHost.Timeout,
+            ProtocolMethods.BulkNavigate);
+
+    internal Task<SymbolsResult> SymbolsAsync(SymbolsParams parameters) =>
+        Poll.WithTimeout(
+            this.Host.Host.Client.InvokeWithParameterObjectAsync<SymbolsResult>(ProtocolMethods.Symbols, parameters with { Workspace = this.Workspace.Root, Tool = "test-tool" }),
+            SemanticHost.Timeout,
+            ProtocolMethods.Symbols);
+
     internal Task<TypeHierarchyResult> HierarchyAsync(TypeHierarchyParams parameters) =>
         Poll.WithTimeout(
             this.Host.Host.Client.InvokeWithParameterObjectAsync<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, parameters with { Workspace = this.Workspace.Root, Tool = "test-tool" }),
@@ -83,7 +110,8 @@ public sealed class ReadToolsFixture : IAsyncLifetime
 }
 
 /// <summary>sharpclaw/symbolResolve, sharpclaw/findReferences, sharpclaw/typeHierarchy on fixtures/ReadTools.</summary>
-public sealed class ReadToolsTests(ReadToolsFixture fx) : IClassFixture<ReadToolsFixture>
+[Collection(ReadToolsCollection.Name)]
+public sealed class ReadToolsTests(ReadToolsFixture fx)
 {
     private const string Calculator = "Core/Calculator.cs";
     private const string Counter = "App/Counter.cs";
@@ -315,8 +343,10 @@ public sealed class ReadToolsTests(ReadToolsFixture fx) : IClassFixture<ReadTool
         Assert.Equal((1, "CS0168"), (suffix.FilesChecked, Assert.Single(suffix.Diagnostics!).Id));
         Assert.Equal([new AnsweringProject("App/App.csproj", "net10.0")], suffix.Projects);
 
-        SemanticErrorData twoFiles = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => fx.DiagnosticsAsync(new DiagnosticsParams { Path = "Helpers.cs" }));
-        Assert.Contains("Core/A/Helpers.cs", twoFiles.Message, StringComparison.Ordinal);
+        Assert.Equal("App/Warn.cs", suffix.ResolvedFile);
+        SemanticErrorData twoFiles = await SemanticErrors.ExpectAsync(SemanticErrorKind.AmbiguousFile, () => fx.DiagnosticsAsync(new DiagnosticsParams { Path = "Helpers.cs" }));
+        Assert.Equal(["Core/A/Helpers.cs", "Core/B/Helpers.cs"], twoFiles.Candidates);
+        Assert.Null((await fx.DiagnosticsAsync(new DiagnosticsParams { Path = "App/Warn.cs" })).ResolvedFile);
 
         DiagnosticsResult outside = await fx.DiagnosticsAsync(new DiagnosticsParams { Path = "Scratch/Loose.cs" });
         Assert.Equal(0, outside.FilesChecked);

@@ -35,7 +35,7 @@ public sealed class SemanticProtocolTests
     public void ErrorKinds_AreSpelledLikeTheSpec()
     {
         Assert.Equal(
-            ["TargetAmbiguous", "NoTarget", "PermissionDenied", "MissingPrerequisites", "LoadFailed", "PartialLoad", "InvalidRequest", "ambiguous_symbol", "symbol_not_found"],
+            ["TargetAmbiguous", "NoTarget", "PermissionDenied", "MissingPrerequisites", "LoadFailed", "PartialLoad", "InvalidRequest", "ambiguous_symbol", "symbol_not_found", "ambiguous_file"],
             Enum.GetValues<SemanticErrorKind>().Select(k => JsonSerializer.Serialize(k, ProtocolJsonContext.Default.Options).Trim('"')));
     }
 

@@ -8,12 +8,13 @@ import { DiagnosticsResultSchema, type DiagnosticsResult } from '../../protocol/
 import { renderExcludedAnalyzers } from '../solutionInspect/renderSolutionInspect';
 import { defineTool } from '../toolDefinition';
 import { ToolError } from '../toolErrors';
+import { resolvedFileLines } from './renderSymbols';
 import { workspaceSelection } from './symbolSelector';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export function renderDiagnostics(result: DiagnosticsResult): string {
-  const lines: string[] = [];
+  const lines: string[] = resolvedFileLines(result);
   if (result.summary) {
     for (const line of result.summary) lines.push(`${line.id} x${line.count} ${line.severity} ${line.example.path}:${line.example.line}:${line.example.character} ${line.message}`);
   } else {

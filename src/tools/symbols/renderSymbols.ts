@@ -15,16 +15,21 @@ export function renderSymbolLine(symbol: ResolvedSymbol): string {
   return `${first ? `${first.path}:${first.line}:${first.character} ` : ''}${symbol.kind} ${symbol.name}`;
 }
 
-function answeredBy(result: { project: string; targetFramework: string | null; excludedAnalyzers: ExcludedAnalyzers[] | null }): string[] {
+/** The first line when a file-name or suffix argument was resolved to a workspace file. */
+export function resolvedFileLines(result: { resolvedFile?: string | null | undefined }): string[] {
+  return result.resolvedFile ? [`resolved file: ${result.resolvedFile}`] : [];
+}
+
+export function answeredBy(result: { project: string; targetFramework: string | null; excludedAnalyzers: ExcludedAnalyzers[] | null }): string[] {
   return [`project: ${result.project}${result.targetFramework ? ` (${result.targetFramework})` : ''}`, ...renderExcludedAnalyzers(result.excludedAnalyzers ?? [])];
 }
 
 export function renderSymbolResolve(result: SymbolResolveResult): string {
-  return [`${result.symbol.kind} ${result.symbol.name}`, ...renderLocationLines(result.symbol.locations), ...answeredBy(result)].join('\n');
+  return [...resolvedFileLines(result), `${result.symbol.kind} ${result.symbol.name}`, ...renderLocationLines(result.symbol.locations), ...answeredBy(result)].join('\n');
 }
 
 export function renderFindReferences(result: FindReferencesResult): string {
-  const lines = [`references of ${result.symbol.kind} ${result.symbol.name}`];
+  const lines = [...resolvedFileLines(result), `references of ${result.symbol.kind} ${result.symbol.name}`];
   if (result.total === 0) lines.push('no references');
   else if (result.references.length === 0) lines.push(`offset ${result.offset} is past the last of ${result.total} references`);
   else if (result.references.some((reference) => reference.context !== null)) {
@@ -39,7 +44,7 @@ export function renderFindReferences(result: FindReferencesResult): string {
 }
 
 export function renderTypeHierarchy(result: TypeHierarchyResult): string {
-  const lines = [`${result.symbol.kind} ${result.symbol.name}`];
+  const lines = [...resolvedFileLines(result), `${result.symbol.kind} ${result.symbol.name}`];
   const sections: Array<[string, TypeHierarchyResult['baseTypes']]> = [
     ['base types', result.baseTypes],
     ['interfaces', result.interfaces],

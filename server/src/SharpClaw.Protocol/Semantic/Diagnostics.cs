@@ -84,4 +84,9 @@ public sealed record DiagnosticsResult(
     bool Truncated,
     int? NextOffset,
     IReadOnlyList<string> Incomplete,
-    IReadOnlyList<ExcludedAnalyzers>? ExcludedAnalyzers);
+    IReadOnlyList<ExcludedAnalyzers>? ExcludedAnalyzers)
+{
+    /// <summary>The workspace-relative file a file-name or suffix <c>path</c> resolved to; absent when the path was exact.</summary>
+    public string? ResolvedFile { get; init; }
+}
+

@@ -40,6 +40,10 @@ public enum SemanticErrorKind
     /// <summary>A symbol query matched nothing; <c>symbols</c> (and <c>candidates</c>) list up to 10 similar names.</summary>
     [JsonStringEnumMemberName("symbol_not_found")]
     SymbolNotFound,
+
+    /// <summary>A file name or path suffix matched several workspace files; <c>candidates</c> lists up to 20 workspace-relative paths.</summary>
+    [JsonStringEnumMemberName("ambiguous_file")]
+    AmbiguousFile,
 }
 
 /// <summary>The <c>data</c> of every semantic JSON-RPC error (code -32001).</summary>

@@ -104,7 +104,12 @@ public sealed record SymbolResolveResult(
     ResolvedSymbol Symbol,
     string Project,
     string? TargetFramework,
-    IReadOnlyList<ExcludedAnalyzers>? ExcludedAnalyzers);
+    IReadOnlyList<ExcludedAnalyzers>? ExcludedAnalyzers)
+{
+    /// <summary>The workspace-relative file a file-name or suffix <c>path</c> resolved to; absent when the path was exact.</summary>
+    public string? ResolvedFile { get; init; }
+}
+
 
 /// <summary>One reference.</summary>
 /// <param name="Path">Workspace-relative path.</param>
@@ -136,7 +141,12 @@ public sealed record FindReferencesResult(
     bool Truncated,
     int? NextOffset,
     int OmittedGenerated,
-    IReadOnlyList<ExcludedAnalyzers>? ExcludedAnalyzers);
+    IReadOnlyList<ExcludedAnalyzers>? ExcludedAnalyzers)
+{
+    /// <summary>The workspace-relative file a file-name or suffix <c>path</c> resolved to; absent when the path was exact.</summary>
+    public string? ResolvedFile { get; init; }
+}
+
 
 /// <summary>One bounded relationship collection.</summary>
 /// <param name="Items">Up to <c>limit</c> symbols, in file and position order (metadata symbols last, by name).</param>
@@ -163,4 +173,9 @@ public sealed record TypeHierarchyResult(
     SymbolCollection DerivedTypes,
     SymbolCollection Implementations,
     int Limit,
-    IReadOnlyList<ExcludedAnalyzers>? ExcludedAnalyzers);
+    IReadOnlyList<ExcludedAnalyzers>? ExcludedAnalyzers)
+{
+    /// <summary>The workspace-relative file a file-name or suffix <c>path</c> resolved to; absent when the path was exact.</summary>
+    public string? ResolvedFile { get; init; }
+}
+

@@ -94,3 +94,35 @@ public sealed class DiagnosticsHandler(HostState state, JsonRpc rpc)
         }
     }
 }
+
+/// <summary><c>sharpclaw/navigate</c>, <c>sharpclaw/bulkNavigate</c>, <c>sharpclaw/symbols</c>.</summary>
+public sealed class NavigationHandler(HostState state, JsonRpc rpc)
+{
+    private readonly Navigation.NavigateService navigate = new(state.Cache);
+    private readonly Navigation.BulkNavigateService bulk = new(state.Cache);
+    private readonly Navigation.SymbolsService symbols = new(state.Cache);
+
+    [JsonRpcMethod(ProtocolMethods.Navigate, UseSingleObjectParameterDeserialization = true)]
+    public Task<NavigateResult> NavigateAsync(NavigateParams? parameters = null, CancellationToken cancellationToken = default) =>
+        Run(() => this.navigate.NavigateAsync(parameters ?? new NavigateParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
+
+    [JsonRpcMethod(ProtocolMethods.BulkNavigate, UseSingleObjectParameterDeserialization = true)]
+    public Task<BulkNavigateResult> BulkNavigateAsync(BulkNavigateParams? parameters = null, CancellationToken cancellationToken = default) =>
+        Run(() => this.bulk.BulkNavigateAsync(parameters ?? new BulkNavigateParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
+
+    [JsonRpcMethod(ProtocolMethods.Symbols, UseSingleObjectParameterDeserialization = true)]
+    public Task<SymbolsResult> SymbolsAsync(SymbolsParams? parameters = null, CancellationToken cancellationToken = default) =>
+        Run(() => this.symbols.SymbolsAsync(parameters ?? new SymbolsParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
+
+    private static async Task<T> Run<T>(Func<Task<T>> query)
+    {
+        try
+        {
+            return await query().ConfigureAwait(false);
+        }
+        catch (SemanticException ex)
+        {
+            throw ex.ToRpcException();
+        }
+    }
+}

@@ -58,7 +58,7 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             .Where(d => d.FilePath is { } f && (f.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || f.EndsWith(".csx", StringComparison.OrdinalIgnoreCase)))
             .Select(d => (Document: d, Relative: PathUtil.ToWorkspaceRelative(workspace, d.FilePath!)))
             .DistinctBy(d => d.Relative)];
-        Func<string, bool> matches = PathFilter(parameters.Path, documents.Select(d => d.Relative), workspace);
+        (Func<string, bool> matches, string? resolvedFile) = PathFilter(parameters.Path, lease.Solution, workspace);
         List<(Document Document, string Relative)> selected = [.. documents.Where(d => matches(d.Relative)).OrderBy(d => d.Relative, StringComparer.Ordinal).Take(MaxFiles)];
 
         List<DiagnosticItem> all = [];
@@ -180,7 +180,10 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             truncated,
             truncated ? offset + shown : null,
             incomplete,
-            excluded.Count == 0 ? null : excluded);
+            excluded.Count == 0 ? null : excluded)
+        {
+            ResolvedFile = resolvedFile,
+        };
     }
 
     private static string SeverityName(DiagnosticSeverity severity) => severity switch
@@ -191,12 +194,12 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         _ => "hint",
     };
 
-    /// <summary>Exact path, unique whole-segment suffix, or glob; null/empty: every file.</summary>
-    private static Func<string, bool> PathFilter(string? path, IEnumerable<string> documents, string workspace)
+    /// <summary>Exact path, unique whole-segment suffix (the shared file rule), or glob; null/empty: every file.</summary>
+    private static (Func<string, bool> Matches, string? ResolvedFile) PathFilter(string? path, Solution solution, string workspace)
     {
         if (string.IsNullOrWhiteSpace(path))
         {
-            return _ => true;
+            return (_ => true, null);
         }
 
         string wanted = path.Trim().Replace('\\', '/');
@@ -209,22 +212,11 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         {
             Regex regex = new(GlobToRegex(wanted), RegexOptions.CultureInvariant | (PathUtil.Comparison == StringComparison.Ordinal ? RegexOptions.None : RegexOptions.IgnoreCase));
             bool nameOnly = !wanted.Contains('/', StringComparison.Ordinal);
-            return relative => regex.IsMatch(relative) || (nameOnly && regex.IsMatch(relative[(relative.LastIndexOf('/') + 1)..]));
+            return (relative => regex.IsMatch(relative) || (nameOnly && regex.IsMatch(relative[(relative.LastIndexOf('/') + 1)..])), null);
         }
 
-        List<string> all = [.. documents];
-        if (all.Any(d => d.Equals(wanted, PathUtil.Comparison)) || File.Exists(Path.Combine(workspace, wanted)))
-        {
-            return relative => relative.Equals(wanted, PathUtil.Comparison);
-        }
-
-        List<string> suffix = [.. all.Where(d => SymbolResolver.MatchesPath(d, wanted))];
-        if (suffix.Count > 1)
-        {
-            throw SemanticException.InvalidRequest($"'{path}' matches several files: {string.Join(", ", suffix.Order(StringComparer.Ordinal).Take(20))}.");
-        }
-
-        return suffix.Count == 1 ? relative => relative.Equals(suffix[0], PathUtil.Comparison) : relative => SymbolResolver.MatchesPath(relative, wanted);
+        ResolvedFile file = FileResolver.Resolve(solution, workspace, wanted);
+        return (relative => relative.Equals(file.Relative, PathUtil.Comparison), file.Reported);
     }
 
     internal static string GlobToRegex(string glob)

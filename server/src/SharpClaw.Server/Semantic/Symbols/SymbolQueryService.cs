@@ -20,7 +20,10 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         string workspace = request.Target.Workspace;
         SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
         (string project, string? framework) = Answered(lease, workspace, match.Project);
-        return new SymbolResolveResult(SymbolResolver.Describe(match.Symbol, workspace, lease.Solution), project, framework, Excluded(lease, workspace));
+        return new SymbolResolveResult(SymbolResolver.Describe(match.Symbol, workspace, lease.Solution), project, framework, Excluded(lease, workspace))
+        {
+            ResolvedFile = match.ResolvedFile,
+        };
     }
 
     public async Task<FindReferencesResult> FindReferencesAsync(FindReferencesParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
@@ -103,7 +106,10 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
             truncated,
             truncated ? offset + page.Count : null,
             seenGenerated.Count,
-            Excluded(lease, workspace));
+            Excluded(lease, workspace))
+        {
+            ResolvedFile = match.ResolvedFile,
+        };
     }
 
     public async Task<TypeHierarchyResult> TypeHierarchyAsync(TypeHierarchyParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
@@ -157,7 +163,10 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
             Collect(derived, solution, workspace, limit, keepOrder: false),
             Collect(implementations, solution, workspace, limit, keepOrder: false),
             limit,
-            Excluded(lease, workspace));
+            Excluded(lease, workspace))
+        {
+            ResolvedFile = match.ResolvedFile,
+        };
     }
 
     private static SymbolCollection Collect(List<ISymbol> symbols, Solution solution, string workspace, int limit, bool keepOrder)
@@ -177,10 +186,10 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         return new SymbolCollection([.. all.Take(limit)], all.Count, all.Count > limit);
     }
 
-    private static (string Project, string? Framework) Answered(ContextLease lease, string workspace, Project project) =>
+    internal static (string Project, string? Framework) Answered(ContextLease lease, string workspace, Project project) =>
         (project.FilePath is null ? project.Name : PathUtil.ToWorkspaceRelative(workspace, project.FilePath), lease.Context.Frameworks.GetValueOrDefault(project.Id));
 
-    private static IReadOnlyList<ExcludedAnalyzers>? Excluded(ContextLease lease, string workspace)
+    internal static IReadOnlyList<ExcludedAnalyzers>? Excluded(ContextLease lease, string workspace)
     {
         List<ExcludedAnalyzers> excluded = ResultBuilder.GroupExclusions(workspace, lease.Context.ExcludedAnalyzers);
         return excluded.Count == 0 ? null : excluded;

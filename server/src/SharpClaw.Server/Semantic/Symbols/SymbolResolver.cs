@@ -8,7 +8,11 @@ using SharpClaw.Server.Semantic.Cache;
 namespace SharpClaw.Server.Semantic.Symbols;
 
 /// <summary>A source symbol found in one project's compilation.</summary>
-internal sealed record SymbolMatch(ISymbol Symbol, Project Project, string Display, string Kind);
+internal sealed record SymbolMatch(ISymbol Symbol, Project Project, string Display, string Kind)
+{
+    /// <summary>The file a suffix <c>path</c> resolved to (reported as <c>resolvedFile</c>), else null.</summary>
+    public string? ResolvedFile { get; init; }
+}
 
 /// <summary>
 /// Resolves the symbol selectors of the read tools (name, container, kind, project, path, signature,
@@ -44,25 +48,26 @@ internal static class SymbolResolver
             throw SemanticException.InvalidRequest("'line' and 'character' are one-based.");
         }
 
+        ResolvedFile? file = string.IsNullOrWhiteSpace(selector.Path) ? null : FileResolver.Resolve(solution, workspace, selector.Path);
         if (string.IsNullOrWhiteSpace(selector.Name))
         {
-            if (selector.Path is null || selector.Line is null || selector.Character is null)
+            if (file is null || selector.Line is null || selector.Character is null)
             {
                 throw SemanticException.InvalidRequest("Pass 'name', or 'path' with 'line' and 'character'.");
             }
 
-            return await AtPositionAsync(solution, projects, workspace, selector, cancellationToken).ConfigureAwait(false);
+            return await AtPositionAsync(solution, projects, workspace, file, selector, cancellationToken).ConfigureAwait(false) with { ResolvedFile = file.Reported };
         }
 
         NameQuery query = NameQuery.Parse(selector.Name, selector.Signature);
         HashSet<ProjectId> selected = [.. projects.Select(p => p.Id)];
         List<SymbolMatch> all = [.. (await IndexAsync(solution, cancellationToken).ConfigureAwait(false)).Where(m => selected.Contains(m.Project.Id))];
-        List<SymbolMatch> matches = [.. all.Where(m => query.Matches(m.Symbol, m.Display) && Filter(m, selector, workspace, solution))];
+        List<SymbolMatch> matches = [.. all.Where(m => query.Matches(m.Symbol, m.Display) && Filter(m, selector, file))];
         matches = Deduplicate(matches);
 
         if (matches.Count == 1)
         {
-            return matches[0];
+            return matches[0] with { ResolvedFile = file?.Reported };
         }
 
         if (matches.Count > 1)
@@ -138,9 +143,9 @@ internal static class SymbolResolver
         return selected;
     }
 
-    private static async Task<SymbolMatch> AtPositionAsync(Solution solution, List<Project> projects, string workspace, ISymbolSelector selector, CancellationToken cancellationToken)
+    private static async Task<SymbolMatch> AtPositionAsync(Solution solution, List<Project> projects, string workspace, ResolvedFile file, ISymbolSelector selector, CancellationToken cancellationToken)
     {
-        Document document = FindDocument(projects, workspace, selector.Path!);
+        Document document = FindDocument(projects, file);
         SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
         int line = selector.Line!.Value - 1;
         if (line >= text.Lines.Count)
@@ -168,31 +173,17 @@ internal static class SymbolResolver
         return new SymbolMatch(symbol, owner, symbol.ToDisplayString(NameFormat), KindOf(symbol));
     }
 
-    private static Document FindDocument(List<Project> projects, string workspace, string path)
-    {
-        string wanted = path.Replace('\\', '/').Trim();
-        List<Document> documents = [.. projects.SelectMany(p => p.Documents).Where(d => d.FilePath is not null)];
-        List<Document> exact = [.. documents.Where(d => PathUtil.ToWorkspaceRelative(workspace, d.FilePath!).Equals(wanted, PathUtil.Comparison)
-            || (Path.IsPathRooted(wanted) && PathUtil.Comparer.Equals(Path.GetFullPath(wanted), d.FilePath)))];
-        if (exact.Count == 0)
-        {
-            exact = [.. documents.Where(d => MatchesPath(PathUtil.ToWorkspaceRelative(workspace, d.FilePath!), wanted))];
-            if (exact.Select(d => d.FilePath).Distinct(PathUtil.Comparer).Count() > 1)
-            {
-                throw SemanticException.InvalidRequest(
-                    $"'{path}' matches several files: {string.Join(", ", exact.Select(d => PathUtil.ToWorkspaceRelative(workspace, d.FilePath!)).Distinct().Order(StringComparer.Ordinal).Take(20))}.");
-            }
-        }
-
-        return exact.FirstOrDefault() ?? throw SemanticException.InvalidRequest($"No file in the selected projects matches '{path}'.");
-    }
+    /// <summary>The document of a resolved file in the selected projects (the first compilation's).</summary>
+    internal static Document FindDocument(List<Project> projects, ResolvedFile file) =>
+        FileResolver.Documents(projects, file).FirstOrDefault()
+            ?? throw SemanticException.InvalidRequest($"{file.Relative} is not compiled by {(projects.Count == 1 ? "the selected project" : "any project")}, so it has no semantic information.");
 
     /// <summary>Exact workspace-relative path, or a whole-segment suffix of it.</summary>
     public static bool MatchesPath(string relative, string wanted) =>
         relative.Equals(wanted, PathUtil.Comparison)
         || relative.EndsWith("/" + wanted.TrimStart('/'), PathUtil.Comparison);
 
-    private static bool Filter(SymbolMatch match, ISymbolSelector selector, string workspace, Solution solution)
+    private static bool Filter(SymbolMatch match, ISymbolSelector selector, ResolvedFile? file)
     {
         if (!string.IsNullOrWhiteSpace(selector.Kind) && !match.Kind.Equals(selector.Kind.Trim(), StringComparison.OrdinalIgnoreCase))
         {
@@ -208,12 +199,9 @@ internal static class SymbolResolver
             }
         }
 
-        if (!string.IsNullOrWhiteSpace(selector.Path))
+        if (file is not null)
         {
-            string wanted = selector.Path.Replace('\\', '/').Trim();
-            IEnumerable<Location> inFile = match.Symbol.Locations.Where(l => l.IsInSource
-                && (MatchesPath(PathUtil.ToWorkspaceRelative(workspace, l.GetLineSpan().Path), wanted)
-                    || (Path.IsPathRooted(wanted) && PathUtil.Comparer.Equals(Path.GetFullPath(wanted), l.GetLineSpan().Path))));
+            IEnumerable<Location> inFile = match.Symbol.Locations.Where(l => l.IsInSource && PathUtil.Comparer.Equals(l.GetLineSpan().Path, file.FullPath));
             if (selector.Line is { } line)
             {
                 inFile = inFile.Where(l => l.GetLineSpan().StartLinePosition.Line + 1 == line
@@ -242,7 +230,7 @@ internal static class SymbolResolver
     /// The symbol index of a solution snapshot, built once per snapshot (snapshots are immutable; a source
     /// refresh makes a new one, and the entry goes with the old snapshot).
     /// </summary>
-    private static Task<List<SymbolMatch>> IndexAsync(Solution solution, CancellationToken cancellationToken)
+    internal static Task<List<SymbolMatch>> IndexAsync(Solution solution, CancellationToken cancellationToken)
     {
         Task<List<SymbolMatch>> index = Indexes.GetValue(solution, s => CollectAsync(
             [.. s.Projects.Where(p => p.Language == LanguageNames.CSharp).OrderBy(p => p.FilePath, StringComparer.Ordinal).ThenBy(p => p.Name, StringComparer.Ordinal)],
@@ -324,7 +312,7 @@ internal static class SymbolResolver
     }
 
     /// <summary>One entry per symbol: linked files of multi-targeted projects give the same symbol per compilation.</summary>
-    private static List<SymbolMatch> Deduplicate(List<SymbolMatch> matches) =>
+    internal static List<SymbolMatch> Deduplicate(List<SymbolMatch> matches) =>
         [.. matches.GroupBy(m => (m.Display, Location: FirstLocationKey(m.Symbol))).Select(g => g.First())];
 
     private static string FirstLocationKey(ISymbol symbol) =>
@@ -351,23 +339,36 @@ internal static class SymbolResolver
     private static SemanticException NotFound(ISymbolSelector selector, NameQuery query, List<SymbolMatch> all, string workspace)
     {
         string name = selector.Name!;
-        if (!string.IsNullOrWhiteSpace(selector.Container))
+
+        // A qualified name (Calculator.Missing, Nope.Missing) names its container: explain which part failed.
+        string? containerText = selector.Container;
+        if (string.IsNullOrWhiteSpace(containerText))
         {
-            NameQuery container = NameQuery.Parse(selector.Container, null);
+            string withoutParameters = name.Split('(')[0].Trim();
+            int dot = withoutParameters.LastIndexOf('.');
+            if (dot > 0 && withoutParameters.IndexOf('<', StringComparison.Ordinal) < 0)
+            {
+                containerText = withoutParameters[..dot];
+            }
+        }
+
+        if (!string.IsNullOrWhiteSpace(containerText))
+        {
+            NameQuery container = NameQuery.Parse(containerText, null);
             List<SymbolMatch> types = [.. all.Where(m => m.Symbol is INamedTypeSymbol && container.MatchesName(m.Display))];
             if (types.Count == 0)
             {
                 List<SymbolMatch> similarTypes = Similar(all.Where(m => m.Symbol is INamedTypeSymbol), container.SimpleName)
                     .DistinctBy(m => m.Display).Take(MaxSimilar).ToList();
-                return NotFoundError($"No type matches the container '{selector.Container}'.", similarTypes, workspace);
+                return NotFoundError($"No type matches the container '{containerText}'. Types with a similar name are listed as candidates.", similarTypes, workspace);
             }
 
             List<SymbolMatch> members = [.. Similar(all.Where(m => types.Any(t => SymbolEqualityComparer.Default.Equals(m.Symbol.ContainingType, t.Symbol))), query.SimpleName)
                 .DistinctBy(m => m.Display).Take(MaxSimilar)];
             string typeName = types[0].Display;
             return members.Count == 0
-                ? NotFoundError($"The type {typeName} has no member '{name}' and no member with a similar name. List its members with the members action.", [], workspace)
-                : NotFoundError($"The type {typeName} has no member '{name}'. Members with a similar name are listed as candidates.", members, workspace);
+                ? NotFoundError($"The type {typeName} has no member '{query.SimpleName}' and no member with a similar name. List its members with the members action.", [], workspace)
+                : NotFoundError($"The type {typeName} has no member '{query.SimpleName}'. Members with a similar name are listed as candidates.", members, workspace);
         }
 
         List<SymbolMatch> similar = [.. Similar(all, query.SimpleName).DistinctBy(m => m.Display).Take(MaxSimilar)];

@@ -1,0 +1,125 @@
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Authorization;
+using SharpClaw.Server.Semantic.Cache;
+
+namespace SharpClaw.Server.Semantic.Navigation;
+
+/// <summary>
+/// <c>sharpclaw/bulkNavigate</c>: 1–16 navigate queries on one snapshot, run concurrently. A failing query
+/// fills only its own section; when the overall timeout passes, finished sections stay and the rest say timeout.
+/// </summary>
+public sealed class BulkNavigateService(SemanticContextCache cache)
+{
+    public const int MaxQueries = 16;
+    public const int DefaultTimeoutSeconds = 120;
+
+    public async Task<BulkNavigateResult> BulkNavigateAsync(BulkNavigateParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    {
+        IReadOnlyList<BulkNavigateQuery> queries = parameters.Queries ?? [];
+        if (queries.Count is < 1 or > MaxQueries)
+        {
+            throw SemanticException.InvalidRequest($"'queries' needs 1 to {MaxQueries} queries, not {queries.Count}.");
+        }
+
+        if (parameters.TimeoutSeconds is < 1 or > 600)
+        {
+            throw SemanticException.InvalidRequest("'timeoutSeconds' must be between 1 and 600.");
+        }
+
+        // Shared options are checked once: a bad offset or limit fails the whole call.
+        NavigateService.Validate("definition", parameters.Offset, parameters.Limit);
+
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        string workspace = request.Target.Workspace;
+
+        using CancellationTokenSource stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        Task<BulkNavigateSection>[] running = [.. queries.Select((query, i) => Task.Run(() => RunOneAsync(lease, workspace, parameters, query, i + 1, stop.Token), stop.Token))];
+        Task all = Task.WhenAll(running);
+        using CancellationTokenSource timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        Task finished = await Task.WhenAny(all, Task.Delay(TimeSpan.FromSeconds(parameters.TimeoutSeconds ?? DefaultTimeoutSeconds), timer.Token)).ConfigureAwait(false);
+        await timer.CancelAsync().ConfigureAwait(false); // No timer left running once every query finished.
+        cancellationToken.ThrowIfCancellationRequested();
+        bool timedOut = finished != all;
+        if (timedOut)
+        {
+            await stop.CancelAsync().ConfigureAwait(false);
+        }
+
+        List<BulkNavigateSection> sections = [];
+        for (int i = 0; i < running.Length; i++)
+        {
+            Task<BulkNavigateSection> task = running[i];
+            sections.Add(task.IsCompletedSuccessfully && !(timedOut && task.Result.Error?.Code == "Cancelled")
+                ? task.Result
+                : new BulkNavigateSection(i + 1, Action(queries[i]), Target(queries[i]), null, new BulkNavigateError("timeout", "The bulk call timed out before this query finished. Send it alone or with fewer queries.", null)));
+        }
+
+        // Leases must not end while a cancelled query still reads the snapshot.
+        try
+        {
+            await all.WaitAsync(TimeSpan.FromSeconds(10), CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is TimeoutException or OperationCanceledException)
+        {
+            // Stragglers: their sections already say timeout.
+        }
+
+        return new BulkNavigateResult(sections, timedOut);
+    }
+
+    private static async Task<BulkNavigateSection> RunOneAsync(ContextLease lease, string workspace, BulkNavigateParams shared, BulkNavigateQuery query, int index, CancellationToken cancellationToken)
+    {
+        string action = Action(query);
+        string target = Target(query);
+        try
+        {
+            (string normalized, int offset, int limit) = NavigateService.Validate(query.Action, shared.Offset, shared.Limit);
+            NavigateParams parameters = new()
+            {
+                Action = normalized,
+                Name = query.Name,
+                Path = query.Path,
+                Line = query.Line,
+                Character = query.Character,
+                Context = shared.Context,
+            };
+            NavigateResult result = await NavigateService.RunAsync(lease, workspace, parameters, normalized, offset, limit, cancellationToken).ConfigureAwait(false);
+            return new BulkNavigateSection(index, action, target, result, null);
+        }
+        catch (SemanticException ex)
+        {
+            IReadOnlyList<string>? candidates = ex.Error.Symbols is { Count: > 0 } symbols
+                ? [.. symbols.Select(s => s.NeedsPath && s.Path is not null ? $"{s.Name} (send with file {s.Path})" : s.Name)]
+                : ex.Error.Candidates is { Count: > 0 } list ? list : null;
+            return new BulkNavigateSection(index, action, target, null, new BulkNavigateError(Code(ex.Kind), ex.Message, candidates));
+        }
+        catch (OperationCanceledException)
+        {
+            return new BulkNavigateSection(index, action, target, null, new BulkNavigateError("Cancelled", "Cancelled.", null));
+        }
+    }
+
+    private static string Code(SemanticErrorKind kind) => kind switch
+    {
+        SemanticErrorKind.AmbiguousSymbol => "ambiguous_symbol",
+        SemanticErrorKind.SymbolNotFound => "symbol_not_found",
+        SemanticErrorKind.AmbiguousFile => "ambiguous_file",
+        SemanticErrorKind.InvalidRequest => "invalid_request",
+        _ => kind.ToString(),
+    };
+
+    private static string Action(BulkNavigateQuery query) => query.Action?.Trim() ?? string.Empty;
+
+    /// <summary>What the query named: its symbol, or file:line:character as sent.</summary>
+    private static string Target(BulkNavigateQuery query)
+    {
+        if (!string.IsNullOrWhiteSpace(query.Name))
+        {
+            return query.Name.Trim();
+        }
+
+        string position = query.Line is { } line ? query.Character is { } character ? $":{line}:{character}" : $":{line}" : string.Empty;
+        return (query.Path?.Trim() ?? string.Empty) + position;
+    }
+}

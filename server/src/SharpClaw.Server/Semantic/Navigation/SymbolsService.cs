@@ -1,0 +1,233 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Authorization;
+using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Symbols;
+
+namespace SharpClaw.Server.Semantic.Navigation;
+
+/// <summary>
+/// <c>sharpclaw/symbols</c>: a file's declarations with their ranges, nested under their containers, or the
+/// workspace's symbols matching a query, best matches first (exact, prefix, substring, camel humps), then by file and position.
+/// </summary>
+public sealed class SymbolsService(SemanticContextCache cache)
+{
+    public async Task<SymbolsResult> SymbolsAsync(SymbolsParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    {
+        bool hasPath = !string.IsNullOrWhiteSpace(parameters.Path);
+        bool hasQuery = !string.IsNullOrWhiteSpace(parameters.Query);
+        if (hasPath == hasQuery)
+        {
+            throw SemanticException.InvalidRequest("Pass either 'file' (document symbols) or 'query' (workspace symbols).");
+        }
+
+        (_, int offset, int limit) = NavigateService.Validate("definition", parameters.Offset, parameters.Limit);
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        string workspace = request.Target.Workspace;
+        List<Project> projects = SymbolResolver.SelectProjects(lease.Solution, workspace, parameters.Project);
+        List<SymbolItem> items;
+        List<Project> answering;
+        ResolvedFile? file = null;
+        bool incomplete = false;
+        if (hasPath)
+        {
+            file = FileResolver.Resolve(lease.Solution, workspace, parameters.Path!);
+            Document? document = FileResolver.Documents(projects, file).FirstOrDefault();
+            SemanticModel model;
+            if (document is null)
+            {
+                // A file outside every project: declarations from its syntax alone.
+                string text = await File.ReadAllTextAsync(file.FullPath, cancellationToken).ConfigureAwait(false);
+                SyntaxTree tree = CSharpSyntaxTree.ParseText(text, path: file.FullPath, cancellationToken: cancellationToken);
+                model = CSharpCompilation.Create("loose", [tree]).GetSemanticModel(tree);
+                answering = [];
+                incomplete = true;
+            }
+            else
+            {
+                model = await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) ?? throw SemanticException.InvalidRequest($"{file.Relative} has no semantic model.");
+                answering = [document.Project];
+            }
+
+            items = DocumentSymbols(model, workspace, cancellationToken);
+        }
+        else
+        {
+            HashSet<ProjectId> selected = [.. projects.Select(p => p.Id)];
+            List<SymbolMatch> index = SymbolResolver.Deduplicate([.. (await SymbolResolver.IndexAsync(lease.Solution, cancellationToken).ConfigureAwait(false)).Where(m => selected.Contains(m.Project.Id))]);
+            string query = parameters.Query!.Trim();
+            List<(SymbolMatch Match, int Score, SourceLocation Location)> found = [];
+            foreach (SymbolMatch match in index)
+            {
+                if (match.Symbol is IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor })
+                {
+                    continue;
+                }
+
+                int score = Score(match.Symbol.Name, query);
+                if (score < int.MaxValue && SymbolResolver.Describe(match.Symbol, workspace).Locations.FirstOrDefault() is { } location)
+                {
+                    found.Add((match, score, location));
+                }
+            }
+
+            List<(SymbolMatch Match, int Score, SourceLocation Location)> ordered = [.. found
+                .OrderBy(f => f.Score).ThenBy(f => f.Location.Path, StringComparer.Ordinal).ThenBy(f => f.Location.Line).ThenBy(f => f.Location.Character).ThenBy(f => f.Match.Display, StringComparer.Ordinal)];
+            items = [.. ordered.Select(f => new SymbolItem(f.Match.Display, f.Match.Kind, f.Location.Path, f.Location.Line, f.Location.Character, null, null, 0))];
+            answering = [.. ordered.Select(f => f.Match.Project).DistinctBy(p => p.Id)];
+        }
+
+        List<SymbolItem> page = [.. items.Skip(offset).Take(limit)];
+        bool truncated = offset + page.Count < items.Count;
+        List<AnsweringProject> projectsAnswering = [.. answering
+            .Select(p => new AnsweringProject(p.FilePath is null ? p.Name : PathUtil.ToWorkspaceRelative(workspace, p.FilePath), lease.Context.Frameworks.GetValueOrDefault(p.Id)))
+            .Distinct()
+            .OrderBy(p => p.Project, StringComparer.Ordinal)];
+        return new SymbolsResult(
+            file?.Relative,
+            hasQuery ? parameters.Query!.Trim() : null,
+            page,
+            items.Count,
+            offset,
+            limit,
+            truncated,
+            truncated ? offset + page.Count : null,
+            projectsAnswering,
+            incomplete,
+            SymbolQueryService.Excluded(lease, workspace))
+        {
+            ResolvedFile = file?.Reported,
+        };
+    }
+
+    /// <summary>Declarations in document order with their nesting depth (namespaces are not listed).</summary>
+    private static List<SymbolItem> DocumentSymbols(SemanticModel model, string workspace, CancellationToken cancellationToken)
+    {
+        List<SymbolItem> items = [];
+        SyntaxNode root = model.SyntaxTree.GetRoot(cancellationToken);
+        Walk(root, 0);
+        return items;
+
+        void Walk(SyntaxNode node, int depth)
+        {
+            foreach (SyntaxNode child in node.ChildNodes())
+            {
+                switch (child)
+                {
+                    case BaseNamespaceDeclarationSyntax:
+                        Walk(child, depth);
+                        break;
+                    case GlobalStatementSyntax:
+                        break;
+                    case BaseFieldDeclarationSyntax field:
+                        foreach (VariableDeclaratorSyntax variable in field.Declaration.Variables)
+                        {
+                            Add(variable, field, depth);
+                        }
+
+                        break;
+                    case MemberDeclarationSyntax member:
+                        Add(member, member, depth);
+                        if (member is BaseTypeDeclarationSyntax)
+                        {
+                            Walk(member, depth + 1);
+                        }
+
+                        break;
+                }
+            }
+        }
+
+        void Add(SyntaxNode declared, SyntaxNode range, int depth)
+        {
+            if (model.GetDeclaredSymbol(declared, cancellationToken) is not { } symbol)
+            {
+                return;
+            }
+
+            Location? at = symbol.Locations.FirstOrDefault(l => l.SourceTree == model.SyntaxTree && range.Span.Contains(l.SourceSpan));
+            FileLinePositionSpan start = (at ?? range.GetLocation()).GetLineSpan();
+            FileLinePositionSpan end = range.GetLocation().GetLineSpan();
+            items.Add(new SymbolItem(
+                symbol.ToDisplayString(SymbolResolver.NameFormat),
+                SymbolResolver.KindOf(symbol),
+                PathUtil.ToWorkspaceRelative(workspace, start.Path),
+                start.StartLinePosition.Line + 1,
+                start.StartLinePosition.Character + 1,
+                end.EndLinePosition.Line + 1,
+                end.EndLinePosition.Character + 1,
+                depth));
+        }
+    }
+
+    /// <summary>Lower is better: exact (case-sensitive, then not), prefix, substring, camel humps; int.MaxValue: no match.</summary>
+    internal static int Score(string name, string query)
+    {
+        if (name.Equals(query, StringComparison.Ordinal))
+        {
+            return 0;
+        }
+
+        if (name.Equals(query, StringComparison.OrdinalIgnoreCase))
+        {
+            return 1;
+        }
+
+        if (name.StartsWith(query, StringComparison.Ordinal))
+        {
+            return 2;
+        }
+
+        if (name.StartsWith(query, StringComparison.OrdinalIgnoreCase))
+        {
+            return 3;
+        }
+
+        if (name.Contains(query, StringComparison.Ordinal))
+        {
+            return 4;
+        }
+
+        if (name.Contains(query, StringComparison.OrdinalIgnoreCase))
+        {
+            return 5;
+        }
+
+        return CamelHumps(name, query) ? 6 : int.MaxValue;
+    }
+
+    /// <summary>Each query character matches the start of a hump or continues the current one: <c>CoCa</c> and <c>CC</c> match <c>CountCalls</c>.</summary>
+    private static bool CamelHumps(string name, string query)
+    {
+        List<int> humps = [.. Enumerable.Range(0, name.Length).Where(i => i == 0 || char.IsUpper(name[i]) || (name[i - 1] == '_' && name[i] != '_'))];
+        return Match(0, 0);
+
+        bool Match(int q, int at)
+        {
+            if (q == query.Length)
+            {
+                return true;
+            }
+
+            // Continue within the current hump.
+            if (at < name.Length && q > 0 && char.ToLowerInvariant(name[at]) == char.ToLowerInvariant(query[q]) && !humps.Contains(at) && Match(q + 1, at + 1))
+            {
+                return true;
+            }
+
+            // Or start a later hump.
+            foreach (int hump in humps.Where(h => h >= at))
+            {
+                if (char.ToUpperInvariant(name[hump]) == char.ToUpperInvariant(query[q]) && Match(q + 1, hump + 1))
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+    }
+}

@@ -1,0 +1,150 @@
+// Mirrors SharpClaw.Protocol/Semantic/Navigation.cs (navigate, bulk navigate, symbols).
+import { z } from 'zod';
+import { ExcludedAnalyzersSchema } from './semantic';
+import { answeredBy, ResolvedSymbolSchema, resolvedFile, selectorParams, SourceLocationSchema, workspaceParams } from './symbols';
+
+export const NavigateLocationSchema = z.object({
+  path: z.string(),
+  line: z.number().int(),
+  character: z.number().int(),
+  context: z.string().nullable(),
+});
+
+export const RelatedSymbolSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  location: SourceLocationSchema.nullable(),
+  callSites: z.array(NavigateLocationSchema).nullable(),
+});
+
+export const SourcePartSchema = z.object({
+  path: z.string(),
+  firstLine: z.number().int(),
+  lastLine: z.number().int(),
+  kind: z.string(),
+  name: z.string(),
+  text: z.string(),
+});
+
+export const MemberItemSchema = z.object({
+  path: z.string(),
+  line: z.number().int(),
+  character: z.number().int(),
+  kind: z.string(),
+  name: z.string(),
+});
+
+export const ImpactSectionSchema = z.object({
+  action: z.string(),
+  total: z.number().int(),
+  locations: z.array(NavigateLocationSchema).nullable(),
+  related: z.array(RelatedSymbolSchema).nullable(),
+  omittedGenerated: z.number().int(),
+});
+
+export const OmittedSectionSchema = z.object({ action: z.string(), total: z.number().int(), lines: z.number().int() });
+
+export const NavigateResultSchema = z.object({
+  action: z.string(),
+  symbol: ResolvedSymbolSchema,
+  ...answeredBy,
+  locations: z.array(NavigateLocationSchema).nullable(),
+  related: z.array(RelatedSymbolSchema).nullable(),
+  hover: z.string().nullable(),
+  sources: z.array(SourcePartSchema).nullable(),
+  members: z.array(MemberItemSchema).nullable(),
+  sections: z.array(ImpactSectionSchema).nullable(),
+  omittedToFit: z.array(OmittedSectionSchema).nullable(),
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  truncated: z.boolean(),
+  nextOffset: z.number().int().nullable(),
+  omittedGenerated: z.number().int(),
+  omittedAccesses: z.number().int(),
+  excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
+  ...resolvedFile,
+});
+
+export const BulkNavigateErrorSchema = z.object({ code: z.string(), message: z.string(), candidates: z.array(z.string()).nullable() });
+
+export const BulkNavigateSectionSchema = z.object({
+  index: z.number().int(),
+  action: z.string(),
+  target: z.string(),
+  result: NavigateResultSchema.nullable(),
+  error: BulkNavigateErrorSchema.nullable(),
+});
+
+export const BulkNavigateResultSchema = z.object({ sections: z.array(BulkNavigateSectionSchema), timedOut: z.boolean() });
+
+export const SymbolItemSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  path: z.string(),
+  line: z.number().int(),
+  character: z.number().int(),
+  endLine: z.number().int().nullable(),
+  endCharacter: z.number().int().nullable(),
+  depth: z.number().int(),
+});
+
+export const SymbolsResultSchema = z.object({
+  path: z.string().nullable(),
+  query: z.string().nullable(),
+  items: z.array(SymbolItemSchema),
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  truncated: z.boolean(),
+  nextOffset: z.number().int().nullable(),
+  projects: z.array(z.object({ project: z.string(), targetFramework: z.string().nullable() })),
+  incomplete: z.boolean(),
+  excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
+  ...resolvedFile,
+});
+
+const paging = {
+  offset: z.number().int().nullable().optional(),
+  limit: z.number().int().nullable().optional(),
+};
+
+export const NavigateParamsSchema = z.object({
+  ...selectorParams,
+  action: z.string().nullable().optional(),
+  context: z.boolean().nullable().optional(),
+  ...paging,
+});
+
+export const BulkNavigateParamsSchema = z.object({
+  ...workspaceParams,
+  queries: z
+    .array(
+      z.object({
+        action: z.string().nullable().optional(),
+        name: z.string().nullable().optional(),
+        path: z.string().nullable().optional(),
+        line: z.number().int().nullable().optional(),
+        character: z.number().int().nullable().optional(),
+      }),
+    )
+    .nullable()
+    .optional(),
+  context: z.boolean().nullable().optional(),
+  ...paging,
+  timeoutSeconds: z.number().int().nullable().optional(),
+});
+
+export const SymbolsParamsSchema = z.object({
+  ...workspaceParams,
+  path: z.string().nullable().optional(),
+  query: z.string().nullable().optional(),
+  project: z.string().nullable().optional(),
+  ...paging,
+});
+
+export type NavigateLocation = z.infer<typeof NavigateLocationSchema>;
+export type RelatedSymbol = z.infer<typeof RelatedSymbolSchema>;
+export type NavigateResult = z.infer<typeof NavigateResultSchema>;
+export type BulkNavigateResult = z.infer<typeof BulkNavigateResultSchema>;
+export type SymbolsResult = z.infer<typeof SymbolsResultSchema>;

@@ -1,0 +1,148 @@
+// Compact text for csharp_navigate, csharp_bulk_navigate and csharp_symbols, in the bridge-tools
+// formats: locations one line per file, related symbols as "path:line:char kind Name" with indented
+// call sites, fixed order, a final truncated: line when a page leaves results out.
+import type { BulkNavigateResult, NavigateLocation, NavigateResult, RelatedSymbol, SymbolsResult } from '../../protocol/navigation';
+import { ToolError, type ToolErrorCode } from '../toolErrors';
+import { answeredBy, renderLocationLines, resolvedFileLines } from '../symbols/renderSymbols';
+import { renderExcludedAnalyzers } from '../solutionInspect/renderSolutionInspect';
+
+const locationActions = new Set(['definition', 'type_definition', 'implementation', 'references', 'reads', 'writes']);
+const relatedActions = new Set(['callers', 'callees', 'supertypes', 'subtypes']);
+
+const emptyLocations: Record<string, string> = {
+  definition: 'no definition in source (declared in metadata)',
+  type_definition: 'no type definition in source (declared in metadata, or the symbol has no named type)',
+  implementation: 'no implementations',
+  references: 'no references',
+  reads: 'no reads',
+  writes: 'no writes',
+};
+
+export const noCallersNote = 'Reflection or code outside the workspace may still call it.';
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+function positionLines(locations: readonly NavigateLocation[], withContext: boolean): string[] {
+  if (!withContext) return renderLocationLines(locations);
+  return locations.map((location) => `${location.path}:${location.line}:${location.character} ${location.context ?? ''}`.trimEnd());
+}
+
+/** Call sites under a related symbol: "  calls 7:59 9:3", or one per line with context. A site in another file than expected carries its path. */
+function callSiteLines(sites: readonly NavigateLocation[], expectedPath: string | undefined): string[] {
+  const at = (site: NavigateLocation) => `${site.path === expectedPath ? '' : `${site.path}:`}${site.line}:${site.character}`;
+  if (sites.some((site) => site.context !== null)) return sites.map((site) => `  calls ${at(site)} ${site.context ?? ''}`.trimEnd());
+  return sites.length ? [`  calls ${sites.map(at).join(' ')}`] : [];
+}
+
+export function renderRelatedLine(symbol: RelatedSymbol): string {
+  const where = symbol.location ? `${symbol.location.path}:${symbol.location.line}:${symbol.location.character} ` : '';
+  return `${where}${symbol.kind} ${symbol.name}`;
+}
+
+function relatedLines(action: string, related: readonly RelatedSymbol[], requestedPath: string | undefined): string[] {
+  const lines: string[] = [];
+  for (const symbol of related) {
+    lines.push(renderRelatedLine(symbol));
+    if (symbol.callSites) lines.push(...callSiteLines(symbol.callSites, action === 'callers' ? symbol.location?.path : requestedPath));
+  }
+  return lines;
+}
+
+function emptyRelated(action: string): string[] {
+  return action === 'callers' ? ['no callers', noCallersNote] : [`no ${action}`];
+}
+
+function pageNoun(action: string): string {
+  if (relatedActions.has(action)) return 'symbols';
+  if (action === 'members') return 'members';
+  return 'locations';
+}
+
+function body(result: NavigateResult): string[] {
+  const { action } = result;
+  const withContext = (list: ReadonlyArray<{ context: string | null }>) => list.some((item) => item.context !== null);
+  const pastTheEnd = `offset ${result.offset} is past the last of ${plural(result.total, pageNoun(action).replace(/s$/, ''))}`;
+  if (locationActions.has(action)) {
+    const locations = result.locations ?? [];
+    const lines = result.total === 0 ? [emptyLocations[action] ?? `no ${action}`] : locations.length === 0 ? [pastTheEnd] : positionLines(locations, withContext(locations));
+    if (result.omittedGenerated > 0) lines.push(`${result.omittedGenerated} source-generated occurrences left out`);
+    return lines;
+  }
+  if (relatedActions.has(action)) {
+    const related = result.related ?? [];
+    const lines = result.total === 0 ? emptyRelated(action) : related.length === 0 ? [pastTheEnd] : relatedLines(action, related, result.symbol.locations[0]?.path);
+    if (action === 'callees' && result.omittedAccesses > 0) lines.push(`${result.omittedAccesses} property, field and constant accesses left out`);
+    return lines;
+  }
+  switch (action) {
+    case 'hover':
+      return [result.hover ?? ''];
+    case 'source':
+      return (result.sources ?? []).flatMap((part) => [`${part.path}:${part.firstLine}-${part.lastLine} ${part.kind} ${part.name}`, ...part.text.split(/\r?\n/)]);
+    case 'members': {
+      const first = result.symbol.locations[0];
+      const lines = [`${first ? `${first.path}:${first.line}:${first.character} ` : ''}${result.symbol.kind} ${result.symbol.name}`];
+      const members = result.members ?? [];
+      if (result.total === 0) lines.push('no members');
+      else if (members.length === 0) lines.push(pastTheEnd);
+      let file: string | undefined;
+      for (const member of members) {
+        if (member.path !== file) lines.push((file = member.path));
+        lines.push(`  ${member.line}:${member.character} ${member.kind} ${member.name}`);
+      }
+      return lines;
+    }
+    case 'impact': {
+      const lines: string[] = [];
+      for (const section of result.sections ?? []) {
+        lines.push(`## ${section.action}`);
+        if (section.locations) lines.push(...(section.locations.length ? positionLines(section.locations, withContext(section.locations)) : ['no references']));
+        if (section.related) lines.push(...(section.related.length ? relatedLines(section.action, section.related, result.symbol.locations[0]?.path) : emptyRelated(section.action)));
+        if (section.omittedGenerated > 0) lines.push(`${section.omittedGenerated} source-generated occurrences left out`);
+      }
+      const omitted = result.omittedToFit ?? [];
+      if (omitted.length) lines.push(`omitted to fit: ${omitted.map((section) => `${section.action} (${plural(section.lines, 'line')})`).join(', ')}. Request those alone.`);
+      return lines;
+    }
+    default:
+      return [];
+  }
+}
+
+export function renderNavigate(result: NavigateResult): string {
+  const lines = [...resolvedFileLines(result), ...body(result), ...answeredBy(result)];
+  if (result.truncated && result.nextOffset !== null) {
+    lines.push(`truncated: ${result.total} ${pageNoun(result.action)} in total, next offset: ${result.nextOffset}. Raise limit or narrow the query.`);
+  }
+  return lines.join('\n');
+}
+
+export function renderBulkNavigate(result: BulkNavigateResult): string {
+  const lines: string[] = [];
+  for (const section of result.sections) {
+    lines.push(`## ${section.index} ${section.action} ${section.target}`);
+    if (section.result) lines.push(renderNavigate(section.result));
+    else if (section.error) lines.push(new ToolError(section.error.code as ToolErrorCode, section.error.message, section.error.candidates?.length ? { candidates: section.error.candidates } : {}).render());
+  }
+  return lines.join('\n');
+}
+
+export function renderSymbols(result: SymbolsResult): string {
+  const lines = resolvedFileLines(result);
+  if (result.total === 0) lines.push('no symbols');
+  else if (result.items.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'symbol')}`);
+  for (const item of result.items) {
+    if (result.path !== null) {
+      const end = item.endLine !== null ? `-${item.endLine}:${item.endCharacter ?? 1}` : '';
+      lines.push(`${'  '.repeat(item.depth)}${item.line}:${item.character}${end} ${item.kind} ${item.name}`);
+    } else {
+      lines.push(`${item.path}:${item.line}:${item.character} ${item.kind} ${item.name}`);
+    }
+  }
+  if (result.incomplete && result.path) lines.push(`incomplete: ${result.path} is in no project, so these declarations come from its syntax alone`);
+  const projects = result.projects.map((project) => `${project.project}${project.targetFramework ? ` (${project.targetFramework})` : ''}`);
+  if (projects.length) lines.push(`${projects.length === 1 ? 'project' : 'projects'}: ${projects.join(', ')}`);
+  lines.push(...renderExcludedAnalyzers(result.excludedAnalyzers ?? []));
+  if (result.truncated && result.nextOffset !== null) lines.push(`truncated: ${result.total} symbols in total, next offset: ${result.nextOffset}. Raise limit or narrow the query.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,250 @@
+// The compact text of csharp_navigate, csharp_bulk_navigate and csharp_symbols (bridge-tools spec formats),
+// and how their arguments are checked and mapped to the host's params.
+import * as assert from 'node:assert/strict';
+import type { NavigateResult, SymbolsResult } from '../../src/protocol/navigation';
+import { renderBulkNavigate, renderNavigate, renderSymbols } from '../../src/tools/navigation/renderNavigation';
+import { bulkNavigateTool, navigateTool, symbolsTool, toBulkNavigateParams, toNavigateParams, type BulkNavigateInput, type NavigateInput } from '../../src/tools/navigation/navigationTools';
+import { findTool } from '../../src/tools/registry';
+import { ToolError } from '../../src/tools/toolErrors';
+import { parseToolInput } from '../../src/tools/toolInput';
+import { toToolError } from '../../src/semantic/hostRequester';
+import { renderDiagnostics } from '../../src/tools/symbols/diagnosticsTool';
+
+const symbol = { name: 'MyApp.Greeter.Greet(string)', kind: 'method', container: 'MyApp.Greeter', locations: [{ path: 'src/Greeter.cs', line: 5, character: 19 }] };
+
+function result(action: string, extra: Partial<NavigateResult> = {}): NavigateResult {
+  return {
+    action,
+    symbol,
+    project: 'src/MyApp.csproj',
+    targetFramework: 'net10.0',
+    locations: null,
+    related: null,
+    hover: null,
+    sources: null,
+    members: null,
+    sections: null,
+    omittedToFit: null,
+    total: 0,
+    offset: 0,
+    limit: 50,
+    truncated: false,
+    nextOffset: null,
+    omittedGenerated: 0,
+    omittedAccesses: 0,
+    excludedAnalyzers: null,
+    ...extra,
+  };
+}
+
+const loc = (path: string, line: number, character: number, context: string | null = null) => ({ path, line, character, context });
+
+describe('csharp_navigate renderings', () => {
+  it('writes locations one line per file, then the project, then a truncated: line', () => {
+    const text = renderNavigate(
+      result('references', { locations: [loc('src/Calculator.cs', 12, 9), loc('src/Calculator.cs', 40, 17), loc('src/Program.cs', 3, 1)], total: 300, truncated: true, nextOffset: 50, omittedGenerated: 2 }),
+    );
+    assert.equal(
+      text,
+      [
+        'src/Calculator.cs 12:9 40:17',
+        'src/Program.cs 3:1',
+        '2 source-generated occurrences left out',
+        'project: src/MyApp.csproj (net10.0)',
+        'truncated: 300 locations in total, next offset: 50. Raise limit or narrow the query.',
+      ].join('\n'),
+    );
+  });
+
+  it('starts with the resolved file and shows context lines one position per line', () => {
+    const text = renderNavigate(result('writes', { resolvedFile: 'src/Counter.cs', locations: [loc('src/Counter.cs', 7, 9, 'x += 1;')], total: 1 }));
+    assert.equal(text.split('\n')[0], 'resolved file: src/Counter.cs');
+    assert.match(text, /^src\/Counter\.cs:7:9 x \+= 1;$/m);
+  });
+
+  it('says no reads, no writes, no callers (with the reflection note) and the offset past the end', () => {
+    assert.match(renderNavigate(result('reads')), /^no reads$/m);
+    assert.match(renderNavigate(result('writes')), /^no writes$/m);
+    assert.match(renderNavigate(result('callers')), /^no callers\nReflection or code outside the workspace may still call it\.$/m);
+    assert.match(renderNavigate(result('callees')), /^no callees$/m);
+    assert.match(renderNavigate(result('supertypes')), /^no supertypes$/m);
+    assert.match(renderNavigate(result('subtypes')), /^no subtypes$/m);
+    assert.match(renderNavigate(result('references', { total: 12, offset: 60, locations: [] })), /^offset 60 is past the last of 12 locations$/m);
+  });
+
+  it('lists callers with their call sites in the caller\'s file, and callees with the accesses they leave out', () => {
+    const callers = renderNavigate(
+      result('callers', {
+        total: 1,
+        related: [{ name: 'MyApp.Consumer.Run(IGreeter)', kind: 'method', location: { path: 'src/Consumer.cs', line: 7, character: 26 }, callSites: [loc('src/Consumer.cs', 7, 59)] }],
+      }),
+    );
+    assert.match(callers, /^src\/Consumer\.cs:7:26 method MyApp\.Consumer\.Run\(IGreeter\)\n {2}calls 7:59$/m);
+
+    const callees = renderNavigate(
+      result('callees', {
+        total: 2,
+        omittedAccesses: 3,
+        related: [
+          { name: 'MyApp.Box.Box(int)', kind: 'constructor', location: { path: 'src/Box.cs', line: 3, character: 12 }, callSites: [loc('src/Greeter.cs', 6, 13, 'var box = new Box(1);'), loc('src/Greeter.cs', 8, 13, 'box = new Box(2);')] },
+          { name: 'System.Console.WriteLine(string?)', kind: 'method', location: null, callSites: [loc('src/Greeter.cs', 9, 17)] },
+        ],
+      }),
+    );
+    assert.match(callees, /^src\/Box\.cs:3:12 constructor MyApp\.Box\.Box\(int\)\n {2}calls 6:13 var box = new Box\(1\);\n {2}calls 8:13 box = new Box\(2\);\nmethod System\.Console\.WriteLine\(string\?\)\n {2}calls 9:17$/m);
+    assert.match(callees, /^3 property, field and constant accesses left out$/m);
+  });
+
+  it('renders hover as plain text, source after file:first-last headers, and members grouped by file', () => {
+    assert.match(renderNavigate(result('hover', { hover: '(method) public string MyApp.Greeter.Greet(string name)\nSays hello.' })), /^\(method\) public string MyApp\.Greeter\.Greet\(string name\)\nSays hello\.\nproject: /);
+    const source = renderNavigate(result('source', { sources: [{ path: 'src/Greeter.cs', firstLine: 4, lastLine: 5, kind: 'method', name: symbol.name, text: '    /// <summary>Says hello.</summary>\n    public string Greet(string name) => name;' }] }));
+    assert.match(source, /^src\/Greeter\.cs:4-5 method MyApp\.Greeter\.Greet\(string\)\n {4}\/\/\/ <summary>Says hello\.<\/summary>\n {4}public string Greet/);
+    const members = renderNavigate(
+      result('members', {
+        symbol: { name: 'MyApp.Circle', kind: 'class', container: 'MyApp', locations: [{ path: 'src/Circle.A.cs', line: 3, character: 22 }] },
+        total: 2,
+        members: [
+          { path: 'src/Circle.A.cs', line: 5, character: 19, kind: 'property', name: 'Radius' },
+          { path: 'src/Circle.B.cs', line: 5, character: 19, kind: 'method', name: 'Area()' },
+        ],
+      }),
+    );
+    assert.match(members, /^src\/Circle\.A\.cs:3:22 class MyApp\.Circle\nsrc\/Circle\.A\.cs\n {2}5:19 property Radius\nsrc\/Circle\.B\.cs\n {2}5:19 method Area\(\)$/m);
+  });
+
+  it('heads impact sections with ## action and names what did not fit', () => {
+    const text = renderNavigate(
+      result('impact', {
+        sections: [
+          { action: 'references', total: 1, locations: [loc('src/A.cs', 3, 5)], related: null, omittedGenerated: 0 },
+          { action: 'implementations', total: 0, locations: null, related: [], omittedGenerated: 0 },
+        ],
+        omittedToFit: [{ action: 'callers', total: 1, lines: 101 }],
+      }),
+    );
+    assert.match(text, /^## references\nsrc\/A\.cs 3:5\n## implementations\nno implementations\nomitted to fit: callers \(101 lines\)\. Request those alone\.$/m);
+  });
+});
+
+describe('csharp_bulk_navigate and csharp_symbols renderings', () => {
+  it('gives one section per query in request order; a failed query shows its error with its candidates', () => {
+    const text = renderBulkNavigate({
+      timedOut: false,
+      sections: [
+        { index: 1, action: 'definition', target: 'Greeter.Greet', result: result('definition', { locations: [loc('src/Greeter.cs', 5, 19)], total: 1 }), error: null },
+        { index: 2, action: 'references', target: 'Helpers.cs:5:30', result: null, error: { code: 'ambiguous_file', message: "'Helpers.cs' matches 2 files.", candidates: ['src/A/Helpers.cs', 'src/B/Helpers.cs'] } },
+        { index: 3, action: 'callers', target: 'Slow.Run', result: null, error: { code: 'timeout', message: 'The bulk call timed out before this query finished.', candidates: null } },
+      ],
+    });
+    assert.equal(
+      text,
+      [
+        '## 1 definition Greeter.Greet',
+        'src/Greeter.cs 5:19',
+        'project: src/MyApp.csproj (net10.0)',
+        '## 2 references Helpers.cs:5:30',
+        "error ambiguous_file: 'Helpers.cs' matches 2 files.",
+        '  src/A/Helpers.cs',
+        '  src/B/Helpers.cs',
+        '## 3 callers Slow.Run',
+        'error timeout: The bulk call timed out before this query finished.',
+      ].join('\n'),
+    );
+  });
+
+  it('indents document symbols under their container with the declaration end after a dash', () => {
+    const document: SymbolsResult = {
+      path: 'src/Greeter.cs',
+      query: null,
+      items: [
+        { name: 'MyApp.Greeter', kind: 'class', path: 'src/Greeter.cs', line: 3, character: 14, endLine: 9, endCharacter: 2, depth: 0 },
+        { name: 'MyApp.Greeter.Greet(string)', kind: 'method', path: 'src/Greeter.cs', line: 5, character: 18, endLine: 8, endCharacter: 6, depth: 1 },
+      ],
+      total: 3,
+      offset: 0,
+      limit: 2,
+      truncated: true,
+      nextOffset: 2,
+      projects: [{ project: 'src/MyApp.csproj', targetFramework: 'net10.0' }],
+      incomplete: false,
+      excludedAnalyzers: null,
+      resolvedFile: 'src/Greeter.cs',
+    };
+    assert.equal(
+      renderSymbols(document),
+      [
+        'resolved file: src/Greeter.cs',
+        '3:14-9:2 class MyApp.Greeter',
+        '  5:18-8:6 method MyApp.Greeter.Greet(string)',
+        'project: src/MyApp.csproj (net10.0)',
+        'truncated: 3 symbols in total, next offset: 2. Raise limit or narrow the query.',
+      ].join('\n'),
+    );
+    const workspace = renderSymbols({ ...document, path: null, query: 'Greet', resolvedFile: null, truncated: false, nextOffset: null, items: [document.items[1]!] });
+    assert.equal(workspace.split('\n')[0], 'src/Greeter.cs:5:18 method MyApp.Greeter.Greet(string)');
+  });
+});
+
+describe('navigation tool arguments', () => {
+  it('registers the three tools, read-only but able to trigger project evaluation', () => {
+    for (const name of ['csharp_navigate', 'csharp_bulk_navigate', 'csharp_symbols']) {
+      const tool = findTool(name);
+      assert.ok(tool, name);
+      assert.equal(tool.mayExecuteProjectCode, true);
+    }
+  });
+
+  it('maps symbol and file to the host\'s name and path', () => {
+    const input = parseToolInput<NavigateInput>(navigateTool, { action: 'callers', symbol: 'Calculator.Add(int, int)', file: 'Calculator.cs', context: true });
+    assert.deepEqual(toNavigateParams(input), { action: 'callers', context: true, name: 'Calculator.Add(int, int)', path: 'Calculator.cs' });
+  });
+
+  it('accepts queries as a JSON string and rejects unknown arguments with the valid names', () => {
+    const input = parseToolInput<BulkNavigateInput>(bulkNavigateTool, { queries: '[{"action":"hover","symbol":"A.B"},{"action":"source","file":"A.cs","line":3}]', limit: 5 });
+    assert.deepEqual(toBulkNavigateParams(input), { limit: 5, queries: [{ action: 'hover', name: 'A.B' }, { action: 'source', path: 'A.cs', line: 3 }] });
+    assert.throws(() => parseToolInput(navigateTool, { action: 'hover', symbol: 'A', name: 'A' }), (error: unknown) => {
+      assert.ok(error instanceof ToolError);
+      assert.equal(error.code, 'invalid_request');
+      assert.match(error.message, /unknown argument "name"/);
+      assert.match(error.message, /Valid arguments: action, symbol, file, line, character, /);
+      return true;
+    });
+  });
+
+  it('rejects a negative offset, more than 16 queries, a missing target and symbols without file or query', () => {
+    assert.throws(() => parseToolInput(navigateTool, { action: 'references', symbol: 'A', offset: -1 }), /invalid_request|offset/);
+    const queries = Array.from({ length: 17 }, () => ({ action: 'hover', symbol: 'A' }));
+    assert.throws(() => parseToolInput(bulkNavigateTool, { queries }), /queries/);
+    assert.throws(() => parseToolInput(navigateTool, { action: 'hover' }), /Give symbol, or file with line/);
+    assert.throws(() => parseToolInput(navigateTool, { action: 'teleport', symbol: 'A' }), /action/);
+    assert.throws(() => parseToolInput(symbolsTool, {}), /exactly one of file or query/);
+  });
+
+  it('turns the host\'s ambiguous_file into "error ambiguous_file:" with one path per line', () => {
+    const error = toToolError({ code: -32001, message: 'x', data: { kind: 'ambiguous_file', message: "'Helpers.cs' matches 2 files.", candidates: ['Core/A/Helpers.cs', 'Core/B/Helpers.cs'], projects: null, command: null } });
+    assert.ok(error instanceof ToolError);
+    assert.equal(error.render(), "error ambiguous_file: 'Helpers.cs' matches 2 files.\n  Core/A/Helpers.cs\n  Core/B/Helpers.cs");
+  });
+
+  it('starts the diagnostics answer with the resolved file too', () => {
+    const text = renderDiagnostics({
+      projects: [],
+      diagnostics: [],
+      summary: null,
+      severity: 'warning',
+      filteredByIds: false,
+      filesChecked: 1,
+      total: 0,
+      filesWithDiagnostics: 0,
+      belowSeverity: 0,
+      offset: 0,
+      limit: 50,
+      truncated: false,
+      nextOffset: null,
+      incomplete: [],
+      excludedAnalyzers: null,
+      resolvedFile: 'App/Warn.cs',
+    });
+    assert.equal(text.split('\n')[0], 'resolved file: App/Warn.cs');
+  });
+});
