@@ -300,6 +300,39 @@ public sealed class ReadToolsTests(ReadToolsFixture fx)
     }
 
     [Fact]
+    public async Task Diagnostics_NewFile_JoinsItsProject_ANewLooseFileIsIncompleteAfterItsGrace()
+    {
+        // A file created in a project folder joins that project (the cache sees the new compile item).
+        fx.Workspace.Write("Core/Fresh.cs", "namespace ReadTools.Core;\n\npublic class Fresh { public void M() { int unused; } }\n");
+        try
+        {
+            DiagnosticsResult joined = await fx.DiagnosticsAsync(new DiagnosticsParams { Path = "Core/Fresh.cs" });
+            Assert.Empty(joined.Incomplete);
+            Assert.Equal((1, "CS0168"), (joined.FilesChecked, Assert.Single(joined.Diagnostics!).Id));
+        }
+        finally
+        {
+            File.Delete(fx.Workspace.Path("Core/Fresh.cs"));
+        }
+
+        await fx.DiagnosticsAsync(new DiagnosticsParams { Path = "Scratch/Loose.cs" }); // reloads without Fresh.cs, so the timing below is the grace alone
+
+        // A file outside every project is reported as incomplete only after its few seconds of grace.
+        fx.Workspace.Write("Scratch/JustCreated.cs", "class JustCreated { }\n");
+        try
+        {
+            System.Diagnostics.Stopwatch elapsed = System.Diagnostics.Stopwatch.StartNew();
+            DiagnosticsResult loose = await fx.DiagnosticsAsync(new DiagnosticsParams { Path = "Scratch/JustCreated.cs" });
+            Assert.Equal(["Scratch/JustCreated.cs"], loose.Incomplete);
+            Assert.True(elapsed.Elapsed >= TimeSpan.FromSeconds(1), $"answered after {elapsed.Elapsed}, before the new file's grace ran out");
+        }
+        finally
+        {
+            File.Delete(fx.Workspace.Path("Scratch/JustCreated.cs"));
+        }
+    }
+
+    [Fact]
     public async Task Diagnostics_DefaultSeverity_SortedWithTotals_IncompleteFiles()
     {
         DiagnosticsResult result = await fx.DiagnosticsAsync(new DiagnosticsParams());

@@ -24,6 +24,9 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
 
     private static readonly string[] Severities = ["hint", "information", "warning", "error"];
 
+    /// <summary>A file this new gets time to join its project before it is reported as outside every project.</summary>
+    public static TimeSpan NewFileGrace { get; } = TimeSpan.FromSeconds(3);
+
     public async Task<DiagnosticsResult> GetAsync(DiagnosticsParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
         int offset = parameters.Offset ?? 0;
@@ -48,7 +51,7 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         HashSet<string>? ids = parameters.Ids is { Count: > 0 } list ? new(list.Select(i => i.Trim()), StringComparer.OrdinalIgnoreCase) : null;
 
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
-        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        using ContextLease lease = await this.AcquireGivingNewFilesTimeAsync(request, authorizer, parameters, cancellationToken).ConfigureAwait(false);
         string workspace = request.Target.Workspace;
         List<Project> projects = SymbolResolver.SelectProjects(lease.Solution, workspace, parameters.Project);
 
@@ -260,6 +263,41 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
     }
 
     /// <summary>Matching .cs/.csx files under the workspace that no project of the solution compiles.</summary>
+    /// <summary>
+    /// A lease in which a C# file created moments ago had its chance to join a project: when one is
+    /// still outside every project, waits out its grace and acquires again (the cache notices the new
+    /// compile item and reloads, with authorization, if a project's globs include it).
+    /// </summary>
+    private async Task<ContextLease> AcquireGivingNewFilesTimeAsync(ContextRequest request, IEvaluationAuthorizer? authorizer, DiagnosticsParams parameters, CancellationToken cancellationToken)
+    {
+        ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        string workspace = request.Target.Workspace;
+        DateTime newest;
+        try
+        {
+            (Func<string, bool> matches, _) = PathFilter(parameters.Path, lease.Solution, workspace);
+            newest = Incomplete(workspace, lease.Solution, matches, parameters.Project is null)
+                .Select(relative => File.GetLastWriteTimeUtc(Path.Combine(workspace, relative)))
+                .DefaultIfEmpty(DateTime.MinValue)
+                .Max();
+        }
+        catch
+        {
+            lease.Dispose();
+            throw;
+        }
+
+        TimeSpan remaining = newest + NewFileGrace - DateTime.UtcNow;
+        if (remaining <= TimeSpan.Zero)
+        {
+            return lease;
+        }
+
+        lease.Dispose();
+        await Task.Delay(remaining < NewFileGrace ? remaining : NewFileGrace, cancellationToken).ConfigureAwait(false);
+        return await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+    }
+
     private static List<string> Incomplete(string workspace, Solution solution, Func<string, bool> matches, bool allProjects)
     {
         if (!allProjects)
