@@ -33,7 +33,7 @@ public sealed class HostProcessTests
         });
         Assert.Equal("sharpclaw-host", initialize["result"]?["serverInfo"]?["name"]?.GetValue<string>());
         Assert.Equal("0.1.0", initialize["result"]?["serverInfo"]?["version"]?.GetValue<string>());
-        Assert.Equal(0, initialize["result"]?["capabilities"]?.AsObject().Count);
+        Assert.Equal(1, initialize["result"]?["capabilities"]?["textDocumentSync"]?.GetValue<int>()); // full-text document sync only
         await host.NotifyAsync(ProtocolMethods.Initialized, new JsonObject());
 
         JsonObject status = await host.RequestAsync(ProtocolMethods.Status);
