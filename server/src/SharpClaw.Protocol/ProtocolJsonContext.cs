@@ -37,6 +37,10 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(TypeHierarchyResult))]
 [JsonSerializable(typeof(DiagnosticsParams))]
 [JsonSerializable(typeof(DiagnosticsResult))]
+[JsonSerializable(typeof(EditParams))]
+[JsonSerializable(typeof(EditHistoryParams))]
+[JsonSerializable(typeof(EditResult))]
+[JsonSerializable(typeof(AuthorizeWriteParams))]
 public sealed partial class ProtocolJsonContext : JsonSerializerContext
 {
 }
