@@ -64,7 +64,7 @@ export const TypeHierarchyResultSchema = z.object({
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
 });
 
-const workspaceParams = {
+export const workspaceParams = {
   workspace: z.string().nullable().optional(),
   target: z.string().nullable().optional(),
   configuration: z.string().nullable().optional(),
@@ -72,7 +72,7 @@ const workspaceParams = {
   tool: z.string().nullable().optional(),
 };
 
-const selectorParams = {
+export const selectorParams = {
   ...workspaceParams,
   name: z.string().nullable().optional(),
   container: z.string().nullable().optional(),

@@ -1,5 +1,6 @@
 // Every tool SharpClaw offers, in the order agents see them. Each surface (LM tools, MCP, CLI)
 // and the manifest generator read this list.
+import { editTool, renameSymbolTool } from './edits/editTools';
 import { solutionInspectTool } from './solutionInspect/solutionInspectTool';
 import { diagnosticsTool } from './symbols/diagnosticsTool';
 import { findReferencesTool, symbolResolveTool, typeHierarchyTool } from './symbols/symbolTools';
@@ -12,6 +13,8 @@ export const allTools: readonly AnyToolDefinition[] = [
   findReferencesTool,
   typeHierarchyTool,
   diagnosticsTool,
+  renameSymbolTool,
+  editTool,
   verifyWorkspaceTool,
 ];
 

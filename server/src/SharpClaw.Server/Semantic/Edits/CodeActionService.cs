@@ -16,7 +16,9 @@ namespace SharpClaw.Server.Semantic.Edits;
 /// <param name="FileHash">Its content hash when listed (a change makes the listing stale).</param>
 /// <param name="Entries">Index-aligned with <paramref name="Resolvers"/>.</param>
 /// <param name="Resolvers">Computes the action of each entry (fix-all entries compute lazily).</param>
+/// <param name="Solution">The snapshot the actions were computed on (their changes are relative to it).</param>
 public sealed record CodeActionListing(
+    Solution Solution,
     string FilePath,
     string? FileHash,
     IReadOnlyList<CodeActionEntry> Entries,
@@ -158,6 +160,7 @@ public static class CodeActionService
         // Stable indexes: hidden entries keep their numbers (they come last, like the editor's menu).
         List<(string Title, bool Hidden, Func<CancellationToken, Task<CodeAction?>> Resolve)> ordered = [.. entries.Where(e => !e.Hidden), .. entries.Where(e => e.Hidden)];
         return new CodeActionListing(
+            lease.Solution,
             path,
             ContentHash.OfFile(path),
             [.. ordered.Select((e, i) => new CodeActionEntry(i, e.Title, e.Hidden))],
@@ -182,7 +185,7 @@ public static class CodeActionService
             throw SemanticException.InvalidRequest($"'{entry.Title}' reveals its edits only when executed by an editor; SharpClaw cannot preview or apply it.");
         }
 
-        Solution before = lease.Solution;
+        Solution before = listing.Solution;
         Solution after = apply.ChangedSolution;
         EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "code_actions", entry.Title, cancellationToken).ConfigureAwait(false);
         IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken).ConfigureAwait(false);

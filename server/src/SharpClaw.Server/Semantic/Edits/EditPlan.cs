@@ -9,11 +9,13 @@ namespace SharpClaw.Server.Semantic.Edits;
 /// rename that writes <see cref="After"/> to the new path and removes the old one. Bytes are exact: the
 /// before bytes are what was on disk at planning time (restored byte for byte by rollback and undo).
 /// </summary>
-public sealed record PlannedFile(string Path, string? NewPath, byte[] Before, byte[] After, string BeforeText, string AfterText, int Occurrences)
+/// <param name="Changes">The text changes relative to <paramref name="BeforeText"/> (for previews), or null.</param>
+public sealed record PlannedFile(string Path, string? NewPath, byte[] Before, byte[] After, string BeforeText, string AfterText, int Occurrences, IReadOnlyList<Microsoft.CodeAnalysis.Text.TextChange>? Changes = null)
 {
-    public string BeforeHash { get; } = ContentHash.Of(Before);
+    // Computed on each use (not stored): 'with' copies would otherwise keep the hashes of the original bytes.
+    public string BeforeHash => ContentHash.Of(this.Before);
 
-    public string AfterHash { get; } = ContentHash.Of(After);
+    public string AfterHash => ContentHash.Of(this.After);
 
     /// <summary>Where the after-state lives.</summary>
     public string AfterPath => this.NewPath ?? this.Path;
@@ -23,7 +25,7 @@ public sealed record PlannedFile(string Path, string? NewPath, byte[] Before, by
     /// <summary>The inverse operation (undo).</summary>
     public PlannedFile Inverse() =>
         this.NewPath is null
-            ? this with { Before = this.After, After = this.Before, BeforeText = this.AfterText, AfterText = this.BeforeText }
+            ? new PlannedFile(this.Path, null, this.After, this.Before, this.AfterText, this.BeforeText, this.Occurrences)
             : new PlannedFile(this.NewPath, this.Path, this.After, this.Before, this.AfterText, this.BeforeText, this.Occurrences);
 }
 

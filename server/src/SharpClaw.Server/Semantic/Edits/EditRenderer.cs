@@ -30,7 +30,7 @@ public static class EditRenderer
             block.Append(file.IsRename
                 ? $"rename {PathUtil.ToWorkspaceRelative(workspace, file.Path)} -> {PathUtil.ToWorkspaceRelative(workspace, file.NewPath!)}\n"
                 : $"change {PathUtil.ToWorkspaceRelative(workspace, file.Path)}\n");
-            cutExcerpts |= AppendExcerpts(block, file.BeforeText, file.AfterText);
+            cutExcerpts |= AppendExcerpts(block, file.BeforeText, file.Changes);
             if (text.Length + block.Length > MaxPreviewChars - 200)
             {
                 break;
@@ -101,15 +101,16 @@ public static class EditRenderer
     private static string Files(int count) => count == 1 ? "1 file" : $"{count} files";
 
     /// <summary>Appends one <c>@@ L:C</c> excerpt per group of changed lines; true when an excerpt was cut.</summary>
-    private static bool AppendExcerpts(StringBuilder block, string before, string after)
+    private static bool AppendExcerpts(StringBuilder block, string before, IReadOnlyList<TextChange>? planned)
     {
-        SourceText oldText = SourceText.From(before);
-        SourceText newText = SourceText.From(after);
-        List<TextChange> changes = [.. newText.GetTextChanges(oldText).OrderBy(c => c.Span.Start)];
-        if (changes.Count == 0 && before == after)
+        if (planned is null || planned.Count == 0)
         {
             return false;
         }
+
+        SourceText oldText = SourceText.From(before);
+        List<TextChange> changes = [.. planned.OrderBy(c => c.Span.Start)];
+        SourceText newText = oldText.WithChanges(changes);
 
         // Group changes whose old lines touch, then show those whole lines before and after.
         List<(int FirstLine, int LastLine, int Delta, TextChange First)> groups = [];

@@ -73,7 +73,10 @@ public static class FileRenameService
             }
 
             string projectText = await File.ReadAllTextAsync(projectFile, cancellationToken).ConfigureAwait(false);
-            if (projectText.Contains(Path.GetFileName(path), StringComparison.OrdinalIgnoreCase))
+            if (System.Text.RegularExpressions.Regex.IsMatch(
+                projectText,
+                "(Include|Update|Remove)\\s*=\\s*\"[^\"]*" + System.Text.RegularExpressions.Regex.Escape(Path.GetFileName(path)),
+                System.Text.RegularExpressions.RegexOptions.IgnoreCase))
             {
                 throw SemanticException.InvalidRequest(
                     $"{PathUtil.ToWorkspaceRelative(workspace, projectFile)} names {Path.GetFileName(path)} explicitly; edit the project file deliberately instead.");

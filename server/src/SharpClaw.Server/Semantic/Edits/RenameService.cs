@@ -43,17 +43,19 @@ public static class RenameService
     /// <summary>unverified when project/package analyzers or generators were excluded from the context.</summary>
     public static void RequireVerifiable(ContextLease lease, string workspace, string what)
     {
-        if (lease.Context.ExcludedAnalyzers.Count == 0)
+        // Excluded analyzers only miss warnings; excluded generators miss code, so the check would be unsound.
+        List<Loading.AnalyzerExclusion> generators = [.. lease.Context.ExcludedAnalyzers.Where(e => GeneratorDetector.MayContainGenerator(e.AnalyzerPath))];
+        if (generators.Count == 0)
         {
             return;
         }
 
-        List<string> excluded = [.. lease.Context.ExcludedAnalyzers
+        List<string> excluded = [.. generators
             .Select(e => $"{PathUtil.ToWorkspaceRelative(workspace, e.ProjectPath)}: {e.Package ?? Path.GetFileName(e.AnalyzerPath)}")
             .Distinct(StringComparer.Ordinal)];
         throw SemanticException.Edit(
             SemanticErrorKind.Unverified,
-            $"{what} cannot be verified: project/package-supplied analyzers or source generators were excluded from the compilation, so code they generate is not checked. Nothing was changed. Edit the files deliberately, then build to verify.",
+            $"{what} cannot be verified: project/package-supplied source generators were excluded from the compilation, so code they generate is not checked. Nothing was changed. Edit the files deliberately, then build to verify.",
             excluded);
     }
 

@@ -34,13 +34,13 @@ public static class SolutionDiff
         }
 
         // One entry per file: linked documents (same path in several projects) must all get the same text.
-        Dictionary<string, (SourceText After, int Occurrences, Document Old)> byPath = new(PathUtil.Comparer);
+        Dictionary<string, (SourceText After, List<TextChange> Changes, Document Old)> byPath = new(PathUtil.Comparer);
         List<string> disagreements = [];
         foreach (DocumentId id in changed)
         {
             Document oldDocument = before.GetDocument(id)!;
             Document newDocument = after.GetDocument(id)!;
-            string path = oldDocument.FilePath ?? throw SemanticException.InvalidRequest($"The edit changes the in-memory document '{oldDocument.Name}', which has no file.");
+            string path = oldDocument.FilePath is { } raw ? Path.GetFullPath(raw) : throw SemanticException.InvalidRequest($"The edit changes the in-memory document '{oldDocument.Name}', which has no file.");
             if (await IsGeneratedAsync(oldDocument, cancellationToken).ConfigureAwait(false))
             {
                 throw SemanticException.Edit(
@@ -50,7 +50,7 @@ public static class SolutionDiff
             }
 
             SourceText newText = await newDocument.GetTextAsync(cancellationToken).ConfigureAwait(false);
-            int occurrences = (await newDocument.GetTextChangesAsync(oldDocument, cancellationToken).ConfigureAwait(false)).Count();
+            List<TextChange> textChanges = [.. (await newDocument.GetTextChangesAsync(oldDocument, cancellationToken).ConfigureAwait(false)).OrderBy(c => c.Span.Start)];
             if (byPath.TryGetValue(path, out var existing))
             {
                 if (!existing.After.ContentEquals(newText))
@@ -60,14 +60,18 @@ public static class SolutionDiff
             }
             else
             {
-                byPath[path] = (newText, occurrences, oldDocument);
+                byPath[path] = (newText, textChanges, oldDocument);
             }
         }
 
-        // A linked copy that the edit left unchanged while another copy changed also disagrees.
+        // A linked copy that the edit left unchanged while another copy changed also disagrees (paths compared
+        // normalized: a linked item's path may be spelled through its project folder, e.g. App/../Lib/File.cs).
+        ILookup<string, DocumentId> byFullPath = after.Projects.SelectMany(p => p.Documents)
+            .Where(d => d.FilePath is not null)
+            .ToLookup(d => Path.GetFullPath(d.FilePath!), d => d.Id, PathUtil.Comparer);
         foreach ((string path, var entry) in byPath)
         {
-            foreach (DocumentId id in after.GetDocumentIdsWithFilePath(path))
+            foreach (DocumentId id in byFullPath[path])
             {
                 if (after.GetDocument(id) is { } linked
                     && !(await linked.GetTextAsync(cancellationToken).ConfigureAwait(false)).ContentEquals(entry.After))
@@ -119,7 +123,7 @@ public static class SolutionDiff
                 throw SemanticException.Edit(SemanticErrorKind.EditTooLarge, "The edit writes more than 64 MiB in total; narrow it.");
             }
 
-            files2.Add(new PlannedFile(path, null, original, bytes, disk, FileText.Decode(bytes), entry.Occurrences));
+            files2.Add(new PlannedFile(path, null, original, bytes, disk, FileText.Decode(bytes), entry.Changes.Count, entry.Changes));
         }
 
         return new EditPlan(operation, summary, workspace, files2);
