@@ -81,15 +81,16 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
     }
 
     [Fact]
-    public async Task Rename_InALinkedFile_WhoseProjectsDisagree_IsRejected()
+    public async Task Rename_InAFileLinkedIntoTwoProjects_RenamesBothContexts_OneWrite()
     {
         fx.ResetSources();
 
-        // BuildInfo.cs is compiled into Lib and App: each has its own internal BuildInfo. Renaming Lib's
-        // Channel leaves App's copy (used by App/Program.cs) unchanged, so the one file would get two texts.
-        SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.LinkedDocumentConflict, () => fx.RenameAsync("BuildInfo.Channel", "Stream", apply: true, project: "Lib"));
-        Assert.Equal(["Lib/Shared/BuildInfo.cs"], error.Details);
-        Assert.Equal(fx.Original("Lib/Shared/BuildInfo.cs"), fx.Bytes("Lib/Shared/BuildInfo.cs"));
+        // BuildInfo.cs is compiled into Lib and App; App/Program.cs uses App's copy.
+        EditResult applied = await fx.RenameAsync("BuildInfo.Channel", "Stream", apply: true, project: "Lib");
+        Assert.Equal([("App/Program.cs", 1), ("Lib/Shared/BuildInfo.cs", 1)], applied.Operations.Select(o => (o.Path, o.Occurrences)).OrderBy(o => o.Path, StringComparer.Ordinal).ToList());
+        Assert.Contains("public const string Stream = \"edit\";", fx.Workspace.Read("Lib/Shared/BuildInfo.cs"), StringComparison.Ordinal);
+        Assert.Contains("BuildInfo.Stream", fx.Workspace.Read(Program), StringComparison.Ordinal);
+        await fx.UndoAsync();
     }
 
     [Theory]

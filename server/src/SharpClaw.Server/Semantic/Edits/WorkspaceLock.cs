@@ -42,10 +42,8 @@ public sealed class WorkspaceLock : IDisposable
             try
             {
                 FileStream stream = new(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, 4096, FileOptions.DeleteOnClose);
-                stream.SetLength(0);
-                byte[] owner = Encoding.UTF8.GetBytes($"{Environment.ProcessId}\n{workspace}\n");
-                stream.Write(owner);
-                stream.Flush();
+                // Who holds it, for the message of a waiting writer (the locked file itself cannot be read).
+                File.WriteAllText(path + ".owner", $"{Environment.ProcessId}\n{workspace}\n");
                 return new WorkspaceLock(stream, path);
             }
             catch (IOException) when (waited.Elapsed < timeout)
@@ -57,11 +55,9 @@ public sealed class WorkspaceLock : IDisposable
                 string holder;
                 try
                 {
-                    using FileStream peek = new(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-                    using StreamReader reader = new(peek);
-                    holder = $"process {reader.ReadLine()}";
+                    holder = $"process {File.ReadLines(path + ".owner").First()}";
                 }
-                catch (IOException)
+                catch (Exception inner) when (inner is IOException or UnauthorizedAccessException or InvalidOperationException)
                 {
                     holder = "another process";
                 }
