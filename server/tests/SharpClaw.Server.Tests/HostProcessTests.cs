@@ -137,6 +137,8 @@ public sealed class HostProcessTests
             [
                 "sharpclaw/status", "initialize", "sharpclaw/solutionInspect", "sharpclaw/projectGraph",
                 "sharpclaw/symbolResolve", "sharpclaw/findReferences", "sharpclaw/typeHierarchy", "sharpclaw/diagnostics",
+                "sharpclaw/edit", "sharpclaw/undoEdit", "sharpclaw/redoEdit", "sharpclaw/edit:params", "sharpclaw/undoEdit:params",
+                "sharpclaw/authorizeWrite:params", "sharpclaw/authorizeWrite:result",
                 "sharpclaw/symbolResolve:params", "sharpclaw/findReferences:params", "sharpclaw/typeHierarchy:params", "sharpclaw/diagnostics:params",
                 "sharpclaw/authorizeEvaluation:params", "sharpclaw/authorizeEvaluation:result", "sharpclaw/loadProgress:params", "error:data",
             ],
