@@ -11,10 +11,14 @@ public sealed record NewError(string Code, string Path, int Line, int Character,
 /// project that depends on one of them, generator output included (SDK generators run in both compilations).
 /// Errors are keyed by code and mapped source location (old locations shifted through the edit's text
 /// changes) with occurrence counts, so an existing error whose message now names the new symbol is not new.
+/// With <c>mayChangeBinding</c> (rename), method bodies are bound only in the changed files, generator
+/// output and the files the predicate names (those mentioning the old or new name or holding a reference);
+/// every other file contributes its declaration errors. Without it every file is bound in full.
 /// </summary>
 public static class EditValidator
 {
-    public static async Task<IReadOnlyList<NewError>> FindNewErrorsAsync(Solution before, Solution after, string workspace, CancellationToken cancellationToken)
+    public static async Task<IReadOnlyList<NewError>> FindNewErrorsAsync(
+        Solution before, Solution after, string workspace, CancellationToken cancellationToken, Func<SyntaxTree, bool>? mayChangeBinding = null)
     {
         SolutionChanges changes = after.GetChanges(before);
         HashSet<ProjectId> affected = [];
@@ -44,7 +48,7 @@ public static class EditValidator
             cancellationToken.ThrowIfCancellationRequested();
             if (before.GetProject(id) is { } oldProject && await oldProject.GetCompilationAsync(cancellationToken).ConfigureAwait(false) is { } oldCompilation)
             {
-                foreach (Diagnostic diagnostic in Errors(oldCompilation, cancellationToken))
+                foreach (Diagnostic diagnostic in Errors(oldCompilation, oldProject, shifts, mayChangeBinding, cancellationToken))
                 {
                     var key = Key(diagnostic, shifts);
                     old[key] = old.GetValueOrDefault(key) + 1;
@@ -53,7 +57,7 @@ public static class EditValidator
 
             if (after.GetProject(id) is { } newProject && await newProject.GetCompilationAsync(cancellationToken).ConfigureAwait(false) is { } newCompilation)
             {
-                foreach (Diagnostic diagnostic in Errors(newCompilation, cancellationToken))
+                foreach (Diagnostic diagnostic in Errors(newCompilation, newProject, shifts, mayChangeBinding, cancellationToken))
                 {
                     var key = Key(diagnostic, null);
                     (int count, string? message) = now.GetValueOrDefault(key);
@@ -77,8 +81,29 @@ public static class EditValidator
     }
 
     /// <summary>Errors of the compilation including source generator output (the driver runs for GetCompilationAsync).</summary>
-    private static IEnumerable<Diagnostic> Errors(Compilation compilation, CancellationToken cancellationToken) =>
-        compilation.GetDiagnostics(cancellationToken).Where(d => d.Severity == DiagnosticSeverity.Error && !d.IsSuppressed);
+    private static IEnumerable<Diagnostic> Errors(
+        Compilation compilation, Project project, Dictionary<string, List<TextChange>> changed, Func<SyntaxTree, bool>? mayChangeBinding, CancellationToken cancellationToken)
+    {
+        IEnumerable<Diagnostic> all;
+        if (mayChangeBinding is null)
+        {
+            all = compilation.GetDiagnostics(cancellationToken);
+        }
+        else
+        {
+            List<Diagnostic> found = [];
+            foreach (SyntaxTree tree in compilation.SyntaxTrees)
+            {
+                SemanticModel model = compilation.GetSemanticModel(tree);
+                bool full = changed.ContainsKey(tree.FilePath) || project.GetDocumentId(tree) is null || mayChangeBinding(tree);
+                found.AddRange(full ? model.GetDiagnostics(cancellationToken: cancellationToken) : model.GetDeclarationDiagnostics(cancellationToken: cancellationToken));
+            }
+
+            all = found;
+        }
+
+        return all.Where(d => d.Severity == DiagnosticSeverity.Error && !d.IsSuppressed);
+    }
 
     private static (string Code, string Path, int Line, int Character) Key(Diagnostic diagnostic, Dictionary<string, List<TextChange>>? shifts)
     {

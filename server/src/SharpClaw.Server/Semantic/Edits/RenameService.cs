@@ -92,7 +92,27 @@ public static class RenameService
 
         // Unresolved conflicts: every reference must still bind to the renamed symbol.
         List<string> conflicts = await FindBindingConflictsAsync(before, after, symbol, workspace, cancellationToken).ConfigureAwait(false);
-        IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken).ConfigureAwait(false);
+        // Binding can only change where the old or new name is written or where a reference (also an implicit
+        // one, such as foreach's GetEnumerator) is.
+        HashSet<string> names = new(StringComparer.Ordinal) { symbol.Name, bareNew };
+        foreach (string name in names.ToList().Where(n => n.Length > "Attribute".Length && n.EndsWith("Attribute", StringComparison.Ordinal)))
+        {
+            names.Add(name[..^"Attribute".Length]);
+        }
+
+        HashSet<string> referenceFiles = await ReferenceFilesAsync(symbol, before, cancellationToken).ConfigureAwait(false);
+        bool MayChangeBinding(SyntaxTree tree)
+        {
+            if (referenceFiles.Contains(tree.FilePath))
+            {
+                return true;
+            }
+
+            string text = tree.GetText(cancellationToken).ToString();
+            return names.Any(n => text.Contains(n, StringComparison.Ordinal));
+        }
+
+        IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken, MayChangeBinding).ConfigureAwait(false);
         if (conflicts.Count > 0)
         {
             throw SemanticException.Edit(
@@ -146,6 +166,23 @@ public static class RenameService
         return countAfter < countBefore
             ? [$"{countBefore - countAfter} of {countBefore} reference(s) would bind to a different symbol after the rename"]
             : [];
+    }
+
+    private static async Task<HashSet<string>> ReferenceFilesAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
+    {
+        HashSet<string> files = new(StringComparer.Ordinal);
+        foreach (ReferencedSymbol referenced in await SymbolFinder.FindReferencesAsync(symbol, solution, cancellationToken).ConfigureAwait(false))
+        {
+            foreach (ReferenceLocation location in referenced.Locations)
+            {
+                if (location.Location.SourceTree?.FilePath is { } path)
+                {
+                    files.Add(path);
+                }
+            }
+        }
+
+        return files;
     }
 
     private static async Task<int> CountReferencesAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)

@@ -51,6 +51,7 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
                 if (hook is not null)
                 {
                     await hook(index, file, cancellationToken).ConfigureAwait(false);
+                    cancellationToken.ThrowIfCancellationRequested();
                 }
 
                 if (!BeforeHolds(file))
