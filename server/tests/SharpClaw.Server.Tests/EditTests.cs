@@ -153,6 +153,31 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
     }
 
     [Fact]
+    public async Task Rename_ReachingAFileThroughASymbolicLinkBelowTheRoot_IsOutsideWorkspace()
+    {
+        fx.ResetSources();
+        string external = Path.Combine(fx.Workspace.Parent, "external");
+        Directory.CreateDirectory(external);
+        File.WriteAllText(Path.Combine(external, "External.cs"), "namespace EditTools.Lib;\n\ninternal static class External\n{\n    public static string Call() => Formatter.Describe(new Calculator(), 1, 1);\n}\n");
+        string link = fx.Workspace.Path("Lib/Linked");
+        Directory.CreateSymbolicLink(link, external);
+        try
+        {
+            // Lib's default compile glob picks the file up through the link (a structural change: the test client authorizes the reload).
+            SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.OutsideWorkspace, () => fx.RenameAsync("Formatter.Describe", "Explain", apply: true));
+            // MSBuild hands Roslyn the resolved path, so the message names where the write would really land.
+            Assert.Contains("outside the workspace", error.Message, StringComparison.Ordinal);
+            Assert.EndsWith("external/External.cs", Assert.Single(error.Details!), StringComparison.Ordinal);
+            Assert.Equal(fx.Original(Formatter), fx.Bytes(Formatter));
+            Assert.Contains("Formatter.Describe(", File.ReadAllText(Path.Combine(external, "External.cs")), StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(link);
+        }
+    }
+
+    [Fact]
     public async Task Proposal_StaleWhenAnEditedFileChanges_ValidWhenAnotherSourceChanges_StaleOnProjectChange_ExpiresAfterFiveMinutes()
     {
         fx.ResetSources();
