@@ -356,13 +356,27 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
         CodeActionEntry remove = Assert.Single(listing.Actions!, a => a.Title == "Remove unused variable");
         Assert.Contains(listing.Actions!, a => a.Title == "Fix All: Remove unused variable (Document)");
         Assert.Equal(listing.Actions!.Count, listing.Actions!.Select(a => a.Index).Distinct().Count());
-        if (listing.HiddenActions > 0)
-        {
-            Assert.Matches(@"^hidden: \d+ entries under Suppress or configure issues; set all to list them\.$", listing.Text.Split('\n')[^1]);
-            EditResult all = await fx.EditAsync(new EditParams { Action = "code_actions", Path = Formatter, Diagnostic = "CS0168", All = true });
-            Assert.Contains(all.Actions!, a => a.Hidden && a.Title.StartsWith("Suppress or configure issues > ", StringComparison.Ordinal));
-            Assert.Equal(remove.Index, all.Actions!.Single(a => a.Title == remove.Title).Index);
-        }
+        Assert.DoesNotContain(listing.Actions!, a => a.Hidden);
+        Assert.Matches(@"^hidden: \d+ entries under Suppress or configure issues; set all to list them\.$", listing.Text.Split('\n')[^1]);
+        Assert.True(listing.HiddenActions > 0);
+
+        // all: the hidden entries appear with the same indexes as before.
+        EditResult all = await fx.EditAsync(new EditParams { Action = "code_actions", Path = Formatter, Diagnostic = "CS0168", All = true });
+        Assert.Equal(remove.Index, all.Actions!.Single(a => a.Title == remove.Title).Index);
+        CodeActionEntry suppress = Assert.Single(all.Actions!, a => a.Title == "Suppress or configure issues > Suppress CS0168 > in Source");
+        Assert.True(suppress.Hidden);
+        Assert.Contains(all.Actions!, a => a.Hidden && a.Title == "Suppress or configure issues > Configure CS0168 severity > None");
+        Assert.Equal(listing.HiddenActions, all.Actions!.Count(a => a.Hidden));
+        Assert.DoesNotContain("hidden:", all.Text, StringComparison.Ordinal);
+
+        EditResult pragma = await fx.EditAsync(new EditParams { Action = "code_actions", ProposalId = all.ProposalId, ActionIndex = suppress.Index });
+        Assert.Contains(pragma.Text.Split('\n'), l => l.StartsWith("+ #pragma warning disable CS0168", StringComparison.Ordinal));
+
+        // Configuring the severity would create an .editorconfig: new files are refused, nothing written.
+        CodeActionEntry configure = all.Actions!.Single(a => a.Title == "Suppress or configure issues > Configure CS0168 severity > None");
+        SemanticErrorData refused = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => fx.EditAsync(new EditParams { Action = "code_actions", ProposalId = all.ProposalId, ActionIndex = configure.Index, Apply = true }));
+        Assert.Contains("adds or removes files", refused.Message, StringComparison.Ordinal);
+        Assert.False(File.Exists(fx.Workspace.Path(".editorconfig")));
 
         EditResult preview = await fx.EditAsync(new EditParams { Action = "code_actions", ProposalId = listing.ProposalId, ActionIndex = remove.Index });
         Assert.Equal(EditResultKind.Preview, preview.Kind);

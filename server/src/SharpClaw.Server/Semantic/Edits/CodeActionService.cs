@@ -106,13 +106,12 @@ public static class CodeActionService
                     continue; // A provider that needs editor services this host does not have.
                 }
 
-                bool hidden = Loaded.Value.Configuration.Contains(fixer);
                 foreach (CodeAction action in actions)
                 {
-                    AddFlattened(entries, hidden ? SuppressGroup + " > " : string.Empty, action, hidden);
+                    AddFlattened(entries, string.Empty, action, hidden: false);
                 }
 
-                if (hidden || fixer.GetFixAllProvider() is not { } fixAll)
+                if (fixer.GetFixAllProvider() is not { } fixAll)
                 {
                     continue;
                 }
@@ -135,6 +134,19 @@ public static class CodeActionService
                             return await fixAll.GetFixAsync(context).ConfigureAwait(false);
                         }));
                     }
+                }
+            }
+        }
+
+        // "Suppress or configure issues": Roslyn's configuration fix providers (suppress in source or in a
+        // suppression file, configure severity or code style), hidden unless 'all' is set.
+        foreach (Diagnostic diagnostic in targets)
+        {
+            foreach (ConfigurationProvider provider in Loaded.Value.ConfigurationProviders)
+            {
+                foreach (CodeAction action in await provider.GetFixesAsync(document, diagnostic, cancellationToken).ConfigureAwait(false))
+                {
+                    AddFlattened(entries, SuppressGroup + " > ", action, hidden: true);
                 }
             }
         }
@@ -256,7 +268,7 @@ public static class CodeActionService
 
     private sealed record Providers(
         IReadOnlyList<CodeFixProvider> Fixers,
-        HashSet<CodeFixProvider> Configuration,
+        IReadOnlyList<ConfigurationProvider> ConfigurationProviders,
         IReadOnlyList<CodeRefactoringProvider> Refactorings,
         ImmutableArray<DiagnosticAnalyzer> Analyzers);
 
@@ -277,7 +289,7 @@ public static class CodeActionService
         }
 
         List<CodeFixProvider> fixers = [];
-        HashSet<CodeFixProvider> configuration = [];
+        List<ConfigurationProvider> configuration = [];
         List<CodeRefactoringProvider> refactorings = [];
         List<DiagnosticAnalyzer> analyzers = [];
         foreach (Type type in assemblies.SelectMany(Types).Where(t => t is { IsAbstract: false, IsGenericTypeDefinition: false }))
@@ -287,11 +299,10 @@ public static class CodeActionService
                 && Create<CodeFixProvider>(type) is { } fixer)
             {
                 fixers.Add(fixer);
-                if (type.GetInterfaces().Any(i => i.Name == "IConfigurationFixProvider") || type.Name.Contains("Suppression", StringComparison.Ordinal)
-                    || type.Name.Contains("Configuration", StringComparison.Ordinal) || type.Name.Contains("Configure", StringComparison.Ordinal))
-                {
-                    configuration.Add(fixer);
-                }
+            }
+            else if (ConfigurationProvider.TryCreate(type) is { } configurationProvider)
+            {
+                configuration.Add(configurationProvider);
             }
             else if (typeof(CodeRefactoringProvider).IsAssignableFrom(type)
                 && type.GetCustomAttribute<ExportCodeRefactoringProviderAttribute>() is { } refactoring && refactoring.Languages.Contains(LanguageNames.CSharp)
@@ -309,7 +320,7 @@ public static class CodeActionService
 
         return new Providers(
             [.. fixers.OrderBy(f => f.GetType().FullName, StringComparer.Ordinal)],
-            configuration,
+            [.. configuration.OrderBy(c => c.Name, StringComparer.Ordinal)],
             [.. refactorings.OrderBy(r => r.GetType().FullName, StringComparer.Ordinal)],
             [.. analyzers.OrderBy(a => a.GetType().FullName, StringComparer.Ordinal)]);
     }
@@ -341,6 +352,75 @@ public static class CodeActionService
         catch (Exception ex) when (ex is TargetInvocationException or MissingMethodException or TypeLoadException or MemberAccessException)
         {
             return null;
+        }
+    }
+
+    /// <summary>
+    /// A Roslyn configuration fix provider (suppression, severity and code-style configuration). Their
+    /// interface (<c>IConfigurationFixProvider</c>) is internal to Roslyn, so it is called through reflection:
+    /// <c>IsFixableDiagnostic(Diagnostic)</c> and <c>GetFixesAsync(TextDocument, TextSpan, IEnumerable&lt;Diagnostic&gt;, CancellationToken)</c>
+    /// returning <c>CodeFix</c>es whose <c>Action</c> is the code action.
+    /// </summary>
+    private sealed class ConfigurationProvider
+    {
+        private readonly object instance;
+        private readonly MethodInfo isFixable;
+        private readonly MethodInfo getFixes;
+
+        private ConfigurationProvider(object instance, MethodInfo isFixable, MethodInfo getFixes)
+        {
+            this.instance = instance;
+            this.isFixable = isFixable;
+            this.getFixes = getFixes;
+        }
+
+        public string Name => this.instance.GetType().FullName!;
+
+        public static ConfigurationProvider? TryCreate(Type type)
+        {
+            Type? contract = type.GetInterfaces().FirstOrDefault(i => i.Name == "IConfigurationFixProvider");
+            if (contract is null || type.GetCustomAttributes().All(a => a.GetType().Name != "ExportConfigurationFixProviderAttribute"))
+            {
+                return null;
+            }
+
+            MethodInfo? isFixable = contract.GetMethod("IsFixableDiagnostic", [typeof(Diagnostic)]);
+            MethodInfo? getFixes = contract.GetMethods().FirstOrDefault(m => m.Name == "GetFixesAsync" && m.GetParameters() is [{ ParameterType.Name: nameof(TextDocument) }, { ParameterType.Name: nameof(TextSpan) }, _, { ParameterType.Name: nameof(CancellationToken) }]);
+            object? instance = isFixable is null || getFixes is null ? null : Create<object>(type);
+            return instance is null ? null : new ConfigurationProvider(instance, isFixable!, getFixes!);
+        }
+
+        public async Task<List<CodeAction>> GetFixesAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
+        {
+            List<CodeAction> actions = [];
+            try
+            {
+                if (this.isFixable.Invoke(this.instance, [diagnostic]) is not true)
+                {
+                    return actions;
+                }
+
+                Task task = (Task)this.getFixes.Invoke(this.instance, [document, diagnostic.Location.SourceSpan, new[] { diagnostic }, cancellationToken])!;
+                await task.ConfigureAwait(false);
+                if (task.GetType().GetProperty("Result")?.GetValue(task) is System.Collections.IEnumerable fixes)
+                {
+                    foreach (object fix in fixes)
+                    {
+                        Type fixType = fix.GetType();
+                        object? action = fixType.GetProperty("Action")?.GetValue(fix) ?? fixType.GetField("Action")?.GetValue(fix);
+                        if (action is CodeAction codeAction)
+                        {
+                            actions.Add(codeAction);
+                        }
+                    }
+                }
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                // A provider that needs services this host does not have offers nothing here.
+            }
+
+            return actions;
         }
     }
 

@@ -23,18 +23,30 @@ public static class SolutionDiff
     {
         SolutionChanges changes = after.GetChanges(before);
         List<DocumentId> changed = [];
+        Dictionary<string, (TextDocument Old, TextDocument New)> otherFiles = new(PathUtil.Comparer);
         foreach (ProjectChanges project in changes.GetProjectChanges())
         {
-            if (project.GetAddedDocuments().Any() || project.GetRemovedDocuments().Any())
+            if (project.GetAddedDocuments().Any() || project.GetRemovedDocuments().Any()
+                || project.GetAddedAnalyzerConfigDocuments().Any() || project.GetRemovedAnalyzerConfigDocuments().Any()
+                || project.GetAddedAdditionalDocuments().Any() || project.GetRemovedAdditionalDocuments().Any())
             {
-                throw SemanticException.InvalidRequest("This edit adds or removes documents, which SharpClaw does not apply; only changes of existing files are supported.");
+                throw SemanticException.InvalidRequest("This edit adds or removes files (for example a new suppression file or .editorconfig), which SharpClaw does not apply; only changes of existing files are supported.");
             }
 
             changed.AddRange(project.GetChangedDocuments(onlyGetDocumentsWithTextChanges: true));
+            foreach (DocumentId id in project.GetChangedAnalyzerConfigDocuments().Concat(project.GetChangedAdditionalDocuments()))
+            {
+                TextDocument? oldDocument = before.GetAnalyzerConfigDocument(id) ?? (TextDocument?)before.GetAdditionalDocument(id);
+                TextDocument? newDocument = after.GetAnalyzerConfigDocument(id) ?? (TextDocument?)after.GetAdditionalDocument(id);
+                if (oldDocument is { FilePath: { } path } && newDocument is not null)
+                {
+                    otherFiles[Path.GetFullPath(path)] = (oldDocument, newDocument);
+                }
+            }
         }
 
         // One entry per file: linked documents (same path in several projects) must all get the same text.
-        Dictionary<string, (SourceText After, List<TextChange> Changes, Document Old)> byPath = new(PathUtil.Comparer);
+        Dictionary<string, (SourceText After, List<TextChange> Changes, TextDocument Old)> byPath = new(PathUtil.Comparer);
         List<string> disagreements = [];
         foreach (DocumentId id in changed)
         {
@@ -78,6 +90,17 @@ public static class SolutionDiff
                 {
                     disagreements.Add(PathUtil.ToWorkspaceRelative(workspace, path));
                 }
+            }
+        }
+
+        // Existing non-C# files an action edits (.editorconfig severity configuration, additional files).
+        foreach ((string path, (TextDocument oldDocument, TextDocument newDocument)) in otherFiles)
+        {
+            if (!byPath.ContainsKey(path))
+            {
+                SourceText newText = await newDocument.GetTextAsync(cancellationToken).ConfigureAwait(false);
+                SourceText oldText = await oldDocument.GetTextAsync(cancellationToken).ConfigureAwait(false);
+                byPath[path] = (newText, [.. newText.GetTextChanges(oldText).OrderBy(c => c.Span.Start)], oldDocument);
             }
         }
 
