@@ -139,3 +139,38 @@ public sealed class EditUnitTests : IDisposable
         }
     }
 }
+
+/// <summary>Receipt and lock edge cases.</summary>
+public sealed class EditReceiptAndLockTests : IDisposable
+{
+    private readonly TempDirectory temp = new();
+
+    public void Dispose() => this.temp.Dispose();
+
+    [Fact]
+    public void LargeReceipt_KeepsItsTotals_AndEndsWithATruncatedLine()
+    {
+        List<PlannedFile> files = [.. Enumerable.Range(0, EditRenderer.MaxReceiptOperations + 5).Select(i =>
+            new PlannedFile(Path.Combine(this.temp.Path, $"F{i:000}.cs"), null, [], [], string.Empty, string.Empty, 1))];
+        string[] lines = EditRenderer.Receipt(finished: true, refreshed: true, files, this.temp.Path, "105 files checked, 0 diagnostics in 0 files\n").Split('\n');
+
+        Assert.Equal($"writes finished, Roslyn refreshed: {files.Count} files", lines[0]);
+        Assert.Equal(EditRenderer.MaxReceiptOperations, lines.Count(l => l.StartsWith("change ", StringComparison.Ordinal)));
+        Assert.Equal($"truncated: {files.Count} operations in total, {EditRenderer.MaxReceiptOperations} shown; every one of them was written.", lines[^1]);
+    }
+
+    [Fact]
+    public async Task ALeftoverLockFile_OfAProcessThatIsGone_DoesNotBlock()
+    {
+        string workspace = Path.Combine(this.temp.Path, "stale");
+        Directory.CreateDirectory(workspace);
+        string path = WorkspaceLock.LockPathFor(workspace);
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        File.WriteAllText(path, string.Empty);
+        File.WriteAllText(path + ".owner", "999999\n" + workspace + "\n"); // Left behind by a crashed writer.
+
+        using WorkspaceLock acquired = await WorkspaceLock.AcquireAsync(workspace, TimeSpan.FromMilliseconds(500), CancellationToken.None);
+        Assert.Equal(path, acquired.Path);
+        Assert.StartsWith($"{Environment.ProcessId}\n", File.ReadAllText(path + ".owner"), StringComparison.Ordinal);
+    }
+}

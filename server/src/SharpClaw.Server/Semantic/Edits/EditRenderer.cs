@@ -14,6 +14,9 @@ public static class EditRenderer
     /// <summary>Lines of one excerpt side before it is cut (the comparison limit).</summary>
     public const int MaxExcerptLines = 40;
 
+    /// <summary>Operation lines a receipt shows before it ends with a <c>truncated:</c> line.</summary>
+    public const int MaxReceiptOperations = 100;
+
     /// <summary>
     /// <c>proposal ID: N files, not applied</c>, then per file <c>change PATH</c> (or <c>rename A -> B</c>) and
     /// <c>@@ L:C</c> excerpts with <c>-</c>/<c>+</c> lines; capped at 32,000 characters with a final <c>truncated:</c> line.
@@ -59,7 +62,7 @@ public static class EditRenderer
         text.Append(finished ? "writes finished" : "writes NOT finished")
             .Append(refreshed ? ", Roslyn refreshed" : ", Roslyn not refreshed (it reloads on the next request)")
             .Append($": {Files(completed.Count)}\n");
-        foreach (PlannedFile file in completed)
+        foreach (PlannedFile file in completed.Take(MaxReceiptOperations))
         {
             text.Append(file.IsRename
                 ? $"rename {PathUtil.ToWorkspaceRelative(workspace, file.Path)} -> {PathUtil.ToWorkspaceRelative(workspace, file.NewPath!)}\n"
@@ -69,6 +72,11 @@ public static class EditRenderer
         if (diagnostics is not null)
         {
             text.Append(diagnostics);
+        }
+
+        if (completed.Count > MaxReceiptOperations)
+        {
+            text.Append($"truncated: {completed.Count} operations in total, {MaxReceiptOperations} shown; every one of them was written.\n");
         }
 
         return text.ToString().TrimEnd('\n');
