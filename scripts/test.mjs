@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from './build.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const greenFixtures = ['fixtures/Calculator/Calculator.slnx'];
+const greenFixtures = ['fixtures/Calculator/Calculator.slnx', 'fixtures/EditTools/EditTools.slnx'];
 
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);

@@ -363,6 +363,13 @@ internal static class LoadBenchmark
             return new AuthorizeEvaluationResult { Granted = true };
         }
 
+        [JsonRpcMethod(ProtocolMethods.AuthorizeWrite, UseSingleObjectParameterDeserialization = true)]
+        public AuthorizeEvaluationResult AuthorizeWrite(AuthorizeWriteParams parameters)
+        {
+            _ = parameters;
+            return new AuthorizeEvaluationResult { Granted = true };
+        }
+
         [JsonRpcMethod(ProtocolMethods.LoadProgress, UseSingleObjectParameterDeserialization = true)]
         public void Progress(LoadProgressParams parameters) => _ = parameters;
     }

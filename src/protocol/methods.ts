@@ -2,6 +2,7 @@
 // host's server-to-client traffic). The drift test walks this table, so whatever is added here
 // is checked against the host's exported schema.
 import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadProgressSchema } from '../semantic/hostCallbacks';
+import { AuthorizeWriteParamsSchema, EditHistoryParamsSchema, EditParamsSchema, EditResultSchema } from './edits';
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
 import { BulkNavigateParamsSchema, BulkNavigateResultSchema, NavigateParamsSchema, NavigateResultSchema, SymbolsParamsSchema, SymbolsResultSchema } from './navigation';
 import { ProjectGraphResultSchema, SemanticErrorDataSchema, SolutionInspectResultSchema } from './semantic';
@@ -27,6 +28,9 @@ export const HostMethods = {
   navigate: 'sharpclaw/navigate',
   bulkNavigate: 'sharpclaw/bulkNavigate',
   symbols: 'sharpclaw/symbols',
+  edit: 'sharpclaw/edit',
+  undoEdit: 'sharpclaw/undoEdit',
+  redoEdit: 'sharpclaw/redoEdit',
 } as const;
 
 export const protocolResultSchemas = {
@@ -44,12 +48,19 @@ export const protocolResultSchemas = {
   [`${HostMethods.navigate}:params`]: NavigateParamsSchema,
   [`${HostMethods.bulkNavigate}:params`]: BulkNavigateParamsSchema,
   [`${HostMethods.symbols}:params`]: SymbolsParamsSchema,
+  [HostMethods.edit]: EditResultSchema,
+  [HostMethods.undoEdit]: EditResultSchema,
+  [HostMethods.redoEdit]: EditResultSchema,
+  [`${HostMethods.edit}:params`]: EditParamsSchema,
+  [`${HostMethods.undoEdit}:params`]: EditHistoryParamsSchema,
   [`${HostMethods.symbolResolve}:params`]: SymbolResolveParamsSchema,
   [`${HostMethods.findReferences}:params`]: FindReferencesParamsSchema,
   [`${HostMethods.typeHierarchy}:params`]: TypeHierarchyParamsSchema,
   [`${HostMethods.diagnostics}:params`]: DiagnosticsParamsSchema,
   'sharpclaw/authorizeEvaluation:params': AuthorizeEvaluationParamsSchema,
   'sharpclaw/authorizeEvaluation:result': AuthorizeEvaluationResultSchema,
+  'sharpclaw/authorizeWrite:params': AuthorizeWriteParamsSchema,
+  'sharpclaw/authorizeWrite:result': AuthorizeEvaluationResultSchema,
   'sharpclaw/loadProgress:params': LoadProgressSchema,
   'error:data': SemanticErrorDataSchema,
 } as const;

@@ -98,13 +98,38 @@ export const SymbolCandidateSchema = z.object({
 });
 
 export const SemanticErrorDataSchema = z.object({
-  kind: z.enum(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest', 'ambiguous_symbol', 'symbol_not_found', 'ambiguous_file']),
+  kind: z.enum([
+    'TargetAmbiguous',
+    'NoTarget',
+    'PermissionDenied',
+    'MissingPrerequisites',
+    'LoadFailed',
+    'PartialLoad',
+    'InvalidRequest',
+    'ambiguous_symbol',
+    'symbol_not_found',
+    'ambiguous_file',
+    'stale_edit',
+    'unverified',
+    'invalid_identifier',
+    'rename_conflict',
+    'new_errors',
+    'outside_workspace',
+    'generated_document',
+    'linked_document_conflict',
+    'edit_too_large',
+    'write_failed',
+    'content_changed',
+    'nothing_to_undo',
+  ]),
   message: z.string(),
   candidates: z.array(z.string()).nullable(),
   projects: z.array(ProjectIssueSchema).nullable(),
   command: z.string().nullable(),
   /** ambiguous_symbol / symbol_not_found only. */
   symbols: z.array(SymbolCandidateSchema).nullable().optional(),
+  /** Edit errors: new errors, conflicts, residual changes and rollback errors, one per line. */
+  details: z.array(z.string()).nullable().optional(),
 });
 
 export type SolutionInspectResult = z.infer<typeof SolutionInspectResultSchema>;

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { PermissionPolicy } from '../approvals/permissionPolicy';
+import { AuthorizeWriteParamsSchema, type AuthorizeWriteParams } from '../protocol/edits';
 
 export const AuthorizeEvaluationParamsSchema = z.object({
   workspace: z.string(),
@@ -35,6 +36,7 @@ export type LoadProgress = z.infer<typeof LoadProgressSchema>;
 
 export const HostCallbackMethods = {
   authorizeEvaluation: 'sharpclaw/authorizeEvaluation',
+  authorizeWrite: 'sharpclaw/authorizeWrite',
   loadProgress: 'sharpclaw/loadProgress',
 } as const;
 
@@ -83,8 +85,34 @@ export function registerHostCallbacks(connection: CallbackConnection, options: H
     });
     return { granted: decision.granted, message: decision.granted ? null : (decision.message ?? null) };
   });
+  // Every semantic write (apply, undo, redo) goes through the policy's `write` kind; no tool argument can grant it.
+  connection.onRequest(HostCallbackMethods.authorizeWrite, async (raw): Promise<AuthorizeEvaluationResult> => {
+    const parsed = AuthorizeWriteParamsSchema.safeParse(raw);
+    if (!parsed.success) return { granted: false, message: `Malformed write authorization request: ${parsed.error.message}` };
+    const params = parsed.data;
+    const folder = typeof options.workspaceFolder === 'function' ? options.workspaceFolder() : options.workspaceFolder;
+    if (!folder || !isInside(folder, params.workspace)) {
+      return { granted: false, message: `SharpClaw only writes inside the open workspace; ${params.workspace} is outside it.` };
+    }
+    const decision = await options.permissions.request({
+      kind: 'write',
+      workspaceFolder: params.workspace,
+      requestedBy: params.tool ?? options.requestedBy(),
+      action: `write ${params.files.length} file${params.files.length === 1 ? '' : 's'} (${params.summary})`,
+      reason: `${params.operation} changes C# files checked by the compiler`,
+      files: writeFileLines(params),
+    });
+    return { granted: decision.granted, message: decision.granted ? null : (decision.message ?? null) };
+  });
   connection.onNotification(HostCallbackMethods.loadProgress, (raw) => {
     const parsed = LoadProgressSchema.safeParse(raw);
     if (parsed.success) options.onProgress(parsed.data);
   });
+}
+
+/** One line per file a write touches, with occurrence counts, for the permission prompt. */
+export function writeFileLines(params: AuthorizeWriteParams): string[] {
+  return params.files.map((file) =>
+    file.newPath ? `${file.path} -> ${file.newPath}` : `${file.path} (${file.occurrences} ${file.occurrences === 1 ? 'occurrence' : 'occurrences'})`,
+  );
 }

@@ -21,6 +21,8 @@ export const HostErrorDataSchema = z.object({
     .array(z.object({ name: z.string(), kind: z.string(), path: z.string().nullable(), line: z.number().int().nullable(), character: z.number().int().nullable(), needsPath: z.boolean() }))
     .nullable()
     .optional(),
+  /** Edit errors: one line per new error, conflict, residual change or rollback error. */
+  details: z.array(z.string()).nullable().optional(),
 });
 
 type SymbolCandidate = NonNullable<z.infer<typeof HostErrorDataSchema>['symbols']>[number];
@@ -31,7 +33,30 @@ function candidateLine(candidate: SymbolCandidate): string {
   return `${candidate.name} (${candidate.kind}${where ? `, ${where}` : ''})${candidate.needsPath && candidate.path ? ` — send with path ${candidate.path}` : ''}`;
 }
 
-const knownHostKinds = new Set<ToolErrorCode>(['TargetAmbiguous', 'NoTarget', 'PermissionDenied', 'MissingPrerequisites', 'LoadFailed', 'PartialLoad', 'InvalidRequest', 'ambiguous_symbol', 'symbol_not_found', 'ambiguous_file']);
+const knownHostKinds = new Set<ToolErrorCode>([
+  'TargetAmbiguous',
+  'NoTarget',
+  'PermissionDenied',
+  'MissingPrerequisites',
+  'LoadFailed',
+  'PartialLoad',
+  'InvalidRequest',
+  'ambiguous_symbol',
+  'symbol_not_found',
+  'ambiguous_file',
+  'stale_edit',
+  'unverified',
+  'invalid_identifier',
+  'rename_conflict',
+  'new_errors',
+  'outside_workspace',
+  'generated_document',
+  'linked_document_conflict',
+  'edit_too_large',
+  'write_failed',
+  'content_changed',
+  'nothing_to_undo',
+]);
 
 /** Turns a JSON-RPC error from the host into a typed ToolError; other errors pass through. */
 export function toToolError(error: unknown): unknown {
@@ -40,7 +65,7 @@ export function toToolError(error: unknown): unknown {
   const data = HostErrorDataSchema.safeParse(candidate.data);
   if (!data.success) return new ToolError('LoadFailed', String(candidate.message ?? 'The host failed without details.'));
   const kind = knownHostKinds.has(data.data.kind as ToolErrorCode) ? (data.data.kind as ToolErrorCode) : 'LoadFailed';
-  const candidates = [...(data.data.candidates ?? []), ...(data.data.symbols ?? []).map(candidateLine)];
+  const candidates = [...(data.data.candidates ?? []), ...(data.data.symbols ?? []).map(candidateLine), ...(data.data.details ?? [])];
   return new ToolError(kind, data.data.message, {
     ...(candidates.length ? { candidates } : {}),
     ...(data.data.projects ? { projects: data.data.projects } : {}),

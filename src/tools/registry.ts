@@ -1,6 +1,7 @@
 // Every tool SharpClaw offers, in the order agents see them. Each surface (LM tools, MCP, CLI)
 // and the manifest generator read this list.
 import { bulkNavigateTool, navigateTool, symbolsTool } from './navigation/navigationTools';
+import { editTool, renameSymbolTool } from './edits/editTools';
 import { solutionInspectTool } from './solutionInspect/solutionInspectTool';
 import { diagnosticsTool } from './symbols/diagnosticsTool';
 import { findReferencesTool, symbolResolveTool, typeHierarchyTool } from './symbols/symbolTools';
@@ -16,6 +17,8 @@ export const allTools: readonly AnyToolDefinition[] = [
   navigateTool,
   bulkNavigateTool,
   symbolsTool,
+  renameSymbolTool,
+  editTool,
   verifyWorkspaceTool,
 ];
 

@@ -19,6 +19,16 @@ export type ToolErrorCode =
   | 'ambiguous_file'
   | 'stale_edit'
   | 'unverified'
+  | 'invalid_identifier'
+  | 'rename_conflict'
+  | 'new_errors'
+  | 'outside_workspace'
+  | 'generated_document'
+  | 'linked_document_conflict'
+  | 'edit_too_large'
+  | 'write_failed'
+  | 'content_changed'
+  | 'nothing_to_undo'
   | 'timeout'
   | 'loading';
 

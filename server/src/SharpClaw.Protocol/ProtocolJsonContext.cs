@@ -46,6 +46,10 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(BulkNavigateResult))]
 [JsonSerializable(typeof(SymbolsParams))]
 [JsonSerializable(typeof(SymbolsResult))]
+[JsonSerializable(typeof(EditParams))]
+[JsonSerializable(typeof(EditHistoryParams))]
+[JsonSerializable(typeof(EditResult))]
+[JsonSerializable(typeof(AuthorizeWriteParams))]
 public sealed partial class ProtocolJsonContext : JsonSerializerContext
 {
 }

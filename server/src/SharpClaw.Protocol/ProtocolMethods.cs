@@ -28,10 +28,16 @@ public static class ProtocolMethods
     public const string Navigate = "sharpclaw/navigate";
     public const string BulkNavigate = "sharpclaw/bulkNavigate";
     public const string Symbols = "sharpclaw/symbols";
+    public const string Edit = "sharpclaw/edit";
+    public const string UndoEdit = "sharpclaw/undoEdit";
+    public const string RedoEdit = "sharpclaw/redoEdit";
 
     // Server → client.
     /// <summary>Request: the host asks before evaluating MSBuild (see <c>AuthorizeEvaluationParams</c>).</summary>
     public const string AuthorizeEvaluation = "sharpclaw/authorizeEvaluation";
+
+    /// <summary>Request: the host asks before every semantic write (see <c>AuthorizeWriteParams</c>); answered like authorizeEvaluation.</summary>
+    public const string AuthorizeWrite = "sharpclaw/authorizeWrite";
 
     /// <summary>Notification: project i of n while a workspace loads (see <c>LoadProgressParams</c>).</summary>
     public const string LoadProgress = "sharpclaw/loadProgress";

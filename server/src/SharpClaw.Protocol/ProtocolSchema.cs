@@ -15,6 +15,12 @@ public static class ProtocolSchema
     /// <summary>Key of the <c>sharpclaw/authorizeEvaluation</c> result schema (what the client answers).</summary>
     public const string AuthorizeEvaluationResultKey = ProtocolMethods.AuthorizeEvaluation + ":result";
 
+    /// <summary>Key of the <c>sharpclaw/authorizeWrite</c> params schema (server → client request).</summary>
+    public const string AuthorizeWriteParamsKey = ProtocolMethods.AuthorizeWrite + ":params";
+
+    /// <summary>Key of the <c>sharpclaw/authorizeWrite</c> result schema (the same shape as authorizeEvaluation's).</summary>
+    public const string AuthorizeWriteResultKey = ProtocolMethods.AuthorizeWrite + ":result";
+
     /// <summary>Key of the <c>sharpclaw/loadProgress</c> notification params schema.</summary>
     public const string LoadProgressParamsKey = ProtocolMethods.LoadProgress + ":params";
 
@@ -53,6 +59,13 @@ public static class ProtocolSchema
             [ParamsKey(ProtocolMethods.Navigate)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.NavigateParams, options),
             [ParamsKey(ProtocolMethods.BulkNavigate)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.BulkNavigateParams, options),
             [ParamsKey(ProtocolMethods.Symbols)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolsParams, options),
+            [ProtocolMethods.Edit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),
+            [ProtocolMethods.UndoEdit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),
+            [ProtocolMethods.RedoEdit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),
+            [ParamsKey(ProtocolMethods.Edit)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditParams, options),
+            [ParamsKey(ProtocolMethods.UndoEdit)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditHistoryParams, options),
+            [AuthorizeWriteParamsKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.AuthorizeWriteParams, options),
+            [AuthorizeWriteResultKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.AuthorizeEvaluationResult, options),
             [ParamsKey(ProtocolMethods.SymbolResolve)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolResolveParams, options),
             [ParamsKey(ProtocolMethods.FindReferences)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.FindReferencesParams, options),
             [ParamsKey(ProtocolMethods.TypeHierarchy)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.TypeHierarchyParams, options),

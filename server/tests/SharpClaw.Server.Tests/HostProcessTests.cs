@@ -139,6 +139,8 @@ public sealed class HostProcessTests
                 "sharpclaw/symbolResolve", "sharpclaw/findReferences", "sharpclaw/typeHierarchy", "sharpclaw/diagnostics",
                 "sharpclaw/navigate", "sharpclaw/bulkNavigate", "sharpclaw/symbols",
                 "sharpclaw/navigate:params", "sharpclaw/bulkNavigate:params", "sharpclaw/symbols:params",
+                "sharpclaw/edit", "sharpclaw/undoEdit", "sharpclaw/redoEdit", "sharpclaw/edit:params", "sharpclaw/undoEdit:params",
+                "sharpclaw/authorizeWrite:params", "sharpclaw/authorizeWrite:result",
                 "sharpclaw/symbolResolve:params", "sharpclaw/findReferences:params", "sharpclaw/typeHierarchy:params", "sharpclaw/diagnostics:params",
                 "sharpclaw/authorizeEvaluation:params", "sharpclaw/authorizeEvaluation:result", "sharpclaw/loadProgress:params", "error:data",
             ],

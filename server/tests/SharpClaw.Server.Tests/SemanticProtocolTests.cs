@@ -35,7 +35,11 @@ public sealed class SemanticProtocolTests
     public void ErrorKinds_AreSpelledLikeTheSpec()
     {
         Assert.Equal(
-            ["TargetAmbiguous", "NoTarget", "PermissionDenied", "MissingPrerequisites", "LoadFailed", "PartialLoad", "InvalidRequest", "ambiguous_symbol", "symbol_not_found", "ambiguous_file"],
+            [
+                "TargetAmbiguous", "NoTarget", "PermissionDenied", "MissingPrerequisites", "LoadFailed", "PartialLoad", "InvalidRequest", "ambiguous_symbol", "symbol_not_found", "ambiguous_file",
+                "stale_edit", "unverified", "invalid_identifier", "rename_conflict", "new_errors", "outside_workspace", "generated_document",
+                "linked_document_conflict", "edit_too_large", "write_failed", "content_changed", "nothing_to_undo",
+            ],
             Enum.GetValues<SemanticErrorKind>().Select(k => JsonSerializer.Serialize(k, ProtocolJsonContext.Default.Options).Trim('"')));
     }
 

@@ -44,6 +44,53 @@ public enum SemanticErrorKind
     /// <summary>A file name or path suffix matched several workspace files; <c>candidates</c> lists up to 20 workspace-relative paths.</summary>
     [JsonStringEnumMemberName("ambiguous_file")]
     AmbiguousFile,
+    /// <summary>A proposal expired (5 minutes), is unknown, or a file it edits / a project, props, targets, solution or .editorconfig file changed since the preview.</summary>
+    [JsonStringEnumMemberName("stale_edit")]
+    StaleEdit,
+
+    /// <summary>Project/package generators were excluded, so the edit cannot be verified; nothing was written.</summary>
+    [JsonStringEnumMemberName("unverified")]
+    Unverified,
+
+    /// <summary>The new name is not a valid C# identifier (a keyword needs @).</summary>
+    [JsonStringEnumMemberName("invalid_identifier")]
+    InvalidIdentifier,
+
+    /// <summary>Roslyn reported rename conflicts it could not resolve; <c>details</c> lists them.</summary>
+    [JsonStringEnumMemberName("rename_conflict")]
+    RenameConflict,
+
+    /// <summary>The edit would introduce compiler errors; <c>details</c> lists them.</summary>
+    [JsonStringEnumMemberName("new_errors")]
+    NewErrors,
+
+    /// <summary>The edit would write outside the canonical workspace (or through a symbolic link below it).</summary>
+    [JsonStringEnumMemberName("outside_workspace")]
+    OutsideWorkspace,
+
+    /// <summary>The edit would change a generated document.</summary>
+    [JsonStringEnumMemberName("generated_document")]
+    GeneratedDocument,
+
+    /// <summary>A file shared by several projects or target frameworks would get different edits.</summary>
+    [JsonStringEnumMemberName("linked_document_conflict")]
+    LinkedDocumentConflict,
+
+    /// <summary>The edit exceeds 256 files, 8 MiB per file or 64 MiB in total.</summary>
+    [JsonStringEnumMemberName("edit_too_large")]
+    EditTooLarge,
+
+    /// <summary>A write failed or was cancelled; <c>details</c> lists the completed writes, the rollback and residual changes by path.</summary>
+    [JsonStringEnumMemberName("write_failed")]
+    WriteFailed,
+
+    /// <summary>A file changed outside the edit (before a write, or since the edit being undone/redone); it was left as it is.</summary>
+    [JsonStringEnumMemberName("content_changed")]
+    ContentChanged,
+
+    /// <summary>Nothing to undo or redo.</summary>
+    [JsonStringEnumMemberName("nothing_to_undo")]
+    NothingToUndo,
 }
 
 /// <summary>The <c>data</c> of every semantic JSON-RPC error (code -32001).</summary>
@@ -66,6 +113,12 @@ public sealed record SemanticErrorData(
     /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public IReadOnlyList<SymbolCandidate>? Symbols { get; init; }
+
+    /// <summary>
+    /// Edit errors: one line per new error, conflict, residual change or rollback error (absent otherwise).
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<string>? Details { get; init; }
 }
 
 /// <summary>A candidate symbol in an ambiguous_symbol or symbol_not_found error.</summary>

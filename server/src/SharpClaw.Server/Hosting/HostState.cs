@@ -20,6 +20,12 @@ public sealed record HostServerOptions
 
     /// <summary>How many compilation contexts the cache keeps.</summary>
     public int ContextCapacity { get; init; } = SemanticContextCache.DefaultCapacity;
+
+    /// <summary>The clock proposals expire by (tests inject one).</summary>
+    public TimeProvider? Clock { get; init; }
+
+    /// <summary>Called before each file write of an edit (tests inject faults and external edits).</summary>
+    public Semantic.Edits.EditWriteHook? WriteHook { get; init; }
 }
 
 /// <summary>Where the host learned which client process to follow.</summary>
@@ -45,7 +51,11 @@ public sealed class HostState : IDisposable
         this.StartedAtUtc = new DateTime(started.Ticks - (started.Ticks % TimeSpan.TicksPerMillisecond), DateTimeKind.Utc);
         this.Cache = new SemanticContextCache(log, options.ContextCapacity);
         this.Semantic = new SemanticWorkspaceService(this.Cache);
+        this.Edits = new Semantic.Edits.EditService(this.Cache, options.Clock, options.WriteHook);
     }
+
+    /// <summary>Proposals, the edit journal and the writer of <c>sharpclaw/edit</c> / undo / redo.</summary>
+    public Semantic.Edits.EditService Edits { get; }
 
     /// <summary>The compilation contexts (lifecycle-owned: released at shutdown/dispose).</summary>
     public SemanticContextCache Cache { get; }

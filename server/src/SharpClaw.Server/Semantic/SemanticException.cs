@@ -58,6 +58,10 @@ public sealed class SemanticException : Exception
     public static SemanticException LoadFailed(string message, IReadOnlyList<ProjectIssue>? projects = null, Exception? inner = null) =>
         new(new SemanticErrorData(SemanticErrorKind.LoadFailed, message, null, projects, null), inner);
 
+    /// <summary>A typed edit failure (stale_edit, unverified, new_errors, ...) with optional detail lines.</summary>
+    public static SemanticException Edit(SemanticErrorKind kind, string message, IReadOnlyList<string>? details = null, Exception? inner = null) =>
+        new(new SemanticErrorData(kind, message, null, null, null) { Details = details is { Count: > 0 } ? details : null }, inner);
+
     /// <summary>The JSON-RPC error StreamJsonRpc sends for this failure.</summary>
     public LocalRpcException ToRpcException() => new(this.Message, this)
     {

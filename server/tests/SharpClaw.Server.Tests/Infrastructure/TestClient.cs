@@ -35,6 +35,21 @@ internal sealed class TestClient
         return this.Answer(parameters);
     }
 
+    private readonly ConcurrentQueue<AuthorizeWriteParams> writeRequests = new();
+
+    /// <summary>Decides each write authorization request; grants everything by default.</summary>
+    public Func<AuthorizeWriteParams, Task<AuthorizeEvaluationResult>> WriteAnswer { get; set; } =
+        _ => Task.FromResult(new AuthorizeEvaluationResult { Granted = true, Message = null });
+
+    public IReadOnlyList<AuthorizeWriteParams> WriteRequests => [.. this.writeRequests];
+
+    [JsonRpcMethod(ProtocolMethods.AuthorizeWrite, UseSingleObjectParameterDeserialization = true)]
+    public Task<AuthorizeEvaluationResult> AuthorizeWriteAsync(AuthorizeWriteParams parameters)
+    {
+        this.writeRequests.Enqueue(parameters);
+        return this.WriteAnswer(parameters);
+    }
+
     [JsonRpcMethod(ProtocolMethods.LoadProgress, UseSingleObjectParameterDeserialization = true)]
     public void OnLoadProgress(LoadProgressParams parameters) => this.progress.Enqueue(parameters);
 }

@@ -377,6 +377,62 @@ public sealed class SemanticContextCache : IAsyncDisposable
         this.ThrowIfDisposed();
     }
 
+    /// <summary>
+    /// After the host renamed files itself (rename_file, undo/redo of one): moves the documents of the cached
+    /// context for <paramref name="key"/> to their new paths (same project, new text read from disk) and
+    /// accepts the rename in the fingerprint, so no MSBuild re-evaluation is needed. No context: nothing to do.
+    /// </summary>
+    public async Task MoveDocumentsAsync(ContextKey key, IReadOnlyList<(string From, string To)> moves, CancellationToken cancellationToken)
+    {
+        await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            SemanticContext? context = this.contexts.Find(c => c.Key.Equals(key));
+            if (context is null)
+            {
+                return;
+            }
+
+            Solution solution = context.Solution;
+            foreach ((string from, string to) in moves)
+            {
+                SourceText text;
+                using (FileStream stream = new(to, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete))
+                {
+                    text = SourceText.From(stream, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256);
+                }
+
+                foreach (DocumentId id in solution.GetDocumentIdsWithFilePath(from))
+                {
+                    if (solution.GetDocument(id) is not { } document)
+                    {
+                        continue;
+                    }
+
+                    string projectFolder = document.Project.FilePath is { } projectFile ? Path.GetDirectoryName(projectFile)! : Path.GetDirectoryName(to)!;
+                    string relativeFolder = Path.GetRelativePath(projectFolder, Path.GetDirectoryName(to)!);
+                    IReadOnlyList<string> folders = relativeFolder == "." ? [] : relativeFolder.Split(Path.DirectorySeparatorChar);
+                    DocumentInfo info = DocumentInfo.Create(
+                        DocumentId.CreateNewId(id.ProjectId, to),
+                        Path.GetFileName(to),
+                        folders,
+                        document.SourceCodeKind,
+                        TextLoader.From(TextAndVersion.Create(text, VersionStamp.Create(), to)),
+                        to);
+                    solution = solution.RemoveDocument(id).AddDocument(info);
+                }
+
+                context.Fingerprint.AcceptMove(from, to);
+            }
+
+            context.ReplaceSolution(solution);
+        }
+        finally
+        {
+            this.gate.Release();
+        }
+    }
+
     /// <summary>Reads changed files and swaps the text of every document (linked ones too) that has that path.</summary>
     internal static Solution RefreshDocuments(Solution solution, IReadOnlyList<string> changedFiles)
     {

@@ -245,6 +245,21 @@ public sealed class ContextFingerprint
         }
     }
 
+    /// <summary>
+    /// Accepts a document rename done by the host itself (rename_file): the old path leaves the content set,
+    /// the new one joins it, and the folders of both are re-scanned so the rename is not a structural change.
+    /// </summary>
+    public void AcceptMove(string from, string to)
+    {
+        this.content.Remove(from);
+        this.content[to] = FileStamp.Take(to, withHash: false);
+        HashSet<string> folders = new([Path.GetDirectoryName(from)!, Path.GetDirectoryName(to)!], PathUtil.Comparer);
+        foreach (DirectoryRecord record in this.directories.Values.Where(r => folders.Contains(r.Path)).ToList())
+        {
+            this.directories[KeyOf(record)] = Scan(record.Path, record.Kind, record.ProjectFileName, this.excluded);
+        }
+    }
+
     private static string KeyOf(DirectoryRecord record) =>
         record.Kind == DirectoryWatchKind.ProjectExtensions ? record.Path + "|" + record.ProjectFileName : record.Path;
 

@@ -1,0 +1,130 @@
+using System.Text.Json.Serialization;
+
+namespace SharpClaw.Protocol.Semantic;
+
+/// <summary>
+/// Params of <c>sharpclaw/edit</c>: compiler-checked rename, file rename and code actions with previews
+/// (proposals) and validated writes. Flat like the bridge's <c>edit</c> tool.
+/// </summary>
+/// <remarks>
+/// <list type="bullet">
+/// <item><c>rename</c>: the symbol selectors plus <see cref="NewName"/>. Without <see cref="Apply"/>: a preview with a proposal id.</item>
+/// <item><c>rename_file</c>: <c>path</c> of the document plus <see cref="NewName"/> (a file name or a workspace-relative path).</item>
+/// <item><c>code_actions</c>: <c>path</c> + <c>line</c>/<c>character</c> (+ <see cref="EndLine"/>/<see cref="EndCharacter"/>), or
+/// <c>path</c> + <see cref="Diagnostic"/> (+ <c>line</c>): a listing with a proposal id; then <see cref="ProposalId"/> +
+/// <see cref="ActionIndex"/>: a preview with a new proposal id.</item>
+/// <item>Any action: <see cref="ProposalId"/> + <see cref="Apply"/> applies a preview.</item>
+/// </list>
+/// </remarks>
+public sealed record EditParams : SymbolSelectorParams
+{
+    /// <summary>rename, rename_file or code_actions.</summary>
+    public string? Action { get; init; }
+
+    /// <summary>rename: the new identifier (keywords need @). rename_file: the new file name or workspace-relative path.</summary>
+    public string? NewName { get; init; }
+
+    /// <summary>A proposal id from an earlier preview or listing.</summary>
+    public string? ProposalId { get; init; }
+
+    /// <summary>True to write: a preview's proposal, or a fresh rename / rename_file / code action with <see cref="ActionIndex"/>.</summary>
+    public bool? Apply { get; init; }
+
+    /// <summary>code_actions: the zero-based index of an entry of the listing.</summary>
+    public int? ActionIndex { get; init; }
+
+    /// <summary>code_actions: one-based end line of a selection.</summary>
+    public int? EndLine { get; init; }
+
+    /// <summary>code_actions: one-based end character of a selection.</summary>
+    public int? EndCharacter { get; init; }
+
+    /// <summary>code_actions: a diagnostic code such as CS0168; the fixes for its first occurrence in <c>path</c> (at or after <c>line</c>).</summary>
+    public string? Diagnostic { get; init; }
+
+    /// <summary>code_actions: also list the entries under "Suppress or configure issues".</summary>
+    public bool? All { get; init; }
+}
+
+/// <summary>Params of <c>sharpclaw/undoEdit</c> and <c>sharpclaw/redoEdit</c>.</summary>
+public sealed record EditHistoryParams : IWorkspaceRequest
+{
+    public string? Workspace { get; init; }
+
+    public string? Target { get; init; }
+
+    public string? Configuration { get; init; }
+
+    public string? TargetFramework { get; init; }
+
+    public string? Tool { get; init; }
+}
+
+/// <summary>What an edit result is.</summary>
+[JsonConverter(typeof(JsonStringEnumConverter<EditResultKind>))]
+public enum EditResultKind
+{
+    /// <summary>A proposed edit, not applied; <c>proposalId</c> applies it.</summary>
+    [JsonStringEnumMemberName("preview")]
+    Preview,
+
+    /// <summary>A code action listing; <c>proposalId</c> + <c>actionIndex</c> resolves an entry.</summary>
+    [JsonStringEnumMemberName("listing")]
+    Listing,
+
+    /// <summary>Writes finished (rename, rename_file, code action, undo, redo).</summary>
+    [JsonStringEnumMemberName("applied")]
+    Applied,
+}
+
+/// <summary>One file operation of an edit.</summary>
+/// <param name="Operation">change or rename.</param>
+/// <param name="Path">Workspace-relative path (before a rename).</param>
+/// <param name="NewPath">rename: the new workspace-relative path; else null.</param>
+/// <param name="Occurrences">Changed text spans in the file.</param>
+public sealed record EditFileOperation(string Operation, string Path, string? NewPath, int Occurrences);
+
+/// <summary>One entry of a code action listing.</summary>
+/// <param name="Index">Zero-based, stable: hidden entries count too.</param>
+/// <param name="Title">Menu path such as <c>Introduce parameter for 'x' &gt; into new overload</c>.</param>
+/// <param name="Hidden">Under "Suppress or configure issues" (listed only with <c>all</c>).</param>
+public sealed record CodeActionEntry(int Index, string Title, bool Hidden);
+
+/// <summary>The result of <c>sharpclaw/edit</c>, <c>sharpclaw/undoEdit</c> and <c>sharpclaw/redoEdit</c>.</summary>
+/// <param name="Kind">preview, listing or applied.</param>
+/// <param name="ProposalId">preview/listing: the id to send back; applied: null.</param>
+/// <param name="Text">The compact text agents read (preview, listing or receipt), formatted by the host.</param>
+/// <param name="Operations">The file operations (preview: proposed; applied: completed, in order).</param>
+/// <param name="Actions">listing: the entries shown (hidden ones only with <c>all</c>); else null.</param>
+/// <param name="HiddenActions">listing: how many entries are hidden; else 0.</param>
+/// <param name="Refreshed">applied: the host's compilation context reflects the written text.</param>
+public sealed record EditResult(
+    EditResultKind Kind,
+    string? ProposalId,
+    string Text,
+    IReadOnlyList<EditFileOperation> Operations,
+    IReadOnlyList<CodeActionEntry>? Actions,
+    int HiddenActions,
+    bool Refreshed);
+
+/// <summary>One file a write would touch, for the client's permission prompt.</summary>
+/// <param name="Path">Workspace-relative path.</param>
+/// <param name="NewPath">For a file rename, the new workspace-relative path; else null.</param>
+/// <param name="Occurrences">Changed spans in the file.</param>
+public sealed record WriteFile(string Path, string? NewPath, int Occurrences);
+
+/// <summary>
+/// Params of the server→client request <c>sharpclaw/authorizeWrite</c>: sent before every semantic write
+/// (apply, undo, redo). The host writes nothing unless the client grants it.
+/// </summary>
+/// <param name="Workspace">The workspace folder (absolute).</param>
+/// <param name="Operation">What writes: rename, rename_file, code_actions, undo or redo.</param>
+/// <param name="Summary">One line for the prompt, e.g. <c>rename Calculator.Add to Sum</c>.</param>
+/// <param name="Files">Every file written, with occurrence counts.</param>
+/// <param name="Tool">The tool the request came from, or null.</param>
+public sealed record AuthorizeWriteParams(
+    string Workspace,
+    string Operation,
+    string Summary,
+    IReadOnlyList<WriteFile> Files,
+    string? Tool);

@@ -1,0 +1,450 @@
+using System.Collections.Immutable;
+using System.Reflection;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CodeActions;
+using Microsoft.CodeAnalysis.CodeFixes;
+using Microsoft.CodeAnalysis.CodeRefactorings;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+
+namespace SharpClaw.Server.Semantic.Edits;
+
+/// <summary>A code action listing: the entries in index order and how to compute each one.</summary>
+/// <param name="FilePath">The document (absolute).</param>
+/// <param name="FileHash">Its content hash when listed (a change makes the listing stale).</param>
+/// <param name="Entries">Index-aligned with <paramref name="Resolvers"/>.</param>
+/// <param name="Resolvers">Computes the action of each entry (fix-all entries compute lazily).</param>
+/// <param name="Solution">The snapshot the actions were computed on (their changes are relative to it).</param>
+public sealed record CodeActionListing(
+    Solution Solution,
+    string FilePath,
+    string? FileHash,
+    IReadOnlyList<CodeActionEntry> Entries,
+    IReadOnlyList<Func<CancellationToken, Task<CodeAction?>>> Resolvers);
+
+/// <summary>
+/// code_actions from Roslyn's C# code fix and refactoring providers (Microsoft.CodeAnalysis.CSharp.Features):
+/// fixes for the diagnostics at a position (compiler and IDE analyzers), refactorings for the position or
+/// selection, nested actions flattened to menu paths, one fix-all entry per scope, and the "Suppress or
+/// configure issues" entries hidden unless <c>all</c> is set. Resolving an entry runs it against the solution
+/// snapshot and turns its solution change into a validated plan.
+/// </summary>
+public static class CodeActionService
+{
+    public const string SuppressGroup = "Suppress or configure issues";
+
+    private static readonly Lazy<Providers> Loaded = new(LoadProviders);
+
+    /// <summary>How many providers were found (fixers, refactorings, analyzers).</summary>
+    public static (int Fixers, int Refactorings, int Analyzers) ProviderCounts =>
+        (Loaded.Value.Fixers.Count, Loaded.Value.Refactorings.Count, Loaded.Value.Analyzers.Length);
+
+    public static async Task<CodeActionListing> ListAsync(ContextLease lease, string workspace, EditParams parameters, CancellationToken cancellationToken)
+    {
+        if (string.IsNullOrWhiteSpace(parameters.Path))
+        {
+            throw SemanticException.InvalidRequest("code_actions needs 'path' with line and character, or 'path' with 'diagnostic'.");
+        }
+
+        string path = FileRenameService.ResolveFile(lease.Solution, workspace, parameters.Path);
+        Document document = lease.Solution.GetDocument(lease.Solution.GetDocumentIdsWithFilePath(path).First())!;
+        SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
+        ImmutableArray<Diagnostic> diagnostics = await DocumentDiagnosticsAsync(document, cancellationToken).ConfigureAwait(false);
+
+        TextSpan span;
+        List<Diagnostic> targets;
+        if (!string.IsNullOrWhiteSpace(parameters.Diagnostic))
+        {
+            string code = parameters.Diagnostic.Trim();
+            int fromLine = (parameters.Line ?? 1) - 1;
+            Diagnostic first = diagnostics
+                .Where(d => string.Equals(d.Id, code, StringComparison.OrdinalIgnoreCase) && d.Location.GetLineSpan().StartLinePosition.Line >= fromLine)
+                .OrderBy(d => d.Location.SourceSpan.Start)
+                .FirstOrDefault()
+                ?? throw SemanticException.InvalidRequest($"{PathUtil.ToWorkspaceRelative(workspace, path)} has no {code} diagnostic{(parameters.Line is { } l ? $" at or after line {l}" : string.Empty)}.");
+            span = first.Location.SourceSpan;
+            targets = [first];
+        }
+        else
+        {
+            if (parameters.Line is null)
+            {
+                throw SemanticException.InvalidRequest("code_actions needs line and character (or diagnostic).");
+            }
+
+            int start = Position(text, parameters.Line.Value, parameters.Character ?? 1);
+            int end = parameters.EndLine is { } endLine ? Position(text, endLine, parameters.EndCharacter ?? 1) : start;
+            if (end < start)
+            {
+                throw SemanticException.InvalidRequest("endLine/endCharacter must not be before line/character.");
+            }
+
+            span = TextSpan.FromBounds(start, end);
+            int line = parameters.Line.Value - 1;
+            targets = [.. diagnostics.Where(d =>
+            {
+                FileLinePositionSpan at = d.Location.GetLineSpan();
+                return d.Location.SourceSpan.IntersectsWith(span) || (at.StartLinePosition.Line <= line && line <= at.EndLinePosition.Line);
+            })];
+        }
+
+        List<(string Title, bool Hidden, Func<CancellationToken, Task<CodeAction?>> Resolve)> entries = [];
+        HashSet<(string Provider, string Key, FixAllScope Scope)> fixAllSeen = [];
+        foreach (Diagnostic diagnostic in targets)
+        {
+            foreach (CodeFixProvider fixer in Loaded.Value.Fixers.Where(f => f.FixableDiagnosticIds.Contains(diagnostic.Id)))
+            {
+                List<CodeAction> actions = [];
+                try
+                {
+                    await fixer.RegisterCodeFixesAsync(new CodeFixContext(document, diagnostic, (action, _) => actions.Add(action), cancellationToken)).ConfigureAwait(false);
+                }
+                catch (Exception ex) when (ex is not OperationCanceledException)
+                {
+                    continue; // A provider that needs editor services this host does not have.
+                }
+
+                foreach (CodeAction action in actions)
+                {
+                    AddFlattened(entries, string.Empty, action, hidden: false);
+                }
+
+                if (fixer.GetFixAllProvider() is not { } fixAll)
+                {
+                    continue;
+                }
+
+                foreach (CodeAction action in actions.Where(a => a.NestedActions.IsEmpty))
+                {
+                    foreach (FixAllScope scope in fixAll.GetSupportedFixAllScopes().Where(s => s is FixAllScope.Document or FixAllScope.Project or FixAllScope.Solution))
+                    {
+                        if (!fixAllSeen.Add((fixer.GetType().FullName!, action.EquivalenceKey ?? action.Title, scope)))
+                        {
+                            continue;
+                        }
+
+                        CodeFixProvider provider = fixer;
+                        string? key = action.EquivalenceKey;
+                        string id = diagnostic.Id;
+                        entries.Add(($"Fix All: {action.Title} ({scope})", false, async ct =>
+                        {
+                            FixAllContext context = new(document, provider, scope, key, [id], new SolutionDiagnostics(), ct);
+                            return await fixAll.GetFixAsync(context).ConfigureAwait(false);
+                        }));
+                    }
+                }
+            }
+        }
+
+        // "Suppress or configure issues": Roslyn's configuration fix providers (suppress in source or in a
+        // suppression file, configure severity or code style), hidden unless 'all' is set.
+        foreach (Diagnostic diagnostic in targets)
+        {
+            foreach (ConfigurationProvider provider in Loaded.Value.ConfigurationProviders)
+            {
+                foreach (CodeAction action in await provider.GetFixesAsync(document, diagnostic, cancellationToken).ConfigureAwait(false))
+                {
+                    AddFlattened(entries, SuppressGroup + " > ", action, hidden: true);
+                }
+            }
+        }
+
+        foreach (CodeRefactoringProvider refactoring in Loaded.Value.Refactorings)
+        {
+            List<CodeAction> actions = [];
+            try
+            {
+                await refactoring.ComputeRefactoringsAsync(new CodeRefactoringContext(document, span, actions.Add, cancellationToken)).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                continue;
+            }
+
+            foreach (CodeAction action in actions)
+            {
+                AddFlattened(entries, string.Empty, action, hidden: false);
+            }
+        }
+
+        // Stable indexes: hidden entries keep their numbers (they come last, like the editor's menu).
+        List<(string Title, bool Hidden, Func<CancellationToken, Task<CodeAction?>> Resolve)> ordered = [.. entries.Where(e => !e.Hidden), .. entries.Where(e => e.Hidden)];
+        return new CodeActionListing(
+            lease.Solution,
+            path,
+            ContentHash.OfFile(path),
+            [.. ordered.Select((e, i) => new CodeActionEntry(i, e.Title, e.Hidden))],
+            [.. ordered.Select(e => e.Resolve)]);
+    }
+
+    public static async Task<EditPlan> ResolveAsync(ContextLease lease, string workspace, CodeActionListing listing, int index, CancellationToken cancellationToken)
+    {
+        if (index < 0 || index >= listing.Entries.Count)
+        {
+            throw SemanticException.InvalidRequest($"actionIndex {index} is not in the listing (0 to {listing.Entries.Count - 1}).");
+        }
+
+        CodeActionEntry entry = listing.Entries[index];
+        RequireVerifiable(lease, workspace, entry.Title);
+        CodeAction action = await listing.Resolvers[index](cancellationToken).ConfigureAwait(false)
+            ?? throw SemanticException.InvalidRequest($"'{entry.Title}' produced no change.");
+        ImmutableArray<CodeActionOperation> operations = await action.GetOperationsAsync(cancellationToken).ConfigureAwait(false);
+        ApplyChangesOperation? apply = operations.OfType<ApplyChangesOperation>().FirstOrDefault();
+        if (apply is null)
+        {
+            throw SemanticException.InvalidRequest($"'{entry.Title}' reveals its edits only when executed by an editor; SharpClaw cannot preview or apply it.");
+        }
+
+        Solution before = listing.Solution;
+        Solution after = apply.ChangedSolution;
+        EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "code_actions", entry.Title, cancellationToken).ConfigureAwait(false);
+        IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken).ConfigureAwait(false);
+        if (errors.Count > 0)
+        {
+            throw SemanticException.Edit(
+                SemanticErrorKind.NewErrors,
+                $"'{entry.Title}' would introduce {errors.Sum(e => e.Count)} compiler error(s); nothing was changed.",
+                [.. errors.Select(RenameService.Line)]);
+        }
+
+        return plan;
+    }
+
+    private static void RequireVerifiable(ContextLease lease, string workspace, string title) =>
+        RenameService.RequireVerifiable(lease, workspace, $"The code action '{title}'");
+
+    private static void AddFlattened(List<(string, bool, Func<CancellationToken, Task<CodeAction?>>)> entries, string prefix, CodeAction action, bool hidden)
+    {
+        if (action.NestedActions.IsEmpty)
+        {
+            entries.Add((prefix + action.Title, hidden, _ => Task.FromResult<CodeAction?>(action)));
+            return;
+        }
+
+        foreach (CodeAction nested in action.NestedActions)
+        {
+            AddFlattened(entries, prefix + action.Title + " > ", nested, hidden);
+        }
+    }
+
+    private static int Position(SourceText text, int line, int character)
+    {
+        if (line < 1 || line > text.Lines.Count)
+        {
+            throw SemanticException.InvalidRequest($"line {line} is outside the file (1 to {text.Lines.Count}).");
+        }
+
+        TextLine at = text.Lines[line - 1];
+        return at.Start + Math.Clamp(character - 1, 0, at.End - at.Start);
+    }
+
+    /// <summary>Compiler diagnostics plus the C# IDE analyzers' diagnostics of one document.</summary>
+    private static async Task<ImmutableArray<Diagnostic>> DocumentDiagnosticsAsync(Document document, CancellationToken cancellationToken)
+    {
+        SemanticModel model = (await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false))!;
+        ImmutableArray<Diagnostic> compiler = model.GetDiagnostics(cancellationToken: cancellationToken);
+        ImmutableArray<DiagnosticAnalyzer> analyzers = Loaded.Value.Analyzers;
+        if (analyzers.IsEmpty)
+        {
+            return compiler;
+        }
+
+        try
+        {
+            CompilationWithAnalyzers withAnalyzers = model.Compilation.WithAnalyzers(
+                analyzers,
+                new CompilationWithAnalyzersOptions(document.Project.AnalyzerOptions, onAnalyzerException: null, concurrentAnalysis: false, logAnalyzerExecutionTime: false));
+            ImmutableArray<Diagnostic> syntax = await withAnalyzers.GetAnalyzerSyntaxDiagnosticsAsync(model.SyntaxTree, cancellationToken).ConfigureAwait(false);
+            ImmutableArray<Diagnostic> semantic = await withAnalyzers.GetAnalyzerSemanticDiagnosticsAsync(model, null, cancellationToken).ConfigureAwait(false);
+            return [.. compiler, .. syntax.Where(d => !d.IsSuppressed), .. semantic.Where(d => !d.IsSuppressed)];
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            return compiler;
+        }
+    }
+
+    private sealed record Providers(
+        IReadOnlyList<CodeFixProvider> Fixers,
+        IReadOnlyList<ConfigurationProvider> ConfigurationProviders,
+        IReadOnlyList<CodeRefactoringProvider> Refactorings,
+        ImmutableArray<DiagnosticAnalyzer> Analyzers);
+
+    /// <summary>Every exported C# fixer/refactoring and C# IDE analyzer of the Features assemblies that has a parameterless constructor.</summary>
+    private static Providers LoadProviders()
+    {
+        List<Assembly> assemblies = [];
+        foreach (string name in new[] { "Microsoft.CodeAnalysis.CSharp.Features", "Microsoft.CodeAnalysis.Features" })
+        {
+            try
+            {
+                assemblies.Add(Assembly.Load(name));
+            }
+            catch (Exception ex) when (ex is FileNotFoundException or FileLoadException or BadImageFormatException)
+            {
+                // Not shipped: listings then have only what the other assembly offers.
+            }
+        }
+
+        List<CodeFixProvider> fixers = [];
+        List<ConfigurationProvider> configuration = [];
+        List<CodeRefactoringProvider> refactorings = [];
+        List<DiagnosticAnalyzer> analyzers = [];
+        foreach (Type type in assemblies.SelectMany(Types).Where(t => t is { IsAbstract: false, IsGenericTypeDefinition: false }))
+        {
+            if (typeof(CodeFixProvider).IsAssignableFrom(type)
+                && type.GetCustomAttribute<ExportCodeFixProviderAttribute>() is { } fix && fix.Languages.Contains(LanguageNames.CSharp)
+                && Create<CodeFixProvider>(type) is { } fixer)
+            {
+                fixers.Add(fixer);
+            }
+            else if (ConfigurationProvider.TryCreate(type) is { } configurationProvider)
+            {
+                configuration.Add(configurationProvider);
+            }
+            else if (typeof(CodeRefactoringProvider).IsAssignableFrom(type)
+                && type.GetCustomAttribute<ExportCodeRefactoringProviderAttribute>() is { } refactoring && refactoring.Languages.Contains(LanguageNames.CSharp)
+                && Create<CodeRefactoringProvider>(type) is { } provider)
+            {
+                refactorings.Add(provider);
+            }
+            else if (typeof(DiagnosticAnalyzer).IsAssignableFrom(type)
+                && type.GetCustomAttribute<DiagnosticAnalyzerAttribute>() is { } analyzer && analyzer.Languages.Contains(LanguageNames.CSharp)
+                && Create<DiagnosticAnalyzer>(type) is { } created)
+            {
+                analyzers.Add(created);
+            }
+        }
+
+        return new Providers(
+            [.. fixers.OrderBy(f => f.GetType().FullName, StringComparer.Ordinal)],
+            [.. configuration.OrderBy(c => c.Name, StringComparer.Ordinal)],
+            [.. refactorings.OrderBy(r => r.GetType().FullName, StringComparer.Ordinal)],
+            [.. analyzers.OrderBy(a => a.GetType().FullName, StringComparer.Ordinal)]);
+    }
+
+    private static IEnumerable<Type> Types(Assembly assembly)
+    {
+        try
+        {
+            return assembly.GetTypes();
+        }
+        catch (ReflectionTypeLoadException ex)
+        {
+            return ex.Types.OfType<Type>();
+        }
+    }
+
+    private static T? Create<T>(Type type)
+        where T : class
+    {
+        if (type.GetConstructor(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic, Type.EmptyTypes) is null)
+        {
+            return null;
+        }
+
+        try
+        {
+            return Activator.CreateInstance(type, nonPublic: true) as T;
+        }
+        catch (Exception ex) when (ex is TargetInvocationException or MissingMethodException or TypeLoadException or MemberAccessException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// A Roslyn configuration fix provider (suppression, severity and code-style configuration). Their
+    /// interface (<c>IConfigurationFixProvider</c>) is internal to Roslyn, so it is called through reflection:
+    /// <c>IsFixableDiagnostic(Diagnostic)</c> and <c>GetFixesAsync(TextDocument, TextSpan, IEnumerable&lt;Diagnostic&gt;, CancellationToken)</c>
+    /// returning <c>CodeFix</c>es whose <c>Action</c> is the code action.
+    /// </summary>
+    private sealed class ConfigurationProvider
+    {
+        private readonly object instance;
+        private readonly MethodInfo isFixable;
+        private readonly MethodInfo getFixes;
+
+        private ConfigurationProvider(object instance, MethodInfo isFixable, MethodInfo getFixes)
+        {
+            this.instance = instance;
+            this.isFixable = isFixable;
+            this.getFixes = getFixes;
+        }
+
+        public string Name => this.instance.GetType().FullName!;
+
+        public static ConfigurationProvider? TryCreate(Type type)
+        {
+            Type? contract = type.GetInterfaces().FirstOrDefault(i => i.Name == "IConfigurationFixProvider");
+            if (contract is null || type.GetCustomAttributes().All(a => a.GetType().Name != "ExportConfigurationFixProviderAttribute"))
+            {
+                return null;
+            }
+
+            MethodInfo? isFixable = contract.GetMethod("IsFixableDiagnostic", [typeof(Diagnostic)]);
+            MethodInfo? getFixes = contract.GetMethods().FirstOrDefault(m => m.Name == "GetFixesAsync" && m.GetParameters() is [{ ParameterType.Name: nameof(TextDocument) }, { ParameterType.Name: nameof(TextSpan) }, _, { ParameterType.Name: nameof(CancellationToken) }]);
+            object? instance = isFixable is null || getFixes is null ? null : Create<object>(type);
+            return instance is null ? null : new ConfigurationProvider(instance, isFixable!, getFixes!);
+        }
+
+        public async Task<List<CodeAction>> GetFixesAsync(Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
+        {
+            List<CodeAction> actions = [];
+            try
+            {
+                if (this.isFixable.Invoke(this.instance, [diagnostic]) is not true)
+                {
+                    return actions;
+                }
+
+                Task task = (Task)this.getFixes.Invoke(this.instance, [document, diagnostic.Location.SourceSpan, new[] { diagnostic }, cancellationToken])!;
+                await task.ConfigureAwait(false);
+                if (task.GetType().GetProperty("Result")?.GetValue(task) is System.Collections.IEnumerable fixes)
+                {
+                    foreach (object fix in fixes)
+                    {
+                        Type fixType = fix.GetType();
+                        object? action = fixType.GetProperty("Action")?.GetValue(fix) ?? fixType.GetField("Action")?.GetValue(fix);
+                        if (action is CodeAction codeAction)
+                        {
+                            actions.Add(codeAction);
+                        }
+                    }
+                }
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                // A provider that needs services this host does not have offers nothing here.
+            }
+
+            return actions;
+        }
+    }
+
+    /// <summary>Fix-all's view of diagnostics: compiler plus IDE analyzer diagnostics per document/project.</summary>
+    private sealed class SolutionDiagnostics : FixAllContext.DiagnosticProvider
+    {
+        public override async Task<IEnumerable<Diagnostic>> GetDocumentDiagnosticsAsync(Document document, CancellationToken cancellationToken) =>
+            await DocumentDiagnosticsAsync(document, cancellationToken).ConfigureAwait(false);
+
+        public override async Task<IEnumerable<Diagnostic>> GetProjectDiagnosticsAsync(Project project, CancellationToken cancellationToken)
+        {
+            Compilation? compilation = await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
+            return compilation is null ? [] : compilation.GetDiagnostics(cancellationToken).Where(d => !d.Location.IsInSource);
+        }
+
+        public override async Task<IEnumerable<Diagnostic>> GetAllDiagnosticsAsync(Project project, CancellationToken cancellationToken)
+        {
+            List<Diagnostic> all = [.. await this.GetProjectDiagnosticsAsync(project, cancellationToken).ConfigureAwait(false)];
+            foreach (Document document in project.Documents)
+            {
+                all.AddRange(await DocumentDiagnosticsAsync(document, cancellationToken).ConfigureAwait(false));
+            }
+
+            return all;
+        }
+    }
+}

@@ -1,0 +1,35 @@
+using SharpClaw.Protocol;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Semantic.Authorization;
+using StreamJsonRpc;
+
+namespace SharpClaw.Server.Semantic.Edits;
+
+/// <summary><c>sharpclaw/edit</c>, <c>sharpclaw/undoEdit</c>, <c>sharpclaw/redoEdit</c>.</summary>
+public sealed class EditHandler(HostState state, JsonRpc rpc)
+{
+    [JsonRpcMethod(ProtocolMethods.Edit, UseSingleObjectParameterDeserialization = true)]
+    public Task<EditResult> EditAsync(EditParams? parameters = null, CancellationToken cancellationToken = default) =>
+        Run(() => state.Edits.EditAsync(parameters ?? new EditParams(), new JsonRpcEvaluationAuthorizer(rpc), new JsonRpcWriteAuthorizer(rpc), cancellationToken));
+
+    [JsonRpcMethod(ProtocolMethods.UndoEdit, UseSingleObjectParameterDeserialization = true)]
+    public Task<EditResult> UndoAsync(EditHistoryParams? parameters = null, CancellationToken cancellationToken = default) =>
+        Run(() => state.Edits.UndoAsync(parameters ?? new EditHistoryParams(), new JsonRpcWriteAuthorizer(rpc), cancellationToken));
+
+    [JsonRpcMethod(ProtocolMethods.RedoEdit, UseSingleObjectParameterDeserialization = true)]
+    public Task<EditResult> RedoAsync(EditHistoryParams? parameters = null, CancellationToken cancellationToken = default) =>
+        Run(() => state.Edits.RedoAsync(parameters ?? new EditHistoryParams(), new JsonRpcWriteAuthorizer(rpc), cancellationToken));
+
+    private static async Task<T> Run<T>(Func<Task<T>> call)
+    {
+        try
+        {
+            return await call().ConfigureAwait(false);
+        }
+        catch (SemanticException ex)
+        {
+            throw ex.ToRpcException();
+        }
+    }
+}

@@ -1,0 +1,315 @@
+using System.Globalization;
+using System.Text;
+using Microsoft.CodeAnalysis;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Authorization;
+using SharpClaw.Server.Semantic.Cache;
+
+namespace SharpClaw.Server.Semantic.Edits;
+
+/// <summary>
+/// <c>sharpclaw/edit</c>, <c>sharpclaw/undoEdit</c>, <c>sharpclaw/redoEdit</c>: previews become proposals,
+/// applies ask the client for write permission, take the workspace write lock, write with content checks
+/// and rollback, record the edit in the journal and refresh the cached compilation from the new text.
+/// </summary>
+public sealed class EditService(SemanticContextCache cache, TimeProvider? clock = null, EditWriteHook? writeHook = null)
+{
+    /// <summary>Receipts skip the diagnostics check above this many changed files.</summary>
+    public const int MaxDiagnosedFiles = 128;
+
+    public static readonly TimeSpan LockTimeout = TimeSpan.FromSeconds(30);
+
+    public ProposalStore Proposals { get; } = new(clock ?? TimeProvider.System);
+
+    public EditJournal Journal { get; } = new();
+
+    public WorkspaceWriter Writer { get; } = new(writeHook);
+
+    public async Task<EditResult> EditAsync(EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
+    {
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        string workspace = request.Target.Workspace;
+        string action = (parameters.Action ?? string.Empty).Trim().ToLowerInvariant();
+        if (action is not ("rename" or "rename_file" or "code_actions"))
+        {
+            throw SemanticException.InvalidRequest($"'action' must be rename, rename_file or code_actions, not '{parameters.Action}'.");
+        }
+
+        bool apply = parameters.Apply == true;
+        if (parameters.ProposalId is { } id && parameters.ActionIndex is null)
+        {
+            if (!apply)
+            {
+                throw SemanticException.InvalidRequest("With proposalId, send apply: true to apply a preview, or actionIndex to resolve a code action listing.");
+            }
+
+            EditPlan plan;
+            using (ContextLease lease = await cache.AcquireAsync(request, evaluation, cancellationToken).ConfigureAwait(false))
+            {
+                Proposal proposal = this.Proposals.Take(id, workspace, lease.Context);
+                plan = proposal.Plan ?? throw SemanticException.InvalidRequest($"Proposal {proposal.Id} is a code action listing; send actionIndex to resolve one of its entries first.");
+                if (!string.Equals(plan.Operation, action, StringComparison.Ordinal))
+                {
+                    throw SemanticException.InvalidRequest($"Proposal {proposal.Id} is a {plan.Operation} preview; apply it with action {plan.Operation}.");
+                }
+            }
+
+            EditResult applied = await this.ApplyAsync(plan, request, write, parameters.Tool, cancellationToken).ConfigureAwait(false);
+            this.Proposals.Remove(id);
+            return applied;
+        }
+
+        EditPlan computed;
+        ContextSnapshot snapshot;
+        using (ContextLease lease = await cache.AcquireAsync(request, evaluation, cancellationToken).ConfigureAwait(false))
+        {
+            snapshot = new ContextSnapshot(lease.Context.LoadedAtUtc, ProposalStore.BuildFileStamps(lease));
+            switch (action)
+            {
+                case "rename":
+                    computed = await RenameService.PlanAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
+                    break;
+                case "rename_file":
+                    computed = await FileRenameService.PlanAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
+                    break;
+                default:
+                    if (parameters.ActionIndex is null)
+                    {
+                        return await this.ListCodeActionsAsync(lease, request, parameters, snapshot, cancellationToken).ConfigureAwait(false);
+                    }
+
+                    CodeActionListing listing;
+                    if (parameters.ProposalId is { } listingId)
+                    {
+                        Proposal proposal = this.Proposals.Take(listingId, workspace, lease.Context);
+                        listing = proposal.Listing ?? throw SemanticException.InvalidRequest($"Proposal {proposal.Id} is a preview, not a code action listing; apply it with apply: true.");
+                    }
+                    else
+                    {
+                        listing = await CodeActionService.ListAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
+                    }
+
+                    computed = await CodeActionService.ResolveAsync(lease, workspace, listing, parameters.ActionIndex.Value, cancellationToken).ConfigureAwait(false);
+                    break;
+            }
+        }
+
+        if (apply)
+        {
+            return await this.ApplyAsync(computed, request, write, parameters.Tool, cancellationToken).ConfigureAwait(false);
+        }
+
+        Proposal stored = this.Proposals.Add(newId => new Proposal
+        {
+            Id = newId,
+            Workspace = workspace,
+            Request = request,
+            CreatedAt = this.Proposals.Clock.GetUtcNow(),
+            ContextLoadedAtUtc = snapshot.LoadedAtUtc,
+            Plan = computed,
+            BuildFiles = snapshot.BuildFiles,
+            SourceFiles = SourceHashes(computed.Files),
+        });
+        return new EditResult(EditResultKind.Preview, stored.Id, EditRenderer.Preview(stored.Id, computed, workspace), computed.Operations(workspace), null, 0, false);
+    }
+
+    public Task<EditResult> UndoAsync(EditHistoryParams parameters, IWriteAuthorizer? write, CancellationToken cancellationToken) =>
+        this.ReplayAsync(parameters, write, undo: true, cancellationToken);
+
+    public Task<EditResult> RedoAsync(EditHistoryParams parameters, IWriteAuthorizer? write, CancellationToken cancellationToken) =>
+        this.ReplayAsync(parameters, write, undo: false, cancellationToken);
+
+    private async Task<EditResult> ReplayAsync(EditHistoryParams parameters, IWriteAuthorizer? write, bool undo, CancellationToken cancellationToken)
+    {
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        string workspace = request.Target.Workspace;
+        JournalEntry entry = undo ? this.Journal.PeekUndo(workspace) : this.Journal.PeekRedo(workspace);
+
+        // Undo writes the inverse operations in reverse order; redo writes the original ones again.
+        IReadOnlyList<PlannedFile> files = undo ? [.. entry.Files.Reverse().Select(f => f.Inverse())] : entry.Files;
+        List<string> changed = [.. files.Where(f => !WorkspaceWriter.BeforeHolds(f)).Select(f => WorkspaceWriter.Describe(workspace, f))];
+        if (changed.Count > 0)
+        {
+            throw SemanticException.Edit(
+                SemanticErrorKind.ContentChanged,
+                $"Cannot {(undo ? "undo" : "redo")} '{entry.Summary}': {string.Join(", ", changed)} changed since; nothing was written. Edit the file deliberately instead.",
+                changed);
+        }
+
+        EditPlan plan = new(undo ? "undo" : "redo", $"{(undo ? "undo" : "redo")} {entry.Summary}", workspace, files);
+        EditResult result = await this.ApplyAsync(plan, request, write, parameters.Tool, cancellationToken, record: false).ConfigureAwait(false);
+        if (undo)
+        {
+            this.Journal.CompleteUndo(entry);
+        }
+        else
+        {
+            this.Journal.CompleteRedo(entry);
+        }
+
+        return result;
+    }
+
+    private async Task<EditResult> ListCodeActionsAsync(ContextLease lease, ContextRequest request, EditParams parameters, ContextSnapshot snapshot, CancellationToken cancellationToken)
+    {
+        string workspace = request.Target.Workspace;
+        CodeActionListing listing = await CodeActionService.ListAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
+        Proposal stored = this.Proposals.Add(newId => new Proposal
+        {
+            Id = newId,
+            Workspace = workspace,
+            Request = request,
+            CreatedAt = this.Proposals.Clock.GetUtcNow(),
+            ContextLoadedAtUtc = snapshot.LoadedAtUtc,
+            Listing = listing,
+            BuildFiles = snapshot.BuildFiles,
+            SourceFiles = new Dictionary<string, string?>(PathUtil.Comparer) { [listing.FilePath] = listing.FileHash },
+        });
+        bool all = parameters.All == true;
+        string relative = PathUtil.ToWorkspaceRelative(workspace, listing.FilePath);
+        return new EditResult(
+            EditResultKind.Listing,
+            stored.Id,
+            EditRenderer.Listing(stored.Id, relative, listing.Entries, all),
+            [],
+            [.. listing.Entries.Where(e => all || !e.Hidden)],
+            listing.Entries.Count(e => e.Hidden),
+            false);
+    }
+
+    private async Task<EditResult> ApplyAsync(EditPlan plan, ContextRequest request, IWriteAuthorizer? write, string? tool, CancellationToken cancellationToken, bool record = true)
+    {
+        string workspace = request.Target.Workspace;
+        if (plan.Files.Count == 0)
+        {
+            throw SemanticException.InvalidRequest("The edit changes nothing.");
+        }
+
+        if (write is null)
+        {
+            throw SemanticException.PermissionDenied("Writing files needs FileSystemWrite permission, and no authorization is available in this context.");
+        }
+
+        WorkspaceWriter.CheckPreconditions(workspace, plan.Files);
+        EvaluationAuthorization answer = await write.AuthorizeAsync(
+            new AuthorizeWriteParams(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool), cancellationToken).ConfigureAwait(false);
+        if (!answer.Granted)
+        {
+            throw SemanticException.PermissionDenied($"Writing {plan.Files.Count} file(s) for '{plan.Summary}' was not authorized: {answer.Message ?? "denied"}");
+        }
+
+        WriteOutcome outcome;
+        using (WorkspaceLock _ = await WorkspaceLock.AcquireAsync(workspace, LockTimeout, cancellationToken).ConfigureAwait(false))
+        {
+            outcome = await this.Writer.WriteAsync(plan, cancellationToken).ConfigureAwait(false);
+            if (record)
+            {
+                this.Journal.Record(new JournalEntry(plan.Operation, plan.Summary, workspace, outcome.Completed, this.Proposals.Clock.GetUtcNow()));
+            }
+        }
+
+        // Source-only refresh: moved documents are re-attached in place, changed text is re-read by the cache.
+        List<(string From, string To)> moves = [.. outcome.Completed.Where(f => f.IsRename).Select(f => (f.Path, f.NewPath!))];
+        bool refreshed = false;
+        string? diagnostics = null;
+        try
+        {
+            if (moves.Count > 0)
+            {
+                await cache.MoveDocumentsAsync(request.Key, moves, CancellationToken.None).ConfigureAwait(false);
+            }
+
+            using ContextLease lease = await cache.AcquireAsync(request, authorizer: null, CancellationToken.None).ConfigureAwait(false);
+            refreshed = await ReflectsAsync(lease.Solution, outcome.Completed, cancellationToken).ConfigureAwait(false);
+            if (refreshed)
+            {
+                diagnostics = await DiagnoseAsync(lease.Solution, workspace, outcome.Completed, cancellationToken).ConfigureAwait(false);
+            }
+        }
+        catch (SemanticException)
+        {
+            refreshed = false; // Structural change: the next request reloads (after authorization).
+        }
+
+        string text = EditRenderer.Receipt(finished: true, refreshed, outcome.Completed, workspace, diagnostics);
+        return new EditResult(EditResultKind.Applied, null, text, plan.Operations(workspace), null, 0, refreshed);
+    }
+
+    private static Dictionary<string, string?> SourceHashes(IReadOnlyList<PlannedFile> files)
+    {
+        Dictionary<string, string?> hashes = new(PathUtil.Comparer);
+        foreach (PlannedFile file in files)
+        {
+            hashes[file.Path] = file.BeforeHash;
+            if (file.NewPath is not null)
+            {
+                hashes[file.NewPath] = null; // Must still not exist.
+            }
+        }
+
+        return hashes;
+    }
+
+    private static async Task<bool> ReflectsAsync(Solution solution, IReadOnlyList<PlannedFile> files, CancellationToken cancellationToken)
+    {
+        foreach (PlannedFile file in files.Where(f => IsCSharp(f.AfterPath)))
+        {
+            DocumentId? id = solution.GetDocumentIdsWithFilePath(file.AfterPath).FirstOrDefault();
+            if (id is null || solution.GetDocument(id) is not { } document
+                || !string.Equals((await document.GetTextAsync(cancellationToken).ConfigureAwait(false)).ToString(), file.AfterText, StringComparison.Ordinal))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Errors and warnings of the changed C# files in the diagnostics format (skipped above <see cref="MaxDiagnosedFiles"/>).</summary>
+    private static async Task<string> DiagnoseAsync(Solution solution, string workspace, IReadOnlyList<PlannedFile> files, CancellationToken cancellationToken)
+    {
+        List<string> paths = [.. files.Select(f => f.AfterPath).Where(IsCSharp).Distinct(PathUtil.Comparer)];
+        if (paths.Count > MaxDiagnosedFiles)
+        {
+            return $"diagnostics skipped: {paths.Count} changed C# files (more than {MaxDiagnosedFiles}); run csharp_diagnostics on them.\n";
+        }
+
+        StringBuilder text = new();
+        int total = 0;
+        int withDiagnostics = 0;
+        foreach (string path in paths.OrderBy(p => PathUtil.ToWorkspaceRelative(workspace, p), StringComparer.Ordinal))
+        {
+            DocumentId? id = solution.GetDocumentIdsWithFilePath(path).FirstOrDefault();
+            if (id is null || solution.GetDocument(id) is not { } document
+                || await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model)
+            {
+                continue;
+            }
+
+            List<Diagnostic> found = [.. model.GetDiagnostics(cancellationToken: cancellationToken)
+                .Where(d => d.Severity >= DiagnosticSeverity.Warning && !d.IsSuppressed && d.Location.IsInSource)
+                .OrderBy(d => d.Location.SourceSpan.Start)];
+            if (found.Count == 0)
+            {
+                continue;
+            }
+
+            withDiagnostics++;
+            total += found.Count;
+            text.Append(PathUtil.ToWorkspaceRelative(workspace, path)).Append('\n');
+            foreach (Diagnostic diagnostic in found)
+            {
+                FileLinePositionSpan span = diagnostic.Location.GetLineSpan();
+                text.Append($"  {span.StartLinePosition.Line + 1}:{span.StartLinePosition.Character + 1} {(diagnostic.Severity == DiagnosticSeverity.Error ? "error" : "warning")} {diagnostic.Id} {diagnostic.GetMessage(CultureInfo.InvariantCulture)}\n");
+            }
+        }
+
+        text.Append($"{paths.Count} {(paths.Count == 1 ? "file" : "files")} checked, {total} {(total == 1 ? "diagnostic" : "diagnostics")} in {withDiagnostics} {(withDiagnostics == 1 ? "file" : "files")}\n");
+        return text.ToString();
+    }
+
+    private static bool IsCSharp(string path) =>
+        path.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || path.EndsWith(".csx", StringComparison.OrdinalIgnoreCase);
+
+    private sealed record ContextSnapshot(DateTime LoadedAtUtc, IReadOnlyDictionary<string, Fingerprints.FileStamp> BuildFiles);
+}

@@ -1,0 +1,204 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.FindSymbols;
+using Microsoft.CodeAnalysis.Rename;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Symbols;
+
+namespace SharpClaw.Server.Semantic.Edits;
+
+/// <summary>
+/// Computes a compiler-checked symbol rename: Roslyn's <see cref="Renamer.RenameSymbolAsync(Solution, ISymbol, SymbolRenameOptions, string, CancellationToken)"/>
+/// with default options (no file renames, no strings or comments), then rejects invalid identifiers,
+/// unresolved conflicts, new compiler errors, generated documents, paths outside the workspace and
+/// disagreeing linked documents. Nothing is written here.
+/// </summary>
+public static class RenameService
+{
+    /// <summary>The identifier text to use (keywords need @), or invalid_identifier.</summary>
+    public static string ValidateIdentifier(string? newName)
+    {
+        if (string.IsNullOrWhiteSpace(newName))
+        {
+            throw SemanticException.InvalidRequest("'newName' is required for rename.");
+        }
+
+        string name = newName.Trim();
+        bool verbatim = name.StartsWith('@');
+        string bare = verbatim ? name[1..] : name;
+        if (!SyntaxFacts.IsValidIdentifier(bare))
+        {
+            throw SemanticException.Edit(SemanticErrorKind.InvalidIdentifier, $"'{name}' is not a valid C# identifier.");
+        }
+
+        if (!verbatim && SyntaxFacts.GetKeywordKind(bare) != SyntaxKind.None)
+        {
+            throw SemanticException.Edit(SemanticErrorKind.InvalidIdentifier, $"'{name}' is a C# keyword; write '@{name}' to use it as an identifier.");
+        }
+
+        return name;
+    }
+
+    /// <summary>unverified when project/package analyzers or generators were excluded from the context.</summary>
+    public static void RequireVerifiable(ContextLease lease, string workspace, string what)
+    {
+        // Excluded analyzers only miss warnings; excluded generators miss code, so the check would be unsound.
+        List<Loading.AnalyzerExclusion> generators = [.. lease.Context.ExcludedAnalyzers.Where(e => GeneratorDetector.MayContainGenerator(e.AnalyzerPath))];
+        if (generators.Count == 0)
+        {
+            return;
+        }
+
+        List<string> excluded = [.. generators
+            .Select(e => $"{PathUtil.ToWorkspaceRelative(workspace, e.ProjectPath)}: {e.Package ?? Path.GetFileName(e.AnalyzerPath)}")
+            .Distinct(StringComparer.Ordinal)];
+        throw SemanticException.Edit(
+            SemanticErrorKind.Unverified,
+            $"{what} cannot be verified: project/package-supplied source generators were excluded from the compilation, so code they generate is not checked. Nothing was changed. Edit the files deliberately, then build to verify.",
+            excluded);
+    }
+
+    public static async Task<EditPlan> PlanAsync(ContextLease lease, string workspace, EditParams parameters, CancellationToken cancellationToken)
+    {
+        string newName = ValidateIdentifier(parameters.NewName);
+        SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
+        ISymbol symbol = match.Symbol;
+        if (!symbol.Locations.Any(l => l.IsInSource))
+        {
+            throw SemanticException.InvalidRequest($"{match.Display} is declared in metadata, not in the workspace; it cannot be renamed.");
+        }
+
+        RequireVerifiable(lease, workspace, $"Renaming {match.Display}");
+        Solution before = lease.Solution;
+        string bareNew = newName.TrimStart('@');
+        if (symbol.Name == bareNew)
+        {
+            throw SemanticException.InvalidRequest($"{match.Display} is already named {bareNew}.");
+        }
+
+        Solution after;
+        try
+        {
+            after = await Renamer.RenameSymbolAsync(before, symbol, new SymbolRenameOptions(), newName, cancellationToken).ConfigureAwait(false);
+        }
+        catch (ArgumentException ex)
+        {
+            throw SemanticException.Edit(SemanticErrorKind.RenameConflict, $"Roslyn cannot rename {match.Display}: {ex.Message}");
+        }
+
+        string summary = $"rename {match.Display} to {newName}";
+        EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "rename", summary, cancellationToken).ConfigureAwait(false);
+
+        // Unresolved conflicts: every reference must still bind to the renamed symbol.
+        List<string> conflicts = await FindBindingConflictsAsync(before, after, symbol, workspace, cancellationToken).ConfigureAwait(false);
+        // Binding can only change where the old or new name is written or where a reference (also an implicit
+        // one, such as foreach's GetEnumerator) is.
+        HashSet<string> names = new(StringComparer.Ordinal) { symbol.Name, bareNew };
+        foreach (string name in names.ToList().Where(n => n.Length > "Attribute".Length && n.EndsWith("Attribute", StringComparison.Ordinal)))
+        {
+            names.Add(name[..^"Attribute".Length]);
+        }
+
+        HashSet<string> referenceFiles = await ReferenceFilesAsync(symbol, before, cancellationToken).ConfigureAwait(false);
+        bool MayChangeBinding(SyntaxTree tree)
+        {
+            if (referenceFiles.Contains(tree.FilePath))
+            {
+                return true;
+            }
+
+            string text = tree.GetText(cancellationToken).ToString();
+            return names.Any(n => text.Contains(n, StringComparison.Ordinal));
+        }
+
+        IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken, MayChangeBinding).ConfigureAwait(false);
+        if (conflicts.Count > 0)
+        {
+            throw SemanticException.Edit(
+                SemanticErrorKind.RenameConflict,
+                $"Renaming {match.Display} to {newName} leaves conflicts Roslyn could not resolve; nothing was changed.",
+                [.. conflicts, .. errors.Select(Line)]);
+        }
+
+        if (errors.Count > 0)
+        {
+            throw SemanticException.Edit(
+                SemanticErrorKind.NewErrors,
+                $"Renaming {match.Display} to {newName} would introduce {errors.Sum(e => e.Count)} compiler error(s); nothing was changed.",
+                [.. errors.Select(Line)]);
+        }
+
+        return plan;
+    }
+
+    public static string Line(NewError e) => $"{e.Path}:{e.Line}:{e.Character} error {e.Code} {e.Message}{(e.Count > 1 ? $" (x{e.Count})" : string.Empty)}";
+
+    /// <summary>References that bound to the symbol before and no longer bind to its renamed self afterwards.</summary>
+    private static async Task<List<string>> FindBindingConflictsAsync(Solution before, Solution after, ISymbol symbol, string workspace, CancellationToken cancellationToken)
+    {
+        Location declaration = symbol.Locations.First(l => l.IsInSource);
+        Document? oldDocument = before.GetDocument(declaration.SourceTree);
+        if (oldDocument is null)
+        {
+            return [];
+        }
+
+        int countBefore = await CountReferencesAsync(symbol, before, cancellationToken).ConfigureAwait(false);
+        Document newDocument = after.GetDocument(oldDocument.Id)!;
+        IEnumerable<Microsoft.CodeAnalysis.Text.TextChange> changes = await newDocument.GetTextChangesAsync(oldDocument, cancellationToken).ConfigureAwait(false);
+        int position = declaration.SourceSpan.Start;
+        foreach (Microsoft.CodeAnalysis.Text.TextChange change in changes.OrderBy(c => c.Span.Start))
+        {
+            if (change.Span.End <= declaration.SourceSpan.Start)
+            {
+                position += (change.NewText?.Length ?? 0) - change.Span.Length;
+            }
+        }
+
+        ISymbol? renamed = await SymbolFinder.FindSymbolAtPositionAsync(newDocument, position, cancellationToken).ConfigureAwait(false);
+        if (renamed is null)
+        {
+            return [$"{PathUtil.ToWorkspaceRelative(workspace, oldDocument.FilePath ?? oldDocument.Name)}: the renamed declaration could not be found again"];
+        }
+
+        int countAfter = await CountReferencesAsync(renamed, after, cancellationToken).ConfigureAwait(false);
+        return countAfter < countBefore
+            ? [$"{countBefore - countAfter} of {countBefore} reference(s) would bind to a different symbol after the rename"]
+            : [];
+    }
+
+    private static async Task<HashSet<string>> ReferenceFilesAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
+    {
+        HashSet<string> files = new(StringComparer.Ordinal);
+        foreach (ReferencedSymbol referenced in await SymbolFinder.FindReferencesAsync(symbol, solution, cancellationToken).ConfigureAwait(false))
+        {
+            foreach (ReferenceLocation location in referenced.Locations)
+            {
+                if (location.Location.SourceTree?.FilePath is { } path)
+                {
+                    files.Add(path);
+                }
+            }
+        }
+
+        return files;
+    }
+
+    private static async Task<int> CountReferencesAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
+    {
+        HashSet<(string?, int)> seen = [];
+        foreach (ReferencedSymbol referenced in await SymbolFinder.FindReferencesAsync(symbol, solution, cancellationToken).ConfigureAwait(false))
+        {
+            foreach (ReferenceLocation location in referenced.Locations)
+            {
+                if (location.Location.IsInSource && !location.IsImplicit && location.Document is not SourceGeneratedDocument)
+                {
+                    seen.Add((location.Location.SourceTree?.FilePath, location.Location.SourceSpan.Start));
+                }
+            }
+        }
+
+        return seen.Count;
+    }
+}

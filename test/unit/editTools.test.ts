@@ -1,0 +1,81 @@
+// Input rules and renderings of csharp_rename_symbol / csharp_edit, and the write authorization callback.
+import * as assert from 'node:assert/strict';
+import type { PermissionPolicy, PermissionRequest } from '../../src/approvals/permissionPolicy';
+import { registerHostCallbacks, writeFileLines } from '../../src/semantic/hostCallbacks';
+import { toToolError } from '../../src/semantic/hostRequester';
+import { EditInputSchema, editParams, RenameSymbolInputSchema } from '../../src/tools/edits/editTools';
+import { renderEdit } from '../../src/tools/edits/renderEdits';
+import { ToolError } from '../../src/tools/toolErrors';
+
+describe('edit tools', () => {
+  it('csharp_rename_symbol needs a selector and newName, or proposalId with apply', () => {
+    assert.ok(RenameSymbolInputSchema.safeParse({ name: 'Calculator.Add', newName: 'Sum' }).success);
+    assert.ok(RenameSymbolInputSchema.safeParse({ path: 'Calculator.cs', line: 6, character: 16, newName: 'Sum' }).success);
+    assert.ok(RenameSymbolInputSchema.safeParse({ proposalId: '3f2a9c', apply: true }).success);
+    assert.equal(RenameSymbolInputSchema.safeParse({ name: 'Calculator.Add' }).success, false);
+    assert.equal(RenameSymbolInputSchema.safeParse({ proposalId: '3f2a9c' }).success, false);
+    assert.equal(RenameSymbolInputSchema.safeParse({ name: 'A', newName: 'B', force: true }).success, false, 'unknown arguments are rejected');
+  });
+
+  it('csharp_edit takes the spec flat arguments; file is an alias of path', () => {
+    const parsed = EditInputSchema.parse({ action: 'code_actions', file: 'src/Formatter.cs', diagnostic: 'CS0168', all: true });
+    assert.deepEqual(editParams(parsed), { action: 'code_actions', path: 'src/Formatter.cs', diagnostic: 'CS0168', all: true });
+    assert.equal(EditInputSchema.safeParse({ action: 'move' }).success, false);
+    assert.equal(EditInputSchema.safeParse({ action: 'code_actions', actionIndex: -1 }).success, false);
+    assert.equal(EditInputSchema.safeParse({ action: 'rename', file: 'a.cs', path: 'b.cs' }).success, false);
+  });
+
+  it('renders the host text unchanged', () => {
+    const text = 'proposal 3f2a9c: 1 file, not applied\nchange src/Calculator.cs\n@@ 12:9\n- int Add(int a, int b)\n+ int Compute(int a, int b)';
+    assert.equal(renderEdit({ kind: 'preview', proposalId: '3f2a9c', text, operations: [], actions: null, hiddenActions: 0, refreshed: false }), text);
+  });
+
+  it('maps edit error kinds to typed tool errors with their detail lines', () => {
+    const error = toToolError({
+      code: -32001,
+      message: 'x',
+      data: { kind: 'new_errors', message: 'Renaming would introduce 1 compiler error(s); nothing was changed.', candidates: null, projects: null, command: null, details: ['Lib/A.cs:3:5 error CS0102 dup'] },
+    });
+    assert.ok(error instanceof ToolError);
+    assert.equal(error.code, 'new_errors');
+    assert.equal(error.render(), 'error new_errors: Renaming would introduce 1 compiler error(s); nothing was changed.\n  Lib/A.cs:3:5 error CS0102 dup');
+    for (const kind of ['stale_edit', 'unverified', 'invalid_identifier', 'rename_conflict', 'outside_workspace', 'write_failed', 'content_changed']) {
+      const typed = toToolError({ code: -32001, message: 'x', data: { kind, message: 'm', candidates: null, projects: null, command: null } }) as ToolError;
+      assert.equal(typed.code, kind);
+    }
+  });
+
+  it('asks the permission policy (kind write) with every file and its occurrences, and refuses other folders', async () => {
+    const handlers = new Map<string, (params: unknown) => Promise<unknown>>();
+    const asked: PermissionRequest[] = [];
+    const permissions: PermissionPolicy = {
+      request: async (request) => {
+        asked.push(request);
+        return { granted: false, source: 'cli-flag', message: 'Pass --allow-write to allow it.' };
+      },
+    };
+    registerHostCallbacks(
+      { onRequest: (method, handler) => handlers.set(method, handler), onNotification: () => undefined },
+      { workspaceFolder: '/work/ws', permissions, requestedBy: () => 'test', onProgress: () => undefined },
+    );
+    const params = {
+      workspace: '/work/ws',
+      operation: 'rename',
+      summary: 'rename Calculator.Add to Sum',
+      files: [
+        { path: 'Lib/Calculator.cs', newPath: null, occurrences: 2 },
+        { path: 'Lib/A.cs', newPath: 'Lib/B.cs', occurrences: 1 },
+      ],
+      tool: 'csharp_rename_symbol',
+    };
+    const answer = await handlers.get('sharpclaw/authorizeWrite')!(params);
+    assert.deepEqual(answer, { granted: false, message: 'Pass --allow-write to allow it.' });
+    assert.equal(asked[0]!.kind, 'write');
+    assert.equal(asked[0]!.requestedBy, 'csharp_rename_symbol');
+    assert.deepEqual(asked[0]!.files, ['Lib/Calculator.cs (2 occurrences)', 'Lib/A.cs -> Lib/B.cs']);
+    assert.deepEqual(writeFileLines(params), asked[0]!.files);
+    const outside = await handlers.get('sharpclaw/authorizeWrite')!({ ...params, workspace: '/elsewhere' });
+    assert.equal((outside as { granted: boolean }).granted, false);
+    assert.equal(asked.length, 1, 'a write outside the workspace is refused without asking');
+  });
+});
