@@ -20,6 +20,11 @@ import { renderSolutionInspect } from './tools/solutionInspect/renderSolutionIns
 import { solutionInspectTool } from './tools/solutionInspect/solutionInspectTool';
 import { asToolError, ToolError } from './tools/toolErrors';
 import { invokeTool, prepareToolInvocation, toAbortSignal } from './tools/vscodeToolAdapter';
+import { EditJournal } from './edits-vscode/editJournal';
+import { FileChangedError } from './edits-vscode/fileChanges';
+import { renameSymbol } from './edits-vscode/renameSymbolCommand';
+import { EditResultSchema } from './protocol/edits';
+import { HostMethods } from './protocol/methods';
 import { createVerificationFeature } from './verification-vscode/verificationCommands';
 import { verificationService } from './verification/verificationService';
 import { ReportViewProvider } from './views/reportViewProvider';
@@ -49,6 +54,8 @@ export class Core implements vscode.Disposable {
   readonly approvalStore: ApprovalStore;
   readonly permissions: VsCodePermissionPolicy;
   readonly loadProgress: LoadProgressReporter;
+  /** SharpClaw's edits in this window, for Undo Last Edit / Redo Last Edit. */
+  readonly editJournal: EditJournal;
   /** Handlers of the commands contributed in package.json, by command id. */
   readonly commands: Record<string, CommandHandler>;
   private readonly disposables: vscode.Disposable[] = [];
@@ -97,8 +104,21 @@ export class Core implements vscode.Disposable {
         statusBar.showVerdict(report.status);
       }),
     );
+    this.editJournal = new EditJournal({
+      undo: () => this.replayHostEdit(HostMethods.undoEdit),
+      redo: () => this.replayHostEdit(HostMethods.redoEdit),
+    });
     this.commands = {
       ...verification.commands,
+      'sharpclaw.renameSymbol': () =>
+        renameSymbol({
+          host: { request: (method, params, schema, signal) => this.host.request(method, params, schema, signal) },
+          workspaceFolder: firstWorkspaceFolder,
+          journal: this.editJournal,
+          log,
+        }),
+      'sharpclaw.undoLastEdit': () => this.replayEdit('undo'),
+      'sharpclaw.redoLastEdit': () => this.replayEdit('redo'),
       'sharpclaw.showHostStatus': () => this.showHostStatus(),
       'sharpclaw.restartHost': async () => {
         log.info('Restarting the SharpClaw host on request.');
@@ -127,6 +147,7 @@ export class Core implements vscode.Disposable {
       surface: 'vscode',
       signal,
       progress: (message) => this.services.log.info(`${tool.name}: ${message}`),
+      onEditApplied: (summary) => this.editJournal.record({ kind: 'host', label: summary }),
     };
   }
 
@@ -146,6 +167,33 @@ export class Core implements vscode.Disposable {
     const tool = findTool(name);
     if (!tool) throw new Error(`SharpClaw contributes the tool ${name} but does not implement it.`);
     return tool;
+  }
+
+  /** Undo Last Edit / Redo Last Edit: replays SharpClaw's last edit (or undone edit) with content checks. */
+  private async replayEdit(direction: 'undo' | 'redo'): Promise<boolean> {
+    const log = this.services.log;
+    try {
+      const entry = direction === 'undo' ? await this.editJournal.undo() : await this.editJournal.redo();
+      if (!entry) {
+        void vscode.window.showInformationMessage(`SharpClaw has no edit to ${direction} in this window.`);
+        return false;
+      }
+      log.info(`${direction === 'undo' ? 'Undid' : 'Redid'}: ${entry.label}`);
+      void vscode.window.showInformationMessage(`SharpClaw ${direction === 'undo' ? 'undid' : 'redid'}: ${entry.label}`);
+      return true;
+    } catch (error) {
+      const message = error instanceof FileChangedError ? error.message : asToolError(error).render();
+      log.error(`${direction}: ${message}`);
+      void vscode.window.showErrorMessage(`SharpClaw: ${message}`);
+      return false;
+    }
+  }
+
+  /** The host's own journal (edits it wrote for tool calls); asks for write permission like any write. */
+  private async replayHostEdit(method: string): Promise<void> {
+    const workspace = firstWorkspaceFolder();
+    if (!workspace) throw new ToolError('InvalidRequest', 'Open a folder that contains a .NET solution or project first.');
+    await this.host.request(method, { workspace, tool: method === HostMethods.undoEdit ? 'SharpClaw: Undo Last Edit' : 'SharpClaw: Redo Last Edit' }, EditResultSchema);
   }
 
   /** Reports an invalid sharpclaw.verification.* value with its key, value and valid range. */

@@ -1,36 +1,38 @@
-// The edit sets SharpClaw applied in this window, in order, for SharpClaw: Undo Last Edit and
-// Redo Last Edit. Replaying checks content again: a file edited since is never overwritten.
+// The edits SharpClaw applied in this window, in order, for SharpClaw: Undo Last Edit and Redo
+// Last Edit. Edits a person applied from the refactor preview are replayed here through
+// WorkspaceEdit; edits the host wrote for an agent's tool call are replayed by the host's own
+// journal. Either way content is checked again: a file edited since is never overwritten.
 import { applyPlannedChanges, type PlannedFileChange } from './fileChanges';
 
-export interface JournalEntry {
-  /** What the edit was, e.g. "Rename Add to Sum". */
-  label: string;
-  changes: PlannedFileChange[];
+export type JournalEntry =
+  /** Applied in VS Code through WorkspaceEdit (Rename Symbol…). */
+  | { kind: 'editor'; label: string; changes: PlannedFileChange[] }
+  /** Written by the host (csharp_rename_symbol / csharp_edit with apply). */
+  | { kind: 'host'; label: string };
+
+/** Replays the host's own journal (sharpclaw/undoEdit, sharpclaw/redoEdit); throws its typed errors. */
+export interface HostEditHistory {
+  undo(): Promise<void>;
+  redo(): Promise<void>;
 }
 
 export class EditJournal {
   private readonly done: JournalEntry[] = [];
   private readonly undone: JournalEntry[] = [];
 
+  constructor(private readonly host: HostEditHistory) {}
+
   record(entry: JournalEntry): void {
     this.done.push(entry);
     this.undone.length = 0;
   }
 
-  get canUndo(): boolean {
-    return this.done.length > 0;
-  }
-
-  get canRedo(): boolean {
-    return this.undone.length > 0;
-  }
-
-  /** Restores the before-texts of the last edit; undefined when there is nothing to undo. Throws FileChangedError untouched. */
+  /** Restores the state before the last edit; undefined when there is nothing to undo. Throws FileChangedError untouched. */
   async undo(): Promise<JournalEntry | undefined> {
     const entry = this.done.at(-1);
     if (!entry) return undefined;
-    const reverse = entry.changes.map((change) => ({ ...change, before: change.after, after: change.before }));
-    await applyPlannedChanges(reverse, { label: `Undo ${entry.label}`, preview: false });
+    if (entry.kind === 'host') await this.host.undo();
+    else await applyPlannedChanges(entry.changes.map((change) => ({ ...change, before: change.after, after: change.before })), { label: `Undo ${entry.label}`, preview: false });
     this.undone.push(this.done.pop()!);
     return entry;
   }
@@ -39,7 +41,8 @@ export class EditJournal {
   async redo(): Promise<JournalEntry | undefined> {
     const entry = this.undone.at(-1);
     if (!entry) return undefined;
-    await applyPlannedChanges(entry.changes, { label: entry.label, preview: false });
+    if (entry.kind === 'host') await this.host.redo();
+    else await applyPlannedChanges(entry.changes, { label: entry.label, preview: false });
     this.done.push(this.undone.pop()!);
     return entry;
   }

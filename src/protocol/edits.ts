@@ -14,6 +14,15 @@ export const EditParamsSchema = z.object({
   endCharacter: z.number().int().nullable().optional(),
   diagnostic: z.string().nullable().optional(),
   all: z.boolean().nullable().optional(),
+  includeTexts: z.boolean().nullable().optional(),
+});
+
+export const EditFileTextSchema = z.object({
+  path: z.string(),
+  newPath: z.string().nullable(),
+  before: z.string(),
+  after: z.string(),
+  occurrences: z.number().int(),
 });
 
 export const EditHistoryParamsSchema = z.object(workspaceParams);
@@ -40,6 +49,7 @@ export const EditResultSchema = z.object({
   actions: z.array(CodeActionEntrySchema).nullable(),
   hiddenActions: z.number().int(),
   refreshed: z.boolean(),
+  files: z.array(EditFileTextSchema).nullable().optional(),
 });
 
 export const WriteFileSchema = z.object({

@@ -17,6 +17,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Reports progress of long work (loads, builds) to whoever shows it. */
   progress(message: string, percent?: number): void;
+  /** Called after the host wrote an edit for this call (so VS Code's Undo Last Edit can replay it in order). */
+  onEditApplied?(summary: string): void;
 }
 
 export interface ToolConfirmation {

@@ -16,8 +16,10 @@ const proposal = {
   apply: z.boolean().optional().describe('Write the edit: the preview named by proposalId, or a fresh rename / code action with actionIndex.'),
 };
 
-function callEdit(input: object, tool: string, context: ToolContext): Promise<EditResult> {
-  return context.host.request(HostMethods.edit, { workspace: context.workspaceFolder, ...input, tool }, EditResultSchema, context.signal);
+async function callEdit(input: object, tool: string, context: ToolContext): Promise<EditResult> {
+  const result = await context.host.request(HostMethods.edit, { workspace: context.workspaceFolder, ...input, tool }, EditResultSchema, context.signal);
+  if (result.kind === 'applied') context.onEditApplied?.(result.text.split('\n', 1)[0] ?? tool);
+  return result;
 }
 
 export const RenameSymbolInputSchema = z

@@ -44,6 +44,10 @@ public sealed record EditParams : SymbolSelectorParams
 
     /// <summary>code_actions: also list the entries under "Suppress or configure issues".</summary>
     public bool? All { get; init; }
+
+    /// <summary>Previews: also return each file's planned before- and after-text (<see cref="EditResult.Files"/>), for a client
+    /// that shows the edit in its own diff view and applies it itself (VS Code's refactor preview and WorkspaceEdit).</summary>
+    public bool? IncludeTexts { get; init; }
 }
 
 /// <summary>Params of <c>sharpclaw/undoEdit</c> and <c>sharpclaw/redoEdit</c>.</summary>
@@ -105,7 +109,19 @@ public sealed record EditResult(
     IReadOnlyList<EditFileOperation> Operations,
     IReadOnlyList<CodeActionEntry>? Actions,
     int HiddenActions,
-    bool Refreshed);
+    bool Refreshed)
+{
+    /// <summary>A preview requested with <c>includeTexts</c>: every file's planned texts, in write order; else null.</summary>
+    public IReadOnlyList<EditFileText>? Files { get; init; }
+}
+
+/// <summary>One file of a preview with its planned texts (newlines as in the file).</summary>
+/// <param name="Path">Workspace-relative path (before a rename).</param>
+/// <param name="NewPath">For a file rename, the new workspace-relative path; else null.</param>
+/// <param name="Before">The text the file must still have when the edit is applied.</param>
+/// <param name="After">The text it gets.</param>
+/// <param name="Occurrences">Changed spans in the file.</param>
+public sealed record EditFileText(string Path, string? NewPath, string Before, string After, int Occurrences);
 
 /// <summary>One file a write would touch, for the client's permission prompt.</summary>
 /// <param name="Path">Workspace-relative path.</param>

@@ -5,6 +5,8 @@ using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
 
+using SharpClaw.Server.Semantic.Symbols;
+
 namespace SharpClaw.Server.Semantic.Edits;
 
 /// <summary>
@@ -26,6 +28,24 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     public WorkspaceWriter Writer { get; } = new(writeHook);
 
     public async Task<EditResult> EditAsync(EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
+    {
+        // The shared file rule: an exact path, else a unique whole-segment suffix announced by a first
+        // "resolved file:" line (several matches: ambiguous_file).
+        string? resolvedFile = null;
+        if (!string.IsNullOrWhiteSpace(parameters.Path) && parameters.ProposalId is null)
+        {
+            ContextRequest lookup = SemanticWorkspaceService.CreateRequest(parameters);
+            using ContextLease lease = await cache.AcquireAsync(lookup, evaluation, cancellationToken).ConfigureAwait(false);
+            ResolvedFile resolved = FileResolver.Resolve(lease.Solution, lookup.Target.Workspace, parameters.Path);
+            resolvedFile = resolved.Reported;
+            parameters = parameters with { Path = resolved.Relative };
+        }
+
+        EditResult result = await this.EditCoreAsync(parameters, evaluation, write, cancellationToken).ConfigureAwait(false);
+        return resolvedFile is null ? result : result with { Text = $"resolved file: {resolvedFile}\n{result.Text}" };
+    }
+
+    private async Task<EditResult> EditCoreAsync(EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
     {
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
         string workspace = request.Target.Workspace;
@@ -110,7 +130,17 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
             BuildFiles = snapshot.BuildFiles,
             SourceFiles = SourceHashes(computed.Files),
         });
-        return new EditResult(EditResultKind.Preview, stored.Id, EditRenderer.Preview(stored.Id, computed, workspace), computed.Operations(workspace), null, 0, false);
+        return new EditResult(EditResultKind.Preview, stored.Id, EditRenderer.Preview(stored.Id, computed, workspace), computed.Operations(workspace), null, 0, false)
+        {
+            Files = parameters.IncludeTexts == true
+                ? [.. computed.Files.Select(f => new EditFileText(
+                    PathUtil.ToWorkspaceRelative(workspace, f.Path),
+                    f.NewPath is null ? null : PathUtil.ToWorkspaceRelative(workspace, f.NewPath),
+                    f.BeforeText,
+                    f.AfterText,
+                    f.Occurrences))]
+                : null,
+        };
     }
 
     public Task<EditResult> UndoAsync(EditHistoryParams parameters, IWriteAuthorizer? write, CancellationToken cancellationToken) =>
