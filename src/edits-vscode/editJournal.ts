@@ -16,6 +16,12 @@ export interface HostEditHistory {
   redo(): Promise<void>;
 }
 
+/** Applies every change or throws: a replay that lands partly would leave the journal wrong. */
+async function applyAll(changes: PlannedFileChange[], label: string): Promise<void> {
+  const applied = await applyPlannedChanges(changes, { label, preview: false });
+  if (applied.length !== changes.length) throw new Error(`${label}: VS Code applied ${applied.length} of ${changes.length} file changes.`);
+}
+
 export class EditJournal {
   private readonly done: JournalEntry[] = [];
   private readonly undone: JournalEntry[] = [];
@@ -32,7 +38,7 @@ export class EditJournal {
     const entry = this.done.at(-1);
     if (!entry) return undefined;
     if (entry.kind === 'host') await this.host.undo();
-    else await applyPlannedChanges(entry.changes.map((change) => ({ ...change, before: change.after, after: change.before })), { label: `Undo ${entry.label}`, preview: false });
+    else await applyAll(entry.changes.map((change) => ({ ...change, before: change.after, after: change.before })), `Undo ${entry.label}`);
     this.undone.push(this.done.pop()!);
     return entry;
   }
@@ -42,7 +48,7 @@ export class EditJournal {
     const entry = this.undone.at(-1);
     if (!entry) return undefined;
     if (entry.kind === 'host') await this.host.redo();
-    else await applyPlannedChanges(entry.changes, { label: entry.label, preview: false });
+    else await applyAll(entry.changes, entry.label);
     this.done.push(this.undone.pop()!);
     return entry;
   }

@@ -34,10 +34,11 @@ export async function changedSincePlanned(changes: readonly PlannedFileChange[])
 
 /**
  * Applies the changes as one WorkspaceEdit. With `preview`, VS Code shows them in its refactor
- * preview first and applies only what the person accepts. Returns false when the person discarded
- * the preview. Saves the changed documents, so the disk (and the Roslyn host) see the result.
+ * preview first (entries start unticked: the person ticks what they accept) and applies only that.
+ * Saves the changed documents, so the disk (and the Roslyn host) see the result, and returns the
+ * changes that were applied: none when the person discarded the preview.
  */
-export async function applyPlannedChanges(changes: readonly PlannedFileChange[], options: { label: string; preview: boolean }): Promise<boolean> {
+export async function applyPlannedChanges(changes: readonly PlannedFileChange[], options: { label: string; preview: boolean }): Promise<PlannedFileChange[]> {
   const [firstChanged] = await changedSincePlanned(changes);
   if (firstChanged) throw new FileChangedError(firstChanged);
 
@@ -49,12 +50,14 @@ export async function applyPlannedChanges(changes: readonly PlannedFileChange[],
       edit.replace(change.uri, new vscode.Range(document.positionAt(replacement.start), document.positionAt(replacement.end)), replacement.newText, metadata);
     }
   }
-  if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: true }))) return false;
+  if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: true }))) return [];
 
+  const applied: PlannedFileChange[] = [];
   for (const change of changes) {
     const document = await vscode.workspace.openTextDocument(change.uri);
-    // The refactor preview lets a person untick files: only those that got the planned text are saved.
-    if (document.isDirty && document.getText() === change.after) await document.save();
+    if (document.getText() !== change.after) continue; // unticked in the preview
+    if (document.isDirty) await document.save();
+    applied.push(change);
   }
-  return true;
+  return applied;
 }

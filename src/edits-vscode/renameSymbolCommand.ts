@@ -89,13 +89,26 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
     }));
     // The host returns a preview only when validation passed: no new compiler errors, no conflicts.
     const label = `Rename ${shortName} to ${newName} (compiler-checked: no new errors)`;
-    if (!(await applyPlannedChanges(changes, { label, preview: true }))) {
+    // The verdict goes beside the preview: the refactor preview groups by file, not by label.
+    void vscode.window.showInformationMessage(
+      `SharpClaw: renaming ${shortName} to ${newName} changes ${changes.length} file${changes.length === 1 ? '' : 's'} and is compiler-checked: no new errors, no conflicts. Review it in the Refactor Preview, then apply or discard it.`,
+    );
+    const applied = await applyPlannedChanges(changes, { label, preview: true });
+    if (applied.length === 0) {
       void vscode.window.showInformationMessage('SharpClaw: rename discarded; nothing was written.');
       return false;
     }
-    journal.record({ kind: 'editor', label: `Rename ${shortName} to ${newName}`, changes });
-    log.info(`Renamed ${symbol.name} to ${newName} in ${changes.length} files.`);
-    void vscode.window.showInformationMessage(`SharpClaw renamed ${shortName} to ${newName} in ${changes.length} file${changes.length === 1 ? '' : 's'}.`);
+    journal.record({ kind: 'editor', label: `Rename ${shortName} to ${newName}`, changes: applied });
+    log.info(`Renamed ${symbol.name} to ${newName} in ${applied.length} of ${changes.length} files.`);
+    if (applied.length < changes.length) {
+      // Only the whole edit was checked by the compiler; a part of it may not build.
+      const skipped = changes.filter((change) => !applied.includes(change)).map((change) => vscode.workspace.asRelativePath(change.uri));
+      void vscode.window.showWarningMessage(
+        `SharpClaw renamed ${shortName} to ${newName} in ${applied.length} of ${changes.length} files; ${skipped.join(', ')} still use${skipped.length === 1 ? 's' : ''} the old name, so the code may not compile. SharpClaw: Undo Last Edit reverts it.`,
+      );
+      return true;
+    }
+    void vscode.window.showInformationMessage(`SharpClaw renamed ${shortName} to ${newName} in ${applied.length} file${applied.length === 1 ? '' : 's'}.`);
     return true;
   } catch (error) {
     const message = error instanceof FileChangedError ? error.message : asToolError(error).render();

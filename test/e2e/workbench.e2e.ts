@@ -191,13 +191,21 @@ describe('SharpClaw in the browser workbench', function () {
     await panel.waitFor({ timeout: 240_000 });
     await panel.locator('.monaco-tl-row', { hasText: 'Discounts.cs' }).first().waitFor({ timeout: 30_000 });
     await panel.locator('.monaco-tl-row', { hasText: 'DiscountTests.cs' }).first().waitFor({ timeout: 30_000 });
-    assert.match(await panel.innerText(), /no new errors|compiler/i, 'the validation verdict is shown with the preview');
+    // The validation verdict is shown with the preview.
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'compiler-checked: no new errors' }).first().waitFor({ timeout: 30_000 });
     assert.match(fs.readFileSync(source, 'utf8'), /decimal Apply\(/);
     // A click on a file shows its diff.
     await panel.locator('.monaco-tl-row', { hasText: 'Discounts.cs' }).first().click();
     await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(artifacts, 'rename-preview.png') });
 
+    // Entries that need confirmation start unticked: the person ticks each file they accept.
+    for (const file of ['Discounts.cs', 'DiscountTests.cs']) {
+      const row = panel.locator('.monaco-tl-row', { hasText: file }).first();
+      const box = row.locator('input[type=checkbox], .monaco-checkbox, .monaco-custom-toggle').first();
+      await box.click();
+    }
+    await page.screenshot({ path: path.join(artifacts, 'rename-preview-ticked.png') });
     await page.getByRole('button', { name: 'Apply', exact: true }).first().click();
     const deadline = Date.now() + 60_000;
     while (!/decimal ApplyDiscount\(/.test(fs.readFileSync(source, 'utf8')) || !/Discounts\.ApplyDiscount\(100m\)/.test(fs.readFileSync(tests, 'utf8'))) {
@@ -205,6 +213,11 @@ describe('SharpClaw in the browser workbench', function () {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     await page.locator('.notifications-toasts .notification-toast', { hasText: 'renamed Apply to ApplyDiscount in 2 files' }).first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('Discounts.cs');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Discounts.cs' }).first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.view-lines', { hasText: 'ApplyDiscount(decimal total)' }).first().waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(artifacts, 'rename-applied.png') });
   });
 });
