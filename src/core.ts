@@ -22,6 +22,7 @@ import { asToolError, ToolError } from './tools/toolErrors';
 import { invokeTool, prepareToolInvocation, toAbortSignal } from './tools/vscodeToolAdapter';
 import { EditJournal } from './edits-vscode/editJournal';
 import { FileChangedError } from './edits-vscode/fileChanges';
+import { applyHostWrite } from './edits-vscode/hostWrites';
 import { renameSymbol } from './edits-vscode/renameSymbolCommand';
 import { EditResultSchema } from './protocol/edits';
 import { HostMethods } from './protocol/methods';
@@ -73,6 +74,7 @@ export class Core implements vscode.Disposable {
         permissions: this.permissions,
         workspaceFolder: firstWorkspaceFolder,
         onLoadProgress: (progress) => this.loadProgress.report(progress),
+        applyWrite: applyHostWrite,
       },
       log,
       trace,

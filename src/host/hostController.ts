@@ -10,7 +10,7 @@ import type { PermissionPolicy } from '../approvals/permissionPolicy';
 import { HostStatusSchema, type HostStatus } from '../protocol/hostStatus';
 import { HostMethods } from '../protocol/methods';
 import type { ExtensionLog } from '../logging/extensionLog';
-import { registerHostCallbacks, type LoadProgress } from '../semantic/hostCallbacks';
+import { registerHostCallbacks, type HostCallbackOptions, type LoadProgress } from '../semantic/hostCallbacks';
 import { toToolError, type HostRequester } from '../semantic/hostRequester';
 import { CrashBudget } from './crashBudget';
 import { DotnetNotFoundError, dotnetDownloadUrl, locateDotnet, type DotnetInstallation } from './dotnetLocator';
@@ -35,6 +35,8 @@ export interface HostLaunchSettings {
   /** The workspace folder authorization may be granted for. */
   workspaceFolder: () => string | undefined;
   onLoadProgress: (progress: LoadProgress) => void;
+  /** Applies granted writes through the editor (see HostCallbackOptions.applyWrite). */
+  applyWrite?: HostCallbackOptions['applyWrite'];
 }
 
 interface RunningHost {
@@ -185,6 +187,7 @@ export class HostController implements HostRequester, vscode.Disposable {
       // Each request names its tool (params.tool), which the host passes back when it asks.
       requestedBy: () => 'SharpClaw',
       onProgress: this.settings.onLoadProgress,
+      applyWrite: this.settings.applyWrite,
     });
     try {
       await client.start();

@@ -64,6 +64,8 @@ export const AuthorizeWriteParamsSchema = z.object({
   summary: z.string(),
   files: z.array(WriteFileSchema),
   tool: z.string().nullable(),
+  /** Every file's planned texts: a client with its own editor model may apply them itself. */
+  changes: z.array(EditFileTextSchema).nullable().optional(),
 });
 
 export type EditParams = z.infer<typeof EditParamsSchema>;

@@ -18,6 +18,8 @@ export const AuthorizeEvaluationParamsSchema = z.object({
 export const AuthorizeEvaluationResultSchema = z.object({
   granted: z.boolean(),
   message: z.string().nullable().optional(),
+  /** sharpclaw/authorizeWrite only: the client applied the planned texts itself. */
+  appliedByClient: z.boolean().nullable().optional(),
 });
 
 export const LoadProgressSchema = z.object({
@@ -52,6 +54,12 @@ export interface HostCallbackOptions {
   permissions: PermissionPolicy;
   requestedBy: () => string;
   onProgress: (progress: LoadProgress) => void;
+  /**
+   * VS Code only: applies a granted write itself (WorkspaceEdit), so open editors, unsaved buffers
+   * and VS Code's undo stay coherent. Returns false when it cannot (the host then writes); the host
+   * checks afterwards that every file got its planned text.
+   */
+  applyWrite?: (params: AuthorizeWriteParams) => Promise<boolean>;
 }
 
 const reasonText: Record<AuthorizeEvaluationParams['reason'], string> = {
@@ -102,7 +110,9 @@ export function registerHostCallbacks(connection: CallbackConnection, options: H
       reason: `${params.operation} changes C# files checked by the compiler`,
       files: writeFileLines(params),
     });
-    return { granted: decision.granted, message: decision.granted ? null : (decision.message ?? null) };
+    if (!decision.granted) return { granted: false, message: decision.message ?? null };
+    const appliedByClient = options.applyWrite ? await options.applyWrite(params) : false;
+    return { granted: true, message: null, appliedByClient };
   });
   connection.onNotification(HostCallbackMethods.loadProgress, (raw) => {
     const parsed = LoadProgressSchema.safeParse(raw);

@@ -56,6 +56,39 @@ describe('C# safe writes through vscode.lm.invokeTool', () => {
     assert.equal(read(contract), before);
   });
 
+  it('an agent\'s rename lands in an open editor with unsaved changes through WorkspaceEdit, keeping the person\'s edit', async () => {
+    const sharpclaw = await api();
+    const program = vscode.Uri.file(path.join(folder(), 'src/Calculator.App/Program.cs'));
+    const document = await vscode.workspace.openTextDocument(program);
+    await vscode.window.showTextDocument(document);
+    const typed = new vscode.WorkspaceEdit();
+    typed.insert(program, new vscode.Position(0, 0), '// typed by the person, not saved\n');
+    assert.ok(await vscode.workspace.applyEdit(typed));
+    assert.ok(document.isDirty);
+
+    const applying = invoke('csharp_rename_symbol', { name: 'ICalculator.Multiply', newName: 'Times', apply: true });
+    (await sharpclaw.nextPermissionDialog!()).answer('Allow once');
+    const receipt = await applying;
+    assert.match(receipt.split('\n')[0]!, /finished/i, receipt);
+    assert.match(document.getText(), /^\/\/ typed by the person, not saved\n/, 'the person\'s edit is kept');
+    assert.match(document.getText(), /calculator\.Times\(7, 6\)/, 'the open editor shows the rename');
+    assert.match(read('src/Calculator.App/Program.cs'), /calculator\.Times\(7, 6\)/);
+
+    // SharpClaw: Undo Last Edit goes through the editor too and leaves the person's edit alone.
+    const undoing = vscode.commands.executeCommand<boolean>('sharpclaw.undoLastEdit');
+    (await sharpclaw.nextPermissionDialog!()).answer('Allow once');
+    assert.equal(await undoing, true);
+    assert.match(document.getText(), /calculator\.Multiply\(7, 6\)/);
+    assert.match(document.getText(), /^\/\/ typed by the person, not saved\n/);
+
+    // Back to the fixture as it was.
+    const revert = new vscode.WorkspaceEdit();
+    revert.delete(program, new vscode.Range(0, 0, 1, 0));
+    assert.ok(await vscode.workspace.applyEdit(revert));
+    await document.save();
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('a denied write changes nothing and says PermissionDenied', async () => {
     const sharpclaw = await api();
     const before = read(contract);

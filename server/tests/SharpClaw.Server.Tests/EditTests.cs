@@ -327,7 +327,7 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
         fx.ResetSources();
         int authorizations = fx.Host.Client.AuthorizationRequests.Count;
         EditResult preview = await fx.EditAsync(new EditParams { Action = "rename_file", Path = "Formatter.cs", NewName = "TextFormatter.cs" });
-        Assert.Equal($"proposal {preview.ProposalId}: 1 file, not applied", preview.Text.Split('\n')[0]);
+        Assert.Equal(["resolved file: Lib/Formatter.cs", $"proposal {preview.ProposalId}: 1 file, not applied"], preview.Text.Split('\n')[..2]);
         Assert.Contains("rename Lib/Formatter.cs -> Lib/TextFormatter.cs", preview.Text.Split('\n'));
 
         EditResult applied = await fx.EditAsync(new EditParams { Action = "rename_file", ProposalId = preview.ProposalId, Apply = true });

@@ -143,4 +143,12 @@ public sealed record AuthorizeWriteParams(
     string Operation,
     string Summary,
     IReadOnlyList<WriteFile> Files,
-    string? Tool);
+    string? Tool)
+{
+    /// <summary>
+    /// Every file's planned texts, in write order. A client with its own editor model (VS Code) may apply
+    /// them itself — keeping open editors, unsaved buffers and its undo coherent — and answer
+    /// <c>appliedByClient: true</c>; the host then checks the disk, journals and refreshes as if it had written.
+    /// </summary>
+    public IReadOnlyList<EditFileText>? Changes { get; init; }
+}

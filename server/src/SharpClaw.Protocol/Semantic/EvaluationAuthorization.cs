@@ -48,6 +48,9 @@ public sealed record AuthorizeEvaluationResult
 
     /// <summary>Shown to the caller in the PermissionDenied error when not granted; optional.</summary>
     public string? Message { get; init; }
+
+    /// <summary><c>sharpclaw/authorizeWrite</c> only: the client granted the write and applied the planned texts itself.</summary>
+    public bool? AppliedByClient { get; init; }
 }
 
 /// <summary>

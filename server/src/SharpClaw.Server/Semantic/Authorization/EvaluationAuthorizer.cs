@@ -5,7 +5,7 @@ using StreamJsonRpc;
 namespace SharpClaw.Server.Semantic.Authorization;
 
 /// <summary>The answer to an authorization request.</summary>
-public sealed record EvaluationAuthorization(bool Granted, string? Message)
+public sealed record EvaluationAuthorization(bool Granted, string? Message, bool AppliedByClient = false)
 {
     public static EvaluationAuthorization Denied(string message) => new(false, message);
 }

@@ -39,7 +39,7 @@ public sealed class JsonRpcWriteAuthorizer(JsonRpc rpc) : IWriteAuthorizer
         }
 
         return result is { Granted: true }
-            ? new EvaluationAuthorization(true, result.Message)
+            ? new EvaluationAuthorization(true, result.Message, result.AppliedByClient == true)
             : EvaluationAuthorization.Denied(string.IsNullOrWhiteSpace(result?.Message) ? "Writing files was not authorized." : result.Message);
     }
 }

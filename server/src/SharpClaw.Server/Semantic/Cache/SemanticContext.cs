@@ -235,6 +235,9 @@ public sealed class ContextLease : IDisposable
     /// <summary>True when no evaluation happened for this acquisition.</summary>
     public bool FromCache { get; }
 
+    /// <summary>The editor buffers laid over <see cref="Solution"/> (their text may differ from the disk).</summary>
+    public OpenDocumentSnapshot Buffers { get; init; } = OpenDocumentSnapshot.Empty;
+
     public void Dispose()
     {
         if (Interlocked.Exchange(ref this.disposed, 1) == 0)

@@ -165,9 +165,10 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 this.evaluations.RemoveAll(e => e.Key.Equals(request.Key));
                 this.PublishSnapshot();
                 // The buffers are laid over before the lease is taken, so a cancellation leaks no lease.
-                Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, this.OpenDocuments.Snapshot, CancellationToken.None).ConfigureAwait(false);
+                OpenDocumentSnapshot buffers = this.OpenDocuments.Snapshot;
+                Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, buffers, CancellationToken.None).ConfigureAwait(false);
                 _ = context.TryAddLease();
-                return new ContextLease(context, overlaid, fromCache: false);
+                return new ContextLease(context, overlaid, fromCache: false) { Buffers = buffers };
             }
             finally
             {
@@ -316,9 +317,10 @@ public sealed class SemanticContextCache : IAsyncDisposable
             this.contexts.RemoveAt(index);
             this.contexts.Insert(0, context);
             this.PublishSnapshot();
-            Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, this.OpenDocuments.Snapshot, cancellationToken).ConfigureAwait(false);
+            OpenDocumentSnapshot buffers = this.OpenDocuments.Snapshot;
+            Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, buffers, cancellationToken).ConfigureAwait(false);
             _ = context.TryAddLease();
-            return (new ContextLease(context, overlaid, fromCache: true), default, [], null);
+            return (new ContextLease(context, overlaid, fromCache: true) { Buffers = buffers }, default, [], null);
         }
         finally
         {

@@ -199,7 +199,7 @@ public static class CodeActionService
 
         Solution before = listing.Solution;
         Solution after = apply.ChangedSolution;
-        EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "code_actions", entry.Title, cancellationToken).ConfigureAwait(false);
+        EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "code_actions", entry.Title, cancellationToken, lease.Buffers).ConfigureAwait(false);
         IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken).ConfigureAwait(false);
         if (errors.Count > 0)
         {

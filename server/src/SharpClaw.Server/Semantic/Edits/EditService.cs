@@ -221,20 +221,39 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         }
 
         WorkspaceWriter.CheckPreconditions(workspace, plan.Files);
-        EvaluationAuthorization answer = await write.AuthorizeAsync(
-            new AuthorizeWriteParams(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool), cancellationToken).ConfigureAwait(false);
-        if (!answer.Granted)
-        {
-            throw SemanticException.PermissionDenied($"Writing {plan.Files.Count} file(s) for '{plan.Summary}' was not authorized: {answer.Message ?? "denied"}");
-        }
-
         WriteOutcome outcome;
+
+        // The lock covers the authorization too: a client that applies the edit itself writes under it.
         using (WorkspaceLock _ = await WorkspaceLock.AcquireAsync(workspace, LockTimeout, cancellationToken).ConfigureAwait(false))
         {
-            outcome = await this.Writer.WriteAsync(plan, cancellationToken).ConfigureAwait(false);
-            if (record)
+            AuthorizeWriteParams authorization = new(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool)
+            {
+                Changes = [.. plan.Files.Select(f => new EditFileText(
+                    PathUtil.ToWorkspaceRelative(workspace, f.Path),
+                    f.NewPath is null ? null : PathUtil.ToWorkspaceRelative(workspace, f.NewPath),
+                    f.BeforeText,
+                    f.AfterText,
+                    f.Occurrences))],
+            };
+            EvaluationAuthorization answer = await write.AuthorizeAsync(authorization, cancellationToken).ConfigureAwait(false);
+            if (!answer.Granted)
+            {
+                throw SemanticException.PermissionDenied($"Writing {plan.Files.Count} file(s) for '{plan.Summary}' was not authorized: {answer.Message ?? "denied"}");
+            }
+
+            outcome = answer.AppliedByClient ? CheckClientApplied(plan) : await this.Writer.WriteAsync(plan, cancellationToken).ConfigureAwait(false);
+            if (record && outcome.Completed.Count > 0)
             {
                 this.Journal.Record(new JournalEntry(plan.Operation, plan.Summary, workspace, outcome.Completed, this.Proposals.Clock.GetUtcNow()));
+            }
+
+            if (outcome.Completed.Count < plan.Files.Count)
+            {
+                List<string> missing = [.. plan.Files.Except(outcome.Completed).Select(f => PathUtil.ToWorkspaceRelative(workspace, f.AfterPath))];
+                throw SemanticException.Edit(
+                    SemanticErrorKind.ContentChanged,
+                    $"The editor applied {outcome.Completed.Count} of {plan.Files.Count} file operations of '{plan.Summary}'; the others do not have the planned text (changed since the edit was planned, or unsaved editor changes). Nothing of theirs was overwritten.",
+                    missing);
             }
         }
 
@@ -264,6 +283,13 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         string text = EditRenderer.Receipt(finished: true, refreshed, outcome.Completed, workspace, diagnostics);
         return new EditResult(EditResultKind.Applied, null, text, plan.Operations(workspace), null, 0, refreshed);
     }
+
+    /// <summary>What a client that applied the edit itself (VS Code's WorkspaceEdit) actually wrote: the files whose disk content is now the planned after-state.</summary>
+    /// <remarks>A file planned from an unsaved editor buffer was saved by the client: its journaled before-state is the buffer's text as saved, so undo restores the buffer, not the older disk content.</remarks>
+    private static WriteOutcome CheckClientApplied(EditPlan plan) =>
+        new([.. plan.Files
+            .Where(f => ContentHash.OfFile(f.AfterPath) == f.AfterHash && (f.NewPath is null || !File.Exists(f.Path)))
+            .Select(f => f with { Before = FileText.Encode(f.BeforeText, f.Before) })]);
 
     private static Dictionary<string, string?> SourceHashes(IReadOnlyList<PlannedFile> files)
     {

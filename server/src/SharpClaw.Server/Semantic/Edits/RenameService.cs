@@ -88,7 +88,7 @@ public static class RenameService
         }
 
         string summary = $"rename {match.Display} to {newName}";
-        EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "rename", summary, cancellationToken).ConfigureAwait(false);
+        EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "rename", summary, cancellationToken, lease.Buffers).ConfigureAwait(false);
 
         // Unresolved conflicts: every reference must still bind to the renamed symbol.
         List<string> conflicts = await FindBindingConflictsAsync(before, after, symbol, workspace, cancellationToken).ConfigureAwait(false);

@@ -2,6 +2,8 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
 
+using SharpClaw.Server.Semantic.OpenDocuments;
+
 namespace SharpClaw.Server.Semantic.Edits;
 
 /// <summary>
@@ -19,7 +21,7 @@ public static class SolutionDiff
     private static readonly string[] GeneratedSuffixes = [".g.cs", ".g.i.cs", ".designer.cs", ".generated.cs", ".AssemblyInfo.cs", ".AssemblyAttributes.cs", ".GlobalUsings.g.cs"];
 
     public static async Task<EditPlan> PlanAsync(
-        Solution before, Solution after, string workspace, string operation, string summary, CancellationToken cancellationToken)
+        Solution before, Solution after, string workspace, string operation, string summary, CancellationToken cancellationToken, OpenDocumentSnapshot? buffers = null)
     {
         SolutionChanges changes = after.GetChanges(before);
         List<DocumentId> changed = [];
@@ -126,7 +128,10 @@ public static class SolutionDiff
             byte[] original = await File.ReadAllBytesAsync(path, cancellationToken).ConfigureAwait(false);
             string oldText = (await entry.Old.GetTextAsync(cancellationToken).ConfigureAwait(false)).ToString();
             string disk = FileText.Decode(original);
-            if (!string.Equals(disk, oldText, StringComparison.Ordinal))
+            // An open editor buffer may differ from the disk: the plan starts from the buffer, and only a
+            // client that applies edits in its editor (VS Code) can apply it; the host's writer refuses it.
+            bool fromBuffer = buffers is not null && buffers.Documents.TryGetValue(path, out OpenDocument? buffer) && buffer.Text.ToString() == oldText;
+            if (!string.Equals(disk, oldText, StringComparison.Ordinal) && !fromBuffer)
             {
                 throw SemanticException.Edit(
                     SemanticErrorKind.StaleEdit,
@@ -146,7 +151,7 @@ public static class SolutionDiff
                 throw SemanticException.Edit(SemanticErrorKind.EditTooLarge, "The edit writes more than 64 MiB in total; narrow it.");
             }
 
-            files2.Add(new PlannedFile(path, null, original, bytes, disk, FileText.Decode(bytes), entry.Changes.Count, entry.Changes));
+            files2.Add(new PlannedFile(path, null, original, bytes, oldText, FileText.Decode(bytes), entry.Changes.Count, entry.Changes));
         }
 
         return new EditPlan(operation, summary, workspace, files2);
