@@ -249,7 +249,8 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
 
             if (outcome.Completed.Count < plan.Files.Count)
             {
-                List<string> missing = [.. plan.Files.Except(outcome.Completed).Select(f => PathUtil.ToWorkspaceRelative(workspace, f.AfterPath))];
+                HashSet<string> done = new(outcome.Completed.Select(f => f.AfterPath), PathUtil.Comparer);
+                List<string> missing = [.. plan.Files.Where(f => !done.Contains(f.AfterPath)).Select(f => PathUtil.ToWorkspaceRelative(workspace, f.AfterPath))];
                 throw SemanticException.Edit(
                     SemanticErrorKind.ContentChanged,
                     $"The editor applied {outcome.Completed.Count} of {plan.Files.Count} file operations of '{plan.Summary}'; the others do not have the planned text (changed since the edit was planned, or unsaved editor changes). Nothing of theirs was overwritten.",
