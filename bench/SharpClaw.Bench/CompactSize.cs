@@ -18,6 +18,21 @@ internal static class CompactSize
             case NavigateResult navigate:
                 Navigate(text, navigate);
                 break;
+            case BulkNavigateResult bulk:
+                foreach (BulkNavigateSection section in bulk.Sections)
+                {
+                    text.AppendLine($"## {section.Index} {section.Action} {section.Target}");
+                    if (section.Result is { } answer)
+                    {
+                        Navigate(text, answer);
+                    }
+                    else
+                    {
+                        text.AppendLine($"error {section.Error?.Code}: {section.Error?.Message}");
+                    }
+                }
+
+                break;
             case SymbolsResult symbols:
                 foreach (SymbolItem item in symbols.Items)
                 {

@@ -67,6 +67,21 @@ internal static class QueryBenchmark
             await Row("navigate impact", () => Nav(Navigate("impact", References)));
             await Row("symbols, document", () => host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Path = documentPath, Tool = "bench" }));
             await Row("symbols, workspace query (limit 50)", () => host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Query = "Describe", Tool = "bench" }));
+            await Row("diagnostics (one file)", () => host.InvokeAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics with { Project = null, Path = documentPath }));
+            BulkNavigateParams bulk = new()
+            {
+                Workspace = workspace,
+                Target = solution,
+                Tool = "bench",
+                Queries =
+                [
+                    new BulkNavigateQuery { Action = "definition", Name = Resolve },
+                    new BulkNavigateQuery { Action = "hover", Name = Describe },
+                    new BulkNavigateQuery { Action = "callees", Name = Resolve },
+                    new BulkNavigateQuery { Action = "references", Name = References },
+                ],
+            };
+            await Row("bulk_navigate (definition, hover, callees, references)", () => host.InvokeAsync<BulkNavigateResult>(ProtocolMethods.BulkNavigate, bulk));
         }
 
         Console.WriteLine("Direct: load + compile (not counted)...");
@@ -124,6 +139,18 @@ internal static class QueryBenchmark
                 return (await document.GetSyntaxRootAsync())!.DescendantNodes().OfType<Microsoft.CodeAnalysis.CSharp.Syntax.MemberDeclarationSyntax>().Count(m => model.GetDeclaredSymbol(m) is not null);
             });
             await Direct(11, async () => (await SymbolFinder.FindSourceDeclarationsWithPatternAsync(loaded, "Describe")).Count());
+            await Direct(12, async () =>
+            {
+                Document document = loaded.Projects.Single(p => p.Name == "Lib025").Documents.Single(d => d.FilePath!.EndsWith("Type05.cs", StringComparison.Ordinal));
+                return (await document.GetSemanticModelAsync())!.GetDiagnostics().Length;
+            });
+            await Direct(13, async () =>
+            {
+                IMethodSymbol resolve = await ComputeAsync("Lib025", "Lib025.Type05");
+                ISymbol describe = (await TypeAsync("Lib025", "Lib025.Type05")).GetMembers("Describe").Single();
+                int references = (await SymbolFinder.FindReferencesAsync(await ComputeAsync("Lib000", "Lib000.Type00"), loaded)).SelectMany(r => r.Locations).Count();
+                return resolve.Locations.Length + describe.ToDisplayString().Length + references;
+            });
         }
 
         StringBuilder report = new();
@@ -137,7 +164,7 @@ internal static class QueryBenchmark
         }
 
         report.AppendLine();
-        report.AppendLine("Direct: resolve/definition = GetTypeByMetadataName + GetMembers; references = SymbolFinder.FindReferencesAsync; hierarchy = FindDerivedClassesAsync; diagnostics = GetAllDiagnosticsAsync with the project's analyzers (whole project); callers = FindCallersAsync; callees = invocations of the body bound by the semantic model; hover = ToDisplayString + documentation XML; impact = references + callers + implementations; document symbols = GetDeclaredSymbol per member declaration; workspace symbols = FindSourceDeclarationsWithPatternAsync.");
+        report.AppendLine("Direct: resolve/definition = GetTypeByMetadataName + GetMembers; references = SymbolFinder.FindReferencesAsync; hierarchy = FindDerivedClassesAsync; diagnostics = GetAllDiagnosticsAsync with the project's analyzers (whole project); callers = FindCallersAsync; callees = invocations of the body bound by the semantic model; hover = ToDisplayString + documentation XML; impact = references + callers + implementations; document symbols = GetDeclaredSymbol per member declaration; workspace symbols = FindSourceDeclarationsWithPatternAsync; one file diagnostics = the document's semantic model diagnostics; bulk = definition + hover + references called one after another.");
         report.AppendLine("Answer tokens: characters of the compact text an agent receives with default limits (estimated by the bench in the tools' formats), divided by 4.");
         Console.WriteLine(report.ToString());
         Directory.CreateDirectory(resultsDirectory);
