@@ -9,10 +9,32 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const run = (command, args) => execFileSync(command, args, { stdio: 'inherit', cwd: repoRoot });
 
 /** `npm ci` when node_modules is missing or older than the lock file. */
+/** npm's hidden lock mirrors package-lock.json's "packages"; equal package maps mean the install is current. */
+function sameLockContent(lock, marker) {
+  try {
+    const wanted = JSON.parse(fs.readFileSync(lock, 'utf8')).packages ?? {};
+    const installed = JSON.parse(fs.readFileSync(marker, 'utf8')).packages ?? {};
+    // Optional packages for other platforms are listed in the lock but never installed.
+    const required = Object.entries(wanted).filter(([name, info]) => name !== '' && !info.optional);
+    return required.every(([name, info]) => installed[name]?.version === info.version)
+      && Object.entries(installed).every(([name, info]) => wanted[name]?.version === info.version);
+  } catch {
+    return false;
+  }
+}
+
 export function ensureNodeModules() {
   const marker = path.join(repoRoot, 'node_modules', '.package-lock.json');
   const lock = path.join(repoRoot, 'package-lock.json');
   if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs) return;
+  // A linked node_modules (a second checkout sharing packages) is someone else's install: never wipe it.
+  const modules = path.join(repoRoot, 'node_modules');
+  if (fs.existsSync(modules) && fs.lstatSync(modules).isSymbolicLink()) {
+    console.log('[build] node_modules is a link to another checkout; not reinstalling (run npm ci there if packages changed)');
+    return;
+  }
+  // Same packages, newer lock timestamp only (a fresh checkout): nothing to install.
+  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').length > 0 && sameLockContent(lock, marker)) return;
   console.log('[build] installing npm packages (npm ci)');
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
