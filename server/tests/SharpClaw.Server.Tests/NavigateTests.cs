@@ -67,6 +67,42 @@ public sealed class NavigateTests(ReadToolsFixture fx)
     }
 
     [Fact]
+    public async Task GeneratedLocations_KeepTheirAbsoluteUri_WorkspaceFilesStayRelative()
+    {
+        // OrderJsonContext is hand-written in Core/Json.cs and completed by the System.Text.Json generator.
+        string generatedFolder = new Uri(Path.Combine(fx.Workspace.Root, "Core", "obj")).AbsoluteUri + "/";
+        void IsGenerated(string path) => Assert.StartsWith(generatedFolder, path, StringComparison.Ordinal);
+
+        SymbolResolveResult context = await fx.ResolveAsync("OrderJsonContext");
+        SourceLocation handWritten = context.Symbol.Locations[0];
+        Assert.Equal((fx.At("Core/Json.cs", "public sealed partial class $$OrderJsonContext"), (bool?)null), (handWritten with { Generated = null }, handWritten.Generated));
+        Assert.True(context.Symbol.Locations.Count > 1, "the generator declares more parts of OrderJsonContext");
+        Assert.All(context.Symbol.Locations.Skip(1), l => { IsGenerated(l.Path); Assert.True(l.Generated); });
+
+        // definition of the partial type: the hand-written part relative, the generated parts absolute.
+        NavigateResult definition = await fx.NavigateAsync("definition", "OrderJsonContext");
+        Assert.Equal("Core/Json.cs", definition.Locations![0].Path);
+        Assert.All(definition.Locations.Skip(1), l => IsGenerated(l.Path));
+        Assert.Equal(context.Symbol.Locations.Select(l => l with { Generated = null }), definition.Locations.Select(At));
+
+        // A member only the generator declares: definition, type_definition, source header, members.
+        NavigateResult member = await fx.NavigateAsync("definition", "OrderJsonContext.Order");
+        IsGenerated(Assert.Single(member.Locations!).Path);
+        IsGenerated(Assert.Single(member.Symbol.Locations).Path);
+        NavigateResult typeDefinition = await fx.NavigateAsync("type_definition", "OrderJsonContext.Default");
+        IsGenerated(Assert.Single(typeDefinition.Symbol.Locations).Path);
+        Assert.Equal(definition.Locations, typeDefinition.Locations);
+        NavigateResult source = await fx.NavigateAsync("source", "OrderJsonContext.Order");
+        IsGenerated(Assert.Single(source.Sources!).Path);
+        Assert.Equal(["Core/Json.cs"], (await fx.NavigateAsync("source", "OrderJsonContext")).Sources!.Select(p => p.Path));
+        NavigateResult members = await fx.NavigateAsync("members", "OrderJsonContext");
+        Assert.Equal("Core/Json.cs", members.Symbol.Locations[0].Path);
+        MemberItem order = Assert.Single(members.Members!, m => m.Name == "Order");
+        IsGenerated(order.Path);
+        Assert.All(members.Members!, m => IsGenerated(m.Path));
+    }
+
+    [Fact]
     public async Task ReadsAndWrites_FollowTheClassificationTable()
     {
         static int[] Lines(NavigateResult result) => [.. result.Locations!.Select(l => l.Line)];
