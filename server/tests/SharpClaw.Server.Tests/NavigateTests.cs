@@ -1,4 +1,5 @@
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Navigation;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
@@ -63,6 +64,42 @@ public sealed class NavigateTests(ReadToolsFixture fx)
 
         NavigateResult context = await fx.NavigateAsync(new NavigateParams { Action = "references", Name = "Many.Ping", Limit = 1, Context = true });
         Assert.Equal("total += Ping();", Assert.Single(context.Locations!).Context);
+    }
+
+    [Fact]
+    public async Task GeneratedLocations_KeepTheirAbsoluteUri_WorkspaceFilesStayRelative()
+    {
+        // OrderJsonContext is hand-written in Core/Json.cs and completed by the System.Text.Json generator.
+        string generatedFolder = new Uri(Path.Combine(fx.Workspace.Root, "Core", "obj")).AbsoluteUri + "/";
+        void IsGenerated(string path) => Assert.StartsWith(generatedFolder, path, StringComparison.Ordinal);
+
+        SymbolResolveResult context = await fx.ResolveAsync("OrderJsonContext");
+        SourceLocation handWritten = context.Symbol.Locations[0];
+        Assert.Equal((fx.At("Core/Json.cs", "public sealed partial class $$OrderJsonContext"), (bool?)null), (handWritten with { Generated = null }, handWritten.Generated));
+        Assert.True(context.Symbol.Locations.Count > 1, "the generator declares more parts of OrderJsonContext");
+        Assert.All(context.Symbol.Locations.Skip(1), l => { IsGenerated(l.Path); Assert.True(l.Generated); });
+
+        // definition of the partial type: the hand-written part relative, the generated parts absolute.
+        NavigateResult definition = await fx.NavigateAsync("definition", "OrderJsonContext");
+        Assert.Equal("Core/Json.cs", definition.Locations![0].Path);
+        Assert.All(definition.Locations.Skip(1), l => IsGenerated(l.Path));
+        Assert.Equal(context.Symbol.Locations.Select(l => l with { Generated = null }), definition.Locations.Select(At));
+
+        // A member only the generator declares: definition, type_definition, source header, members.
+        NavigateResult member = await fx.NavigateAsync("definition", "OrderJsonContext.Order");
+        IsGenerated(Assert.Single(member.Locations!).Path);
+        IsGenerated(Assert.Single(member.Symbol.Locations).Path);
+        NavigateResult typeDefinition = await fx.NavigateAsync("type_definition", "OrderJsonContext.Default");
+        IsGenerated(Assert.Single(typeDefinition.Symbol.Locations).Path);
+        Assert.Equal(definition.Locations, typeDefinition.Locations);
+        NavigateResult source = await fx.NavigateAsync("source", "OrderJsonContext.Order");
+        IsGenerated(Assert.Single(source.Sources!).Path);
+        Assert.Equal(["Core/Json.cs"], (await fx.NavigateAsync("source", "OrderJsonContext")).Sources!.Select(p => p.Path));
+        NavigateResult members = await fx.NavigateAsync("members", "OrderJsonContext");
+        Assert.Equal("Core/Json.cs", members.Symbol.Locations[0].Path);
+        MemberItem order = Assert.Single(members.Members!, m => m.Name == "Order");
+        IsGenerated(order.Path);
+        Assert.All(members.Members!, m => IsGenerated(m.Path));
     }
 
     [Fact]
@@ -271,6 +308,64 @@ public sealed class NavigateTests(ReadToolsFixture fx)
     }
 
     [Fact]
+    public async Task BulkNavigate_TimeOut_KeepsFinishedSections_TheRestReportTimeout()
+    {
+        // The cached context answers without an authorizer; the lone navigate loads it and gives the normal answer.
+        NavigateResult alone = await fx.NavigateAsync("definition", "Calculator.Add(int, int)");
+
+        // Query 2 never finishes by itself; the overall timeout fires (by hand) only once query 1 has finished.
+        ManualTimers clock = new();
+        TaskCompletionSource<Task<BulkNavigateSection>> fastQuery = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        BulkNavigateService service = new(fx.Host.Cache, clock, (index, run, ct) =>
+        {
+            if (index == 2)
+            {
+                return NeverAsync(ct);
+            }
+
+            Task<BulkNavigateSection> query = run(ct);
+            fastQuery.SetResult(query);
+            return query;
+        });
+
+        Task<BulkNavigateResult> call = service.BulkNavigateAsync(
+            new BulkNavigateParams
+            {
+                Workspace = fx.Workspace.Root,
+                Tool = "test-tool",
+                Queries =
+                [
+                    new BulkNavigateQuery { Action = "definition", Name = "Calculator.Add(int, int)" },
+                    new BulkNavigateQuery { Action = "references", Name = "Many.Ping" },
+                ],
+                TimeoutSeconds = 30,
+            },
+            authorizer: null,
+            CancellationToken.None);
+        await (await fastQuery.Task).WaitAsync(SemanticHost.Timeout);
+        Assert.False(call.IsCompleted);
+        Assert.Equal(TimeSpan.FromSeconds(30), await clock.FireAsync());
+        BulkNavigateResult result = await call.WaitAsync(SemanticHost.Timeout);
+
+        Assert.True(result.TimedOut);
+        Assert.Equal([(1, "definition", "Calculator.Add(int, int)"), (2, "references", "Many.Ping")], result.Sections.Select(s => (s.Index, s.Action, s.Target)));
+        BulkNavigateSection fast = result.Sections[0];
+        Assert.Null(fast.Error);
+        Assert.Equal(alone.Locations, fast.Result!.Locations);
+        Assert.Equal(alone.Symbol.Name, fast.Result.Symbol.Name);
+        BulkNavigateSection slow = result.Sections[1];
+        Assert.Null(slow.Result);
+        Assert.Equal("timeout", slow.Error!.Code);
+        Assert.StartsWith("The bulk call timed out before this query finished.", slow.Error.Message, StringComparison.Ordinal);
+
+        static async Task<BulkNavigateSection> NeverAsync(CancellationToken cancellationToken)
+        {
+            await Task.Delay(Timeout.Infinite, cancellationToken);
+            throw new InvalidOperationException("unreachable: only the timeout ends this query");
+        }
+    }
+
+    [Fact]
     public async Task Symbols_DocumentRangesNested_WorkspaceByMatchQuality_Paged()
     {
         SymbolsResult document = await fx.SymbolsAsync(new SymbolsParams { Path = Calculator });
@@ -307,5 +402,41 @@ public sealed class NavigateTests(ReadToolsFixture fx)
         SymbolsResult paged = await fx.SymbolsAsync(new SymbolsParams { Query = "Area", Limit = 1, Offset = 1 });
         Assert.Equal("ReadTools.Core.IShape.Area()", Assert.Single(paged.Items).Name);
         Assert.Equal((3, true, (int?)2), (paged.Total, paged.Truncated, paged.NextOffset));
+    }
+}
+
+/// <summary>A clock whose timers fire only when a test fires them.</summary>
+internal sealed class ManualTimers : TimeProvider
+{
+    private readonly TaskCompletionSource<ManualTimer> created = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    public override ITimer CreateTimer(TimerCallback callback, object? state, TimeSpan dueTime, TimeSpan period)
+    {
+        ManualTimer timer = new(callback, state, dueTime);
+        this.created.TrySetResult(timer);
+        return timer;
+    }
+
+    /// <summary>Fires the first timer created (waiting for it if need be) and returns its due time.</summary>
+    public async Task<TimeSpan> FireAsync()
+    {
+        ManualTimer timer = await this.created.Task.WaitAsync(SemanticHost.Timeout);
+        timer.Fire();
+        return timer.DueTime;
+    }
+
+    private sealed class ManualTimer(TimerCallback callback, object? state, TimeSpan dueTime) : ITimer
+    {
+        public TimeSpan DueTime => dueTime;
+
+        public void Fire() => callback(state);
+
+        public bool Change(TimeSpan dueTime, TimeSpan period) => true;
+
+        public void Dispose()
+        {
+        }
+
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
     }
 }

@@ -272,7 +272,7 @@ public sealed class ReadToolsTests(ReadToolsFixture fx)
         SymbolResolveResult generated = await fx.ResolveAsync("OrderJsonContext.Order");
         Assert.Equal("property", generated.Symbol.Kind);
         SourceLocation inGenerated = Assert.Single(generated.Symbol.Locations);
-        Assert.StartsWith("Core/obj/", inGenerated.Path, StringComparison.Ordinal);
+        Assert.StartsWith(new Uri(Path.Combine(fx.Workspace.Root, "Core", "obj")).AbsoluteUri + "/", inGenerated.Path, StringComparison.Ordinal);
         Assert.True(inGenerated.Generated);
         Assert.Null(Assert.Single((await fx.ResolveAsync("Core.Order")).Symbol.Locations).Generated);
     }

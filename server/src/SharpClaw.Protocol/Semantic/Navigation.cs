@@ -20,7 +20,7 @@ public sealed record NavigateParams : SymbolSelectorParams
 }
 
 /// <summary>One position in a navigate result.</summary>
-/// <param name="Path">Workspace-relative path (absolute for generated or external files).</param>
+/// <param name="Path">Workspace-relative path; the absolute <c>file://</c> URI for generated or external files.</param>
 /// <param name="Line">One-based line.</param>
 /// <param name="Character">One-based UTF-16 character.</param>
 /// <param name="Context">The trimmed source line when <c>context</c> was requested, else null.</param>
@@ -34,7 +34,7 @@ public sealed record NavigateLocation(string Path, int Line, int Character, stri
 public sealed record RelatedSymbol(string Name, string Kind, SourceLocation? Location, IReadOnlyList<NavigateLocation>? CallSites);
 
 /// <summary>The saved text of one declaration (documentation comment included).</summary>
-/// <param name="Path">Workspace-relative file.</param>
+/// <param name="Path">Workspace-relative file; the absolute <c>file://</c> URI for a generated or external file.</param>
 /// <param name="FirstLine">One-based first line (of the documentation comment when there is one).</param>
 /// <param name="LastLine">One-based last line.</param>
 /// <param name="Kind">Kind of the declared symbol.</param>
@@ -43,7 +43,7 @@ public sealed record RelatedSymbol(string Name, string Kind, SourceLocation? Loc
 public sealed record SourcePart(string Path, int FirstLine, int LastLine, string Kind, string Name, string Text);
 
 /// <summary>A member a type declares.</summary>
-/// <param name="Path">File of the declaration.</param>
+/// <param name="Path">File of the declaration: workspace-relative, or the absolute <c>file://</c> URI for a generated or external file.</param>
 /// <param name="Line">One-based line.</param>
 /// <param name="Character">One-based UTF-16 character.</param>
 /// <param name="Kind">Member kind.</param>

@@ -81,10 +81,10 @@ public sealed record TypeHierarchyParams : SymbolSelectorParams
     public int? Limit { get; init; }
 }
 
-/// <summary>A source position: workspace-relative path (forward slashes; absolute outside the workspace), one-based line and UTF-16 character.</summary>
+/// <summary>A source position: workspace-relative path (forward slashes; the absolute <c>file://</c> URI for a generated document or a file outside the workspace), one-based line and UTF-16 character.</summary>
 public sealed record SourceLocation(string Path, int Line, int Character)
 {
-    /// <summary>True for a source-generated document (its path is Roslyn's virtual path, not a file on disk); otherwise absent.</summary>
+    /// <summary>True for a source-generated document (its path is the URI of Roslyn's virtual path, not a file on disk); otherwise absent.</summary>
     public bool? Generated { get; init; }
 }
 

@@ -5,10 +5,20 @@ using SharpClaw.Server.Semantic.Cache;
 namespace SharpClaw.Server.Semantic.Navigation;
 
 /// <summary>
+/// Starts query <paramref name="index"/> (one-based) of a bulk call: <paramref name="run"/> starts the query on the
+/// thread pool, and the task returned stands for the query (its section, or timeout if unfinished when the call times
+/// out). Tests delay or observe single queries here; without a hook each query simply starts.
+/// </summary>
+public delegate Task<BulkNavigateSection> BulkNavigateQueryHook(int index, Func<CancellationToken, Task<BulkNavigateSection>> run, CancellationToken cancellationToken);
+
+/// <summary>
 /// <c>sharpclaw/bulkNavigate</c>: 1–16 navigate queries on one snapshot, run concurrently. A failing query
 /// fills only its own section; when the overall timeout passes, finished sections stay and the rest say timeout.
 /// </summary>
-public sealed class BulkNavigateService(SemanticContextCache cache)
+/// <param name="cache">The semantic contexts.</param>
+/// <param name="clock">Measures the overall timeout (tests pass a clock they fire by hand); the system clock by default.</param>
+/// <param name="queryHook">Wraps each query (tests only); null runs them as they are.</param>
+public sealed class BulkNavigateService(SemanticContextCache cache, TimeProvider? clock = null, BulkNavigateQueryHook? queryHook = null)
 {
     public const int MaxQueries = 16;
     public const int DefaultTimeoutSeconds = 120;
@@ -34,10 +44,15 @@ public sealed class BulkNavigateService(SemanticContextCache cache)
         string workspace = request.Target.Workspace;
 
         using CancellationTokenSource stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        Task<BulkNavigateSection>[] running = [.. queries.Select((query, i) => Task.Run(() => RunOneAsync(lease, workspace, parameters, query, i + 1, stop.Token), stop.Token))];
+        Task<BulkNavigateSection>[] running = [.. queries.Select((query, i) =>
+        {
+            Task<BulkNavigateSection> Run(CancellationToken token) => Task.Run(() => RunOneAsync(lease, workspace, parameters, query, i + 1, token), token);
+            return queryHook is null ? Run(stop.Token) : queryHook(i + 1, Run, stop.Token);
+        })];
         Task all = Task.WhenAll(running);
         using CancellationTokenSource timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        Task finished = await Task.WhenAny(all, Task.Delay(TimeSpan.FromSeconds(parameters.TimeoutSeconds ?? DefaultTimeoutSeconds), timer.Token)).ConfigureAwait(false);
+        TimeSpan timeout = TimeSpan.FromSeconds(parameters.TimeoutSeconds ?? DefaultTimeoutSeconds);
+        Task finished = await Task.WhenAny(all, Task.Delay(timeout, clock ?? TimeProvider.System, timer.Token)).ConfigureAwait(false);
         await timer.CancelAsync().ConfigureAwait(false); // No timer left running once every query finished.
         cancellationToken.ThrowIfCancellationRequested();
         bool timedOut = finished != all;

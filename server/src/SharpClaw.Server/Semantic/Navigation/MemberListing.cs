@@ -15,7 +15,7 @@ internal static class MemberListing
         symbol as INamedTypeSymbol ?? symbol.ContainingType
             ?? throw SemanticException.InvalidRequest($"{display} is not a type and has no containing type, so it has no members.");
 
-    public static List<MemberItem> Members(INamedTypeSymbol type, string workspace)
+    public static List<MemberItem> Members(INamedTypeSymbol type, string workspace, Solution solution)
     {
         string prefix = type.ToDisplayString(SymbolResolver.NameFormat) + ".";
         List<MemberItem> items = [];
@@ -30,7 +30,7 @@ internal static class MemberListing
             string name = display.StartsWith(prefix, StringComparison.Ordinal) ? display[prefix.Length..] : display;
             foreach (Location location in member.Locations.Where(l => l.IsInSource))
             {
-                SourceLocation at = SymbolResolver.ToLocation(location, workspace);
+                SourceLocation at = SymbolResolver.ToLocation(location, workspace, solution);
                 items.Add(new MemberItem(at.Path, at.Line, at.Character, SymbolResolver.KindOf(member), name));
             }
         }
@@ -76,7 +76,7 @@ internal static class MemberListing
 
             TextLine first = text.Lines.GetLineFromPosition(start);
             TextLine last = text.Lines.GetLineFromPosition(Math.Max(node.Span.Start, node.Span.End - 1));
-            string path = PathUtil.ToWorkspaceRelative(format.Workspace, reference.SyntaxTree.FilePath);
+            string path = SymbolResolver.LocationPath(format.Workspace, reference.SyntaxTree.FilePath, format.IsGenerated(Location.Create(reference.SyntaxTree, reference.Span)));
             parts.Add(new SourcePart(path, first.LineNumber + 1, last.LineNumber + 1, kind, name, text.ToString(TextSpan.FromBounds(first.Start, last.End))));
         }
 

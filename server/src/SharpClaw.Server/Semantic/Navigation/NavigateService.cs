@@ -125,7 +125,7 @@ public sealed class NavigateService(SemanticContextCache cache)
             case "members":
             {
                 INamedTypeSymbol type = MemberListing.TypeOf(symbol, match.Display);
-                return result.Members(SymbolResolver.Describe(type, workspace, solution), MemberListing.Members(type, workspace));
+                return result.Members(SymbolResolver.Describe(type, workspace, solution), MemberListing.Members(type, workspace, solution));
             }
 
             default:

@@ -19,11 +19,10 @@ internal sealed class NavigationFormat(Solution solution, string workspace, bool
         string? line = context && location.SourceTree is { } tree
             ? tree.GetText().Lines.GetLineFromPosition(location.SourceSpan.Start).ToString().Trim()
             : null;
-        return new NavigateLocation(PathUtil.ToWorkspaceRelative(workspace, span.Path), span.StartLinePosition.Line + 1, span.StartLinePosition.Character + 1, line);
+        return new NavigateLocation(SymbolResolver.LocationPath(workspace, span.Path, this.IsGenerated(location)), span.StartLinePosition.Line + 1, span.StartLinePosition.Character + 1, line);
     }
 
-    public bool IsGenerated(Location location) =>
-        location.SourceTree is { } tree && solution.GetDocument(tree) is null or SourceGeneratedDocument;
+    public bool IsGenerated(Location location) => SymbolResolver.IsGenerated(location, solution);
 
     public static List<NavigateLocation> Ordered(IEnumerable<NavigateLocation> locations) =>
         [.. locations.Distinct().OrderBy(l => l.Path, StringComparer.Ordinal).ThenBy(l => l.Line).ThenBy(l => l.Character)];

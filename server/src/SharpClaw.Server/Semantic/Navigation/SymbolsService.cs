@@ -68,7 +68,7 @@ public sealed class SymbolsService(SemanticContextCache cache)
                 }
 
                 int score = Score(match.Symbol.Name, query);
-                if (score < int.MaxValue && SymbolResolver.Describe(match.Symbol, workspace).Locations.FirstOrDefault() is { } location)
+                if (score < int.MaxValue && SymbolResolver.Describe(match.Symbol, workspace, lease.Solution).Locations.FirstOrDefault() is { } location)
                 {
                     found.Add((match, score, location));
                 }

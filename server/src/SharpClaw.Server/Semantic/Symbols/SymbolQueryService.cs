@@ -72,7 +72,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
                     continue; // The same file in several compilations (multi-targeting).
                 }
 
-                SourceLocation at = SymbolResolver.ToLocation(location.Location, workspace);
+                SourceLocation at = SymbolResolver.ToLocation(location.Location, workspace, lease.Solution);
                 references.Add((new SymbolReference(at.Path, at.Line, at.Character, null), location.Document, location.Location.SourceSpan));
             }
         }

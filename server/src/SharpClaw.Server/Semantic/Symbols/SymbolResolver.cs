@@ -100,13 +100,11 @@ internal static class SymbolResolver
         _ => "other",
     };
 
-    public static ResolvedSymbol Describe(ISymbol symbol, string workspace, Solution? solution = null)
+    public static ResolvedSymbol Describe(ISymbol symbol, string workspace, Solution solution)
     {
         List<SourceLocation> locations = [.. symbol.Locations
             .Where(l => l.IsInSource)
-            .Select(l => solution is not null && solution.GetDocument(l.SourceTree) is null or SourceGeneratedDocument
-                ? ToLocation(l, workspace) with { Generated = true }
-                : ToLocation(l, workspace))
+            .Select(l => ToLocation(l, workspace, solution))
             .Distinct()
             .OrderBy(l => l.Path, StringComparer.Ordinal).ThenBy(l => l.Line).ThenBy(l => l.Character)];
         string? container = symbol.ContainingType?.ToDisplayString(NameFormat)
@@ -114,10 +112,29 @@ internal static class SymbolResolver
         return new ResolvedSymbol(symbol.ToDisplayString(NameFormat), KindOf(symbol), container, locations);
     }
 
-    public static SourceLocation ToLocation(Location location, string workspace)
+    /// <summary>A source location, marked <c>Generated</c> in a source-generated document (whose path is then an absolute URI).</summary>
+    public static SourceLocation ToLocation(Location location, string workspace, Solution solution)
     {
+        bool generated = IsGenerated(location, solution);
         FileLinePositionSpan span = location.GetLineSpan();
-        return new SourceLocation(PathUtil.ToWorkspaceRelative(workspace, span.Path), span.StartLinePosition.Line + 1, span.StartLinePosition.Character + 1);
+        return new SourceLocation(LocationPath(workspace, span.Path, generated), span.StartLinePosition.Line + 1, span.StartLinePosition.Character + 1)
+        {
+            Generated = generated ? true : null,
+        };
+    }
+
+    /// <summary>True in a source-generated document (or a tree that no document of the solution holds).</summary>
+    public static bool IsGenerated(Location location, Solution solution) =>
+        location.SourceTree is { } tree && solution.GetDocument(tree) is null or SourceGeneratedDocument;
+
+    /// <summary>
+    /// The path a location is reported with: workspace-relative for a workspace file; the absolute <c>file://</c> URI
+    /// for a generated document (Roslyn's virtual path, not a file on disk) and for a file outside the workspace.
+    /// </summary>
+    public static string LocationPath(string workspace, string path, bool generated)
+    {
+        string full = Path.GetFullPath(path);
+        return generated || !PathUtil.IsUnder(full, workspace) ? new Uri(full).AbsoluteUri : PathUtil.ToWorkspaceRelative(workspace, full);
     }
 
     /// <summary>Projects named by <paramref name="project"/> (name, compilation name or workspace-relative path), else all.</summary>
@@ -331,7 +348,7 @@ internal static class SymbolResolver
         HashSet<string> shared = [.. list.GroupBy(m => m.Display).Where(g => g.Count() > 1).Select(g => g.Key)];
         return [.. list.Select(m =>
         {
-            SourceLocation? location = Describe(m.Symbol, workspace).Locations.FirstOrDefault();
+            SourceLocation? location = Describe(m.Symbol, workspace, m.Project.Solution).Locations.FirstOrDefault();
             return new SymbolCandidate(m.Display, m.Kind, location?.Path, location?.Line, location?.Character, shared.Contains(m.Display));
         })];
     }
