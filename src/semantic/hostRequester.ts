@@ -1,6 +1,7 @@
 // How tools talk to the Roslyn host, whichever surface started it (vscode-languageclient in
 // VS Code, vscode-jsonrpc in the CLI and the MCP server).
 import { z } from 'zod';
+import { SemanticErrorDataSchema } from '../protocol/semantic';
 import { ToolError, type ToolErrorCode } from '../tools/toolErrors';
 
 export interface HostRequester {
@@ -33,30 +34,8 @@ function candidateLine(candidate: SymbolCandidate): string {
   return `${candidate.name} (${candidate.kind}${where ? `, ${where}` : ''})${candidate.needsPath && candidate.path ? ` — send with path ${candidate.path}` : ''}`;
 }
 
-const knownHostKinds = new Set<ToolErrorCode>([
-  'TargetAmbiguous',
-  'NoTarget',
-  'PermissionDenied',
-  'MissingPrerequisites',
-  'LoadFailed',
-  'PartialLoad',
-  'InvalidRequest',
-  'ambiguous_symbol',
-  'symbol_not_found',
-  'ambiguous_file',
-  'stale_edit',
-  'unverified',
-  'invalid_identifier',
-  'rename_conflict',
-  'new_errors',
-  'outside_workspace',
-  'generated_document',
-  'linked_document_conflict',
-  'edit_too_large',
-  'write_failed',
-  'content_changed',
-  'nothing_to_undo',
-]);
+/** Every typed error kind the host sends (the protocol's list, drift-checked against the host). */
+const knownHostKinds = new Set<string>(SemanticErrorDataSchema.shape.kind.options satisfies readonly ToolErrorCode[]);
 
 /** Turns a JSON-RPC error from the host into a typed ToolError; other errors pass through. */
 export function toToolError(error: unknown): unknown {

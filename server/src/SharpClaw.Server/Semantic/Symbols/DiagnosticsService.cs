@@ -306,42 +306,10 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         }
 
         HashSet<string> known = new(solution.Projects.SelectMany(p => p.Documents).Select(d => d.FilePath).OfType<string>(), PathUtil.Comparer);
-        List<string> result = [];
-        Stack<string> folders = new([workspace]);
-        int seen = 0;
-        while (folders.Count > 0 && seen < MaxFiles * 10)
-        {
-            string folder = folders.Pop();
-            try
-            {
-                foreach (string directory in Directory.EnumerateDirectories(folder))
-                {
-                    string name = Path.GetFileName(directory);
-                    if (name is not ("bin" or "obj" or "artifacts" or "node_modules") && !name.StartsWith('.'))
-                    {
-                        folders.Push(directory);
-                    }
-                }
-
-                foreach (string file in Directory.EnumerateFiles(folder))
-                {
-                    seen++;
-                    if ((file.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || file.EndsWith(".csx", StringComparison.OrdinalIgnoreCase)) && !known.Contains(file))
-                    {
-                        string relative = PathUtil.ToWorkspaceRelative(workspace, file);
-                        if (matches(relative))
-                        {
-                            result.Add(relative);
-                        }
-                    }
-                }
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                // Unreadable folder: skipped.
-            }
-        }
-
+        List<string> result = [.. FileResolver.DiskFiles(workspace, MaxFiles * 10)
+            .Where(file => !known.Contains(file))
+            .Select(file => PathUtil.ToWorkspaceRelative(workspace, file))
+            .Where(matches)];
         result.Sort(StringComparer.Ordinal);
         return result;
     }

@@ -75,12 +75,15 @@ internal static class FileResolver
     public static List<Document> Documents(IEnumerable<Project> projects, ResolvedFile resolved) =>
         [.. projects.SelectMany(p => p.Documents).Where(d => d.FilePath is { } f && PathUtil.Comparer.Equals(f, resolved.FullPath))];
 
-    /// <summary>.cs/.csx files under the workspace (bin, obj, artifacts, node_modules and dot folders skipped).</summary>
-    private static IEnumerable<string> DiskFiles(string workspace)
+    /// <summary>
+    /// .cs/.csx files under the workspace (bin, obj, artifacts, node_modules and dot folders skipped;
+    /// unreadable folders skipped), stopping after <paramref name="maxFilesSeen"/> files of any kind.
+    /// </summary>
+    internal static IEnumerable<string> DiskFiles(string workspace, int maxFilesSeen = 100_000)
     {
         Stack<string> folders = new([workspace]);
         int seen = 0;
-        while (folders.Count > 0 && seen < 100_000)
+        while (folders.Count > 0 && seen < maxFilesSeen)
         {
             string folder = folders.Pop();
             List<string> files = [];
