@@ -219,6 +219,18 @@ describe('SharpClaw in the browser workbench', function () {
     await page.keyboard.press('Enter');
     await page.locator('.view-lines', { hasText: 'ApplyDiscount(decimal total)' }).first().waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(artifacts, 'rename-applied.png') });
+
+    // With the cursor on a C# symbol, Rename Symbol… renames that symbol: no name to type.
+    await page.keyboard.press('Control+G');
+    await page.locator('.quick-input-widget input').fill(':6:30');
+    await page.keyboard.press('Enter');
+    await page.locator('.statusbar-item', { hasText: /Ln 6, Col 30\b/ }).first().waitFor({ timeout: 30_000 });
+    await runCommand(page, 'SharpClaw: Rename Symbol…');
+    const renameBox = page.locator('.quick-input-widget', { hasText: 'Rename method Pricing.Discounts.ApplyDiscount(decimal)' });
+    await renameBox.waitFor({ timeout: 60_000 });
+    assert.equal(await renameBox.locator('input').inputValue(), 'ApplyDiscount');
+    await page.keyboard.press('Escape');
+    assert.match(fs.readFileSync(source, 'utf8'), /decimal ApplyDiscount\(/, 'a cancelled rename writes nothing');
   });
 });
 
