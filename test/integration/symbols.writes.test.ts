@@ -98,11 +98,26 @@ describe('C# safe writes through vscode.lm.invokeTool', () => {
     assert.equal(read(contract), before);
   });
 
-  it('csharp_edit previews a file rename of a file given by name, and an invalid identifier is refused', async () => {
+  it('csharp_edit previews a file rename of a file given by name, applies and undoes it, and an invalid identifier is refused', async () => {
     const renameFile = await invoke('csharp_edit', { action: 'rename_file', file: 'ICalculator.cs', newName: 'Contracts.cs' });
     assert.match(renameFile, /^resolved file: src\/Calculator\.Core\/ICalculator\.cs$/m);
     assert.match(renameFile, /^rename src\/Calculator\.Core\/ICalculator\.cs -> src\/Calculator\.Core\/Contracts\.cs$/m);
     assert.ok(fs.existsSync(path.join(folder(), contract)), 'a preview renames nothing');
+
+    // Applied, the move goes through VS Code too, and Undo Last Edit moves the file back.
+    const sharpclaw = await api();
+    const moving = invoke('csharp_edit', { action: 'rename_file', file: contract, newName: 'Contracts.cs', apply: true });
+    const dialog = await sharpclaw.nextPermissionDialog!();
+    assert.match(dialog.detail, /src\/Calculator\.Core\/ICalculator\.cs -> src\/Calculator\.Core\/Contracts\.cs/);
+    dialog.answer('Allow once');
+    assert.match((await moving).split('\n')[0]!, /finished/i);
+    assert.ok(fs.existsSync(path.join(folder(), 'src/Calculator.Core/Contracts.cs')));
+    assert.ok(!fs.existsSync(path.join(folder(), contract)));
+    const undoing = vscode.commands.executeCommand<boolean>('sharpclaw.undoLastEdit');
+    (await sharpclaw.nextPermissionDialog!()).answer('Allow once');
+    assert.equal(await undoing, true);
+    assert.ok(fs.existsSync(path.join(folder(), contract)));
+    assert.ok(!fs.existsSync(path.join(folder(), 'src/Calculator.Core/Contracts.cs')));
 
     const invalid = await invoke('csharp_rename_symbol', { name: 'ICalculator.Divide', newName: 'class' });
     assert.match(invalid, /^error invalid_identifier: /);
