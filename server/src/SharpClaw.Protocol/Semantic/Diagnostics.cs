@@ -1,18 +1,8 @@
 namespace SharpClaw.Protocol.Semantic;
 
 /// <summary>Params of <c>sharpclaw/diagnostics</c>.</summary>
-public sealed record DiagnosticsParams : IWorkspaceRequest
+public sealed record DiagnosticsParams : WorkspaceRequestParams
 {
-    public string? Workspace { get; init; }
-
-    public string? Target { get; init; }
-
-    public string? Configuration { get; init; }
-
-    public string? TargetFramework { get; init; }
-
-    public string? Tool { get; init; }
-
     /// <summary>Project name or workspace-relative project path; null: every project.</summary>
     public string? Project { get; init; }
 

@@ -51,18 +51,7 @@ public sealed record EditParams : SymbolSelectorParams
 }
 
 /// <summary>Params of <c>sharpclaw/undoEdit</c> and <c>sharpclaw/redoEdit</c>.</summary>
-public sealed record EditHistoryParams : IWorkspaceRequest
-{
-    public string? Workspace { get; init; }
-
-    public string? Target { get; init; }
-
-    public string? Configuration { get; init; }
-
-    public string? TargetFramework { get; init; }
-
-    public string? Tool { get; init; }
-}
+public sealed record EditHistoryParams : WorkspaceRequestParams;
 
 /// <summary>What an edit result is.</summary>
 [JsonConverter(typeof(JsonStringEnumConverter<EditResultKind>))]

@@ -126,18 +126,8 @@ public sealed record BulkNavigateQuery
 }
 
 /// <summary>Params of <c>sharpclaw/bulkNavigate</c>: 1–16 queries; context, offset and limit apply to each.</summary>
-public sealed record BulkNavigateParams : IWorkspaceRequest
+public sealed record BulkNavigateParams : WorkspaceRequestParams
 {
-    public string? Workspace { get; init; }
-
-    public string? Target { get; init; }
-
-    public string? Configuration { get; init; }
-
-    public string? TargetFramework { get; init; }
-
-    public string? Tool { get; init; }
-
     public IReadOnlyList<BulkNavigateQuery>? Queries { get; init; }
 
     public bool? Context { get; init; }
@@ -170,18 +160,8 @@ public sealed record BulkNavigateSection(int Index, string Action, string Target
 public sealed record BulkNavigateResult(IReadOnlyList<BulkNavigateSection> Sections, bool TimedOut);
 
 /// <summary>Params of <c>sharpclaw/symbols</c>: <c>path</c> for document symbols or <c>query</c> for workspace symbols.</summary>
-public sealed record SymbolsParams : IWorkspaceRequest
+public sealed record SymbolsParams : WorkspaceRequestParams
 {
-    public string? Workspace { get; init; }
-
-    public string? Target { get; init; }
-
-    public string? Configuration { get; init; }
-
-    public string? TargetFramework { get; init; }
-
-    public string? Tool { get; init; }
-
     /// <summary>A file: workspace-relative path or unique whole-segment suffix.</summary>
     public string? Path { get; init; }
 

@@ -29,18 +29,8 @@ public interface ISymbolSelector : IWorkspaceRequest
 }
 
 /// <summary>The workspace context and symbol selectors shared by the params of every symbol query.</summary>
-public abstract record SymbolSelectorParams : ISymbolSelector
+public abstract record SymbolSelectorParams : WorkspaceRequestParams, ISymbolSelector
 {
-    public string? Workspace { get; init; }
-
-    public string? Target { get; init; }
-
-    public string? Configuration { get; init; }
-
-    public string? TargetFramework { get; init; }
-
-    public string? Tool { get; init; }
-
     public string? Name { get; init; }
 
     public string? Container { get; init; }

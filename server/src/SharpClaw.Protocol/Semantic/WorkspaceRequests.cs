@@ -24,8 +24,8 @@ public interface IWorkspaceRequest
     string? Tool { get; }
 }
 
-/// <summary>Params of <c>sharpclaw/solutionInspect</c>.</summary>
-public sealed record SolutionInspectParams : IWorkspaceRequest
+/// <summary>The workspace context every request's params carry (see <see cref="IWorkspaceRequest"/>).</summary>
+public abstract record WorkspaceRequestParams : IWorkspaceRequest
 {
     public string? Workspace { get; init; }
 
@@ -37,17 +37,9 @@ public sealed record SolutionInspectParams : IWorkspaceRequest
 
     public string? Tool { get; init; }
 }
+
+/// <summary>Params of <c>sharpclaw/solutionInspect</c>.</summary>
+public sealed record SolutionInspectParams : WorkspaceRequestParams;
 
 /// <summary>Params of <c>sharpclaw/projectGraph</c>.</summary>
-public sealed record ProjectGraphParams : IWorkspaceRequest
-{
-    public string? Workspace { get; init; }
-
-    public string? Target { get; init; }
-
-    public string? Configuration { get; init; }
-
-    public string? TargetFramework { get; init; }
-
-    public string? Tool { get; init; }
-}
+public sealed record ProjectGraphParams : WorkspaceRequestParams;

@@ -45,6 +45,15 @@ public sealed record EditPlan(string Operation, string Summary, string Workspace
 
     public IReadOnlyList<WriteFile> WriteFiles(string workspace) =>
         [.. this.Operations(workspace).Select(o => new WriteFile(o.Path, o.NewPath, o.Occurrences))];
+
+    /// <summary>Every operation with its planned texts, for a client that shows or applies the edit itself.</summary>
+    public IReadOnlyList<EditFileText> FileTexts(string workspace) =>
+        [.. this.Files.Select(f => new EditFileText(
+            PathUtil.ToWorkspaceRelative(workspace, f.Path),
+            f.NewPath is null ? null : PathUtil.ToWorkspaceRelative(workspace, f.NewPath),
+            f.BeforeText,
+            f.AfterText,
+            f.Occurrences))];
 }
 
 /// <summary>Content hashes (SHA-256, hex) of bytes on disk.</summary>

@@ -29,24 +29,6 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
 
     public async Task<EditResult> EditAsync(EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
     {
-        // The shared file rule: an exact path, else a unique whole-segment suffix announced by a first
-        // "resolved file:" line (several matches: ambiguous_file).
-        string? resolvedFile = null;
-        if (!string.IsNullOrWhiteSpace(parameters.Path) && parameters.ProposalId is null)
-        {
-            ContextRequest lookup = SemanticWorkspaceService.CreateRequest(parameters);
-            using ContextLease lease = await cache.AcquireAsync(lookup, evaluation, cancellationToken).ConfigureAwait(false);
-            ResolvedFile resolved = FileResolver.Resolve(lease.Solution, lookup.Target.Workspace, parameters.Path);
-            resolvedFile = resolved.Reported;
-            parameters = parameters with { Path = resolved.Relative };
-        }
-
-        EditResult result = await this.EditCoreAsync(parameters, evaluation, write, cancellationToken).ConfigureAwait(false);
-        return resolvedFile is null ? result : result with { Text = $"resolved file: {resolvedFile}\n{result.Text}" };
-    }
-
-    private async Task<EditResult> EditCoreAsync(EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
-    {
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
         string workspace = request.Target.Workspace;
         string action = (parameters.Action ?? string.Empty).Trim().ToLowerInvariant();
@@ -81,8 +63,18 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
 
         EditPlan computed;
         ContextSnapshot snapshot;
+        string? resolvedFile = null;
         using (ContextLease lease = await cache.AcquireAsync(request, evaluation, cancellationToken).ConfigureAwait(false))
         {
+            // The shared file rule: an exact path, else a unique whole-segment suffix announced by a first
+            // "resolved file:" line (several matches: ambiguous_file).
+            if (!string.IsNullOrWhiteSpace(parameters.Path))
+            {
+                ResolvedFile resolved = FileResolver.Resolve(lease.Solution, workspace, parameters.Path);
+                resolvedFile = resolved.Reported;
+                parameters = parameters with { Path = resolved.Relative };
+            }
+
             snapshot = new ContextSnapshot(lease.Context.LoadedAtUtc, ProposalStore.BuildFileStamps(lease));
             switch (action)
             {
@@ -95,7 +87,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
                 default:
                     if (parameters.ActionIndex is null)
                     {
-                        return await this.ListCodeActionsAsync(lease, request, parameters, snapshot, cancellationToken).ConfigureAwait(false);
+                        return Announce(await this.ListCodeActionsAsync(lease, request, parameters, snapshot, cancellationToken).ConfigureAwait(false), resolvedFile);
                     }
 
                     CodeActionListing listing;
@@ -116,32 +108,35 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
 
         if (apply)
         {
-            return await this.ApplyAsync(computed, request, write, parameters.Tool, cancellationToken).ConfigureAwait(false);
+            return Announce(await this.ApplyAsync(computed, request, write, parameters.Tool, cancellationToken).ConfigureAwait(false), resolvedFile);
         }
 
-        Proposal stored = this.Proposals.Add(newId => new Proposal
+        Proposal stored = this.StoreProposal(workspace, request, snapshot, SourceHashes(computed.Files), plan: computed);
+        EditResult preview = new(EditResultKind.Preview, stored.Id, EditRenderer.Preview(stored.Id, computed, workspace), computed.Operations(workspace), null, 0, false)
+        {
+            Files = parameters.IncludeTexts == true ? computed.FileTexts(workspace) : null,
+        };
+        return Announce(preview, resolvedFile);
+    }
+
+    /// <summary>Starts the text with the <c>resolved file:</c> line when a file argument was matched by suffix.</summary>
+    private static EditResult Announce(EditResult result, string? resolvedFile) =>
+        resolvedFile is null ? result : result with { Text = $"resolved file: {resolvedFile}\n{result.Text}" };
+
+    /// <summary>Keeps a preview (<paramref name="plan"/>) or a code action listing (<paramref name="listing"/>) under a new proposal id.</summary>
+    private Proposal StoreProposal(string workspace, ContextRequest request, ContextSnapshot snapshot, Dictionary<string, string?> sourceFiles, EditPlan? plan = null, CodeActionListing? listing = null) =>
+        this.Proposals.Add(newId => new Proposal
         {
             Id = newId,
             Workspace = workspace,
             Request = request,
             CreatedAt = this.Proposals.Clock.GetUtcNow(),
             ContextLoadedAtUtc = snapshot.LoadedAtUtc,
-            Plan = computed,
+            Plan = plan,
+            Listing = listing,
             BuildFiles = snapshot.BuildFiles,
-            SourceFiles = SourceHashes(computed.Files),
+            SourceFiles = sourceFiles,
         });
-        return new EditResult(EditResultKind.Preview, stored.Id, EditRenderer.Preview(stored.Id, computed, workspace), computed.Operations(workspace), null, 0, false)
-        {
-            Files = parameters.IncludeTexts == true
-                ? [.. computed.Files.Select(f => new EditFileText(
-                    PathUtil.ToWorkspaceRelative(workspace, f.Path),
-                    f.NewPath is null ? null : PathUtil.ToWorkspaceRelative(workspace, f.NewPath),
-                    f.BeforeText,
-                    f.AfterText,
-                    f.Occurrences))]
-                : null,
-        };
-    }
 
     public Task<EditResult> UndoAsync(EditHistoryParams parameters, IWriteAuthorizer? write, CancellationToken cancellationToken) =>
         this.ReplayAsync(parameters, write, undo: true, cancellationToken);
@@ -184,17 +179,8 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     {
         string workspace = request.Target.Workspace;
         CodeActionListing listing = await CodeActionService.ListAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
-        Proposal stored = this.Proposals.Add(newId => new Proposal
-        {
-            Id = newId,
-            Workspace = workspace,
-            Request = request,
-            CreatedAt = this.Proposals.Clock.GetUtcNow(),
-            ContextLoadedAtUtc = snapshot.LoadedAtUtc,
-            Listing = listing,
-            BuildFiles = snapshot.BuildFiles,
-            SourceFiles = new Dictionary<string, string?>(PathUtil.Comparer) { [listing.FilePath] = listing.FileHash },
-        });
+        Proposal stored = this.StoreProposal(
+            workspace, request, snapshot, new Dictionary<string, string?>(PathUtil.Comparer) { [listing.FilePath] = listing.FileHash }, listing: listing);
         bool all = parameters.All == true;
         string relative = PathUtil.ToWorkspaceRelative(workspace, listing.FilePath);
         return new EditResult(
@@ -226,15 +212,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         // The lock covers the authorization too: a client that applies the edit itself writes under it.
         using (WorkspaceLock _ = await WorkspaceLock.AcquireAsync(workspace, LockTimeout, cancellationToken).ConfigureAwait(false))
         {
-            AuthorizeWriteParams authorization = new(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool)
-            {
-                Changes = [.. plan.Files.Select(f => new EditFileText(
-                    PathUtil.ToWorkspaceRelative(workspace, f.Path),
-                    f.NewPath is null ? null : PathUtil.ToWorkspaceRelative(workspace, f.NewPath),
-                    f.BeforeText,
-                    f.AfterText,
-                    f.Occurrences))],
-            };
+            AuthorizeWriteParams authorization = new(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool) { Changes = plan.FileTexts(workspace) };
             EvaluationAuthorization answer = await write.AuthorizeAsync(authorization, cancellationToken).ConfigureAwait(false);
             if (!answer.Granted)
             {

@@ -51,7 +51,9 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         HashSet<string>? ids = parameters.Ids is { Count: > 0 } list ? new(list.Select(i => i.Trim()), StringComparer.OrdinalIgnoreCase) : null;
 
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
-        using ContextLease lease = await this.AcquireGivingNewFilesTimeAsync(request, authorizer, parameters, cancellationToken).ConfigureAwait(false);
+        (ContextLease acquired, Func<string, bool> matches, string? resolvedFile, List<string> incomplete) =
+            await this.AcquireGivingNewFilesTimeAsync(request, authorizer, parameters, cancellationToken).ConfigureAwait(false);
+        using ContextLease lease = acquired;
         string workspace = request.Target.Workspace;
         List<Project> projects = SymbolResolver.SelectProjects(lease.Solution, workspace, parameters.Project);
 
@@ -61,7 +63,6 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             .Where(d => d.FilePath is { } f && (f.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || f.EndsWith(".csx", StringComparison.OrdinalIgnoreCase)))
             .Select(d => (Document: d, Relative: PathUtil.ToWorkspaceRelative(workspace, d.FilePath!)))
             .DistinctBy(d => d.Relative)];
-        (Func<string, bool> matches, string? resolvedFile) = PathFilter(parameters.Path, lease.Solution, workspace);
         List<(Document Document, string Relative)> selected = [.. documents.Where(d => matches(d.Relative)).OrderBy(d => d.Relative, StringComparer.Ordinal).Take(MaxFiles)];
 
         List<DiagnosticItem> all = [];
@@ -162,7 +163,6 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
 
         int shown = page?.Count ?? summary!.Count;
         bool truncated = offset + shown < lines;
-        List<string> incomplete = Incomplete(workspace, lease.Solution, matches, parameters.Project is null);
         List<AnsweringProject> answering = [.. selected.Select(d => d.Document.Project).DistinctBy(p => p.Id)
             .Select(p => new AnsweringProject(p.FilePath is null ? p.Name : PathUtil.ToWorkspaceRelative(workspace, p.FilePath), lease.Context.Frameworks.GetValueOrDefault(p.Id)))
             .OrderBy(p => p.Project, StringComparer.Ordinal).ThenBy(p => p.TargetFramework, StringComparer.Ordinal)];
@@ -266,36 +266,36 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
     /// <summary>
     /// A lease in which a C# file created moments ago had its chance to join a project: when one is
     /// still outside every project, waits out its grace and acquires again (the cache notices the new
-    /// compile item and reloads, with authorization, if a project's globs include it).
+    /// compile item and reloads, with authorization, if a project's globs include it). Returns the
+    /// lease with the path filter and the files outside every project, computed once for it.
     /// </summary>
-    private async Task<ContextLease> AcquireGivingNewFilesTimeAsync(ContextRequest request, IEvaluationAuthorizer? authorizer, DiagnosticsParams parameters, CancellationToken cancellationToken)
+    private async Task<(ContextLease Lease, Func<string, bool> Matches, string? ResolvedFile, List<string> Incomplete)> AcquireGivingNewFilesTimeAsync(
+        ContextRequest request, IEvaluationAuthorizer? authorizer, DiagnosticsParams parameters, CancellationToken cancellationToken)
     {
-        ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
         string workspace = request.Target.Workspace;
-        DateTime newest;
-        try
+        for (bool waited = false; ; waited = true)
         {
-            (Func<string, bool> matches, _) = PathFilter(parameters.Path, lease.Solution, workspace);
-            newest = Incomplete(workspace, lease.Solution, matches, parameters.Project is null)
-                .Select(relative => File.GetLastWriteTimeUtc(Path.Combine(workspace, relative)))
-                .DefaultIfEmpty(DateTime.MinValue)
-                .Max();
-        }
-        catch
-        {
-            lease.Dispose();
-            throw;
-        }
+            ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+            try
+            {
+                (Func<string, bool> matches, string? resolvedFile) = PathFilter(parameters.Path, lease.Solution, workspace);
+                List<string> incomplete = Incomplete(workspace, lease.Solution, matches, parameters.Project is null);
+                DateTime newest = incomplete.Select(relative => File.GetLastWriteTimeUtc(Path.Combine(workspace, relative))).DefaultIfEmpty(DateTime.MinValue).Max();
+                TimeSpan remaining = newest + NewFileGrace - DateTime.UtcNow;
+                if (waited || remaining <= TimeSpan.Zero)
+                {
+                    return (lease, matches, resolvedFile, incomplete);
+                }
 
-        TimeSpan remaining = newest + NewFileGrace - DateTime.UtcNow;
-        if (remaining <= TimeSpan.Zero)
-        {
-            return lease;
+                lease.Dispose();
+                await Task.Delay(remaining < NewFileGrace ? remaining : NewFileGrace, cancellationToken).ConfigureAwait(false);
+            }
+            catch
+            {
+                lease.Dispose();
+                throw;
+            }
         }
-
-        lease.Dispose();
-        await Task.Delay(remaining < NewFileGrace ? remaining : NewFileGrace, cancellationToken).ConfigureAwait(false);
-        return await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
     }
 
     private static List<string> Incomplete(string workspace, Solution solution, Func<string, bool> matches, bool allProjects)
