@@ -1,12 +1,12 @@
 // The SharpClaw sidebar. It renders only what the extension sends (validated with zod) and
 // builds DOM nodes with textContent, so host data cannot inject markup.
-import { ToWebviewMessageSchema, type ToWebviewMessage } from '../src/views/webviewMessages';
+import { ToWebviewMessageSchema, type ToWebviewMessage } from '../src/surfaces/vscode/views/webviewMessages';
 import { vscode } from './dom';
 import { approvalsSection } from './sections/approvalsSection';
 import { emptyState } from './sections/emptyState';
 import { hostSection, type HostView } from './sections/hostSection';
 import { reportSection } from './sections/reportSection';
-import type { VerificationReport } from '../src/verification/report';
+import type { VerificationReport } from '../src/engine/verification/report';
 
 type ApprovalEntry = Extract<ToWebviewMessage, { type: 'approvals' }>['entries'][number];
 

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { HostStatus } from '../../src/protocol/hostStatus';
+import type { HostStatus } from '../../src/engine/protocol/hostStatus';
 import { api, descendantsOf, extension, isAlive, screenshot, waitFor } from './support';
 
 const dotnetChildren = () => descendantsOf(process.pid).filter((p) => /(^|\/)dotnet(\s|$)/.test(p.command) || p.command.includes('SharpClaw.Server'));

@@ -1,5 +1,5 @@
 // Every permission decision of this session, newest first.
-import type { ToWebviewMessage } from '../../src/views/webviewMessages';
+import type { ToWebviewMessage } from '../../src/surfaces/vscode/views/webviewMessages';
 import { element, section } from '../dom';
 
 type ApprovalEntry = Extract<ToWebviewMessage, { type: 'approvals' }>['entries'][number];

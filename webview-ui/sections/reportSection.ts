@@ -1,7 +1,7 @@
 // A verification report: verdict, selection, steps with a duration bar chart, diagnostics
 // grouped by file (click to open), failed tests with message and stack (source links), and
 // every skipped or missing section spelled out with its reason.
-import type { Diagnostic, FailedTest, Step, VerificationReport } from '../../src/verification/report';
+import type { Diagnostic, FailedTest, Step, VerificationReport } from '../../src/engine/verification/report';
 import { element, section, vscode } from '../dom';
 
 const statusText: Record<VerificationReport['status'], string> = {

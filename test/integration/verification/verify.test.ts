@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { VerificationReport } from '../../../src/verification/report';
+import type { VerificationReport } from '../../../src/engine/verification/report';
 import { api } from '../support';
 
 /** Answers the next permission dialog like a person (VS Code refuses real modal dialogs while extension tests run). */

@@ -1,0 +1,113 @@
+// The VS Code face of verification: the commands SharpClaw: Verify Affected / All / Build / Tests
+// (cancellable progress, the extension's permission policy, so Restricted Mode denies them) and
+// the Problems panel ("SharpClaw" diagnostics from every report, including verify_workspace's).
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PermissionPolicy } from '../../../engine/permissions/permissionPolicy';
+import type { ExtensionLog } from '../logging/extensionLog';
+import { toAbortSignal } from '../tools/vscodeToolAdapter';
+import { isFailingStatus, type VerificationReport, type VerificationScope } from '../../../engine/verification/report';
+import { VerifyRequestSchema } from '../../../engine/verification/request';
+import type { VerificationService } from '../../../engine/verification/verificationService';
+
+export interface VerificationCommandsOptions {
+  service: VerificationService;
+  permissions: PermissionPolicy;
+  log: ExtensionLog;
+  workspaceFolder: () => string | undefined;
+  /** The machine-scoped sharpclaw.dotnetPath, or empty for PATH. */
+  dotnetPath: () => string;
+}
+
+const stackFrame = /\s+in\s+(.+?):line\s+(\d+)\s*$/m;
+
+/** Report → Problems panel entries, by file. */
+export function reportDiagnostics(report: VerificationReport): Map<string, vscode.Diagnostic[]> {
+  const byFile = new Map<string, vscode.Diagnostic[]>();
+  const add = (file: string, diagnostic: vscode.Diagnostic) => {
+    const list = byFile.get(file) ?? [];
+    list.push(diagnostic);
+    byFile.set(file, list);
+  };
+  for (const d of report.build?.diagnostics ?? []) {
+    if (!d.file || !path.isAbsolute(d.file)) continue;
+    const line = Math.max(0, (d.line ?? 1) - 1);
+    const column = Math.max(0, (d.column ?? 1) - 1);
+    const range = new vscode.Range(line, column, d.endLine ? d.endLine - 1 : line, d.endColumn ? d.endColumn - 1 : column + 1);
+    const diagnostic = new vscode.Diagnostic(range, d.message, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+    diagnostic.source = 'SharpClaw';
+    if (d.code) diagnostic.code = d.code;
+    add(d.file, diagnostic);
+  }
+  for (const test of report.tests?.failedTests ?? []) {
+    const frame = stackFrame.exec(test.stackTrace);
+    const file = frame ? frame[1]! : path.join(report.workspaceFolder, test.project);
+    const line = frame ? Math.max(0, Number(frame[2]) - 1) : 0;
+    const diagnostic = new vscode.Diagnostic(new vscode.Range(line, 0, line, 1000), `Test failed: ${test.name}: ${test.message.split('\n')[0] ?? ''}`, vscode.DiagnosticSeverity.Error);
+    diagnostic.source = 'SharpClaw';
+    diagnostic.code = 'test';
+    add(file, diagnostic);
+  }
+  return byFile;
+}
+
+export interface VerificationFeature {
+  disposables: vscode.Disposable[];
+  /** Handlers of sharpclaw.verifyAffected / verifyAll / verifyBuild / verifyTests, by command id (extension.ts registers the ids from package.json). */
+  commands: Record<string, () => Promise<VerificationReport | undefined>>;
+}
+
+export function createVerificationFeature(options: VerificationCommandsOptions): VerificationFeature {
+  const problems = vscode.languages.createDiagnosticCollection('SharpClaw');
+  const subscription = vscode.Disposable.from(options.service.onDidReport((report) => {
+    if (report.status === 'denied' || report.status === 'cancelled' || report.status === 'timedOut') return;
+    problems.clear();
+    for (const [file, diagnostics] of reportDiagnostics(report)) problems.set(vscode.Uri.file(file), diagnostics);
+    options.log.info(`Verification ${report.scope} of ${report.target ?? report.workspaceFolder}: ${report.summary}`);
+  }));
+
+  const run = async (scope: VerificationScope, title: string): Promise<VerificationReport | undefined> => {
+    const workspaceFolder = options.workspaceFolder();
+    if (!workspaceFolder) {
+      void vscode.window.showErrorMessage('SharpClaw: open a folder that contains a .NET solution or project first.');
+      return undefined;
+    }
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `SharpClaw: ${title}`, cancellable: true },
+      async (progress, token) => {
+        const abort = toAbortSignal(token);
+        try {
+          const dotnet = options.dotnetPath();
+          const report = await options.service.run(VerifyRequestSchema.parse({ scope }), {
+            workspaceFolder,
+            permissions: options.permissions,
+            requestedBy: `SharpClaw: ${title}`,
+            signal: abort.signal,
+            progress: (message) => progress.report({ message }),
+            ...(dotnet ? { dotnet } : {}),
+          });
+          const show = isFailingStatus(report.status) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+          void show(`SharpClaw: ${report.summary}`, 'Show Log').then((choice) => choice && options.log.show());
+          return report;
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          options.log.error(`SharpClaw: ${title} failed: ${message}`);
+          void vscode.window.showErrorMessage(`SharpClaw: ${title}: ${message}`);
+          return undefined;
+        } finally {
+          abort.dispose();
+        }
+      },
+    );
+  };
+
+  return {
+    disposables: [problems, subscription],
+    commands: {
+      'sharpclaw.verifyAffected': () => run('affected', 'Verify Affected'),
+      'sharpclaw.verifyAll': () => run('all', 'Verify All'),
+      'sharpclaw.verifyBuild': () => run('build', 'Verify Build'),
+      'sharpclaw.verifyTests': () => run('tests', 'Verify Tests'),
+    },
+  };
+}
