@@ -67,6 +67,15 @@ export interface MsbuildProjectGraphOptions {
   parallelism?: number;
 }
 
+/** Project files listed (by the solution or a reference) that do not exist: named, instead of a failed process start in their missing folder. */
+function missingProjects(projects: readonly string[], workspaceFolder: string): EvaluationError {
+  const names = projects.map((project) => path.relative(workspaceFolder, project) || project);
+  return new EvaluationError(
+    `${names.length === 1 ? 'A listed project file does not exist' : `${names.length} listed project files do not exist`}: ${names.join(', ')}. Restore them or remove them from the solution.`,
+    'failed',
+  );
+}
+
 export class MsbuildProjectGraphSource implements ProjectGraphSource {
   private readonly dotnet: string;
   private readonly parallelism: number;
@@ -93,6 +102,8 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
       queue.push(full);
     };
     roots.forEach(enqueue);
+    const missingRoots = queue.filter((project) => !fs.existsSync(project));
+    if (missingRoots.length > 0) throw missingProjects(missingRoots, options.workspaceFolder);
 
     let failure: unknown;
     const work = async (): Promise<void> => {
@@ -106,6 +117,7 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
             result = hit.project;
             cached++;
           } else {
+            if (!fs.existsSync(project)) throw missingProjects([project], options.workspaceFolder);
             result = await this.evaluateProject(project, options, deadline);
             cache.entries[project] = { key, project: result };
             evaluated++;
@@ -175,7 +187,8 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
   }
 
   private async runEvaluation(project: string, framework: string | undefined, options: EvaluateOptions, deadline: number): Promise<RawEvaluation> {
-    const outFile = path.join(os.tmpdir(), `sharpclaw-eval-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+    // Next to the cache, in the private state folder; the shared temp folder only without a cache.
+    const outFile = path.join(this.options.cacheFile ? path.dirname(this.options.cacheFile) : os.tmpdir(), `sharpclaw-eval-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
     const args = [
       'msbuild',
       project,

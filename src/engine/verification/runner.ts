@@ -286,6 +286,8 @@ async function runLocked(
       const args = [
         'build',
         buildTarget,
+        // A project SharpClaw generated lives in the state folder: no Directory.Build.rsp above it may add switches.
+        ...(buildTarget.startsWith(runDir) ? ['-noAutoResponse'] : []),
         ...(request.restore ? [] : ['--no-restore']),
         '-c',
         request.configuration,
@@ -448,7 +450,11 @@ function closure(graph: ProjectGraph, roots: readonly string[]): EvaluatedProjec
   return [...seen].map((p) => graph.projects.get(p)).filter((p): p is EvaluatedProject => p !== undefined);
 }
 
-/** One project builds directly; several are built by one traversal project in the run folder. */
+/**
+ * One project builds directly; several are built by one traversal project in the run folder. The
+ * traversal imports nothing (no Sdk, so no Directory.Build.props/targets or Directory.Packages.props
+ * from the folders above it) and is built with -noAutoResponse (no Directory.Build.rsp either).
+ */
 function buildTargetFor(graph: ProjectGraph, selected: readonly string[], runDir: string): string {
   const roots = buildRoots(graph, selected);
   if (roots.length === 1) return roots[0]!;

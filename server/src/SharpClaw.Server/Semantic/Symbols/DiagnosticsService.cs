@@ -213,7 +213,15 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
 
         if (wanted.IndexOfAny(['*', '?', '{', '[']) >= 0)
         {
-            Regex regex = new(GlobToRegex(wanted), RegexOptions.CultureInvariant | (PathUtil.Comparison == StringComparison.Ordinal ? RegexOptions.None : RegexOptions.IgnoreCase));
+            if (wanted.Length > MaxGlobLength)
+            {
+                throw SemanticException.InvalidRequest($"'path' is a glob of {wanted.Length} characters; at most {MaxGlobLength} are accepted.");
+            }
+
+            // NonBacktracking: matching time is linear in the path, whatever the pattern.
+            Regex regex = new(
+                GlobToRegex(wanted),
+                RegexOptions.CultureInvariant | RegexOptions.NonBacktracking | (PathUtil.Comparison == StringComparison.Ordinal ? RegexOptions.None : RegexOptions.IgnoreCase));
             bool nameOnly = !wanted.Contains('/', StringComparison.Ordinal);
             return (relative => regex.IsMatch(relative) || (nameOnly && regex.IsMatch(relative[(relative.LastIndexOf('/') + 1)..])), null);
         }
@@ -222,8 +230,25 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         return (relative => relative.Equals(file.Relative, PathUtil.Comparison), file.Reported);
     }
 
+    /// <summary>Whether a relative path ('/'-separated) matches a glob, in time linear in the path (the one glob rule of the host).</summary>
+    internal static bool GlobMatches(string glob, string relative) =>
+        new Regex(GlobToRegex(glob), RegexOptions.CultureInvariant | RegexOptions.NonBacktracking | (PathUtil.Comparison == StringComparison.Ordinal ? RegexOptions.None : RegexOptions.IgnoreCase))
+            .IsMatch(relative);
+
+    /// <summary>The longest glob a diagnostics <c>path</c> may be (the tool schema says the same).</summary>
+    internal const int MaxGlobLength = 1024;
+
+    /// <summary>
+    /// The regular expression of a glob. Repeated <c>**</c> segments mean the same as one and are
+    /// collapsed first, so the expression grows linearly with the pattern and never nests <c>.*</c>.
+    /// </summary>
     internal static string GlobToRegex(string glob)
     {
+        while (glob.Contains("**/**", StringComparison.Ordinal) || glob.Contains("***", StringComparison.Ordinal))
+        {
+            glob = glob.Replace("**/**", "**", StringComparison.Ordinal).Replace("***", "**", StringComparison.Ordinal);
+        }
+
         StringBuilder builder = new("^");
         int braces = 0;
         for (int i = 0; i < glob.Length; i++)
