@@ -10,11 +10,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandLine, dotnetEnvironment, runProcess } from './processRunner';
-import { EvaluationError, type EvaluateOptions, type EvaluatedProject, type ProjectGraph, type ProjectGraphSource } from './projectGraph';
+import { classifyTestProject, EvaluationError, type EvaluateOptions, type EvaluatedProject, type ProjectGraph, type ProjectGraphSource } from './projectGraph';
 
-const properties = ['IsTestProject', 'TargetFramework', 'TargetFrameworks', 'OutputType', 'ProjectAssetsFile', 'MSBuildAllProjects', 'TargetPath'];
+const properties = ['IsTestProject', 'IsTestingPlatformApplication', 'TestingPlatformDotnetTestSupport', 'TargetFramework', 'TargetFrameworks', 'OutputType', 'ProjectAssetsFile', 'MSBuildAllProjects', 'TargetPath'];
 const items = ['Compile', 'ProjectReference', 'PackageReference', 'EmbeddedResource', 'AdditionalFiles', 'Content', 'None'];
-const cacheVersion = 2;
+const cacheVersion = 3;
 
 interface RawEvaluation {
   Properties?: Record<string, string>;
@@ -153,12 +153,18 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
     const packages = new Set<string>();
     const imports = new Set<string>();
     const targetPaths: Record<string, string> = {};
-    let isTest = false;
+    // IsTestProject: true in any framework wins, else an explicit false, else empty.
+    let isTestProject = '';
+    let testingPlatformApplication = false;
+    let testingPlatformDotnetTestSupport = false;
     let assetsFile: string | null = null;
     let outputType = props.OutputType ?? '';
     for (const [tfm, evaluation] of inner) {
       const p = evaluation.Properties ?? {};
-      if ((p.IsTestProject ?? '').trim().toLowerCase() === 'true') isTest = true;
+      const explicit = (p.IsTestProject ?? '').trim().toLowerCase();
+      if (explicit === 'true' || (explicit === 'false' && isTestProject === '')) isTestProject = explicit;
+      if ((p.IsTestingPlatformApplication ?? '').trim().toLowerCase() === 'true') testingPlatformApplication = true;
+      if ((p.TestingPlatformDotnetTestSupport ?? '').trim().toLowerCase() === 'true') testingPlatformDotnetTestSupport = true;
       if (p.ProjectAssetsFile) assetsFile = p.ProjectAssetsFile;
       if (p.OutputType) outputType = p.OutputType;
       if (p.TargetPath && tfm) targetPaths[tfm] = p.TargetPath;
@@ -170,10 +176,14 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
       for (const item of i.ProjectReference ?? []) references.add(path.resolve(path.dirname(project), item.FullPath ?? item.Identity ?? ''));
       for (const item of i.PackageReference ?? []) if (item.Identity) packages.add(item.Identity);
     }
+    const testProjectSource = classifyTestProject({ isTestProject, testingPlatformApplication, packageReferences: [...packages] });
     return {
       path: project,
       name: path.basename(project, path.extname(project)),
-      isTestProject: isTest,
+      isTestProject: testProjectSource !== null,
+      testProjectSource,
+      testingPlatformApplication,
+      testingPlatformDotnetTestSupport,
       targetFrameworks: single ? [single] : frameworks,
       multiTargeted: !single && frameworks.length > 1,
       outputType,
