@@ -46,6 +46,8 @@ internal static class Program
                 string querySolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string queryResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
                 return await QueryBenchmark.RunAsync(querySolution, Int(options, "iterations", 30), queryResults);
+            case "probe":
+                return await Probe.RunAsync(options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files), Int(options, "iterations", 100));
             case "rename":
                 string renameSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string renameResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");

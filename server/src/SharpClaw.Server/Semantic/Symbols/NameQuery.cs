@@ -100,6 +100,17 @@ internal sealed class NameQuery
         return true;
     }
 
+    /// <summary>
+    /// The key <see cref="SimpleName"/> is compared with for a symbol's display name: its last segment,
+    /// parameters and generic arguments dropped (<see cref="MatchesName"/> can only succeed when they are equal).
+    /// </summary>
+    public static string SimpleNameOf(string display)
+    {
+        int open = IndexAtDepthZero(display, '(');
+        List<string> actual = SplitTopLevel(SymbolResolver.Strip(open >= 0 ? display[..open] : display), '.');
+        return actual.Count == 0 ? string.Empty : WithoutGenerics(NormalizeGenerics(actual[^1]));
+    }
+
     /// <summary>True when the display name (parameters ignored) ends with this query's segments.</summary>
     public bool MatchesName(string display)
     {

@@ -7,6 +7,33 @@ using SharpClaw.Server.Semantic.Cache;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 
+/// <summary>Every reportable source symbol of a snapshot (solution order), and the same symbols by simple name.</summary>
+internal sealed class SymbolIndex
+{
+    private readonly Dictionary<string, List<SymbolMatch>> byName;
+
+    public SymbolIndex(List<SymbolMatch> all)
+    {
+        this.All = all;
+        this.byName = new(StringComparer.Ordinal);
+        foreach (SymbolMatch match in all)
+        {
+            string name = NameQuery.SimpleNameOf(match.Display);
+            if (!this.byName.TryGetValue(name, out List<SymbolMatch>? list))
+            {
+                this.byName[name] = list = [];
+            }
+
+            list.Add(match);
+        }
+    }
+
+    public List<SymbolMatch> All { get; }
+
+    /// <summary>The symbols whose display name ends in <paramref name="simpleName"/> (generic arguments ignored), in index order.</summary>
+    public IReadOnlyList<SymbolMatch> Named(string simpleName) => this.byName.GetValueOrDefault(simpleName) ?? [];
+}
+
 /// <summary>A source symbol found in one project's compilation.</summary>
 internal sealed record SymbolMatch(ISymbol Symbol, Project Project, string Display, string Kind)
 {
@@ -61,8 +88,11 @@ internal static class SymbolResolver
 
         NameQuery query = NameQuery.Parse(selector.Name, selector.Signature);
         HashSet<ProjectId> selected = [.. projects.Select(p => p.Id)];
-        List<SymbolMatch> all = [.. (await IndexAsync(solution, cancellationToken).ConfigureAwait(false)).Where(m => selected.Contains(m.Project.Id))];
-        List<SymbolMatch> matches = [.. all.Where(m => query.Matches(m.Symbol, m.Display) && Filter(m, selector, file))];
+        SymbolIndex index = await IndexAsync(solution, cancellationToken).ConfigureAwait(false);
+
+        // Only symbols with the query's simple name can match: the by-name table keeps a warm resolve
+        // independent of the solution's size.
+        List<SymbolMatch> matches = [.. index.Named(query.SimpleName).Where(m => selected.Contains(m.Project.Id) && query.Matches(m.Symbol, m.Display) && Filter(m, selector, file))];
         matches = Deduplicate(matches);
 
         if (matches.Count == 1)
@@ -75,7 +105,7 @@ internal static class SymbolResolver
             throw Ambiguous(selector.Name, matches, workspace);
         }
 
-        throw NotFound(selector, query, all, workspace);
+        throw NotFound(selector, query, [.. index.All.Where(m => selected.Contains(m.Project.Id))], workspace);
     }
 
     public static string KindOf(ISymbol symbol) => symbol switch
@@ -247,11 +277,10 @@ internal static class SymbolResolver
     /// The symbol index of a solution snapshot, built once per snapshot (snapshots are immutable; a source
     /// refresh makes a new one, and the entry goes with the old snapshot).
     /// </summary>
-    internal static Task<List<SymbolMatch>> IndexAsync(Solution solution, CancellationToken cancellationToken)
+    internal static Task<SymbolIndex> IndexAsync(Solution solution, CancellationToken cancellationToken)
     {
-        Task<List<SymbolMatch>> index = Indexes.GetValue(solution, s => CollectAsync(
-            [.. s.Projects.Where(p => p.Language == LanguageNames.CSharp).OrderBy(p => p.FilePath, StringComparer.Ordinal).ThenBy(p => p.Name, StringComparer.Ordinal)],
-            CancellationToken.None));
+        Task<SymbolIndex> index = Indexes.GetValue(solution, s => BuildIndexAsync(
+            [.. s.Projects.Where(p => p.Language == LanguageNames.CSharp).OrderBy(p => p.FilePath, StringComparer.Ordinal).ThenBy(p => p.Name, StringComparer.Ordinal)]));
         if (index.IsFaulted || index.IsCanceled)
         {
             Indexes.Remove(solution); // Not kept: the next query tries again.
@@ -260,7 +289,10 @@ internal static class SymbolResolver
         return index.IsCompleted ? index : index.WaitAsync(cancellationToken);
     }
 
-    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Solution, Task<List<SymbolMatch>>> Indexes = [];
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Solution, Task<SymbolIndex>> Indexes = [];
+
+    private static async Task<SymbolIndex> BuildIndexAsync(List<Project> projects) =>
+        new(await CollectAsync(projects, CancellationToken.None).ConfigureAwait(false));
 
     /// <summary>Every declared source symbol (types, their members) of the projects' compilations.</summary>
     private static async Task<List<SymbolMatch>> CollectAsync(List<Project> projects, CancellationToken cancellationToken)
