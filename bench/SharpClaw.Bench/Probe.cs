@@ -17,12 +17,12 @@ internal static class Probe
         await using LoadBenchmark.InProcessHost host = await LoadBenchmark.InProcessHost.StartAsync();
         await host.InspectAsync(workspace, solution);
         SymbolResolveParams resolve = new() { Workspace = workspace, Target = solution, Name = "Lib001.Type01.Compute(int)", Tool = "bench" };
-        FindReferencesParams references = new() { Workspace = workspace, Target = solution, Name = "Lib000.Type00.Compute(int)", Tool = "bench" };
-        DiagnosticsParams file = new() { Workspace = workspace, Target = solution, Path = "src/Lib001/Type01.cs", Tool = "bench" };
+        NavigateParams references = new() { Workspace = workspace, Target = solution, Action = "hover", Name = "Lib001.Type01.Describe(int)", Tool = "bench" };
+        SymbolsParams file = new() { Workspace = workspace, Target = solution, Path = "src/Lib001/Type01.cs", Tool = "bench" };
         for (int i = 0; i < 3; i++)
         {
-            await host.InvokeAsync<FindReferencesResult>(ProtocolMethods.FindReferences, references);
-            await host.InvokeAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, file);
+            await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, references);
+            await host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, file);
         }
 
         Console.WriteLine("warm; looping");
@@ -33,14 +33,14 @@ internal static class Probe
             await host.InvokeAsync<SymbolResolveResult>(ProtocolMethods.SymbolResolve, resolve);
             r += Stopwatch.GetElapsedTime(t).TotalMilliseconds;
             t = Stopwatch.GetTimestamp();
-            await host.InvokeAsync<FindReferencesResult>(ProtocolMethods.FindReferences, references);
+            await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, references);
             f += Stopwatch.GetElapsedTime(t).TotalMilliseconds;
             t = Stopwatch.GetTimestamp();
-            await host.InvokeAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, file);
+            await host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, file);
             d += Stopwatch.GetElapsedTime(t).TotalMilliseconds;
         }
 
-        Console.WriteLine($"mean resolve {r / iterations:0.00} ms, references {f / iterations:0.00} ms, file diagnostics {d / iterations:0.00} ms");
+        Console.WriteLine($"mean resolve {r / iterations:0.00} ms, hover {f / iterations:0.00} ms, document symbols {d / iterations:0.00} ms");
         return 0;
     }
 }

@@ -1,7 +1,6 @@
 using System.Text;
 using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.Diagnostics;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
@@ -142,7 +141,6 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             return items;
         }
 
-        CompilationWithAnalyzers? withAnalyzers = CompilationAnalyzers.For(project, compilation);
         Dictionary<SyntaxTree, string> trees = [];
         foreach ((Document document, string relative) in group)
         {
@@ -156,21 +154,13 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         if (trees.Count > PerFileThreshold)
         {
             // Many files of one project: one pass over the whole compilation is much cheaper than per-file passes.
-            found.AddRange(withAnalyzers is null
-                ? compilation.GetDiagnostics(cancellationToken)
-                : await withAnalyzers.GetAllDiagnosticsAsync(cancellationToken).ConfigureAwait(false));
+            found.AddRange(await CompilationAnalyzers.AllAsync(project, compilation, cancellationToken).ConfigureAwait(false));
         }
         else
         {
             foreach (SyntaxTree tree in trees.Keys)
             {
-                SemanticModel model = compilation.GetSemanticModel(tree);
-                found.AddRange(model.GetDiagnostics(cancellationToken: cancellationToken));
-                if (withAnalyzers is not null)
-                {
-                    found.AddRange(await withAnalyzers.GetAnalyzerSyntaxDiagnosticsAsync(tree, cancellationToken).ConfigureAwait(false));
-                    found.AddRange(await withAnalyzers.GetAnalyzerSemanticDiagnosticsAsync(model, null, cancellationToken).ConfigureAwait(false));
-                }
+                found.AddRange(await CompilationAnalyzers.FileAsync(project, compilation, tree, cancellationToken).ConfigureAwait(false));
             }
         }
 

@@ -10,28 +10,45 @@ namespace SharpClaw.Server.Semantic.Symbols;
 /// <summary>Every reportable source symbol of a snapshot (solution order), and the same symbols by simple name.</summary>
 internal sealed class SymbolIndex
 {
-    private readonly Dictionary<string, List<SymbolMatch>> byName;
+    private readonly Dictionary<string, List<SymbolMatch>> byName = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, List<SymbolMatch>> byTail = new(StringComparer.Ordinal);
 
     public SymbolIndex(List<SymbolMatch> all)
     {
         this.All = all;
-        this.byName = new(StringComparer.Ordinal);
         foreach (SymbolMatch match in all)
         {
-            string name = NameQuery.SimpleNameOf(match.Display);
-            if (!this.byName.TryGetValue(name, out List<SymbolMatch>? list))
+            IReadOnlyList<string> tail = NameQuery.TailOf(match.Display);
+            Add(this.byName, tail[^1], match);
+            if (tail.Count > 1)
             {
-                this.byName[name] = list = [];
+                Add(this.byTail, tail[0] + "." + tail[1], match);
             }
-
-            list.Add(match);
         }
     }
 
     public List<SymbolMatch> All { get; }
 
-    /// <summary>The symbols whose display name ends in <paramref name="simpleName"/> (generic arguments ignored), in index order.</summary>
-    public IReadOnlyList<SymbolMatch> Named(string simpleName) => this.byName.GetValueOrDefault(simpleName) ?? [];
+    /// <summary>
+    /// The only symbols that can match <paramref name="query"/>, in index order: those whose display name ends
+    /// in the query's last two segments (or last one, for a one-segment query), generic arguments ignored.
+    /// </summary>
+    public IReadOnlyList<SymbolMatch> Candidates(NameQuery query)
+    {
+        IReadOnlyList<string> tail = query.Tail;
+        Dictionary<string, List<SymbolMatch>> table = tail.Count > 1 ? this.byTail : this.byName;
+        return table.GetValueOrDefault(string.Join('.', tail)) ?? [];
+    }
+
+    private static void Add(Dictionary<string, List<SymbolMatch>> table, string key, SymbolMatch match)
+    {
+        if (!table.TryGetValue(key, out List<SymbolMatch>? list))
+        {
+            table[key] = list = [];
+        }
+
+        list.Add(match);
+    }
 }
 
 /// <summary>A source symbol found in one project's compilation.</summary>
@@ -90,9 +107,9 @@ internal static class SymbolResolver
         HashSet<ProjectId> selected = [.. projects.Select(p => p.Id)];
         SymbolIndex index = await IndexAsync(solution, cancellationToken).ConfigureAwait(false);
 
-        // Only symbols with the query's simple name can match: the by-name table keeps a warm resolve
+        // Only symbols whose names end like the query's can match: the index's tables keep a warm resolve
         // independent of the solution's size.
-        List<SymbolMatch> matches = [.. index.Named(query.SimpleName).Where(m => selected.Contains(m.Project.Id) && query.Matches(m.Symbol, m.Display) && Filter(m, selector, file))];
+        List<SymbolMatch> matches = [.. index.Candidates(query).Where(m => selected.Contains(m.Project.Id) && query.Matches(m.Symbol, m.Display) && Filter(m, selector, file))];
         matches = Deduplicate(matches);
 
         if (matches.Count == 1)
