@@ -13,8 +13,8 @@ import { commandLine, dotnetEnvironment, runProcess } from './processRunner';
 import { EvaluationError, type EvaluateOptions, type EvaluatedProject, type ProjectGraph, type ProjectGraphSource } from './projectGraph';
 
 const properties = ['IsTestProject', 'TargetFramework', 'TargetFrameworks', 'OutputType', 'ProjectAssetsFile', 'MSBuildAllProjects', 'TargetPath'];
-const items = ['Compile', 'ProjectReference', 'PackageReference', 'EmbeddedResource', 'AdditionalFiles', 'Content', 'None'];
-const cacheVersion = 2;
+const items = ['Compile', 'ProjectReference', 'PackageReference', 'EmbeddedResource', 'AdditionalFiles', 'Content', 'None', 'IntermediateAssembly'];
+const cacheVersion = 3;
 
 interface RawEvaluation {
   Properties?: Record<string, string>;
@@ -141,6 +141,7 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
     const packages = new Set<string>();
     const imports = new Set<string>();
     const targetPaths: Record<string, string> = {};
+    const intermediateAssemblies: Record<string, string> = {};
     let isTest = false;
     let assetsFile: string | null = null;
     let outputType = props.OutputType ?? '';
@@ -157,6 +158,8 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
       }
       for (const item of i.ProjectReference ?? []) references.add(path.resolve(path.dirname(project), item.FullPath ?? item.Identity ?? ''));
       for (const item of i.PackageReference ?? []) if (item.Identity) packages.add(item.Identity);
+      const assembly = i.IntermediateAssembly?.[0];
+      if (assembly && tfm) intermediateAssemblies[tfm] = path.resolve(path.dirname(project), assembly.FullPath ?? assembly.Identity ?? '');
     }
     return {
       path: project,
@@ -167,6 +170,7 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
       outputType,
       assetsFile,
       targetPaths,
+      intermediateAssemblies,
       ownedFiles: [...owned].sort(),
       projectReferences: [...references].sort(),
       packageReferences: [...packages].sort(),
