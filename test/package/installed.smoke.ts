@@ -77,7 +77,7 @@ describe('the packaged .vsix, installed into code-server', function () {
     assert.match(output, /successfully installed/);
     const bytes = fs.statSync(vsix).size;
     console.log(`      ${path.basename(vsix)}: ${(bytes / 1024 / 1024).toFixed(2)} MiB`);
-    assert.ok(bytes <= 12 * 1024 * 1024, `${(bytes / 1024 / 1024).toFixed(2)} MiB is over the 12 MiB budget`);
+    assert.ok(bytes <= 13.5 * 1024 * 1024, `${(bytes / 1024 / 1024).toFixed(2)} MiB is over the 13.5 MiB budget (scripts/package.mjs)`);
     for (const file of ['package.json', 'readme.md', 'dist/extension.js', 'dist/cli.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.dll', 'dist/server/BuildHost-net472/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.exe']) {
       assert.ok(fs.existsSync(path.join(installed, file)), `the installed extension has no ${file}`);
     }
