@@ -13,8 +13,8 @@ import { commandLine, dotnetEnvironment, runProcess } from './processRunner';
 import { classifyTestProject, EvaluationError, type EvaluateOptions, type EvaluatedProject, type ProjectGraph, type ProjectGraphSource } from './projectGraph';
 
 const properties = ['IsTestProject', 'IsTestingPlatformApplication', 'TestingPlatformDotnetTestSupport', 'TargetFramework', 'TargetFrameworks', 'OutputType', 'ProjectAssetsFile', 'MSBuildAllProjects', 'TargetPath'];
-const items = ['Compile', 'ProjectReference', 'PackageReference', 'EmbeddedResource', 'AdditionalFiles', 'Content', 'None'];
-const cacheVersion = 3;
+const items = ['Compile', 'ProjectReference', 'PackageReference', 'EmbeddedResource', 'AdditionalFiles', 'Content', 'None', 'IntermediateAssembly'];
+const cacheVersion = 4;
 
 interface RawEvaluation {
   Properties?: Record<string, string>;
@@ -153,6 +153,7 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
     const packages = new Set<string>();
     const imports = new Set<string>();
     const targetPaths: Record<string, string> = {};
+    const intermediateAssemblies: Record<string, string> = {};
     // IsTestProject: true in any framework wins, else an explicit false, else empty.
     let isTestProject = '';
     let testingPlatformApplication = false;
@@ -175,6 +176,8 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
       }
       for (const item of i.ProjectReference ?? []) references.add(path.resolve(path.dirname(project), item.FullPath ?? item.Identity ?? ''));
       for (const item of i.PackageReference ?? []) if (item.Identity) packages.add(item.Identity);
+      const assembly = i.IntermediateAssembly?.[0];
+      if (assembly && tfm) intermediateAssemblies[tfm] = path.resolve(path.dirname(project), assembly.FullPath ?? assembly.Identity ?? '');
     }
     const testProjectSource = classifyTestProject({ isTestProject, testingPlatformApplication, packageReferences: [...packages] });
     return {
@@ -189,6 +192,7 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
       outputType,
       assetsFile,
       targetPaths,
+      intermediateAssemblies,
       ownedFiles: [...owned].sort(),
       projectReferences: [...references].sort(),
       packageReferences: [...packages].sort(),

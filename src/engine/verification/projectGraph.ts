@@ -22,6 +22,8 @@ export interface EvaluatedProject {
   assetsFile: string | null;
   /** The output assembly per target framework. */
   targetPaths: Record<string, string>;
+  /** The compiler's output (obj/…/Name.dll) per target framework: it changes exactly when the compiler runs. */
+  intermediateAssemblies?: Record<string, string>;
   /** Absolute files the project claims: Compile (globs and links), EmbeddedResource, AdditionalFiles, Content, None. */
   ownedFiles: string[];
   /** Absolute project files it references. */

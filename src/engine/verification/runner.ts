@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import { buildRoots, isBuildInput, selectAffected } from './affected';
+import { CompileMemory } from './compileMemory';
 import { DiagnosticCollector, interferenceCodes, prerequisiteCodes } from './diagnostics';
 import { gitChanges } from './gitChanges';
 import { MsbuildProjectGraphSource } from './msbuildProjectGraph';
@@ -301,6 +302,9 @@ async function runLocked(
         '-clp:NoSummary;ForceNoAlign;DisableConsoleColor',
       ];
       progress(`Building ${report.relative(buildTarget)}…`);
+      // Warnings of projects MSBuild finds up to date come from their last compile (compileMemory.ts).
+      const compileMemory = CompileMemory.open(stateDir, request.configuration);
+      compileMemory.prepare(report.selection!.wholeTarget ? inTarget : closure(graph, selectedPaths), request.framework);
       const collector = new DiagnosticCollector();
       const outcome = await runProcess(dotnet, args, {
         cwd: targetDir,
@@ -316,6 +320,9 @@ async function runLocked(
         if (tests) report.tests = notRunTests('The build did not finish, so no tests ran.');
         return stop;
       }
+      const remembered = compileMemory.complete(collector.list());
+      remembered.replayed.forEach((diagnostic) => collector.addDiagnostic(diagnostic));
+      report.notes.push(...remembered.notes);
       // The exit code decides, whatever was printed.
       const passed = outcome.kind === 'exited' && outcome.exitCode === 0;
       const errors = collector.list().filter((d) => d.severity === 'error');
