@@ -8,6 +8,7 @@ import type { ExtensionLog } from '../logging/extensionLog';
 import { toAbortSignal } from '../tools/vscodeToolAdapter';
 import { isFailingStatus, type VerificationReport, type VerificationScope } from '../../../engine/verification/report';
 import { VerifyRequestSchema } from '../../../engine/verification/request';
+import { reportSentence } from '../messages/reportText';
 import type { VerificationService } from '../../../engine/verification/verificationService';
 
 export interface VerificationCommandsOptions {
@@ -87,7 +88,8 @@ export function createVerificationFeature(options: VerificationCommandsOptions):
             ...(dotnet ? { dotnet } : {}),
           });
           const show = isFailingStatus(report.status) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-          void show(`SharpClaw: ${report.summary}`, 'Show Log').then((choice) => choice && options.log.show());
+          // One sentence for the person; the whole report is in the sidebar.
+          void show(`SharpClaw: ${reportSentence(report)}`, 'Show Details').then((choice) => choice && vscode.commands.executeCommand('sharpclaw.openSidebar'));
           return report;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
