@@ -31,7 +31,7 @@ import type { VerifyRequest } from './request';
 import { createRunDirectory, verificationStateFolder } from './runDirectory';
 import { resolveTarget, type ResolvedTarget } from './targets';
 import { parseTrx, TrxError } from './trx';
-import { acquireWorkspaceLock, LockWaitError } from './workspaceLock';
+import { acquireWorkspaceLock, LockWaitError } from '../workspaceLock';
 
 export interface VerifyContext {
   workspaceFolder: string;
@@ -163,7 +163,7 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
     lock = await acquireWorkspaceLock(stateDir, {
       timeoutMs,
       ...(context.signal ? { signal: context.signal } : {}),
-      onWait: () => progress('Waiting for another verification of this workspace to finish…'),
+      onWait: (holder) => progress(`Waiting for ${holder} of this workspace to finish…`),
     });
   } catch (error) {
     if (error instanceof LockWaitError) {
