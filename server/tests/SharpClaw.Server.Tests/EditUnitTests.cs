@@ -166,11 +166,11 @@ public sealed class EditReceiptAndLockTests : IDisposable
         string workspace = Path.Combine(this.temp.Path, "stale");
         Directory.CreateDirectory(workspace);
         string path = WorkspaceLock.LockPathFor(workspace);
-        File.WriteAllText(path, string.Empty);
-        File.WriteAllText(path + ".owner", "999999\n" + workspace + "\n"); // Left behind by a crashed writer.
+        // Left behind by a crashed writer (no such process).
+        File.WriteAllText(path, $"pid 999999\nstart -\nhost {System.Net.Dns.GetHostName()}\npurpose verify\n");
 
         using WorkspaceLock acquired = await WorkspaceLock.AcquireAsync(workspace, TimeSpan.FromMilliseconds(500), CancellationToken.None);
         Assert.Equal(path, acquired.Path);
-        Assert.StartsWith($"{Environment.ProcessId}\n", File.ReadAllText(path + ".owner"), StringComparison.Ordinal);
+        Assert.StartsWith($"pid {Environment.ProcessId}\n", File.ReadAllText(path), StringComparison.Ordinal);
     }
 }

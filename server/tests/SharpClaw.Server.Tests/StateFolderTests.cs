@@ -1,3 +1,5 @@
+using System.Diagnostics;
+using System.Net;
 using System.Text;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Hosting;
@@ -87,23 +89,28 @@ public sealed class StateFolderTests : IDisposable
     }
 
     [Fact]
-    public async Task APlantedLinkAsTheLocksOwnerFile_IsNotWrittenThrough()
+    public async Task ALockHeldByAnotherLiveProcess_MakesTheWriteWait_UntilThatProcessIsGone()
     {
-        // Issue 12 item 3: a link planted as write.lock.owner made the next apply overwrite a file outside.
-        string workspace = Directory.CreateDirectory(Path.Combine(this.temp.Path, "ws")).FullName;
-        string victim = Path.Combine(this.temp.Path, "victim.txt");
-        File.WriteAllText(victim, "precious");
-        string owner = WorkspaceLock.LockPathFor(workspace) + ".owner";
-        File.Delete(owner);
-        File.CreateSymbolicLink(owner, victim);
-
-        using (WorkspaceLock held = await WorkspaceLock.AcquireAsync(workspace, TimeSpan.FromSeconds(2), CancellationToken.None))
+        // The verifier's side (src/engine/workspaceLock.ts) writes the same lines; a live process of
+        // this host that is not us stands in for it, so the host must wait and then take over.
+        if (OperatingSystem.IsWindows())
         {
-            Assert.Equal("precious", File.ReadAllText(victim));
-            Assert.Null(new FileInfo(owner).LinkTarget);
+            return;
         }
 
-        Assert.Equal("precious", File.ReadAllText(victim));
+        string workspace = Directory.CreateDirectory(Path.Combine(this.temp.Path, "ws")).FullName;
+        string path = WorkspaceLock.LockPathFor(workspace);
+        using Process sleeper = Process.Start(new ProcessStartInfo("sleep", "1.5") { UseShellExecute = false })!;
+        File.WriteAllText(path, $"pid {sleeper.Id}\nstart {WorkspaceLock.StartTicks(sleeper.Id)}\nhost {Dns.GetHostName()}\npurpose verify\n");
+
+        SemanticException busy = await Assert.ThrowsAsync<SemanticException>(() => WorkspaceLock.AcquireAsync(workspace, TimeSpan.FromMilliseconds(200), CancellationToken.None));
+        Assert.Contains($"a verification (process {sleeper.Id})", busy.Message, StringComparison.Ordinal);
+
+        Stopwatch waited = Stopwatch.StartNew();
+        using WorkspaceLock acquired = await WorkspaceLock.AcquireAsync(workspace, TimeSpan.FromSeconds(20), CancellationToken.None);
+        Assert.True(sleeper.HasExited);
+        Assert.StartsWith($"pid {Environment.ProcessId}\n", File.ReadAllText(path), StringComparison.Ordinal);
+        Assert.True(waited.Elapsed > TimeSpan.FromMilliseconds(300), $"waited {waited.Elapsed}");
     }
 
     [Fact]

@@ -42,8 +42,8 @@ export function toToolError(error: unknown): unknown {
   const candidate = error as { code?: unknown; data?: unknown; message?: unknown } | undefined;
   if (candidate?.code !== hostErrorCode) return error;
   const data = HostErrorDataSchema.safeParse(candidate.data);
-  if (!data.success) return new ToolError('LoadFailed', String(candidate.message ?? 'The host failed without details.'));
-  const kind = knownHostKinds.has(data.data.kind as ToolErrorCode) ? (data.data.kind as ToolErrorCode) : 'LoadFailed';
+  if (!data.success) return new ToolError('internal_error', String(candidate.message ?? 'The host failed without details.'));
+  const kind = knownHostKinds.has(data.data.kind as ToolErrorCode) ? (data.data.kind as ToolErrorCode) : 'internal_error';
   const candidates = [...(data.data.candidates ?? []), ...(data.data.symbols ?? []).map(candidateLine), ...(data.data.details ?? [])];
   return new ToolError(kind, data.data.message, {
     ...(candidates.length ? { candidates } : {}),

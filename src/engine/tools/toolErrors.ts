@@ -31,7 +31,11 @@ export type ToolErrorCode =
   | 'nothing_to_undo'
   | 'read_only_file'
   | 'timeout'
-  | 'loading';
+  | 'loading'
+  /** The host process ended while a request was pending (exit code or signal, and its log, in the message). */
+  | 'host_exited'
+  /** Anything that is not one of the typed errors above: a bug, reported as such (never as LoadFailed). */
+  | 'internal_error';
 
 export interface ToolErrorDetails {
   candidates?: string[];
@@ -63,10 +67,22 @@ export class ToolError extends Error {
   }
 }
 
+/** JSON-RPC's "request cancelled" (LSP RequestCancelled), sent back when a pending request is cancelled. */
+export const requestCancelledCode = -32800;
+
+/** True for the typed ways cancellation arrives: an aborted signal, a cancelled JSON-RPC request, a cancelled wait. */
+export function isCancellation(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  // AbortError: an aborted AbortSignal; Canceled: VS Code's CancellationError.
+  if (error.name === 'AbortError' || error.name === 'Canceled') return true;
+  if ((error as { code?: unknown }).code === requestCancelledCode) return true;
+  return (error as { outcome?: unknown }).outcome === 'cancelled';
+}
+
 /** Wraps anything thrown into a ToolError without losing a typed one. */
 export function asToolError(error: unknown): ToolError {
   if (error instanceof ToolError) return error;
   if (error instanceof Error && error.name === 'HostUnavailableError') return new ToolError('HostUnavailable', error.message);
-  if (error instanceof Error && /cancel/i.test(error.name + error.message)) return new ToolError('Cancelled', error.message);
-  return new ToolError('LoadFailed', error instanceof Error ? error.message : String(error));
+  if (isCancellation(error)) return new ToolError('Cancelled', (error as Error).message || 'Cancelled.');
+  return new ToolError('internal_error', error instanceof Error ? error.message : String(error));
 }

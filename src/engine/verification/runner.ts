@@ -34,7 +34,7 @@ import { createRunDirectory, verificationStateFolder } from './runDirectory';
 import { resolveTarget, type ResolvedTarget } from './targets';
 import { dotnetTestMode, errorLines, helpArguments, mtpExitMeaning, parseMtpSummary, runnerNames, testArguments, testRunnerFor, trxOptionFrom, type TrxOption } from './testRunner';
 import { parseTrx, TrxError } from './trx';
-import { acquireWorkspaceLock, LockWaitError } from './workspaceLock';
+import { acquireWorkspaceLock, LockWaitError } from '../workspaceLock';
 
 export interface VerifyContext {
   workspaceFolder: string;
@@ -169,7 +169,7 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
     lock = await acquireWorkspaceLock(stateDir, {
       timeoutMs,
       ...(context.signal ? { signal: context.signal } : {}),
-      onWait: () => progress('Waiting for another verification of this workspace to finish…'),
+      onWait: (holder) => progress(`Waiting for ${holder} of this workspace to finish…`),
     });
   } catch (error) {
     if (error instanceof LockWaitError) {

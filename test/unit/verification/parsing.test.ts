@@ -12,7 +12,7 @@ import { VerificationReportSchema } from '../../../src/engine/verification/repor
 import { parseVerifyOptions, VerifyRequestSchema } from '../../../src/engine/verification/request';
 import { readSolutionProjects } from '../../../src/engine/verification/solutionFile';
 import { parseTrx, TrxError } from '../../../src/engine/verification/trx';
-import { acquireWorkspaceLock, LockWaitError } from '../../../src/engine/verification/workspaceLock';
+import { acquireWorkspaceLock, LockWaitError } from '../../../src/engine/workspaceLock';
 
 const trx = (results: string, definitions = '', summary = '<ResultSummary outcome="Completed"><Counters total="0" /></ResultSummary>') =>
   `\uFEFF<?xml version="1.0" encoding="utf-8"?>
