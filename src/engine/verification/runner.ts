@@ -28,7 +28,7 @@ import {
   type VerificationStatus,
 } from './report';
 import type { VerifyRequest } from './request';
-import { createRunDirectory, stateDirectory } from './stateDirectory';
+import { createRunDirectory, verificationStateFolder } from './runDirectory';
 import { resolveTarget, type ResolvedTarget } from './targets';
 import { parseTrx, TrxError } from './trx';
 import { acquireWorkspaceLock, LockWaitError } from './workspaceLock';
@@ -43,7 +43,7 @@ export interface VerifyContext {
   /** The dotnet executable (default: `dotnet` on PATH). */
   dotnet?: string;
   graphSource?: ProjectGraphSource;
-  /** Overrides the per-user temp folder that holds locks, runs and the evaluation cache. */
+  /** Overrides the per-user state root (src/engine/stateFolder.ts) that holds the lock and runs. */
   stateRoot?: string;
   /** Test processes run at once (default 2). */
   testParallelism?: number;
@@ -156,7 +156,7 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
   }
 
   // 3. The workspace lock.
-  const stateDir = stateDirectory(workspaceFolder, context.stateRoot);
+  const stateDir = verificationStateFolder(workspaceFolder, context.stateRoot);
   const timeoutMs = request.timeoutSeconds * 1000;
   let lock;
   try {
