@@ -68,7 +68,9 @@ function recordOwner(stateDir: string): () => void {
   const file = lockOwnerPath(stateDir);
   const write = () => {
     try {
-      fs.writeFileSync(file, JSON.stringify({ owner: processIdentity(process.pid), groups: liveProcessGroups() } satisfies LockOwner));
+      // Recreated each time, never written through a link someone put in its place.
+      fs.rmSync(file, { force: true });
+      fs.writeFileSync(file, JSON.stringify({ owner: processIdentity(process.pid), groups: liveProcessGroups() } satisfies LockOwner), { flag: 'wx', mode: 0o600 });
     } catch {
       // Best effort: without the record, a stale lock is taken over by its age alone.
     }

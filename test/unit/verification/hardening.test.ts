@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { descendantPids, isAlive, processIdentity } from '../../../src/engine/verification/processTree';
 import type { VerificationReport } from '../../../src/engine/verification/report';
-import { stateDirectory } from '../../../src/engine/verification/stateDirectory';
+import { verificationStateFolder } from '../../../src/engine/verification/runDirectory';
 import { acquireWorkspaceLock, lockFilePath, lockOwnerPath } from '../../../src/engine/verification/workspaceLock';
 import { cleanUpCopies, cliPath, copyFixture, initRepository, restore, runCli, tempStateRoot } from './support';
 
@@ -103,7 +103,7 @@ describe('sharpclaw verify: hardening (issue 12)', function () {
 
   it('takes over a stale lock only once its owner\'s process tree is gone (item 6)', async function () {
     if (process.platform === 'win32') this.skip();
-    const stateDir = stateDirectory(copyFixture('VerificationSlow'), tempStateRoot());
+    const stateDir = verificationStateFolder(copyFixture('VerificationSlow'), tempStateRoot());
     // A lock left by a dead owner whose child process group still runs (a build it started).
     const build = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
     const deadOwner = spawn(process.execPath, ['-e', '0']);
