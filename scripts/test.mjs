@@ -75,7 +75,7 @@ const layers = {
   },
   async integration() {
     fs.rmSync(path.join(repoRoot, 'test-results', 'integration'), { recursive: true, force: true });
-    const { code } = await run(process.execPath, ['scripts/testbed/run-integration.mjs', '--vscode', option('vscode', 'all')]);
+    const { code, text } = await run(process.execPath, ['scripts/testbed/run-integration.mjs', '--vscode', option('vscode', 'all')]);
     let passed = 0;
     let failed = 0;
     const resultsDir = path.join(repoRoot, 'test-results', 'integration');
@@ -85,7 +85,8 @@ const layers = {
       passed += counts.passed;
       failed += counts.failed;
     }
-    return { code, passed, failed };
+    const step = /\[testbed\] FAILED STEP: (.+)/.exec(text)?.[1]?.trim();
+    return { code, passed, failed, ...(step ? { note: `the test bed install step "${step}" failed (its output is above)` } : {}) };
   },
   async package() {
     const packaged = await run(process.execPath, ['scripts/package.mjs']);
@@ -110,7 +111,7 @@ async function main() {
   console.log('\n[test] summary');
   for (const r of results) {
     const verdict = r.code === 0 && r.failed === 0 && r.passed > 0 ? 'ok' : 'FAILED';
-    console.log(`[test]   ${r.name.padEnd(12)} ${verdict.padEnd(7)} ${r.passed} passed, ${r.failed} failed, exit ${r.code}, ${r.seconds.toFixed(0)} s`);
+    console.log(`[test]   ${r.name.padEnd(12)} ${verdict.padEnd(7)} ${r.passed} passed, ${r.failed} failed, exit ${r.code}, ${r.seconds.toFixed(0)} s${r.note ? `: ${r.note}` : ''}`);
   }
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);

@@ -12,10 +12,14 @@
 //   take over under `workspace.lock.takeover` (created exclusively; ignored once older than 5 s):
 //             re-read, and remove the lock only if it is still the same stale one
 //   release   remove the file if it is still ours
+//   children  a verifier holder also lists its running child process groups (builds, test hosts)
+//             in `workspace.lock.groups`; while one of them runs, the lock is not stale even if
+//             its holder was killed (their watchdog ends them moments later)
 // A link in place of the lock file is refused, never followed or removed.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isAlive as isRunning, liveProcessGroups, onProcessGroupsChanged, type ProcessIdentity } from './verification/processTree';
 
 export type LockPurpose = 'verify' | 'write';
 
@@ -59,6 +63,10 @@ export function workspaceLockPath(stateDir: string): string {
   return path.join(stateDir, 'workspace.lock');
 }
 
+export function lockGroupsPath(stateDir: string): string {
+  return `${workspaceLockPath(stateDir)}.groups`;
+}
+
 export async function acquireWorkspaceLock(stateDir: string, options: AcquireOptions): Promise<WorkspaceLock> {
   const file = workspaceLockPath(stateDir);
   const purpose = options.purpose ?? 'verify';
@@ -67,7 +75,7 @@ export async function acquireWorkspaceLock(stateDir: string, options: AcquireOpt
   for (;;) {
     if (options.signal?.aborted) throw new LockWaitError('Cancelled while waiting for the workspace lock.', 'cancelled');
     const mine = tryCreate(file, purpose);
-    if (mine) return held(file, mine, Date.now() - started);
+    if (mine) return held(file, mine, Date.now() - started, recordGroups(file));
     const holder = readHolder(file);
     if (isStale(file, holder)) {
       takeOver(file, holder);
@@ -114,7 +122,38 @@ function tryCreate(file: string, purpose: LockPurpose): Holder | undefined {
   return me;
 }
 
-function held(file: string, me: Holder, waitedMs: number): WorkspaceLock {
+/** Keeps `<lock>.groups` listing this holder's running child process groups until the returned stop. */
+function recordGroups(file: string): () => void {
+  const groups = `${file}.groups`;
+  const write = () => {
+    try {
+      // Recreated each time (exclusive create), never written through a link put in its place.
+      fs.rmSync(groups, { force: true });
+      fs.writeFileSync(groups, JSON.stringify(liveProcessGroups()), { flag: 'wx', mode: 0o600 });
+    } catch {
+      // Best effort: without the record, staleness is decided by the holder alone.
+    }
+  };
+  write();
+  const unsubscribe = onProcessGroupsChanged(write);
+  return () => {
+    unsubscribe();
+    fs.rmSync(groups, { force: true });
+  };
+}
+
+/** Whether a child process group the (dead) holder recorded still runs. */
+function holderChildrenRun(file: string): boolean {
+  try {
+    if (fs.lstatSync(`${file}.groups`).isSymbolicLink()) return false;
+    const groups = JSON.parse(fs.readFileSync(`${file}.groups`, 'utf8')) as ProcessIdentity[];
+    return Array.isArray(groups) && groups.some((group) => typeof group?.pid === 'number' && group.pid > 1 && isRunning(group, true));
+  } catch {
+    return false;
+  }
+}
+
+function held(file: string, me: Holder, waitedMs: number, stopRecording: () => void): WorkspaceLock {
   let compromise: Error | undefined;
   let released = false;
   const check = () => {
@@ -126,6 +165,7 @@ function held(file: string, me: Holder, waitedMs: number): WorkspaceLock {
     compromised: () => (released ? compromise : check()),
     release: async () => {
       if (released) return;
+      stopRecording();
       if (!check()) fs.rmSync(file, { force: true });
       released = true;
     },
@@ -160,7 +200,7 @@ function isStale(file: string, holder: Holder | undefined): boolean {
     return stat !== undefined && !stat.isSymbolicLink() && Date.now() - stat.mtimeMs > unreadableStaleMs;
   }
   if (holder.host !== os.hostname()) return false;
-  if (!isAlive(holder.pid)) return true;
+  if (!isAlive(holder.pid)) return !holderChildrenRun(file);
   const now = holder.start === '-' ? '-' : startTicks(holder.pid);
   return now !== '-' && now !== holder.start;
 }

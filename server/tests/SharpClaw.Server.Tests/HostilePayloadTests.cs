@@ -33,7 +33,7 @@ public sealed class HostilePayloadTests
         await using HostProcess host = await StartAsync();
         string deep = new StringBuilder().Append('[', 10_000).Append(']', 10_000).ToString();
 
-        JsonObject response = await host.RequestRawAsync(900, $$"""{"jsonrpc":"2.0","id":900,"method":"sharpclaw/navigate","params":{"workspace":"/tmp","action":"hover","symbol":{{deep}}}}""");
+        JsonObject response = await host.RequestRawAsync(900, $$$"""{"jsonrpc":"2.0","id":900,"method":"sharpclaw/navigate","params":{"workspace":"/tmp","action":"hover","symbol":{{{deep}}}}}""");
 
         AssertInvalidRequest(response, "argument 'symbol");
         Assert.Contains("nested deeper than", response["error"]?["data"]?["message"]?.GetValue<string>(), StringComparison.Ordinal);
@@ -49,13 +49,13 @@ public sealed class HostilePayloadTests
         using TempDirectory workspace = new();
         string root = System.Text.Json.JsonSerializer.Serialize(workspace.Path);
 
-        JsonObject offset = await host.RequestRawAsync(901, $$"""{"jsonrpc":"2.0","id":901,"method":"sharpclaw/navigate","params":{"workspace":{{root}},"action":"references","symbol":"A.B","offset":9007199254740991}}""");
+        JsonObject offset = await host.RequestRawAsync(901, $$$"""{"jsonrpc":"2.0","id":901,"method":"sharpclaw/navigate","params":{"workspace":{{{root}}},"action":"references","symbol":"A.B","offset":9007199254740991}}""");
         AssertInvalidRequest(offset, "argument 'offset'");
 
-        JsonObject surrogate = await host.RequestRawAsync(902, $$"""{"jsonrpc":"2.0","id":902,"method":"sharpclaw/edit","params":{"workspace":{{root}},"action":"rename","name":"A.B","newName":"Su\ud800m"}}""");
+        JsonObject surrogate = await host.RequestRawAsync(902, $$$"""{"jsonrpc":"2.0","id":902,"method":"sharpclaw/edit","params":{"workspace":{{{root}}},"action":"rename","name":"A.B","newName":"Su\ud800m"}}""");
         AssertInvalidRequest(surrogate, "argument 'newName' contains a lone UTF-16 surrogate");
 
-        JsonObject nul = await host.RequestRawAsync(903, $$"""{"jsonrpc":"2.0","id":903,"method":"sharpclaw/symbols","params":{"workspace":{{root}},"path":"Calc\u0000ulator.cs"}}""");
+        JsonObject nul = await host.RequestRawAsync(903, $$$"""{"jsonrpc":"2.0","id":903,"method":"sharpclaw/symbols","params":{"workspace":{{{root}}},"path":"Calc\u0000ulator.cs"}}""");
         AssertInvalidRequest(nul, "argument 'path' contains a NUL character at position 5");
 
         Assert.NotNull((await host.RequestAsync(ProtocolMethods.Status))["result"]);

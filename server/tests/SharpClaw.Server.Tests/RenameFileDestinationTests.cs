@@ -24,7 +24,8 @@ public sealed class RenameFileDestinationTests
             host.Host.Client.InvokeWithParameterObjectAsync<EditResult>(
                 ProtocolMethods.Edit,
                 new EditParams { Workspace = fixture.Root, Tool = "test-tool", Action = "rename_file", Path = "Lib/Keep.cs", NewName = newName }),
-            SemanticHost.Timeout);
+            SemanticHost.Timeout,
+            $"rename_file to {newName}");
 
         (string Destination, string Reason)[] refused =
         [

@@ -54,7 +54,7 @@ function walk(dir: string, visit: (file: string, stat: fs.Stats) => void, depth 
 function statKey(file: string): string {
   try {
     const stat = fs.statSync(file);
-    return `${file}:${stat.size}:${stat.mtimeMs}`;
+    return `${file}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
   } catch {
     return `${file}:missing`;
   }
@@ -252,7 +252,7 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
     hash.update(sdkFingerprint(this.dotnet));
     const inputs: string[] = [];
     walk(options.workspaceFolder, (file, stat) => {
-      if (buildInputPattern.test(path.basename(file))) inputs.push(`${file}:${stat.size}:${stat.mtimeMs}`);
+      if (buildInputPattern.test(path.basename(file))) inputs.push(`${file}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`);
     });
     hash.update(inputs.sort().join('\n'));
     return hash.digest('hex');

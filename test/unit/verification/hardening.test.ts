@@ -2,10 +2,34 @@
 // above the generated traversal project, a solution listing projects whose folders are gone.
 // The real CLI, real dotnet and real Git on temporary copies of fixtures.
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { descendantPids, isAlive, processIdentity } from '../../../src/engine/verification/processTree';
 import type { VerificationReport } from '../../../src/engine/verification/report';
-import { cleanUpCopies, copyFixture, initRepository, restore, runCli, tempStateRoot } from './support';
+import { verificationStateFolder } from '../../../src/engine/verification/runDirectory';
+import { acquireWorkspaceLock, lockGroupsPath, workspaceLockPath } from '../../../src/engine/workspaceLock';
+import { cleanUpCopies, cliPath, copyFixture, initRepository, restore, runCli, tempStateRoot } from './support';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await sleep(200);
+  }
+  return condition();
+}
+
+const commandOf = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+};
 
 const parse = (stdout: string) => JSON.parse(stdout) as { ok: boolean; data?: VerificationReport; text: string };
 
@@ -44,5 +68,59 @@ describe('sharpclaw verify: hardening (issue 12)', function () {
     assert.match(build.target, /affected\.proj$/);
     assert.match(build.commandLine, /-noAutoResponse/);
     assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
+  });
+
+  for (const signal of ['SIGKILL', 'SIGHUP'] as const) {
+    it(`kills the build's whole process tree when sharpclaw verify dies of ${signal} (item 6)`, async function () {
+      if (process.platform !== 'linux') this.skip();
+      const workspace = copyFixture('VerificationSlow');
+      restore(workspace, 'Slow/Slow.csproj');
+      const stateRoot = tempStateRoot();
+      const cli = spawn(process.execPath, [cliPath, 'verify', '--scope', 'build', '--allow-shell', '--timeout', '300'], {
+        cwd: workspace,
+        env: { ...process.env, SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '60' },
+        stdio: 'ignore',
+      });
+      // Wait for the build's grandchild (dotnet → MSBuild → sh → sleep 60).
+      let tree: number[] = [];
+      const sleeping = await until(() => {
+        tree = descendantPids(cli.pid!);
+        return tree.some((pid) => /^sleep 60/.test(commandOf(pid)));
+      }, 120_000);
+      assert.ok(sleeping, 'the slow build step never started');
+      const build = tree.map((pid) => ({ pid, command: commandOf(pid), identity: processIdentity(pid) }));
+      cli.kill(signal);
+
+      const gone = await until(() => build.every((p) => !isAlive(p.identity)), 15_000);
+      const survivors = build.filter((p) => isAlive(p.identity)).map((p) => `${p.pid} ${p.command}`);
+      for (const p of build) if (isAlive(p.identity)) process.kill(p.pid, 'SIGKILL');
+      assert.ok(gone, `still running 15 s after ${signal} of sharpclaw verify:\n${survivors.join('\n')}`);
+
+      // The lock it left is taken over by the next run (its owner and the owner's tree are gone).
+      const next = await runCli(['verify', '--scope', 'build', '--allow-shell', '--output-format', 'json', '--timeout', '60'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '0' } });
+      assert.equal(parse(next.stdout).data?.status, 'passed', next.stdout);
+    });
+  }
+
+  it('takes over a stale lock only once its owner\'s process tree is gone (item 6)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const stateDir = verificationStateFolder(copyFixture('VerificationSlow'), tempStateRoot());
+    // A lock left by a dead owner whose child process group still runs (a build it started).
+    const build = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+    const deadOwner = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => deadOwner.once('exit', resolve));
+    fs.writeFileSync(workspaceLockPath(stateDir), `pid ${deadOwner.pid}\nstart -\nhost ${os.hostname()}\npurpose verify\n`);
+    fs.writeFileSync(lockGroupsPath(stateDir), JSON.stringify([processIdentity(build.pid!)]));
+    try {
+      await assert.rejects(acquireWorkspaceLock(stateDir, { timeoutMs: 3000 }), /held by a verification .* for the whole timeout/);
+    } finally {
+      process.kill(-build.pid!, 'SIGKILL');
+    }
+    await until(() => !isAlive(processIdentity(build.pid!), true), 5000);
+    const lock = await acquireWorkspaceLock(stateDir, { timeoutMs: 10_000 });
+    assert.match(fs.readFileSync(workspaceLockPath(stateDir), 'utf8'), new RegExp(`^pid ${process.pid}\n`));
+    await lock.release();
+    assert.equal(fs.existsSync(lockGroupsPath(stateDir)), false);
+    assert.equal(fs.existsSync(workspaceLockPath(stateDir)), false);
   });
 });

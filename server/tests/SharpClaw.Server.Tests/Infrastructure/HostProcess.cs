@@ -63,6 +63,18 @@ internal sealed class HostProcess : IAsyncDisposable
     public static HostProcess Start(params string[] arguments) =>
         new(Process.Start(CreateStartInfo(arguments)) ?? throw new InvalidOperationException("Could not start the host."));
 
+    /// <summary>Starts the host with extra environment variables (TMPDIR, SHARPCLAW_STATE_DIR, ...).</summary>
+    public static HostProcess StartWithEnvironment(IReadOnlyDictionary<string, string> environment, params string[] arguments)
+    {
+        ProcessStartInfo startInfo = CreateStartInfo(arguments);
+        foreach ((string name, string value) in environment)
+        {
+            startInfo.Environment[name] = value;
+        }
+
+        return new(Process.Start(startInfo) ?? throw new InvalidOperationException("Could not start the host."));
+    }
+
     /// <summary>Runs the host to completion (for modes that don't speak JSON-RPC).</summary>
     public static async Task<(int ExitCode, string Stdout, string Stderr)> RunToExitAsync(params string[] arguments)
     {

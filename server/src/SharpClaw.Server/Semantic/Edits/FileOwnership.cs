@@ -26,14 +26,8 @@ internal static class FileOwnership
             return new Attributes(default, 0, 0, File.GetAttributes(path));
         }
 
-        // System.Native's FileStatus starts with int32 Flags, int32 Mode, uint32 Uid, uint32 Gid.
-        byte[] status = new byte[512];
-        if (SystemNativeStat(path, status) != 0)
-        {
-            throw new IOException($"Cannot read the owner and mode of {path}: error {Marshal.GetLastPInvokeError()}.");
-        }
-
-        return new Attributes(File.GetUnixFileMode(path), BitConverter.ToUInt32(status, 8), BitConverter.ToUInt32(status, 12), default);
+        UnixFileStatus.Status status = UnixFileStatus.Read(path) ?? throw new IOException($"Cannot read the owner of {path}; it was not replaced.");
+        return new Attributes(File.GetUnixFileMode(path), status.Uid, status.Gid, default);
     }
 
     public static bool IsReadOnly(string path)
@@ -71,9 +65,6 @@ internal static class FileOwnership
         // After chown, which may clear set-id bits.
         File.SetUnixFileMode(temp, original.Mode);
     }
-
-    [DllImport("libSystem.Native", EntryPoint = "SystemNative_Stat", SetLastError = true, CharSet = CharSet.Ansi, BestFitMapping = false, ThrowOnUnmappableChar = true)]
-    private static extern int SystemNativeStat(string path, [Out] byte[] status);
 
     [DllImport("libc", EntryPoint = "chown", SetLastError = true, CharSet = CharSet.Ansi, BestFitMapping = false, ThrowOnUnmappableChar = true)]
     private static extern int Chown(string path, uint owner, uint group);

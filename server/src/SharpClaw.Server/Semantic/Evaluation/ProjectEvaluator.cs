@@ -18,7 +18,7 @@ namespace SharpClaw.Server.Semantic.Evaluation;
 /// </summary>
 public static partial class ProjectEvaluator
 {
-    /// <summary>Imported into every evaluated project; written to a temporary folder per pass.</summary>
+    /// <summary>Imported into every evaluated project; written to a private folder per pass (state folder, <c>workspaces/KEY/evaluation/GUID/</c>).</summary>
     internal const string CollectorTargets = """
         <Project>
           <!-- Written by SharpClaw for one evaluation pass and deleted afterwards. It only reads
@@ -73,8 +73,11 @@ public static partial class ProjectEvaluator
     {
         DateTime startedUtc = DateTime.UtcNow;
         long started = Stopwatch.GetTimestamp();
-        string temp = Path.Combine(Path.GetTempPath(), "sharpclaw-eval", Guid.NewGuid().ToString("N"));
-        Directory.CreateDirectory(temp);
+        // In the private per-user state folder (never a shared temp folder, where anyone could plant a
+        // Directory.Build.rsp or Directory.Build.props above the generated project).
+        string temp = Hosting.StateFolder.Subfolder(
+            Hosting.StateFolder.Subfolder(Hosting.StateFolder.ForWorkspace(target.Workspace), "evaluation"),
+            Guid.NewGuid().ToString("N"));
         try
         {
             string targetsFile = Path.Combine(temp, "SharpClaw.Collect.targets");
@@ -135,7 +138,7 @@ public static partial class ProjectEvaluator
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
             {
-                // Best effort; the OS cleans the temp folder eventually.
+                // Best effort; the next pass uses a fresh folder.
             }
         }
     }
