@@ -2,6 +2,7 @@ using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
@@ -80,7 +81,7 @@ public sealed class InspectTests
     }
 
     [Fact]
-    public async Task SdkGenerators_AreKept_PackageGeneratorIsExcludedAndReported()
+    public async Task SdkGenerators_AreKept_PackageGeneratorTheSdkShipsIsReplacedByTheSdkCopy()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("SdkGenerators");
         fixture.Restore("SdkGenerators.slnx");
@@ -89,15 +90,11 @@ public sealed class InspectTests
         SolutionInspectResult result = await host.InspectAsync(fixture.Root);
 
         Assert.Equal(LoadStatus.Complete, result.LoadStatus);
-        Assert.DoesNotContain(result.ExcludedAnalyzers, e => e.Project == "SdkGenerators/SdkGenerators.csproj");
-        ExcludedAnalyzers packageLogging = Assert.Single(result.ExcludedAnalyzers, e => e.Project == "PackageLogging/PackageLogging.csproj");
-        ExcludedAnalyzer generator = Assert.Single(packageLogging.Analyzers);
-        Assert.Equal(("Microsoft.Extensions.Logging.Generators.dll", AnalyzerOrigin.Package), (generator.Name, generator.Origin));
-        Assert.StartsWith("microsoft.extensions.logging.abstractions/", generator.Package, StringComparison.OrdinalIgnoreCase);
+        Assert.Empty(result.ExcludedAnalyzers);
 
         using ContextLease lease = await host.CachedLeaseAsync(fixture.Root);
         Project sdk = lease.Solution.Projects.Single(p => p.Name == "SdkGenerators");
-        Assert.All(sdk.AnalyzerReferences, a => Assert.True(lease.Context.ExcludedAnalyzers.All(e => e.AnalyzerPath != a.FullPath)));
+        Assert.All(sdk.AnalyzerReferences, a => Assert.True(host.Cache.Loader.Trust.IsTrusted(a.FullPath)));
         Compilation compilation = (await sdk.GetCompilationAsync())!;
         Assert.Empty(compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
         List<string> generated = [.. (await sdk.GetSourceGeneratedDocumentsAsync()).Select(d => d.Name)];
@@ -105,11 +102,15 @@ public sealed class InspectTests
         Assert.Contains(generated, n => n.Contains("RegexGenerator", StringComparison.Ordinal));       // GeneratedRegex
         Assert.Contains(generated, n => n.Contains("LoggerMessage", StringComparison.Ordinal));        // LoggerMessage
 
-        // Without its (excluded) package generator the LoggerMessage method has no implementation: the
-        // limitation shows up as a compiler error instead of silently passing.
+        // The Microsoft.Extensions.Logging.Abstractions package's LoggerMessage generator runs as the SDK's
+        // copy of the same assembly (packs/Microsoft.AspNetCore.App.Ref): the partial method is implemented.
         Project packageOnly = lease.Solution.Projects.Single(p => p.Name == "PackageLogging");
-        Compilation withoutGenerator = (await packageOnly.GetCompilationAsync())!;
-        Assert.Contains(withoutGenerator.GetDiagnostics(), d => d.Id == "CS8795");
+        AnalyzerSubstitution substitution = Assert.Single(lease.Context.SubstitutedAnalyzers, s => s.ProjectPath == packageOnly.FilePath);
+        Assert.StartsWith("microsoft.extensions.logging.abstractions/", substitution.Package, StringComparison.OrdinalIgnoreCase);
+        Assert.True(host.Cache.Loader.Trust.IsTrusted(substitution.SdkPath));
+        Assert.All(packageOnly.AnalyzerReferences, a => Assert.True(host.Cache.Loader.Trust.IsTrusted(a.FullPath)));
+        Compilation withSdkCopy = (await packageOnly.GetCompilationAsync())!;
+        Assert.DoesNotContain(withSdkCopy.GetDiagnostics(), d => d.Id == "CS8795");
     }
 
     [Fact]

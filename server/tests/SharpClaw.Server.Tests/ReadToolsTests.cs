@@ -400,21 +400,21 @@ public sealed class ReadToolsTests(ReadToolsFixture fx)
     [Fact]
     public async Task ReadTools_CarryTheExcludedAnalyzers()
     {
-        using FixtureWorkspace generators = FixtureWorkspace.Copy("SdkGenerators");
-        generators.Restore("SdkGenerators.slnx");
+        using FixtureWorkspace generators = FixtureWorkspace.Copy("PackageGenerators");
+        generators.Restore("PackageGenerators.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         SymbolResolveResult resolved = await host.Host.Client.InvokeWithParameterObjectAsync<SymbolResolveResult>(
-            ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = generators.Root, Name = "OrderJsonContext", Tool = "test-tool" });
-        Assert.Equal("SdkGenerators/SdkGenerators.csproj", resolved.Project);
-        ExcludedAnalyzers excluded = Assert.Single(resolved.ExcludedAnalyzers!);
-        Assert.Equal("PackageLogging/PackageLogging.csproj", excluded.Project);
+            ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = generators.Root, Name = "Report", Tool = "test-tool" });
+        Assert.Equal("Consumer/Consumer.csproj", resolved.Project);
+        ExcludedAnalyzers excluded = Assert.Single(resolved.ExcludedAnalyzers!, e => e.Project == "Consumer/Consumer.csproj");
+        Assert.Equal(["Generator.dll"], excluded.Analyzers.Select(a => a.Name));
 
         DiagnosticsResult diagnostics = await host.Host.Client.InvokeWithParameterObjectAsync<DiagnosticsResult>(
-            ProtocolMethods.Diagnostics, new DiagnosticsParams { Workspace = generators.Root, Ids = ["CS8795"], Tool = "test-tool" });
-        Assert.Equal(excluded, Assert.Single(diagnostics.ExcludedAnalyzers!), new ExcludedComparer());
+            ProtocolMethods.Diagnostics, new DiagnosticsParams { Workspace = generators.Root, Ids = ["CS0234"], Tool = "test-tool" });
+        Assert.Equal(excluded, Assert.Single(diagnostics.ExcludedAnalyzers!, e => e.Project == "Consumer/Consumer.csproj"), new ExcludedComparer());
         Assert.True(diagnostics.FilteredByIds);
-        Assert.Contains(diagnostics.Diagnostics!, d => d.Id == "CS8795" && d.Project == "PackageLogging/PackageLogging.csproj");
+        Assert.Contains(diagnostics.Diagnostics!, d => d.Id == "CS0234" && d.Project == "Consumer/Consumer.csproj");
     }
 
     private sealed class ExcludedComparer : IEqualityComparer<ExcludedAnalyzers>

@@ -38,6 +38,8 @@ export const CodeActionEntrySchema = z.object({
   index: z.number().int(),
   title: z.string(),
   hidden: z.boolean(),
+  /** Applying it would be refused as unverified: a source generator SharpClaw does not run can see the change. */
+  unverified: z.boolean(),
 });
 
 export const EditResultSchema = z.object({

@@ -81,7 +81,8 @@ public sealed record EditFileOperation(string Operation, string Path, string? Ne
 /// <param name="Index">Zero-based, stable: hidden entries count too.</param>
 /// <param name="Title">Menu path such as <c>Introduce parameter for 'x' &gt; into new overload</c>.</param>
 /// <param name="Hidden">Under "Suppress or configure issues" (listed only with <c>all</c>).</param>
-public sealed record CodeActionEntry(int Index, string Title, bool Hidden);
+/// <param name="Unverified">Applying it would be refused as <c>unverified</c>: a source generator SharpClaw does not run can see the change.</param>
+public sealed record CodeActionEntry(int Index, string Title, bool Hidden, bool Unverified);
 
 /// <summary>The result of <c>sharpclaw/edit</c>, <c>sharpclaw/undoEdit</c> and <c>sharpclaw/redoEdit</c>.</summary>
 /// <param name="Kind">preview, listing or applied.</param>

@@ -141,6 +141,11 @@ public static class ResultBuilder
             foreach (string analyzer in project.AnalyzerItems.Where(a => !trust.IsTrusted(a)))
             {
                 (AnalyzerOrigin origin, string? package) = trust.Classify(analyzer, workspace, packageFolders);
+                if (trust.SdkCopyOf(analyzer, origin) is not null)
+                {
+                    continue; // Replaced by the SDK's own copy when the solution loads.
+                }
+
                 excluded.Add(new AnalyzerExclusion(project.Path, framework, analyzer, origin, package));
             }
 
@@ -151,7 +156,7 @@ public static class ResultBuilder
 
             foreach (AssetsAnalyzer analyzer in assets?.Analyzers ?? [])
             {
-                if (!trust.IsTrusted(analyzer.Path))
+                if (!trust.IsTrusted(analyzer.Path) && trust.SdkCopyOf(analyzer.Path, AnalyzerOrigin.Package) is null)
                 {
                     excluded.Add(new AnalyzerExclusion(project.Path, analyzer.TargetFramework, analyzer.Path, AnalyzerOrigin.Package, analyzer.Package));
                 }

@@ -135,7 +135,8 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         }
 
         List<string> packageFolders = data.Assets.Values.OfType<AssetsFileInfo>().SelectMany(a => a.PackageFolders).ToList();
-        (Solution filtered, List<AnalyzerExclusion> excluded) = trust.Filter(loaded.Solution, target.Workspace, p => frameworks.GetValueOrDefault(p.Id), packageFolders);
+        AnalyzerFilterResult filter = trust.Filter(loaded.Solution, target.Workspace, p => frameworks.GetValueOrDefault(p.Id), packageFolders);
+        (Solution filtered, List<AnalyzerExclusion> excluded) = filter;
         ContextFingerprint fingerprint = ContextFingerprint.Create(this.FingerprintInputs(data, filtered, failures));
         log?.Info(string.Create(
             System.Globalization.CultureInfo.InvariantCulture,
@@ -143,7 +144,10 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
             + $"{filtered.ProjectIds.Count} projects in {duration.TotalMilliseconds:0} ms (evaluation {data.Snapshot.Duration.TotalMilliseconds:0} ms), "
             + $"{excluded.Count} analyzer references excluded, {failures.Count} failed, fingerprint {fingerprint.StructuralFileCount} build files, "
             + $"{fingerprint.ContentFileCount} documents, {fingerprint.DirectoryCount} folders, {fingerprint.DynamicImports.Count} dynamic imports."));
-        return new SemanticContext(request.Key, target, data, loaded.Workspace, filtered, fingerprint, excluded, failures, warnings, frameworks, duration);
+        return new SemanticContext(request.Key, target, data, loaded.Workspace, filtered, fingerprint, excluded, failures, warnings, frameworks, duration)
+        {
+            SubstitutedAnalyzers = filter.Substituted,
+        };
     }
 
     /// <summary>The fingerprint of an evaluation-only context (compile-item existence instead of content).</summary>

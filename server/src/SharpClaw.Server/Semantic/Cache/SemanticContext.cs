@@ -109,6 +109,9 @@ public sealed class SemanticContext
 
     public IReadOnlyList<AnalyzerExclusion> ExcludedAnalyzers { get; }
 
+    /// <summary>Package-supplied analyzers/generators replaced by the installed SDK's copy of the same assembly.</summary>
+    public IReadOnlyList<AnalyzerSubstitution> SubstitutedAnalyzers { get; init; } = [];
+
     /// <summary>Projects that failed to load (evaluation or design-time build).</summary>
     public IReadOnlyList<EvaluationFailure> PartialLoad { get; }
 

@@ -171,11 +171,13 @@ public static class CodeActionService
 
         // Stable indexes: hidden entries keep their numbers (they come last, like the editor's menu).
         List<(string Title, bool Hidden, Func<CancellationToken, Task<CodeAction?>> Resolve)> ordered = [.. entries.Where(e => !e.Hidden), .. entries.Where(e => e.Hidden)];
+        // Entries that applying would refuse (an excluded generator can see this document's project) say so.
+        bool unverified = EditVerifiability.BlockingGenerators(lease.Context, EditVerifiability.ProjectsThatSee(lease.Solution, [document.Project.Id])).Count > 0;
         return new CodeActionListing(
             lease.Solution,
             path,
             ContentHash.OfFile(path),
-            [.. ordered.Select((e, i) => new CodeActionEntry(i, e.Title, e.Hidden))],
+            [.. ordered.Select((e, i) => new CodeActionEntry(i, e.Title, e.Hidden, unverified))],
             [.. ordered.Select(e => e.Resolve)]);
     }
 
@@ -187,7 +189,6 @@ public static class CodeActionService
         }
 
         CodeActionEntry entry = listing.Entries[index];
-        RequireVerifiable(lease, workspace, entry.Title);
         CodeAction action = await listing.Resolvers[index](cancellationToken).ConfigureAwait(false)
             ?? throw SemanticException.InvalidRequest($"'{entry.Title}' produced no change.");
         ImmutableArray<CodeActionOperation> operations = await action.GetOperationsAsync(cancellationToken).ConfigureAwait(false);
@@ -199,6 +200,7 @@ public static class CodeActionService
 
         Solution before = listing.Solution;
         Solution after = apply.ChangedSolution;
+        EditVerifiability.Require(lease, workspace, $"The code action '{entry.Title}'", EditVerifiability.ProjectsThatSee(before, EditVerifiability.ChangedProjects(before, after)));
         EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "code_actions", entry.Title, cancellationToken, lease.Buffers).ConfigureAwait(false);
         IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken).ConfigureAwait(false);
         if (errors.Count > 0)
@@ -211,9 +213,6 @@ public static class CodeActionService
 
         return plan;
     }
-
-    private static void RequireVerifiable(ContextLease lease, string workspace, string title) =>
-        RenameService.RequireVerifiable(lease, workspace, $"The code action '{title}'");
 
     private static void AddFlattened(List<(string, bool, Func<CancellationToken, Task<CodeAction?>>)> entries, string prefix, CodeAction action, bool hidden)
     {

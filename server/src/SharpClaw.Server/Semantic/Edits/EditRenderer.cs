@@ -90,7 +90,12 @@ public static class EditRenderer
         text.Append("proposal ").Append(proposalId).Append($": {shown.Count} code action{(shown.Count == 1 ? string.Empty : "s")} for {path}\n");
         foreach (CodeActionEntry entry in shown)
         {
-            text.Append(entry.Index).Append(' ').Append(entry.Title).Append('\n');
+            text.Append(entry.Index).Append(' ').Append(entry.Title).Append(entry.Unverified ? " (unverified)" : string.Empty).Append('\n');
+        }
+
+        if (shown.Any(e => e.Unverified))
+        {
+            text.Append("unverified: applying these would be refused; a source generator SharpClaw does not run can see this file's project (see dotnet_solution_inspect).\n");
         }
 
         if (entries.Count == 0)

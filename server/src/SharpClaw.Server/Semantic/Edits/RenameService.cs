@@ -89,25 +89,6 @@ public static class RenameService
         ['\uFEFF'] = "ZERO WIDTH NO-BREAK SPACE",
     };
 
-    /// <summary>unverified when project/package analyzers or generators were excluded from the context.</summary>
-    public static void RequireVerifiable(ContextLease lease, string workspace, string what)
-    {
-        // Excluded analyzers only miss warnings; excluded generators miss code, so the check would be unsound.
-        List<Loading.AnalyzerExclusion> generators = [.. lease.Context.ExcludedAnalyzers.Where(e => GeneratorDetector.MayContainGenerator(e.AnalyzerPath))];
-        if (generators.Count == 0)
-        {
-            return;
-        }
-
-        List<string> excluded = [.. generators
-            .Select(e => $"{PathUtil.ToWorkspaceRelative(workspace, e.ProjectPath)}: {e.Package ?? Path.GetFileName(e.AnalyzerPath)}")
-            .Distinct(StringComparer.Ordinal)];
-        throw SemanticException.Edit(
-            SemanticErrorKind.Unverified,
-            $"{what} cannot be verified: project/package-supplied source generators were excluded from the compilation, so code they generate is not checked. Nothing was changed. Edit the files deliberately, then build to verify.",
-            excluded);
-    }
-
     public static async Task<EditPlan> PlanAsync(ContextLease lease, string workspace, EditParams parameters, CancellationToken cancellationToken)
     {
         string newName = ValidateIdentifier(parameters.NewName);
@@ -118,7 +99,7 @@ public static class RenameService
             throw SemanticException.InvalidRequest($"{match.Display} is declared in metadata, not in the workspace; it cannot be renamed.");
         }
 
-        RequireVerifiable(lease, workspace, $"Renaming {match.Display}");
+        EditVerifiability.Require(lease, workspace, $"Renaming {match.Display}", EditVerifiability.ProjectsThatSee(lease.Solution, symbol));
         Solution before = lease.Solution;
         string bareNew = newName.TrimStart('@');
         if (symbol.Name == bareNew)

@@ -1,0 +1,111 @@
+using Microsoft.CodeAnalysis;
+using SharpClaw.Protocol;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>One restored copy of fixtures/PackageGenerators and one host.</summary>
+public sealed class PackageGeneratorsFixture : IAsyncLifetime
+{
+    internal FixtureWorkspace Workspace { get; private set; } = null!;
+
+    internal SemanticHost Host { get; private set; } = null!;
+
+    public async Task InitializeAsync()
+    {
+        this.Workspace = FixtureWorkspace.Copy("PackageGenerators");
+        this.Workspace.Restore("PackageGenerators.slnx");
+        this.Host = await SemanticHost.StartAsync();
+    }
+
+    public async Task DisposeAsync()
+    {
+        await this.Host.DisposeAsync();
+        this.Workspace.Dispose();
+    }
+
+    internal Task<EditResult> EditAsync(EditParams parameters) =>
+        Poll.WithTimeout(
+            this.Host.Host.Client.InvokeWithParameterObjectAsync<EditResult>(ProtocolMethods.Edit, parameters with { Workspace = this.Workspace.Root, Tool = "test-tool" }),
+            SemanticHost.Timeout,
+            ProtocolMethods.Edit);
+}
+
+/// <summary>
+/// Package-supplied generators the SDK also ships (LoggerMessage, OptionsValidator) run as the SDK's copy,
+/// so edits apply; a still-excluded project-reference generator blocks only edits its project can see.
+/// </summary>
+public sealed class PackageGeneratorTests(PackageGeneratorsFixture fx) : IClassFixture<PackageGeneratorsFixture>
+{
+    [Fact]
+    public async Task SdkShippedPackageGenerators_AreReplacedByTheSdkCopy_AndCompileWithoutErrors()
+    {
+        SolutionInspectResult result = await fx.Host.InspectAsync(fx.Workspace.Root);
+        Assert.DoesNotContain(result.ExcludedAnalyzers, e => e.Project is "Logging/Logging.csproj" or "Options/Options.csproj");
+        ExcludedAnalyzers consumer = Assert.Single(result.ExcludedAnalyzers, e => e.Project == "Consumer/Consumer.csproj");
+        Assert.Equal(["Generator.dll"], consumer.Analyzers.Select(a => a.Name));
+
+        using ContextLease lease = await fx.Host.CachedLeaseAsync(fx.Workspace.Root);
+        Assert.Contains(lease.Context.SubstitutedAnalyzers, s => s.ProjectPath.EndsWith("Logging.csproj", StringComparison.Ordinal) && Path.GetFileName(s.SdkPath) == "Microsoft.Extensions.Logging.Generators.dll" && s.SdkPath.Contains("/packs/", StringComparison.Ordinal));
+        Assert.Contains(lease.Context.SubstitutedAnalyzers, s => s.ProjectPath.EndsWith("Options.csproj", StringComparison.Ordinal) && Path.GetFileName(s.SdkPath) == "Microsoft.Extensions.Options.SourceGeneration.dll");
+        foreach (string name in new[] { "Logging", "Options" })
+        {
+            Project project = lease.Solution.Projects.Single(p => p.Name == name);
+            Compilation compilation = (await project.GetCompilationAsync())!;
+            Assert.Empty(compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+            Assert.NotEmpty(await project.GetSourceGeneratedDocumentsAsync());
+        }
+    }
+
+    [Fact]
+    public async Task Rename_InAProjectNoExcludedGeneratorCanSee_Applies()
+    {
+        string before = fx.Workspace.Read("Options/RetrySettings.cs");
+        EditResult applied = await fx.EditAsync(new EditParams { Action = "rename", Name = "RetrySettings.Defaults", NewName = "Standard", Apply = true });
+        Assert.Equal(EditResultKind.Applied, applied.Kind);
+        Assert.Contains("Standard()", fx.Workspace.Read("App/Startup.cs"), StringComparison.Ordinal);
+        await fx.EditAsync(new EditParams { Action = "rename", Name = "RetrySettings.Standard", NewName = "Defaults", Apply = true });
+        Assert.Equal(before, fx.Workspace.Read("Options/RetrySettings.cs"));
+    }
+
+    [Fact]
+    public async Task Rename_OfAPrivateMember_IsCheckedInItsDeclaringProjectOnly()
+    {
+        // Consumer (with its excluded generator) depends on Logging, but cannot see a private field of it.
+        EditResult preview = await fx.EditAsync(new EditParams { Action = "rename", Name = "DiskMonitor.warnings", NewName = "warningCount" });
+        Assert.Equal(EditResultKind.Preview, preview.Kind);
+    }
+
+    [Fact]
+    public async Task Rename_SeenByAProjectWithAnExcludedGenerator_IsUnverified_NamingExactlyThatProject()
+    {
+        string before = fx.Workspace.Read("Logging/DiskMonitor.cs");
+        SemanticErrorData error = await SemanticErrors.ExpectAsync(
+            SemanticErrorKind.Unverified,
+            () => fx.EditAsync(new EditParams { Action = "rename", Name = "DiskMonitor.Warnings", NewName = "WarningCount", Apply = true }));
+        Assert.Equal(["Consumer/Consumer.csproj: Generator.dll"], error.Details);
+        Assert.Contains("1 project that can see the change", error.Message, StringComparison.Ordinal);
+        Assert.Equal(before, fx.Workspace.Read("Logging/DiskMonitor.cs"));
+    }
+
+    [Fact]
+    public async Task CodeActions_AreMarkedUnverifiedOnlyWhereApplyingWouldBeRefused_AndApplyElsewhere()
+    {
+        EditResult blocked = await fx.EditAsync(new EditParams { Action = "code_actions", Path = "Consumer/Report.cs", Line = 8, Character = 35 });
+        Assert.NotEmpty(blocked.Actions!);
+        Assert.All(blocked.Actions!, a => Assert.True(a.Unverified, a.Title));
+        Assert.Contains(" (unverified)", blocked.Text, StringComparison.Ordinal);
+
+        EditResult listing = await fx.EditAsync(new EditParams { Action = "code_actions", Path = "App/Startup.cs", Line = 7, Character = 24 });
+        CodeActionEntry makeReadonly = Assert.Single(listing.Actions!, a => a.Title == "Add readonly modifier");
+        Assert.False(makeReadonly.Unverified);
+        Assert.DoesNotContain("unverified", listing.Text, StringComparison.Ordinal);
+        string before = fx.Workspace.Read("App/Startup.cs");
+        EditResult applied = await fx.EditAsync(new EditParams { Action = "code_actions", ProposalId = listing.ProposalId, ActionIndex = makeReadonly.Index, Apply = true });
+        Assert.Equal(EditResultKind.Applied, applied.Kind);
+        Assert.Contains("private static readonly int started;", fx.Workspace.Read("App/Startup.cs"), StringComparison.Ordinal);
+        File.WriteAllText(fx.Workspace.Path("App/Startup.cs"), before);
+    }
+}
