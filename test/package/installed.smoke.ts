@@ -104,8 +104,8 @@ describe('the packaged .vsix, installed into code-server', function () {
   it('answers a tool call from the installed package (its CLI and its host)', () => {
     const output = execFileSync(process.execPath, [path.join(installed, 'dist', 'cli.js'), 'tool', 'csharp_symbols', '--input', '{"file":"Discounts.cs"}', '--allow-evaluation'], { cwd: workspace, encoding: 'utf8', timeout: 240_000 });
     console.log(`      ${output.trim().split('\n').join('\n      ')}`);
-    assert.match(output, /class Discounts/);
-    assert.match(output, /method Legacy/);
+    assert.match(output, /class Pricing\.Discounts\n/);
+    assert.match(output, /method Pricing\.Discounts\.Legacy\(decimal\)/);
   });
 
   it('Verify Build asks in a modal, reports the CS0168 warning in Problems, and still does on a second, incremental run', async () => {
@@ -125,10 +125,20 @@ describe('the packaged .vsix, installed into code-server', function () {
   });
 
   it('the details page shows the user README with its images rendered', async () => {
-    await runCommand(page, 'Extensions: Show Installed Extensions');
-    await page.locator('.extensions-viewlet .extension-list-item', { hasText: 'SharpClaw' }).first().click();
-    const details: FrameLocator = page.locator('.extension-editor iframe.webview').first().contentFrame().locator('#active-frame').contentFrame();
-    await details.locator('h1', { hasText: 'SharpClaw' }).waitFor({ timeout: 60_000 });
+    await runCommand(page, 'View: Show Extensions');
+    const item = page.locator('.extensions-viewlet .extension-list-item', { hasText: 'SharpClaw' }).first();
+    await item.waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
+      await page.screenshot({ path: path.join(artifacts, 'extensions-view-failed.png') });
+      throw error;
+    });
+    await item.click();
+    // Webviews live in an overlay outside the editor's DOM; the details page is the only one open.
+    await page.locator('.extension-editor').first().waitFor({ timeout: 60_000 });
+    const details: FrameLocator = page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame();
+    await details.locator('h1', { hasText: 'SharpClaw' }).waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
+      await page.screenshot({ path: path.join(artifacts, 'details-page-failed.png') });
+      throw error;
+    });
     await details.locator('text=Requirements').first().waitFor();
     const images = details.locator('img');
     await images.first().waitFor({ timeout: 30_000 });
