@@ -59,7 +59,8 @@ const maxTextLength = 4000;
 const clip = (text: string, max = maxTextLength) => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
 
 class ReportBuilder {
-  readonly started = Date.now();
+  /** When the run started; moved to the moment the person answered the approval (their wait is not the run's). */
+  started = Date.now();
   readonly steps: Step[] = [];
   readonly prerequisites: Prerequisite[] = [];
   readonly notes: string[] = [];
@@ -157,6 +158,8 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
     report.notes.push(message);
     return report.finish('denied', `PermissionDenied: ${message}`);
   }
+  // The time a dialog waited for the person is not part of the run.
+  report.started = Date.now();
 
   // 3. The workspace lock.
   const stateDir = verificationStateFolder(workspaceFolder, context.stateRoot);
@@ -301,7 +304,9 @@ async function runLocked(
         '-nodeReuse:false',
         '-clp:NoSummary;ForceNoAlign;DisableConsoleColor',
       ];
-      progress(`Building ${report.relative(buildTarget)}…`);
+      // A traversal project in the private run folder is named by what it builds, never by its path.
+      const buildLabel = path.dirname(buildTarget) === runDir ? `${buildRoots(graph, selectedPaths).length} affected projects` : report.relative(buildTarget);
+      progress(`Building ${buildLabel}…`);
       // Warnings of projects MSBuild finds up to date come from their last compile (compileMemory.ts).
       const compileMemory = CompileMemory.open(stateDir, request.configuration);
       compileMemory.prepare(report.selection!.wholeTarget ? inTarget : closure(graph, selectedPaths), request.framework);
@@ -313,7 +318,7 @@ async function runLocked(
         ...(signal ? { signal } : {}),
         onLine: (line) => collector.add(line),
       });
-      report.addStep(stepFrom('build', report.relative(buildTarget), dotnet, args, targetDir, outcome));
+      report.addStep(stepFrom('build', buildLabel, dotnet, args, targetDir, outcome));
       const stop = stopped(outcome, 'the build');
       if (stop) {
         report.build = buildSection(outcome.kind === 'cancelled' ? 'cancelled' : 'timedOut', `The build was ${outcome.kind === 'cancelled' ? 'cancelled' : 'stopped by the timeout'}.`, collector);

@@ -11,13 +11,13 @@ import { readVerificationSettings } from './config/vscodeSettings';
 import { HostController } from './host/hostController';
 import type { ExtensionLog } from './logging/extensionLog';
 import type { HostStatus } from '../../engine/protocol/hostStatus';
-import type { SolutionInspectResult } from '../../engine/protocol/semantic';
+import { SolutionInspectResultSchema, type SolutionInspectResult } from '../../engine/protocol/semantic';
+import { showPersonError } from './messages/personMessages';
 import { LoadProgressReporter } from './status/loadProgressReporter';
 import type { HostStatusBar } from './status/hostStatusBar';
 import { findTool } from '../../engine/tools/registry';
 import type { AnyToolDefinition, ToolContext } from '../../engine/tools/toolDefinition';
 import { renderSolutionInspect } from '../../engine/tools/solutionInspect/renderSolutionInspect';
-import { solutionInspectTool } from '../../engine/tools/solutionInspect/solutionInspectTool';
 import { asToolError, ToolError } from '../../engine/tools/toolErrors';
 import { invokeTool, prepareToolInvocation, toAbortSignal } from './tools/vscodeToolAdapter';
 import { EditJournal } from './edits/editJournal';
@@ -79,7 +79,11 @@ export class Core implements vscode.Disposable {
       log,
       trace,
     );
-    this.reportView = new ReportViewProvider(context.extensionUri, this.host, log, this.approvalLog, this.loadProgress);
+    this.reportView = new ReportViewProvider(context.extensionUri, this.host, log, this.approvalLog, this.loadProgress, {
+      approvalStore: this.approvalStore,
+      onDidChangeVerification: (listener) => verificationService.onDidChangeRunning(listener),
+      workspaceFolder: firstWorkspaceFolder,
+    });
     this.disposables.push(
       this.approvalLog,
       this.loadProgress,
@@ -112,13 +116,9 @@ export class Core implements vscode.Disposable {
     });
     this.commands = {
       ...verification.commands,
-      'sharpclaw.renameSymbol': () =>
-        renameSymbol({
-          host: { request: (method, params, schema, signal) => this.host.request(method, params, schema, signal) },
-          workspaceFolder: firstWorkspaceFolder,
-          journal: this.editJournal,
-          log,
-        }),
+      'sharpclaw.renameSymbol': () => this.renameSymbol(),
+      // The editor context menu's entry (its title names SharpClaw beside VS Code's own Rename Symbol).
+      'sharpclaw.renameSymbolInEditor': () => this.renameSymbol(),
       'sharpclaw.undoLastEdit': () => this.replayEdit('undo'),
       'sharpclaw.redoLastEdit': () => this.replayEdit('redo'),
       'sharpclaw.showHostStatus': () => this.showHostStatus(),
@@ -133,7 +133,7 @@ export class Core implements vscode.Disposable {
       'sharpclaw.resetApprovals': async () => {
         const count = await this.approvalStore.reset();
         log.info(`Reset ${count} remembered approvals.`);
-        void vscode.window.showInformationMessage(count ? `SharpClaw forgot ${count} remembered approvals; it will ask again.` : 'SharpClaw had no remembered approvals.');
+        void vscode.window.showInformationMessage(count ? `SharpClaw forgot ${count === 1 ? 'the remembered approval' : `${count} remembered approvals`}; it will ask again.` : 'SharpClaw had no remembered approvals.');
         return count;
       },
     };
@@ -169,6 +169,15 @@ export class Core implements vscode.Disposable {
     const tool = findTool(name);
     if (!tool) throw new Error(`SharpClaw contributes the tool ${name} but does not implement it.`);
     return tool;
+  }
+
+  private renameSymbol(): Promise<boolean> {
+    return renameSymbol({
+      host: { request: (method, params, schema, signal) => this.host.request(method, params, schema, signal) },
+      workspaceFolder: firstWorkspaceFolder,
+      journal: this.editJournal,
+      log: this.services.log,
+    });
   }
 
   /** Undo Last Edit / Redo Last Edit: replays SharpClaw's last edit (or undone edit) with content checks. */
@@ -218,18 +227,22 @@ export class Core implements vscode.Disposable {
       const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'SharpClaw: loading the workspace' }, async (_progress, token) => {
         const abort = toAbortSignal(token);
         try {
-          return await solutionInspectTool.invoke({}, this.toolContext(solutionInspectTool, abort.signal));
+          const workspace = firstWorkspaceFolder();
+          if (!workspace) throw new ToolError('InvalidRequest', 'Open a folder that contains a .NET solution or project first.');
+          // Named as the person's command, so the approval says "you, via SharpClaw: Load Workspace".
+          return await this.host.request(HostMethods.solutionInspect, { workspace, tool: 'SharpClaw: Load Workspace' }, SolutionInspectResultSchema, abort.signal);
         } finally {
           abort.dispose();
         }
       });
       log.info(renderSolutionInspect(result));
-      void vscode.window.showInformationMessage(`SharpClaw loaded ${result.target}: ${result.projects.length} projects${result.loadStatus === 'partial' ? ', some failed to load (see the log)' : ''}.`);
+      this.reportView.showLoad(result);
+      void vscode.window
+        .showInformationMessage(`SharpClaw loaded ${result.target}: ${result.projects.length} project${result.projects.length === 1 ? '' : 's'}${result.loadStatus === 'partial' ? `, ${result.partialLoad.length} failed to load` : ''}.`, 'Show in Sidebar')
+        .then((choice) => choice && vscode.commands.executeCommand(`${ReportViewProvider.viewId}.focus`));
       return result;
     } catch (error) {
-      const typed = asToolError(error);
-      log.error(typed.render());
-      void vscode.window.showErrorMessage(typed.message, 'Show Log').then((choice) => choice && log.show());
+      showPersonError(log, 'Load Workspace', 'could not load the workspace', error);
       return undefined;
     }
   }

@@ -54,7 +54,8 @@ class DialogQueue {
 export function activate(context: vscode.ExtensionContext): SharpClawApi {
   const started = performance.now();
   const log = new ExtensionLog(vscode.window.createOutputChannel('SharpClaw', { log: true }));
-  const trace = vscode.window.createOutputChannel('SharpClaw Trace', { log: true });
+  const traceLog = new ExtensionLog(vscode.window.createOutputChannel('SharpClaw Trace', { log: true }));
+  const trace = traceLog.guardedChannel();
   const statusBar = new HostStatusBar();
   const testDialogs = new DialogQueue();
   const getCore = (): Core => {
@@ -68,11 +69,10 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
   };
   const manifest = context.extension.packageJSON as ContributedManifest;
 
+  // Disposed in this order: the core (which stops the host) before the channels it logs to.
   context.subscriptions.push(
-    log,
-    trace,
-    statusBar,
     { dispose: () => core?.dispose() },
+    statusBar,
     ...manifest.contributes.commands.map(({ command }) =>
       vscode.commands.registerCommand(command, (...args: unknown[]) => {
         const handler = getCore().commands[command];
@@ -89,6 +89,8 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
     vscode.window.registerWebviewViewProvider('sharpclaw.reportView', {
       resolveWebviewView: (view, resolveContext, token) => getCore().reportView.resolveWebviewView(view, resolveContext, token),
     }),
+    log,
+    traceLog,
   );
 
   const activationMs = performance.now() - started;

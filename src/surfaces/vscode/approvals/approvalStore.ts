@@ -13,7 +13,20 @@ export interface RememberedApproval {
 }
 
 export class ApprovalStore {
+  private readonly listeners = new Set<() => void>();
+
   constructor(private readonly memento: vscode.Memento) {}
+
+  /** Called after an approval is remembered or the approvals are reset. */
+  onDidChange(listener: () => void): vscode.Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The kinds remembered for one workspace folder. */
+  kindsFor(folder: string): PermissionKind[] {
+    return this.list().filter((entry) => entry.folder === folder).map((entry) => entry.kind);
+  }
 
   list(): RememberedApproval[] {
     return this.memento.get<RememberedApproval[]>(storageKey, []);
@@ -26,11 +39,17 @@ export class ApprovalStore {
   async remember(folder: string, kind: PermissionKind): Promise<void> {
     if (this.isRemembered(folder, kind)) return;
     await this.memento.update(storageKey, [...this.list(), { folder, kind, grantedAt: new Date().toISOString() }]);
+    this.changed();
   }
 
   async reset(): Promise<number> {
     const count = this.list().length;
     await this.memento.update(storageKey, []);
+    this.changed();
     return count;
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 }

@@ -6,6 +6,7 @@ import type { ApprovalLog } from './approvalLog';
 import type { ApprovalStore } from './approvalStore';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../../../engine/permissions/permissionPolicy';
 import type { ExtensionLog } from '../logging/extensionLog';
+import { describeRequester } from './requester';
 
 const allowOnce = 'Allow once';
 const allowAlways = 'Always for this workspace';
@@ -62,7 +63,7 @@ export class VsCodePermissionPolicy implements PermissionPolicy {
       `Target: ${request.target ?? request.workspaceFolder}`,
       `What runs: ${request.action}`,
       `Why: ${request.reason}`,
-      `Asked by: ${request.requestedBy}`,
+      `Asked by: ${describeRequester(request.requestedBy)}`,
       ...(request.files?.length ? [`Files: ${request.files.slice(0, 10).join(', ')}${request.files.length > 10 ? ` and ${request.files.length - 10} more` : ''}`] : []),
       '',
       'Project and build files can run arbitrary code. Allow only for code you trust.',
@@ -70,7 +71,14 @@ export class VsCodePermissionPolicy implements PermissionPolicy {
     const testDialogs = this.testDialogs;
     const choice = testDialogs
       ? await new Promise<string | undefined>((answer) => testDialogs({ message: titleFor(request), detail, buttons: [allowOnce, allowAlways, deny], answer }))
-      : await vscode.window.showWarningMessage(titleFor(request), { modal: true, detail }, allowOnce, allowAlways, deny);
+      : (await vscode.window.showWarningMessage<vscode.MessageItem>(
+          titleFor(request),
+          { modal: true, detail },
+          { title: allowOnce },
+          { title: allowAlways },
+          // The close affordance: Escape (and closing the dialog) answer Deny, and VS Code adds no Cancel button.
+          { title: deny, isCloseAffordance: true },
+        ))?.title;
     if (choice === allowAlways) {
       await this.store.remember(request.workspaceFolder, request.kind);
       return { granted: true, source: 'dialog' };

@@ -9,7 +9,9 @@ import type { HostRequester } from '../../../engine/host/hostRequester';
 import { HostMethods } from '../../../engine/protocol/methods';
 import { EditResultSchema } from '../../../engine/protocol/edits';
 import { SymbolResolveResultSchema } from '../../../engine/protocol/symbols';
-import { asToolError } from '../../../engine/tools/toolErrors';
+import type { ExtensionLog } from '../logging/extensionLog';
+import { showPersonError } from '../messages/personMessages';
+import { count } from '../messages/personText';
 import { toAbortSignal } from '../tools/vscodeToolAdapter';
 import type { EditJournal } from './editJournal';
 import { applyPlannedChanges, FileChangedError, type PlannedFileChange } from './fileChanges';
@@ -18,7 +20,7 @@ export interface RenameCommandDependencies {
   host: HostRequester;
   workspaceFolder(): string | undefined;
   journal: EditJournal;
-  log: { info(message: string): void; error(message: string): void };
+  log: ExtensionLog;
 }
 
 /** C# identifiers (a leading @ allows keywords); the host checks exactly, this only catches typos early. */
@@ -37,7 +39,7 @@ async function pickSymbol(workspaceFolder: string): Promise<Record<string, unkno
   }
   const name = await vscode.window.showInputBox({
     title: 'SharpClaw: Rename Symbol',
-    prompt: 'Symbol to rename, e.g. Calculator.Add or Calculator.Add(int, int)',
+    prompt: 'Symbol to rename, e.g. Calculator.Add or Calculator.Add(double, double)',
     ignoreFocusOut: true,
   });
   return name ? { name } : undefined;
@@ -89,13 +91,16 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
     }));
     // The host returns a preview only when validation passed: no new compiler errors, no conflicts.
     const label = `Rename ${shortName} to ${newName} (compiler-checked: no new errors)`;
-    // The verdict goes beside the preview: the refactor preview groups by file, not by label.
-    void vscode.window.showInformationMessage(
-      `SharpClaw: renaming ${shortName} to ${newName} changes ${changes.length} file${changes.length === 1 ? '' : 's'} and is compiler-checked: no new errors, no conflicts. Review it in the Refactor Preview, then apply or discard it.`,
-    );
-    const applied = await applyPlannedChanges(changes, { label, preview: true });
+    // The verdict stays beside the preview while it is open (a progress notification that closes
+    // with it), so no toast is left behind. VS Code's refactor preview starts every file unticked
+    // when an extension asks for a preview (WorkspaceEditEntryMetadata.needsConfirmation): say so.
+    const verdict = `SharpClaw: renaming ${shortName} to ${newName} changes ${count(changes.length, 'file')}; compiler-checked: no new errors, no conflicts. In the Refactor Preview, tick the files (or the rename's own box) and choose Apply.`;
+    const applied = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: verdict }, () => applyPlannedChanges(changes, { label, preview: true }));
     if (applied.length === 0) {
-      void vscode.window.showInformationMessage('SharpClaw: rename discarded; nothing was written.');
+      // VS Code reports a discarded preview and an Apply with no file ticked the same way.
+      void vscode.window.showInformationMessage(
+        'SharpClaw: nothing was written: no files were selected in the Refactor Preview (or it was discarded). To rename, run it again, tick the files (or the rename\'s own box at the top) and choose Apply.',
+      );
       return false;
     }
     journal.record({ kind: 'editor', label: `Rename ${shortName} to ${newName}`, changes: applied });
@@ -108,12 +113,15 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
       );
       return true;
     }
-    void vscode.window.showInformationMessage(`SharpClaw renamed ${shortName} to ${newName} in ${applied.length} file${applied.length === 1 ? '' : 's'}.`);
+    void vscode.window.showInformationMessage(`SharpClaw renamed ${shortName} to ${newName} in ${count(applied.length, 'file')}.`);
     return true;
   } catch (error) {
-    const message = error instanceof FileChangedError ? error.message : asToolError(error).render();
-    log.error(`Rename Symbol: ${message}`);
-    void vscode.window.showErrorMessage(`SharpClaw: ${message}`);
+    if (error instanceof FileChangedError) {
+      log.info(`Rename Symbol: ${error.message}`);
+      void vscode.window.showWarningMessage(`SharpClaw: ${error.message}`);
+    } else {
+      showPersonError(log, 'Rename Symbol', 'did not rename', error);
+    }
     return false;
   }
 }

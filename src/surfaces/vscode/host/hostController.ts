@@ -217,7 +217,7 @@ export class HostController implements HostRequester, vscode.Disposable {
     return {
       // Open C# files are synchronized (full text), so answers reflect unsaved editor buffers.
       documentSelector: [{ scheme: 'file', language: 'csharp' }],
-      outputChannel: this.log.channel,
+      outputChannel: this.log.hostChannel(),
       traceOutputChannel: this.traceChannel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions: { logDirectory: this.settings.logDirectory },

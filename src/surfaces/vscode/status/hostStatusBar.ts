@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { describeHostState, type HostState } from '../../../engine/host/hostState';
 import type { LoadProgress } from '../../../engine/host/hostCallbacks';
+import { statusWord } from '../messages/reportText';
 
 export function statusBarText(state: HostState): string {
   switch (state.kind) {
@@ -57,8 +58,9 @@ export class HostStatusBar implements vscode.Disposable {
   update(state: HostState): void {
     this.state = state;
     const verdictIcon = this.verdict === 'passed' ? '$(pass)' : this.verdict === 'skipped' ? '$(circle-slash)' : '$(error)';
-    this.item.text = statusBarText(state) + (this.verdict ? ` · ${verdictIcon} verify: ${this.verdict}` : '');
-    this.item.tooltip = `SharpClaw — ${describeHostState(state)}${this.verdict ? ` Last verification: ${this.verdict}.` : ''} Click to open the SharpClaw sidebar.`;
+    const verdict = this.verdict ? statusWord(this.verdict) : undefined;
+    this.item.text = statusBarText(state) + (verdict ? ` · ${verdictIcon} verify: ${verdict}` : '');
+    this.item.tooltip = `SharpClaw — ${describeHostState(state)}${verdict ? ` Last verification: ${verdict}.` : ''} Click to open the SharpClaw sidebar.`;
     this.item.backgroundColor =
       state.kind === 'failed'
         ? new vscode.ThemeColor('statusBarItem.errorBackground')

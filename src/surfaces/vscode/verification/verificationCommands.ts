@@ -9,6 +9,7 @@ import { toAbortSignal } from '../tools/vscodeToolAdapter';
 import { isFailingStatus, type Diagnostic, type FailedTest, type VerificationReport, type VerificationScope, type VerificationStatus } from '../../../engine/verification/report';
 import { StandingResults } from '../../../engine/verification/standingResults';
 import { VerifyRequestSchema } from '../../../engine/verification/request';
+import { reportSentence } from '../messages/reportText';
 import type { VerificationService } from '../../../engine/verification/verificationService';
 
 export interface VerificationCommandsOptions {
@@ -93,7 +94,8 @@ export function createVerificationFeature(options: VerificationCommandsOptions):
             ...(dotnet ? { dotnet } : {}),
           });
           const show = isFailingStatus(report.status) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-          void show(`SharpClaw: ${report.summary}`, 'Show Log').then((choice) => choice && options.log.show());
+          // One sentence for the person; the whole report is in the sidebar.
+          void show(`SharpClaw: ${reportSentence(report)}`, 'Show Details').then((choice) => choice && vscode.commands.executeCommand('sharpclaw.openSidebar'));
           return report;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,7 @@
-// The SharpClaw sidebar (webview view). For now it shows the Roslyn host's live status; later
-// it carries verification reports. Opening it is a user action, so it may start the host.
+// The SharpClaw sidebar (webview view): verification reports, the Roslyn host's live status, what
+// the last load gave, and approvals. Every change is pushed to the view as it happens (host
+// state, loads, verifications under way, approvals, Workspace Trust): the person never needs
+// Refresh to see the truth. Opening it is a user action, so it may start the host.
 import * as vscode from 'vscode';
 import { describeHostState } from '../../../engine/host/hostState';
 import type { ApprovalLog } from '../approvals/approvalLog';
@@ -7,6 +9,10 @@ import type { HostController } from '../host/hostController';
 import type { LoadProgressReporter } from '../status/loadProgressReporter';
 import type { ExtensionLog } from '../logging/extensionLog';
 import type { VerificationReport } from '../../../engine/verification/report';
+import type { RunningVerification } from '../../../engine/verification/verificationService';
+import type { SolutionInspectResult } from '../../../engine/protocol/semantic';
+import { allTools } from '../../../engine/tools/registry';
+import type { ApprovalStore } from '../approvals/approvalStore';
 import { renderWebviewHtml } from './webviewHtml';
 import { FromWebviewMessageSchema, type FromWebviewMessage, type ToWebviewMessage } from './webviewMessages';
 
@@ -23,18 +29,47 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
   private readonly reports: VerificationReport[] = [];
   private static readonly historySize = 5;
 
+  private verifying: RunningVerification | undefined;
+  private lastLoad: { result: SolutionInspectResult; at: string } | undefined;
+
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly host: HostController,
     private readonly log: ExtensionLog,
     private readonly approvals: ApprovalLog,
     private readonly loadProgress: LoadProgressReporter,
+    private readonly workspace: {
+      approvalStore: ApprovalStore;
+      onDidChangeVerification(listener: (running: RunningVerification | undefined) => void): { dispose(): void };
+      workspaceFolder(): string | undefined;
+    },
   ) {
     this.disposables.push(
-      host.onDidChangeState((state) => this.post({ type: 'hostState', state, description: describeHostState(state) })),
+      host.onDidChangeState((state) => {
+        this.post({ type: 'hostState', state, description: describeHostState(state) });
+        // A new host (after Stop, Restart or a crash) has new versions and no loaded contexts.
+        if (state.kind === 'ready') void this.postHostStatus();
+      }),
       approvals.onDidRecord(() => this.postApprovals()),
-      loadProgress.onDidChange((progress) => this.post({ type: 'loadProgress', progress: progress ?? null })),
+      workspace.approvalStore.onDidChange(() => this.postWorkspace()),
+      loadProgress.onDidChange((progress) => {
+        this.post({ type: 'loadProgress', progress: progress ?? null });
+        // A load ended (Load Workspace, or one an agent's query or a rename started): show what is loaded now.
+        if (!progress) void this.postHostStatus();
+      }),
+      workspace.onDidChangeVerification((running) => {
+        this.verifying = running;
+        this.postWorkspace();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.postWorkspace()),
     );
+  }
+
+  /** What Load Workspace gave: shown until the next load. */
+  showLoad(result: SolutionInspectResult): void {
+    this.lastLoad = { result, at: new Date().toISOString() };
+    this.postWorkspace();
+    void this.postHostStatus();
   }
 
   resolveWebviewView(view: vscode.WebviewView, _context?: vscode.WebviewViewResolveContext, _token?: vscode.CancellationToken): void {
@@ -73,13 +108,33 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
     if (this.reports.length) this.post({ type: 'reports', reports: this.reports });
     this.post({ type: 'hostState', state: this.host.state, description: describeHostState(this.host.state) });
     this.postApprovals();
+    this.postWorkspace();
     this.post({ type: 'loadProgress', progress: this.loadProgress.last ?? null });
+    await this.postHostStatus(true);
+  }
+
+  /** Asks the host for its status; unless asked to, only when it is running (a stopped host stays stopped). */
+  private async postHostStatus(startIfNeeded = false): Promise<void> {
+    if (!this.view) return;
+    if (!startIfNeeded && this.host.state.kind !== 'ready') return;
     try {
       const status = await this.host.status();
       this.post({ type: 'hostStatus', status });
     } catch (error) {
       this.post({ type: 'hostError', message: error instanceof Error ? error.message : String(error) });
     }
+  }
+
+  private postWorkspace(): void {
+    const folder = this.workspace.workspaceFolder();
+    this.post({
+      type: 'workspace',
+      trusted: vscode.workspace.isTrusted,
+      remembered: folder ? this.workspace.approvalStore.kindsFor(folder) : [],
+      verifying: this.verifying ?? null,
+      load: this.lastLoad ?? null,
+      agentTools: allTools.filter((tool) => tool.name !== 'dotnet_solution_inspect' && tool.name !== 'verify_workspace').map((tool) => ({ name: tool.name, displayName: tool.displayName })),
+    });
   }
 
   dispose(): void {

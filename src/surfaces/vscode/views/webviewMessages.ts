@@ -2,6 +2,7 @@
 // schemas: the webview is a separate, less trusted context.
 import { z } from 'zod';
 import { HostStatusSchema } from '../../../engine/protocol/hostStatus';
+import { SolutionInspectResultSchema } from '../../../engine/protocol/semantic';
 import { VerificationReportSchema } from '../../../engine/verification/report';
 
 export const HostStateSchema = z.discriminatedUnion('kind', [
@@ -30,7 +31,20 @@ export const LoadProgressMessageSchema = z.object({
 });
 
 /** Commands the sidebar's buttons may run; anything else is refused. */
-export const sidebarCommands = ['sharpclaw.verifyAffected', 'sharpclaw.loadWorkspace'] as const;
+export const sidebarCommands = ['sharpclaw.verifyAffected', 'sharpclaw.loadWorkspace', 'sharpclaw.resetApprovals', 'workbench.trust.manage'] as const;
+
+/** What the sidebar knows about the open workspace and the work under way. */
+export const WorkspaceMessageSchema = z.object({
+  /** False in Restricted Mode: SharpClaw never runs project code, so Load and Verify are not offered. */
+  trusted: z.boolean(),
+  /** Kinds of permission remembered ("Always for this workspace") for this folder. */
+  remembered: z.array(z.enum(['evaluation', 'shell', 'write'])),
+  /** A verification under way: who asked, and the latest step. */
+  verifying: z.object({ scope: z.string(), requestedBy: z.string(), step: z.string().optional() }).nullable(),
+  /** The last load this window ran (Load Workspace), and the tools agents can use on it. */
+  load: z.object({ result: SolutionInspectResultSchema, at: z.string() }).nullable(),
+  agentTools: z.array(z.object({ name: z.string(), displayName: z.string() })),
+});
 
 /** Extension → webview. */
 export const ToWebviewMessageSchema = z.discriminatedUnion('type', [
@@ -41,6 +55,7 @@ export const ToWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('loadProgress'), progress: LoadProgressMessageSchema.nullable() }),
   /** Verification reports of this session, newest first (at most a few). */
   z.object({ type: z.literal('reports'), reports: z.array(VerificationReportSchema) }),
+  z.object({ type: z.literal('workspace') }).merge(WorkspaceMessageSchema),
 ]);
 
 /** Webview → extension. */

@@ -170,6 +170,15 @@ public static class RenameService
                 [.. conflicts, .. errors.Select(Line)]);
         }
 
+        // A name the scope already declares is a conflict of names, not a compile problem to repair.
+        if (errors.Any(e => DuplicateDeclarationCodes.Contains(e.Code)))
+        {
+            throw SemanticException.Edit(
+                SemanticErrorKind.RenameConflict,
+                $"'{ScopeName(symbol)}' already defines '{bareNew}'; renaming {match.Display} to {newName} would collide with it, so nothing was changed.",
+                [.. errors.Select(Line)]);
+        }
+
         if (errors.Count > 0)
         {
             throw SemanticException.Edit(
@@ -180,6 +189,18 @@ public static class RenameService
 
         return plan;
     }
+
+    /// <summary>"already contains a definition" (namespace, type), "already defines a member", "a local is already defined".</summary>
+    private static readonly HashSet<string> DuplicateDeclarationCodes = new(StringComparer.Ordinal) { "CS0101", "CS0102", "CS0111", "CS0128", "CS0100" };
+
+    /// <summary>The type, namespace or member whose scope the new name collides in.</summary>
+    private static string ScopeName(ISymbol symbol) => symbol.ContainingSymbol switch
+    {
+        INamespaceSymbol { IsGlobalNamespace: true } => "the global namespace",
+        INamespaceSymbol ns => ns.ToDisplayString(),
+        { } container => container.Name,
+        null => "its scope",
+    };
 
     public static string Line(NewError e) => $"{e.Path}:{e.Line}:{e.Character} error {e.Code} {e.Message}{(e.Count > 1 ? $" (x{e.Count})" : string.Empty)}";
 
