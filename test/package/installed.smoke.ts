@@ -117,7 +117,7 @@ describe('the packaged .vsix, installed into code-server', function () {
       assert.match((await box.locator('.dialog-message-text').textContent()) ?? '', /Allow SharpClaw to build and test FailingTest\.slnx\?/);
       if (round === 1) await page.screenshot({ path: path.join(artifacts, 'approval-modal.png') });
       await box.locator('.dialog-buttons .monaco-button', { hasText: 'Allow once' }).first().click();
-      await toast(page, /passed: build passed \(0 error\(s\), 1 warning\(s\)\)/).waitFor({ timeout: 300_000 });
+      await toast(page, /Verify Build passed: build passed with 1 warning\./).waitFor({ timeout: 300_000 });
       await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
       await page.locator('.markers-panel .monaco-list-row', { hasText: 'CS0168' }).first().waitFor({ timeout: 30_000 });
       await page.screenshot({ path: path.join(artifacts, `verify-build-${round}.png`) });
