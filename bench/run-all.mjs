@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchActivation } from './activation.mjs';
 import { benchHostStartup } from './host-startup.mjs';
+import { benchPackageSize } from './package-size.mjs';
 import { option } from './stats.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -34,6 +35,7 @@ const benches = {
   'queries-200': () => dotnetBench(['queries', '--projects', '200', '--files', '20', '--iterations', '20', '--out', synth(200), '--name', 'queries-200']),
   load: () => dotnetBench(['load', '--projects', '50', '--files', '20', '--runs', '3', '--out', synth(50), '--name', 'load']),
   sizes: () => dotnetBench(['sizes', '--sizes', '10,50,200', '--files', '20', '--name', 'sizes']),
+  'package-size': () => benchPackageSize(),
   rename: () => dotnetBench(['rename', '--projects', '50', '--files', '20', '--runs', '3', '--out', synth(50)]),
 };
 

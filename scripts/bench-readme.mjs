@@ -11,7 +11,7 @@ const readmePath = path.join(repoRoot, 'README.md');
 const resultsDir = path.join(repoRoot, 'bench', 'results');
 
 const ms = (value) => (value === undefined || value < 0 ? '—' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : value >= 100 ? `${value.toFixed(0)} ms` : `${value.toFixed(1)} ms`);
-const side = (stats) => (!stats ? '—' : stats.mb !== undefined ? `${stats.mb} MB` : stats.p50_ms === stats.p95_ms || stats.n === 1 ? ms(stats.p50_ms) : `${ms(stats.p50_ms)} / ${ms(stats.p95_ms)}`);
+const side = (stats) => (!stats ? '—' : stats.mib !== undefined ? `${stats.mib} MiB` : stats.mb !== undefined ? `${stats.mb} MB` : stats.p50_ms === stats.p95_ms || stats.n === 1 ? ms(stats.p50_ms) : `${ms(stats.p50_ms)} / ${ms(stats.p95_ms)}`);
 const ratio = (row) => (row.ratio_p50 !== undefined ? `×${row.ratio_p50.toFixed(2)}` : row.ratio !== undefined ? `×${row.ratio.toFixed(2)}` : '—');
 const met = (row) => (row.meets_goal === undefined ? '' : row.meets_goal ? ' ✓' : ' ✗');
 
