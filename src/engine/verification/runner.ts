@@ -660,7 +660,7 @@ async function testProject(
   const exitFailed = outcome.exitCode !== 0 && !(zeroTestsExit && outcome.exitCode === 8);
   if (problems.length > 0 || result.counters.failed > 0 || runErrors > 0) {
     result.status = 'failed';
-    result.reason = problems.length > 0 ? problems.join('; ') : `${result.counters.failed} test(s) failed.`;
+    result.reason = problems.length > 0 ? problems.join('; ') : `${result.counters.failed} test${result.counters.failed === 1 ? '' : 's'} failed.`;
   } else if (exitFailed) {
     result.status = 'failed';
     result.reason = `dotnet test exited with code ${outcome.exitCode} although its results show no failure.`;
