@@ -328,10 +328,17 @@ describe('SharpClaw in the browser workbench', function () {
       await sidebar.locator(`body.${bodyClass}`).waitFor({ timeout: 60_000 });
       await page.waitForTimeout(500);
       // Nothing overflows sideways, and no status pill breaks inside its word.
-      const layout = await sidebar.locator('body').evaluate((body) => ({
-        overflow: body.scrollWidth - body.clientWidth,
-        wrapped: [...body.querySelectorAll('.badge')].filter((badge) => badge.getClientRects().length > 1 || badge.getBoundingClientRect().height > 2 * parseFloat((globalThis as unknown as { getComputedStyle(e: Element): { fontSize: string } }).getComputedStyle(badge).fontSize)).map((badge) => badge.textContent),
-      }));
+      // Runs in the webview (no DOM types in the tests' compilation, so the shapes are spelled out).
+      type Box = { textContent: string | null; getClientRects(): { length: number }; getBoundingClientRect(): { height: number } };
+      type Body = { scrollWidth: number; clientWidth: number; ownerDocument: { defaultView: { getComputedStyle(node: Box): { fontSize: string } } }; querySelectorAll(selector: string): Iterable<Box> };
+      const layout = await sidebar.locator('body').evaluate((node) => {
+        const body = node as unknown as Body;
+        const style = (badge: Box) => body.ownerDocument.defaultView.getComputedStyle(badge);
+        return {
+          overflow: body.scrollWidth - body.clientWidth,
+          wrapped: [...body.querySelectorAll('.badge')].filter((badge) => badge.getClientRects().length > 1 || badge.getBoundingClientRect().height > 2 * parseFloat(style(badge).fontSize)).map((badge) => badge.textContent),
+        };
+      });
       assert.ok(layout.overflow <= 1, `${name}: the sidebar scrolls sideways by ${layout.overflow}px`);
       assert.deepEqual(layout.wrapped, [], `${name}: pills wrap`);
       await part.screenshot({ path: path.join(artifacts, `sidebar-narrow-${name}.png`) });
