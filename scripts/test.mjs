@@ -5,7 +5,9 @@
 //   integration  the suites in a real VS Code extension host (code-server + Chromium), on the
 //                lowest and the newest tested VS Code version
 //   e2e          a person's clicks through the workbench in Chromium (real modal dialogs)
-// Options: --only unit,server,fixtures,integration,e2e   --vscode min|latest|all
+//   package      `npm run package`, the .vsix installed into code-server with --install-extension,
+//                and a smoke suite against the installed extension (test/package)
+// Options: --only unit,server,fixtures,integration,e2e,package   --vscode min|latest|all
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -79,6 +81,12 @@ const layers = {
       failed += counts.failed;
     }
     return { code, passed, failed };
+  },
+  async package() {
+    const packaged = await run(process.execPath, ['scripts/package.mjs']);
+    if (packaged.code !== 0) return { code: packaged.code, passed: 0, failed: 1 };
+    const { code, text } = await run(process.execPath, ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.package.json']);
+    return { code, passed: sumMatches(text, /(\d+) passing/g), failed: sumMatches(text, /(\d+) failing/g) };
   },
 };
 

@@ -7,6 +7,7 @@ import { CancellationTokenSource, createMessageConnection, StreamMessageReader, 
 import type { z } from 'zod';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import { locateDotnet } from './dotnetLocator';
+import { hostArguments } from './hostCommandLine';
 import { registerHostCallbacks, type LoadProgress } from './hostCallbacks';
 import { toToolError, type HostRequester } from './hostRequester';
 
@@ -28,8 +29,7 @@ export class HostProcess implements HostRequester {
 
   static async start(options: HostProcessOptions): Promise<HostProcess> {
     const dotnet = locateDotnet();
-    const args = [options.serverDll, '--clientProcessId', String(process.pid)];
-    if (options.logDirectory) args.push('--log-directory', options.logDirectory);
+    const args = hostArguments(options.logDirectory ? { serverDll: options.serverDll, logDirectory: options.logDirectory } : { serverDll: options.serverDll });
     const child = spawn(dotnet.executable, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DOTNET_NOLOGO: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => {

@@ -121,6 +121,7 @@ export const SemanticErrorDataSchema = z.object({
     'write_failed',
     'content_changed',
     'nothing_to_undo',
+    'read_only_file',
   ]),
   message: z.string(),
   candidates: z.array(z.string()).nullable(),

@@ -29,6 +29,7 @@ export type ToolErrorCode =
   | 'write_failed'
   | 'content_changed'
   | 'nothing_to_undo'
+  | 'read_only_file'
   | 'timeout'
   | 'loading';
 

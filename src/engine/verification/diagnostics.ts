@@ -44,7 +44,10 @@ export class DiagnosticCollector {
 
   add(line: string): void {
     const diagnostic = parseDiagnosticLine(line);
-    if (!diagnostic) return;
+    if (diagnostic) this.addDiagnostic(diagnostic);
+  }
+
+  addDiagnostic(diagnostic: Diagnostic): void {
     const key = [diagnostic.severity, diagnostic.file, diagnostic.line, diagnostic.column, diagnostic.code, diagnostic.message].join('\u0000');
     const existing = this.byKey.get(key);
     if (!existing) {

@@ -10,11 +10,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { commandLine, dotnetEnvironment, runProcess } from './processRunner';
-import { EvaluationError, type EvaluateOptions, type EvaluatedProject, type ProjectGraph, type ProjectGraphSource } from './projectGraph';
+import { classifyTestProject, EvaluationError, type EvaluateOptions, type EvaluatedProject, type ProjectGraph, type ProjectGraphSource } from './projectGraph';
 
-const properties = ['IsTestProject', 'TargetFramework', 'TargetFrameworks', 'OutputType', 'ProjectAssetsFile', 'MSBuildAllProjects', 'TargetPath'];
-const items = ['Compile', 'ProjectReference', 'PackageReference', 'EmbeddedResource', 'AdditionalFiles', 'Content', 'None'];
-const cacheVersion = 2;
+const properties = ['IsTestProject', 'IsTestingPlatformApplication', 'TestingPlatformDotnetTestSupport', 'TargetFramework', 'TargetFrameworks', 'OutputType', 'ProjectAssetsFile', 'MSBuildAllProjects', 'TargetPath'];
+const items = ['Compile', 'ProjectReference', 'PackageReference', 'EmbeddedResource', 'AdditionalFiles', 'Content', 'None', 'IntermediateAssembly'];
+const cacheVersion = 4;
 
 interface RawEvaluation {
   Properties?: Record<string, string>;
@@ -67,6 +67,15 @@ export interface MsbuildProjectGraphOptions {
   parallelism?: number;
 }
 
+/** Project files listed (by the solution or a reference) that do not exist: named, instead of a failed process start in their missing folder. */
+function missingProjects(projects: readonly string[], workspaceFolder: string): EvaluationError {
+  const names = projects.map((project) => path.relative(workspaceFolder, project) || project);
+  return new EvaluationError(
+    `${names.length === 1 ? 'A listed project file does not exist' : `${names.length} listed project files do not exist`}: ${names.join(', ')}. Restore them or remove them from the solution.`,
+    'failed',
+  );
+}
+
 export class MsbuildProjectGraphSource implements ProjectGraphSource {
   private readonly dotnet: string;
   private readonly parallelism: number;
@@ -93,6 +102,8 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
       queue.push(full);
     };
     roots.forEach(enqueue);
+    const missingRoots = queue.filter((project) => !fs.existsSync(project));
+    if (missingRoots.length > 0) throw missingProjects(missingRoots, options.workspaceFolder);
 
     let failure: unknown;
     const work = async (): Promise<void> => {
@@ -106,6 +117,7 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
             result = hit.project;
             cached++;
           } else {
+            if (!fs.existsSync(project)) throw missingProjects([project], options.workspaceFolder);
             result = await this.evaluateProject(project, options, deadline);
             cache.entries[project] = { key, project: result };
             evaluated++;
@@ -141,12 +153,19 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
     const packages = new Set<string>();
     const imports = new Set<string>();
     const targetPaths: Record<string, string> = {};
-    let isTest = false;
+    const intermediateAssemblies: Record<string, string> = {};
+    // IsTestProject: true in any framework wins, else an explicit false, else empty.
+    let isTestProject = '';
+    let testingPlatformApplication = false;
+    let testingPlatformDotnetTestSupport = false;
     let assetsFile: string | null = null;
     let outputType = props.OutputType ?? '';
     for (const [tfm, evaluation] of inner) {
       const p = evaluation.Properties ?? {};
-      if ((p.IsTestProject ?? '').trim().toLowerCase() === 'true') isTest = true;
+      const explicit = (p.IsTestProject ?? '').trim().toLowerCase();
+      if (explicit === 'true' || (explicit === 'false' && isTestProject === '')) isTestProject = explicit;
+      if ((p.IsTestingPlatformApplication ?? '').trim().toLowerCase() === 'true') testingPlatformApplication = true;
+      if ((p.TestingPlatformDotnetTestSupport ?? '').trim().toLowerCase() === 'true') testingPlatformDotnetTestSupport = true;
       if (p.ProjectAssetsFile) assetsFile = p.ProjectAssetsFile;
       if (p.OutputType) outputType = p.OutputType;
       if (p.TargetPath && tfm) targetPaths[tfm] = p.TargetPath;
@@ -157,16 +176,23 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
       }
       for (const item of i.ProjectReference ?? []) references.add(path.resolve(path.dirname(project), item.FullPath ?? item.Identity ?? ''));
       for (const item of i.PackageReference ?? []) if (item.Identity) packages.add(item.Identity);
+      const assembly = i.IntermediateAssembly?.[0];
+      if (assembly && tfm) intermediateAssemblies[tfm] = path.resolve(path.dirname(project), assembly.FullPath ?? assembly.Identity ?? '');
     }
+    const testProjectSource = classifyTestProject({ isTestProject, testingPlatformApplication, packageReferences: [...packages] });
     return {
       path: project,
       name: path.basename(project, path.extname(project)),
-      isTestProject: isTest,
+      isTestProject: testProjectSource !== null,
+      testProjectSource,
+      testingPlatformApplication,
+      testingPlatformDotnetTestSupport,
       targetFrameworks: single ? [single] : frameworks,
       multiTargeted: !single && frameworks.length > 1,
       outputType,
       assetsFile,
       targetPaths,
+      intermediateAssemblies,
       ownedFiles: [...owned].sort(),
       projectReferences: [...references].sort(),
       packageReferences: [...packages].sort(),
@@ -175,7 +201,8 @@ export class MsbuildProjectGraphSource implements ProjectGraphSource {
   }
 
   private async runEvaluation(project: string, framework: string | undefined, options: EvaluateOptions, deadline: number): Promise<RawEvaluation> {
-    const outFile = path.join(os.tmpdir(), `sharpclaw-eval-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+    // Next to the cache, in the private state folder; the shared temp folder only without a cache.
+    const outFile = path.join(this.options.cacheFile ? path.dirname(this.options.cacheFile) : os.tmpdir(), `sharpclaw-eval-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
     const args = [
       'msbuild',
       project,

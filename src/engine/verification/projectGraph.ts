@@ -7,8 +7,14 @@ export interface EvaluatedProject {
   /** Absolute project file. */
   path: string;
   name: string;
-  /** Evaluated IsTestProject=true (in any target framework); an explicit false wins over the test SDK. */
+  /** Whether `dotnet test` runs it, by classifyTestProject. */
   isTestProject: boolean;
+  /** The evidence that made it a test project (null when it is not one). */
+  testProjectSource: TestProjectSource | null;
+  /** Evaluated IsTestingPlatformApplication=true: a Microsoft.Testing.Platform app (xunit.v3 MTP, MSTest.Sdk, TUnit). */
+  testingPlatformApplication: boolean;
+  /** Evaluated TestingPlatformDotnetTestSupport=true: an MTP app that VSTest-mode `dotnet test` hands its options (after `--`). */
+  testingPlatformDotnetTestSupport: boolean;
   targetFrameworks: string[];
   multiTargeted: boolean;
   outputType: string;
@@ -16,6 +22,8 @@ export interface EvaluatedProject {
   assetsFile: string | null;
   /** The output assembly per target framework. */
   targetPaths: Record<string, string>;
+  /** The compiler's output (obj/…/Name.dll) per target framework: it changes exactly when the compiler runs. */
+  intermediateAssemblies?: Record<string, string>;
   /** Absolute files the project claims: Compile (globs and links), EmbeddedResource, AdditionalFiles, Content, None. */
   ownedFiles: string[];
   /** Absolute project files it references. */
@@ -23,6 +31,22 @@ export interface EvaluatedProject {
   packageReferences: string[];
   /** MSBuildAllProjects: imports that registered themselves. */
   imports: string[];
+}
+
+export type TestProjectSource = 'IsTestProject' | 'IsTestingPlatformApplication' | 'Microsoft.NET.Test.Sdk';
+
+/**
+ * The one rule for "is this a test project", in order: evaluated IsTestProject (an explicit false
+ * wins), then IsTestingPlatformApplication (MTP apps need neither IsTestProject nor the test SDK),
+ * then a Microsoft.NET.Test.Sdk reference (an unrestored project whose props did not run yet).
+ * `isTestProject` and `testingPlatformApplication` are the evaluated values of any target framework.
+ */
+export function classifyTestProject(evaluated: { isTestProject: string; testingPlatformApplication: boolean; packageReferences: readonly string[] }): TestProjectSource | null {
+  const explicit = evaluated.isTestProject.trim().toLowerCase();
+  if (explicit === 'true') return 'IsTestProject';
+  if (explicit === 'false') return null;
+  if (evaluated.testingPlatformApplication) return 'IsTestingPlatformApplication';
+  return evaluated.packageReferences.some((name) => name.toLowerCase() === 'microsoft.net.test.sdk') ? 'Microsoft.NET.Test.Sdk' : null;
 }
 
 export interface ProjectGraph {

@@ -1,6 +1,7 @@
 // The compact text of a report, for agents (verify_workspace) and the CLI's text output:
 // fixed order, few tokens, the facts needed to act.
 import type { VerificationReport } from './report';
+import { runnerNames } from './testRunner';
 
 export function renderReport(report: VerificationReport, limits = { diagnostics: 20, failedTests: 10 }): string {
   const lines: string[] = [`verify ${report.scope} ${report.target ?? '(no target)'} [${report.configuration}${report.framework ? `, ${report.framework}` : ''}]: ${report.summary}`];
@@ -23,7 +24,7 @@ export function renderReport(report: VerificationReport, limits = { diagnostics:
   if (tests) {
     for (const project of tests.projects) {
       const c = project.counters;
-      lines.push(`tests ${project.project}: ${project.status} (${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped)${project.reason && project.status !== 'passed' ? ` — ${project.reason}` : ''}`);
+      lines.push(`tests ${project.project} [${runnerNames[project.runner]}]: ${project.status} (${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped)${project.reason && project.status !== 'passed' ? ` — ${project.reason}` : ''}`);
     }
     for (const test of tests.failedTests.slice(0, limits.failedTests)) {
       lines.push(`FAILED ${test.name} [${test.project}, ${test.framework}]: ${test.message.split('\n')[0] ?? ''}`);

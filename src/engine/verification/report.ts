@@ -70,6 +70,8 @@ export const SelectedProjectSchema = z.object({
   path: z.string(),
   name: z.string(),
   isTestProject: z.boolean(),
+  /** What made it a test project: IsTestProject, IsTestingPlatformApplication or the Microsoft.NET.Test.Sdk reference. */
+  testProjectSource: z.enum(['IsTestProject', 'IsTestingPlatformApplication', 'Microsoft.NET.Test.Sdk']).nullable(),
   targetFrameworks: z.array(z.string()),
   /** Why it was selected (affected scope: the changed file it owns, or the project it depends on). */
   reasons: z.array(z.string()),
@@ -127,8 +129,21 @@ export const FailedTestSchema = z.object({
 });
 export type FailedTest = z.infer<typeof FailedTestSchema>;
 
+export const TestRunnerSchema = z.enum([
+  /** Classic `dotnet test` with a VSTest logger. */
+  'vstest',
+  /** global.json `test.runner` Microsoft.Testing.Platform: `dotnet test --project`, the app's own TRX option. */
+  'mtp',
+  /** An MTP app (TestingPlatformDotnetTestSupport) in a VSTest-mode workspace: its options after `--`. */
+  'mtpUnderVstest',
+]);
+export type TestRunner = z.infer<typeof TestRunnerSchema>;
+
 export const TestProjectResultSchema = z.object({
   project: z.string(),
+  runner: TestRunnerSchema,
+  /** The TRX option the MTP app offered (`--report-trx`, `--report-xunit-trx`); null for VSTest or when it offers none. */
+  trxOption: z.string().nullable(),
   status: z.enum(['passed', 'failed', 'skipped', 'timedOut', 'cancelled', 'missingPrerequisites', 'notRun']),
   reason: z.string().nullable(),
   frameworks: z.array(z.string()),

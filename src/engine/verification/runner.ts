@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import { buildRoots, isBuildInput, selectAffected } from './affected';
+import { CompileMemory } from './compileMemory';
 import { DiagnosticCollector, interferenceCodes, prerequisiteCodes } from './diagnostics';
 import { gitChanges } from './gitChanges';
 import { MsbuildProjectGraphSource } from './msbuildProjectGraph';
@@ -22,14 +23,16 @@ import {
   type SelectedProject,
   type Selection,
   type Step,
+  type TestCounters,
   type TestProjectResult,
   type TestSection,
   type VerificationReport,
   type VerificationStatus,
 } from './report';
 import type { VerifyRequest } from './request';
-import { createRunDirectory, stateDirectory } from './stateDirectory';
+import { createRunDirectory, verificationStateFolder } from './runDirectory';
 import { resolveTarget, type ResolvedTarget } from './targets';
+import { dotnetTestMode, errorLines, helpArguments, mtpExitMeaning, parseMtpSummary, runnerNames, testArguments, testRunnerFor, trxOptionFrom, type TrxOption } from './testRunner';
 import { parseTrx, TrxError } from './trx';
 import { acquireWorkspaceLock, LockWaitError } from './workspaceLock';
 
@@ -43,7 +46,7 @@ export interface VerifyContext {
   /** The dotnet executable (default: `dotnet` on PATH). */
   dotnet?: string;
   graphSource?: ProjectGraphSource;
-  /** Overrides the per-user temp folder that holds locks, runs and the evaluation cache. */
+  /** Overrides the per-user state root (src/engine/stateFolder.ts) that holds the lock and runs. */
   stateRoot?: string;
   /** Test processes run at once (default 2). */
   testParallelism?: number;
@@ -159,7 +162,7 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
   report.started = Date.now();
 
   // 3. The workspace lock.
-  const stateDir = stateDirectory(workspaceFolder, context.stateRoot);
+  const stateDir = verificationStateFolder(workspaceFolder, context.stateRoot);
   const timeoutMs = request.timeoutSeconds * 1000;
   let lock;
   try {
@@ -289,6 +292,8 @@ async function runLocked(
       const args = [
         'build',
         buildTarget,
+        // A project SharpClaw generated lives in the state folder: no Directory.Build.rsp above it may add switches.
+        ...(buildTarget.startsWith(runDir) ? ['-noAutoResponse'] : []),
         ...(request.restore ? [] : ['--no-restore']),
         '-c',
         request.configuration,
@@ -302,6 +307,9 @@ async function runLocked(
       // A traversal project in the private run folder is named by what it builds, never by its path.
       const buildLabel = path.dirname(buildTarget) === runDir ? `${buildRoots(graph, selectedPaths).length} affected projects` : report.relative(buildTarget);
       progress(`Building ${buildLabel}…`);
+      // Warnings of projects MSBuild finds up to date come from their last compile (compileMemory.ts).
+      const compileMemory = CompileMemory.open(stateDir, request.configuration);
+      compileMemory.prepare(report.selection!.wholeTarget ? inTarget : closure(graph, selectedPaths), request.framework);
       const collector = new DiagnosticCollector();
       const outcome = await runProcess(dotnet, args, {
         cwd: targetDir,
@@ -317,6 +325,9 @@ async function runLocked(
         if (tests) report.tests = notRunTests('The build did not finish, so no tests ran.');
         return stop;
       }
+      const remembered = compileMemory.complete(collector.list());
+      remembered.replayed.forEach((diagnostic) => collector.addDiagnostic(diagnostic));
+      report.notes.push(...remembered.notes);
       // The exit code decides, whatever was printed.
       const passed = outcome.kind === 'exited' && outcome.exitCode === 0;
       const errors = collector.list().filter((d) => d.severity === 'error');
@@ -365,7 +376,7 @@ async function select(request: VerifyRequest, context: VerifyContext, report: Re
   const all = [...graph.projects.keys()];
   const describe = (projectPath: string, reasons: string[]): SelectedProject => {
     const project = graph.projects.get(projectPath)!;
-    return { path: report.relative(project.path), name: project.name, isTestProject: project.isTestProject, targetFrameworks: project.targetFrameworks, reasons };
+    return { path: report.relative(project.path), name: project.name, isTestProject: project.isTestProject, testProjectSource: project.testProjectSource, targetFrameworks: project.targetFrameworks, reasons };
   };
   const evaluation = { projects: graph.projects.size, evaluated: graph.evaluated, cached: graph.cached, durationMs: graph.durationMs };
   if (request.scope !== 'affected') {
@@ -453,7 +464,11 @@ function closure(graph: ProjectGraph, roots: readonly string[]): EvaluatedProjec
   return [...seen].map((p) => graph.projects.get(p)).filter((p): p is EvaluatedProject => p !== undefined);
 }
 
-/** One project builds directly; several are built by one traversal project in the run folder. */
+/**
+ * One project builds directly; several are built by one traversal project in the run folder. The
+ * traversal imports nothing (no Sdk, so no Directory.Build.props/targets or Directory.Packages.props
+ * from the folders above it) and is built with -noAutoResponse (no Directory.Build.rsp either).
+ */
 function buildTargetFor(graph: ProjectGraph, selected: readonly string[], runDir: string): string {
   const roots = buildRoots(graph, selected);
   if (roots.length === 1) return roots[0]!;
@@ -504,10 +519,10 @@ async function runTests(
   progress: (message: string) => void,
 ): Promise<TestSection> {
   if (testProjects.length === 0) {
-    const classified = [...graph.projects.values()].filter((p) => !p.isTestProject && p.packageReferences.includes('Microsoft.NET.Test.Sdk'));
+    const classified = [...graph.projects.values()].filter((p) => !p.isTestProject && (p.testingPlatformApplication || p.packageReferences.includes('Microsoft.NET.Test.Sdk')));
     return {
       ...notRunTests(
-        `No test projects in the selection, so nothing was tested — this is not evidence that tests pass.${classified.length ? ` (${classified.map((p) => p.name).join(', ')} reference the test SDK but evaluate IsTestProject=false.)` : ''}`,
+        `No test projects in the selection, so nothing was tested — this is not evidence that tests pass.${classified.length ? ` (${classified.map((p) => p.name).join(', ')} reference the test SDK or are test platform apps but evaluate IsTestProject=false.)` : ''}`,
       ),
       status: 'skipped',
     };
@@ -557,6 +572,8 @@ async function runTests(
 function projectResult(report: ReportBuilder, project: EvaluatedProject, request: VerifyRequest, status: TestProjectResult['status'], reason: string | null): TestProjectResult {
   return {
     project: report.relative(project.path),
+    runner: testRunnerFor(project, dotnetTestMode(path.dirname(project.path)).mode),
+    trxOption: null,
     status,
     reason,
     frameworks: request.framework ? [request.framework] : project.targetFrameworks,
@@ -594,36 +611,51 @@ async function testProject(
   }
   const resultsDir = path.join(runDir, `${String(index).padStart(3, '0')}-${project.name}`);
   fs.mkdirSync(resultsDir, { recursive: true });
-  const args = [
-    'test',
-    project.path,
-    '--no-build',
-    '--no-restore',
-    '-c',
-    request.configuration,
-    ...(request.framework ? ['-f', request.framework] : []),
-    '--logger',
-    `trx;LogFilePrefix=${project.name}`,
-    '--results-directory',
-    resultsDir,
-    '-nologo',
-    '--tl:off',
-  ];
+  const cwd = path.dirname(project.path);
+  // dotnet test reads global.json from its working folder: the mode is the project folder's.
+  const runner = testRunnerFor(project, dotnetTestMode(cwd).mode);
+  const invocation = { project: project.path, configuration: request.configuration, framework: request.framework };
+  const runTest = async (kind: 'test', args: string[]) => {
+    const outcome = await runProcess(dotnet, args, {
+      cwd,
+      timeoutMs: request.timeoutSeconds * 1000,
+      env: dotnetEnvironment,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    report.addStep(stepFrom(kind, relative, dotnet, args, cwd, outcome));
+    return outcome;
+  };
+  const interrupted = (outcome: ProcessOutcome): { result: TestProjectResult; failed: FailedTest[] } | undefined => {
+    if (outcome.kind === 'cancelled') return { result: projectResult(report, project, request, 'cancelled', 'Cancelled; the test process tree was killed.'), failed: [] };
+    if (outcome.kind === 'timedOut') return { result: projectResult(report, project, request, 'timedOut', `Did not finish within ${request.timeoutSeconds} s; the test process tree was killed.`), failed: [] };
+    if (outcome.kind === 'failedToStart') return { result: projectResult(report, project, request, 'failed', `dotnet could not be started: ${outcome.startError}`), failed: [] };
+    return undefined;
+  };
+
+  // An MTP app names its own TRX option (report-trx, report-xunit-trx): ask it, never assume.
+  let trxOption: TrxOption | null = null;
+  if (runner !== 'vstest') {
+    progress(`Asking ${relative} for its options…`);
+    const help = await runTest('test', helpArguments(runner, invocation));
+    const stop = interrupted(help);
+    if (stop) return stop;
+    trxOption = trxOptionFrom(help.log.text);
+    if (!trxOption && help.exitCode !== 0) {
+      const errors = errorLines(help.log.text);
+      const result = projectResult(report, project, request, 'failed', `dotnet test could not run it as a ${runnerNames[runner]} app (exit code ${help.exitCode})${errors.length ? `: ${errors.join(' | ')}` : ''}`);
+      return { result: { ...result, runner }, failed: [] };
+    }
+  }
+
+  const args = testArguments(runner, invocation, resultsDir, trxOption, project.name);
   progress(`Testing ${relative}…`);
-  const outcome = await runProcess(dotnet, args, {
-    cwd: path.dirname(project.path),
-    timeoutMs: request.timeoutSeconds * 1000,
-    env: dotnetEnvironment,
-    ...(context.signal ? { signal: context.signal } : {}),
-  });
-  report.addStep(stepFrom('test', relative, dotnet, args, path.dirname(project.path), outcome));
-  if (outcome.kind === 'cancelled') return { result: projectResult(report, project, request, 'cancelled', 'Cancelled; the test process tree was killed.'), failed: [] };
-  if (outcome.kind === 'timedOut') return { result: projectResult(report, project, request, 'timedOut', `Did not finish within ${request.timeoutSeconds} s; the test process tree was killed.`), failed: [] };
-  if (outcome.kind === 'failedToStart') return { result: projectResult(report, project, request, 'failed', `dotnet could not be started: ${outcome.startError}`), failed: [] };
+  const outcome = await runTest('test', args);
+  const stop = interrupted(outcome);
+  if (stop) return stop;
 
   if (/You must install or update \.NET to run this application|Framework: 'Microsoft\.NETCore\.App', version '[^']+' \(\S+\) was not found/i.test(outcome.log.text)) {
     report.prerequisites.push({ kind: 'runtime', message: `${relative} needs a .NET runtime that is not installed.`, command: 'dotnet --list-runtimes', project: relative });
-    return { result: projectResult(report, project, request, 'missingPrerequisites', 'A required .NET runtime is not installed.'), failed: [] };
+    return { result: { ...projectResult(report, project, request, 'missingPrerequisites', 'A required .NET runtime is not installed.'), runner }, failed: [] };
   }
 
   // Every TRX this invocation wrote, each counted once (a multi-targeted project writes one per framework).
@@ -631,6 +663,8 @@ async function testProject(
   const expected = request.framework ? 1 : Math.max(1, project.targetFrameworks.length);
   const framework = request.framework ?? (project.targetFrameworks.length === 1 ? project.targetFrameworks[0]! : 'unknown');
   const result = projectResult(report, project, request, 'passed', null);
+  result.runner = runner;
+  result.trxOption = trxOption;
   result.trxFiles = trxFiles;
   const failed: FailedTest[] = [];
   const problems: string[] = [];
@@ -654,21 +688,43 @@ async function testProject(
       failed.push({ name: test.name, outcome: test.outcome, message: clip(test.message), stackTrace: clip(test.stackTrace), project: relative, framework });
     }
   }
-  if (trxFiles.length < expected) {
-    problems.unshift(`expected ${expected} TRX file(s) (one per target framework) and found ${trxFiles.length}; dotnet test exited with code ${outcome.exitCode}`);
+  // Without a TRX option the app's printed totals are all there is; its exit code still decides.
+  const printed = runner !== 'vstest' && !trxOption ? parseMtpSummary(outcome.log.text) ?? parseBridgeSummary(outcome.log.text) : null;
+  if (printed) result.counters = printed;
+  if (trxOption || runner === 'vstest') {
+    if (trxFiles.length < expected) {
+      problems.unshift(`expected ${expected} TRX file(s) (one per target framework) and found ${trxFiles.length}; dotnet test exited with code ${outcome.exitCode}`);
+      problems.push(...errorLines(outcome.log.text));
+    }
+  } else {
+    result.reason = `${relative} offers no TRX option; counted from the totals dotnet test printed.`;
   }
-  const exitFailed = outcome.exitCode !== 0 && !(zeroTestsExit && outcome.exitCode === 8);
+  // MTP apps: exit code 8 is zero tests, not a failure (under VSTest mode dotnet test says so in its output).
+  const meaning = runner === 'mtp' ? mtpExitMeaning(outcome.exitCode) : null;
+  const zeroTests =
+    result.counters.total === 0 &&
+    (zeroTestsExit || (meaning?.kind === 'zeroTests') || (runner === 'mtpUnderVstest' && /zero tests ran|exit code 8\b/i.test(outcome.log.text)));
+  const exitFailed = outcome.exitCode !== 0 && !zeroTests;
   if (problems.length > 0 || result.counters.failed > 0 || runErrors > 0) {
     result.status = 'failed';
-    result.reason = problems.length > 0 ? problems.join('; ') : `${result.counters.failed} test${result.counters.failed === 1 ? '' : 's'} failed.`;
+    result.reason = problems.length > 0 ? problems.join('; ') : `${result.counters.failed} test${result.counters.failed === 1 ? '' : 's'} failed${meaning && meaning.kind === 'failed' ? ` (${meaning.text})` : ''}.`;
   } else if (exitFailed) {
     result.status = 'failed';
-    result.reason = `dotnet test exited with code ${outcome.exitCode} although its results show no failure.`;
+    const errors = errorLines(outcome.log.text);
+    result.reason = `dotnet test exited with code ${outcome.exitCode}${meaning ? ` (${meaning.text})` : ''} although its results show no failure${errors.length ? `: ${errors.join(' | ')}` : '.'}`;
   } else if (result.counters.total === 0) {
     result.status = 'skipped';
-    result.reason = 'The test run was valid but ran no tests (empty TRX).';
+    result.reason = trxFiles.length > 0 ? 'The test run was valid but ran no tests (empty TRX).' : 'The test run was valid but ran no tests.';
   }
   return { result, failed };
+}
+
+/** VSTest-mode dotnet test's line for an MTP app: `Failed! - Failed: 1, Passed: 2, Skipped: 0, Total: 3`. */
+function parseBridgeSummary(output: string): TestCounters | null {
+  const match = /Failed:\s*(\d+),\s*Passed:\s*(\d+),\s*Skipped:\s*(\d+),\s*Total:\s*(\d+)/i.exec(output);
+  if (!match) return null;
+  const [failed, passed, skipped, total] = match.slice(1).map(Number) as [number, number, number, number];
+  return { total, passed, failed, skipped, other: Math.max(0, total - passed - failed - skipped) };
 }
 
 function finishFromSections(report: ReportBuilder): VerificationReport {

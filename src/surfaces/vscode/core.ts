@@ -107,7 +107,7 @@ export class Core implements vscode.Disposable {
       ...verification.disposables,
       verificationService.onDidReport((report) => {
         this.reportView.addReport(report);
-        statusBar.showVerdict(report.status);
+        statusBar.showVerdict(verification.verdict(report));
       }),
     );
     this.editJournal = new EditJournal({

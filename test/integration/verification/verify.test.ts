@@ -76,6 +76,26 @@ describe('SharpClaw verification in a real VS Code extension host', () => {
     assert.ok(text.includes(`FAILED ${failingTest}`), text);
   });
 
+  it('Verify Build twice keeps the CS0168 warning and the failing test in Problems, and the status bar does not turn green', async function () {
+    this.timeout(480_000);
+    const sharpclaw = await api();
+    const problems = () => vscode.languages.getDiagnostics().flatMap(([uri, diagnostics]) => diagnostics.filter((d) => d.source === 'SharpClaw').map((d) => ({ file: path.basename(uri.fsPath), code: String(d.code), message: d.message })));
+    assert.ok(problems().some((p) => p.code === 'test' && p.message.includes(failingTest)), JSON.stringify(problems()));
+    for (const round of [1, 2]) {
+      const pending = vscode.commands.executeCommand<VerificationReport | undefined>('sharpclaw.verifyBuild');
+      await answerDialog('Allow once');
+      const report = await pending;
+      assert.ok(report, 'the command returned no report; see the SharpClaw log');
+      assert.equal(report.status, 'passed', report.summary);
+      assert.equal(report.build?.warnings, 1, `round ${round}: ${report.summary}\n${report.notes.join('\n')}`);
+      const now = problems();
+      assert.ok(now.some((p) => p.code === 'CS0168' && p.file === 'Discounts.cs'), `round ${round}: the warning left Problems: ${JSON.stringify(now)}`);
+      assert.ok(now.some((p) => p.code === 'test' && p.message.includes(failingTest)), `round ${round}: a build-only verify cleared the failing test: ${JSON.stringify(now)}`);
+      assert.match(sharpclaw.statusBarText(), /verify: failed/, `round ${round}: ${sharpclaw.statusBarText()}`);
+      if (round === 2) assert.ok(report.notes.some((note) => /Pricing was up to date, so MSBuild did not recompile it/.test(note)), report.notes.join('\n'));
+    }
+  });
+
   it('a denied dialog runs nothing and says so', async function () {
     this.timeout(60_000);
     await api();

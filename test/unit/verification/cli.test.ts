@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { VerificationReport } from '../../../src/engine/verification/report';
-import { stateDirectory } from '../../../src/engine/verification/stateDirectory';
+import { verificationStateFolder } from '../../../src/engine/verification/runDirectory';
 import { cleanUpCopies, copyFixture, repoRoot, restore, runCli, tempStateRoot } from './support';
 
 interface Envelope {
@@ -69,7 +69,7 @@ describe('sharpclaw verify (the real CLI process)', function () {
   });
 
   it('recovers a lock left by a killed process', async () => {
-    const stateDir = stateDirectory(workspace, stateRoot);
+    const stateDir = verificationStateFolder(workspace, stateRoot);
     const lockModule = path.join(repoRoot, 'out', 'src', 'engine', 'verification', 'workspaceLock.js');
     // The holder must stay alive until killed: a process that exits normally releases its lock.
     const holder = spawn(

@@ -10,6 +10,7 @@ import { CliPermissionPolicy } from '../../../src/surfaces/cli/cliPermissionPoli
 import { selectAffected } from '../../../src/engine/verification/affected';
 import { gitChanges } from '../../../src/engine/verification/gitChanges';
 import { MsbuildProjectGraphSource } from '../../../src/engine/verification/msbuildProjectGraph';
+import { renderReport } from '../../../src/engine/verification/renderReport';
 import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
 import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/engine/verification/request';
 import { verify, type VerifyContext } from '../../../src/engine/verification/runner';
@@ -368,5 +369,101 @@ describe('verification with real dotnet: timeouts, cancellation and the process 
     assert.equal(report.status, 'cancelled', report.summary);
     assert.equal(report.steps.find((step) => step.kind === 'build')!.outcome, 'cancelled');
     await waitFor('the sleeping grandchild to be gone', () => sleepers().length === 0, 5000);
+  });
+});
+
+/** `dotnet test`'s own totals for a whole target, to compare verify with (MTP mode prints `total: N` lines, VSTest mode one line per assembly). */
+function plainDotnetTest(workspace: string, args: string[]): { exitCode: number; total: number; failed: number; passed: number; skipped: number } {
+  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+  const run = spawnSync('dotnet', ['test', ...args, '--no-build'], { cwd: workspace, encoding: 'utf8', env: { ...process.env, DOTNET_NOLOGO: '1' } });
+  const text = `${run.stdout}${run.stderr}`;
+  const sum = (pattern: RegExp) => [...text.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0);
+  const mtp = /^\s*total:\s*\d+/m.test(text);
+  return mtp
+    ? { exitCode: run.status ?? -1, total: sum(/^\s*total:\s*(\d+)/gm), failed: sum(/^\s*failed:\s*(\d+)/gm), passed: sum(/^\s*succeeded:\s*(\d+)/gm), skipped: sum(/^\s*skipped:\s*(\d+)/gm) }
+    : { exitCode: run.status ?? -1, total: sum(/Total:\s*(\d+)/g), failed: sum(/Failed:\s*(\d+)/g), passed: sum(/Passed:\s*(\d+)/g), skipped: sum(/Skipped:\s*(\d+)/g) };
+}
+
+describe('verification with real dotnet: Microsoft.Testing.Platform (VerificationMtpMode: global.json runner, xunit.v3 and MSTest.Sdk)', function () {
+  this.timeout(300_000);
+  let workspace: string;
+  let report: VerificationReport;
+
+  before(async () => {
+    workspace = copyFixture('VerificationMtpMode');
+    restore(workspace, 'Mtp.slnx');
+    report = await run(workspace, { scope: 'all' });
+  });
+  after(cleanUpCopies);
+
+  it('classifies both MTP apps as test projects (IsTestingPlatformApplication) and fails on the failing xunit.v3 test', () => {
+    const tests = report.selection!.projects.filter((project) => project.isTestProject);
+    assert.deepEqual(tests.map((project) => [project.name, project.testProjectSource]).sort(), [
+      ['Lib.MSTests', 'IsTestingPlatformApplication'],
+      ['Lib.XunitTests', 'IsTestingPlatformApplication'],
+    ]);
+    assert.equal(report.status, 'failed', report.summary);
+    assert.equal(report.tests!.status, 'failed');
+    assert.deepEqual(report.tests!.failedTests.map((test) => test.name), ['Lib.XunitTests.CalcTests.AddsNegativeNumbers']);
+    assert.doesNotMatch(report.summary, /no test projects/i);
+  });
+
+  it('runs each app in MTP mode with the TRX option it offers, into its own results folder, and names the runner', () => {
+    const byName = new Map(report.tests!.projects.map((project) => [path.basename(project.project, '.csproj'), project]));
+    assert.equal(byName.get('Lib.XunitTests')!.runner, 'mtp');
+    assert.equal(byName.get('Lib.XunitTests')!.trxOption, '--report-xunit-trx');
+    assert.equal(byName.get('Lib.MSTests')!.trxOption, '--report-trx');
+    assert.equal(byName.get('Lib.MSTests')!.status, 'passed');
+    assert.equal(byName.get('Lib.XunitTests')!.status, 'failed');
+    const testSteps = report.steps.filter((step) => step.kind === 'test' && !step.commandLine.includes('--help'));
+    assert.equal(testSteps.length, 2);
+    for (const step of testSteps) {
+      assert.match(step.commandLine, /dotnet test --project \S+\.csproj --no-build --no-restore -c Debug --report-(xunit-)?trx --results-directory \S+/);
+      assert.doesNotMatch(step.commandLine, /--logger/);
+    }
+    const folders = report.tests!.projects.map((project) => path.dirname(project.trxFiles[0]!));
+    assert.equal(new Set(folders).size, 2, 'one results folder per project');
+    assert.match(renderReport(report), /tests tests\/Lib\.XunitTests\/Lib\.XunitTests\.csproj \[Microsoft\.Testing\.Platform\]: failed/);
+  });
+
+  it('counts what plain dotnet test counts', () => {
+    const plain = plainDotnetTest(workspace, ['--solution', 'Mtp.slnx']);
+    assert.equal(plain.exitCode, 2, 'MTP exit code 2: a test failed');
+    const c = report.tests!.counters;
+    assert.deepEqual({ total: c.total, failed: c.failed, passed: c.passed, skipped: c.skipped }, { total: plain.total, failed: plain.failed, passed: plain.passed, skipped: plain.skipped });
+    assert.deepEqual(c, { total: 5, passed: 3, failed: 1, skipped: 1, other: 0 });
+  });
+});
+
+describe('verification with real dotnet: an MTP app in a VSTest-mode workspace (VerificationMtpUnderVstest)', function () {
+  this.timeout(300_000);
+  let workspace: string;
+  let report: VerificationReport;
+
+  before(async () => {
+    workspace = copyFixture('VerificationMtpUnderVstest');
+    restore(workspace, 'UnderVstest.slnx');
+    report = await run(workspace, { scope: 'all' });
+  });
+  after(cleanUpCopies);
+
+  it('runs the VSTest project with the logger and the MTP app with its options after --, and fails on the app’s failing test', () => {
+    const byName = new Map(report.tests!.projects.map((project) => [path.basename(project.project, '.csproj'), project]));
+    assert.equal(byName.get('Lib.VstestTests')!.runner, 'vstest');
+    assert.equal(byName.get('Lib.VstestTests')!.status, 'passed');
+    assert.equal(byName.get('Lib.MtpTests')!.runner, 'mtpUnderVstest');
+    assert.equal(byName.get('Lib.MtpTests')!.trxOption, '--report-xunit-trx');
+    const mtpStep = report.steps.find((step) => step.kind === 'test' && step.target.includes('Lib.MtpTests') && !step.commandLine.includes('--help'))!;
+    assert.match(mtpStep.commandLine, / -- --report-xunit-trx --results-directory /);
+    assert.equal(report.status, 'failed', report.summary);
+    assert.deepEqual(report.tests!.failedTests.map((test) => test.name), ['Lib.MtpTests.CalcTests.AddsNegativeNumbers']);
+  });
+
+  it('counts what plain dotnet test counts', () => {
+    const plain = plainDotnetTest(workspace, ['UnderVstest.slnx']);
+    assert.notEqual(plain.exitCode, 0);
+    const c = report.tests!.counters;
+    assert.deepEqual({ total: c.total, failed: c.failed, passed: c.passed }, { total: plain.total, failed: plain.failed, passed: plain.passed });
+    assert.deepEqual(c, { total: 5, passed: 4, failed: 1, skipped: 0, other: 0 });
   });
 });

@@ -94,6 +94,20 @@ internal sealed class HostProcess : IAsyncDisposable
         await stdin.FlushAsync();
     }
 
+    /// <summary>Sends <paramref name="json"/> as one frame, byte for byte, and returns the response with that id.</summary>
+    public async Task<JsonObject> RequestRawAsync(int id, string json)
+    {
+        byte[] body = Encoding.UTF8.GetBytes(json);
+        byte[] header = Encoding.ASCII.GetBytes(string.Create(CultureInfo.InvariantCulture, $"Content-Length: {body.Length}\r\n\r\n"));
+        Stream stdin = this.process.StandardInput.BaseStream;
+        await stdin.WriteAsync(header);
+        await stdin.WriteAsync(body);
+        await stdin.FlushAsync();
+        JsonObject response = await Poll.WithTimeout(this.messages.Reader.ReadAsync().AsTask(), DefaultTimeout, $"the response to raw request {id}");
+        Assert.Equal(id, response["id"]?.GetValue<int>());
+        return response;
+    }
+
     public Task NotifyAsync(string method, JsonNode? parameters = null)
     {
         JsonObject message = new() { ["jsonrpc"] = "2.0", ["method"] = method };

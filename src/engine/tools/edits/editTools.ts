@@ -2,6 +2,7 @@
 // previews (proposal ids) and validated writes. Writing needs FileSystemWrite permission, which the
 // host asks for through the client's permission policy (kind `write`); no argument can grant it.
 import { z } from 'zod';
+import { maxHostInteger } from '../toolInput';
 import { EditResultSchema, type EditResult } from '../../protocol/edits';
 import { HostMethods } from '../../protocol/methods';
 import { defineTool, type ToolContext } from '../toolDefinition';
@@ -55,10 +56,10 @@ export const EditInputSchema = z
     ...symbolSelection,
     file: z.string().min(1).optional().describe('Alias of path: the file (workspace-relative or a unique suffix such as Calculator.cs).'),
     newName: z.string().min(1).optional().describe('rename: the new identifier. rename_file: the new file name (Sum.cs) or workspace-relative path.'),
-    endLine: z.number().int().min(1).optional().describe('code_actions: one-based end line of a selection.'),
-    endCharacter: z.number().int().min(1).optional().describe('code_actions: one-based end character of a selection.'),
+    endLine: z.number().int().min(1).max(maxHostInteger).optional().describe('code_actions: one-based end line of a selection.'),
+    endCharacter: z.number().int().min(1).max(maxHostInteger).optional().describe('code_actions: one-based end character of a selection.'),
     diagnostic: z.string().min(1).optional().describe('code_actions: a diagnostic code such as CS0168: the fixes for its first occurrence in file (at or after line).'),
-    actionIndex: z.number().int().min(0).optional().describe('code_actions: the zero-based index of a listing entry (with the listing\'s proposalId, or with the same file/position).'),
+    actionIndex: z.number().int().min(0).max(maxHostInteger).optional().describe('code_actions: the zero-based index of a listing entry (with the listing\'s proposalId, or with the same file/position).'),
     all: z.boolean().optional().describe('code_actions: also list the entries under Suppress or configure issues.'),
     ...proposal,
     ...workspaceSelection,

@@ -1,6 +1,7 @@
 // csharp_navigate, csharp_bulk_navigate, csharp_symbols: the bridge tools' read actions, answered
 // by the Roslyn host from the compiler, in compact text.
 import { z } from 'zod';
+import { maxHostInteger } from '../toolInput';
 import { HostMethods } from '../../protocol/methods';
 import { BulkNavigateResultSchema, NavigateResultSchema, SymbolsResultSchema } from '../../protocol/navigation';
 import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
@@ -37,13 +38,13 @@ const target = {
     .optional()
     .describe('Symbol name instead of a position. Matches the end of the fully qualified name (Calculator.Add); a parameter list selects an overload (Calculator.Add(int, int)); a constructor needs its parameter list (Box.Box(int)). Candidates from ambiguous_symbol go back unchanged.'),
   file: z.string().min(1).optional().describe('Workspace-relative path, or a file name or path suffix of whole segments naming one file (Calculator.cs, Math/Calculator.cs). With symbol: the file that declares it.'),
-  line: z.number().int().min(1).optional().describe('One-based line in file.'),
-  character: z.number().int().min(1).optional().describe('One-based character (UTF-16 code units) on that line. file and line alone work for source and members (the innermost declaration around the line).'),
+  line: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based line in file.'),
+  character: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based character (UTF-16 code units) on that line. file and line alone work for source and members (the innermost declaration around the line).'),
 };
 
 const options = {
   context: z.boolean().optional().describe('Show each position on its own line with its trimmed source line.'),
-  offset: z.number().int().min(0).optional().describe('Skip this many results of the filtered list (paging). Default 0.'),
+  offset: z.number().int().min(0).max(maxHostInteger).optional().describe('Skip this many results of the filtered list (paging). Default 0.'),
   limit: z.number().int().min(1).max(200).optional().describe('At most this many results (1–200). Default 50.'),
 };
 

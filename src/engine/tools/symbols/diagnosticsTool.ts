@@ -1,6 +1,7 @@
 // csharp_diagnostics: compiler and SDK-analyzer diagnostics, filtered and paged, in the
 // bridge tools' compact format.
 import { z } from 'zod';
+import { maxHostInteger } from '../toolInput';
 import { loadDiagnosticsDefaultSeverity } from '../../config/diagnosticsSettings';
 import { SettingsValidationError } from '../../config/verificationSettings';
 import { HostMethods } from '../../protocol/methods';
@@ -36,11 +37,11 @@ export function renderDiagnostics(result: DiagnosticsResult): string {
 
 export const DiagnosticsInputSchema = z.strictObject({
   project: z.string().min(1).optional().describe('Only this project (name or workspace-relative path).'),
-  path: z.string().min(1).optional().describe('A file (workspace-relative path or unique suffix such as Calculator.cs) or a glob such as src/**/*.cs; braces list alternatives: src/{A,B}.cs. Default: every C# file.'),
+  path: z.string().min(1).max(1024).optional().describe('A file (workspace-relative path or unique suffix such as Calculator.cs) or a glob such as src/**/*.cs; braces list alternatives: src/{A,B}.cs. Default: every C# file.'),
   severity: z.enum(['error', 'warning', 'information', 'hint']).optional().describe('Lowest severity to report. Default warning (errors and warnings), unless the workspace settings file (.sharpclaw/settings.jsonc, diagnostics.defaultSeverity) sets another.'),
   ids: z.array(z.string().min(1)).min(1).optional().describe('Only these diagnostic codes, case-insensitive, applied before severity, e.g. ["CS0246", "IDE0005"].'),
   summary: z.boolean().optional().describe('One line per code (count, severity, one example) instead of one per diagnostic.'),
-  offset: z.number().int().min(0).optional().describe('Skip this many results (paging). Default 0.'),
+  offset: z.number().int().min(0).max(maxHostInteger).optional().describe('Skip this many results (paging). Default 0.'),
   limit: z.number().int().min(1).max(250).optional().describe('At most this many results (1–250). Default 50.'),
   ...workspaceSelection,
 });

@@ -1,6 +1,7 @@
 // The selector every symbol tool shares: an exact name (with optional disambiguators) or a
 // declaration position. The host resolves it; these are only the agent-facing argument rules.
 import { z } from 'zod';
+import { maxHostInteger } from '../toolInput';
 
 export const workspaceSelection = {
   target: z.string().min(1).optional().describe('Workspace-relative .sln, .slnx or .csproj. Default: the one top-level solution, else project.'),
@@ -19,8 +20,8 @@ export const symbolSelection = {
   project: z.string().min(1).optional().describe('Project name or workspace-relative project path.'),
   path: z.string().min(1).optional().describe('File of the declaration: a workspace-relative path or a unique path suffix such as Calculator.cs.'),
   signature: z.string().min(1).optional().describe('Parameter list, e.g. (int, int).'),
-  line: z.number().int().min(1).optional().describe('One-based line of the declaration or a use (with path).'),
-  character: z.number().int().min(1).optional().describe('One-based character (UTF-16 code units) on that line.'),
+  line: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based line of the declaration or a use (with path).'),
+  character: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based character (UTF-16 code units) on that line.'),
 };
 
 /** Either a name or a position (path, line, character) must select the symbol. */

@@ -1,6 +1,7 @@
 // csharp_symbol_resolve, csharp_find_references, csharp_type_hierarchy: exact compiler answers
 // from the Roslyn host, addressed by name or by position.
 import { z } from 'zod';
+import { maxHostInteger } from '../toolInput';
 import { HostMethods } from '../../protocol/methods';
 import { FindReferencesResultSchema, SymbolResolveResultSchema, TypeHierarchyResultSchema } from '../../protocol/symbols';
 import { defineTool, type ToolContext } from '../toolDefinition';
@@ -30,7 +31,7 @@ export const symbolResolveTool = defineTool({
 const ReferencesInputSchema = requireNameOrPosition(
   z.strictObject({
     ...symbolSelection,
-    offset: z.number().int().min(0).optional().describe('Skip this many references (paging). Default 0.'),
+    offset: z.number().int().min(0).max(maxHostInteger).optional().describe('Skip this many references (paging). Default 0.'),
     limit: z.number().int().min(1).max(200).optional().describe('At most this many references (1–200). Default 50.'),
     context: z.boolean().optional().describe('Show each reference with its trimmed source line.'),
     ...workspaceSelection,

@@ -13,6 +13,7 @@ import type { ExtensionLog } from '../logging/extensionLog';
 import { registerHostCallbacks, type HostCallbackOptions, type LoadProgress } from '../../../engine/host/hostCallbacks';
 import { toToolError, type HostRequester } from '../../../engine/host/hostRequester';
 import { CrashBudget } from '../../../engine/host/crashBudget';
+import { hostArguments } from '../../../engine/host/hostCommandLine';
 import { DotnetNotFoundError, dotnetDownloadUrl, locateDotnet, type DotnetInstallation } from '../../../engine/host/dotnetLocator';
 import type { HostState } from '../../../engine/host/hostState';
 
@@ -169,7 +170,7 @@ export class HostController implements HostRequester, vscode.Disposable {
     let spawned: ChildProcess | undefined;
     const serverOptions = async (): Promise<ChildProcess> => {
       fs.mkdirSync(this.settings.logDirectory, { recursive: true });
-      const args = [this.settings.serverDll, '--log-directory', this.settings.logDirectory, '--clientProcessId', String(process.pid)];
+      const args = hostArguments({ serverDll: this.settings.serverDll, logDirectory: this.settings.logDirectory });
       this.log.info(`Starting SharpClaw host: ${dotnet.executable} ${args.join(' ')}`);
       const child = spawn(dotnet.executable, args, {
         stdio: 'pipe',

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { PermissionPolicy } from '../../../engine/permissions/permissionPolicy';
 import type { ExtensionLog } from '../logging/extensionLog';
 import { toAbortSignal } from '../tools/vscodeToolAdapter';
-import { isFailingStatus, type VerificationReport, type VerificationScope } from '../../../engine/verification/report';
+import { isFailingStatus, type Diagnostic, type FailedTest, type VerificationReport, type VerificationScope, type VerificationStatus } from '../../../engine/verification/report';
+import { StandingResults } from '../../../engine/verification/standingResults';
 import { VerifyRequestSchema } from '../../../engine/verification/request';
 import { reportSentence } from '../messages/reportText';
 import type { VerificationService } from '../../../engine/verification/verificationService';
@@ -22,15 +23,15 @@ export interface VerificationCommandsOptions {
 
 const stackFrame = /\s+in\s+(.+?):line\s+(\d+)\s*$/m;
 
-/** Report → Problems panel entries, by file. */
-export function reportDiagnostics(report: VerificationReport): Map<string, vscode.Diagnostic[]> {
+/** Standing build diagnostics and test failures → Problems panel entries, by file. */
+export function reportDiagnostics(report: Pick<VerificationReport, 'workspaceFolder'> & { buildDiagnostics: readonly Diagnostic[]; failedTests: readonly FailedTest[] }): Map<string, vscode.Diagnostic[]> {
   const byFile = new Map<string, vscode.Diagnostic[]>();
   const add = (file: string, diagnostic: vscode.Diagnostic) => {
     const list = byFile.get(file) ?? [];
     list.push(diagnostic);
     byFile.set(file, list);
   };
-  for (const d of report.build?.diagnostics ?? []) {
+  for (const d of report.buildDiagnostics) {
     if (!d.file || !path.isAbsolute(d.file)) continue;
     const line = Math.max(0, (d.line ?? 1) - 1);
     const column = Math.max(0, (d.column ?? 1) - 1);
@@ -40,7 +41,7 @@ export function reportDiagnostics(report: VerificationReport): Map<string, vscod
     if (d.code) diagnostic.code = d.code;
     add(d.file, diagnostic);
   }
-  for (const test of report.tests?.failedTests ?? []) {
+  for (const test of report.failedTests) {
     const frame = stackFrame.exec(test.stackTrace);
     const file = frame ? frame[1]! : path.join(report.workspaceFolder, test.project);
     const line = frame ? Math.max(0, Number(frame[2]) - 1) : 0;
@@ -56,14 +57,19 @@ export interface VerificationFeature {
   disposables: vscode.Disposable[];
   /** Handlers of sharpclaw.verifyAffected / verifyAll / verifyBuild / verifyTests, by command id (extension.ts registers the ids from package.json). */
   commands: Record<string, () => Promise<VerificationReport | undefined>>;
+  /** The verdict for the status bar after a report: failed while a test of an earlier run still fails. */
+  verdict(report: VerificationReport): VerificationStatus;
 }
 
 export function createVerificationFeature(options: VerificationCommandsOptions): VerificationFeature {
   const problems = vscode.languages.createDiagnosticCollection('SharpClaw');
+  // Build entries come from the latest build; test entries stay until their tests run again.
+  const standing = new StandingResults();
   const subscription = vscode.Disposable.from(options.service.onDidReport((report) => {
-    if (report.status === 'denied' || report.status === 'cancelled' || report.status === 'timedOut') return;
+    if (!standing.apply(report)) return;
     problems.clear();
-    for (const [file, diagnostics] of reportDiagnostics(report)) problems.set(vscode.Uri.file(file), diagnostics);
+    const entries = reportDiagnostics({ workspaceFolder: report.workspaceFolder, buildDiagnostics: standing.buildDiagnostics, failedTests: standing.failedTests });
+    for (const [file, diagnostics] of entries) problems.set(vscode.Uri.file(file), diagnostics);
     options.log.info(`Verification ${report.scope} of ${report.target ?? report.workspaceFolder}: ${report.summary}`);
   }));
 
@@ -105,6 +111,7 @@ export function createVerificationFeature(options: VerificationCommandsOptions):
 
   return {
     disposables: [problems, subscription],
+    verdict: (report) => standing.verdict(report),
     commands: {
       'sharpclaw.verifyAffected': () => run('affected', 'Verify Affected'),
       'sharpclaw.verifyAll': () => run('all', 'Verify All'),

@@ -1,14 +1,14 @@
 using System.Diagnostics;
-using System.Security.Cryptography;
 using System.Text;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Hosting;
 
 namespace SharpClaw.Server.Semantic.Edits;
 
 /// <summary>
-/// Serializes semantic writes to one workspace across processes: an exclusively opened lock file in
-/// <c>&lt;temp&gt;/sharpclaw-locks/</c> (outside the workspace) named after a hash of the canonical workspace
-/// path. The operating system releases the lock when its holder exits or crashes, so a leftover file from a
+/// Serializes semantic writes to one workspace across processes: an exclusively opened lock file
+/// <c>write.lock</c> in the workspace's private state folder (<see cref="StateFolder.ForWorkspace"/>, outside
+/// the workspace, 0700 and this user's, so nobody else can plant a link there). The operating system releases the lock when its holder exits or crashes, so a leftover file from a
 /// dead process is recovered by simply opening it again (the pid inside is only for messages).
 /// </summary>
 public sealed class WorkspaceLock : IDisposable
@@ -23,27 +23,38 @@ public sealed class WorkspaceLock : IDisposable
 
     public string Path { get; }
 
-    public static string LockPathFor(string workspace)
-    {
-        string canonical = PathUtil.ResolveLinks(workspace);
-        string key = Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(OperatingSystem.IsLinux() ? canonical : canonical.ToUpperInvariant())))[..24];
-        return System.IO.Path.Combine(System.IO.Path.GetTempPath(), "sharpclaw-locks", $"write-{key}.lock");
-    }
+    public static string LockPathFor(string workspace) => System.IO.Path.Combine(StateFolder.ForWorkspace(workspace), "write.lock");
 
     /// <summary>Waits up to <paramref name="timeout"/> for the lock (typed error naming the holder otherwise).</summary>
     public static async Task<WorkspaceLock> AcquireAsync(string workspace, TimeSpan timeout, CancellationToken cancellationToken)
     {
-        string path = LockPathFor(workspace);
-        Directory.CreateDirectory(System.IO.Path.GetDirectoryName(path)!);
+        string path;
+        try
+        {
+            path = LockPathFor(workspace);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            throw SemanticException.Edit(SemanticErrorKind.WriteFailed, $"SharpClaw's private state folder is unusable, so nothing was written: {ex.Message}", inner: ex);
+        }
+
         Stopwatch waited = Stopwatch.StartNew();
         while (true)
         {
             cancellationToken.ThrowIfCancellationRequested();
             try
             {
+                RefuseLink(path);
                 FileStream stream = new(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, 4096, FileOptions.DeleteOnClose);
-                // Who holds it, for the message of a waiting writer (the locked file itself cannot be read).
-                File.WriteAllText(path + ".owner", $"{Environment.ProcessId}\n{workspace}\n");
+                // Who holds it, for the message of a waiting writer (the locked file itself cannot be read):
+                // removed and created anew, so a link left in its place is never followed.
+                string owner = path + ".owner";
+                File.Delete(owner);
+                using (FileStream ownerStream = new(owner, FileMode.CreateNew, FileAccess.Write))
+                {
+                    ownerStream.Write(Encoding.UTF8.GetBytes($"{Environment.ProcessId}\n{workspace}\n"));
+                }
+
                 return new WorkspaceLock(stream, path);
             }
             catch (IOException) when (waited.Elapsed < timeout)
@@ -71,4 +82,12 @@ public sealed class WorkspaceLock : IDisposable
     }
 
     public void Dispose() => this.stream.Dispose();
+
+    private static void RefuseLink(string path)
+    {
+        if (new FileInfo(path).LinkTarget is not null)
+        {
+            throw SemanticException.Edit(SemanticErrorKind.WriteFailed, $"{path} is a link; the workspace lock is never opened through one, so nothing was written.");
+        }
+    }
 }

@@ -46,7 +46,9 @@ public static partial class ProjectEvaluator
                                ScProjectExtensionsPath="$(MSBuildProjectExtensionsPath)"
                                ScBaseIntermediateOutputPath="$(BaseIntermediateOutputPath)"
                                ScBaseOutputPath="$(BaseOutputPath)"
-                               ScArtifactsPath="$(ArtifactsPath)" />
+                               ScArtifactsPath="$(ArtifactsPath)"
+                               ScEnableDefaultCompileItems="$(EnableDefaultCompileItems)"
+                               ScDefaultItemExcludes="$(DefaultItemExcludes);$(DefaultExcludesInProjectFolder)" />
               <SharpClawResult Include="@(Compile->'%(FullPath)')" ScKind="compile" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
               <SharpClawResult Include="@(ProjectReference->'%(FullPath)')" ScKind="projectReference" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
               <SharpClawResult Include="@(PackageReference)" ScKind="packageReference" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
@@ -169,7 +171,8 @@ public static partial class ProjectEvaluator
 
         List<string> arguments =
         [
-            "msbuild", traversal, "-nologo", "-nodeReuse:false", "-m:1", "-v:m", "-clp:NoSummary;ForceNoAlign;DisableConsoleColor",
+            // -noAutoResponse: no Directory.Build.rsp in a folder above the generated project may add switches.
+            "msbuild", traversal, "-noAutoResponse", "-nologo", "-nodeReuse:false", "-m:1", "-v:m", "-clp:NoSummary;ForceNoAlign;DisableConsoleColor",
             "-t:SharpClawCollectAll", "-getItem:SharpClawResult", $"-getResultOutputFile:{resultFile}",
             $"-p:Configuration={DotnetCli.MSBuildEscape(configuration)}",
             $"-p:CustomAfterMicrosoftCommonTargets={DotnetCli.MSBuildEscape(targetsFile)}",
@@ -364,6 +367,8 @@ public static partial class ProjectEvaluator
             BaseIntermediateOutputPath = FullOrNull(Property("ScBaseIntermediateOutputPath")),
             BaseOutputPath = FullOrNull(Property("ScBaseOutputPath")),
             ArtifactsPath = FullOrNull(Property("ScArtifactsPath")),
+            EnableDefaultCompileItems = !Property("ScEnableDefaultCompileItems").Trim().Equals("false", StringComparison.OrdinalIgnoreCase),
+            DefaultItemExcludes = [.. Property("ScDefaultItemExcludes").Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Distinct(StringComparer.Ordinal)],
             CompileItems = Distinct(rows.Where(r => Get(r, "ScKind") == "compile").Select(r => PathUtil.Normalize(Get(r, "Identity")))),
             ProjectReferences = rows
                 .Where(r => Get(r, "ScKind") == "projectReference")

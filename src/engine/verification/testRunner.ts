@@ -1,0 +1,160 @@
+// How `dotnet test` runs one test project, by the rules in shared/notes/dotnet-build-test-facts.md:
+// the workspace's runner mode (global.json `test.runner`), the project's kind (a VSTest project or
+// a Microsoft.Testing.Platform app), the command line for each, the TRX option the app itself
+// offers (asked through its help, never assumed), and what an MTP exit code means.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { emptyCounters, type TestCounters, type TestRunner } from './report';
+import type { EvaluatedProject } from './projectGraph';
+
+export type DotnetTestMode = 'vstest' | 'mtp';
+
+/** The global.json `dotnet test` would read from `folder` (the nearest one above it), and its runner mode. */
+export function dotnetTestMode(folder: string): { mode: DotnetTestMode; globalJson: string | null } {
+  let current = path.resolve(folder);
+  for (;;) {
+    const candidate = path.join(current, 'global.json');
+    if (fs.existsSync(candidate)) {
+      const runner = readTestRunner(candidate);
+      return { mode: runner !== null && runner.toLowerCase() === 'microsoft.testing.platform' ? 'mtp' : 'vstest', globalJson: candidate };
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return { mode: 'vstest', globalJson: null };
+    current = parent;
+  }
+}
+
+/** global.json's `test.runner`; comments and trailing commas are tolerated as the SDK does. */
+function readTestRunner(file: string): string | null {
+  try {
+    const text = fs
+      .readFileSync(file, 'utf8')
+      .replace(/("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_whole, literal: string | undefined) => literal ?? '')
+      .replace(/,(\s*[}\]])/g, '$1');
+    const parsed = JSON.parse(text) as { test?: { runner?: unknown } };
+    return typeof parsed.test?.runner === 'string' ? parsed.test.runner : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How this project's tests run. In MTP mode every project runs as an MTP app (a VSTest project
+ * there is an error of `dotnet test`'s own, reported as it says). In VSTest mode an MTP app that
+ * opted into `dotnet test` (TestingPlatformDotnetTestSupport) takes its options after `--`;
+ * everything else is VSTest.
+ */
+export function testRunnerFor(project: EvaluatedProject, mode: DotnetTestMode): TestRunner {
+  if (mode === 'mtp') return 'mtp';
+  return project.testingPlatformApplication && project.testingPlatformDotnetTestSupport ? 'mtpUnderVstest' : 'vstest';
+}
+
+export const runnerNames: Record<TestRunner, string> = {
+  vstest: 'VSTest',
+  mtp: 'Microsoft.Testing.Platform',
+  mtpUnderVstest: 'Microsoft.Testing.Platform under VSTest mode',
+};
+
+export interface TestInvocation {
+  project: string;
+  configuration: string;
+  framework?: string | undefined;
+}
+
+function common(runner: TestRunner, invocation: TestInvocation): string[] {
+  return [
+    'test',
+    ...(runner === 'mtp' ? ['--project', invocation.project] : [invocation.project]),
+    '--no-build',
+    '--no-restore',
+    '-c',
+    invocation.configuration,
+    ...(invocation.framework ? ['-f', invocation.framework] : []),
+  ];
+}
+
+/** The command that lists an MTP app's options (its extensions' TRX option among them). */
+export function helpArguments(runner: Exclude<TestRunner, 'vstest'>, invocation: TestInvocation): string[] {
+  return runner === 'mtp'
+    ? [...common(runner, invocation), '--help']
+    : [...common(runner, invocation), '-nologo', '--tl:off', '-p:TestingPlatformCaptureOutput=false', '--', '--help'];
+}
+
+export type TrxOption = '--report-trx' | '--report-xunit-trx';
+
+/** The TRX option an app's help offers: Microsoft.Testing.Extensions.TrxReport's, else xunit.v3's own. */
+export function trxOptionFrom(help: string): TrxOption | null {
+  if (/(^|\s)--report-trx(?![\w-])/m.test(help)) return '--report-trx';
+  if (/(^|\s)--report-xunit-trx(?![\w-])/m.test(help)) return '--report-xunit-trx';
+  return null;
+}
+
+/** The test command: VSTest's logger, or the app's own TRX option into `resultsDir`. */
+export function testArguments(runner: TestRunner, invocation: TestInvocation, resultsDir: string, trxOption: TrxOption | null, logPrefix: string): string[] {
+  const trx = trxOption ? [trxOption] : [];
+  switch (runner) {
+    case 'vstest':
+      return [...common(runner, invocation), '--logger', `trx;LogFilePrefix=${logPrefix}`, '--results-directory', resultsDir, '-nologo', '--tl:off'];
+    case 'mtp':
+      return [...common(runner, invocation), ...trx, '--results-directory', resultsDir, '--no-ansi', '--no-progress'];
+    case 'mtpUnderVstest':
+      return [...common(runner, invocation), '-nologo', '--tl:off', '--', ...trx, '--results-directory', resultsDir];
+  }
+}
+
+/** Microsoft.Testing.Platform's documented exit codes (aka.ms/testingplatform/exitcodes). */
+const mtpExitCodes: Record<number, string> = {
+  1: 'an unknown error in the test platform',
+  2: 'at least one test failed',
+  3: 'the test session was aborted',
+  4: 'the test platform setup is invalid',
+  5: 'the command line was invalid',
+  6: 'a feature the run needs is not implemented',
+  7: 'the test host process exited before the run finished (crash)',
+  8: 'zero tests ran',
+  9: 'fewer tests ran than the minimum expected',
+  10: 'the test adapter reported a session failure',
+  11: 'a dependent process exited',
+  12: 'incompatible protocol versions',
+  13: 'the run stopped at the maximum number of failed tests',
+};
+
+/** What an MTP app's exit code says; 8 (zero tests) is "no tests", not a failure. */
+export function mtpExitMeaning(code: number | null): { kind: 'passed' | 'zeroTests' | 'failed'; text: string } {
+  if (code === 0) return { kind: 'passed', text: 'exit code 0' };
+  if (code === 8) return { kind: 'zeroTests', text: 'exit code 8: zero tests ran' };
+  return { kind: 'failed', text: code === null ? 'no exit code' : `exit code ${code}: ${mtpExitCodes[code] ?? 'not a documented test platform exit code'}` };
+}
+
+/**
+ * The totals `dotnet test` prints in MTP mode (`total: N`, `failed: N`, `succeeded: N`,
+ * `skipped: N`), for an app that offers no TRX option; null when the output has none.
+ */
+export function parseMtpSummary(output: string): TestCounters | null {
+  const value = (name: string) => {
+    const match = new RegExp(`^\\s*${name}:\\s*(\\d+)\\s*$`, 'mi').exec(output);
+    return match ? Number(match[1]) : null;
+  };
+  const total = value('total');
+  const failed = value('failed');
+  const passed = value('succeeded');
+  const skipped = value('skipped');
+  if (total === null || failed === null || passed === null) return null;
+  const counters = emptyCounters();
+  counters.total = total;
+  counters.failed = failed;
+  counters.passed = passed;
+  counters.skipped = skipped ?? 0;
+  counters.other = Math.max(0, total - failed - passed - counters.skipped);
+  return counters;
+}
+
+/** `error :` lines of an MSBuild or dotnet test run, without their project suffix. */
+export function errorLines(output: string, max = 3): string[] {
+  return output
+    .split(/\r?\n/)
+    .filter((line) => /\berror\b\s*(\w+\d+)?\s*:/i.test(line))
+    .map((line) => line.replace(/\s*\[[^\]]+\]\s*$/, '').trim())
+    .filter((line, index, all) => all.indexOf(line) === index)
+    .slice(0, max);
+}
