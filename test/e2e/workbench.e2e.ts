@@ -302,7 +302,7 @@ describe('SharpClaw in the browser workbench', function () {
     assert.match(projects, /src\/Pricing\/Pricing\.csproj — net10\.0/);
     assert.match(projects, /tests\/Pricing\.Tests\/Pricing\.Tests\.csproj — net10\.0 · tests/);
     assert.match((await loaded.textContent()) ?? '', /Nothing excluded|Excluded or with problems/);
-    assert.match((await loaded.locator('[data-testid=agent-tools]').textContent()) ?? '', /Find references/i);
+    assert.match((await loaded.locator('[data-testid=agent-tools]').textContent()) ?? '', /Find C# references/);
     await page.screenshot({ path: path.join(artifacts, 'workspace-loaded.png') });
     await sidebar.locator('[data-testid=approvals-allowed]').getByRole('button', { name: 'Reset' }).click();
     await sidebar.locator('[data-testid=approvals-allowed]', { hasText: 'Nothing is allowed permanently for this workspace' }).waitFor({ timeout: 30_000 });
@@ -319,6 +319,14 @@ describe('SharpClaw in the browser workbench', function () {
     await page.mouse.down();
     await page.mouse.move(box.x + 20, box.y + box.height / 2, { steps: 8 });
     await page.mouse.up();
+    // Then shrink it with the workbench's own command until it stops getting narrower (the minimum).
+    await part.locator('.title').first().click();
+    for (let attempt = 0, previous = Infinity; attempt < 30; attempt++) {
+      const width = (await part.boundingBox())!.width;
+      if (width >= previous) break;
+      previous = width;
+      await runCommand(page, 'View: Decrease Current View Width');
+    }
     const narrow = (await part.boundingBox())!;
     assert.ok(narrow.width < box.width && narrow.width <= 260, `the sidebar is still ${narrow.width}px wide`);
     const settingsFile = path.join(root, 'udd', 'User', 'settings.json');
