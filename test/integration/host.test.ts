@@ -111,6 +111,25 @@ describe('SharpClaw in a real VS Code extension host', () => {
     }
   });
 
+  it('pushes the new host\'s status to the open sidebar after Restart Host, without Refresh', async () => {
+    const sharpclaw = await api();
+    await vscode.commands.executeCommand('sharpclaw.openSidebar');
+    // Let any render that opening the sidebar caused finish first, so only a pushed one counts.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const rendered = new Promise<string>((resolve) => {
+      const subscription = sharpclaw.onDidRenderSidebar((message) => {
+        if (message.what !== 'hostStatus') return;
+        subscription.dispose();
+        resolve(message.what);
+      });
+    });
+    const restarted = await vscode.commands.executeCommand<HostStatus>('sharpclaw.restartHost');
+    assert.ok(restarted);
+    // Restart Host itself asks the host for its status; the sidebar must get the new one on its own.
+    const what = await Promise.race([rendered, new Promise<string>((_, reject) => setTimeout(() => reject(new Error('the sidebar did not show the restarted host within 30 s')), 30_000))]);
+    assert.equal(what, 'hostStatus');
+  });
+
   it('stops the host cleanly on request', async () => {
     const sharpclaw = await api();
     const status = await sharpclaw.hostStatus();

@@ -51,7 +51,7 @@ export function emptyState(workspace: WorkspaceView | undefined): HTMLElement {
     { attrs: { 'aria-label': 'Verification', 'data-testid': 'empty-state' } },
     element('h2', { text: 'Verification' }),
     ...verifyingNotice(workspace),
-    ...(workspace?.verifying
+    ...(workspace?.verifying || workspace?.trusted === false
       ? []
       : [element('p', { text: 'No verification report yet. Verify the projects your changes affect, or load the workspace for exact C# answers.', className: 'muted' })]),
     actions(workspace),

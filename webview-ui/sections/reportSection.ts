@@ -122,7 +122,9 @@ export function reportSection(report: VerificationReport, history: readonly Veri
     if (report.tests.failedTests.length) body.push(element('ul', { className: 'plain' }, ...report.tests.failedTests.map(failedTest)));
     if (report.tests.omittedFailedTests) body.push(element('p', { text: `${report.tests.omittedFailedTests} more failed tests not shown.`, className: 'muted' }));
   }
-  for (const note of report.notes) body.push(element('p', { text: note, className: 'muted' }));
+  const sentence = reportSentence(report);
+  // A note the summary sentence already says is not repeated.
+  for (const note of report.notes.filter((text) => !sentence.includes(text.replace(/\.$/, '')))) body.push(element('p', { text: note, className: 'muted' }));
   if (history.length > 1) {
     body.push(
       element('h3', { text: 'Recent reports' }),

@@ -707,7 +707,7 @@ async function testProject(
   const exitFailed = outcome.exitCode !== 0 && !zeroTests;
   if (problems.length > 0 || result.counters.failed > 0 || runErrors > 0) {
     result.status = 'failed';
-    result.reason = problems.length > 0 ? problems.join('; ') : `${result.counters.failed} test(s) failed${meaning && meaning.kind === 'failed' ? ` (${meaning.text})` : ''}.`;
+    result.reason = problems.length > 0 ? problems.join('; ') : `${result.counters.failed} test${result.counters.failed === 1 ? '' : 's'} failed${meaning && meaning.kind === 'failed' ? ` (${meaning.text})` : ''}.`;
   } else if (exitFailed) {
     result.status = 'failed';
     const errors = errorLines(outcome.log.text);

@@ -120,7 +120,12 @@ export function parseTrx(xml: string): TrxRun {
 
   const summary = asNode(testRun.ResultSummary);
   const runInfos = asArray(asNode(summary.RunInfos).RunInfo);
-  const runErrors = runInfos.filter((info) => info.outcome === 'Error' || info.outcome === 'Failed').map((info) => text(info.Text).trim());
+  // xUnit echoes each failing test as an Error RunInfo ("[xUnit.net 00:00:02.28]     Name [FAIL]"): that is the
+  // ordinary failure the results already report, not a problem of the test run.
+  const runErrors = runInfos
+    .filter((info) => info.outcome === 'Error' || info.outcome === 'Failed')
+    .map((info) => text(info.Text).trim())
+    .filter((message) => !/^\[xUnit\.net [^\]]*\]\s+\S.*\[FAIL\]$/.test(message));
   const zeroTestsExitCode = counters.total === 0 && runInfos.some((info) => /exit code 8\b|zero tests ran/i.test(text(info.Text)));
   return {
     counters,

@@ -18,7 +18,7 @@ import type { HostStatusBar } from './status/hostStatusBar';
 import { findTool } from '../../engine/tools/registry';
 import type { AnyToolDefinition, ToolContext } from '../../engine/tools/toolDefinition';
 import { renderSolutionInspect } from '../../engine/tools/solutionInspect/renderSolutionInspect';
-import { asToolError, ToolError } from '../../engine/tools/toolErrors';
+import { ToolError } from '../../engine/tools/toolErrors';
 import { invokeTool, prepareToolInvocation, toAbortSignal } from './tools/vscodeToolAdapter';
 import { EditJournal } from './edits/editJournal';
 import { FileChangedError } from './edits/fileChanges';
@@ -193,9 +193,12 @@ export class Core implements vscode.Disposable {
       void vscode.window.showInformationMessage(`SharpClaw ${direction === 'undo' ? 'undid' : 'redid'}: ${entry.label}`);
       return true;
     } catch (error) {
-      const message = error instanceof FileChangedError ? error.message : asToolError(error).render();
-      log.error(`${direction}: ${message}`);
-      void vscode.window.showErrorMessage(`SharpClaw: ${message}`);
+      if (error instanceof FileChangedError) {
+        log.info(`${direction}: ${error.message}`);
+        void vscode.window.showWarningMessage(`SharpClaw: ${error.message}`);
+      } else {
+        showPersonError(log, direction === 'undo' ? 'Undo Last Edit' : 'Redo Last Edit', direction === 'undo' ? 'did not undo' : 'did not redo', error);
+      }
       return false;
     }
   }

@@ -51,7 +51,7 @@ describe('SharpClaw verification in a real VS Code extension host', () => {
     const pending = vscode.commands.executeCommand<VerificationReport | undefined>('sharpclaw.verifyAffected');
     const dialog = await answerDialog('Allow once');
     assert.match(dialog.message, /Allow SharpClaw to build and test FailingTest\.slnx\?/);
-    assert.match(dialog.detail, /Asked by: SharpClaw: Verify Affected/);
+    assert.match(dialog.detail, /Asked by: you, via SharpClaw: Verify Affected/);
     const report = await pending;
     assert.ok(report, 'the command returned no report; see the SharpClaw log');
     assert.equal(report.status, 'failed', report.summary);
@@ -69,7 +69,7 @@ describe('SharpClaw verification in a real VS Code extension host', () => {
     await api();
     const pending = vscode.lm.invokeTool('verify_workspace', { input: { scope: 'tests' }, toolInvocationToken: undefined });
     const dialog = await answerDialog('Allow once');
-    assert.match(dialog.detail, /Asked by: verify_workspace/);
+    assert.match(dialog.detail, /Asked by: an agent, via the tool verify_workspace/);
     const result = await pending;
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     assert.match(text, /^verify tests FailingTest\.slnx \[Debug\]: failed/);

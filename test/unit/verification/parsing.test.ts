@@ -91,6 +91,11 @@ describe('verification: TRX', () => {
     assert.match(crash.runErrors[0]!, /crashed/);
   });
 
+  it('does not count xUnit\'s echo of an ordinary failing test as a test run error', () => {
+    const failing = parseTrx(trx(passed, '', '<ResultSummary outcome="Failed"><RunInfos><RunInfo outcome="Error"><Text>[xUnit.net 00:00:02.28]     Pricing.Tests.DiscountTests.OrdersOfExactlyOneHundredGetTheDiscount [FAIL]</Text></RunInfo></RunInfos></ResultSummary>'));
+    assert.deepEqual(failing.runErrors, []);
+  });
+
   it('rejects malformed XML, a missing TestRun and any DTD; never expands entities', () => {
     assert.throws(() => parseTrx('<TestRun><Results><UnitTestResult outcome="Passed"></Results>'), TrxError);
     assert.throws(() => parseTrx('<?xml version="1.0"?><Other />'), /no TestRun/);

@@ -237,6 +237,8 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
     assert.match(failure.message, /Assert\.Equal\(\) Failure/);
     assert.match(failure.stackTrace, /DiscountTests\.cs:line \d+/);
     assert.match(all.summary, /OrdersOfExactlyOneHundredGetTheDiscount/);
+    // An ordinary failing test is not a "test run error".
+    assert.doesNotMatch(all.tests!.projects.map((project) => project.reason ?? '').join('\n'), /test run error/);
 
     const tests = await run(workspace, { scope: 'tests', framework: 'net10.0' }, { stateRoot });
     assert.equal(tests.status, 'failed');

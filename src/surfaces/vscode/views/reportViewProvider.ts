@@ -31,6 +31,8 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
 
   private verifying: RunningVerification | undefined;
   private lastLoad: { result: SolutionInspectResult; at: string } | undefined;
+  /** The loaded contexts of the last status the view got, to notice a load that finished. */
+  private loadedContextsKey = '';
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -55,7 +57,7 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
       loadProgress.onDidChange((progress) => {
         this.post({ type: 'loadProgress', progress: progress ?? null });
         // A load ended (Load Workspace, or one an agent's query or a rename started): show what is loaded now.
-        if (!progress) void this.postHostStatus();
+        if (!progress) void this.postLoadedContexts();
       }),
       workspace.onDidChangeVerification((running) => {
         this.verifying = running;
@@ -119,9 +121,24 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
     if (!startIfNeeded && this.host.state.kind !== 'ready') return;
     try {
       const status = await this.host.status();
+      this.loadedContextsKey = status.loadedContexts.map((c) => `${c.target}|${c.configuration}|${c.targetFramework ?? ''}|${c.projectCount}`).join(';');
       this.post({ type: 'hostStatus', status });
     } catch (error) {
       this.post({ type: 'hostError', message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /**
+   * After the last progress step the host still builds the compilations, so the new context may
+   * appear in its status a little later: ask until it does (about once a second, for a minute).
+   */
+  private async postLoadedContexts(): Promise<void> {
+    if (!this.view || this.host.state.kind !== 'ready') return;
+    const before = this.loadedContextsKey;
+    for (let attempt = 0; attempt < 60; attempt++) {
+      await this.postHostStatus();
+      if (this.loadedContextsKey !== before || this.host.state.kind !== 'ready') return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
 

@@ -171,8 +171,11 @@ public static class RenameService
         return plan;
     }
 
-    /// <summary>"already contains a definition" (namespace, type), "already defines a member", "a local is already defined".</summary>
-    private static readonly HashSet<string> DuplicateDeclarationCodes = new(StringComparer.Ordinal) { "CS0101", "CS0102", "CS0111", "CS0128", "CS0100" };
+    /// <summary>
+    /// "already contains a definition" (namespace, type), "already defines a member", "a local is already defined",
+    /// a duplicate parameter, and a type renamed onto another (partial) declaration of the same name.
+    /// </summary>
+    private static readonly HashSet<string> DuplicateDeclarationCodes = new(StringComparer.Ordinal) { "CS0100", "CS0101", "CS0102", "CS0111", "CS0128", "CS0260" };
 
     /// <summary>The type, namespace or member whose scope the new name collides in.</summary>
     private static string ScopeName(ISymbol symbol) => symbol.ContainingSymbol switch
