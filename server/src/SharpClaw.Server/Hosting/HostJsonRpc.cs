@@ -1,13 +1,16 @@
 using System.Diagnostics;
 using System.Globalization;
 using StreamJsonRpc;
+using SharpClaw.Server.Semantic;
 using StreamJsonRpc.Protocol;
 
 namespace SharpClaw.Server.Hosting;
 
 /// <summary>
-/// JsonRpc with one choke point in front of every handler: the LSP lifecycle gate and the
-/// per-request log line (method, id, outcome, duration). Handlers stay free of both concerns.
+/// JsonRpc with one choke point in front of every handler: the LSP lifecycle gate, the
+/// per-request log line (method, id, outcome, duration) and the one place a typed
+/// <see cref="SemanticException"/> becomes its JSON-RPC error (code -32001 with the documented data).
+/// Handlers stay free of all three concerns.
 /// </summary>
 internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLifecycle lifecycle, HostLog log)
     : JsonRpc(messageHandler)
@@ -46,4 +49,8 @@ internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLif
             $"{kind} {outcome} in {Stopwatch.GetElapsedTime(started).TotalMilliseconds:0.0} ms"));
         return response;
     }
+
+    /// <summary>The host's typed failures travel as <see cref="SemanticException.ToRpcException"/> says; others as StreamJsonRpc's default.</summary>
+    protected override JsonRpcError.ErrorDetail CreateErrorDetails(JsonRpcRequest request, Exception exception) =>
+        base.CreateErrorDetails(request, exception is SemanticException semantic ? semantic.ToRpcException() : exception);
 }
