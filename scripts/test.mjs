@@ -1,14 +1,15 @@
 // `npm test`: every test layer, from a fresh clone with no earlier install step.
-//   unit         mocha on Node (test/unit), no VS Code
+//   unit         mocha on Node (test/unit), no VS Code and no dotnet
 //   server       xunit tests of the Roslyn host (server/tests)
-//   cli-e2e      mocha on Node (test/cli-e2e): the real CLI and the real host on restored fixtures
+//   host-e2e     mocha on Node with real dotnet (test/host-e2e): the CLI, the Roslyn host and the
+//                verifier end to end on restored fixtures, and the C#/zod protocol drift check
 //   fixtures     plain `dotnet test` on each fixture that must be green, in a temp copy
 //   integration  the suites in a real VS Code extension host (code-server + Chromium), on the
 //                lowest and the newest tested VS Code version
 //   e2e          a person's clicks through the workbench in Chromium (real modal dialogs)
 //   package      `npm run package`, the .vsix installed into code-server with --install-extension,
 //                and a smoke suite against the installed extension (test/package)
-// Options: --only unit,server,cli-e2e,fixtures,integration,e2e,package   --vscode min|latest|all
+// Options: --only unit,server,host-e2e,fixtures,integration,e2e,package   --vscode min|latest|all
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,8 +51,8 @@ const layers = {
     const { code, text } = await run('dotnet', ['test', 'server/SharpClaw.Server.slnx', '-nologo', '--tl:off']);
     return { code, passed: sumMatches(text, /Passed:\s+(\d+)/g), failed: sumMatches(text, /Failed:\s+(\d+)/g) };
   },
-  async 'cli-e2e'() {
-    const { code, text } = await run(process.execPath, ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.cli-e2e.json']);
+  async 'host-e2e'() {
+    const { code, text } = await run(process.execPath, ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.host-e2e.json']);
     return { code, passed: sumMatches(text, /(\d+) passing/g), failed: sumMatches(text, /(\d+) failing/g) };
   },
   async fixtures() {

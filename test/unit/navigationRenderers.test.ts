@@ -186,11 +186,11 @@ describe('csharp_bulk_navigate and csharp_symbols renderings', () => {
 });
 
 describe('navigation tool arguments', () => {
-  it('registers the three tools, read-only but able to trigger project evaluation', () => {
+  it('registers the three tools as read tools', () => {
     for (const name of ['csharp_navigate', 'csharp_bulk_navigate', 'csharp_symbols']) {
       const tool = findTool(name);
       assert.ok(tool, name);
-      assert.equal(tool.mayExecuteProjectCode, true);
+      assert.equal(tool.effects, 'read');
     }
   });
 

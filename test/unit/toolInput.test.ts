@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
+import { allTools } from '../../src/engine/tools/registry';
 import { defineTool } from '../../src/engine/tools/toolDefinition';
 import { ToolError } from '../../src/engine/tools/toolErrors';
 import { parseToolInput } from '../../src/engine/tools/toolInput';
@@ -11,7 +12,7 @@ const tool = defineTool({
   userDescription: 'sample',
   referenceName: 'sample',
   tags: [],
-  mayExecuteProjectCode: false,
+  effects: 'read',
   input: z.strictObject({ target: z.string().optional(), queries: z.array(z.string()).min(1).max(16).optional(), offset: z.number().int().min(0).optional() }),
   invoke: async (input) => input,
   render: () => '',
@@ -39,5 +40,14 @@ describe('tool argument validation', () => {
   it('renders errors as "error CODE: message"', () => {
     const error = new ToolError('TargetAmbiguous', 'Several solutions.', { candidates: ['A.sln', 'B.slnx'] });
     assert.equal(error.render(), 'error TargetAmbiguous: Several solutions.\n  A.sln\n  B.slnx');
+  });
+});
+
+describe('tool effects', () => {
+  it('marks the edit tools write, verify_workspace build, and every other tool read', () => {
+    const byEffect = (effect: string) => allTools.filter((tool) => tool.effects === effect).map((tool) => tool.name).sort();
+    assert.deepEqual(byEffect('write'), ['csharp_edit', 'csharp_rename_symbol']);
+    assert.deepEqual(byEffect('build'), ['verify_workspace']);
+    assert.equal(byEffect('read').length, allTools.length - 3);
   });
 });

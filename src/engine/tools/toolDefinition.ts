@@ -7,6 +7,8 @@ import type { HostRequester } from '../host/hostRequester';
 
 export type Surface = 'vscode' | 'cli' | 'mcp';
 
+export type ToolEffects = 'read' | 'write' | 'build';
+
 export interface ToolContext {
   /** Absolute path of the workspace folder the tool works in. */
   workspaceFolder: string;
@@ -17,6 +19,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Reports progress of long work (loads, builds) to whoever shows it. */
   progress(message: string, percent?: number): void;
+  /** The dotnet executable the person configured (VS Code: the machine-scoped sharpclaw.dotnetPath); absent or empty: dotnet on PATH. */
+  dotnetPath?: string;
   /** Called after the host wrote an edit for this call (so VS Code's Undo Last Edit can replay it in order). */
   onEditApplied?(summary: string): void;
 }
@@ -37,8 +41,12 @@ export interface ToolDefinition<Input = unknown, Result = unknown> {
   referenceName: string;
   tags: string[];
   input: z.ZodType<Input>;
-  /** True when the tool may execute project code (evaluation, build, test). */
-  mayExecuteProjectCode: boolean;
+  /**
+   * What the tool itself does: `read` answers questions, `write` may change workspace files,
+   * `build` runs dotnet build/test (project code). Any host-backed tool may also need an MSBuild
+   * evaluation; that is authorized separately by the permission policy, whatever the effect.
+   */
+  effects: ToolEffects;
   /** Without side effects: what a chat confirmation should show before the call. */
   confirmation?(input: Input): ToolConfirmation | undefined;
   invoke(input: Input, context: ToolContext): Promise<Result>;

@@ -150,6 +150,7 @@ export class Core implements vscode.Disposable {
       signal,
       progress: (message) => this.services.log.info(`${tool.name}: ${message}`),
       onEditApplied: (summary) => this.editJournal.record({ kind: 'host', label: summary }),
+      dotnetPath: configuredDotnetPath(),
     };
   }
 

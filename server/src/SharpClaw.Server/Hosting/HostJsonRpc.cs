@@ -9,10 +9,11 @@ using StreamJsonRpc.Protocol;
 namespace SharpClaw.Server.Hosting;
 
 /// <summary>
-/// JsonRpc with one choke point in front of every handler: the LSP lifecycle gate and the
-/// per-request log line (method, id, outcome, duration). Handlers stay free of both concerns.
-/// An argument the host cannot read (a number beyond a C# int, a wrong type) is answered as a
-/// typed InvalidRequest naming the argument, never as a raw .NET message.
+/// JsonRpc with one choke point in front of every handler: the LSP lifecycle gate, the
+/// per-request log line (method, id, outcome, duration) and the one place a typed
+/// <see cref="SemanticException"/> becomes its JSON-RPC error (code -32001 with the documented data).
+/// An argument the host cannot read (a number beyond a C# int, a wrong type) becomes a typed
+/// InvalidRequest naming the argument, never a raw .NET message. Handlers stay free of all of it.
 /// </summary>
 internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLifecycle lifecycle, HostLog log)
     : JsonRpc(messageHandler)
@@ -52,19 +53,27 @@ internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLif
         return response;
     }
 
-    protected override JsonRpcError.ErrorDetail CreateErrorDetails(JsonRpcRequest request, Exception exception)
+    /// <summary>The host's typed failures travel as <see cref="SemanticException.ToRpcException"/> says; unreadable arguments as InvalidRequest; others as StreamJsonRpc's default.</summary>
+    protected override JsonRpcError.ErrorDetail CreateErrorDetails(JsonRpcRequest request, Exception exception) =>
+        base.CreateErrorDetails(request, Typed(request, exception) is { } semantic ? semantic.ToRpcException() : exception);
+
+    private static SemanticException? Typed(JsonRpcRequest request, Exception exception)
     {
+        if (exception is SemanticException semantic)
+        {
+            return semantic;
+        }
+
         for (Exception? inner = exception; inner is not null; inner = inner.InnerException)
         {
             if (inner is JsonException json)
             {
                 string argument = json.Path is { Length: > 2 } path && path.StartsWith("$.", StringComparison.Ordinal) ? path[2..] : "the parameters";
                 string detail = json.Message.Split(" Path:", 2)[0].Replace("SharpClaw.Protocol.Semantic.", string.Empty, StringComparison.Ordinal);
-                SemanticException typed = SemanticException.InvalidRequest($"Cannot read argument '{argument}' of {request.Method}: {detail}");
-                return new JsonRpcError.ErrorDetail { Code = (JsonRpcErrorCode)ProtocolErrorCodes.SemanticError, Message = typed.Message, Data = typed.Error };
+                return SemanticException.InvalidRequest($"Cannot read argument '{argument}' of {request.Method}: {detail}");
             }
         }
 
-        return base.CreateErrorDetails(request, exception);
+        return null;
     }
 }

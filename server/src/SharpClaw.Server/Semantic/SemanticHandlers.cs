@@ -16,15 +16,8 @@ public sealed class SolutionInspectHandler(HostState state, JsonRpc rpc, ILoadPr
     [JsonRpcMethod(ProtocolMethods.SolutionInspect, UseSingleObjectParameterDeserialization = true)]
     public async Task<SolutionInspectResult> InspectAsync(SolutionInspectParams? parameters = null, CancellationToken cancellationToken = default)
     {
-        try
-        {
-            return await state.Semantic.InspectAsync(parameters ?? new SolutionInspectParams(), new JsonRpcEvaluationAuthorizer(rpc), progress, cancellationToken)
-                .ConfigureAwait(false);
-        }
-        catch (SemanticException ex)
-        {
-            throw ex.ToRpcException();
-        }
+        return await state.Semantic.InspectAsync(parameters ?? new SolutionInspectParams(), new JsonRpcEvaluationAuthorizer(rpc), progress, cancellationToken)
+            .ConfigureAwait(false);
     }
 }
 
@@ -34,15 +27,8 @@ public sealed class ProjectGraphHandler(HostState state, JsonRpc rpc)
     [JsonRpcMethod(ProtocolMethods.ProjectGraph, UseSingleObjectParameterDeserialization = true)]
     public async Task<ProjectGraphResult> ProjectGraphAsync(ProjectGraphParams? parameters = null, CancellationToken cancellationToken = default)
     {
-        try
-        {
-            return await state.Semantic.ProjectGraphAsync(parameters ?? new ProjectGraphParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken)
-                .ConfigureAwait(false);
-        }
-        catch (SemanticException ex)
-        {
-            throw ex.ToRpcException();
-        }
+        return await state.Semantic.ProjectGraphAsync(parameters ?? new ProjectGraphParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken)
+            .ConfigureAwait(false);
     }
 }
 
@@ -53,27 +39,15 @@ public sealed class SymbolQueryHandler(HostState state, JsonRpc rpc)
 
     [JsonRpcMethod(ProtocolMethods.SymbolResolve, UseSingleObjectParameterDeserialization = true)]
     public Task<SymbolResolveResult> ResolveAsync(SymbolResolveParams? parameters = null, CancellationToken cancellationToken = default) =>
-        Run(() => this.service.ResolveAsync(parameters ?? new SymbolResolveParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
+        this.service.ResolveAsync(parameters ?? new SymbolResolveParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
 
     [JsonRpcMethod(ProtocolMethods.FindReferences, UseSingleObjectParameterDeserialization = true)]
     public Task<FindReferencesResult> FindReferencesAsync(FindReferencesParams? parameters = null, CancellationToken cancellationToken = default) =>
-        Run(() => this.service.FindReferencesAsync(parameters ?? new FindReferencesParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
+        this.service.FindReferencesAsync(parameters ?? new FindReferencesParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
 
     [JsonRpcMethod(ProtocolMethods.TypeHierarchy, UseSingleObjectParameterDeserialization = true)]
     public Task<TypeHierarchyResult> TypeHierarchyAsync(TypeHierarchyParams? parameters = null, CancellationToken cancellationToken = default) =>
-        Run(() => this.service.TypeHierarchyAsync(parameters ?? new TypeHierarchyParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
-
-    private static async Task<T> Run<T>(Func<Task<T>> query)
-    {
-        try
-        {
-            return await query().ConfigureAwait(false);
-        }
-        catch (SemanticException ex)
-        {
-            throw ex.ToRpcException();
-        }
-    }
+        this.service.TypeHierarchyAsync(parameters ?? new TypeHierarchyParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
 }
 
 /// <summary><c>sharpclaw/diagnostics</c>.</summary>
@@ -84,14 +58,7 @@ public sealed class DiagnosticsHandler(HostState state, JsonRpc rpc)
     [JsonRpcMethod(ProtocolMethods.Diagnostics, UseSingleObjectParameterDeserialization = true)]
     public async Task<DiagnosticsResult> GetAsync(DiagnosticsParams? parameters = null, CancellationToken cancellationToken = default)
     {
-        try
-        {
-            return await this.service.GetAsync(parameters ?? new DiagnosticsParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken).ConfigureAwait(false);
-        }
-        catch (SemanticException ex)
-        {
-            throw ex.ToRpcException();
-        }
+        return await this.service.GetAsync(parameters ?? new DiagnosticsParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken).ConfigureAwait(false);
     }
 }
 
@@ -104,25 +71,13 @@ public sealed class NavigationHandler(HostState state, JsonRpc rpc)
 
     [JsonRpcMethod(ProtocolMethods.Navigate, UseSingleObjectParameterDeserialization = true)]
     public Task<NavigateResult> NavigateAsync(NavigateParams? parameters = null, CancellationToken cancellationToken = default) =>
-        Run(() => this.navigate.NavigateAsync(parameters ?? new NavigateParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
+        this.navigate.NavigateAsync(parameters ?? new NavigateParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
 
     [JsonRpcMethod(ProtocolMethods.BulkNavigate, UseSingleObjectParameterDeserialization = true)]
     public Task<BulkNavigateResult> BulkNavigateAsync(BulkNavigateParams? parameters = null, CancellationToken cancellationToken = default) =>
-        Run(() => this.bulk.BulkNavigateAsync(parameters ?? new BulkNavigateParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
+        this.bulk.BulkNavigateAsync(parameters ?? new BulkNavigateParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
 
     [JsonRpcMethod(ProtocolMethods.Symbols, UseSingleObjectParameterDeserialization = true)]
     public Task<SymbolsResult> SymbolsAsync(SymbolsParams? parameters = null, CancellationToken cancellationToken = default) =>
-        Run(() => this.symbols.SymbolsAsync(parameters ?? new SymbolsParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken));
-
-    private static async Task<T> Run<T>(Func<Task<T>> query)
-    {
-        try
-        {
-            return await query().ConfigureAwait(false);
-        }
-        catch (SemanticException ex)
-        {
-            throw ex.ToRpcException();
-        }
-    }
+        this.symbols.SymbolsAsync(parameters ?? new SymbolsParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
 }

@@ -43,7 +43,7 @@ export const renameSymbolTool = defineTool({
   modelDescription: `Rename one exact C# symbol (selected like csharp_symbol_resolve: Calculator.Add, Calculator.Add(int, int), or path/line/character) to newName across every project, computed by Roslyn. Rejects invalid identifiers, unresolved conflicts, new compiler errors, generated files, paths outside the workspace and linked files whose edits disagree; returns unverified when project generators were excluded. Does not rename files or change strings and comments. ${writeNote}`,
   tags: ['csharp', 'roslyn', 'rename', 'edit'],
   input: RenameSymbolInputSchema,
-  mayExecuteProjectCode: true,
+  effects: 'write',
   confirmation: (input) =>
     input.apply ? { title: 'Rename C# symbol', message: input.proposalId ? `Apply proposal ${input.proposalId}.` : `Rename ${input.name ?? 'the symbol'} to ${input.newName ?? ''}.` } : undefined,
   invoke: (input, context) => callEdit({ ...input, action: 'rename' }, 'csharp_rename_symbol', context),
@@ -82,7 +82,7 @@ export const editTool = defineTool({
   modelDescription: `Safe C# edits computed by Roslyn. action=rename: symbol selectors + newName. action=rename_file: path + newName (file name or workspace-relative path; namespaces and types stay). action=code_actions: file + line/character (+ endLine/endCharacter for a selection), or file + diagnostic (+ line) for the fixes of its first occurrence; the listing has stable zero-based indexes, nested actions as "A > B", fix-all once per scope, and hides Suppress or configure issues unless all is set. Send the listing's proposalId with actionIndex for a preview with a new proposalId. ${writeNote}`,
   tags: ['csharp', 'roslyn', 'refactoring', 'edit'],
   input: EditInputSchema,
-  mayExecuteProjectCode: true,
+  effects: 'write',
   confirmation: (input) => (input.apply ? { title: 'Edit C# files', message: `Apply ${input.action}${input.proposalId ? ` proposal ${input.proposalId}` : ''}.` } : undefined),
   invoke: (input, context) => callEdit(editParams(input), 'csharp_edit', context),
   render: renderEdit,

@@ -83,7 +83,7 @@ export const navigateTool = defineTool({
   modelDescription: `Navigate C# code with the compiler: one action on a symbol given by name (symbol: Calculator.Add, Calculator.Add(int, int), Box.Box(int)) or by file, line and character (one-based). Actions: definition, type_definition, implementation, references, reads, writes, callers, callees, supertypes, subtypes, hover, source, members, impact. Locations come one line per file (src/A.cs 12:9 40:17); related symbols as "path:line:char kind Name" with indented "calls" call sites, and every name can be sent back as symbol. Lists are paged with offset and limit (default 50) and end with a truncated: line when cut. Errors: ambiguous_symbol / symbol_not_found list candidates; ambiguous_file lists the files a file name matches. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'navigation'],
   input: NavigateInputSchema,
-  mayExecuteProjectCode: true,
+  effects: 'read',
   invoke: (input, context) => ask(HostMethods.navigate, 'csharp_navigate', toNavigateParams(input), NavigateResultSchema, context),
   render: renderNavigate,
 });
@@ -115,7 +115,7 @@ export const bulkNavigateTool = defineTool({
   modelDescription: `Run 1 to 16 independent csharp_navigate queries concurrently in one call: queries is a list of { action, symbol } or { action, file, line, character }; context, offset and limit apply to every query. The answer has one section per query in request order, headed "## N action target". A failing query (ambiguous_symbol, symbol_not_found, ambiguous_file, ...) shows its error line in its own section and the others still run; on timeout, finished sections stay and the rest say timeout. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'navigation'],
   input: BulkNavigateInputSchema,
-  mayExecuteProjectCode: true,
+  effects: 'read',
   invoke: (input, context) => ask(HostMethods.bulkNavigate, 'csharp_bulk_navigate', toBulkNavigateParams(input), BulkNavigateResultSchema, context),
   render: renderBulkNavigate,
 });
@@ -140,7 +140,7 @@ export const symbolsTool = defineTool({
   modelDescription: `List C# symbols. With file: its declarations as "line:char-endLine:endChar kind Name" (5:18-9:2), indented under their container. With query: workspace symbols as "path:line:char kind Name", best name matches first (exact, prefix, substring, camel humps), then by file and position. Names can be sent to csharp_navigate unchanged. Paged with offset and limit (default 50) and a final truncated: line. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'symbols'],
   input: SymbolsInputSchema,
-  mayExecuteProjectCode: true,
+  effects: 'read',
   invoke: ({ file, ...rest }, context) => ask(HostMethods.symbols, 'csharp_symbols', { ...rest, ...(file !== undefined ? { path: file } : {}) }, SymbolsResultSchema, context),
   render: renderSymbols,
 });

@@ -65,7 +65,7 @@ export const diagnosticsTool = defineTool({
     'Get C# compiler diagnostics plus those of the .NET SDK analyzers and generators, without building: for the workspace, a project, a file or a glob (src/**/*.cs, src/{A,B}.cs). severity defaults to warning (errors and warnings); ids filters codes (case-insensitive, before severity); summary gives one line per code. Sorted by file, line and character, with a totals line; limit 1–250 (default 50) with a truncated: line and next offset. Files outside every project are listed as incomplete:. The first call loads the solution with MSBuild, which needs the user\'s approval.',
   tags: ['csharp', 'roslyn', 'diagnostics'],
   input: DiagnosticsInputSchema,
-  mayExecuteProjectCode: true,
+  effects: 'read',
   invoke: (input, context) =>
     context.host.request(
       HostMethods.diagnostics,

@@ -23,7 +23,7 @@ export const symbolResolveTool = defineTool({
   modelDescription: `Resolve a C# symbol exactly, by name (Calculator.Add, Calculator.Add(int, int), Box.Box(int)) or by file, line and character, and get its kind, fully qualified name and declaration locations. Ambiguous names return ambiguous_symbol with candidates you can send back unchanged; unknown names return symbol_not_found with similar names. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'symbols'],
   input: ResolveInputSchema,
-  mayExecuteProjectCode: true,
+  effects: 'read',
   invoke: (input, context) => ask(HostMethods.symbolResolve, 'csharp_symbol_resolve', input, SymbolResolveResultSchema, context),
   render: renderSymbolResolve,
 });
@@ -45,7 +45,7 @@ export const findReferencesTool = defineTool({
   modelDescription: `Find every reference to a C# symbol by compiler identity across all projects (not text search), selected by name or position like csharp_symbol_resolve. Paged with offset and limit (1–200, default 50); a final truncated: line gives the total and the next offset. Source-generated occurrences are left out and counted. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'references'],
   input: ReferencesInputSchema,
-  mayExecuteProjectCode: true,
+  effects: 'read',
   invoke: (input, context) => ask(HostMethods.findReferences, 'csharp_find_references', input, FindReferencesResultSchema, context),
   render: renderFindReferences,
 });
@@ -65,7 +65,7 @@ export const typeHierarchyTool = defineTool({
   modelDescription: `Get a C# type's base types, implemented interfaces, derived types and (for interfaces) implementations across all projects, each list bounded by limit with its own truncation line. Select the type by name or position. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'hierarchy'],
   input: HierarchyInputSchema,
-  mayExecuteProjectCode: true,
+  effects: 'read',
   invoke: (input, context) => ask(HostMethods.typeHierarchy, 'csharp_type_hierarchy', input, TypeHierarchyResultSchema, context),
   render: renderTypeHierarchy,
 });

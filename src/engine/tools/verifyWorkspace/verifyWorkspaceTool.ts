@@ -20,7 +20,7 @@ export const verifyWorkspaceTool = defineTool<VerifyRequest, VerificationReport>
   referenceName: 'verifyWorkspace',
   tags: ['csharp', 'dotnet', 'build', 'test', 'sharpclaw'],
   input: VerifyRequestSchema,
-  mayExecuteProjectCode: true,
+  effects: 'build',
   confirmation: (input) => ({
     title: 'Build and test with SharpClaw?',
     message: `Runs \`dotnet build\`/\`dotnet test\` (scope **${input.scope}**${input.target ? ` on \`${input.target}\`` : ''}), which executes code from the project and build files.`,
@@ -32,6 +32,7 @@ export const verifyWorkspaceTool = defineTool<VerifyRequest, VerificationReport>
       requestedBy: 'verify_workspace',
       signal: context.signal,
       progress: (message) => context.progress(message),
+      ...(context.dotnetPath ? { dotnet: context.dotnetPath } : {}),
     });
     if (report.status === 'denied') throw new ToolError('PermissionDenied', report.notes[0] ?? report.summary);
     return report;

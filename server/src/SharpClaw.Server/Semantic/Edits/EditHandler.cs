@@ -11,25 +11,13 @@ public sealed class EditHandler(HostState state, JsonRpc rpc)
 {
     [JsonRpcMethod(ProtocolMethods.Edit, UseSingleObjectParameterDeserialization = true)]
     public Task<EditResult> EditAsync(EditParams? parameters = null, CancellationToken cancellationToken = default) =>
-        Run(() => state.Edits.EditAsync(parameters ?? new EditParams(), new JsonRpcEvaluationAuthorizer(rpc), new JsonRpcWriteAuthorizer(rpc), cancellationToken));
+        state.Edits.EditAsync(parameters ?? new EditParams(), new JsonRpcEvaluationAuthorizer(rpc), new JsonRpcWriteAuthorizer(rpc), cancellationToken);
 
     [JsonRpcMethod(ProtocolMethods.UndoEdit, UseSingleObjectParameterDeserialization = true)]
     public Task<EditResult> UndoAsync(EditHistoryParams? parameters = null, CancellationToken cancellationToken = default) =>
-        Run(() => state.Edits.UndoAsync(parameters ?? new EditHistoryParams(), new JsonRpcWriteAuthorizer(rpc), cancellationToken));
+        state.Edits.UndoAsync(parameters ?? new EditHistoryParams(), new JsonRpcWriteAuthorizer(rpc), cancellationToken);
 
     [JsonRpcMethod(ProtocolMethods.RedoEdit, UseSingleObjectParameterDeserialization = true)]
     public Task<EditResult> RedoAsync(EditHistoryParams? parameters = null, CancellationToken cancellationToken = default) =>
-        Run(() => state.Edits.RedoAsync(parameters ?? new EditHistoryParams(), new JsonRpcWriteAuthorizer(rpc), cancellationToken));
-
-    private static async Task<T> Run<T>(Func<Task<T>> call)
-    {
-        try
-        {
-            return await call().ConfigureAwait(false);
-        }
-        catch (SemanticException ex)
-        {
-            throw ex.ToRpcException();
-        }
-    }
+        state.Edits.RedoAsync(parameters ?? new EditHistoryParams(), new JsonRpcWriteAuthorizer(rpc), cancellationToken);
 }

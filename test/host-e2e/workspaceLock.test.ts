@@ -13,7 +13,7 @@ import { parseVerifyOptions } from '../../src/engine/verification/request';
 import { verificationStateFolder } from '../../src/engine/verification/runDirectory';
 import { verify } from '../../src/engine/verification/runner';
 import { workspaceLockPath } from '../../src/engine/workspaceLock';
-import { cleanUpCopies, copyFixture, repoRoot, restore, tempStateRoot, waitFor } from '../unit/verification/support';
+import { cleanUpCopies, copyFixture, repoRoot, restore, tempStateRoot, waitFor } from './verification/support';
 
 const serverDll = path.join(repoRoot, 'dist', 'server', 'SharpClaw.Server.dll');
 

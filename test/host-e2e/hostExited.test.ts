@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cleanUpCopies, cliPath, copyFixture, restore, tempStateRoot, waitFor } from '../unit/verification/support';
+import { cleanUpCopies, cliPath, copyFixture, restore, tempStateRoot, waitFor } from './verification/support';
 
 /** The pid of the SharpClaw host started by process `parent`, if it runs yet (Linux /proc). */
 function hostPid(parent: number): number | undefined {
