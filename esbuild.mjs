@@ -17,17 +17,17 @@ const common = {
 const builds = [
   {
     ...common,
-    entryPoints: ['src/extension.ts'],
+    entryPoints: ['src/surfaces/vscode/extension.ts'],
     outfile: 'dist/extension.js',
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    // core.js is loaded on first use, not at activation (see src/extension.ts).
+    // core.js is loaded on first use, not at activation (see src/surfaces/vscode/extension.ts).
     external: ['vscode', './core.js'],
   },
   {
     ...common,
-    entryPoints: ['src/core.ts'],
+    entryPoints: ['src/surfaces/vscode/core.ts'],
     outfile: 'dist/core.js',
     platform: 'node',
     target: 'node20',
@@ -36,7 +36,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: ['src/cli/main.ts'],
+    entryPoints: ['src/surfaces/cli/main.ts'],
     outfile: 'dist/cli.js',
     platform: 'node',
     target: 'node20',

@@ -1,6 +1,54 @@
-// `npm run bench`: every benchmark, results printed and kept in bench/results/.
+// `npm run bench [-- --only NAME[,NAME]] [-- --quick]`: the benchmarks, each writing bench/results/NAME.json
+// (rows: measure, ours p50/p95, baseline p50/p95, ratio_p50); `node scripts/bench-readme.mjs` turns those
+// files into the README's tables.
+//   --quick   only the query bench on a 20-project synthetic, 10 iterations (queries-quick.json; < 3 min on 2 idle cores)
+//   --only    a comma-separated subset of the names below
+// The C# benches (SharpClaw.Bench) run host and direct Roslyn in one process, interleaved, so on a busy
+// shared machine both sides slow down alike and the ratios stay meaningful.
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { benchActivation } from './activation.mjs';
 import { benchHostStartup } from './host-startup.mjs';
+import { benchPackageSize } from './package-size.mjs';
+import { option } from './stats.mjs';
 
-await benchHostStartup();
-await benchActivation();
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const project = path.join(benchDir, 'SharpClaw.Bench');
+const synth = (projects) => path.join(os.tmpdir(), `sharpclaw-synth-${projects}`);
+let built = false;
+
+function dotnetBench(args) {
+  if (!built) {
+    execFileSync('dotnet', ['build', project, '-c', 'Release', '-nologo', '-v:q', '--tl:off'], { stdio: 'inherit' });
+    built = true;
+  }
+  execFileSync('dotnet', ['run', '--no-build', '-c', 'Release', '--project', project, '--', ...args], { stdio: 'inherit' });
+}
+
+const benches = {
+  'host-startup': () => benchHostStartup(),
+  activation: () => benchActivation(),
+  'queries-quick': () => dotnetBench(['queries', '--projects', '20', '--files', '10', '--iterations', '10', '--out', synth(20), '--name', 'queries-quick']),
+  'queries-50': () => dotnetBench(['queries', '--projects', '50', '--files', '20', '--iterations', '30', '--out', synth(50), '--name', 'queries-50']),
+  'queries-200': () => dotnetBench(['queries', '--projects', '200', '--files', '20', '--iterations', '20', '--out', synth(200), '--name', 'queries-200']),
+  load: () => dotnetBench(['load', '--projects', '50', '--files', '20', '--runs', '3', '--out', synth(50), '--name', 'load']),
+  sizes: () => dotnetBench(['sizes', '--sizes', '10,50,200', '--files', '20', '--name', 'sizes']),
+  'package-size': () => benchPackageSize(),
+  rename: () => dotnetBench(['rename', '--projects', '50', '--files', '20', '--runs', '3', '--out', synth(50)]),
+};
+
+const quick = process.argv.includes('--quick');
+const only = option('only', '');
+const names = quick ? ['queries-quick'] : only ? only.split(',').map((n) => n.trim()).filter(Boolean) : Object.keys(benches).filter((n) => n !== 'queries-quick');
+const unknown = names.filter((n) => !(n in benches));
+if (unknown.length > 0) {
+  console.error(`Unknown bench ${unknown.join(', ')}; known: ${Object.keys(benches).join(', ')}`);
+  process.exit(2);
+}
+
+for (const name of names) {
+  console.log(`[bench] === ${name} ===`);
+  await benches[name]();
+}

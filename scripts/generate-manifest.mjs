@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.test.json'], { cwd: repoRoot, stdio: 'inherit' });
 const require = createRequire(import.meta.url);
-const { allTools } = require(path.join(repoRoot, 'out', 'src', 'tools', 'registry.js'));
-const { languageModelToolContributions, toolActivationEvents } = require(path.join(repoRoot, 'out', 'src', 'tools', 'manifest.js'));
+const { allTools } = require(path.join(repoRoot, 'out', 'src', 'engine', 'tools', 'registry.js'));
+const { languageModelToolContributions, toolActivationEvents } = require(path.join(repoRoot, 'out', 'src', 'engine', 'tools', 'manifest.js'));
 
-const { verificationConfigurationProperties } = require(path.join(repoRoot, 'out', 'src', 'config', 'verificationSettings.js'));
+const { verificationConfigurationProperties } = require(path.join(repoRoot, 'out', 'src', 'engine', 'config', 'verificationSettings.js'));
 const file = path.join(repoRoot, 'package.json');
 const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
 manifest.activationEvents = toolActivationEvents(allTools);

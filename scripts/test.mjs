@@ -1,11 +1,14 @@
 // `npm test`: every test layer, from a fresh clone with no earlier install step.
 //   unit         mocha on Node (test/unit), no VS Code
 //   server       xunit tests of the Roslyn host (server/tests)
+//   cli-e2e      mocha on Node (test/cli-e2e): the real CLI and the real host on restored fixtures
 //   fixtures     plain `dotnet test` on each fixture that must be green, in a temp copy
 //   integration  the suites in a real VS Code extension host (code-server + Chromium), on the
 //                lowest and the newest tested VS Code version
 //   e2e          a person's clicks through the workbench in Chromium (real modal dialogs)
-// Options: --only unit,server,fixtures,integration,e2e   --vscode min|latest|all
+//   package      `npm run package`, the .vsix installed into code-server with --install-extension,
+//                and a smoke suite against the installed extension (test/package)
+// Options: --only unit,server,cli-e2e,fixtures,integration,e2e,package   --vscode min|latest|all
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,6 +50,10 @@ const layers = {
     const { code, text } = await run('dotnet', ['test', 'server/SharpClaw.Server.slnx', '-nologo', '--tl:off']);
     return { code, passed: sumMatches(text, /Passed:\s+(\d+)/g), failed: sumMatches(text, /Failed:\s+(\d+)/g) };
   },
+  async 'cli-e2e'() {
+    const { code, text } = await run(process.execPath, ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.cli-e2e.json']);
+    return { code, passed: sumMatches(text, /(\d+) passing/g), failed: sumMatches(text, /(\d+) failing/g) };
+  },
   async fixtures() {
     let result = { code: 0, passed: 0, failed: 0 };
     for (const solution of greenFixtures) {
@@ -68,7 +75,7 @@ const layers = {
   },
   async integration() {
     fs.rmSync(path.join(repoRoot, 'test-results', 'integration'), { recursive: true, force: true });
-    const { code } = await run(process.execPath, ['scripts/testbed/run-integration.mjs', '--vscode', option('vscode', 'all')]);
+    const { code, text } = await run(process.execPath, ['scripts/testbed/run-integration.mjs', '--vscode', option('vscode', 'all')]);
     let passed = 0;
     let failed = 0;
     const resultsDir = path.join(repoRoot, 'test-results', 'integration');
@@ -78,7 +85,14 @@ const layers = {
       passed += counts.passed;
       failed += counts.failed;
     }
-    return { code, passed, failed };
+    const step = /\[testbed\] FAILED STEP: (.+)/.exec(text)?.[1]?.trim();
+    return { code, passed, failed, ...(step ? { note: `the test bed install step "${step}" failed (its output is above)` } : {}) };
+  },
+  async package() {
+    const packaged = await run(process.execPath, ['scripts/package.mjs']);
+    if (packaged.code !== 0) return { code: packaged.code, passed: 0, failed: 1 };
+    const { code, text } = await run(process.execPath, ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.package.json']);
+    return { code, passed: sumMatches(text, /(\d+) passing/g), failed: sumMatches(text, /(\d+) failing/g) };
   },
 };
 
@@ -97,7 +111,7 @@ async function main() {
   console.log('\n[test] summary');
   for (const r of results) {
     const verdict = r.code === 0 && r.failed === 0 && r.passed > 0 ? 'ok' : 'FAILED';
-    console.log(`[test]   ${r.name.padEnd(12)} ${verdict.padEnd(7)} ${r.passed} passed, ${r.failed} failed, exit ${r.code}, ${r.seconds.toFixed(0)} s`);
+    console.log(`[test]   ${r.name.padEnd(12)} ${verdict.padEnd(7)} ${r.passed} passed, ${r.failed} failed, exit ${r.code}, ${r.seconds.toFixed(0)} s${r.note ? `: ${r.note}` : ''}`);
   }
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);

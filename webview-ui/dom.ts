@@ -1,5 +1,5 @@
 // Tiny DOM helpers: nodes are built with textContent, never from HTML strings.
-import type { FromWebviewMessage } from '../src/views/webviewMessages';
+import type { FromWebviewMessage } from '../src/surfaces/vscode/views/webviewMessages';
 
 interface VsCodeApi {
   postMessage(message: FromWebviewMessage): void;

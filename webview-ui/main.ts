@@ -1,12 +1,13 @@
 // The SharpClaw sidebar. It renders only what the extension sends (validated with zod) and
 // builds DOM nodes with textContent, so host data cannot inject markup.
-import { ToWebviewMessageSchema, type ToWebviewMessage } from '../src/views/webviewMessages';
+import { ToWebviewMessageSchema, type ToWebviewMessage } from '../src/surfaces/vscode/views/webviewMessages';
 import { vscode } from './dom';
 import { approvalsSection } from './sections/approvalsSection';
-import { emptyState } from './sections/emptyState';
+import { actions, emptyState, verifyingNotice, type WorkspaceView } from './sections/emptyState';
+import { workspaceSection } from './sections/workspaceSection';
 import { hostSection, type HostView } from './sections/hostSection';
 import { reportSection } from './sections/reportSection';
-import type { VerificationReport } from '../src/verification/report';
+import type { VerificationReport } from '../src/engine/verification/report';
 
 type ApprovalEntry = Extract<ToWebviewMessage, { type: 'approvals' }>['entries'][number];
 
@@ -15,6 +16,7 @@ const host: HostView = { progress: null };
 let approvals: readonly ApprovalEntry[] = [];
 let reports: readonly VerificationReport[] = [];
 let selectedReport = 0;
+let workspace: WorkspaceView | undefined;
 
 function render(): void {
   const report = reports[selectedReport];
@@ -22,9 +24,10 @@ function render(): void {
     ? reportSection(report, reports, (index) => {
         selectedReport = index;
         render();
-      })
-    : emptyState();
-  app.replaceChildren(verification, hostSection(host), approvalsSection(approvals));
+      }, [...verifyingNotice(workspace), actions(workspace)])
+    : emptyState(workspace);
+  const loaded = workspaceSection(workspace);
+  app.replaceChildren(verification, ...(loaded ? [loaded] : []), hostSection(host), approvalsSection(approvals, workspace?.remembered ?? []));
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -53,6 +56,11 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       reports = message.reports;
       selectedReport = 0;
       break;
+    case 'workspace': {
+      const { type: _type, ...rest } = message;
+      workspace = rest;
+      break;
+    }
   }
   render();
   if (message.type === 'hostStatus' || message.type === 'hostError') vscode.postMessage({ type: 'rendered', what: message.type });

@@ -27,7 +27,7 @@ namespace SharpClaw.Bench;
 /// </summary>
 internal static class LoadBenchmark
 {
-    public static async Task<int> RunAsync(string solution, int runs, int refreshes, string resultsDirectory)
+    public static async Task<int> RunAsync(string solution, int runs, int refreshes, string resultsDirectory, string benchName)
     {
         solution = Path.GetFullPath(solution);
         string workspace = Path.GetDirectoryName(solution)!;
@@ -76,64 +76,87 @@ internal static class LoadBenchmark
             perProject.Add(await PerProjectEvaluationAsync(workspace, solution));
         }
 
-        Console.WriteLine("Host process memory...");
-        (long rss, long peak, double processLoad) = await HostProcessMemoryAsync(workspace);
+        Console.WriteLine("Host process memory (workstation GC, as shipped; then server GC for comparison)...");
+        (long rss, long peak, double processLoad) = await HostProcessMemoryAsync(workspace, serverGc: false);
+        (long serverRss, long serverPeak, _) = await HostProcessMemoryAsync(workspace, serverGc: true);
+
+        Console.WriteLine("Direct workspace GC heap...");
+        (long directHeapAfterLoad, long directHeapAfterCompile) = await DirectHeapAsync(solution);
 
         double ratio = Median(host) / Median(direct);
-        List<(string Measure, string Value, string Detail)> rows =
+        List<BenchRow> rows =
         [
-            ("cold load through the host (solutionInspect: authorization round trip, evaluation pass, analyzer filtering, fingerprint)", Ms(Median(host)), Runs(host)),
-            ("cold load direct (MSBuildWorkspace.OpenSolutionAsync)", Ms(Median(direct)), Runs(direct)),
-            ("ratio host / direct (goal <= 1.15)", ratio.ToString("0.00", CultureInfo.InvariantCulture), ratio <= 1.15 ? "met" : "NOT met"),
-            ("source-only refresh: solutionInspect round trip after a .cs edit (goal < 100 ms)", Ms(Median(refreshRequest)), Runs(refreshRequest)),
-            ("source-only refresh: cache acquire (fingerprint check + document swap)", Ms(Median(refreshCache)), Runs(refreshCache)),
-            ("evaluation: one dotnet msbuild traversal for all projects (what the host does)", Ms(Median(traversal)), Runs(traversal)),
-            ("evaluation: dotnet msbuild -getProperty per project, 2 in parallel", Ms(Median(perProject)), Runs(perProject)),
-            ("host process after load: working set (VmRSS)", Mb(rss), $"peak {Mb(peak)}; load {Ms(processLoad)}"),
-            ("GC heap after load (in-process host, after full GC)", Mb(heapAfterLoad), string.Empty),
-            ("GC heap after compiling every project (in-process)", Mb(heapAfterCompile), string.Empty),
+            Timed("cold load: host solutionInspect (authorization round trip, evaluation pass, analyzer filtering, fingerprint) vs direct MSBuildWorkspace.OpenSolutionAsync", host, direct, "<= 0.7x", ratio <= 0.7),
+            Timed("source-only refresh: solutionInspect round trip after a .cs edit", refreshRequest, [], "< 100 ms", Median(refreshRequest) < 100),
+            Timed("source-only refresh: cache acquire alone (fingerprint check + document swap)", refreshCache, [], null, null),
+            Timed("evaluation: one dotnet msbuild traversal for all projects (what the host does) vs -getProperty per project, 2 in parallel", traversal, perProject, null, null),
+            Memory("GC heap after load (after a full GC): host context vs direct MSBuildWorkspace", heapAfterLoad, directHeapAfterLoad),
+            Memory("GC heap after compiling every project: host context vs direct MSBuildWorkspace", heapAfterCompile, directHeapAfterCompile),
+            Memory("host process working set after load (VmRSS): workstation GC (shipped) vs server GC", rss, serverRss),
         ];
+        rows[^1].Extra["peak_mb"] = peak / 1024 / 1024;
+        rows[^1].Extra["server_gc_peak_mb"] = serverPeak / 1024 / 1024;
+        rows[^1].Extra["host_load_ms"] = Math.Round(processLoad);
 
-        string header = string.Create(
-            CultureInfo.InvariantCulture,
-            $"SharpClaw load benchmark: {Path.GetFileName(solution)}, {projects} projects, {Environment.ProcessorCount} cores, {RuntimeInformation.FrameworkDescription}, {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC");
-        StringBuilder table = new();
-        table.AppendLine(header).AppendLine();
-        table.AppendLine("| measure | median | runs / detail |").AppendLine("| --- | ---: | --- |");
-        foreach ((string measure, string value, string detail) in rows)
+        foreach (BenchRow row in rows)
         {
-            table.AppendLine(CultureInfo.InvariantCulture, $"| {measure} | {value} | {detail} |");
+            Console.WriteLine($"  {row.Measure}: {string.Join(", ", row.Ours.Select(v => v.ToString("0.0", CultureInfo.InvariantCulture)))} | {string.Join(", ", row.Baseline.Select(v => v.ToString("0.0", CultureInfo.InvariantCulture)))}");
         }
 
-        Console.WriteLine();
-        Console.Write(table);
-        Directory.CreateDirectory(resultsDirectory);
-        string stamp = DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
-        await File.WriteAllTextAsync(Path.Combine(resultsDirectory, $"load-{stamp}.md"), table.ToString());
-        JsonObject json = new()
+        string file = await BenchReport.WriteAsync(resultsDirectory, benchName, rows, new Dictionary<string, JsonNode?>
         {
-            ["solution"] = solution,
-            ["projects"] = projects,
-            ["cores"] = Environment.ProcessorCount,
-            ["hostMs"] = new JsonArray([.. host.Select(v => (JsonNode)v)]),
-            ["directMs"] = new JsonArray([.. direct.Select(v => (JsonNode)v)]),
-            ["ratio"] = ratio,
-            ["refreshRequestMs"] = new JsonArray([.. refreshRequest.Select(v => (JsonNode)v)]),
-            ["refreshCacheMs"] = new JsonArray([.. refreshCache.Select(v => (JsonNode)v)]),
-            ["traversalEvaluationMs"] = new JsonArray([.. traversal.Select(v => (JsonNode)v)]),
-            ["perProjectEvaluationMs"] = new JsonArray([.. perProject.Select(v => (JsonNode)v)]),
-            ["hostRssBytes"] = rss,
-            ["hostPeakRssBytes"] = peak,
-            ["gcHeapAfterLoadBytes"] = heapAfterLoad,
-            ["gcHeapAfterCompileBytes"] = heapAfterCompile,
-        };
-        await File.WriteAllTextAsync(Path.Combine(resultsDirectory, $"load-{stamp}.json"), json.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
-        Console.WriteLine($"\nSaved to {resultsDirectory}/load-{stamp}.md and .json");
+            ["solution"] = $"{Path.GetFileName(solution)}: {projects} projects",
+            ["runs"] = runs,
+            ["method"] = "host and direct loads alternate (order swapped each run) in one process after one untimed direct warm-up load; memory rows: megabytes, after a forced compacting full GC",
+        });
+        Console.WriteLine($"Wrote {file}");
         return 0;
     }
 
+    private static BenchRow Timed(string measure, List<double> ours, List<double> baseline, string? goal, bool? meets)
+    {
+        BenchRow row = new(measure, ours, baseline);
+        if (goal is not null)
+        {
+            row.Extra["goal"] = goal;
+            row.Extra["meets_goal"] = meets;
+        }
+
+        return row;
+    }
+
+    /// <summary>A memory row: "ours"/"baseline" carry megabytes ({ "mb": n }) instead of timings.</summary>
+    private static BenchRow Memory(string measure, long ours, long baseline)
+    {
+        BenchRow row = new(measure, [], []);
+        double ratio = (double)ours / Math.Max(1, baseline);
+        row.Extra["ours"] = new JsonObject { ["mb"] = ours / 1024 / 1024 };
+        row.Extra["baseline"] = new JsonObject { ["mb"] = baseline / 1024 / 1024 };
+        row.Extra["ratio"] = Math.Round(ratio, 2);
+        row.Extra["goal"] = "<= 1.3x";
+        row.Extra["meets_goal"] = ratio <= 1.3;
+        return row;
+    }
+
+    /// <summary>GC heap of a bare MSBuildWorkspace holding the solution: after load, after compiling every project.</summary>
+    internal static async Task<(long AfterLoad, long AfterCompile)> DirectHeapAsync(string solution)
+    {
+        long before = HeapAfterFullGc();
+        using MSBuildWorkspace workspace = MSBuildWorkspace.Create(new Dictionary<string, string> { ["Configuration"] = "Debug" });
+        Solution loaded = await workspace.OpenSolutionAsync(solution);
+        long afterLoad = HeapAfterFullGc() - before;
+        foreach (Project project in loaded.Projects)
+        {
+            _ = await project.GetCompilationAsync();
+        }
+
+        long afterCompile = HeapAfterFullGc() - before;
+        GC.KeepAlive(loaded);
+        return (afterLoad, afterCompile);
+    }
+
     /// <summary>A fresh in-memory host and client; the cold solutionInspect request is timed end to end.</summary>
-    private static async Task<(double Ms, int Projects)> HostColdLoadAsync(string workspace, string solution)
+    internal static async Task<(double Ms, int Projects)> HostColdLoadAsync(string workspace, string solution)
     {
         await using InProcessHost host = await InProcessHost.StartAsync();
         long started = Stopwatch.GetTimestamp();
@@ -147,7 +170,7 @@ internal static class LoadBenchmark
         return (ms, result.Projects.Count);
     }
 
-    private static async Task<double> DirectLoadAsync(string solution)
+    internal static async Task<double> DirectLoadAsync(string solution)
     {
         long started = Stopwatch.GetTimestamp();
         using MSBuildWorkspace workspace = MSBuildWorkspace.Create(new Dictionary<string, string> { ["Configuration"] = "Debug" });
@@ -160,9 +183,10 @@ internal static class LoadBenchmark
     private static async Task<(List<double> Request, List<double> Cache, long HeapAfterLoad, long HeapAfterCompile)> RefreshAndHeapAsync(
         string workspace, string solution, int refreshes)
     {
+        long before = HeapAfterFullGc();
         await using InProcessHost host = await InProcessHost.StartAsync();
         await host.InspectAsync(workspace, solution);
-        long heapAfterLoad = HeapAfterFullGc();
+        long heapAfterLoad = HeapAfterFullGc() - before;
 
         string file = Directory.EnumerateFiles(Path.Combine(workspace, "src"), "Type00.cs", SearchOption.AllDirectories).Order(StringComparer.Ordinal).Skip(10).First();
         string original = await File.ReadAllTextAsync(file);
@@ -202,7 +226,7 @@ internal static class LoadBenchmark
                 _ = await project.GetCompilationAsync();
             }
 
-            long heapAfterCompile = HeapAfterFullGc();
+            long heapAfterCompile = HeapAfterFullGc() - before;
             return (request, cache, heapAfterLoad, heapAfterCompile);
         }
     }
@@ -257,10 +281,10 @@ internal static class LoadBenchmark
         return ms;
     }
 
-    private static async Task<(long Rss, long Peak, double LoadMs)> HostProcessMemoryAsync(string workspace)
+    private static async Task<(long Rss, long Peak, double LoadMs)> HostProcessMemoryAsync(string workspace, bool serverGc)
     {
         string serverDll = Path.Combine(AppContext.BaseDirectory, "SharpClaw.Server.dll");
-        await using RawLspClient client = RawLspClient.Start(serverDll);
+        await using RawLspClient client = RawLspClient.Start(serverDll, serverGc ? new Dictionary<string, string> { ["DOTNET_gcServer"] = "1" } : null);
         await client.RequestAsync(ProtocolMethods.Initialize, new JsonObject { ["processId"] = null, ["capabilities"] = new JsonObject() });
         long started = Stopwatch.GetTimestamp();
         JsonObject response = await client.RequestAsync(ProtocolMethods.SolutionInspect, new JsonObject { ["workspace"] = workspace });
@@ -275,7 +299,7 @@ internal static class LoadBenchmark
         return (rss, peak, ms);
     }
 
-    private static long HeapAfterFullGc()
+    internal static long HeapAfterFullGc()
     {
         GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
         GC.WaitForPendingFinalizers();
@@ -283,7 +307,7 @@ internal static class LoadBenchmark
         return GC.GetGCMemoryInfo(GCKind.FullBlocking).HeapSizeBytes;
     }
 
-    private static void Run(string file, string workingDirectory, params string[] arguments)
+    internal static void Run(string file, string workingDirectory, params string[] arguments)
     {
         ProcessStartInfo startInfo = new(file) { WorkingDirectory = workingDirectory, UseShellExecute = false };
         foreach (string argument in arguments)

@@ -5,7 +5,8 @@ namespace SharpClaw.Bench;
 /// <summary>
 /// <c>generate --projects 50 --files 20 --out /tmp/synth</c> writes a synthetic solution;
 /// <c>load [--solution X.slnx | --projects 50 --files 20] [--runs 3] [--refreshes 10] [--results DIR]</c>
-/// benchmarks loading it; <c>queries [...] [--iterations 30]</c> measures warm read-tool latency (p50/p95) against direct Roslyn calls;
+/// benchmarks loading it; <c>queries [...] [--iterations 30] [--name queries-50]</c> measures warm read-tool latency (p50/p95) against direct Roslyn calls
+/// interleaved in the same process (writes bench/results/NAME.json);
 /// <c>rename [...] [--runs 5]</c> measures rename preview and apply against <c>Renamer.RenameSymbolAsync</c> called directly. Results go to bench/results/ (git-ignored) unless --results says otherwise.
 /// </summary>
 internal static class Program
@@ -18,7 +19,8 @@ internal static class Program
                 SharpClaw.Bench
                   generate --projects 50 --files 20 --out /tmp/synth
                   load [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--refreshes 10] [--results bench/results]
-                  queries [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 30] [--results bench/results]
+                  queries [--projects 50 --files 20 --out /tmp/synth] [--iterations 30] [--results bench/results] [--name queries-50]
+                  sizes [--sizes 10,50,200] [--files 20] [--iterations 10] [--name sizes]
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
                 """);
             return args.Length == 0 ? 2 : 0;
@@ -41,11 +43,25 @@ internal static class Program
             case "load":
                 string solution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string results = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
-                return await LoadBenchmark.RunAsync(solution, Int(options, "runs", 3), Int(options, "refreshes", 10), results);
+                return await LoadBenchmark.RunAsync(solution, Int(options, "runs", 3), Int(options, "refreshes", 10), results, options.GetValueOrDefault("name") ?? "load");
+            case "sizes":
+                return await SizesBenchmark.RunAsync(
+                    [.. (options.GetValueOrDefault("sizes") ?? "10,50,200").Split(',').Select(v => int.Parse(v, CultureInfo.InvariantCulture))],
+                    files,
+                    Int(options, "iterations", 10),
+                    options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
+                    options.GetValueOrDefault("name") ?? "sizes");
             case "queries":
                 string querySolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string queryResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
-                return await QueryBenchmark.RunAsync(querySolution, Int(options, "iterations", 30), queryResults);
+                return await QueryBenchmark.RunAsync(
+                    querySolution,
+                    SyntheticSolution.NamesFor(projects, files),
+                    Int(options, "iterations", 30),
+                    queryResults,
+                    options.GetValueOrDefault("name") ?? string.Create(CultureInfo.InvariantCulture, $"queries-{projects}"));
+            case "probe":
+                return await Probe.RunAsync(options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files), Int(options, "iterations", 100));
             case "rename":
                 string renameSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string renameResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");

@@ -1,24 +1,48 @@
 using System.Collections.Immutable;
 using System.Diagnostics;
 using System.Globalization;
-using System.Text;
+using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.MSBuild;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Loading;
 
 namespace SharpClaw.Bench;
 
 /// <summary>
-/// Warm latency (p50/p95) of the read tools through the in-memory host (JSON-RPC round trip, cache
-/// acquire, selector resolution, paging) against the equivalent direct Roslyn call on an already
-/// loaded, compiled MSBuildWorkspace solution in the same process.
+/// Warm latency (p50/p95) of the read tools through the in-memory host (JSON-RPC round trip, cache acquire
+/// with its fingerprint check, selector resolution, paging) beside the direct Roslyn call answering the same
+/// question on an MSBuildWorkspace holding the same solution in the same process. The two sides run
+/// interleaved, one query each in turn (the order alternating), so a busy shared machine slows both alike
+/// and the ratio stays meaningful. Each row also compares the answers (a count or a location each side
+/// computes independently) and reports <c>same_answer</c>.
 /// </summary>
 internal static class QueryBenchmark
 {
-    public static async Task<int> RunAsync(string solution, int iterations, string resultsDirectory)
+    private sealed record Case(string Measure, Func<Task<object>> Host, Func<object, string> HostAnswer, Func<Task<string>> Direct);
+
+    public static async Task<int> RunAsync(string solution, SyntheticSolution.Names names, int iterations, string resultsDirectory, string benchName)
+    {
+        (List<BenchRow> rows, bool allSame, string description) = await MeasureAsync(solution, names, iterations, include: null);
+        Dictionary<string, JsonNode?> facts = new()
+        {
+            ["solution"] = description,
+            ["iterations"] = iterations,
+            ["method"] = "host and direct Roslyn interleaved one query at a time (order alternating) in one process; warm: each side answered twice before timing",
+            ["direct"] = "resolve/definition = GetTypeByMetadataName + GetMembers; references = SymbolFinder.FindReferencesAsync; hierarchy = FindDerivedClassesAsync (transitive); diagnostics = compiler + the same (SDK) analyzers the host keeps, a fresh CompilationWithAnalyzers per call; callers = FindCallersAsync; callees = invocations bound by the semantic model; hover = ToDisplayString + documentation XML; impact = references + callers + implementations; document symbols = GetDeclaredSymbol per member; workspace symbols = FindSourceDeclarationsWithPatternAsync; bulk = its four questions one after another",
+            ["all_same_answer"] = allSame,
+        };
+        string file = await BenchReport.WriteAsync(resultsDirectory, benchName, rows, facts);
+        Console.WriteLine($"Wrote {file}");
+        return allSame ? 0 : 1;
+    }
+
+    /// <summary>Measures the cases whose measure <paramref name="include"/> accepts (all when null).</summary>
+    public static async Task<(List<BenchRow> Rows, bool AllSame, string Description)> MeasureAsync(string solution, SyntheticSolution.Names names, int iterations, Func<string, bool>? include)
     {
         solution = Path.GetFullPath(solution);
         string workspace = Path.GetDirectoryName(solution)!;
@@ -28,179 +52,225 @@ internal static class QueryBenchmark
             await restore.WaitForExitAsync();
         }
 
-        // Names in the synthetic solution: Lib000 is referenced (transitively) by every other project.
-        const string Resolve = "Lib025.Type05.Compute(int)";
-        const string References = "Lib000.Type00.Compute(int)";
-        const string Hierarchy = "Lib010.Type03";
-        const string DiagnosticsProject = "Lib049";
-        const string Describe = "Lib025.Type05.Describe(int)";
+        string mid = names.Middle;
+        string resolveName = $"{mid}.{names.Type}.Compute(int)";
+        string referencesName = "Lib000.Type00.Compute(int)";
+        string hierarchyName = $"{names.HierarchyProject}.Node";
+        string describeName = $"{mid}.{names.Type}.Describe(int)";
+        string documentPath = $"src/{mid}/{names.Type}.cs";
 
-        List<(string Measure, List<double> Host, List<double> Direct, int Tokens)> rows = [];
-        async Task Row<T>(string measure, Func<Task<T>> query)
-            where T : notnull
+        await using LoadBenchmark.InProcessHost host = await LoadBenchmark.InProcessHost.StartAsync();
+        Console.WriteLine("Host: cold load (not counted)...");
+        SolutionInspectResult inspected = await host.InspectAsync(workspace, solution);
+        Console.WriteLine("Direct: load (not counted)...");
+        using MSBuildWorkspace direct = MSBuildWorkspace.Create(new Dictionary<string, string> { ["Configuration"] = "Debug" });
+        Solution loaded = await direct.OpenSolutionAsync(solution);
+        AnalyzerTrust trust = AnalyzerTrust.FromInstalledSdks();
+
+        Project ProjectNamed(string name) =>
+            loaded.Projects.Where(p => p.Name == name || p.Name.StartsWith(name + "(", StringComparison.Ordinal)).OrderBy(p => p.Name, StringComparer.Ordinal).First();
+        async Task<INamedTypeSymbol> TypeAsync(string project, string metadataName) =>
+            (await ProjectNamed(project).GetCompilationAsync())!.GetTypeByMetadataName(metadataName)!;
+        async Task<IMethodSymbol> MethodAsync(string project, string type, string name) =>
+            (await TypeAsync(project, type)).GetMembers(name).OfType<IMethodSymbol>().Single(m => m.Parameters.Length == 1);
+        string Relative(string path) => Path.GetRelativePath(workspace, path).Replace('\\', '/');
+        string At(Location location) => $"{Relative(location.GetLineSpan().Path)}:{location.GetLineSpan().StartLinePosition.Line + 1}";
+        async Task<int> ReferenceCountAsync(ISymbol symbol) =>
+            (await SymbolFinder.FindReferencesAsync(symbol, loaded)).SelectMany(r => r.Locations)
+                .Where(l => !l.IsImplicit && l.Location.IsInSource && l.Document is not SourceGeneratedDocument)
+                .Select(l => (l.Location.SourceTree!.FilePath, l.Location.SourceSpan.Start)).Distinct().Count();
+        async Task<int> CallerCountAsync(ISymbol symbol) =>
+            (await SymbolFinder.FindCallersAsync(symbol, loaded)).Where(c => c.Locations.Any(l => l.IsInSource)).Select(c => c.CallingSymbol.ToDisplayString()).Distinct().Count();
+        async Task<int> CalleeCountAsync(IMethodSymbol method)
         {
-            (List<double> times, T last) = await Measure(iterations, query);
-            rows.Add((measure, times, [], CompactSize.Tokens(last)));
+            SyntaxReference reference = method.DeclaringSyntaxReferences[0];
+            SemanticModel model = (await loaded.GetDocument(reference.SyntaxTree)!.GetSemanticModelAsync())!;
+            return (await reference.GetSyntaxAsync()).DescendantNodes().OfType<InvocationExpressionSyntax>()
+                .Select(i => model.GetSymbolInfo(i).Symbol?.OriginalDefinition).OfType<ISymbol>().Distinct(SymbolEqualityComparer.Default).Count();
         }
 
-        string documentPath = "src/Lib025/Type05.cs";
-        await using (LoadBenchmark.InProcessHost host = await LoadBenchmark.InProcessHost.StartAsync())
+        ImmutableArray<DiagnosticAnalyzer> TrustedAnalyzers(Project project) =>
+            [.. project.AnalyzerReferences.Where(r => trust.IsTrusted(r.FullPath)).SelectMany(r => r.GetAnalyzers(project.Language))];
+        static int Listed(IEnumerable<Diagnostic> diagnostics, SyntaxTree? only) => diagnostics
+            .Where(d => !d.IsSuppressed && d.Location.IsInSource && d.Severity >= DiagnosticSeverity.Warning && (only is null || d.Location.SourceTree == only))
+            .Select(d => (d.Location.GetLineSpan().ToString(), d.Id, d.GetMessage(CultureInfo.InvariantCulture))).Distinct().Count();
+        async Task<int> ProjectDiagnosticsAsync(string name)
         {
-            Console.WriteLine("Host: cold load + warm-up (not counted)...");
-            await host.InspectAsync(workspace, solution);
-            SymbolResolveParams resolve = new() { Workspace = workspace, Target = solution, Name = Resolve, Tool = "bench" };
-            FindReferencesParams references = new() { Workspace = workspace, Target = solution, Name = References, Tool = "bench" };
-            TypeHierarchyParams hierarchy = new() { Workspace = workspace, Target = solution, Name = Hierarchy, Tool = "bench" };
-            DiagnosticsParams diagnostics = new() { Workspace = workspace, Target = solution, Project = DiagnosticsProject, Tool = "bench" };
-            NavigateParams Navigate(string action, string name) => new() { Workspace = workspace, Target = solution, Action = action, Name = name, Tool = "bench" };
-            Task<NavigateResult> Nav(NavigateParams parameters) => host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, parameters);
-
-            await Row("symbolResolve", () => host.InvokeAsync<SymbolResolveResult>(ProtocolMethods.SymbolResolve, resolve));
-            await Row("findReferences (limit 50)", () => host.InvokeAsync<FindReferencesResult>(ProtocolMethods.FindReferences, references));
-            await Row("typeHierarchy", () => host.InvokeAsync<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, hierarchy));
-            await Row($"diagnostics (project {DiagnosticsProject})", () => host.InvokeAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics));
-            await Row("navigate definition", () => Nav(Navigate("definition", Resolve)));
-            await Row("navigate references (limit 50)", () => Nav(Navigate("references", References)));
-            await Row("navigate callers (limit 50)", () => Nav(Navigate("callers", References)));
-            await Row("navigate callees", () => Nav(Navigate("callees", Resolve)));
-            await Row("navigate hover", () => Nav(Navigate("hover", Describe)));
-            await Row("navigate impact", () => Nav(Navigate("impact", References)));
-            await Row("symbols, document", () => host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Path = documentPath, Tool = "bench" }));
-            await Row("symbols, workspace query (limit 50)", () => host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Query = "Describe", Tool = "bench" }));
-            await Row("diagnostics (one file)", () => host.InvokeAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics with { Project = null, Path = documentPath }));
-            BulkNavigateParams bulk = new()
-            {
-                Workspace = workspace,
-                Target = solution,
-                Tool = "bench",
-                Queries =
-                [
-                    new BulkNavigateQuery { Action = "definition", Name = Resolve },
-                    new BulkNavigateQuery { Action = "hover", Name = Describe },
-                    new BulkNavigateQuery { Action = "callees", Name = Resolve },
-                    new BulkNavigateQuery { Action = "references", Name = References },
-                ],
-            };
-            await Row("bulk_navigate (definition, hover, callees, references)", () => host.InvokeAsync<BulkNavigateResult>(ProtocolMethods.BulkNavigate, bulk));
+            Project project = ProjectNamed(name);
+            Compilation compilation = (await project.GetCompilationAsync())!;
+            ImmutableArray<DiagnosticAnalyzer> analyzers = TrustedAnalyzers(project);
+            return Listed(analyzers.IsEmpty ? compilation.GetDiagnostics() : await compilation.WithAnalyzers(analyzers, project.AnalyzerOptions).GetAllDiagnosticsAsync(), null);
         }
 
-        Console.WriteLine("Direct: load + compile (not counted)...");
-        using (MSBuildWorkspace direct = MSBuildWorkspace.Create(new Dictionary<string, string> { ["Configuration"] = "Debug" }))
+        async Task<int> FileDiagnosticsAsync(string name, string file)
         {
-            Solution loaded = await direct.OpenSolutionAsync(solution);
-            foreach (Project project in loaded.Projects)
+            Project project = ProjectNamed(name);
+            Document document = project.Documents.Single(d => d.FilePath!.EndsWith(file, StringComparison.Ordinal));
+            Compilation compilation = (await project.GetCompilationAsync())!;
+            SyntaxTree tree = (await document.GetSyntaxTreeAsync())!;
+            SemanticModel model = compilation.GetSemanticModel(tree);
+            List<Diagnostic> found = [.. model.GetDiagnostics()];
+            ImmutableArray<DiagnosticAnalyzer> analyzers = TrustedAnalyzers(project);
+            if (!analyzers.IsEmpty)
             {
-                _ = await project.GetCompilationAsync();
+                CompilationWithAnalyzers withAnalyzers = compilation.WithAnalyzers(analyzers, project.AnalyzerOptions);
+                found.AddRange(await withAnalyzers.GetAnalyzerSyntaxDiagnosticsAsync(tree, CancellationToken.None));
+                found.AddRange(await withAnalyzers.GetAnalyzerSemanticDiagnosticsAsync(model, null, CancellationToken.None));
             }
 
-            async Task<INamedTypeSymbol> TypeAsync(string project, string metadataName) =>
-                (await loaded.Projects.Single(p => p.Name == project).GetCompilationAsync())!.GetTypeByMetadataName(metadataName)!;
-            async Task<IMethodSymbol> ComputeAsync(string project, string type) =>
-                (await TypeAsync(project, type)).GetMembers("Compute").OfType<IMethodSymbol>().Single(m => m.Parameters.Length == 1);
-            async Task Direct<T>(int row, Func<Task<T>> query) => rows[row].Direct.AddRange((await Measure(iterations, query)).Times);
-
-            await Direct(0, () => ComputeAsync("Lib025", "Lib025.Type05"));
-            await Direct(1, async () => (await SymbolFinder.FindReferencesAsync(await ComputeAsync("Lib000", "Lib000.Type00"), loaded)).SelectMany(r => r.Locations).Count());
-            await Direct(2, async () => (await SymbolFinder.FindDerivedClassesAsync(await TypeAsync("Lib010", "Lib010.Type03"), loaded, transitive: true)).Count());
-            await Direct(3, async () =>
-            {
-                Project project = loaded.Projects.Single(p => p.Name == DiagnosticsProject);
-                Compilation compilation = (await project.GetCompilationAsync())!;
-                ImmutableArray<DiagnosticAnalyzer> analyzers = [.. project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(project.Language))];
-                return analyzers.IsEmpty
-                    ? compilation.GetDiagnostics().Length
-                    : (await compilation.WithAnalyzers(analyzers, project.AnalyzerOptions).GetAllDiagnosticsAsync()).Length;
-            });
-            await Direct(4, async () => (await ComputeAsync("Lib025", "Lib025.Type05")).Locations.Length);
-            await Direct(5, async () => (await SymbolFinder.FindReferencesAsync(await ComputeAsync("Lib000", "Lib000.Type00"), loaded)).SelectMany(r => r.Locations).Count());
-            await Direct(6, async () => (await SymbolFinder.FindCallersAsync(await ComputeAsync("Lib000", "Lib000.Type00"), loaded)).Count());
-            await Direct(7, async () =>
-            {
-                IMethodSymbol method = await ComputeAsync("Lib025", "Lib025.Type05");
-                SyntaxReference reference = method.DeclaringSyntaxReferences[0];
-                SemanticModel model = (await loaded.GetDocument(reference.SyntaxTree)!.GetSemanticModelAsync())!;
-                return (await reference.GetSyntaxAsync()).DescendantNodes().OfType<Microsoft.CodeAnalysis.CSharp.Syntax.InvocationExpressionSyntax>().Count(i => model.GetSymbolInfo(i).Symbol is not null);
-            });
-            await Direct(8, async () =>
-            {
-                ISymbol describe = (await TypeAsync("Lib025", "Lib025.Type05")).GetMembers("Describe").Single();
-                return describe.ToDisplayString() + describe.GetDocumentationCommentXml();
-            });
-            await Direct(9, async () =>
-            {
-                IMethodSymbol compute = await ComputeAsync("Lib000", "Lib000.Type00");
-                int references = (await SymbolFinder.FindReferencesAsync(compute, loaded)).SelectMany(r => r.Locations).Count();
-                return references + (await SymbolFinder.FindCallersAsync(compute, loaded)).Count() + (await SymbolFinder.FindImplementationsAsync(compute, loaded)).Count();
-            });
-            await Direct(10, async () =>
-            {
-                Document document = loaded.Projects.Single(p => p.Name == "Lib025").Documents.Single(d => d.FilePath!.EndsWith("Type05.cs", StringComparison.Ordinal));
-                SemanticModel model = (await document.GetSemanticModelAsync())!;
-                return (await document.GetSyntaxRootAsync())!.DescendantNodes().OfType<Microsoft.CodeAnalysis.CSharp.Syntax.MemberDeclarationSyntax>().Count(m => model.GetDeclaredSymbol(m) is not null);
-            });
-            await Direct(11, async () => (await SymbolFinder.FindSourceDeclarationsWithPatternAsync(loaded, "Describe")).Count());
-            await Direct(12, async () =>
-            {
-                Document document = loaded.Projects.Single(p => p.Name == "Lib025").Documents.Single(d => d.FilePath!.EndsWith("Type05.cs", StringComparison.Ordinal));
-                return (await document.GetSemanticModelAsync())!.GetDiagnostics().Length;
-            });
-            await Direct(13, async () =>
-            {
-                IMethodSymbol resolve = await ComputeAsync("Lib025", "Lib025.Type05");
-                ISymbol describe = (await TypeAsync("Lib025", "Lib025.Type05")).GetMembers("Describe").Single();
-                int references = (await SymbolFinder.FindReferencesAsync(await ComputeAsync("Lib000", "Lib000.Type00"), loaded)).SelectMany(r => r.Locations).Count();
-                return resolve.Locations.Length + describe.ToDisplayString().Length + references;
-            });
+            return Listed(found, tree);
         }
 
-        StringBuilder report = new();
-        report.AppendLine(CultureInfo.InvariantCulture, $"# Read-tool warm latency ({Path.GetFileName(solution)}, {iterations} iterations each)");
-        report.AppendLine();
-        report.AppendLine("| Query | host p50 | host p95 | direct Roslyn p50 | direct Roslyn p95 | answer tokens |");
-        report.AppendLine("| --- | ---: | ---: | ---: | ---: | ---: |");
-        foreach ((string measure, List<double> hostTimes, List<double> directTimes, int tokens) in rows)
+        async Task<int> DocumentSymbolCountAsync(string name, string file)
         {
-            report.AppendLine(CultureInfo.InvariantCulture, $"| {measure} | {P(hostTimes, 0.5):0.0} ms | {P(hostTimes, 0.95):0.0} ms | {P(directTimes, 0.5):0.0} ms | {P(directTimes, 0.95):0.0} ms | {tokens} |");
+            Document document = ProjectNamed(name).Documents.Single(d => d.FilePath!.EndsWith(file, StringComparison.Ordinal));
+            SemanticModel model = (await document.GetSemanticModelAsync())!;
+            return (await document.GetSyntaxRootAsync())!.DescendantNodes().OfType<MemberDeclarationSyntax>().Count(m => m is not BaseNamespaceDeclarationSyntax && model.GetDeclaredSymbol(m) is not null);
         }
 
-        report.AppendLine();
-        report.AppendLine("Direct: resolve/definition = GetTypeByMetadataName + GetMembers; references = SymbolFinder.FindReferencesAsync; hierarchy = FindDerivedClassesAsync; diagnostics = GetAllDiagnosticsAsync with the project's analyzers (whole project); callers = FindCallersAsync; callees = invocations of the body bound by the semantic model; hover = ToDisplayString + documentation XML; impact = references + callers + implementations; document symbols = GetDeclaredSymbol per member declaration; workspace symbols = FindSourceDeclarationsWithPatternAsync; one file diagnostics = the document's semantic model diagnostics; bulk = definition + hover + references called one after another.");
-        report.AppendLine("Answer tokens: characters of the compact text an agent receives with default limits (estimated by the bench in the tools' formats), divided by 4.");
-        Console.WriteLine(report.ToString());
-        Directory.CreateDirectory(resultsDirectory);
-        string file = Path.Combine(resultsDirectory, "queries-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture) + ".md");
-        await File.WriteAllTextAsync(file, report.ToString());
-        Console.WriteLine($"Wrote {file}");
-        return 0;
-    }
-
-    private static async Task<(List<double> Times, T Last)> Measure<T>(int iterations, Func<Task<T>> query)
-    {
-        T last = default!;
-        for (int i = 0; i < 3; i++)
+        NavigateParams Navigate(string action, string name) => new() { Workspace = workspace, Target = solution, Action = action, Name = name, Tool = "bench" };
+        async Task<object> Nav(string action, string name) => await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, Navigate(action, name));
+        async Task<object> Call<T>(string method, object parameters) => (await host.InvokeAsync<T>(method, parameters))!;
+        static string Total(object result) => result switch
         {
-            last = await query(); // warm-up
-        }
-
-        List<double> times = [];
-        for (int i = 0; i < iterations; i++)
+            FindReferencesResult r => r.Total.ToString(CultureInfo.InvariantCulture),
+            NavigateResult n => n.Total.ToString(CultureInfo.InvariantCulture),
+            DiagnosticsResult d => d.Total.ToString(CultureInfo.InvariantCulture),
+            SymbolsResult s => s.Total.ToString(CultureInfo.InvariantCulture),
+            _ => "?",
+        };
+        static string FirstLocation(ResolvedSymbol symbol) => $"{symbol.Locations[0].Path}:{symbol.Locations[0].Line}";
+        DiagnosticsParams diagnostics = new() { Workspace = workspace, Target = solution, Project = names.Last, Tool = "bench" };
+        BulkNavigateParams bulk = new()
         {
-            long started = Stopwatch.GetTimestamp();
-            last = await query();
-            times.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-        }
+            Workspace = workspace,
+            Target = solution,
+            Tool = "bench",
+            Queries =
+            [
+                new BulkNavigateQuery { Action = "definition", Name = resolveName },
+                new BulkNavigateQuery { Action = "hover", Name = describeName },
+                new BulkNavigateQuery { Action = "callees", Name = resolveName },
+                new BulkNavigateQuery { Action = "references", Name = referencesName },
+            ],
+        };
 
-        return (times, last);
-    }
+        List<Case> cases =
+        [
+            new("resolve", () => Call<SymbolResolveResult>(ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = workspace, Target = solution, Name = resolveName, Tool = "bench" }),
+                r => FirstLocation(((SymbolResolveResult)r).Symbol),
+                async () => At((await MethodAsync(mid, $"{mid}.{names.Type}", "Compute")).Locations[0])),
+            new("references (limit 50)", () => Call<FindReferencesResult>(ProtocolMethods.FindReferences, new FindReferencesParams { Workspace = workspace, Target = solution, Name = referencesName, Tool = "bench" }),
+                Total,
+                async () => (await ReferenceCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+            new("hierarchy", () => Call<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, new TypeHierarchyParams { Workspace = workspace, Target = solution, Name = hierarchyName, Tool = "bench" }),
+                r => ((TypeHierarchyResult)r).DerivedTypes.Total.ToString(CultureInfo.InvariantCulture),
+                async () => (await SymbolFinder.FindDerivedClassesAsync(await TypeAsync(names.HierarchyProject, hierarchyName), loaded, transitive: true)).Select(t => t.ToDisplayString()).Distinct().Count().ToString(CultureInfo.InvariantCulture)),
+            new($"diagnostics, one project ({names.Last})", () => Call<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics),
+                Total,
+                async () => (await ProjectDiagnosticsAsync(names.Last)).ToString(CultureInfo.InvariantCulture)),
+            new("diagnostics, one file", () => Call<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics with { Project = null, Path = documentPath }),
+                Total,
+                async () => (await FileDiagnosticsAsync(mid, $"/{names.Type}.cs")).ToString(CultureInfo.InvariantCulture)),
+            new("navigate definition", () => Nav("definition", resolveName),
+                r => $"{((NavigateResult)r).Locations![0].Path}:{((NavigateResult)r).Locations![0].Line}",
+                async () => At((await MethodAsync(mid, $"{mid}.{names.Type}", "Compute")).Locations[0])),
+            new("navigate references (limit 50)", () => Nav("references", referencesName),
+                Total,
+                async () => (await ReferenceCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+            new("navigate callers (limit 50)", () => Nav("callers", referencesName),
+                Total,
+                async () => (await CallerCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+            new("navigate callees", () => Nav("callees", resolveName),
+                Total,
+                async () => (await CalleeCountAsync(await MethodAsync(mid, $"{mid}.{names.Type}", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+            new("navigate hover", () => Nav("hover", describeName),
+                r => ((NavigateResult)r).Hover!.Contains("Describe", StringComparison.Ordinal) ? "Describe" : "?",
+                async () =>
+                {
+                    ISymbol describe = (await TypeAsync(mid, $"{mid}.{names.Type}")).GetMembers("Describe").Single();
+                    return (describe.ToDisplayString() + describe.GetDocumentationCommentXml()).Contains("Describe", StringComparison.Ordinal) ? "Describe" : "!";
+                }),
+            new("navigate impact (references + callers + implementations)", () => Nav("impact", referencesName),
+                r => string.Join("/", ((NavigateResult)r).Sections!.Select(s => s.Total)),
+                async () =>
+                {
+                    IMethodSymbol compute = await MethodAsync("Lib000", "Lib000.Type00", "Compute");
+                    int implementations = (await SymbolFinder.FindImplementationsAsync(compute, loaded)).Count();
+                    return $"{await ReferenceCountAsync(compute)}/{await CallerCountAsync(compute)}/{implementations}";
+                }),
+            new("symbols, one document", () => Call<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Path = documentPath, Tool = "bench" }),
+                Total,
+                async () => (await DocumentSymbolCountAsync(mid, $"/{names.Type}.cs")).ToString(CultureInfo.InvariantCulture)),
+            new("symbols, workspace query (limit 50)", () => Call<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Query = "Describe", Tool = "bench" }),
+                Total,
+                async () => (await SymbolFinder.FindSourceDeclarationsWithPatternAsync(loaded, "Describe")).Select(s => At(s.Locations[0])).Distinct().Count().ToString(CultureInfo.InvariantCulture)),
+            new("bulk_navigate (definition, hover, callees, references)", () => Call<BulkNavigateResult>(ProtocolMethods.BulkNavigate, bulk),
+                r => string.Join("/", ((BulkNavigateResult)r).Sections.Select(s => s.Result is null ? "error" : s.Action == "definition" ? $"{s.Result.Locations![0].Path}:{s.Result.Locations![0].Line}" : s.Action == "hover" ? "hover" : s.Result.Total.ToString(CultureInfo.InvariantCulture))),
+                async () =>
+                {
+                    IMethodSymbol resolved = await MethodAsync(mid, $"{mid}.{names.Type}", "Compute");
+                    ISymbol describe = (await TypeAsync(mid, $"{mid}.{names.Type}")).GetMembers("Describe").Single();
+                    _ = describe.ToDisplayString() + describe.GetDocumentationCommentXml();
+                    return $"{At(resolved.Locations[0])}/hover/{await CalleeCountAsync(resolved)}/{await ReferenceCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))}";
+                }),
+        ];
 
-    private static double P(List<double> values, double quantile)
-    {
-        if (values.Count == 0)
+        Console.WriteLine("Compiling both sides (not counted)...");
+        foreach (Project project in loaded.Projects)
         {
-            return double.NaN;
+            _ = await project.GetCompilationAsync();
         }
 
-        List<double> sorted = [.. values.Order()];
-        return sorted[Math.Min(sorted.Count - 1, (int)Math.Ceiling(quantile * sorted.Count) - 1)];
+        List<BenchRow> rows = [];
+        bool allSame = true;
+        foreach (Case item in cases.Where(c => include is null || include(c.Measure)))
+        {
+            object hostAnswer = null!;
+            string directAnswer = string.Empty;
+            for (int i = 0; i < 2; i++)
+            {
+                hostAnswer = await item.Host(); // warm-up, both sides
+                directAnswer = await item.Direct();
+            }
+
+            BenchRow row = new(item.Measure, [], []);
+            for (int i = 0; i < iterations; i++)
+            {
+                bool hostFirst = i % 2 == 0;
+                for (int side = 0; side < 2; side++)
+                {
+                    long started = Stopwatch.GetTimestamp();
+                    if ((side == 0) == hostFirst)
+                    {
+                        hostAnswer = await item.Host();
+                        row.Ours.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+                    }
+                    else
+                    {
+                        directAnswer = await item.Direct();
+                        row.Baseline.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+                    }
+                }
+            }
+
+            string ours = item.HostAnswer(hostAnswer);
+            bool same = string.Equals(ours, directAnswer, StringComparison.Ordinal);
+            allSame &= same;
+            double p50 = BenchReport.Percentile(row.Ours, 0.5);
+            double p95 = BenchReport.Percentile(row.Ours, 0.95);
+            double budget50 = (1.5 * BenchReport.Percentile(row.Baseline, 0.5)) + 2;
+            double budget95 = (1.5 * BenchReport.Percentile(row.Baseline, 0.95)) + 2;
+            row.Extra["answer"] = ours;
+            row.Extra["same_answer"] = same;
+            row.Extra["answer_tokens"] = CompactSize.Tokens(hostAnswer);
+            row.Extra["goal"] = "<= 1.5x baseline + 2 ms (p50 and p95)";
+            row.Extra["meets_goal"] = p50 <= budget50 && p95 <= budget95;
+            rows.Add(row);
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  {item.Measure,-60} host {p50,7:0.00} / {p95,7:0.00} ms   direct {BenchReport.Percentile(row.Baseline, 0.5),7:0.00} / {BenchReport.Percentile(row.Baseline, 0.95),7:0.00} ms   {(p50 <= budget50 && p95 <= budget95 ? "ok " : "OVER")}  answer {ours}{(same ? string.Empty : $" != direct {directAnswer}")}"));
+        }
+
+        return (rows, allSame, $"synthetic: {inspected.Projects.Count} projects ({names.Libraries} libraries, {names.TestProjects} test projects, Lib000 multi-targeted), {names.Files + 1} files per library");
     }
 }

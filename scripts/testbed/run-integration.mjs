@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './browser.mjs';
 import { startCodeServer } from './codeServer.mjs';
-import { installTestBed } from './install.mjs';
+import { installTestBed, reportStepFailure, TestBedStepError } from './install.mjs';
 import { codeServerVersions } from './paths.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -193,6 +193,7 @@ async function main() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   main().catch((error) => {
+    if (error instanceof TestBedStepError) return reportStepFailure(error);
     console.error(`[integration] ${error instanceof Error ? error.stack : error}`);
     process.exitCode = 1;
   });

@@ -90,6 +90,19 @@ async function modal(page: Page, titlePattern: RegExp): Promise<{ message: strin
   return { message, detail };
 }
 
+async function dialogButtons(page: Page): Promise<string[]> {
+  return (await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button').allTextContents()).map((text) => text.trim());
+}
+
+/** A toast with this text, as a person sees it (waits for it): its message and its buttons. */
+async function toast(page: Page, text: string | RegExp, timeout = 60_000): Promise<{ message: string; buttons: string[] }> {
+  const found = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+  await found.waitFor({ timeout });
+  const message = ((await found.locator('.notification-list-item-message').first().textContent()) ?? '').trim();
+  const buttons = (await found.locator('.notification-list-item-buttons-container .monaco-button').allTextContents()).map((label) => label.trim());
+  return { message, buttons };
+}
+
 async function clickDialogButton(page: Page, label: string): Promise<void> {
   await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: label }).first().click();
 }
@@ -117,13 +130,30 @@ describe('SharpClaw in the browser workbench', function () {
     await runCommand(page, 'SharpClaw: Verify Affected');
     const dialog = await modal(page, /Allow SharpClaw to build and test FailingTest\.slnx\?/);
     assert.match(dialog.detail, /What runs: /);
-    assert.match(dialog.detail, /Asked by: SharpClaw: Verify Affected/);
+    // The person ran the command: the modal says so, not a tool id.
+    assert.match(dialog.detail, /Asked by: you, via SharpClaw: Verify Affected/);
+    // Three buttons and no separate Cancel: Deny is the close affordance.
+    // (VS Code orders a modal's buttons per platform; the set is what matters.)
+    assert.deepEqual((await dialogButtons(page)).sort(), ['Allow once', 'Always for this workspace', 'Deny']);
     await page.screenshot({ path: path.join(artifacts, 'approval-modal.png') });
     await clickDialogButton(page, 'Allow once');
+    // While it runs the sidebar says so.
+    await sidebar.locator('[data-testid=verifying]', { hasText: 'Verifying…' }).waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: path.join(artifacts, 'verifying.png') });
     const failed = sidebar.locator('[data-testid=failed-test]', { hasText: failingTest });
     await failed.waitFor({ timeout: 240_000 });
     assert.match((await failed.textContent()) ?? '', /Assert\.|Expected|Actual/);
-    assert.match((await sidebar.locator('[data-testid=report-summary]').textContent()) ?? '', /fail/i);
+    const summary = (await sidebar.locator('[data-testid=report-summary]').textContent()) ?? '';
+    assert.match(summary, /^Verify Affected failed: build passed with 1 warning; 1 test passed, 1 failed, 1 skipped \(OrdersOfExactlyOneHundredGetTheDiscount\)\.$/);
+    // The toast is the same one sentence, with Show Details; no raw enum values or "(s)" counts anywhere.
+    const { message, buttons } = await toast(page, 'Verify Affected failed');
+    assert.match(message, /^SharpClaw: Verify Affected failed: /);
+    assert.deepEqual(buttons, ['Show Details']);
+    const sidebarText = (await sidebar.locator('body').textContent()) ?? '';
+    assert.doesNotMatch(`${message}\n${sidebarText}`, /notRun|timedOut|\d+ errors? \(|error\(s\)|warning\(s\)|test run error|affected\.proj/);
+    // Verify and Load stay in the view once a report exists.
+    await sidebar.locator('[data-testid=report-section]').getByRole('button', { name: 'Verify Affected' }).waitFor();
+    await sidebar.locator('[data-testid=report-section]').getByRole('button', { name: 'Load Workspace' }).waitFor();
     await page.screenshot({ path: path.join(artifacts, 'report.png') });
   });
 
@@ -154,14 +184,15 @@ describe('SharpClaw in the browser workbench', function () {
     await page.screenshot({ path: path.join(artifacts, 'editor-at-diagnostic.png') });
   });
 
-  it('Deny once runs nothing and reports PermissionDenied', async () => {
+  it('Escape on the approval modal denies: nothing runs and the report says it did not run', async () => {
     const { page } = session;
+    await runCommand(page, 'Notifications: Clear All Notifications');
     await runCommand(page, 'SharpClaw: Verify Affected');
     await modal(page, /Allow SharpClaw to build and test/);
-    await clickDialogButton(page, 'Deny');
-    await page.locator('.notifications-toasts .notification-toast', { hasText: 'PermissionDenied' }).first().waitFor({ timeout: 60_000 });
+    await page.keyboard.press('Escape');
+    await toast(page, 'Verify Affected did not run: You denied SharpClaw permission');
     const sidebar = await openSidebar(page);
-    await sidebar.locator('[data-testid=report-summary]', { hasText: 'PermissionDenied' }).waitFor({ timeout: 30_000 });
+    await sidebar.locator('[data-testid=report-summary]', { hasText: 'did not run' }).waitFor({ timeout: 30_000 });
     await sidebar.locator('[data-testid=approvals-section] li[data-granted=false]').first().waitFor();
     await page.screenshot({ path: path.join(artifacts, 'denied.png') });
   });
@@ -170,20 +201,43 @@ describe('SharpClaw in the browser workbench', function () {
     const source = path.join(root, 'ws', 'src', 'Pricing', 'Discounts.cs');
     const tests = path.join(root, 'ws', 'tests', 'Pricing.Tests', 'DiscountTests.cs');
     await runCommand(page, 'View: Close All Editors');
-    await runCommand(page, 'SharpClaw: Rename Symbol…');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 30_000 });
-    await input.fill('Discounts.Apply');
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    const sidebar = await openSidebar(page);
+    const askForName = async (name: string) => {
+      await runCommand(page, 'SharpClaw: Rename Symbol (compiler-checked)…');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ timeout: 30_000 });
+      // The example names a method the sample really has.
+      await page.locator('.quick-input-widget', { hasText: 'Calculator.Add(double, double)' }).waitFor({ timeout: 30_000 });
+      await input.fill(name);
+      await page.keyboard.press('Enter');
+    };
+    const newNameBox = page.locator('.quick-input-widget', { hasText: 'Rename method Pricing.Discounts.Apply(decimal)' });
+    await askForName('Discounts.Apply');
 
     // The first query loads the solution: MSBuild evaluation needs the person's approval.
     const dialog = await modal(page, /Allow SharpClaw to (load|evaluate)/);
-    assert.match(dialog.detail, /Asked by: SharpClaw: Rename Symbol/);
-    await clickDialogButton(page, 'Allow once');
+    assert.match(dialog.detail, /Asked by: you, via SharpClaw: Rename Symbol/);
+    await clickDialogButton(page, 'Always for this workspace');
 
-    const newName = page.locator('.quick-input-widget input');
-    await page.locator('.quick-input-widget', { hasText: 'Rename method Pricing.Discounts.Apply(decimal)' }).waitFor({ timeout: 240_000 });
-    await newName.fill('ApplyDiscount');
+    // A name the type already has is a conflict, said in one sentence with Show Details.
+    await newNameBox.waitFor({ timeout: 240_000 });
+    await page.locator('.quick-input-widget input').fill('Legacy');
+    await page.keyboard.press('Enter');
+    const conflict = await toast(page, "already defines 'Legacy'", 120_000);
+    assert.match(conflict.message, /^SharpClaw did not rename: 'Discounts' already defines 'Legacy'; renaming Pricing\.Discounts\.Apply\(decimal\) to Legacy would collide with it, so nothing was changed\.$/);
+    assert.deepEqual(conflict.buttons, ['Show Details']);
+    assert.doesNotMatch(conflict.message, /new_errors|rename_conflict|error CS|members action|\/tmp\//);
+    // The load the rename started shows in the sidebar without Refresh, and the approval is named plainly.
+    await sidebar.locator('[data-testid=host-status]', { hasText: 'FailingTest.slnx' }).waitFor({ timeout: 60_000 });
+    await sidebar.locator('[data-testid=approvals-allowed]', { hasText: 'Allowed for this workspace without asking: load projects with MSBuild.' }).waitFor({ timeout: 30_000 });
+    await sidebar.locator('[data-testid=approvals-allowed]').getByRole('button', { name: 'Reset' }).waitFor();
+    await page.screenshot({ path: path.join(artifacts, 'rename-conflict.png') });
+    await runCommand(page, 'Notifications: Clear All Notifications');
+
+    await askForName('Discounts.Apply');
+    await newNameBox.waitFor({ timeout: 240_000 });
+    await page.locator('.quick-input-widget input').fill('ApplyDiscount');
     await page.keyboard.press('Enter');
 
     // Nothing is written before the person applies the preview.
@@ -193,6 +247,7 @@ describe('SharpClaw in the browser workbench', function () {
     await panel.locator('.monaco-tl-row', { hasText: 'DiscountTests.cs' }).first().waitFor({ timeout: 30_000 });
     // The validation verdict is shown with the preview.
     await page.locator('.notifications-toasts .notification-toast', { hasText: 'compiler-checked: no new errors' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'tick the files' }).first().waitFor({ timeout: 30_000 });
     assert.match(fs.readFileSync(source, 'utf8'), /decimal Apply\(/);
     // A click on a file shows its diff.
     await panel.locator('.monaco-tl-row', { hasText: 'Discounts.cs' }).first().click();
@@ -213,6 +268,8 @@ describe('SharpClaw in the browser workbench', function () {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     await page.locator('.notifications-toasts .notification-toast', { hasText: 'renamed Apply to ApplyDiscount in 2 files' }).first().waitFor({ timeout: 30_000 });
+    // The verdict closed with the preview: one toast says what happened, none pile up.
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'compiler-checked: no new errors' }).first().waitFor({ state: 'detached', timeout: 30_000 });
     await page.keyboard.press('Control+P');
     await page.locator('.quick-input-widget input').fill('Discounts.cs');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Discounts.cs' }).first().waitFor({ timeout: 30_000 });
@@ -225,12 +282,81 @@ describe('SharpClaw in the browser workbench', function () {
     await page.locator('.quick-input-widget input').fill(':6:30');
     await page.keyboard.press('Enter');
     await page.locator('.statusbar-item', { hasText: /Ln 6, Col 30\b/ }).first().waitFor({ timeout: 30_000 });
-    await runCommand(page, 'SharpClaw: Rename Symbol…');
+    await runCommand(page, 'SharpClaw: Rename Symbol (compiler-checked)…');
     const renameBox = page.locator('.quick-input-widget', { hasText: 'Rename method Pricing.Discounts.ApplyDiscount(decimal)' });
     await renameBox.waitFor({ timeout: 60_000 });
     assert.equal(await renameBox.locator('input').inputValue(), 'ApplyDiscount');
-    await page.keyboard.press('Escape');
-    assert.match(fs.readFileSync(source, 'utf8'), /decimal ApplyDiscount\(/, 'a cancelled rename writes nothing');
+    await renameBox.locator('input').fill('ApplyTenPercent');
+    await page.keyboard.press('Enter');
+    // Apply with nothing ticked (VS Code starts the files unticked) writes nothing and says how to tick.
+    await panel.locator('.monaco-tl-row', { hasText: 'Discounts.cs' }).first().waitFor({ timeout: 240_000 });
+    await page.getByRole('button', { name: 'Apply', exact: true }).first().click();
+    await toast(page, 'no files were selected in the Refactor Preview');
+    assert.match(fs.readFileSync(source, 'utf8'), /decimal ApplyDiscount\(/, 'an Apply with nothing ticked writes nothing');
+  });
+
+  it('Load Workspace from the sidebar shows what loading gave, and Reset forgets the approval', async () => {
+    const { page } = session;
+    const sidebar = await openSidebar(page);
+    await sidebar.locator('[data-testid=actions]').getByRole('button', { name: 'Load Workspace' }).first().click();
+    const loaded = sidebar.locator('[data-testid=workspace-section]');
+    await loaded.waitFor({ timeout: 240_000 });
+    assert.match((await loaded.locator('[data-testid=load-summary]').textContent()) ?? '', /^FailingTest\.slnx · Debug · 2 projects/);
+    const projects = (await loaded.locator('[data-testid=loaded-projects]').textContent()) ?? '';
+    assert.match(projects, /src\/Pricing\/Pricing\.csproj — net10\.0/);
+    assert.match(projects, /tests\/Pricing\.Tests\/Pricing\.Tests\.csproj — net10\.0 · tests/);
+    assert.match((await loaded.textContent()) ?? '', /Nothing excluded|Excluded or with problems/);
+    assert.match((await loaded.locator('[data-testid=agent-tools]').textContent()) ?? '', /Find C# references/);
+    await page.screenshot({ path: path.join(artifacts, 'workspace-loaded.png') });
+    await sidebar.locator('[data-testid=approvals-allowed]').getByRole('button', { name: 'Reset' }).click();
+    await sidebar.locator('[data-testid=approvals-allowed]', { hasText: 'Nothing is allowed permanently for this workspace' }).waitFor({ timeout: 30_000 });
+  });
+
+  it('the whole sidebar stays readable in dark and high-contrast themes at the narrowest sidebar width (screenshots)', async () => {
+    const { page, root } = session;
+    const sidebar = await openSidebar(page);
+    await sidebar.locator('[data-testid=host-section]').waitFor({ timeout: 30_000 });
+    // Drag the sash between the sidebar and the editor as far left as it goes: the narrowest sidebar.
+    const part = page.locator('[id="workbench.parts.sidebar"]');
+    const box = (await part.boundingBox())!;
+    await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+    await page.mouse.down();
+    // (Not past half the minimum width: VS Code would snap the sidebar closed.)
+    await page.mouse.move(box.x + 140, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+    // Then shrink it with the workbench's own command until it stops getting narrower (the minimum).
+    await sidebar.locator('h2').first().click();
+    for (let attempt = 0, previous = Infinity; attempt < 30; attempt++) {
+      const width = (await part.boundingBox())!.width;
+      if (width >= previous) break;
+      previous = width;
+      await runCommand(page, 'View: Decrease Current View Width');
+    }
+    const narrow = (await part.boundingBox())!;
+    assert.ok(narrow.width < box.width && narrow.width <= 260, `the sidebar is still ${narrow.width}px wide`);
+    const settingsFile = path.join(root, 'udd', 'User', 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    for (const [name, theme, bodyClass] of [['dark', 'Default Dark Modern', 'vscode-dark'], ['high-contrast', 'Default High Contrast', 'vscode-high-contrast'], ['high-contrast-light', 'Default High Contrast Light', 'vscode-high-contrast-light']] as const) {
+      fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }, null, 1));
+      await sidebar.locator(`body.${bodyClass}`).waitFor({ timeout: 60_000 });
+      await page.waitForTimeout(500);
+      // Nothing overflows sideways, and no status pill breaks inside its word.
+      // Runs in the webview (no DOM types in the tests' compilation, so the shapes are spelled out).
+      type Box = { textContent: string | null; getClientRects(): { length: number }; getBoundingClientRect(): { height: number } };
+      type Body = { scrollWidth: number; clientWidth: number; ownerDocument: { defaultView: { getComputedStyle(node: Box): { fontSize: string } } }; querySelectorAll(selector: string): Iterable<Box> };
+      const layout = await sidebar.locator('body').evaluate((node) => {
+        const body = node as unknown as Body;
+        const style = (badge: Box) => body.ownerDocument.defaultView.getComputedStyle(badge);
+        return {
+          overflow: body.scrollWidth - body.clientWidth,
+          wrapped: [...body.querySelectorAll('.badge')].filter((badge) => badge.getClientRects().length > 1 || badge.getBoundingClientRect().height > 2 * parseFloat(style(badge).fontSize)).map((badge) => badge.textContent),
+        };
+      });
+      assert.ok(layout.overflow <= 1, `${name}: the sidebar scrolls sideways by ${layout.overflow}px`);
+      assert.deepEqual(layout.wrapped, [], `${name}: pills wrap`);
+      await part.screenshot({ path: path.join(artifacts, `sidebar-narrow-${name}.png`) });
+    }
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 1));
   });
 });
 
@@ -248,19 +374,17 @@ describe('SharpClaw in the browser workbench, Restricted Mode', function () {
     if (session) fs.rmSync(session.root, { recursive: true, force: true });
   });
 
-  it('refuses to load or to build and test, says how to trust the folder, and shows no approval dialog', async () => {
+  it('the sidebar shows Restricted Mode and Manage Workspace Trust instead of Load and Verify, and asks nothing', async () => {
     const { page } = session;
     const sidebar = await openSidebar(page);
-    const toast = page.locator('.notifications-toasts .notification-toast');
-    await sidebar.getByRole('button', { name: 'Load Workspace' }).click();
-    await toast.filter({ hasText: /Restricted Mode.*Manage Workspace Trust/ }).first().waitFor({ timeout: 60_000 });
-    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'Restricted Mode must not even ask');
-    await runCommand(page, 'Notifications: Clear All Notifications');
-    await toast.first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
-    await sidebar.getByRole('button', { name: 'Verify Affected' }).click();
-    await toast.filter({ hasText: 'PermissionDenied' }).first().waitFor({ timeout: 60_000 });
-    assert.match((await toast.filter({ hasText: 'PermissionDenied' }).first().textContent()) ?? '', /Restricted Mode/);
-    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'Restricted Mode must not even ask');
+    const restricted = sidebar.locator('[data-testid=restricted]');
+    await restricted.waitFor({ timeout: 60_000 });
+    assert.match((await restricted.textContent()) ?? '', /Restricted Mode/);
+    assert.equal(await sidebar.getByRole('button', { name: 'Load Workspace' }).count(), 0);
+    assert.equal(await sidebar.getByRole('button', { name: 'Verify Affected' }).count(), 0);
     await page.screenshot({ path: path.join(artifacts, 'restricted.png') });
+    await restricted.getByRole('button', { name: 'Manage Workspace Trust' }).click();
+    await page.locator('.tabs-container .tab', { hasText: 'Workspace Trust' }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'Restricted Mode must not even ask');
   });
 });

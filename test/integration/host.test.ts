@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { HostStatus } from '../../src/protocol/hostStatus';
+import type { HostStatus } from '../../src/engine/protocol/hostStatus';
 import { api, descendantsOf, extension, isAlive, screenshot, waitFor } from './support';
 
 const dotnetChildren = () => descendantsOf(process.pid).filter((p) => /(^|\/)dotnet(\s|$)/.test(p.command) || p.command.includes('SharpClaw.Server'));
@@ -109,6 +109,25 @@ describe('SharpClaw in a real VS Code extension host', () => {
     } finally {
       await settings.update('maxRepairIterations', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('pushes the new host\'s status to the open sidebar after Restart Host, without Refresh', async () => {
+    const sharpclaw = await api();
+    await vscode.commands.executeCommand('sharpclaw.openSidebar');
+    // Let any render that opening the sidebar caused finish first, so only a pushed one counts.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const rendered = new Promise<string>((resolve) => {
+      const subscription = sharpclaw.onDidRenderSidebar((message) => {
+        if (message.what !== 'hostStatus') return;
+        subscription.dispose();
+        resolve(message.what);
+      });
+    });
+    const restarted = await vscode.commands.executeCommand<HostStatus>('sharpclaw.restartHost');
+    assert.ok(restarted);
+    // Restart Host itself asks the host for its status; the sidebar must get the new one on its own.
+    const what = await Promise.race([rendered, new Promise<string>((_, reject) => setTimeout(() => reject(new Error('the sidebar did not show the restarted host within 30 s')), 30_000))]);
+    assert.equal(what, 'hostStatus');
   });
 
   it('stops the host cleanly on request', async () => {

@@ -39,7 +39,7 @@ describe('dotnet_solution_inspect through the approval flow', () => {
     const dialog = await answerDialog(sharpclaw, 'Deny');
     assert.match(dialog.message, /Allow SharpClaw to load Calculator\.slnx with MSBuild\?/);
     assert.match(dialog.detail, /What runs: evaluate Calculator\.slnx with MSBuild/);
-    assert.match(dialog.detail, /Asked by: dotnet_solution_inspect/);
+    assert.match(dialog.detail, /Asked by: an agent, via the tool dotnet_solution_inspect/);
     assert.deepEqual(dialog.buttons, ['Allow once', 'Always for this workspace', 'Deny']);
     const text = await pending;
     assert.match(text, /^error PermissionDenied: /);

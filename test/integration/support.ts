@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SharpClawApi } from '../../src/extension';
+import type { SharpClawApi } from '../../src/surfaces/vscode/extension';
 
 export type { SharpClawApi };
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { CrashBudget } from '../../src/host/crashBudget';
-import { describeHostState } from '../../src/host/hostState';
+import { CrashBudget } from '../../src/engine/host/crashBudget';
+import { describeHostState } from '../../src/engine/host/hostState';
 
 describe('the host crash budget', () => {
   it('allows two crashes and stops at the third within the window', () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { compareVersions, DotnetNotFoundError, listSdkVersions, locateDotnet } from '../../src/host/dotnetLocator';
+import { compareVersions, DotnetNotFoundError, listSdkVersions, locateDotnet } from '../../src/engine/host/dotnetLocator';
 
 /** A dotnet root on disk with the given SDK folders (each with the dotnet.dll that marks an SDK) and runtimes. */
 function fakeDotnetRoot(sdks: string[], runtimes = ['10.0.1']): string {

@@ -1,11 +1,11 @@
 // Input rules and renderings of csharp_rename_symbol / csharp_edit, and the write authorization callback.
 import * as assert from 'node:assert/strict';
-import type { PermissionPolicy, PermissionRequest } from '../../src/approvals/permissionPolicy';
-import { registerHostCallbacks, writeFileLines } from '../../src/semantic/hostCallbacks';
-import { toToolError } from '../../src/semantic/hostRequester';
-import { EditInputSchema, editParams, RenameSymbolInputSchema } from '../../src/tools/edits/editTools';
-import { renderEdit } from '../../src/tools/edits/renderEdits';
-import { ToolError } from '../../src/tools/toolErrors';
+import type { PermissionPolicy, PermissionRequest } from '../../src/engine/permissions/permissionPolicy';
+import { registerHostCallbacks, writeFileLines } from '../../src/engine/host/hostCallbacks';
+import { toToolError } from '../../src/engine/host/hostRequester';
+import { EditInputSchema, editParams, RenameSymbolInputSchema } from '../../src/engine/tools/edits/editTools';
+import { renderEdit } from '../../src/engine/tools/edits/renderEdits';
+import { ToolError } from '../../src/engine/tools/toolErrors';
 
 describe('edit tools', () => {
   it('csharp_rename_symbol needs a selector and newName, or proposalId with apply', () => {

@@ -3,9 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { languageModelToolContributions, toolActivationEvents } from '../../src/tools/manifest';
-import { allTools } from '../../src/tools/registry';
-import { verificationConfigurationProperties } from '../../src/config/verificationSettings';
+import { languageModelToolContributions, toolActivationEvents } from '../../src/engine/tools/manifest';
+import { allTools } from '../../src/engine/tools/registry';
+import { verificationConfigurationProperties } from '../../src/engine/config/verificationSettings';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));

@@ -1,14 +1,14 @@
 // The compact text of csharp_navigate, csharp_bulk_navigate and csharp_symbols (bridge-tools spec formats),
 // and how their arguments are checked and mapped to the host's params.
 import * as assert from 'node:assert/strict';
-import type { NavigateResult, SymbolsResult } from '../../src/protocol/navigation';
-import { renderBulkNavigate, renderNavigate, renderSymbols } from '../../src/tools/navigation/renderNavigation';
-import { bulkNavigateTool, navigateTool, symbolsTool, toBulkNavigateParams, toNavigateParams, type BulkNavigateInput, type NavigateInput } from '../../src/tools/navigation/navigationTools';
-import { findTool } from '../../src/tools/registry';
-import { ToolError } from '../../src/tools/toolErrors';
-import { parseToolInput } from '../../src/tools/toolInput';
-import { toToolError } from '../../src/semantic/hostRequester';
-import { renderDiagnostics } from '../../src/tools/symbols/diagnosticsTool';
+import type { NavigateResult, SymbolsResult } from '../../src/engine/protocol/navigation';
+import { renderBulkNavigate, renderNavigate, renderSymbols } from '../../src/engine/tools/navigation/renderNavigation';
+import { bulkNavigateTool, navigateTool, symbolsTool, toBulkNavigateParams, toNavigateParams, type BulkNavigateInput, type NavigateInput } from '../../src/engine/tools/navigation/navigationTools';
+import { findTool } from '../../src/engine/tools/registry';
+import { ToolError } from '../../src/engine/tools/toolErrors';
+import { parseToolInput } from '../../src/engine/tools/toolInput';
+import { toToolError } from '../../src/engine/host/hostRequester';
+import { renderDiagnostics } from '../../src/engine/tools/symbols/diagnosticsTool';
 
 const symbol = { name: 'MyApp.Greeter.Greet(string)', kind: 'method', container: 'MyApp.Greeter', locations: [{ path: 'src/Greeter.cs', line: 5, character: 19 }] };
 

@@ -3,9 +3,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CliPermissionPolicy } from '../../src/approvals/cliPermissionPolicy';
-import type { PermissionPolicy, PermissionRequest } from '../../src/approvals/permissionPolicy';
-import { registerHostCallbacks, type CallbackConnection } from '../../src/semantic/hostCallbacks';
+import { CliPermissionPolicy } from '../../src/surfaces/cli/cliPermissionPolicy';
+import type { PermissionPolicy, PermissionRequest } from '../../src/engine/permissions/permissionPolicy';
+import { registerHostCallbacks, type CallbackConnection } from '../../src/engine/host/hostCallbacks';
 
 const request = (kind: PermissionRequest['kind']): PermissionRequest => ({
   kind,

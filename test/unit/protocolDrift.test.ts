@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { protocolResultSchemas } from '../../src/protocol/methods';
+import { protocolResultSchemas } from '../../src/engine/protocol/methods';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const serverDll = path.join(repoRoot, 'dist', 'server', 'SharpClaw.Server.dll');

@@ -1,9 +1,9 @@
 // The compact text agents receive: exact formats from the bridge-tools spec.
 import * as assert from 'node:assert/strict';
-import type { FindReferencesResult, TypeHierarchyResult } from '../../src/protocol/symbols';
-import type { SolutionInspectResult } from '../../src/protocol/semantic';
-import { renderSolutionInspect } from '../../src/tools/solutionInspect/renderSolutionInspect';
-import { renderFindReferences, renderLocationLines, renderTypeHierarchy } from '../../src/tools/symbols/renderSymbols';
+import type { FindReferencesResult, TypeHierarchyResult } from '../../src/engine/protocol/symbols';
+import type { SolutionInspectResult } from '../../src/engine/protocol/semantic';
+import { renderSolutionInspect } from '../../src/engine/tools/solutionInspect/renderSolutionInspect';
+import { renderFindReferences, renderLocationLines, renderTypeHierarchy } from '../../src/engine/tools/symbols/renderSymbols';
 
 const symbol = { name: 'Calculator.Core.Calculator.Add(int, int)', kind: 'method', container: 'Calculator.Core.Calculator', locations: [{ path: 'src/Calculator.cs', line: 12, character: 9 }] };
 

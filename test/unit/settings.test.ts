@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadCliVerificationSettings } from '../../src/config/settingsFiles';
-import { loadDiagnosticsDefaultSeverity } from '../../src/config/diagnosticsSettings';
-import { defaultVerificationSettings, resolveVerificationSettings, SettingsValidationError } from '../../src/config/verificationSettings';
+import { loadCliVerificationSettings } from '../../src/engine/config/settingsFiles';
+import { loadDiagnosticsDefaultSeverity } from '../../src/engine/config/diagnosticsSettings';
+import { defaultVerificationSettings, resolveVerificationSettings, SettingsValidationError } from '../../src/engine/config/verificationSettings';
 
 describe('sharpclaw.verification settings', () => {
   it('default to off, affected, 2 repairs, no restore, 600 s', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { applyReplacements, textReplacements } from '../../src/edits-vscode/textChanges';
+import { applyReplacements, textReplacements } from '../../src/surfaces/vscode/edits/textChanges';
 
 describe('textReplacements (WorkspaceEdit ranges of a planned change)', () => {
   it('gives one short range per changed line when the line count stays, keeping CRLF', () => {

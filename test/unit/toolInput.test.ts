@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { defineTool } from '../../src/tools/toolDefinition';
-import { ToolError } from '../../src/tools/toolErrors';
-import { parseToolInput } from '../../src/tools/toolInput';
+import { defineTool } from '../../src/engine/tools/toolDefinition';
+import { ToolError } from '../../src/engine/tools/toolErrors';
+import { parseToolInput } from '../../src/engine/tools/toolInput';
 
 const tool = defineTool({
   name: 'sample',

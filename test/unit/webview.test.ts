@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { contentSecurityPolicy, renderWebviewHtml } from '../../src/views/webviewHtml';
-import { FromWebviewMessageSchema, ToWebviewMessageSchema } from '../../src/views/webviewMessages';
+import { contentSecurityPolicy, renderWebviewHtml } from '../../src/surfaces/vscode/views/webviewHtml';
+import { FromWebviewMessageSchema, ToWebviewMessageSchema } from '../../src/surfaces/vscode/views/webviewMessages';
 
 describe('the sidebar webview', () => {
   const html = renderWebviewHtml({ cspSource: 'https://webview.test', scriptUri: 'https://webview.test/main.js', styleUri: 'https://webview.test/styles.css', title: 'SharpClaw', nonce: 'abc123' });

@@ -1,6 +1,6 @@
 // The Roslyn host: state, live status from sharpclaw/status, load progress.
-import type { HostStatus } from '../../src/protocol/hostStatus';
-import type { ToWebviewMessage } from '../../src/views/webviewMessages';
+import type { HostStatus } from '../../src/engine/protocol/hostStatus';
+import type { ToWebviewMessage } from '../../src/surfaces/vscode/views/webviewMessages';
 import { button, element, row, section } from '../dom';
 
 type HostStateMessage = Extract<ToWebviewMessage, { type: 'hostState' }>;

@@ -1,18 +1,9 @@
 // A verification report: verdict, selection, steps with a duration bar chart, diagnostics
 // grouped by file (click to open), failed tests with message and stack (source links), and
 // every skipped or missing section spelled out with its reason.
-import type { Diagnostic, FailedTest, Step, VerificationReport } from '../../src/verification/report';
+import type { Diagnostic, FailedTest, Step, VerificationReport } from '../../src/engine/verification/report';
+import { buildWords, reportSentence, scopeTitle, statusWord, testWords } from '../../src/surfaces/vscode/messages/reportText';
 import { element, section, vscode } from '../dom';
-
-const statusText: Record<VerificationReport['status'], string> = {
-  passed: 'passed',
-  failed: 'failed',
-  skipped: 'skipped',
-  missingPrerequisites: 'prerequisites missing',
-  timedOut: 'timed out',
-  cancelled: 'cancelled',
-  denied: 'permission denied',
-};
 
 function badge(status: string, kind: 'ok' | 'bad' | 'neutral'): HTMLElement {
   return element('span', { text: status, className: `badge verdict-${kind}` });
@@ -39,7 +30,7 @@ function stepsChart(steps: readonly Step[]): HTMLElement {
   const rows = steps.map((step) => {
     const bar = element('div', { className: `bar-fill ${step.outcome === 'exited' && step.exitCode === 0 ? 'ok' : 'bad'}` });
     bar.style.width = `${Math.max(2, Math.round((100 * step.durationMs) / longest))}%`;
-    const exit = step.outcome === 'exited' ? `exit ${step.exitCode}` : step.outcome;
+    const exit = step.outcome === 'exited' ? `exit ${step.exitCode}` : statusWord(step.outcome);
     return element(
       'li',
       { attrs: { title: step.commandLine } },
@@ -95,16 +86,17 @@ function failedTest(test: FailedTest): HTMLElement {
     'li',
     { className: 'failed-test', attrs: { 'data-testid': 'failed-test' } },
     element('div', { text: test.name, className: 'test-name' }),
-    element('div', { text: `${test.project} · ${test.framework} · ${test.outcome}`, className: 'muted' }),
+    element('div', { text: `${test.project} · ${test.framework} · ${test.outcome.toLowerCase()}`, className: 'muted' }),
     element('div', { text: test.message, className: 'error' }),
     ...(test.stackTrace ? [stackWithLinks(test.stackTrace)] : []),
   );
 }
 
-export function reportSection(report: VerificationReport, history: readonly VerificationReport[], select: (index: number) => void): HTMLElement {
+export function reportSection(report: VerificationReport, history: readonly VerificationReport[], select: (index: number) => void, top: readonly HTMLElement[] = []): HTMLElement {
   const body: Node[] = [
-    element('div', { className: 'heading' }, badge(statusText[report.status], verdictKind(report.status)), element('span', { text: `${report.scope} · ${report.target ?? 'no target'} · ${report.configuration}${report.framework ? ` · ${report.framework}` : ''}` })),
-    element('p', { text: report.summary, attrs: { 'data-testid': 'report-summary' } }),
+    ...top,
+    element('div', { className: 'heading' }, badge(statusWord(report.status), verdictKind(report.status)), element('span', { text: `${scopeTitle[report.scope]} · ${report.target ?? 'no target'} · ${report.configuration}${report.framework ? ` · ${report.framework}` : ''}` })),
+    element('p', { text: reportSentence(report), attrs: { 'data-testid': 'report-summary', title: report.summary } }),
     element('p', { text: `${new Date(report.startedAt).toLocaleTimeString()} · ${(report.durationMs / 1000).toFixed(1)} s${report.lockWaitMs > 500 ? ` (waited ${(report.lockWaitMs / 1000).toFixed(1)} s for another verification)` : ''}`, className: 'muted' }),
   ];
   for (const prerequisite of report.prerequisites) {
@@ -116,20 +108,23 @@ export function reportSection(report: VerificationReport, history: readonly Veri
   }
   if (report.steps.length) body.push(element('h3', { text: 'Steps' }), stepsChart(report.steps));
   if (report.build) {
-    body.push(element('h3', { text: `Build: ${report.build.status} (${report.build.errors} errors, ${report.build.warnings} warnings)` }));
+    const build = buildWords(report.build);
+    body.push(element('h3', { text: `${build.charAt(0).toUpperCase()}${build.slice(1)}` }));
     if (report.build.reason) body.push(element('p', { text: report.build.reason, className: 'muted' }));
     if (report.build.diagnostics.length) body.push(diagnosticsByFile(report, report.build.diagnostics));
     if (report.build.omittedDiagnostics) body.push(element('p', { text: `${report.build.omittedDiagnostics} more diagnostics not shown.`, className: 'muted' }));
   }
   if (report.tests) {
-    const c = report.tests.counters;
-    body.push(element('h3', { text: `Tests: ${report.tests.status} (${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped of ${c.total})` }));
+    const words = testWords(report.tests);
+    body.push(element('h3', { text: `${words.charAt(0).toUpperCase()}${words.slice(1)}` }));
     if (report.tests.reason) body.push(element('p', { text: report.tests.reason, className: report.tests.status === 'skipped' ? 'muted' : 'error', attrs: { 'data-testid': 'tests-reason' } }));
-    for (const project of report.tests.projects.filter((p) => p.reason)) body.push(element('p', { text: `${project.project}: ${project.status} — ${project.reason}`, className: 'muted' }));
+    for (const project of report.tests.projects.filter((p) => p.reason)) body.push(element('p', { text: `${project.project}: ${statusWord(project.status)} — ${project.reason}`, className: 'muted' }));
     if (report.tests.failedTests.length) body.push(element('ul', { className: 'plain' }, ...report.tests.failedTests.map(failedTest)));
     if (report.tests.omittedFailedTests) body.push(element('p', { text: `${report.tests.omittedFailedTests} more failed tests not shown.`, className: 'muted' }));
   }
-  for (const note of report.notes) body.push(element('p', { text: note, className: 'muted' }));
+  const sentence = reportSentence(report);
+  // A note the summary sentence already says is not repeated.
+  for (const note of report.notes.filter((text) => !sentence.includes(text.replace(/\.$/, '')))) body.push(element('p', { text: note, className: 'muted' }));
   if (history.length > 1) {
     body.push(
       element('h3', { text: 'Recent reports' }),
@@ -137,7 +132,7 @@ export function reportSection(report: VerificationReport, history: readonly Veri
         'ul',
         { className: 'plain' },
         ...history.map((entry, index) => {
-          const choose = element('button', { text: `${new Date(entry.startedAt).toLocaleTimeString()} ${entry.scope}: ${statusText[entry.status]}`, className: entry === report ? 'secondary current' : 'secondary', attrs: { type: 'button' } });
+          const choose = element('button', { text: `${new Date(entry.startedAt).toLocaleTimeString()} ${scopeTitle[entry.scope]}: ${statusWord(entry.status)}`, className: entry === report ? 'secondary current' : 'secondary', attrs: { type: 'button' } });
           choose.addEventListener('click', () => select(index));
           return element('li', {}, choose);
         }),

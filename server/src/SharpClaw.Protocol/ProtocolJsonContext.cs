@@ -23,6 +23,7 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(DidOpenTextDocumentParams))]
 [JsonSerializable(typeof(DidChangeTextDocumentParams))]
 [JsonSerializable(typeof(DidCloseTextDocumentParams))]
+[JsonSerializable(typeof(DidSaveTextDocumentParams))]
 [JsonSerializable(typeof(HostStatus))]
 [JsonSerializable(typeof(SolutionInspectParams))]
 [JsonSerializable(typeof(SolutionInspectResult))]

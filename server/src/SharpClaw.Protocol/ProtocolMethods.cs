@@ -16,6 +16,7 @@ public static class ProtocolMethods
     public const string DidOpenTextDocument = "textDocument/didOpen";
     public const string DidChangeTextDocument = "textDocument/didChange";
     public const string DidCloseTextDocument = "textDocument/didClose";
+    public const string DidSaveTextDocument = "textDocument/didSave";
 
     // SharpClaw's own requests.
     public const string Status = "sharpclaw/status";

@@ -42,6 +42,7 @@ internal static class Program
             return 0;
         }
 
+        StateFolder.Configure(options.StateDirectory);
         return await RunHostAsync(options, startedAtUtc, mainStarted).ConfigureAwait(false);
     }
 

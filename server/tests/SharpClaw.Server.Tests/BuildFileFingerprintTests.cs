@@ -109,6 +109,38 @@ public sealed class BuildFileFingerprintTests
         Assert.Contains("every call", denied.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task SameSizeEditWithRestoredWriteTime_ToDirectoryBuildProps_IsNoticed()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return; // Windows has no inode change time; size and write time decide there.
+        }
+
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("ArtifactsLayout");
+        fixture.Restore("ArtifactsLayout.slnx");
+        string props = fixture.Path("Directory.Build.props");
+        DateTime written = DateTime.UtcNow.AddMinutes(-5);
+        File.SetLastWriteTimeUtc(props, written);
+        await using SemanticHost host = await SemanticHost.StartAsync();
+        await host.InspectAsync(fixture.Root);
+
+        // Same size, same write time afterwards (touch -d): only the content (and the inode change time) differ.
+        long size = new FileInfo(props).Length;
+        await AssertReauthorizesAsync(host, fixture, "Directory.Build.props", () =>
+        {
+            fixture.Edit("Directory.Build.props", t => t.Replace("<UseArtifactsOutput>true<", "<UseArtifactsOutput>True<", StringComparison.Ordinal));
+            File.SetLastWriteTimeUtc(props, written);
+        });
+        Assert.Equal(size, new FileInfo(props).Length);
+        Assert.Equal(written, File.GetLastWriteTimeUtc(props));
+
+        // A touch that restores the time without changing the content is not a change (content decides).
+        File.SetLastWriteTimeUtc(props, written.AddSeconds(1));
+        File.SetLastWriteTimeUtc(props, written);
+        Assert.True((await host.InspectAsync(fixture.Root)).FromCache);
+    }
+
     private static async Task AssertReauthorizesAsync(SemanticHost host, FixtureWorkspace fixture, string changedFile, Action change)
     {
         int asked = host.Client.AuthorizationRequests.Count;

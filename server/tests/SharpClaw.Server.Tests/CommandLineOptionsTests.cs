@@ -23,6 +23,14 @@ public sealed class CommandLineOptionsTests
     }
 
     [Fact]
+    public void StateDirectory_IsTakenFromTheClient()
+    {
+        Assert.True(CommandLineOptions.TryParse(["--state-directory", "/home/u/.cache/sharpclaw"], out CommandLineOptions options, out _));
+        Assert.Equal("/home/u/.cache/sharpclaw", options.StateDirectory);
+        Assert.False(CommandLineOptions.TryParse(["--state-directory"], out _, out _));
+    }
+
+    [Fact]
     public void PrintProtocolSchema_IsAFlag()
     {
         Assert.True(CommandLineOptions.TryParse(["--print-protocol-schema"], out CommandLineOptions options, out _));

@@ -2,6 +2,7 @@ using System.Text;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Hosting;
 using SharpClaw.Server.Semantic;
 using SharpClaw.Server.Semantic.Edits;
 using SharpClaw.Server.Tests.Infrastructure;
@@ -116,7 +117,7 @@ public sealed class EditUnitTests : IDisposable
         Directory.CreateDirectory(workspace);
         using (WorkspaceLock held = await WorkspaceLock.AcquireAsync(workspace, TimeSpan.FromSeconds(1), CancellationToken.None))
         {
-            Assert.StartsWith(Path.GetTempPath(), held.Path, StringComparison.Ordinal);
+            Assert.StartsWith(StateFolder.Root(), held.Path, StringComparison.Ordinal);
             Assert.False(PathUtil.IsUnder(held.Path, workspace));
             SemanticException busy = await Assert.ThrowsAsync<SemanticException>(() => WorkspaceLock.AcquireAsync(workspace, TimeSpan.FromMilliseconds(200), CancellationToken.None));
             Assert.Equal(SemanticErrorKind.WriteFailed, busy.Kind);
@@ -165,12 +166,11 @@ public sealed class EditReceiptAndLockTests : IDisposable
         string workspace = Path.Combine(this.temp.Path, "stale");
         Directory.CreateDirectory(workspace);
         string path = WorkspaceLock.LockPathFor(workspace);
-        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        File.WriteAllText(path, string.Empty);
-        File.WriteAllText(path + ".owner", "999999\n" + workspace + "\n"); // Left behind by a crashed writer.
+        // Left behind by a crashed writer (no such process).
+        File.WriteAllText(path, $"pid 999999\nstart -\nhost {System.Net.Dns.GetHostName()}\npurpose verify\n");
 
         using WorkspaceLock acquired = await WorkspaceLock.AcquireAsync(workspace, TimeSpan.FromMilliseconds(500), CancellationToken.None);
         Assert.Equal(path, acquired.Path);
-        Assert.StartsWith($"{Environment.ProcessId}\n", File.ReadAllText(path + ".owner"), StringComparison.Ordinal);
+        Assert.StartsWith($"pid {Environment.ProcessId}\n", File.ReadAllText(path), StringComparison.Ordinal);
     }
 }

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { VerificationReport } from '../../../src/verification/report';
+import type { VerificationReport } from '../../../src/engine/verification/report';
 import { api } from '../support';
 
 /** Answers the next permission dialog like a person (VS Code refuses real modal dialogs while extension tests run). */
@@ -51,7 +51,7 @@ describe('SharpClaw verification in a real VS Code extension host', () => {
     const pending = vscode.commands.executeCommand<VerificationReport | undefined>('sharpclaw.verifyAffected');
     const dialog = await answerDialog('Allow once');
     assert.match(dialog.message, /Allow SharpClaw to build and test FailingTest\.slnx\?/);
-    assert.match(dialog.detail, /Asked by: SharpClaw: Verify Affected/);
+    assert.match(dialog.detail, /Asked by: you, via SharpClaw: Verify Affected/);
     const report = await pending;
     assert.ok(report, 'the command returned no report; see the SharpClaw log');
     assert.equal(report.status, 'failed', report.summary);
@@ -69,11 +69,31 @@ describe('SharpClaw verification in a real VS Code extension host', () => {
     await api();
     const pending = vscode.lm.invokeTool('verify_workspace', { input: { scope: 'tests' }, toolInvocationToken: undefined });
     const dialog = await answerDialog('Allow once');
-    assert.match(dialog.detail, /Asked by: verify_workspace/);
+    assert.match(dialog.detail, /Asked by: an agent, via the tool verify_workspace/);
     const result = await pending;
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     assert.match(text, /^verify tests FailingTest\.slnx \[Debug\]: failed/);
     assert.ok(text.includes(`FAILED ${failingTest}`), text);
+  });
+
+  it('Verify Build twice keeps the CS0168 warning and the failing test in Problems, and the status bar does not turn green', async function () {
+    this.timeout(480_000);
+    const sharpclaw = await api();
+    const problems = () => vscode.languages.getDiagnostics().flatMap(([uri, diagnostics]) => diagnostics.filter((d) => d.source === 'SharpClaw').map((d) => ({ file: path.basename(uri.fsPath), code: String(d.code), message: d.message })));
+    assert.ok(problems().some((p) => p.code === 'test' && p.message.includes(failingTest)), JSON.stringify(problems()));
+    for (const round of [1, 2]) {
+      const pending = vscode.commands.executeCommand<VerificationReport | undefined>('sharpclaw.verifyBuild');
+      await answerDialog('Allow once');
+      const report = await pending;
+      assert.ok(report, 'the command returned no report; see the SharpClaw log');
+      assert.equal(report.status, 'passed', report.summary);
+      assert.equal(report.build?.warnings, 1, `round ${round}: ${report.summary}\n${report.notes.join('\n')}`);
+      const now = problems();
+      assert.ok(now.some((p) => p.code === 'CS0168' && p.file === 'Discounts.cs'), `round ${round}: the warning left Problems: ${JSON.stringify(now)}`);
+      assert.ok(now.some((p) => p.code === 'test' && p.message.includes(failingTest)), `round ${round}: a build-only verify cleared the failing test: ${JSON.stringify(now)}`);
+      assert.match(sharpclaw.statusBarText(), /verify: failed/, `round ${round}: ${sharpclaw.statusBarText()}`);
+      if (round === 2) assert.ok(report.notes.some((note) => /Pricing was up to date, so MSBuild did not recompile it/.test(note)), report.notes.join('\n'));
+    }
   });
 
   it('a denied dialog runs nothing and says so', async function () {

@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { VerificationReport } from '../../../src/verification/report';
-import { stateDirectory } from '../../../src/verification/stateDirectory';
+import type { VerificationReport } from '../../../src/engine/verification/report';
+import { verificationStateFolder } from '../../../src/engine/verification/runDirectory';
 import { cleanUpCopies, copyFixture, repoRoot, restore, runCli, tempStateRoot } from './support';
 
 interface Envelope {
@@ -69,8 +69,8 @@ describe('sharpclaw verify (the real CLI process)', function () {
   });
 
   it('recovers a lock left by a killed process', async () => {
-    const stateDir = stateDirectory(workspace, stateRoot);
-    const lockModule = path.join(repoRoot, 'out', 'src', 'verification', 'workspaceLock.js');
+    const stateDir = verificationStateFolder(workspace, stateRoot);
+    const lockModule = path.join(repoRoot, 'out', 'src', 'engine', 'workspaceLock.js');
     // The holder must stay alive until killed: a process that exits normally releases its lock.
     const holder = spawn(
       process.execPath,
@@ -79,12 +79,12 @@ describe('sharpclaw verify (the real CLI process)', function () {
     );
     await new Promise<void>((resolve) => holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve()));
     holder.kill('SIGKILL');
-    assert.ok(fs.existsSync(path.join(stateDir, 'verify.lock')), 'the killed holder left its lock behind');
+    assert.ok(fs.existsSync(path.join(stateDir, 'workspace.lock')), 'the killed holder left its lock behind');
     const result = await runCli(['verify', '--scope', 'build', '--allow-shell', '--output-format', 'json', '--timeout', '60'], { cwd: workspace, env: { ...env(), SlowSeconds: '0' } });
     const report = parse(result.stdout).data!;
     assert.equal(result.code, 0, result.stderr);
     assert.equal(report.status, 'passed');
-    assert.ok(report.lockWaitMs >= 5000 && report.lockWaitMs < 30_000, `took over the stale lock after ${report.lockWaitMs} ms`);
+    assert.ok(report.lockWaitMs < 5000, `took over the stale lock after ${report.lockWaitMs} ms (its holder is gone, so at once)`);
   });
 
   it('prints the compact report as text and exits 0 when the check passes', async () => {

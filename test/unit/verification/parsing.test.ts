@@ -4,15 +4,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildRoots, isBuildInput, selectAffected } from '../../../src/verification/affected';
-import { BoundedLog } from '../../../src/verification/boundedLog';
-import { DiagnosticCollector, parseDiagnosticLine } from '../../../src/verification/diagnostics';
-import type { EvaluatedProject, ProjectGraph } from '../../../src/verification/projectGraph';
-import { VerificationReportSchema } from '../../../src/verification/report';
-import { parseVerifyOptions, VerifyRequestSchema } from '../../../src/verification/request';
-import { readSolutionProjects } from '../../../src/verification/solutionFile';
-import { parseTrx, TrxError } from '../../../src/verification/trx';
-import { acquireWorkspaceLock, LockWaitError } from '../../../src/verification/workspaceLock';
+import { buildRoots, isBuildInput, selectAffected } from '../../../src/engine/verification/affected';
+import { BoundedLog } from '../../../src/engine/verification/boundedLog';
+import { DiagnosticCollector, parseDiagnosticLine } from '../../../src/engine/verification/diagnostics';
+import type { EvaluatedProject, ProjectGraph } from '../../../src/engine/verification/projectGraph';
+import { VerificationReportSchema } from '../../../src/engine/verification/report';
+import { parseVerifyOptions, VerifyRequestSchema } from '../../../src/engine/verification/request';
+import { readSolutionProjects } from '../../../src/engine/verification/solutionFile';
+import { parseTrx, TrxError } from '../../../src/engine/verification/trx';
+import { acquireWorkspaceLock, LockWaitError } from '../../../src/engine/workspaceLock';
 
 const trx = (results: string, definitions = '', summary = '<ResultSummary outcome="Completed"><Counters total="0" /></ResultSummary>') =>
   `\uFEFF<?xml version="1.0" encoding="utf-8"?>
@@ -89,6 +89,11 @@ describe('verification: TRX', () => {
     assert.deepEqual(zero.runErrors, []);
     const crash = parseTrx(trx(passed, '', '<ResultSummary outcome="Failed"><RunInfos><RunInfo outcome="Error"><Text>The active test run was aborted. Reason: Test host process crashed</Text></RunInfo></RunInfos></ResultSummary>'));
     assert.match(crash.runErrors[0]!, /crashed/);
+  });
+
+  it('does not count xUnit\'s echo of an ordinary failing test as a test run error', () => {
+    const failing = parseTrx(trx(passed, '', '<ResultSummary outcome="Failed"><RunInfos><RunInfo outcome="Error"><Text>[xUnit.net 00:00:02.28]     Pricing.Tests.DiscountTests.OrdersOfExactlyOneHundredGetTheDiscount [FAIL]</Text></RunInfo></RunInfos></ResultSummary>'));
+    assert.deepEqual(failing.runErrors, []);
   });
 
   it('rejects malformed XML, a missing TestRun and any DTD; never expands entities', () => {

@@ -5,15 +5,16 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CliPermissionPolicy } from '../../../src/approvals/cliPermissionPolicy';
-import { selectAffected } from '../../../src/verification/affected';
-import { gitChanges } from '../../../src/verification/gitChanges';
-import { MsbuildProjectGraphSource } from '../../../src/verification/msbuildProjectGraph';
-import { renderReport } from '../../../src/verification/renderReport';
-import { VerificationReportSchema, type VerificationReport } from '../../../src/verification/report';
-import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/verification/request';
-import { verify, type VerifyContext } from '../../../src/verification/runner';
-import { readSolutionProjects } from '../../../src/verification/solutionFile';
+import type { PermissionPolicy } from '../../../src/engine/permissions/permissionPolicy';
+import { CliPermissionPolicy } from '../../../src/surfaces/cli/cliPermissionPolicy';
+import { selectAffected } from '../../../src/engine/verification/affected';
+import { gitChanges } from '../../../src/engine/verification/gitChanges';
+import { MsbuildProjectGraphSource } from '../../../src/engine/verification/msbuildProjectGraph';
+import { renderReport } from '../../../src/engine/verification/renderReport';
+import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
+import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/engine/verification/request';
+import { verify, type VerifyContext } from '../../../src/engine/verification/runner';
+import { readSolutionProjects } from '../../../src/engine/verification/solutionFile';
 import { cleanUpCopies, copyFixture, initRepository, RecordingPolicy, restore, runningCommands, tempStateRoot, waitFor } from './support';
 
 const allow = () => new RecordingPolicy(true);
@@ -170,8 +171,18 @@ describe('verification with real dotnet: VerificationGraph (chain, diamond, link
     it('runs end to end from Git changes: builds the selection and tests the affected test projects only', async () => {
       fs.appendFileSync(path.join(workspace, 'src/Left/LeftSide.cs'), '// edited\n');
       try {
-        const report = await run(workspace, { scope: 'affected' }, { stateRoot });
+        // The person takes a while to answer the approval: that wait is not the run's duration.
+        const slowApproval: PermissionPolicy = { request: async () => { await new Promise((resolve) => setTimeout(resolve, 1500)); return { granted: true, source: 'policy' }; } };
+        const steps: string[] = [];
+        const started = Date.now();
+        const report = await run(workspace, { scope: 'affected' }, { stateRoot, permissions: slowApproval, progress: (message) => steps.push(message) });
+        const elapsed = Date.now() - started;
+        assert.ok(report.durationMs <= elapsed - 1500, `the duration ${report.durationMs} ms includes the ${elapsed - report.durationMs} ms before the approval`);
         assert.equal(report.status, 'passed', report.summary);
+        // The private traversal project is never named to a person: "Building 2 affected projects".
+        assert.ok(steps.includes('Building 2 affected projects…'), steps.join(' | '));
+        assert.deepEqual(report.steps.filter((step) => step.kind === 'build').map((step) => step.target), ['2 affected projects']);
+        assert.doesNotMatch(steps.join('\n'), /affected\.proj/);
         assert.equal(report.selection!.changeSource, 'git');
         assert.deepEqual(report.selection!.projects.map((p) => p.name).sort(), ['App', 'Left', 'Top', 'Top.Tests']);
         assert.deepEqual(report.selection!.changes, [{ path: 'src/Left/LeftSide.cs', kind: 'modified' }]);
@@ -226,6 +237,8 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
     assert.match(failure.message, /Assert\.Equal\(\) Failure/);
     assert.match(failure.stackTrace, /DiscountTests\.cs:line \d+/);
     assert.match(all.summary, /OrdersOfExactlyOneHundredGetTheDiscount/);
+    // An ordinary failing test is not a "test run error".
+    assert.doesNotMatch(all.tests!.projects.map((project) => project.reason ?? '').join('\n'), /test run error/);
 
     const tests = await run(workspace, { scope: 'tests', framework: 'net10.0' }, { stateRoot });
     assert.equal(tests.status, 'failed');

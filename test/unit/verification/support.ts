@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../../../src/approvals/permissionPolicy';
+import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../../../src/engine/permissions/permissionPolicy';
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 export const cliPath = path.join(repoRoot, 'dist', 'cli.js');

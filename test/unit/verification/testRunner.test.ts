@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { classifyTestProject } from '../../../src/verification/projectGraph';
-import { dotnetTestMode, helpArguments, mtpExitMeaning, parseMtpSummary, testArguments, trxOptionFrom } from '../../../src/verification/testRunner';
+import { classifyTestProject } from '../../../src/engine/verification/projectGraph';
+import { dotnetTestMode, helpArguments, mtpExitMeaning, parseMtpSummary, testArguments, trxOptionFrom } from '../../../src/engine/verification/testRunner';
 
 describe('verification: test project classification', () => {
   const classify = (isTestProject: string, testingPlatformApplication: boolean, packageReferences: string[] = []) =>

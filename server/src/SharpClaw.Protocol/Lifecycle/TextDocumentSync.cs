@@ -19,3 +19,6 @@ public sealed record DidChangeTextDocumentParams(TextDocumentIdentifier TextDocu
 
 /// <summary>Params of <c>textDocument/didClose</c>.</summary>
 public sealed record DidCloseTextDocumentParams(TextDocumentIdentifier TextDocument);
+
+/// <summary>Params of <c>textDocument/didSave</c> (the text is not asked for: the buffer is already synchronized).</summary>
+public sealed record DidSaveTextDocumentParams(TextDocumentIdentifier TextDocument);

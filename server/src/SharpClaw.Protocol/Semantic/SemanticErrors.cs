@@ -91,6 +91,10 @@ public enum SemanticErrorKind
     /// <summary>Nothing to undo or redo.</summary>
     [JsonStringEnumMemberName("nothing_to_undo")]
     NothingToUndo,
+
+    /// <summary>A file the edit would change is read-only; <c>details</c> lists the paths. Nothing was written.</summary>
+    [JsonStringEnumMemberName("read_only_file")]
+    ReadOnlyFile,
 }
 
 /// <summary>The <c>data</c> of every semantic JSON-RPC error (code -32001).</summary>

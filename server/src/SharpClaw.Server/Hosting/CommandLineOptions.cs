@@ -14,6 +14,9 @@ public sealed record CommandLineOptions
           --log-directory DIR      Write sharpclaw-host-<pid>.log into DIR (created if missing).
                                    Otherwise initializationOptions.logDirectory is used, if sent.
           --clientProcessId N      Exit when process N exits (like initialize's processId).
+          --state-directory DIR    The private per-user state folder (locks, evaluation projects,
+                                   journals). Otherwise the client's rule: SHARPCLAW_STATE_DIR,
+                                   else the user's cache folder (see Hosting/StateFolder.cs).
           --stdio                  Accepted and ignored: stdio is the only transport.
           --print-protocol-schema  Print the JSON Schemas of the protocol results and exit.
           --version                Print the host version and exit.
@@ -24,6 +27,8 @@ public sealed record CommandLineOptions
     public string? LogDirectory { get; init; }
 
     public int? ClientProcessId { get; init; }
+
+    public string? StateDirectory { get; init; }
 
     public bool PrintProtocolSchema { get; init; }
 
@@ -60,6 +65,15 @@ public sealed record CommandLineOptions
                     }
 
                     options = options with { LogDirectory = directory };
+                    break;
+
+                case "--state-directory":
+                    if (!TryTakeValue(args, ref i, name, inlineValue, out string? stateDirectory, out error))
+                    {
+                        return false;
+                    }
+
+                    options = options with { StateDirectory = stateDirectory };
                     break;
 
                 case "--clientProcessId":

@@ -20,7 +20,7 @@ public sealed class HostServer : IAsyncDisposable
     public HostServer(Stream sendingStream, Stream receivingStream, HostLog log, HostServerOptions? options = null)
     {
         this.State = new HostState(log, options ?? new HostServerOptions());
-        this.rpc = new HostJsonRpc(RpcSerialization.CreateMessageHandler(sendingStream, receivingStream), this.Lifecycle, log)
+        this.rpc = new HostJsonRpc(new GuardedMessageHandler(sendingStream, receivingStream, RpcSerialization.CreateFormatter()), this.Lifecycle, log)
         {
             CancelLocallyInvokedMethodsWhenConnectionIsClosed = true,
         };
@@ -32,6 +32,7 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.TraceSource = trace;
 
         // One handler class per method (or per small family of notifications).
+        this.rpc.AddLocalRpcTarget(new RejectedMessageHandler(log));
         this.rpc.AddLocalRpcTarget(new InitializeHandler(this.State));
         this.rpc.AddLocalRpcTarget(new InitializedHandler(this.State));
         this.rpc.AddLocalRpcTarget(new SetTraceHandler());

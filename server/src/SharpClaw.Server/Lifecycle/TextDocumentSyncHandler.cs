@@ -21,6 +21,10 @@ public sealed class TextDocumentSyncHandler(OpenDocumentStore documents)
         }
     }
 
+    /// <summary>The client sends didSave because full sync implies it; the synchronized buffer already holds the saved text.</summary>
+    [JsonRpcMethod(ProtocolMethods.DidSaveTextDocument, UseSingleObjectParameterDeserialization = true)]
+    public void DidSave(DidSaveTextDocumentParams parameters) => _ = parameters;
+
     [JsonRpcMethod(ProtocolMethods.DidCloseTextDocument, UseSingleObjectParameterDeserialization = true)]
     public void DidClose(DidCloseTextDocumentParams parameters) => documents.Remove(parameters.TextDocument.Uri);
 }

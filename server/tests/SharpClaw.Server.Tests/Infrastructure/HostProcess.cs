@@ -63,6 +63,18 @@ internal sealed class HostProcess : IAsyncDisposable
     public static HostProcess Start(params string[] arguments) =>
         new(Process.Start(CreateStartInfo(arguments)) ?? throw new InvalidOperationException("Could not start the host."));
 
+    /// <summary>Starts the host with extra environment variables (TMPDIR, SHARPCLAW_STATE_DIR, ...).</summary>
+    public static HostProcess StartWithEnvironment(IReadOnlyDictionary<string, string> environment, params string[] arguments)
+    {
+        ProcessStartInfo startInfo = CreateStartInfo(arguments);
+        foreach ((string name, string value) in environment)
+        {
+            startInfo.Environment[name] = value;
+        }
+
+        return new(Process.Start(startInfo) ?? throw new InvalidOperationException("Could not start the host."));
+    }
+
     /// <summary>Runs the host to completion (for modes that don't speak JSON-RPC).</summary>
     public static async Task<(int ExitCode, string Stdout, string Stderr)> RunToExitAsync(params string[] arguments)
     {
@@ -92,6 +104,20 @@ internal sealed class HostProcess : IAsyncDisposable
         await stdin.WriteAsync(header);
         await stdin.WriteAsync(body);
         await stdin.FlushAsync();
+    }
+
+    /// <summary>Sends <paramref name="json"/> as one frame, byte for byte, and returns the response with that id.</summary>
+    public async Task<JsonObject> RequestRawAsync(int id, string json)
+    {
+        byte[] body = Encoding.UTF8.GetBytes(json);
+        byte[] header = Encoding.ASCII.GetBytes(string.Create(CultureInfo.InvariantCulture, $"Content-Length: {body.Length}\r\n\r\n"));
+        Stream stdin = this.process.StandardInput.BaseStream;
+        await stdin.WriteAsync(header);
+        await stdin.WriteAsync(body);
+        await stdin.FlushAsync();
+        JsonObject response = await Poll.WithTimeout(this.messages.Reader.ReadAsync().AsTask(), DefaultTimeout, $"the response to raw request {id}");
+        Assert.Equal(id, response["id"]?.GetValue<int>());
+        return response;
     }
 
     public Task NotifyAsync(string method, JsonNode? parameters = null)

@@ -30,6 +30,16 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     public async Task<EditResult> EditAsync(EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
     {
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        IReadOnlyList<string>? interrupted = InterruptedEdits.Recover(request.Target.Workspace, this.Journal);
+        return Report(interrupted, await this.EditCoreAsync(request, parameters, evaluation, write, cancellationToken).ConfigureAwait(false));
+    }
+
+    /// <summary>Starts the answer with the report of edits a killed host left unfinished (see <see cref="InterruptedEdits"/>).</summary>
+    private static EditResult Report(IReadOnlyList<string>? interrupted, EditResult result) =>
+        interrupted is null ? result : result with { Text = $"{string.Join('\n', interrupted)}\n{result.Text}" };
+
+    private async Task<EditResult> EditCoreAsync(ContextRequest request, EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
+    {
         string workspace = request.Target.Workspace;
         string action = (parameters.Action ?? string.Empty).Trim().ToLowerInvariant();
         if (action is not ("rename" or "rename_file" or "code_actions"))
@@ -148,6 +158,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     {
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
         string workspace = request.Target.Workspace;
+        IReadOnlyList<string>? interrupted = InterruptedEdits.Recover(workspace, this.Journal);
         JournalEntry entry = undo ? this.Journal.PeekUndo(workspace) : this.Journal.PeekRedo(workspace);
 
         // Undo writes the inverse operations in reverse order; redo writes the original ones again.
@@ -172,7 +183,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
             this.Journal.CompleteRedo(entry);
         }
 
-        return result;
+        return Report(interrupted, result);
     }
 
     private async Task<EditResult> ListCodeActionsAsync(ContextLease lease, ContextRequest request, EditParams parameters, ContextSnapshot snapshot, CancellationToken cancellationToken)
@@ -219,7 +230,16 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
                 throw SemanticException.PermissionDenied($"Writing {plan.Files.Count} file(s) for '{plan.Summary}' was not authorized: {answer.Message ?? "denied"}");
             }
 
-            outcome = answer.AppliedByClient ? CheckClientApplied(plan) : await this.Writer.WriteAsync(plan, cancellationToken).ConfigureAwait(false);
+            if (answer.AppliedByClient)
+            {
+                outcome = CheckClientApplied(plan);
+            }
+            else
+            {
+                // Durable before the first write: a host killed mid-apply leaves the record for the next start.
+                using IDisposable pending = InterruptedEdits.Begin(plan, this.Proposals.Clock.GetUtcNow());
+                outcome = await this.Writer.WriteAsync(plan, cancellationToken).ConfigureAwait(false);
+            }
             if (record && outcome.Completed.Count > 0)
             {
                 this.Journal.Record(new JournalEntry(plan.Operation, plan.Summary, workspace, outcome.Completed, this.Proposals.Clock.GetUtcNow()));

@@ -72,6 +72,13 @@ public static class FileRenameService
                     $"{PathUtil.ToWorkspaceRelative(workspace, path)} would leave the folder of {PathUtil.ToWorkspaceRelative(workspace, projectFile)}; rename_file keeps files inside their project folder.");
             }
 
+            if (lease.Context.Evaluation.Snapshot.Find(projectFile) is { } evaluated
+                && WhyNotCompiled(evaluated, lease.Context.Evaluation.Snapshot, newPath, workspace) is { } reason)
+            {
+                throw SemanticException.InvalidRequest(
+                    $"{relativeNew} would not be compiled by {PathUtil.ToWorkspaceRelative(workspace, projectFile)}: {reason} Nothing was renamed; choose a folder the project compiles.");
+            }
+
             string projectText = await File.ReadAllTextAsync(projectFile, cancellationToken).ConfigureAwait(false);
             if (System.Text.RegularExpressions.Regex.IsMatch(
                 projectText,
@@ -93,6 +100,62 @@ public static class FileRenameService
         string text = FileText.Decode(bytes);
         PlannedFile file = new(path, newPath, bytes, bytes, text, text, 1);
         return new EditPlan("rename_file", $"rename file {PathUtil.ToWorkspaceRelative(workspace, path)} to {relativeNew}", workspace, [file]);
+    }
+
+    /// <summary>
+    /// Why the project's evaluated compile items would not include a file at <paramref name="newPath"/>,
+    /// or null when they would: its evaluated output folders and default item excludes (bin, obj,
+    /// hidden folders, the project's own DefaultItemExcludes), another project's folder, or a folder
+    /// whose existing C# files the evaluated Compile items leave out (a Compile Remove glob).
+    /// </summary>
+    internal static string? WhyNotCompiled(Evaluation.EvaluatedProject project, Evaluation.EvaluationSnapshot snapshot, string newPath, string workspace)
+    {
+        string folder = project.Directory;
+        foreach (Evaluation.EvaluatedProject other in snapshot.Projects)
+        {
+            if (!PathUtil.Comparer.Equals(other.Path, project.Path) && PathUtil.IsUnder(other.Directory, folder) && PathUtil.IsUnder(newPath, other.Directory))
+            {
+                return $"the folder belongs to another project, {PathUtil.ToWorkspaceRelative(workspace, other.Path)}.";
+            }
+        }
+
+        foreach ((string? output, string property) in new[] { (project.BaseIntermediateOutputPath, "BaseIntermediateOutputPath"), (project.BaseOutputPath, "BaseOutputPath") })
+        {
+            if (output is not null && PathUtil.IsUnder(newPath, output.TrimEnd('/', '\\')))
+            {
+                return $"it is inside the project's build output folder {PathUtil.ToWorkspaceRelative(workspace, output.TrimEnd('/', '\\'))}/ ({property}), which the compile globs exclude.";
+            }
+        }
+
+        string relative = Path.GetRelativePath(folder, newPath).Replace('\\', '/');
+        if (project.EnableDefaultCompileItems)
+        {
+            foreach (string exclude in project.DefaultItemExcludes)
+            {
+                string pattern = Path.IsPathRooted(exclude) ? Path.GetRelativePath(folder, exclude).Replace('\\', '/') : exclude.Replace('\\', '/').TrimStart('.', '/');
+                if (pattern.Length > 0 && pattern.Length <= Symbols.DiagnosticsService.MaxGlobLength && Symbols.DiagnosticsService.GlobMatches(pattern, relative))
+                {
+                    return $"the project's evaluated DefaultItemExcludes contain '{exclude}', which excludes it from the compile items.";
+                }
+            }
+        }
+
+        string destination = Path.GetDirectoryName(newPath)!;
+        HashSet<string> compiled = new(project.CompileItems, PathUtil.Comparer);
+        string? left = Directory.Exists(destination)
+            ? Directory.EnumerateFiles(destination, "*.cs").Order(StringComparer.Ordinal).FirstOrDefault(f => !compiled.Contains(PathUtil.Normalize(f)))
+            : null;
+        if (left is not null)
+        {
+            return $"its evaluated compile items leave out {PathUtil.ToWorkspaceRelative(workspace, left)} in the same folder, so the project's globs exclude that folder.";
+        }
+
+        if (!project.EnableDefaultCompileItems && !project.CompileItems.Any(f => PathUtil.Comparer.Equals(Path.GetDirectoryName(f), destination)))
+        {
+            return "the project lists its compile items explicitly (EnableDefaultCompileItems=false) and compiles nothing in that folder.";
+        }
+
+        return null;
     }
 
     /// <summary>A document path: workspace-relative, or a unique whole-segment suffix.</summary>

@@ -24,6 +24,7 @@ public static class RenameService
             throw SemanticException.InvalidRequest("'newName' is required for rename.");
         }
 
+        RejectInvisibleCharacters(newName);
         string name = newName.Trim();
         bool verbatim = name.StartsWith('@');
         string bare = verbatim ? name[1..] : name;
@@ -39,6 +40,54 @@ public static class RenameService
 
         return name;
     }
+
+    /// <summary>
+    /// Format and bidi control characters (Unicode category Cf: U+202E right-to-left override, U+200B
+    /// zero-width space, U+00AD soft hyphen, ...) are legal in C# identifiers but ignored by the
+    /// compiler, so they would slip unseen into every reference: invalid_identifier, naming the
+    /// character and its one-based position.
+    /// </summary>
+    private static void RejectInvisibleCharacters(string newName)
+    {
+        for (int i = 0; i < newName.Length; i++)
+        {
+            char c = newName[i];
+            if (char.GetUnicodeCategory(c) != System.Globalization.UnicodeCategory.Format)
+            {
+                continue;
+            }
+
+            string code = $"U+{(int)c:X4}";
+            string name = InvisibleNames.TryGetValue(c, out string? known) ? $"{code} {known}" : $"{code} (a format control character)";
+            string shown = string.Concat(newName.Select(ch => char.GetUnicodeCategory(ch) == System.Globalization.UnicodeCategory.Format ? $"\\u{(int)ch:X4}" : ch.ToString()));
+            throw SemanticException.Edit(
+                SemanticErrorKind.InvalidIdentifier,
+                $"'{shown}' contains {name} at position {i + 1}; format and bidi control characters are invisible and ignored by the compiler, so SharpClaw refuses them in names.");
+        }
+    }
+
+    private static readonly Dictionary<char, string> InvisibleNames = new()
+    {
+        ['\u00AD'] = "SOFT HYPHEN",
+        ['\u061C'] = "ARABIC LETTER MARK",
+        ['\u180E'] = "MONGOLIAN VOWEL SEPARATOR",
+        ['\u200B'] = "ZERO WIDTH SPACE",
+        ['\u200C'] = "ZERO WIDTH NON-JOINER",
+        ['\u200D'] = "ZERO WIDTH JOINER",
+        ['\u200E'] = "LEFT-TO-RIGHT MARK",
+        ['\u200F'] = "RIGHT-TO-LEFT MARK",
+        ['\u202A'] = "LEFT-TO-RIGHT EMBEDDING",
+        ['\u202B'] = "RIGHT-TO-LEFT EMBEDDING",
+        ['\u202C'] = "POP DIRECTIONAL FORMATTING",
+        ['\u202D'] = "LEFT-TO-RIGHT OVERRIDE",
+        ['\u202E'] = "RIGHT-TO-LEFT OVERRIDE",
+        ['\u2060'] = "WORD JOINER",
+        ['\u2066'] = "LEFT-TO-RIGHT ISOLATE",
+        ['\u2067'] = "RIGHT-TO-LEFT ISOLATE",
+        ['\u2068'] = "FIRST STRONG ISOLATE",
+        ['\u2069'] = "POP DIRECTIONAL ISOLATE",
+        ['\uFEFF'] = "ZERO WIDTH NO-BREAK SPACE",
+    };
 
     public static async Task<EditPlan> PlanAsync(ContextLease lease, string workspace, EditParams parameters, CancellationToken cancellationToken)
     {
@@ -102,6 +151,15 @@ public static class RenameService
                 [.. conflicts, .. errors.Select(Line)]);
         }
 
+        // A name the scope already declares is a conflict of names, not a compile problem to repair.
+        if (errors.Any(e => DuplicateDeclarationCodes.Contains(e.Code)))
+        {
+            throw SemanticException.Edit(
+                SemanticErrorKind.RenameConflict,
+                $"'{ScopeName(symbol)}' already defines '{bareNew}'; renaming {match.Display} to {newName} would collide with it, so nothing was changed.",
+                [.. errors.Select(Line)]);
+        }
+
         if (errors.Count > 0)
         {
             throw SemanticException.Edit(
@@ -112,6 +170,21 @@ public static class RenameService
 
         return plan;
     }
+
+    /// <summary>
+    /// "already contains a definition" (namespace, type), "already defines a member", "a local is already defined",
+    /// a duplicate parameter, and a type renamed onto another (partial) declaration of the same name.
+    /// </summary>
+    private static readonly HashSet<string> DuplicateDeclarationCodes = new(StringComparer.Ordinal) { "CS0100", "CS0101", "CS0102", "CS0111", "CS0128", "CS0260" };
+
+    /// <summary>The type, namespace or member whose scope the new name collides in.</summary>
+    private static string ScopeName(ISymbol symbol) => symbol.ContainingSymbol switch
+    {
+        INamespaceSymbol { IsGlobalNamespace: true } => "the global namespace",
+        INamespaceSymbol ns => ns.ToDisplayString(),
+        { } container => container.Name,
+        null => "its scope",
+    };
 
     public static string Line(NewError e) => $"{e.Path}:{e.Line}:{e.Character} error {e.Code} {e.Message}{(e.Count > 1 ? $" (x{e.Count})" : string.Empty)}";
 

@@ -24,9 +24,21 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
     /// <summary>Residual changes of the last failed or cancelled write, kept for turn finalization.</summary>
     public IReadOnlyList<string> LastResidual { get; private set; } = [];
 
-    /// <summary>Throws content_changed (nothing written) when any file differs from the plan's before-state.</summary>
+    /// <summary>
+    /// Throws read_only_file when any file is read-only, and content_changed when any file differs from
+    /// the plan's before-state; either way nothing was written.
+    /// </summary>
     public static void CheckPreconditions(string workspace, IReadOnlyList<PlannedFile> files)
     {
+        List<string> readOnly = [.. files.Where(f => FileOwnership.IsReadOnly(f.Path)).Select(f => PathUtil.ToWorkspaceRelative(workspace, f.Path))];
+        if (readOnly.Count > 0)
+        {
+            throw SemanticException.Edit(
+                SemanticErrorKind.ReadOnlyFile,
+                $"{readOnly.Count} file(s) of the edit are read-only; nothing was written. Make them writable first if the edit should change them.",
+                readOnly);
+        }
+
         List<string> changed = [.. files.Where(f => !BeforeHolds(f)).Select(f => Describe(workspace, f))];
         if (changed.Count > 0)
         {
@@ -59,7 +71,7 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
                     throw new ExternalEditException(Describe(plan.Workspace, file));
                 }
 
-                WriteAtomically(file.AfterPath, file.After, mustNotExist: file.IsRename);
+                WriteAtomically(file.AfterPath, file.After, mustNotExist: file.IsRename, attributesFrom: file.Path);
                 if (file.IsRename)
                 {
                     File.Delete(file.Path);
@@ -125,7 +137,7 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
                     continue;
                 }
 
-                WriteAtomically(file.Path, file.Before, mustNotExist: false);
+                WriteAtomically(file.Path, file.Before, mustNotExist: false, attributesFrom: file.AfterPath);
                 if (file.IsRename)
                 {
                     File.Delete(file.AfterPath);
@@ -151,18 +163,28 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
             ? PathUtil.ToWorkspaceRelative(workspace, file.Path)
             : $"{PathUtil.ToWorkspaceRelative(workspace, file.Path)} -> {PathUtil.ToWorkspaceRelative(workspace, file.NewPath)}";
 
-    /// <summary>Writes to a temp file in the same folder, then renames it over the target (atomic on one file system).</summary>
-    internal static void WriteAtomically(string path, byte[] bytes, bool mustNotExist)
+    /// <summary>
+    /// Writes to a temp file in the same folder, then renames it over the target (atomic on one file
+    /// system). The temp file first gets the mode and owner of <paramref name="attributesFrom"/> (the
+    /// file being replaced, or a renamed file's source), so the replace keeps them.
+    /// </summary>
+    internal static void WriteAtomically(string path, byte[] bytes, bool mustNotExist, string? attributesFrom = null)
     {
         string folder = Path.GetDirectoryName(path)!;
         Directory.CreateDirectory(folder);
-        string temp = Path.Combine(folder, $".{Path.GetFileName(path)}.sharpclaw-{Guid.NewGuid():N}.tmp");
+        string temp = Path.Combine(folder, $"{TempPrefix}{Path.GetFileName(path)}.sharpclaw-{Guid.NewGuid():N}{TempSuffix}");
         try
         {
+            FileOwnership.Attributes? original = FileOwnership.Read(attributesFrom ?? path);
             using (FileStream stream = new(temp, FileMode.CreateNew, FileAccess.Write, FileShare.None))
             {
                 stream.Write(bytes);
                 stream.Flush(flushToDisk: true);
+            }
+
+            if (original is not null)
+            {
+                FileOwnership.Apply(temp, original);
             }
 
             if (mustNotExist && File.Exists(path))
@@ -180,6 +202,11 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
             }
         }
     }
+
+    /// <summary>Temp files are named <c>.NAME.sharpclaw-GUID.tmp</c> next to the file they replace.</summary>
+    internal const string TempPrefix = ".";
+
+    internal const string TempSuffix = ".tmp";
 
     private sealed class ExternalEditException(string path) : Exception(path);
 }

@@ -38,6 +38,12 @@ public sealed record EvaluatedProject
 
     public required IReadOnlyList<string> CompileItems { get; init; }
 
+    /// <summary>Evaluated <c>EnableDefaultCompileItems</c> (true unless the project turns the default globs off).</summary>
+    public bool EnableDefaultCompileItems { get; init; } = true;
+
+    /// <summary>Evaluated <c>DefaultItemExcludes</c> and <c>DefaultExcludesInProjectFolder</c>: globs relative to the project folder.</summary>
+    public IReadOnlyList<string> DefaultItemExcludes { get; init; } = [];
+
     public required IReadOnlyList<EvaluatedProjectReference> ProjectReferences { get; init; }
 
     public required IReadOnlyList<EvaluatedPackageReference> PackageReferences { get; init; }

@@ -18,7 +18,7 @@ namespace SharpClaw.Server.Semantic.Evaluation;
 /// </summary>
 public static partial class ProjectEvaluator
 {
-    /// <summary>Imported into every evaluated project; written to a temporary folder per pass.</summary>
+    /// <summary>Imported into every evaluated project; written to a private folder per pass (state folder, <c>workspaces/KEY/evaluation/GUID/</c>).</summary>
     internal const string CollectorTargets = """
         <Project>
           <!-- Written by SharpClaw for one evaluation pass and deleted afterwards. It only reads
@@ -46,7 +46,9 @@ public static partial class ProjectEvaluator
                                ScProjectExtensionsPath="$(MSBuildProjectExtensionsPath)"
                                ScBaseIntermediateOutputPath="$(BaseIntermediateOutputPath)"
                                ScBaseOutputPath="$(BaseOutputPath)"
-                               ScArtifactsPath="$(ArtifactsPath)" />
+                               ScArtifactsPath="$(ArtifactsPath)"
+                               ScEnableDefaultCompileItems="$(EnableDefaultCompileItems)"
+                               ScDefaultItemExcludes="$(DefaultItemExcludes);$(DefaultExcludesInProjectFolder)" />
               <SharpClawResult Include="@(Compile->'%(FullPath)')" ScKind="compile" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
               <SharpClawResult Include="@(ProjectReference->'%(FullPath)')" ScKind="projectReference" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
               <SharpClawResult Include="@(PackageReference)" ScKind="packageReference" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
@@ -71,8 +73,11 @@ public static partial class ProjectEvaluator
     {
         DateTime startedUtc = DateTime.UtcNow;
         long started = Stopwatch.GetTimestamp();
-        string temp = Path.Combine(Path.GetTempPath(), "sharpclaw-eval", Guid.NewGuid().ToString("N"));
-        Directory.CreateDirectory(temp);
+        // In the private per-user state folder (never a shared temp folder, where anyone could plant a
+        // Directory.Build.rsp or Directory.Build.props above the generated project).
+        string temp = Hosting.StateFolder.Subfolder(
+            Hosting.StateFolder.Subfolder(Hosting.StateFolder.ForWorkspace(target.Workspace), "evaluation"),
+            Guid.NewGuid().ToString("N"));
         try
         {
             string targetsFile = Path.Combine(temp, "SharpClaw.Collect.targets");
@@ -133,7 +138,7 @@ public static partial class ProjectEvaluator
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
             {
-                // Best effort; the OS cleans the temp folder eventually.
+                // Best effort; the next pass uses a fresh folder.
             }
         }
     }
@@ -169,7 +174,8 @@ public static partial class ProjectEvaluator
 
         List<string> arguments =
         [
-            "msbuild", traversal, "-nologo", "-nodeReuse:false", "-m:1", "-v:m", "-clp:NoSummary;ForceNoAlign;DisableConsoleColor",
+            // -noAutoResponse: no Directory.Build.rsp in a folder above the generated project may add switches.
+            "msbuild", traversal, "-noAutoResponse", "-nologo", "-nodeReuse:false", "-m:1", "-v:m", "-clp:NoSummary;ForceNoAlign;DisableConsoleColor",
             "-t:SharpClawCollectAll", "-getItem:SharpClawResult", $"-getResultOutputFile:{resultFile}",
             $"-p:Configuration={DotnetCli.MSBuildEscape(configuration)}",
             $"-p:CustomAfterMicrosoftCommonTargets={DotnetCli.MSBuildEscape(targetsFile)}",
@@ -364,6 +370,8 @@ public static partial class ProjectEvaluator
             BaseIntermediateOutputPath = FullOrNull(Property("ScBaseIntermediateOutputPath")),
             BaseOutputPath = FullOrNull(Property("ScBaseOutputPath")),
             ArtifactsPath = FullOrNull(Property("ScArtifactsPath")),
+            EnableDefaultCompileItems = !Property("ScEnableDefaultCompileItems").Trim().Equals("false", StringComparison.OrdinalIgnoreCase),
+            DefaultItemExcludes = [.. Property("ScDefaultItemExcludes").Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Distinct(StringComparer.Ordinal)],
             CompileItems = Distinct(rows.Where(r => Get(r, "ScKind") == "compile").Select(r => PathUtil.Normalize(Get(r, "Identity")))),
             ProjectReferences = rows
                 .Where(r => Get(r, "ScKind") == "projectReference")

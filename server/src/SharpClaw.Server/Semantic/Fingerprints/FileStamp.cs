@@ -3,12 +3,15 @@ using System.Security.Cryptography;
 namespace SharpClaw.Server.Semantic.Fingerprints;
 
 /// <summary>
-/// Size + last-write time (+ SHA-256 of the content when asked for) of a file, or its absence.
+/// Size + last-write time + (Unix) inode change time (+ SHA-256 of the content when asked for) of a
+/// file, or its absence. The change time catches an edit whose size and restored write time look
+/// the same (touch -d, or tar/rsync): no unprivileged process can set it back, so a file whose size
+/// and both times match is unchanged, and any other file is compared by content.
 /// A stamp whose file was written shortly before it was taken is "racy": on coarse-timestamp file
 /// systems a second edit in the same tick could keep size and time, so racy stamps are re-verified
 /// by content on every check.
 /// </summary>
-public readonly record struct FileStamp(bool Exists, long Length, long LastWriteTicks, byte[]? Hash, bool Racy)
+public readonly record struct FileStamp(bool Exists, long Length, long LastWriteTicks, byte[]? Hash, bool Racy, long ChangeTicks = 0)
 {
     private static readonly long RacyWindowTicks = TimeSpan.FromSeconds(2).Ticks;
 
@@ -33,7 +36,7 @@ public readonly record struct FileStamp(bool Exists, long Length, long LastWrite
             bool suspect = notAfterUtc is { } limit && written >= limit.Ticks;
             bool racy = suspect || now - written < RacyWindowTicks;
             byte[]? hash = withHash && !suspect ? HashFile(path) : null;
-            return new FileStamp(true, info.Length, written, hash, racy);
+            return new FileStamp(true, info.Length, written, hash, racy, UnixFileStatus.Read(path)?.ChangeTicks ?? 0);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -62,7 +65,8 @@ public readonly record struct FileStamp(bool Exists, long Length, long LastWrite
                 return true;
             }
 
-            if (!this.Racy && info.Length == this.Length && info.LastWriteTimeUtc.Ticks == this.LastWriteTicks)
+            if (!this.Racy && info.Length == this.Length && info.LastWriteTimeUtc.Ticks == this.LastWriteTicks
+                && (UnixFileStatus.Read(path)?.ChangeTicks ?? 0) == this.ChangeTicks)
             {
                 return true;
             }

@@ -57,7 +57,7 @@ public sealed class SymbolsService(SemanticContextCache cache)
         else
         {
             HashSet<ProjectId> selected = [.. projects.Select(p => p.Id)];
-            List<SymbolMatch> index = SymbolResolver.Deduplicate([.. (await SymbolResolver.IndexAsync(lease.Solution, cancellationToken).ConfigureAwait(false)).Where(m => selected.Contains(m.Project.Id))]);
+            List<SymbolMatch> index = SymbolResolver.Deduplicate([.. (await SymbolResolver.IndexAsync(lease.Solution, cancellationToken).ConfigureAwait(false)).All.Where(m => selected.Contains(m.Project.Id))]);
             string query = parameters.Query!.Trim();
             List<(SymbolMatch Match, int Score, SourceLocation Location)> found = [];
             foreach (SymbolMatch match in index)

@@ -1,8 +1,6 @@
-using System.Collections.Immutable;
 using System.Text;
 using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.Diagnostics;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
@@ -65,73 +63,15 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             .DistinctBy(d => d.Relative)];
         List<(Document Document, string Relative)> selected = [.. documents.Where(d => matches(d.Relative)).OrderBy(d => d.Relative, StringComparer.Ordinal).Take(MaxFiles)];
 
-        List<DiagnosticItem> all = [];
-        foreach (IGrouping<ProjectId, (Document Document, string Relative)> group in selected.GroupBy(d => d.Document.Project.Id))
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            Project project = group.First().Document.Project;
-            Compilation? compilation = await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
-            if (compilation is null)
-            {
-                continue;
-            }
-
-            ImmutableArray<DiagnosticAnalyzer> kept = [.. project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(project.Language))];
-            CompilationWithAnalyzers? withAnalyzers = kept.IsEmpty ? null : compilation.WithAnalyzers(kept, project.AnalyzerOptions);
-            Dictionary<SyntaxTree, string> trees = [];
-            foreach ((Document document, string relative) in group)
-            {
-                if (await document.GetSyntaxTreeAsync(cancellationToken).ConfigureAwait(false) is { } tree)
-                {
-                    trees[tree] = relative;
-                }
-            }
-
-            List<Diagnostic> found = [];
-            if (trees.Count > PerFileThreshold)
-            {
-                // Many files of one project: one pass over the whole compilation is much cheaper than per-file passes.
-                found.AddRange(withAnalyzers is null
-                    ? compilation.GetDiagnostics(cancellationToken)
-                    : await withAnalyzers.GetAllDiagnosticsAsync(cancellationToken).ConfigureAwait(false));
-            }
-            else
-            {
-                foreach (SyntaxTree tree in trees.Keys)
-                {
-                    SemanticModel model = compilation.GetSemanticModel(tree);
-                    found.AddRange(model.GetDiagnostics(cancellationToken: cancellationToken));
-                    if (withAnalyzers is not null)
-                    {
-                        found.AddRange(await withAnalyzers.GetAnalyzerSyntaxDiagnosticsAsync(tree, cancellationToken).ConfigureAwait(false));
-                        found.AddRange(await withAnalyzers.GetAnalyzerSemanticDiagnosticsAsync(model, null, cancellationToken).ConfigureAwait(false));
-                    }
-                }
-            }
-
-            string projectPath = project.FilePath is null ? project.Name : PathUtil.ToWorkspaceRelative(workspace, project.FilePath);
-            foreach (Diagnostic diagnostic in found)
-            {
-                if (diagnostic.IsSuppressed || !diagnostic.Location.IsInSource
-                    || diagnostic.Location.SourceTree is not { } inTree || !trees.TryGetValue(inTree, out string? relative))
-                {
-                    continue;
-                }
-
-                FileLinePositionSpan span = diagnostic.Location.GetLineSpan();
-                all.Add(new DiagnosticItem(
-                    relative,
-                    span.StartLinePosition.Line + 1,
-                    span.StartLinePosition.Character + 1,
-                    span.EndLinePosition.Line + 1,
-                    span.EndLinePosition.Character + 1,
-                    SeverityName(diagnostic.Severity),
-                    diagnostic.Id,
-                    diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture),
-                    projectPath));
-            }
-        }
-
+        // Projects are analyzed in parallel (each on its own compilation); the items are sorted below, so
+        // the answer's order does not depend on which project finished first.
+        List<IGrouping<ProjectId, (Document Document, string Relative)>> groups = [.. selected.GroupBy(d => d.Document.Project.Id)];
+        List<DiagnosticItem>[] perProject = new List<DiagnosticItem>[groups.Count];
+        await Parallel.ForEachAsync(
+            Enumerable.Range(0, groups.Count),
+            new ParallelOptions { MaxDegreeOfParallelism = Math.Max(1, Environment.ProcessorCount), CancellationToken = cancellationToken },
+            async (index, token) => perProject[index] = await ProjectDiagnosticsAsync(groups[index], workspace, token).ConfigureAwait(false)).ConfigureAwait(false);
+        List<DiagnosticItem> all = [.. perProject.SelectMany(items => items)];
         all = [.. all.Distinct()];
         if (ids is not null)
         {
@@ -189,6 +129,73 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         };
     }
 
+    /// <summary>Compiler and kept-analyzer diagnostics of the selected files of one project, in the files given.</summary>
+    private static async Task<List<DiagnosticItem>> ProjectDiagnosticsAsync(
+        IGrouping<ProjectId, (Document Document, string Relative)> group, string workspace, CancellationToken cancellationToken)
+    {
+        List<DiagnosticItem> items = [];
+        Project project = group.First().Document.Project;
+        Compilation? compilation = await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
+        if (compilation is null)
+        {
+            return items;
+        }
+
+        Dictionary<SyntaxTree, string> trees = [];
+        foreach ((Document document, string relative) in group)
+        {
+            if (await document.GetSyntaxTreeAsync(cancellationToken).ConfigureAwait(false) is { } tree)
+            {
+                trees[tree] = relative;
+            }
+        }
+
+        List<Diagnostic> found = [];
+        if (trees.Count > PerFileThreshold)
+        {
+            // Many files of one project: one pass over the whole compilation is much cheaper than per-file passes.
+            found.AddRange(await CompilationAnalyzers.AllAsync(project, compilation, cancellationToken).ConfigureAwait(false));
+        }
+        else
+        {
+            foreach (SyntaxTree tree in trees.Keys)
+            {
+                found.AddRange(await CompilationAnalyzers.FileAsync(project, compilation, tree, cancellationToken).ConfigureAwait(false));
+            }
+        }
+
+        string projectPath = project.FilePath is null ? project.Name : PathUtil.ToWorkspaceRelative(workspace, project.FilePath);
+        foreach (Diagnostic diagnostic in found)
+        {
+            if (diagnostic.IsSuppressed || !diagnostic.Location.IsInSource
+                || diagnostic.Location.SourceTree is not { } inTree || !trees.TryGetValue(inTree, out string? relative))
+            {
+                continue;
+            }
+
+            FileLinePositionSpan span = diagnostic.Location.GetLineSpan();
+            items.Add(new DiagnosticItem(
+                relative,
+                span.StartLinePosition.Line + 1,
+                span.StartLinePosition.Character + 1,
+                span.EndLinePosition.Line + 1,
+                span.EndLinePosition.Character + 1,
+                SeverityName(diagnostic.Severity),
+                diagnostic.Id,
+                diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture),
+                projectPath));
+        }
+
+        return items;
+    }
+
+    /// <summary>True when <see cref="FileResolver.DiskFiles"/> would not list the file (it is under bin, obj, artifacts, node_modules or a dot folder).</summary>
+    private static bool IsSkippedByDiskWalk(string workspace, string file)
+    {
+        string relative = Path.GetRelativePath(workspace, Path.GetDirectoryName(file)!);
+        return relative != "." && relative.Split(Path.DirectorySeparatorChar).Any(name => name is "bin" or "obj" or "artifacts" or "node_modules" || name.StartsWith('.'));
+    }
+
     private static string SeverityName(DiagnosticSeverity severity) => severity switch
     {
         DiagnosticSeverity.Error => "error",
@@ -198,11 +205,11 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
     };
 
     /// <summary>Exact path, unique whole-segment suffix (the shared file rule), or glob; null/empty: every file.</summary>
-    private static (Func<string, bool> Matches, string? ResolvedFile) PathFilter(string? path, Solution solution, string workspace)
+    private static (Func<string, bool> Matches, string? ResolvedFile, string? Single) PathFilter(string? path, Solution solution, string workspace)
     {
         if (string.IsNullOrWhiteSpace(path))
         {
-            return (_ => true, null);
+            return (_ => true, null, null);
         }
 
         string wanted = path.Trim().Replace('\\', '/');
@@ -213,17 +220,42 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
 
         if (wanted.IndexOfAny(['*', '?', '{', '[']) >= 0)
         {
-            Regex regex = new(GlobToRegex(wanted), RegexOptions.CultureInvariant | (PathUtil.Comparison == StringComparison.Ordinal ? RegexOptions.None : RegexOptions.IgnoreCase));
+            if (wanted.Length > MaxGlobLength)
+            {
+                throw SemanticException.InvalidRequest($"'path' is a glob of {wanted.Length} characters; at most {MaxGlobLength} are accepted.");
+            }
+
+            // NonBacktracking: matching time is linear in the path, whatever the pattern.
+            Regex regex = new(
+                GlobToRegex(wanted),
+                RegexOptions.CultureInvariant | RegexOptions.NonBacktracking | (PathUtil.Comparison == StringComparison.Ordinal ? RegexOptions.None : RegexOptions.IgnoreCase));
             bool nameOnly = !wanted.Contains('/', StringComparison.Ordinal);
-            return (relative => regex.IsMatch(relative) || (nameOnly && regex.IsMatch(relative[(relative.LastIndexOf('/') + 1)..])), null);
+            return (relative => regex.IsMatch(relative) || (nameOnly && regex.IsMatch(relative[(relative.LastIndexOf('/') + 1)..])), null, null);
         }
 
         ResolvedFile file = FileResolver.Resolve(solution, workspace, wanted);
-        return (relative => relative.Equals(file.Relative, PathUtil.Comparison), file.Reported);
+        return (relative => relative.Equals(file.Relative, PathUtil.Comparison), file.Reported, file.FullPath);
     }
 
+    /// <summary>Whether a relative path ('/'-separated) matches a glob, in time linear in the path (the one glob rule of the host).</summary>
+    internal static bool GlobMatches(string glob, string relative) =>
+        new Regex(GlobToRegex(glob), RegexOptions.CultureInvariant | RegexOptions.NonBacktracking | (PathUtil.Comparison == StringComparison.Ordinal ? RegexOptions.None : RegexOptions.IgnoreCase))
+            .IsMatch(relative);
+
+    /// <summary>The longest glob a diagnostics <c>path</c> may be (the tool schema says the same).</summary>
+    internal const int MaxGlobLength = 1024;
+
+    /// <summary>
+    /// The regular expression of a glob. Repeated <c>**</c> segments mean the same as one and are
+    /// collapsed first, so the expression grows linearly with the pattern and never nests <c>.*</c>.
+    /// </summary>
     internal static string GlobToRegex(string glob)
     {
+        while (glob.Contains("**/**", StringComparison.Ordinal) || glob.Contains("***", StringComparison.Ordinal))
+        {
+            glob = glob.Replace("**/**", "**", StringComparison.Ordinal).Replace("***", "**", StringComparison.Ordinal);
+        }
+
         StringBuilder builder = new("^");
         int braces = 0;
         for (int i = 0; i < glob.Length; i++)
@@ -278,8 +310,8 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
             try
             {
-                (Func<string, bool> matches, string? resolvedFile) = PathFilter(parameters.Path, lease.Solution, workspace);
-                List<string> incomplete = Incomplete(workspace, lease.Solution, matches, parameters.Project is null);
+                (Func<string, bool> matches, string? resolvedFile, string? single) = PathFilter(parameters.Path, lease.Solution, workspace);
+                List<string> incomplete = Incomplete(workspace, lease.Solution, matches, single, parameters.Project is null);
                 DateTime newest = incomplete.Select(relative => File.GetLastWriteTimeUtc(Path.Combine(workspace, relative))).DefaultIfEmpty(DateTime.MinValue).Max();
                 TimeSpan remaining = newest + NewFileGrace - DateTime.UtcNow;
                 if (waited || remaining <= TimeSpan.Zero)
@@ -298,11 +330,21 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         }
     }
 
-    private static List<string> Incomplete(string workspace, Solution solution, Func<string, bool> matches, bool allProjects)
+    private static List<string> Incomplete(string workspace, Solution solution, Func<string, bool> matches, string? single, bool allProjects)
     {
         if (!allProjects)
         {
             return [];
+        }
+
+        if (single is not null)
+        {
+            // One file asked for: only it can be outside every project (no walk of the workspace).
+            bool compiled = solution.GetDocumentIdsWithFilePath(single).Any(solution.ContainsDocument);
+            bool source = single.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || single.EndsWith(".csx", StringComparison.OrdinalIgnoreCase);
+            return compiled || !source || !File.Exists(single) || !PathUtil.IsUnder(single, workspace) || IsSkippedByDiskWalk(workspace, single)
+                ? []
+                : [PathUtil.ToWorkspaceRelative(workspace, single)];
         }
 
         HashSet<string> known = new(solution.Projects.SelectMany(p => p.Documents).Select(d => d.FilePath).OfType<string>(), PathUtil.Comparer);

@@ -100,6 +100,20 @@ internal sealed class NameQuery
         return true;
     }
 
+    /// <summary>The query's last two segments (one for a one-segment query) without generic arguments: the key of <see cref="SymbolIndex.Candidates"/>.</summary>
+    public IReadOnlyList<string> Tail => [.. this.segments.Skip(Math.Max(0, this.segments.Count - 2)).Select(WithoutGenerics)];
+
+    /// <summary>
+    /// The last two segments (or one) of a symbol's display name, parameters and generic arguments dropped, split
+    /// exactly as <see cref="MatchesName"/> splits it, so a name can only match when its tail equals the query's.
+    /// </summary>
+    public static IReadOnlyList<string> TailOf(string display)
+    {
+        int open = IndexAtDepthZero(display, '(');
+        List<string> actual = SplitTopLevel(SymbolResolver.Strip(open >= 0 ? display[..open] : display), '.');
+        return actual.Count == 0 ? [string.Empty] : [.. actual.Skip(Math.Max(0, actual.Count - 2)).Select(s => WithoutGenerics(NormalizeGenerics(s)))];
+    }
+
     /// <summary>True when the display name (parameters ignored) ends with this query's segments.</summary>
     public bool MatchesName(string display)
     {

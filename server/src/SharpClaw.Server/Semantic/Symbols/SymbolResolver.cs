@@ -7,6 +7,50 @@ using SharpClaw.Server.Semantic.Cache;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 
+/// <summary>Every reportable source symbol of a snapshot (solution order), and the same symbols by simple name.</summary>
+internal sealed class SymbolIndex
+{
+    private readonly Dictionary<string, List<SymbolMatch>> byName = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, List<SymbolMatch>> byTail = new(StringComparer.Ordinal);
+
+    public SymbolIndex(List<SymbolMatch> all)
+    {
+        this.All = all;
+        foreach (SymbolMatch match in all)
+        {
+            IReadOnlyList<string> tail = NameQuery.TailOf(match.Display);
+            Add(this.byName, tail[^1], match);
+            if (tail.Count > 1)
+            {
+                Add(this.byTail, tail[0] + "." + tail[1], match);
+            }
+        }
+    }
+
+    public List<SymbolMatch> All { get; }
+
+    /// <summary>
+    /// The only symbols that can match <paramref name="query"/>, in index order: those whose display name ends
+    /// in the query's last two segments (or last one, for a one-segment query), generic arguments ignored.
+    /// </summary>
+    public IReadOnlyList<SymbolMatch> Candidates(NameQuery query)
+    {
+        IReadOnlyList<string> tail = query.Tail;
+        Dictionary<string, List<SymbolMatch>> table = tail.Count > 1 ? this.byTail : this.byName;
+        return table.GetValueOrDefault(string.Join('.', tail)) ?? [];
+    }
+
+    private static void Add(Dictionary<string, List<SymbolMatch>> table, string key, SymbolMatch match)
+    {
+        if (!table.TryGetValue(key, out List<SymbolMatch>? list))
+        {
+            table[key] = list = [];
+        }
+
+        list.Add(match);
+    }
+}
+
 /// <summary>A source symbol found in one project's compilation.</summary>
 internal sealed record SymbolMatch(ISymbol Symbol, Project Project, string Display, string Kind)
 {
@@ -61,8 +105,11 @@ internal static class SymbolResolver
 
         NameQuery query = NameQuery.Parse(selector.Name, selector.Signature);
         HashSet<ProjectId> selected = [.. projects.Select(p => p.Id)];
-        List<SymbolMatch> all = [.. (await IndexAsync(solution, cancellationToken).ConfigureAwait(false)).Where(m => selected.Contains(m.Project.Id))];
-        List<SymbolMatch> matches = [.. all.Where(m => query.Matches(m.Symbol, m.Display) && Filter(m, selector, file))];
+        SymbolIndex index = await IndexAsync(solution, cancellationToken).ConfigureAwait(false);
+
+        // Only symbols whose names end like the query's can match: the index's tables keep a warm resolve
+        // independent of the solution's size.
+        List<SymbolMatch> matches = [.. index.Candidates(query).Where(m => selected.Contains(m.Project.Id) && query.Matches(m.Symbol, m.Display) && Filter(m, selector, file))];
         matches = Deduplicate(matches);
 
         if (matches.Count == 1)
@@ -75,7 +122,7 @@ internal static class SymbolResolver
             throw Ambiguous(selector.Name, matches, workspace);
         }
 
-        throw NotFound(selector, query, all, workspace);
+        throw NotFound(selector, query, [.. index.All.Where(m => selected.Contains(m.Project.Id))], workspace);
     }
 
     public static string KindOf(ISymbol symbol) => symbol switch
@@ -247,11 +294,10 @@ internal static class SymbolResolver
     /// The symbol index of a solution snapshot, built once per snapshot (snapshots are immutable; a source
     /// refresh makes a new one, and the entry goes with the old snapshot).
     /// </summary>
-    internal static Task<List<SymbolMatch>> IndexAsync(Solution solution, CancellationToken cancellationToken)
+    internal static Task<SymbolIndex> IndexAsync(Solution solution, CancellationToken cancellationToken)
     {
-        Task<List<SymbolMatch>> index = Indexes.GetValue(solution, s => CollectAsync(
-            [.. s.Projects.Where(p => p.Language == LanguageNames.CSharp).OrderBy(p => p.FilePath, StringComparer.Ordinal).ThenBy(p => p.Name, StringComparer.Ordinal)],
-            CancellationToken.None));
+        Task<SymbolIndex> index = Indexes.GetValue(solution, s => BuildIndexAsync(
+            [.. s.Projects.Where(p => p.Language == LanguageNames.CSharp).OrderBy(p => p.FilePath, StringComparer.Ordinal).ThenBy(p => p.Name, StringComparer.Ordinal)]));
         if (index.IsFaulted || index.IsCanceled)
         {
             Indexes.Remove(solution); // Not kept: the next query tries again.
@@ -260,7 +306,10 @@ internal static class SymbolResolver
         return index.IsCompleted ? index : index.WaitAsync(cancellationToken);
     }
 
-    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Solution, Task<List<SymbolMatch>>> Indexes = [];
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Solution, Task<SymbolIndex>> Indexes = [];
+
+    private static async Task<SymbolIndex> BuildIndexAsync(List<Project> projects) =>
+        new(await CollectAsync(projects, CancellationToken.None).ConfigureAwait(false));
 
     /// <summary>Every declared source symbol (types, their members) of the projects' compilations.</summary>
     private static async Task<List<SymbolMatch>> CollectAsync(List<Project> projects, CancellationToken cancellationToken)

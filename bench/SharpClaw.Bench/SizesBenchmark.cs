@@ -1,0 +1,107 @@
+using System.Globalization;
+using System.Text.Json.Nodes;
+
+namespace SharpClaw.Bench;
+
+/// <summary>
+/// The budget by solution size: for each synthetic size (10, 50, 200 projects by default) a cold load through the
+/// host beside a direct <c>OpenSolutionAsync</c>, warm resolve / references / hierarchy beside the direct Roslyn
+/// calls (interleaved), and the GC heap after loading and compiling everything beside a direct workspace's.
+/// Writes one bench/results/NAME.json whose rows carry <c>size</c> and <c>kind</c> (the README pivots them).
+/// </summary>
+internal static class SizesBenchmark
+{
+    public static async Task<int> RunAsync(IReadOnlyList<int> sizes, int files, int iterations, string resultsDirectory, string benchName)
+    {
+        List<BenchRow> rows = [];
+        foreach (int size in sizes)
+        {
+            string output = Path.Combine(Path.GetTempPath(), string.Create(CultureInfo.InvariantCulture, $"sharpclaw-synth-sizes-{size}"));
+            string solution = SyntheticSolution.Generate(output, size, files);
+            string workspace = Path.GetDirectoryName(solution)!;
+            Console.WriteLine($"== {size} projects: restore (not timed), direct warm-up load (not counted)");
+            LoadBenchmark.Run("dotnet", workspace, "restore", solution, "-nologo", "-v:q");
+            await LoadBenchmark.DirectLoadAsync(solution);
+
+            List<double> host = [];
+            List<double> direct = [];
+            for (int run = 0; run < 2; run++)
+            {
+                for (int step = 0; step < 2; step++)
+                {
+                    _ = LoadBenchmark.HeapAfterFullGc();
+                    if ((step == 0) == (run == 0))
+                    {
+                        host.Add((await LoadBenchmark.HostColdLoadAsync(workspace, solution)).Ms);
+                    }
+                    else
+                    {
+                        direct.Add(await LoadBenchmark.DirectLoadAsync(solution));
+                    }
+                }
+            }
+
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  cold load host {string.Join(", ", host.Select(v => v.ToString("0", CultureInfo.InvariantCulture)))} ms, direct {string.Join(", ", direct.Select(v => v.ToString("0", CultureInfo.InvariantCulture)))} ms"));
+            rows.Add(Row(size, "cold load", host, direct, "<= 0.7x", BenchReport.Percentile(host, 0.5) <= 0.7 * BenchReport.Percentile(direct, 0.5)));
+
+            HashSet<string> warm = ["resolve", "references (limit 50)", "hierarchy"];
+            (List<BenchRow> queries, _, _) = await QueryBenchmark.MeasureAsync(solution, SyntheticSolution.NamesFor(size, files), iterations, warm.Contains);
+            foreach (BenchRow query in queries)
+            {
+                BenchRow row = Row(size, "warm " + query.Measure, query.Ours, query.Baseline, "<= 1.5x + 2 ms", (bool?)query.Extra["meets_goal"]?.GetValue<bool>());
+                row.Extra["same_answer"] = query.Extra["same_answer"]?.DeepClone();
+                rows.Add(row);
+            }
+
+            (long hostLoad, long hostCompile) = await HostHeapAsync(workspace, solution);
+            (long directLoad, long directCompile) = await LoadBenchmark.DirectHeapAsync(solution);
+            rows.Add(MemoryRow(size, "GC heap after load", hostLoad, directLoad));
+            rows.Add(MemoryRow(size, "GC heap after compiling all", hostCompile, directCompile));
+        }
+
+        string file = await BenchReport.WriteAsync(resultsDirectory, benchName, rows, new Dictionary<string, JsonNode?>
+        {
+            ["solution"] = $"synthetic solutions of {string.Join(", ", sizes)} projects, {files + 1} files per library",
+            ["iterations"] = iterations,
+            ["method"] = "per size: 2 cold loads per side alternating after a direct warm-up; warm queries interleaved with the direct Roslyn call; heap after a forced full GC, host context vs a bare MSBuildWorkspace, measured one after the other",
+        });
+        Console.WriteLine($"Wrote {file}");
+        return 0;
+    }
+
+    private static BenchRow Row(int size, string kind, List<double> ours, List<double> baseline, string goal, bool? meets)
+    {
+        BenchRow row = new(string.Create(CultureInfo.InvariantCulture, $"{size} projects: {kind}"), ours, baseline);
+        row.Extra["size"] = size;
+        row.Extra["kind"] = kind;
+        row.Extra["goal"] = goal;
+        row.Extra["meets_goal"] = meets;
+        return row;
+    }
+
+    private static BenchRow MemoryRow(int size, string kind, long ours, long baseline)
+    {
+        double ratio = (double)ours / Math.Max(1, baseline);
+        BenchRow row = Row(size, kind, [], [], "<= 1.3x", ratio <= 1.3);
+        row.Extra["ours"] = new JsonObject { ["mb"] = ours / 1024 / 1024 };
+        row.Extra["baseline"] = new JsonObject { ["mb"] = baseline / 1024 / 1024 };
+        row.Extra["ratio"] = Math.Round(ratio, 2);
+        return row;
+    }
+
+    private static async Task<(long AfterLoad, long AfterCompile)> HostHeapAsync(string workspace, string solution)
+    {
+        long before = LoadBenchmark.HeapAfterFullGc();
+        await using LoadBenchmark.InProcessHost host = await LoadBenchmark.InProcessHost.StartAsync();
+        await host.InspectAsync(workspace, solution);
+        long afterLoad = LoadBenchmark.HeapAfterFullGc() - before;
+        Server.Semantic.Cache.ContextRequest request = Server.Semantic.SemanticWorkspaceService.CreateRequest(new Protocol.Semantic.SolutionInspectParams { Workspace = workspace, Target = solution });
+        using Server.Semantic.Cache.ContextLease lease = await host.Cache.AcquireAsync(request, authorizer: null, CancellationToken.None);
+        foreach (Microsoft.CodeAnalysis.Project project in lease.Solution.Projects)
+        {
+            _ = await project.GetCompilationAsync();
+        }
+
+        return (afterLoad, LoadBenchmark.HeapAfterFullGc() - before);
+    }
+}

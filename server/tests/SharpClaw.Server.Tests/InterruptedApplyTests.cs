@@ -1,0 +1,93 @@
+using SharpClaw.Protocol;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>
+/// A host killed mid-apply (SIGKILL after 2 of 4 files): the disk as the kill leaves it — two files
+/// written, a truncated temp file next to the third, the apply's durable record in the state folder —
+/// is what the next host finds. It removes the temp file, reports the interrupted edit with its files,
+/// and undoes it.
+/// </summary>
+public sealed class InterruptedApplyTests
+{
+    private static Task<EditResult> Edit(SemanticHost host, string workspace, EditParams parameters) => Poll.WithTimeout(
+        host.Host.Client.InvokeWithParameterObjectAsync<EditResult>(ProtocolMethods.Edit, parameters with { Workspace = workspace, Tool = "test-tool" }),
+        SemanticHost.Timeout,
+        ProtocolMethods.Edit);
+
+    [Fact]
+    public async Task KilledMidApply_NextStartRemovesTempFiles_ReportsTheEdit_AndOffersUndo()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("EditTools");
+        fixture.Restore("EditTools.slnx");
+        string[] sources = ["App/Program.cs", "Lib/Calculator.cs", "Lib/Formatter.cs", "Tests/CalculatorTests.cs"];
+        Dictionary<string, byte[]> originals = sources.ToDictionary(s => s, s => File.ReadAllBytes(fixture.Path(s)));
+        string journal = Path.Combine(StateFolder.ForWorkspace(fixture.Root), "journal");
+
+        // What a SIGKILL right before the third write leaves on disk, captured inside the real apply.
+        Dictionary<string, byte[]> atKill = [];
+        Dictionary<string, byte[]> records = [];
+        string? temp = null;
+        await using (SemanticHost first = await SemanticHost.StartAsync(new HostServerOptions
+        {
+            WriteHook = (index, file, _) =>
+            {
+                if (index == 2)
+                {
+                    foreach (string source in sources)
+                    {
+                        atKill[source] = File.ReadAllBytes(fixture.Path(source));
+                    }
+
+                    foreach (string record in Directory.Exists(journal) ? Directory.GetFiles(journal) : [])
+                    {
+                        records[record] = File.ReadAllBytes(record);
+                    }
+
+                    temp = Path.Combine(Path.GetDirectoryName(file.Path)!, $".{Path.GetFileName(file.Path)}.sharpclaw-{Guid.NewGuid():N}.tmp");
+                    throw new IOException("simulated SIGKILL");
+                }
+
+                return Task.CompletedTask;
+            },
+        }))
+        {
+            EditResult preview = await Edit(first, fixture.Root, new EditParams { Action = "rename", Name = "Calculator.Add", NewName = "Sum" });
+            await SemanticErrors.ExpectAsync(SemanticErrorKind.WriteFailed, () => Edit(first, fixture.Root, new EditParams { Action = "rename", ProposalId = preview.ProposalId, Apply = true }));
+        }
+
+        KeyValuePair<string, byte[]> durable = Assert.Single(records); // Written before the first file.
+        Assert.Equal(2, sources.Count(s => !atKill[s].AsSpan().SequenceEqual(originals[s])));
+        foreach ((string source, byte[] bytes) in atKill)
+        {
+            File.WriteAllBytes(fixture.Path(source), bytes);
+        }
+
+        File.WriteAllBytes(durable.Key, durable.Value);
+        File.WriteAllText(temp!, "public int Su"); // Truncated.
+
+        // The next start.
+        await using SemanticHost next = await SemanticHost.StartAsync();
+        EditResult answer = await Edit(next, fixture.Root, new EditParams { Action = "rename", Name = "Formatter.Describe", NewName = "Explain" });
+        string[] lines = answer.Text.Split('\n');
+        Assert.Matches(@"^interrupted edit: 'rename .*' \(rename, started .*\) stopped after 2 of 4 file\(s\); 1 leftover temporary file\(s\) removed\.$", lines[0]);
+        Assert.Equal(2, lines.Count(l => l.StartsWith("  written: ", StringComparison.Ordinal)));
+        Assert.Equal(2, lines.Count(l => l.StartsWith("  not written: ", StringComparison.Ordinal)));
+        Assert.Contains(lines, l => l.Contains("Undo Last Edit", StringComparison.Ordinal));
+        Assert.False(File.Exists(temp));
+        Assert.Empty(Directory.GetFiles(journal));
+
+        EditResult undone = await Poll.WithTimeout(
+            next.Host.Client.InvokeWithParameterObjectAsync<EditResult>(ProtocolMethods.UndoEdit, new EditHistoryParams { Workspace = fixture.Root, Tool = "test-tool" }),
+            SemanticHost.Timeout,
+            ProtocolMethods.UndoEdit);
+        Assert.StartsWith("writes finished", undone.Text, StringComparison.Ordinal);
+        foreach (string source in sources)
+        {
+            Assert.Equal(originals[source], File.ReadAllBytes(fixture.Path(source)));
+        }
+    }
+}

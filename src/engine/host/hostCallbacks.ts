@@ -1,0 +1,128 @@
+// The host's server-to-client traffic: evaluation authorization requests (answered by the
+// permission policy of whoever started the host) and load progress notifications.
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { PermissionPolicy } from '../permissions/permissionPolicy';
+import { AuthorizeWriteParamsSchema, type AuthorizeWriteParams } from '../protocol/edits';
+
+export const AuthorizeEvaluationParamsSchema = z.object({
+  workspace: z.string(),
+  target: z.string(),
+  configuration: z.string(),
+  targetFramework: z.string().nullable(),
+  reason: z.enum(['coldLoad', 'structuralChange', 'dynamicImports']),
+  changedFiles: z.array(z.string()),
+  tool: z.string().nullable(),
+});
+
+export const AuthorizeEvaluationResultSchema = z.object({
+  granted: z.boolean(),
+  message: z.string().nullable().optional(),
+  /** sharpclaw/authorizeWrite only: the client applied the planned texts itself. */
+  appliedByClient: z.boolean().nullable().optional(),
+});
+
+export const LoadProgressSchema = z.object({
+  target: z.string(),
+  configuration: z.string(),
+  targetFramework: z.string().nullable(),
+  projectIndex: z.number().int(),
+  projectCount: z.number().int(),
+  currentProject: z.string(),
+  percent: z.number().int().nullable(),
+});
+
+export type AuthorizeEvaluationParams = z.infer<typeof AuthorizeEvaluationParamsSchema>;
+export type AuthorizeEvaluationResult = z.infer<typeof AuthorizeEvaluationResultSchema>;
+export type LoadProgress = z.infer<typeof LoadProgressSchema>;
+
+export const HostCallbackMethods = {
+  authorizeEvaluation: 'sharpclaw/authorizeEvaluation',
+  authorizeWrite: 'sharpclaw/authorizeWrite',
+  loadProgress: 'sharpclaw/loadProgress',
+} as const;
+
+/** The part of a JSON-RPC connection (vscode-jsonrpc or vscode-languageclient) we need. */
+export interface CallbackConnection {
+  onRequest(method: string, handler: (params: unknown) => Promise<unknown>): unknown;
+  onNotification(method: string, handler: (params: unknown) => void): unknown;
+}
+
+export interface HostCallbackOptions {
+  /** Only authorization for this folder (or below it) is answered; anything else is denied. */
+  workspaceFolder: string | (() => string | undefined);
+  permissions: PermissionPolicy;
+  requestedBy: () => string;
+  onProgress: (progress: LoadProgress) => void;
+  /**
+   * VS Code only: applies a granted write itself (WorkspaceEdit), so open editors, unsaved buffers
+   * and VS Code's undo stay coherent. Returns false when it cannot (the host then writes); the host
+   * checks afterwards that every file got its planned text.
+   */
+  applyWrite?: (params: AuthorizeWriteParams) => Promise<boolean>;
+}
+
+const reasonText: Record<AuthorizeEvaluationParams['reason'], string> = {
+  coldLoad: 'the solution is not loaded yet (cold load)',
+  structuralChange: 'project, build or restore files changed since the last load',
+  dynamicImports: 'the project imports build files through properties or wildcards, which are re-evaluated on every call',
+};
+
+function isInside(folder: string, candidate: string): boolean {
+  const relative = path.relative(path.resolve(folder), path.resolve(candidate));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+export function registerHostCallbacks(connection: CallbackConnection, options: HostCallbackOptions): void {
+  connection.onRequest(HostCallbackMethods.authorizeEvaluation, async (raw): Promise<AuthorizeEvaluationResult> => {
+    const parsed = AuthorizeEvaluationParamsSchema.safeParse(raw);
+    if (!parsed.success) return { granted: false, message: `Malformed authorization request: ${parsed.error.message}` };
+    const params = parsed.data;
+    const folder = typeof options.workspaceFolder === 'function' ? options.workspaceFolder() : options.workspaceFolder;
+    if (!folder || !isInside(folder, params.workspace)) {
+      return { granted: false, message: `SharpClaw only evaluates projects inside the open workspace; ${params.workspace} is outside it.` };
+    }
+    const decision = await options.permissions.request({
+      kind: 'evaluation',
+      workspaceFolder: params.workspace,
+      target: params.target,
+      requestedBy: params.tool ?? options.requestedBy(),
+      action: `evaluate ${params.target} with MSBuild (${params.configuration}${params.targetFramework ? `, ${params.targetFramework}` : ''}), which runs code from its project and build files`,
+      reason: reasonText[params.reason],
+      files: params.changedFiles,
+    });
+    return { granted: decision.granted, message: decision.granted ? null : (decision.message ?? null) };
+  });
+  // Every semantic write (apply, undo, redo) goes through the policy's `write` kind; no tool argument can grant it.
+  connection.onRequest(HostCallbackMethods.authorizeWrite, async (raw): Promise<AuthorizeEvaluationResult> => {
+    const parsed = AuthorizeWriteParamsSchema.safeParse(raw);
+    if (!parsed.success) return { granted: false, message: `Malformed write authorization request: ${parsed.error.message}` };
+    const params = parsed.data;
+    const folder = typeof options.workspaceFolder === 'function' ? options.workspaceFolder() : options.workspaceFolder;
+    if (!folder || !isInside(folder, params.workspace)) {
+      return { granted: false, message: `SharpClaw only writes inside the open workspace; ${params.workspace} is outside it.` };
+    }
+    const decision = await options.permissions.request({
+      kind: 'write',
+      workspaceFolder: params.workspace,
+      requestedBy: params.tool ?? options.requestedBy(),
+      action: `write ${params.files.length} file${params.files.length === 1 ? '' : 's'} (${params.summary})`,
+      reason: `${params.operation} changes C# files checked by the compiler`,
+      files: writeFileLines(params),
+    });
+    if (!decision.granted) return { granted: false, message: decision.message ?? null };
+    const appliedByClient = options.applyWrite ? await options.applyWrite(params) : false;
+    return { granted: true, message: null, appliedByClient };
+  });
+  connection.onNotification(HostCallbackMethods.loadProgress, (raw) => {
+    const parsed = LoadProgressSchema.safeParse(raw);
+    if (parsed.success) options.onProgress(parsed.data);
+  });
+}
+
+/** One line per file a write touches, with occurrence counts, for the permission prompt. */
+export function writeFileLines(params: AuthorizeWriteParams): string[] {
+  return params.files.map((file) =>
+    file.newPath ? `${file.path} -> ${file.newPath}` : `${file.path} (${file.occurrences} ${file.occurrences === 1 ? 'occurrence' : 'occurrences'})`,
+  );
+}

@@ -1,0 +1,53 @@
+// How tools talk to the Roslyn host, whichever surface started it (vscode-languageclient in
+// VS Code, vscode-jsonrpc in the CLI and the MCP server).
+import { z } from 'zod';
+import { SemanticErrorDataSchema } from '../protocol/semantic';
+import { ToolError, type ToolErrorCode } from '../tools/toolErrors';
+
+export interface HostRequester {
+  request<T>(method: string, params: unknown, resultSchema: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
+}
+
+/** The JSON-RPC error code the host uses for its typed errors; `data` follows HostErrorDataSchema. */
+export const hostErrorCode = -32001;
+
+export const HostErrorDataSchema = z.object({
+  kind: z.string(),
+  message: z.string(),
+  candidates: z.array(z.string()).nullable().optional(),
+  projects: z.array(z.object({ path: z.string(), reason: z.string() })).nullable().optional(),
+  command: z.string().nullable().optional(),
+  /** ambiguous_symbol / symbol_not_found: candidates an agent can send back unchanged. */
+  symbols: z
+    .array(z.object({ name: z.string(), kind: z.string(), path: z.string().nullable(), line: z.number().int().nullable(), character: z.number().int().nullable(), needsPath: z.boolean() }))
+    .nullable()
+    .optional(),
+  /** Edit errors: one line per new error, conflict, residual change or rollback error. */
+  details: z.array(z.string()).nullable().optional(),
+});
+
+type SymbolCandidate = NonNullable<z.infer<typeof HostErrorDataSchema>['symbols']>[number];
+
+/** "name (kind)", plus the file to send with it when candidates share a name. */
+function candidateLine(candidate: SymbolCandidate): string {
+  const where = candidate.path ? `${candidate.path}${candidate.line ? `:${candidate.line}:${candidate.character ?? 1}` : ''}` : '';
+  return `${candidate.name} (${candidate.kind}${where ? `, ${where}` : ''})${candidate.needsPath && candidate.path ? ` — send with path ${candidate.path}` : ''}`;
+}
+
+/** Every typed error kind the host sends (the protocol's list, drift-checked against the host). */
+const knownHostKinds = new Set<string>(SemanticErrorDataSchema.shape.kind.options satisfies readonly ToolErrorCode[]);
+
+/** Turns a JSON-RPC error from the host into a typed ToolError; other errors pass through. */
+export function toToolError(error: unknown): unknown {
+  const candidate = error as { code?: unknown; data?: unknown; message?: unknown } | undefined;
+  if (candidate?.code !== hostErrorCode) return error;
+  const data = HostErrorDataSchema.safeParse(candidate.data);
+  if (!data.success) return new ToolError('internal_error', String(candidate.message ?? 'The host failed without details.'));
+  const kind = knownHostKinds.has(data.data.kind as ToolErrorCode) ? (data.data.kind as ToolErrorCode) : 'internal_error';
+  const candidates = [...(data.data.candidates ?? []), ...(data.data.symbols ?? []).map(candidateLine), ...(data.data.details ?? [])];
+  return new ToolError(kind, data.data.message, {
+    ...(candidates.length ? { candidates } : {}),
+    ...(data.data.projects ? { projects: data.data.projects } : {}),
+    ...(data.data.command ? { command: data.data.command } : {}),
+  });
+}

@@ -1,0 +1,147 @@
+// Mirrors SharpClaw.Protocol/Semantic (the host's workspace loading and inspection records).
+// The drift test compares these with the host's exported JSON Schema.
+import { z } from 'zod';
+
+export const ProjectIssueSchema = z.object({ path: z.string(), reason: z.string() });
+
+export const ExcludedAnalyzerSchema = z.object({
+  path: z.string(),
+  name: z.string(),
+  origin: z.enum(['package', 'project', 'other']),
+  package: z.string().nullable(),
+});
+
+export const ExcludedAnalyzersSchema = z.object({
+  project: z.string(),
+  targetFramework: z.string().nullable(),
+  analyzers: z.array(ExcludedAnalyzerSchema),
+});
+
+export const RestoredPackageSchema = z.object({
+  id: z.string(),
+  requestedVersion: z.string().nullable(),
+  resolvedVersion: z.string().nullable(),
+  targetFramework: z.string(),
+});
+
+export const ProjectCompilationSchema = z.object({
+  name: z.string(),
+  targetFramework: z.string().nullable(),
+  documentCount: z.number().int(),
+  loaded: z.boolean(),
+});
+
+const TestProjectSourceSchema = z.enum(['evaluated', 'testSdkReference', 'absent']);
+
+export const InspectedProjectSchema = z.object({
+  path: z.string(),
+  name: z.string(),
+  isTestProject: z.boolean(),
+  isTestProjectSource: TestProjectSourceSchema,
+  outputType: z.string(),
+  targetFrameworks: z.array(z.string()),
+  restoredTargetFrameworks: z.array(z.string()),
+  packages: z.array(RestoredPackageSchema),
+  projectReferences: z.array(z.string()),
+  assetsFile: z.string().nullable(),
+  compilations: z.array(ProjectCompilationSchema),
+});
+
+export const SolutionInspectResultSchema = z.object({
+  workspace: z.string(),
+  target: z.string(),
+  configuration: z.string(),
+  targetFramework: z.string().nullable(),
+  loadStatus: z.enum(['complete', 'partial']),
+  /** Projects that failed to load; the rest are usable. */
+  partialLoad: z.array(ProjectIssueSchema),
+  /** Problems MSBuild reported for projects that still loaded. */
+  loadWarnings: z.array(ProjectIssueSchema),
+  projects: z.array(InspectedProjectSchema),
+  excludedAnalyzers: z.array(ExcludedAnalyzersSchema),
+  dynamicImports: z.array(z.string()),
+  fromCache: z.boolean(),
+});
+
+export const ProjectGraphNodeSchema = z.object({
+  path: z.string(),
+  isTestProject: z.boolean(),
+  isTestProjectSource: TestProjectSourceSchema,
+  targetFrameworks: z.array(z.string()),
+  outputType: z.string(),
+  assetsFile: z.string().nullable(),
+  restored: z.boolean(),
+  compileItems: z.array(z.string()),
+  projectReferences: z.array(z.string()),
+  imports: z.array(z.string()),
+});
+
+export const ProjectGraphResultSchema = z.object({
+  workspace: z.string(),
+  target: z.string(),
+  configuration: z.string(),
+  targetFramework: z.string().nullable(),
+  projects: z.array(ProjectGraphNodeSchema),
+  excludedAnalyzers: z.array(ExcludedAnalyzersSchema),
+  partialLoad: z.array(ProjectIssueSchema),
+  dynamicImports: z.array(z.string()),
+  fromCache: z.boolean(),
+});
+
+export const SymbolCandidateSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  path: z.string().nullable(),
+  line: z.number().int().nullable(),
+  character: z.number().int().nullable(),
+  needsPath: z.boolean(),
+});
+
+export const SemanticErrorDataSchema = z.object({
+  kind: z.enum([
+    'TargetAmbiguous',
+    'NoTarget',
+    'PermissionDenied',
+    'MissingPrerequisites',
+    'LoadFailed',
+    'PartialLoad',
+    'InvalidRequest',
+    'ambiguous_symbol',
+    'symbol_not_found',
+    'ambiguous_file',
+    'stale_edit',
+    'unverified',
+    'invalid_identifier',
+    'rename_conflict',
+    'new_errors',
+    'outside_workspace',
+    'generated_document',
+    'linked_document_conflict',
+    'edit_too_large',
+    'write_failed',
+    'content_changed',
+    'nothing_to_undo',
+    'read_only_file',
+  ]),
+  message: z.string(),
+  candidates: z.array(z.string()).nullable(),
+  projects: z.array(ProjectIssueSchema).nullable(),
+  command: z.string().nullable(),
+  /** ambiguous_symbol / symbol_not_found only. */
+  symbols: z.array(SymbolCandidateSchema).nullable().optional(),
+  /** Edit errors: new errors, conflicts, residual changes and rollback errors, one per line. */
+  details: z.array(z.string()).nullable().optional(),
+});
+
+export type SolutionInspectResult = z.infer<typeof SolutionInspectResultSchema>;
+export type ProjectGraphResult = z.infer<typeof ProjectGraphResultSchema>;
+export type ExcludedAnalyzers = z.infer<typeof ExcludedAnalyzersSchema>;
+
+/** What every workspace request carries. */
+export interface WorkspaceRequestParams {
+  workspace: string;
+  target?: string;
+  configuration?: string;
+  targetFramework?: string;
+  tool?: string;
+}

@@ -1,0 +1,89 @@
+// csharp_rename_symbol and csharp_edit: compiler-checked rename, file rename and code actions with
+// previews (proposal ids) and validated writes. Writing needs FileSystemWrite permission, which the
+// host asks for through the client's permission policy (kind `write`); no argument can grant it.
+import { z } from 'zod';
+import { maxHostInteger } from '../toolInput';
+import { EditResultSchema, type EditResult } from '../../protocol/edits';
+import { HostMethods } from '../../protocol/methods';
+import { defineTool, type ToolContext } from '../toolDefinition';
+import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
+import { renderEdit } from './renderEdits';
+
+const writeNote =
+  'Without apply the result is a preview whose first line holds a proposal ID; send { proposalId, apply: true } to write it (proposals expire after 5 minutes and become stale when a file they edit, a project, props, solution or .editorconfig file changes). Writing asks the user for file-write permission. The receipt ends with the errors and warnings of the changed files.';
+
+const proposal = {
+  proposalId: z.string().min(1).optional().describe('The proposal ID from a preview (or a code action listing).'),
+  apply: z.boolean().optional().describe('Write the edit: the preview named by proposalId, or a fresh rename / code action with actionIndex.'),
+};
+
+async function callEdit(input: object, tool: string, context: ToolContext): Promise<EditResult> {
+  const result = await context.host.request(HostMethods.edit, { workspace: context.workspaceFolder, ...input, tool }, EditResultSchema, context.signal);
+  if (result.kind === 'applied') context.onEditApplied?.(result.text.split('\n', 1)[0] ?? tool);
+  return result;
+}
+
+export const RenameSymbolInputSchema = z
+  .strictObject({
+    ...symbolSelection,
+    newName: z.string().min(1).optional().describe('The new identifier (a keyword needs @, as in @class). Required unless applying a proposalId.'),
+    ...proposal,
+    ...workspaceSelection,
+  })
+  .refine((input) => input.proposalId !== undefined || (input.newName !== undefined && (input.name !== undefined || (input.path !== undefined && input.line !== undefined))), {
+    message: 'Give name (or path with line and character) and newName, or proposalId with apply: true.',
+  })
+  .refine((input) => input.proposalId === undefined || input.apply === true, { message: 'proposalId needs apply: true.' });
+
+export const renameSymbolTool = defineTool({
+  name: 'csharp_rename_symbol',
+  displayName: 'Rename C# symbol',
+  referenceName: 'csharpRenameSymbol',
+  userDescription: 'Renames a C# symbol everywhere with Roslyn, checked by the compiler, after a preview.',
+  modelDescription: `Rename one exact C# symbol (selected like csharp_symbol_resolve: Calculator.Add, Calculator.Add(int, int), or path/line/character) to newName across every project, computed by Roslyn. Rejects invalid identifiers, unresolved conflicts, new compiler errors, generated files, paths outside the workspace and linked files whose edits disagree; returns unverified when project generators were excluded. Does not rename files or change strings and comments. ${writeNote}`,
+  tags: ['csharp', 'roslyn', 'rename', 'edit'],
+  input: RenameSymbolInputSchema,
+  mayExecuteProjectCode: true,
+  confirmation: (input) =>
+    input.apply ? { title: 'Rename C# symbol', message: input.proposalId ? `Apply proposal ${input.proposalId}.` : `Rename ${input.name ?? 'the symbol'} to ${input.newName ?? ''}.` } : undefined,
+  invoke: (input, context) => callEdit({ ...input, action: 'rename' }, 'csharp_rename_symbol', context),
+  render: renderEdit,
+});
+
+export const EditInputSchema = z
+  .strictObject({
+    action: z.enum(['rename', 'rename_file', 'code_actions']).describe('rename a symbol, rename_file a document, or list/resolve/apply code_actions.'),
+    ...symbolSelection,
+    file: z.string().min(1).optional().describe('Alias of path: the file (workspace-relative or a unique suffix such as Calculator.cs).'),
+    newName: z.string().min(1).optional().describe('rename: the new identifier. rename_file: the new file name (Sum.cs) or workspace-relative path.'),
+    endLine: z.number().int().min(1).max(maxHostInteger).optional().describe('code_actions: one-based end line of a selection.'),
+    endCharacter: z.number().int().min(1).max(maxHostInteger).optional().describe('code_actions: one-based end character of a selection.'),
+    diagnostic: z.string().min(1).optional().describe('code_actions: a diagnostic code such as CS0168: the fixes for its first occurrence in file (at or after line).'),
+    actionIndex: z.number().int().min(0).max(maxHostInteger).optional().describe('code_actions: the zero-based index of a listing entry (with the listing\'s proposalId, or with the same file/position).'),
+    all: z.boolean().optional().describe('code_actions: also list the entries under Suppress or configure issues.'),
+    ...proposal,
+    ...workspaceSelection,
+  })
+  .refine((input) => input.path === undefined || input.file === undefined || input.path === input.file, { message: 'Give file or path, not both.' });
+
+export type EditInput = z.infer<typeof EditInputSchema>;
+
+/** The host's flat params for an edit tool input (file is an alias of path). */
+export function editParams(input: EditInput): Record<string, unknown> {
+  const { file, ...rest } = input;
+  return { ...rest, ...(file !== undefined ? { path: file } : {}) };
+}
+
+export const editTool = defineTool({
+  name: 'csharp_edit',
+  displayName: 'Edit C# with Roslyn',
+  referenceName: 'csharpEdit',
+  userDescription: 'Compiler-checked rename, file rename and code actions (fixes, refactorings) with previews.',
+  modelDescription: `Safe C# edits computed by Roslyn. action=rename: symbol selectors + newName. action=rename_file: path + newName (file name or workspace-relative path; namespaces and types stay). action=code_actions: file + line/character (+ endLine/endCharacter for a selection), or file + diagnostic (+ line) for the fixes of its first occurrence; the listing has stable zero-based indexes, nested actions as "A > B", fix-all once per scope, and hides Suppress or configure issues unless all is set. Send the listing's proposalId with actionIndex for a preview with a new proposalId. ${writeNote}`,
+  tags: ['csharp', 'roslyn', 'refactoring', 'edit'],
+  input: EditInputSchema,
+  mayExecuteProjectCode: true,
+  confirmation: (input) => (input.apply ? { title: 'Edit C# files', message: `Apply ${input.action}${input.proposalId ? ` proposal ${input.proposalId}` : ''}.` } : undefined),
+  invoke: (input, context) => callEdit(editParams(input), 'csharp_edit', context),
+  render: renderEdit,
+});

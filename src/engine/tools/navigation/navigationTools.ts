@@ -1,0 +1,146 @@
+// csharp_navigate, csharp_bulk_navigate, csharp_symbols: the bridge tools' read actions, answered
+// by the Roslyn host from the compiler, in compact text.
+import { z } from 'zod';
+import { maxHostInteger } from '../toolInput';
+import { HostMethods } from '../../protocol/methods';
+import { BulkNavigateResultSchema, NavigateResultSchema, SymbolsResultSchema } from '../../protocol/navigation';
+import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
+import { defineTool, type ToolContext } from '../toolDefinition';
+import { renderBulkNavigate, renderNavigate, renderSymbols } from './renderNavigation';
+
+export const navigateActions = [
+  'definition',
+  'type_definition',
+  'implementation',
+  'references',
+  'reads',
+  'writes',
+  'callers',
+  'callees',
+  'supertypes',
+  'subtypes',
+  'hover',
+  'source',
+  'members',
+  'impact',
+] as const;
+
+const loadNote = 'The first call loads the solution with MSBuild, which needs the user\'s approval.';
+
+const action = z.enum(navigateActions).describe(
+  'definition, type_definition, implementation, references, reads, writes (of a field, property, local, parameter or event), callers, callees, supertypes, subtypes, hover, source (declaration text with its doc comment), members (of a type), impact (references, callers and implementations of a member; references and subtypes of a type).',
+);
+
+const target = {
+  symbol: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Symbol name instead of a position. Matches the end of the fully qualified name (Calculator.Add); a parameter list selects an overload (Calculator.Add(int, int)); a constructor needs its parameter list (Box.Box(int)). Candidates from ambiguous_symbol go back unchanged.'),
+  file: z.string().min(1).optional().describe('Workspace-relative path, or a file name or path suffix of whole segments naming one file (Calculator.cs, Math/Calculator.cs). With symbol: the file that declares it.'),
+  line: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based line in file.'),
+  character: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based character (UTF-16 code units) on that line. file and line alone work for source and members (the innermost declaration around the line).'),
+};
+
+const options = {
+  context: z.boolean().optional().describe('Show each position on its own line with its trimmed source line.'),
+  offset: z.number().int().min(0).max(maxHostInteger).optional().describe('Skip this many results of the filtered list (paging). Default 0.'),
+  limit: z.number().int().min(1).max(200).optional().describe('At most this many results (1–200). Default 50.'),
+};
+
+const needsTarget = (input: { symbol?: string | undefined; file?: string | undefined; line?: number | undefined }) => input.symbol !== undefined || (input.file !== undefined && input.line !== undefined);
+const targetMessage = 'Give symbol, or file with line (and character).';
+
+export const NavigateInputSchema = z
+  .strictObject({
+    action,
+    ...target,
+    container: symbolSelection.container,
+    kind: symbolSelection.kind,
+    project: symbolSelection.project,
+    signature: symbolSelection.signature,
+    ...options,
+    ...workspaceSelection,
+  })
+  .refine(needsTarget, { message: targetMessage });
+export type NavigateInput = z.infer<typeof NavigateInputSchema>;
+
+/** Tool arguments → host params: symbol is the host's name, file its path. */
+export function toNavigateParams(input: NavigateInput): Record<string, unknown> {
+  const { symbol, file, ...rest } = input;
+  return { ...rest, ...(symbol !== undefined ? { name: symbol } : {}), ...(file !== undefined ? { path: file } : {}) };
+}
+
+function ask<T>(method: string, tool: string, params: object, schema: z.ZodType<T>, context: ToolContext): Promise<T> {
+  return context.host.request(method, { workspace: context.workspaceFolder, ...params, tool }, schema, context.signal);
+}
+
+export const navigateTool = defineTool({
+  name: 'csharp_navigate',
+  displayName: 'Navigate C#',
+  referenceName: 'csharpNavigate',
+  userDescription: 'Definitions, references, reads/writes, callers/callees, hierarchy, hover, source, members and impact of a C# symbol.',
+  modelDescription: `Navigate C# code with the compiler: one action on a symbol given by name (symbol: Calculator.Add, Calculator.Add(int, int), Box.Box(int)) or by file, line and character (one-based). Actions: definition, type_definition, implementation, references, reads, writes, callers, callees, supertypes, subtypes, hover, source, members, impact. Locations come one line per file (src/A.cs 12:9 40:17); related symbols as "path:line:char kind Name" with indented "calls" call sites, and every name can be sent back as symbol. Lists are paged with offset and limit (default 50) and end with a truncated: line when cut. Errors: ambiguous_symbol / symbol_not_found list candidates; ambiguous_file lists the files a file name matches. ${loadNote}`,
+  tags: ['csharp', 'roslyn', 'navigation'],
+  input: NavigateInputSchema,
+  mayExecuteProjectCode: true,
+  invoke: (input, context) => ask(HostMethods.navigate, 'csharp_navigate', toNavigateParams(input), NavigateResultSchema, context),
+  render: renderNavigate,
+});
+
+const QuerySchema = z
+  .strictObject({ action, ...target })
+  .refine(needsTarget, { message: targetMessage });
+
+export const BulkNavigateInputSchema = z.strictObject({
+  queries: z.array(QuerySchema).min(1).max(16).describe('1 to 16 navigate queries, each { action, symbol } or { action, file, line, character }. May be sent as a JSON string.'),
+  ...options,
+  ...workspaceSelection,
+});
+export type BulkNavigateInput = z.infer<typeof BulkNavigateInputSchema>;
+
+export function toBulkNavigateParams(input: BulkNavigateInput): Record<string, unknown> {
+  const { queries, ...rest } = input;
+  return {
+    ...rest,
+    queries: queries.map(({ symbol, file, ...query }) => ({ ...query, ...(symbol !== undefined ? { name: symbol } : {}), ...(file !== undefined ? { path: file } : {}) })),
+  };
+}
+
+export const bulkNavigateTool = defineTool({
+  name: 'csharp_bulk_navigate',
+  displayName: 'Navigate C# (bulk)',
+  referenceName: 'csharpBulkNavigate',
+  userDescription: 'Up to 16 C# navigate queries in one call, answered concurrently.',
+  modelDescription: `Run 1 to 16 independent csharp_navigate queries concurrently in one call: queries is a list of { action, symbol } or { action, file, line, character }; context, offset and limit apply to every query. The answer has one section per query in request order, headed "## N action target". A failing query (ambiguous_symbol, symbol_not_found, ambiguous_file, ...) shows its error line in its own section and the others still run; on timeout, finished sections stay and the rest say timeout. ${loadNote}`,
+  tags: ['csharp', 'roslyn', 'navigation'],
+  input: BulkNavigateInputSchema,
+  mayExecuteProjectCode: true,
+  invoke: (input, context) => ask(HostMethods.bulkNavigate, 'csharp_bulk_navigate', toBulkNavigateParams(input), BulkNavigateResultSchema, context),
+  render: renderBulkNavigate,
+});
+
+export const SymbolsInputSchema = z
+  .strictObject({
+    file: z.string().min(1).optional().describe('Document symbols of this file: workspace-relative path, or a unique file name or path suffix (Calculator.cs).'),
+    query: z.string().min(1).optional().describe('Workspace symbols whose name matches: exact, prefix, substring or camel humps (CoCa for CountCalls), best matches first.'),
+    project: z.string().min(1).optional().describe('Only this project (name or workspace-relative path).'),
+    offset: options.offset,
+    limit: options.limit,
+    ...workspaceSelection,
+  })
+  .refine((input) => (input.file === undefined) !== (input.query === undefined), { message: 'Give exactly one of file or query.' });
+export type SymbolsInput = z.infer<typeof SymbolsInputSchema>;
+
+export const symbolsTool = defineTool({
+  name: 'csharp_symbols',
+  displayName: 'C# symbols',
+  referenceName: 'csharpSymbols',
+  userDescription: 'The declarations of a C# file, or the workspace symbols matching a name.',
+  modelDescription: `List C# symbols. With file: its declarations as "line:char-endLine:endChar kind Name" (5:18-9:2), indented under their container. With query: workspace symbols as "path:line:char kind Name", best name matches first (exact, prefix, substring, camel humps), then by file and position. Names can be sent to csharp_navigate unchanged. Paged with offset and limit (default 50) and a final truncated: line. ${loadNote}`,
+  tags: ['csharp', 'roslyn', 'symbols'],
+  input: SymbolsInputSchema,
+  mayExecuteProjectCode: true,
+  invoke: ({ file, ...rest }, context) => ask(HostMethods.symbols, 'csharp_symbols', { ...rest, ...(file !== undefined ? { path: file } : {}) }, SymbolsResultSchema, context),
+  render: renderSymbols,
+});

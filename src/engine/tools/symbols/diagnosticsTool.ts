@@ -1,0 +1,77 @@
+// csharp_diagnostics: compiler and SDK-analyzer diagnostics, filtered and paged, in the
+// bridge tools' compact format.
+import { z } from 'zod';
+import { maxHostInteger } from '../toolInput';
+import { loadDiagnosticsDefaultSeverity } from '../../config/diagnosticsSettings';
+import { SettingsValidationError } from '../../config/verificationSettings';
+import { HostMethods } from '../../protocol/methods';
+import { DiagnosticsResultSchema, type DiagnosticsResult } from '../../protocol/symbols';
+import { renderExcludedAnalyzers } from '../solutionInspect/renderSolutionInspect';
+import { defineTool } from '../toolDefinition';
+import { ToolError } from '../toolErrors';
+import { resolvedFileLines } from './renderSymbols';
+import { workspaceSelection } from './symbolSelector';
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+export function renderDiagnostics(result: DiagnosticsResult): string {
+  const lines: string[] = resolvedFileLines(result);
+  if (result.summary) {
+    for (const line of result.summary) lines.push(`${line.id} x${line.count} ${line.severity} ${line.example.path}:${line.example.line}:${line.example.character} ${line.message}`);
+  } else {
+    let file: string | undefined;
+    for (const diagnostic of result.diagnostics ?? []) {
+      if (diagnostic.path !== file) lines.push((file = diagnostic.path));
+      lines.push(`  ${diagnostic.line}:${diagnostic.character} ${diagnostic.severity} ${diagnostic.id} ${diagnostic.message}`);
+    }
+  }
+  const below = result.belowSeverity ? `, ${result.belowSeverity} below the severity` : '';
+  lines.push(`${plural(result.filesChecked, 'file')} checked, ${plural(result.total, 'diagnostic')} in ${plural(result.filesWithDiagnostics, 'file')}${below}${result.filteredByIds ? ', filtered by ids' : ''}`);
+  if (result.incomplete.length) lines.push(`incomplete: ${result.incomplete.join(', ')} (not in any project: no semantic diagnostics)`);
+  lines.push(...renderExcludedAnalyzers(result.excludedAnalyzers ?? []));
+  if (result.truncated && result.nextOffset !== null) {
+    lines.push(`truncated: ${result.summary ? `${result.summary.length} codes shown of more` : plural(result.total, 'diagnostic')} in total, next offset: ${result.nextOffset}. Raise limit or narrow the query.`);
+  }
+  return lines.join('\n');
+}
+
+export const DiagnosticsInputSchema = z.strictObject({
+  project: z.string().min(1).optional().describe('Only this project (name or workspace-relative path).'),
+  path: z.string().min(1).max(1024).optional().describe('A file (workspace-relative path or unique suffix such as Calculator.cs) or a glob such as src/**/*.cs; braces list alternatives: src/{A,B}.cs. Default: every C# file.'),
+  severity: z.enum(['error', 'warning', 'information', 'hint']).optional().describe('Lowest severity to report. Default warning (errors and warnings), unless the workspace settings file (.sharpclaw/settings.jsonc, diagnostics.defaultSeverity) sets another.'),
+  ids: z.array(z.string().min(1)).min(1).optional().describe('Only these diagnostic codes, case-insensitive, applied before severity, e.g. ["CS0246", "IDE0005"].'),
+  summary: z.boolean().optional().describe('One line per code (count, severity, one example) instead of one per diagnostic.'),
+  offset: z.number().int().min(0).max(maxHostInteger).optional().describe('Skip this many results (paging). Default 0.'),
+  limit: z.number().int().min(1).max(250).optional().describe('At most this many results (1–250). Default 50.'),
+  ...workspaceSelection,
+});
+
+/** The settings files' default; a broken settings file is the caller's invalid_request, naming key and file. */
+function defaultSeverity(workspaceFolder: string) {
+  try {
+    return loadDiagnosticsDefaultSeverity(workspaceFolder);
+  } catch (error) {
+    if (error instanceof SettingsValidationError) throw new ToolError('invalid_request', error.message);
+    throw error;
+  }
+}
+
+export const diagnosticsTool = defineTool({
+  name: 'csharp_diagnostics',
+  displayName: 'C# diagnostics',
+  referenceName: 'csharpDiagnostics',
+  userDescription: 'Compiler and SDK analyzer errors and warnings, by file, project, code or severity.',
+  modelDescription:
+    'Get C# compiler diagnostics plus those of the .NET SDK analyzers and generators, without building: for the workspace, a project, a file or a glob (src/**/*.cs, src/{A,B}.cs). severity defaults to warning (errors and warnings); ids filters codes (case-insensitive, before severity); summary gives one line per code. Sorted by file, line and character, with a totals line; limit 1–250 (default 50) with a truncated: line and next offset. Files outside every project are listed as incomplete:. The first call loads the solution with MSBuild, which needs the user\'s approval.',
+  tags: ['csharp', 'roslyn', 'diagnostics'],
+  input: DiagnosticsInputSchema,
+  mayExecuteProjectCode: true,
+  invoke: (input, context) =>
+    context.host.request(
+      HostMethods.diagnostics,
+      { workspace: context.workspaceFolder, ...input, severity: input.severity ?? defaultSeverity(context.workspaceFolder), tool: 'csharp_diagnostics' },
+      DiagnosticsResultSchema,
+      context.signal,
+    ),
+  render: renderDiagnostics,
+});

@@ -1,0 +1,71 @@
+// csharp_symbol_resolve, csharp_find_references, csharp_type_hierarchy: exact compiler answers
+// from the Roslyn host, addressed by name or by position.
+import { z } from 'zod';
+import { maxHostInteger } from '../toolInput';
+import { HostMethods } from '../../protocol/methods';
+import { FindReferencesResultSchema, SymbolResolveResultSchema, TypeHierarchyResultSchema } from '../../protocol/symbols';
+import { defineTool, type ToolContext } from '../toolDefinition';
+import { renderFindReferences, renderSymbolResolve, renderTypeHierarchy } from './renderSymbols';
+import { requireNameOrPosition, symbolSelection, workspaceSelection } from './symbolSelector';
+
+const loadNote = 'The first call loads the solution with MSBuild, which needs the user\'s approval.';
+
+function ask<T>(method: string, tool: string, input: object, schema: z.ZodType<T>, context: ToolContext): Promise<T> {
+  return context.host.request(method, { workspace: context.workspaceFolder, ...input, tool }, schema, context.signal);
+}
+
+const ResolveInputSchema = requireNameOrPosition(z.strictObject({ ...symbolSelection, ...workspaceSelection }));
+export const symbolResolveTool = defineTool({
+  name: 'csharp_symbol_resolve',
+  displayName: 'Resolve C# symbol',
+  referenceName: 'csharpSymbolResolve',
+  userDescription: 'Finds the exact C# symbol for a name or position, with its declarations.',
+  modelDescription: `Resolve a C# symbol exactly, by name (Calculator.Add, Calculator.Add(int, int), Box.Box(int)) or by file, line and character, and get its kind, fully qualified name and declaration locations. Ambiguous names return ambiguous_symbol with candidates you can send back unchanged; unknown names return symbol_not_found with similar names. ${loadNote}`,
+  tags: ['csharp', 'roslyn', 'symbols'],
+  input: ResolveInputSchema,
+  mayExecuteProjectCode: true,
+  invoke: (input, context) => ask(HostMethods.symbolResolve, 'csharp_symbol_resolve', input, SymbolResolveResultSchema, context),
+  render: renderSymbolResolve,
+});
+
+const ReferencesInputSchema = requireNameOrPosition(
+  z.strictObject({
+    ...symbolSelection,
+    offset: z.number().int().min(0).max(maxHostInteger).optional().describe('Skip this many references (paging). Default 0.'),
+    limit: z.number().int().min(1).max(200).optional().describe('At most this many references (1–200). Default 50.'),
+    context: z.boolean().optional().describe('Show each reference with its trimmed source line.'),
+    ...workspaceSelection,
+  }),
+);
+export const findReferencesTool = defineTool({
+  name: 'csharp_find_references',
+  displayName: 'Find C# references',
+  referenceName: 'csharpFindReferences',
+  userDescription: 'Every reference to a C# symbol, by compiler identity, across projects.',
+  modelDescription: `Find every reference to a C# symbol by compiler identity across all projects (not text search), selected by name or position like csharp_symbol_resolve. Paged with offset and limit (1–200, default 50); a final truncated: line gives the total and the next offset. Source-generated occurrences are left out and counted. ${loadNote}`,
+  tags: ['csharp', 'roslyn', 'references'],
+  input: ReferencesInputSchema,
+  mayExecuteProjectCode: true,
+  invoke: (input, context) => ask(HostMethods.findReferences, 'csharp_find_references', input, FindReferencesResultSchema, context),
+  render: renderFindReferences,
+});
+
+const HierarchyInputSchema = requireNameOrPosition(
+  z.strictObject({
+    ...symbolSelection,
+    limit: z.number().int().min(1).max(200).optional().describe('At most this many items per relationship. Default 50.'),
+    ...workspaceSelection,
+  }),
+);
+export const typeHierarchyTool = defineTool({
+  name: 'csharp_type_hierarchy',
+  displayName: 'C# type hierarchy',
+  referenceName: 'csharpTypeHierarchy',
+  userDescription: 'Base types, interfaces, derived types and implementations of a C# type.',
+  modelDescription: `Get a C# type's base types, implemented interfaces, derived types and (for interfaces) implementations across all projects, each list bounded by limit with its own truncation line. Select the type by name or position. ${loadNote}`,
+  tags: ['csharp', 'roslyn', 'hierarchy'],
+  input: HierarchyInputSchema,
+  mayExecuteProjectCode: true,
+  invoke: (input, context) => ask(HostMethods.typeHierarchy, 'csharp_type_hierarchy', input, TypeHierarchyResultSchema, context),
+  render: renderTypeHierarchy,
+});

@@ -1,0 +1,54 @@
+// One definition per tool serves all three surfaces: VS Code language-model tools, the MCP
+// server and the `sharpclaw tool` CLI. The zod input schema is the contract; package.json's
+// languageModelTools[].inputSchema is generated from it (scripts/generate-manifest.mjs).
+import type { z } from 'zod';
+import type { PermissionPolicy } from '../permissions/permissionPolicy';
+import type { HostRequester } from '../host/hostRequester';
+
+export type Surface = 'vscode' | 'cli' | 'mcp';
+
+export interface ToolContext {
+  /** Absolute path of the workspace folder the tool works in. */
+  workspaceFolder: string;
+  permissions: PermissionPolicy;
+  /** The Roslyn host, started on first use. */
+  host: HostRequester;
+  surface: Surface;
+  signal: AbortSignal;
+  /** Reports progress of long work (loads, builds) to whoever shows it. */
+  progress(message: string, percent?: number): void;
+  /** Called after the host wrote an edit for this call (so VS Code's Undo Last Edit can replay it in order). */
+  onEditApplied?(summary: string): void;
+}
+
+export interface ToolConfirmation {
+  title: string;
+  message: string;
+}
+
+export interface ToolDefinition<Input = unknown, Result = unknown> {
+  name: string;
+  displayName: string;
+  /** What an agent reads to decide when to call the tool. */
+  modelDescription: string;
+  /** What a person reads in the tool picker. */
+  userDescription: string;
+  /** The LM tool reference name (`#name` in chat). */
+  referenceName: string;
+  tags: string[];
+  input: z.ZodType<Input>;
+  /** True when the tool may execute project code (evaluation, build, test). */
+  mayExecuteProjectCode: boolean;
+  /** Without side effects: what a chat confirmation should show before the call. */
+  confirmation?(input: Input): ToolConfirmation | undefined;
+  invoke(input: Input, context: ToolContext): Promise<Result>;
+  /** Compact text for agents: few tokens, fixed order. */
+  render(result: Result): string;
+}
+
+/** Erases the type parameters so tools of different shapes can sit in one registry. */
+export type AnyToolDefinition = ToolDefinition<any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export function defineTool<Input, Result>(definition: ToolDefinition<Input, Result>): ToolDefinition<Input, Result> {
+  return definition;
+}

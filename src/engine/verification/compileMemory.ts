@@ -1,0 +1,174 @@
+// Remembers each project's last compile diagnostics, so that a build in which MSBuild skipped
+// CoreCompile (the project was up to date) still reports the warnings its code has: a report
+// never claims fewer warnings than the code has.
+//
+// One entry per project, configuration and target framework, in the verifier's per-user state
+// folder (never the workspace), keyed by the compile's inputs and output: the content of
+// obj/…/<project>.CoreCompileInputs.cache (MSBuild's own hash of the compile items, references
+// and options) and the size and time of the intermediate assembly (obj/…/Name.dll, which the
+// compiler rewrites each time it runs). After a build:
+//   - the assembly changed: the compiler ran; its diagnostics in this build are remembered;
+//   - unchanged, with compiler diagnostics: it ran and failed; nothing is remembered;
+//   - unchanged, no diagnostics: MSBuild skipped it; a matching entry's diagnostics are replayed.
+// Before a build, a project whose existing output SharpClaw never saw compiled (built outside
+// SharpClaw, or its entry no longer matches) gets its CoreCompileInputs.cache touched, which is
+// one of CoreCompile's inputs: MSBuild then runs the compiler for it, so its warnings are known.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { EvaluatedProject } from './projectGraph';
+import type { Diagnostic } from './report';
+
+const memoryVersion = 1;
+
+interface Entry {
+  inputs: string;
+  output: string;
+  diagnostics: Diagnostic[];
+}
+
+interface MemoryFile {
+  version: number;
+  entries: Record<string, Entry>;
+}
+
+/** One compiler invocation of a build: a project for one target framework. */
+interface CompileUnit {
+  key: string;
+  project: EvaluatedProject;
+  framework: string;
+  assembly: string;
+  inputsCache: string;
+  /** The assembly's stamp before the build. */
+  before: string;
+}
+
+export interface RememberedDiagnostics {
+  /** Diagnostics of skipped compiles, to add to the build's. */
+  replayed: Diagnostic[];
+  /** Sentences for the report's notes. */
+  notes: string[];
+}
+
+/** Diagnostics the compiler (or an analyzer it runs) reports; MSBuild, NuGet and SDK ones are re-reported by every build. */
+export function isCompilerDiagnostic(diagnostic: Diagnostic): boolean {
+  return diagnostic.code !== null && !/^(MSB|NU|NETSDK)\d/i.test(diagnostic.code);
+}
+
+function stamp(file: string): string {
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return 'missing';
+  }
+}
+
+const samePath = (a: string | null, b: string) => a !== null && path.resolve(a) === path.resolve(b);
+
+export class CompileMemory {
+  private units: CompileUnit[] = [];
+  private forced: string[] = [];
+
+  private constructor(
+    private readonly file: string,
+    private readonly memory: MemoryFile,
+  ) {}
+
+  /** The memory of one workspace and configuration, stored in `stateDir`. */
+  static open(stateDir: string, configuration: string): CompileMemory {
+    const file = path.join(stateDir, `compile-diagnostics-${configuration}.json`);
+    let memory: MemoryFile = { version: memoryVersion, entries: {} };
+    try {
+      const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as MemoryFile;
+      if (parsed.version === memoryVersion && parsed.entries && typeof parsed.entries === 'object') memory = parsed;
+    } catch {
+      // Missing or unreadable: nothing remembered, so every up-to-date output is recompiled once.
+    }
+    return new CompileMemory(file, memory);
+  }
+
+  /**
+   * Call before the build with the projects it builds. Makes MSBuild compile every project whose
+   * existing output has no matching entry, so that after the build each one is either compiled
+   * or remembered.
+   */
+  prepare(projects: readonly EvaluatedProject[], framework: string | undefined): void {
+    this.units = [];
+    this.forced = [];
+    for (const project of projects) {
+      for (const [tfm, assembly] of Object.entries(project.intermediateAssemblies ?? {})) {
+        if (framework && tfm !== framework) continue;
+        const inputsCache = path.join(path.dirname(assembly), `${path.basename(project.path)}.CoreCompileInputs.cache`);
+        const unit: CompileUnit = { key: `${project.path}|${tfm}`, project, framework: tfm, assembly, inputsCache, before: stamp(assembly) };
+        this.units.push(unit);
+        if (unit.before === 'missing' || this.matches(unit)) continue;
+        try {
+          const now = new Date();
+          fs.utimesSync(inputsCache, now, now);
+          this.forced.push(`${project.name} (${tfm})`);
+        } catch {
+          // No inputs cache yet: MSBuild writes one, which is newer than the output, so it compiles anyway.
+        }
+      }
+    }
+  }
+
+  /**
+   * Call after a build that finished (passed or failed) with its diagnostics. Remembers what the
+   * compiler reported and returns what it did not re-report because MSBuild skipped the compile.
+   */
+  complete(diagnostics: readonly Diagnostic[]): RememberedDiagnostics {
+    const replayed: Diagnostic[] = [];
+    const replayedFrom = new Map<string, number>();
+    const unknown: string[] = [];
+    for (const unit of this.units) {
+      const own = diagnostics.filter(
+        (d) => isCompilerDiagnostic(d) && samePath(d.project, unit.project.path) && (d.frameworks.length === 0 || d.frameworks.includes(unit.framework)),
+      );
+      const after = stamp(unit.assembly);
+      if (after !== 'missing' && after !== unit.before) {
+        this.memory.entries[unit.key] = { inputs: readText(unit.inputsCache), output: after, diagnostics: own };
+      } else if (own.length > 0 || after === 'missing') {
+        delete this.memory.entries[unit.key];
+      } else if (this.matches(unit)) {
+        const remembered = this.memory.entries[unit.key]!.diagnostics;
+        replayed.push(...remembered);
+        if (remembered.length > 0) replayedFrom.set(unit.project.name, (replayedFrom.get(unit.project.name) ?? 0) + remembered.length);
+      } else {
+        unknown.push(`${unit.project.name} (${unit.framework})`);
+      }
+    }
+    this.save();
+    const notes: string[] = [];
+    if (this.forced.length > 0) notes.push(`Recompiled ${this.forced.join(', ')}: SharpClaw had not seen the compile that produced the existing output, so its warnings were unknown.`);
+    for (const [name, count] of replayedFrom) {
+      notes.push(`${name} was up to date, so MSBuild did not recompile it; its ${count} compiler diagnostic(s) are from its last compile, unchanged since.`);
+    }
+    if (unknown.length > 0) notes.push(`MSBuild did not recompile ${unknown.join(', ')} and SharpClaw has no record of its last compile: its warnings may be missing from this report.`);
+    return { replayed, notes };
+  }
+
+  private matches(unit: CompileUnit): boolean {
+    const entry = this.memory.entries[unit.key];
+    return entry !== undefined && entry.output === unit.before && entry.inputs === readText(unit.inputsCache);
+  }
+
+  private save(): void {
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      const temp = `${this.file}.${process.pid}.tmp`;
+      fs.writeFileSync(temp, JSON.stringify(this.memory));
+      fs.renameSync(temp, this.file);
+    } catch {
+      // A memory that cannot be written means the next up-to-date build recompiles once.
+    }
+  }
+}

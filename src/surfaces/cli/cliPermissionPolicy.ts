@@ -1,0 +1,58 @@
+// The CLI's permission policy: `--permission-mode` plus explicit `--allow-*` flags typed by the
+// person running the command, or a y/N prompt when both stdin and stderr are a terminal.
+// Settings files are never consulted: nothing in the workspace can grant a permission.
+import type { PermissionDecision, PermissionKind, PermissionPolicy, PermissionRequest } from '../../engine/permissions/permissionPolicy';
+
+export type PermissionMode = 'read-only' | 'workspace-write';
+export const permissionModes: readonly PermissionMode[] = ['read-only', 'workspace-write'];
+
+export interface CliPermissionSettings {
+  mode: PermissionMode;
+  allowEvaluation: boolean;
+  allowShell: boolean;
+  allowWrite: boolean;
+  /** Asks the person at the terminal; undefined when not interactive. */
+  prompt?: (question: string) => Promise<boolean>;
+}
+
+const flagFor: Record<PermissionKind, string> = {
+  evaluation: '--allow-evaluation',
+  shell: '--allow-shell',
+  write: '--allow-write',
+};
+
+export class CliPermissionPolicy implements PermissionPolicy {
+  readonly decisions: Array<{ request: PermissionRequest; decision: PermissionDecision }> = [];
+
+  constructor(private readonly settings: CliPermissionSettings) {}
+
+  async request(request: PermissionRequest): Promise<PermissionDecision> {
+    const decision = await this.decide(request);
+    this.decisions.push({ request, decision });
+    return decision;
+  }
+
+  private async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    const what = `${request.action}${request.target ? ` (${request.target})` : ''}`;
+    if (this.settings.mode === 'read-only') {
+      return {
+        granted: false,
+        source: 'cli-mode',
+        message: `--permission-mode read-only does not allow SharpClaw to ${what}. Run with --permission-mode workspace-write ${flagFor[request.kind]} to allow it.`,
+      };
+    }
+    const allowed = { evaluation: this.settings.allowEvaluation, shell: this.settings.allowShell, write: this.settings.allowWrite }[request.kind];
+    if (allowed) return { granted: true, source: 'cli-flag' };
+    if (this.settings.prompt) {
+      const granted = await this.settings.prompt(`SharpClaw wants to ${what}.\n  Why: ${request.reason}\n  Asked by: ${request.requestedBy}\nAllow? [y/N] `);
+      return granted
+        ? { granted: true, source: 'cli-prompt' }
+        : { granted: false, source: 'cli-prompt', message: `You declined to let SharpClaw ${what}.` };
+    }
+    return {
+      granted: false,
+      source: 'cli-flag',
+      message: `SharpClaw needs permission to ${what}, and this terminal is not interactive. Pass ${flagFor[request.kind]} to allow it.`,
+    };
+  }
+}

@@ -1,0 +1,77 @@
+// `sharpclaw verify`: builds and tests with the shared runner. Exit 0 when the check passed or was
+// explicitly skipped (no .NET target, nothing changed), 1 when it failed, timed out, was
+// cancelled, lacked prerequisites or was denied, 2 for a usage error.
+import { isFailingStatus } from '../../../engine/verification/report';
+import { renderReport } from '../../../engine/verification/renderReport';
+import { parseVerifyOptions } from '../../../engine/verification/request';
+import { verify } from '../../../engine/verification/runner';
+import { ToolError, asToolError } from '../../../engine/tools/toolErrors';
+import type { CliCommand } from '../commands';
+import { exitCodeFor, printFailure, printSuccess } from '../output';
+
+export const verifyOptionsHelp = `Options of verify:
+  --scope build|tests|all|affected  what to check (default: all)
+  --target FILE                     the .sln, .slnx or project (default: the workspace's only one)
+  --configuration C                 MSBuild configuration (default: Debug)
+  --framework F                     one target framework (default: every framework of each project)
+  --restore                         allow NuGet restore (the only way to allow it)
+  --timeout S                       seconds for the lock wait, the evaluation and each process (default: 120)
+  --changed FILE                    affected: a changed file (repeatable; default: Git's changes)`;
+
+export const verifyCommand: CliCommand = {
+  name: 'verify',
+  usage: 'sharpclaw verify [--scope build|tests|all|affected] [--target FILE] [--configuration C] [--framework F] [--restore] [--timeout S] [--changed FILE]... [options]',
+  summary: 'build and test the workspace and print a typed report (needs --allow-shell when not interactive)',
+  options: {
+    scope: { type: 'string' },
+    target: { type: 'string' },
+    configuration: { type: 'string' },
+    framework: { type: 'string' },
+    restore: { type: 'boolean' },
+    timeout: { type: 'string' },
+    changed: { type: 'string', multiple: true },
+  },
+  async run(values, _positionals, globals) {
+    const request = parseVerifyOptions({
+      scope: values.scope,
+      target: values.target,
+      configuration: values.configuration,
+      framework: values.framework,
+      restore: values.restore,
+      timeout: values.timeout,
+      changed: values.changed,
+    });
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      const report = await verify(request, {
+        workspaceFolder: globals.cwd,
+        permissions: globals.permissions,
+        requestedBy: 'sharpclaw verify',
+        signal: controller.signal,
+        progress: (message) => {
+          if (globals.outputFormat === 'text') process.stderr.write(`${message}\n`);
+        },
+      });
+      const text = renderReport(report);
+      if (!isFailingStatus(report.status)) {
+        printSuccess(globals.outputFormat, 'verify', report, text);
+        return 0;
+      }
+      const code = report.status === 'denied' ? 'PermissionDenied' : report.status === 'cancelled' ? 'Cancelled' : report.status === 'timedOut' ? 'Timeout' : report.status === 'missingPrerequisites' ? 'MissingPrerequisites' : 'unverified';
+      const error = new ToolError(code, report.summary);
+      if (globals.outputFormat === 'json') printFailure('json', 'verify', error, report);
+      else process.stdout.write(`${text}\n`);
+      return 1;
+    } catch (error) {
+      const typed = asToolError(error);
+      printFailure(globals.outputFormat, 'verify', typed);
+      return exitCodeFor(typed);
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  },
+};

@@ -1,0 +1,159 @@
+// The installed extension, as a person gets it: the .vsix that `npm run package` built, installed
+// into code-server with --install-extension (not development mode), driven through the workbench
+// in Chromium. Activation, host ready, a tool answer from the installed package, Verify Build
+// twice through the approval modal (the warning stays), and the details page rendering the
+// user README with its images. Artifacts go to test-results/package/.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const artifacts = path.join(repoRoot, 'test-results', 'package');
+const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; publisher: string };
+const vsix = process.env.SHARPCLAW_VSIX ?? path.join(repoRoot, `${manifest.name}-${manifest.version}.vsix`);
+
+interface CodeServer {
+  workbenchUrl(options: { extensionDevelopmentPath?: string }): string;
+  stop(): Promise<void>;
+}
+
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 30_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt >= 6) throw error;
+    }
+  }
+}
+
+const toast = (page: Page, text: string | RegExp) => page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+
+describe('the packaged .vsix, installed into code-server', function () {
+  this.timeout(15 * 60_000);
+  let root: string;
+  let workspace: string;
+  let installed: string;
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+
+  before(async () => {
+    fs.rmSync(artifacts, { recursive: true, force: true });
+    fs.mkdirSync(artifacts, { recursive: true });
+    assert.ok(fs.existsSync(vsix), `${vsix} is missing: run "npm run package" first (the package test layer does)`);
+    const { installTestBed } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'install.mjs'));
+    installTestBed({ versions: ['min'] });
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-pkg-'));
+    workspace = path.join(root, 'ws');
+    fs.cpSync(path.join(repoRoot, 'fixtures', 'VerificationFailingTest'), workspace, { recursive: true, filter: (p) => !['bin', 'obj'].includes(path.basename(p)) });
+    execFileSync('dotnet', ['restore', 'FailingTest.slnx', '-nologo'], { cwd: workspace, stdio: 'ignore' });
+    installed = path.join(root, 'exts', `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('installs with --install-extension, within the size budget and without what users never load', async () => {
+    const { installExtension } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'codeServer.mjs'));
+    const output: string = installExtension({ version: 'min', workDir: root, vsix });
+    console.log(`      ${output.trim().split('\n').join('\n      ')}`);
+    assert.match(output, /successfully installed/);
+    const bytes = fs.statSync(vsix).size;
+    console.log(`      ${path.basename(vsix)}: ${(bytes / 1024 / 1024).toFixed(2)} MiB`);
+    assert.ok(bytes <= 13.5 * 1024 * 1024, `${(bytes / 1024 / 1024).toFixed(2)} MiB is over the 13.5 MiB budget (scripts/package.mjs)`);
+    for (const file of ['package.json', 'readme.md', 'dist/extension.js', 'dist/cli.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.dll', 'dist/server/BuildHost-net472/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.exe']) {
+      assert.ok(fs.existsSync(path.join(installed, file)), `the installed extension has no ${file}`);
+    }
+    const files = fs.readdirSync(installed, { recursive: true, encoding: 'utf8' });
+    assert.deepEqual(files.filter((file) => file.endsWith('.pdb') || file.endsWith('.resources.dll')), []);
+    const readme = fs.readFileSync(path.join(installed, 'readme.md'), 'utf8');
+    assert.match(readme, /^# SharpClaw\n/);
+    assert.doesNotMatch(readme, /npm (start|test)|not built yet/, 'the package carries the developers\' README');
+  });
+
+  it('activates in the workbench and its Roslyn host answers: Show Host Status', async () => {
+    const { startCodeServer } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'codeServer.mjs'));
+    const { launchBrowser } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'browser.mjs'));
+    server = (await startCodeServer({ version: 'min', workDir: root, folder: workspace, logFile: path.join(artifacts, 'code-server.log') })) as CodeServer;
+    browser = (await launchBrowser()) as Browser;
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(server.workbenchUrl({}));
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await runCommand(page, 'SharpClaw: Show Host Status');
+    await toast(page, /SharpClaw host \d+\.\d+\.\d+: Roslyn .*SDKs/).waitFor({ timeout: 120_000 });
+    await page.screenshot({ path: path.join(artifacts, 'host-status.png') });
+  });
+
+  it('answers a tool call from the installed package (its CLI and its host)', () => {
+    const output = execFileSync(process.execPath, [path.join(installed, 'dist', 'cli.js'), 'tool', 'csharp_symbols', '--input', '{"file":"Discounts.cs"}', '--allow-evaluation'], { cwd: workspace, encoding: 'utf8', timeout: 240_000 });
+    console.log(`      ${output.trim().split('\n').join('\n      ')}`);
+    assert.match(output, /class Pricing\.Discounts\n/);
+    assert.match(output, /method Pricing\.Discounts\.Legacy\(decimal\)/);
+  });
+
+  it('Verify Build asks in a modal, reports the CS0168 warning in Problems, and still does on a second, incremental run', async () => {
+    for (const round of [1, 2]) {
+      await runCommand(page, 'Notifications: Clear All Notifications');
+      await runCommand(page, 'SharpClaw: Verify Build');
+      const box = page.locator('.monaco-dialog-box');
+      await box.waitFor({ state: 'visible', timeout: 120_000 });
+      assert.match((await box.locator('.dialog-message-text').textContent()) ?? '', /Allow SharpClaw to build and test FailingTest\.slnx\?/);
+      if (round === 1) await page.screenshot({ path: path.join(artifacts, 'approval-modal.png') });
+      await box.locator('.dialog-buttons .monaco-button', { hasText: 'Allow once' }).first().click();
+      await toast(page, /Verify Build passed: build passed with 1 warning\./).waitFor({ timeout: 300_000 });
+      await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+      await page.locator('.markers-panel .monaco-list-row', { hasText: 'CS0168' }).first().waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: path.join(artifacts, `verify-build-${round}.png`) });
+    }
+  });
+
+  it('the details page shows the user README with its images rendered', async () => {
+    await runCommand(page, 'View: Show Extensions');
+    const item = page.locator('.extensions-viewlet .extension-list-item', { hasText: 'SharpClaw' }).first();
+    await item.waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
+      await page.screenshot({ path: path.join(artifacts, 'extensions-view-failed.png') });
+      throw error;
+    });
+    await item.click();
+    // Webviews live in an overlay outside the editor's DOM; the details page is the only one open.
+    await page.locator('.extension-editor').first().waitFor({ timeout: 60_000 });
+    const details: FrameLocator = page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame();
+    await details.locator('h1', { hasText: 'SharpClaw' }).waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
+      await page.screenshot({ path: path.join(artifacts, 'details-page-failed.png') });
+      throw error;
+    });
+    await details.locator('text=Requirements').first().waitFor();
+    const images = details.locator('img');
+    await images.first().waitFor({ timeout: 30_000 });
+    // Runs in the page: a loaded image has a natural width; a blocked or broken one has 0.
+    interface PageImage { complete: boolean; naturalWidth: number; addEventListener(type: string, listener: () => void, options: { once: boolean }): void }
+    const sizes = await images.evaluateAll((elements) => Promise.all(elements.map(async (element) => {
+      const image = element as unknown as PageImage;
+      if (!image.complete) await new Promise<void>((resolve) => { image.addEventListener('load', resolve, { once: true }); image.addEventListener('error', resolve, { once: true }); });
+      return image.naturalWidth;
+    })));
+    await page.screenshot({ path: path.join(artifacts, 'details-page.png') });
+    await runCommand(page, 'View: Close Panel');
+    await images.first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(artifacts, 'details-page-image.png') });
+    assert.equal(sizes.length, 2, `images on the details page: ${sizes.join(', ')}`);
+    assert.ok(sizes.every((width) => width > 100), `an image did not render on the details page (natural widths ${sizes.join(', ')})`);
+  });
+});
