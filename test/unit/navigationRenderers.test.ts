@@ -248,3 +248,59 @@ describe('navigation tool arguments', () => {
     assert.equal(text.split('\n')[0], 'resolved file: App/Warn.cs');
   });
 });
+
+describe('excluded analyzers in answers (one line; the full list only in dotnet_solution_inspect)', () => {
+  // 18 projects, each excluding 12 package analyzers and a project generator: the shape that made every answer carry ~10 KB.
+  const excluded = Array.from({ length: 18 }, (_, p) => ({
+    project: `src/Project${p}/Project${p}.csproj`,
+    targetFramework: 'net10.0',
+    analyzers: [
+      { path: `src/Gen/bin/Gen.dll`, name: 'Gen.dll', origin: 'project' as const, package: null },
+      ...Array.from({ length: 12 }, (_, a) => ({ path: `/home/u/.nuget/packages/analyzers${a}/1.0.0/analyzers/dotnet/cs/Analyzers${a}.dll`, name: `Analyzers${a}.dll`, origin: 'package' as const, package: `analyzers${a}/1.0.0` })),
+    ],
+  }));
+
+  it('a navigate answer names the exclusion in one line: the count, and the names in the answering project', () => {
+    const text = renderNavigate(result('definition', { project: 'src/Project3/Project3.csproj', locations: [loc('src/Greeter.cs', 5, 19)], total: 1, excludedAnalyzers: excluded }));
+    const lines = text.split('\n').filter((line) => line.startsWith('excluded'));
+    assert.deepEqual(lines, ['excluded: 234 project/package analyzer(s)/generator(s) in 18 project(s) not run; in the answering project: Analyzers0.dll, Analyzers1.dll, Analyzers10.dll, Analyzers11.dll, Analyzers2.dll, +8 more (full list: dotnet_solution_inspect)']);
+    assert.ok(Buffer.byteLength(text) < 1024);
+  });
+
+  it('a 16-query bulk answer carries it once and stays under 8 KB', () => {
+    const text = renderBulkNavigate({
+      timedOut: false,
+      sections: Array.from({ length: 16 }, (_, i) => ({ index: i + 1, action: 'definition', target: `T${i}`, result: result('definition', { locations: [loc('src/Greeter.cs', 5, 19)], total: 1, excludedAnalyzers: excluded }), error: null })),
+    });
+    assert.equal(text.split('\n').filter((line) => line.startsWith('excluded')).length, 1);
+    assert.ok(Buffer.byteLength(text) < 8 * 1024, `${Buffer.byteLength(text)} bytes`);
+  });
+
+  it('diagnostics mark errors possibly from an excluded generator and count them apart in the totals line', () => {
+    const text = renderDiagnostics({
+      projects: [{ project: 'Consumer/Consumer.csproj', targetFramework: 'net10.0' }],
+      diagnostics: [
+        { path: 'Consumer/Report.cs', line: 1, character: 16, endLine: 1, endCharacter: 25, severity: 'error', id: 'CS0234', message: "The type or namespace name 'Generated' does not exist in the namespace 'Consumer'", project: 'Consumer/Consumer.csproj', excludedGenerator: 'Generator' },
+        { path: 'Consumer/Report.cs', line: 9, character: 5, endLine: 9, endCharacter: 6, severity: 'error', id: 'CS0029', message: 'Cannot convert', project: 'Consumer/Consumer.csproj', excludedGenerator: null },
+      ],
+      summary: null,
+      severity: 'warning',
+      filteredByIds: false,
+      filesChecked: 1,
+      total: 2,
+      filesWithDiagnostics: 1,
+      belowSeverity: 0,
+      offset: 0,
+      limit: 50,
+      truncated: false,
+      nextOffset: null,
+      incomplete: [],
+      excludedAnalyzers: [{ project: 'Consumer/Consumer.csproj', targetFramework: 'net10.0', analyzers: [{ path: 'Generator/bin/Debug/netstandard2.0/Generator.dll', name: 'Generator.dll', origin: 'project', package: null }] }],
+      possiblyFromExcludedGenerators: 1,
+    });
+    assert.match(text, /^ {2}1:16 error CS0234 .*'Consumer' \(possibly from excluded generator Generator\)$/m);
+    assert.match(text, /^ {2}9:5 error CS0029 Cannot convert$/m);
+    assert.match(text, /^1 file checked, 2 diagnostics \(1 possibly from excluded generators: a build may not have them\) in 1 file$/m);
+    assert.match(text, /^excluded: 1 project\/package analyzer\(s\)\/generator\(s\) in 1 project\(s\) not run; in the answering project: Generator\.dll/m);
+  });
+});

@@ -61,7 +61,7 @@ describe('compact renderings', () => {
     };
     const text = renderTypeHierarchy(result);
     assert.match(text, /## base types\nno base types\n## interfaces\nno interfaces\n## derived types\nno derived types\n## implementations\nsrc\/Calculator\.cs:12:9 class Calculator\.Core\.Calculator\ntruncated: 3 implementations in total/);
-    assert.match(text, /^excluded analyzers\/generators .*\n  src\/X\.csproj \[net10\.0\]: Gen\.dll \(Gen\/1\.0\.0\)$/m);
+    assert.match(text, /^excluded: 1 project\/package analyzer\(s\)\/generator\(s\) in 1 project\(s\) not run \(full list: dotnet_solution_inspect\)$/m);
   });
 
   it('renders a multi-targeted project with the framework its compilation used', () => {

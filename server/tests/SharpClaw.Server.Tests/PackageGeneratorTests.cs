@@ -108,4 +108,19 @@ public sealed class PackageGeneratorTests(PackageGeneratorsFixture fx) : IClassF
         Assert.Contains("private static readonly int started;", fx.Workspace.Read("App/Startup.cs"), StringComparison.Ordinal);
         File.WriteAllText(fx.Workspace.Path("App/Startup.cs"), before);
     }
+
+    [Fact]
+    public async Task Diagnostics_MarkErrorsAnExcludedGeneratorMayCause_AndCountThemApart()
+    {
+        DiagnosticsResult result = await Poll.WithTimeout(
+            fx.Host.Host.Client.InvokeWithParameterObjectAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, new DiagnosticsParams { Workspace = fx.Workspace.Root, Severity = "error", Tool = "test-tool" }),
+            SemanticHost.Timeout,
+            ProtocolMethods.Diagnostics);
+        // dotnet build has no error here; SharpClaw sees the namespace and type the project generator writes as missing.
+        Assert.Equal(
+            [("CS0234", "Consumer/Report.cs", "Generator"), ("CS0103", "Consumer/Report.cs", "Generator")],
+            result.Diagnostics!.Select(d => (d.Id, d.Path, d.ExcludedGenerator)));
+        Assert.Equal(2, result.PossiblyFromExcludedGenerators);
+        Assert.DoesNotContain(result.Diagnostics!, d => d.Id == "CS8795"); // LoggerMessage runs as the SDK's copy
+    }
 }

@@ -119,6 +119,8 @@ export const DiagnosticItemSchema = z.object({
   id: z.string(),
   message: z.string(),
   project: z.string(),
+  /** An error of a kind an absent generator causes, in a project whose generators (named here) SharpClaw excluded. */
+  excludedGenerator: z.string().nullable().optional(),
 });
 
 export const DiagnosticSummaryLineSchema = z.object({
@@ -146,6 +148,8 @@ export const DiagnosticsResultSchema = z.object({
   incomplete: z.array(z.string()),
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
   ...resolvedFile,
+  /** Of total, the errors marked as possibly from an excluded generator. */
+  possiblyFromExcludedGenerators: z.number().int().optional(),
 });
 
 export type DiagnosticsResult = z.infer<typeof DiagnosticsResultSchema>;

@@ -385,14 +385,14 @@ function plainDotnetTest(workspace: string, args: string[]): { exitCode: number;
 }
 
 describe('verification with real dotnet: Microsoft.Testing.Platform (VerificationMtpMode: global.json runner, xunit.v3 and MSTest.Sdk)', function () {
-  this.timeout(300_000);
+  this.timeout(900_000);
   let workspace: string;
   let report: VerificationReport;
 
   before(async () => {
     workspace = copyFixture('VerificationMtpMode');
     restore(workspace, 'Mtp.slnx');
-    report = await run(workspace, { scope: 'all' });
+    report = await run(workspace, { scope: 'all', timeout: 900 }); // a shared machine can take minutes to build
   });
   after(cleanUpCopies);
 
@@ -436,14 +436,14 @@ describe('verification with real dotnet: Microsoft.Testing.Platform (Verificatio
 });
 
 describe('verification with real dotnet: an MTP app in a VSTest-mode workspace (VerificationMtpUnderVstest)', function () {
-  this.timeout(300_000);
+  this.timeout(900_000);
   let workspace: string;
   let report: VerificationReport;
 
   before(async () => {
     workspace = copyFixture('VerificationMtpUnderVstest');
     restore(workspace, 'UnderVstest.slnx');
-    report = await run(workspace, { scope: 'all' });
+    report = await run(workspace, { scope: 'all', timeout: 900 }); // a shared machine can take minutes to build
   });
   after(cleanUpCopies);
 

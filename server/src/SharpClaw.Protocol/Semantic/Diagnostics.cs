@@ -38,7 +38,11 @@ public sealed record AnsweringProject(string Project, string? TargetFramework);
 /// <param name="Id">The code, e.g. CS0103.</param>
 /// <param name="Message">The message.</param>
 /// <param name="Project">Workspace-relative project that reported it.</param>
-public sealed record DiagnosticItem(string Path, int Line, int Character, int EndLine, int EndCharacter, string Severity, string Id, string Message, string Project);
+public sealed record DiagnosticItem(string Path, int Line, int Character, int EndLine, int EndCharacter, string Severity, string Id, string Message, string Project)
+{
+    /// <summary>An error of a kind an absent generator causes, in a project whose generators (named here) SharpClaw excluded: a real build may not have it.</summary>
+    public string? ExcludedGenerator { get; init; }
+}
 
 /// <summary>One summary line: a code, how often it occurs, its severity, one example.</summary>
 public sealed record DiagnosticSummaryLine(string Id, int Count, string Severity, SourceLocation Example, string Message);
@@ -78,5 +82,8 @@ public sealed record DiagnosticsResult(
 {
     /// <summary>The workspace-relative file a file-name or suffix <c>path</c> resolved to; absent when the path was exact.</summary>
     public string? ResolvedFile { get; init; }
+
+    /// <summary>Of <see cref="Total"/>, the errors marked as possibly from an excluded generator.</summary>
+    public int PossiblyFromExcludedGenerators { get; init; }
 }
 

@@ -4,7 +4,7 @@
 import type { BulkNavigateResult, NavigateLocation, NavigateResult, RelatedSymbol, SymbolsResult } from '../../protocol/navigation';
 import { ToolError, type ToolErrorCode } from '../toolErrors';
 import { answeredBy, renderLocationLines, resolvedFileLines } from '../symbols/renderSymbols';
-import { renderExcludedAnalyzers } from '../solutionInspect/renderSolutionInspect';
+import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 
 const locationActions = new Set(['definition', 'type_definition', 'implementation', 'references', 'reads', 'writes']);
 const relatedActions = new Set(['callers', 'callees', 'supertypes', 'subtypes']);
@@ -109,8 +109,8 @@ function body(result: NavigateResult): string[] {
   }
 }
 
-export function renderNavigate(result: NavigateResult): string {
-  const lines = [...resolvedFileLines(result), ...body(result), ...answeredBy(result)];
+export function renderNavigate(result: NavigateResult, withExclusion = true): string {
+  const lines = [...resolvedFileLines(result), ...body(result), ...answeredBy(result, withExclusion)];
   if (result.truncated && result.nextOffset !== null) {
     lines.push(`truncated: ${result.total} ${pageNoun(result.action)} in total, next offset: ${result.nextOffset}. Raise limit or narrow the query.`);
   }
@@ -119,11 +119,15 @@ export function renderNavigate(result: NavigateResult): string {
 
 export function renderBulkNavigate(result: BulkNavigateResult): string {
   const lines: string[] = [];
+  // The exclusion line once for the whole answer, naming what the answering projects exclude.
+  const answered = result.sections.flatMap((section) => (section.result ? [section.result] : []));
   for (const section of result.sections) {
     lines.push(`## ${section.index} ${section.action} ${section.target}`);
-    if (section.result) lines.push(renderNavigate(section.result));
+    if (section.result) lines.push(renderNavigate(section.result, false));
     else if (section.error) lines.push(new ToolError(section.error.code as ToolErrorCode, section.error.message, section.error.candidates?.length ? { candidates: section.error.candidates } : {}).render());
   }
+  const first = answered.find((section) => section.excludedAnalyzers?.length);
+  if (first) lines.push(...excludedAnalyzersLine(first.excludedAnalyzers ?? [], [...new Set(answered.map((section) => section.project))]));
   return lines.join('\n');
 }
 
@@ -142,7 +146,7 @@ export function renderSymbols(result: SymbolsResult): string {
   if (result.incomplete && result.path) lines.push(`incomplete: ${result.path} is in no project, so these declarations come from its syntax alone`);
   const projects = result.projects.map((project) => `${project.project}${project.targetFramework ? ` (${project.targetFramework})` : ''}`);
   if (projects.length) lines.push(`${projects.length === 1 ? 'project' : 'projects'}: ${projects.join(', ')}`);
-  lines.push(...renderExcludedAnalyzers(result.excludedAnalyzers ?? []));
+  lines.push(...excludedAnalyzersLine(result.excludedAnalyzers ?? [], result.projects.map((project) => project.project)));
   if (result.truncated && result.nextOffset !== null) lines.push(`truncated: ${result.total} symbols in total, next offset: ${result.nextOffset}. Raise limit or narrow the query.`);
   return lines.join('\n');
 }

@@ -2,6 +2,21 @@
 import type { ExcludedAnalyzers, SolutionInspectResult } from '../../protocol/semantic';
 
 /** The excluded-analyzer limitation, shared by every result it can affect. */
+/**
+ * The exclusion in one line, for every answer but dotnet_solution_inspect (which lists them all): how many
+ * analyzers/generators were not run in how many projects, and the names in the projects that answered.
+ */
+export function excludedAnalyzersLine(excluded: readonly ExcludedAnalyzers[], relevantProjects: readonly string[] = []): string[] {
+  const withAnalyzers = excluded.filter((entry) => entry.analyzers.length > 0);
+  if (withAnalyzers.length === 0) return [];
+  const total = new Set(withAnalyzers.flatMap((entry) => entry.analyzers.map((analyzer) => `${entry.project}\0${analyzer.name}`))).size;
+  const projects = new Set(withAnalyzers.map((entry) => entry.project)).size;
+  const names = [...new Set(withAnalyzers.filter((entry) => relevantProjects.includes(entry.project)).flatMap((entry) => entry.analyzers.map((analyzer) => analyzer.name)))].sort();
+  const shown = names.length > 5 ? `${names.slice(0, 5).join(', ')}, +${names.length - 5} more` : names.join(', ');
+  return [`excluded: ${total} project/package analyzer(s)/generator(s) in ${projects} project(s) not run${shown ? `; in the answering project: ${shown}` : ''} (full list: dotnet_solution_inspect)`];
+}
+
+/** The full list, for dotnet_solution_inspect. */
 export function renderExcludedAnalyzers(excluded: readonly ExcludedAnalyzers[]): string[] {
   const withAnalyzers = excluded.filter((entry) => entry.analyzers.length > 0);
   if (withAnalyzers.length === 0) return [];

@@ -6,7 +6,7 @@ import { loadDiagnosticsDefaultSeverity } from '../../config/diagnosticsSettings
 import { SettingsValidationError } from '../../config/verificationSettings';
 import { HostMethods } from '../../protocol/methods';
 import { DiagnosticsResultSchema, type DiagnosticsResult } from '../../protocol/symbols';
-import { renderExcludedAnalyzers } from '../solutionInspect/renderSolutionInspect';
+import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 import { defineTool } from '../toolDefinition';
 import { ToolError } from '../toolErrors';
 import { resolvedFileLines } from './renderSymbols';
@@ -22,13 +22,15 @@ export function renderDiagnostics(result: DiagnosticsResult): string {
     let file: string | undefined;
     for (const diagnostic of result.diagnostics ?? []) {
       if (diagnostic.path !== file) lines.push((file = diagnostic.path));
-      lines.push(`  ${diagnostic.line}:${diagnostic.character} ${diagnostic.severity} ${diagnostic.id} ${diagnostic.message}`);
+      const possibly = diagnostic.excludedGenerator ? ` (possibly from excluded generator ${diagnostic.excludedGenerator})` : '';
+      lines.push(`  ${diagnostic.line}:${diagnostic.character} ${diagnostic.severity} ${diagnostic.id} ${diagnostic.message}${possibly}`);
     }
   }
   const below = result.belowSeverity ? `, ${result.belowSeverity} below the severity` : '';
-  lines.push(`${plural(result.filesChecked, 'file')} checked, ${plural(result.total, 'diagnostic')} in ${plural(result.filesWithDiagnostics, 'file')}${below}${result.filteredByIds ? ', filtered by ids' : ''}`);
+  const possibly = result.possiblyFromExcludedGenerators ? ` (${result.possiblyFromExcludedGenerators} possibly from excluded generators: a build may not have them)` : '';
+  lines.push(`${plural(result.filesChecked, 'file')} checked, ${plural(result.total, 'diagnostic')}${possibly} in ${plural(result.filesWithDiagnostics, 'file')}${below}${result.filteredByIds ? ', filtered by ids' : ''}`);
   if (result.incomplete.length) lines.push(`incomplete: ${result.incomplete.join(', ')} (not in any project: no semantic diagnostics)`);
-  lines.push(...renderExcludedAnalyzers(result.excludedAnalyzers ?? []));
+  lines.push(...excludedAnalyzersLine(result.excludedAnalyzers ?? [], result.projects.map((project) => project.project)));
   if (result.truncated && result.nextOffset !== null) {
     lines.push(`truncated: ${result.summary ? `${result.summary.length} codes shown of more` : plural(result.total, 'diagnostic')} in total, next offset: ${result.nextOffset}. Raise limit or narrow the query.`);
   }

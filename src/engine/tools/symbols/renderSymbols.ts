@@ -1,7 +1,7 @@
 // Compact text for symbol results: positions as line:character, one line per file, fixed order.
 import type { FindReferencesResult, ResolvedSymbol, SymbolResolveResult, TypeHierarchyResult } from '../../protocol/symbols';
 import type { ExcludedAnalyzers } from '../../protocol/semantic';
-import { renderExcludedAnalyzers } from '../solutionInspect/renderSolutionInspect';
+import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 
 /** "src/A.cs 12:9 40:17" lines, one per file, files and positions in order. */
 export function renderLocationLines(locations: ReadonlyArray<{ path: string; line: number; character: number }>): string[] {
@@ -20,8 +20,8 @@ export function resolvedFileLines(result: { resolvedFile?: string | null | undef
   return result.resolvedFile ? [`resolved file: ${result.resolvedFile}`] : [];
 }
 
-export function answeredBy(result: { project: string; targetFramework: string | null; excludedAnalyzers: ExcludedAnalyzers[] | null }): string[] {
-  return [`project: ${result.project}${result.targetFramework ? ` (${result.targetFramework})` : ''}`, ...renderExcludedAnalyzers(result.excludedAnalyzers ?? [])];
+export function answeredBy(result: { project: string; targetFramework: string | null; excludedAnalyzers: ExcludedAnalyzers[] | null }, withExclusion = true): string[] {
+  return [`project: ${result.project}${result.targetFramework ? ` (${result.targetFramework})` : ''}`, ...(withExclusion ? excludedAnalyzersLine(result.excludedAnalyzers ?? [], [result.project]) : [])];
 }
 
 export function renderSymbolResolve(result: SymbolResolveResult): string {

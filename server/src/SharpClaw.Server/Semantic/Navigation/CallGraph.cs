@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Navigation;
 
@@ -14,8 +15,15 @@ internal static class CallGraph
 {
     public static async Task<List<RelatedSymbol>> CallersAsync(ISymbol symbol, NavigationFormat format, CancellationToken cancellationToken)
     {
-        IEnumerable<SymbolCallerInfo> callers = await SymbolFinder.FindCallersAsync(symbol, format.Solution, cancellationToken).ConfigureAwait(false);
-        Dictionary<ISymbol, List<Location>> sites = new(SymbolEqualityComparer.Default);
+        // Callers compile against different flavours of a multi-targeted declaring project: search from each.
+        List<SymbolCallerInfo> callers = [];
+        foreach (ISymbol flavour in await Flavours.OfAsync(symbol, format.Solution, cancellationToken).ConfigureAwait(false))
+        {
+            callers.AddRange(await SymbolFinder.FindCallersAsync(flavour, format.Solution, cancellationToken).ConfigureAwait(false));
+        }
+
+        // One entry per calling symbol, whichever flavour of its project it was found in.
+        Dictionary<string, (ISymbol Symbol, List<Location> Sites)> sites = new(StringComparer.Ordinal);
         foreach (SymbolCallerInfo caller in callers)
         {
             List<Location> locations = [.. caller.Locations.Where(l => l.IsInSource && !format.IsGenerated(l))];
@@ -25,15 +33,16 @@ internal static class CallGraph
             }
 
             ISymbol calling = Normalize(caller.CallingSymbol);
-            if (!sites.TryGetValue(calling, out List<Location>? list))
+            string key = Flavours.Identity(calling, format.Solution);
+            if (!sites.TryGetValue(key, out (ISymbol Symbol, List<Location> Sites) entry))
             {
-                sites[calling] = list = [];
+                sites[key] = entry = (calling, []);
             }
 
-            list.AddRange(locations);
+            entry.Sites.AddRange(locations);
         }
 
-        return NavigationFormat.Ordered(sites.Select(pair => format.Related(pair.Key, NavigationFormat.Ordered(pair.Value.Select(format.Location)))));
+        return NavigationFormat.Ordered(sites.Values.Select(pair => format.Related(pair.Symbol, NavigationFormat.Ordered(pair.Sites.Select(format.Location)))));
     }
 
     public static async Task<(List<RelatedSymbol> Callees, int OmittedAccesses)> CalleesAsync(ISymbol symbol, NavigationFormat format, CancellationToken cancellationToken)

@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
+using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Navigation;
 
@@ -43,8 +44,14 @@ internal static class Relations
         return result;
     }
 
-    /// <summary>A type's derived classes, derived interfaces and implementations (transitive); a member's overrides and implementations.</summary>
-    public static async Task<List<ISymbol>> SubtypesAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
+    /// <summary>
+    /// A type's derived classes, derived interfaces and implementations (transitive); a member's overrides and
+    /// implementations — searched from every flavour (target framework) of the declaring project and merged.
+    /// </summary>
+    public static Task<List<ISymbol>> SubtypesAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken) =>
+        Flavours.SearchAllAsync(symbol, solution, async flavour => await SubtypesOfOneAsync(flavour, solution, cancellationToken).ConfigureAwait(false), cancellationToken);
+
+    private static async Task<List<ISymbol>> SubtypesOfOneAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
     {
         List<ISymbol> result = [];
         if (symbol is INamedTypeSymbol type)

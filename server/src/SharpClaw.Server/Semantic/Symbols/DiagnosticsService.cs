@@ -67,10 +67,11 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         // the answer's order does not depend on which project finished first.
         List<IGrouping<ProjectId, (Document Document, string Relative)>> groups = [.. selected.GroupBy(d => d.Document.Project.Id)];
         List<DiagnosticItem>[] perProject = new List<DiagnosticItem>[groups.Count];
+        Dictionary<string, string> generators = ExcludedGeneratorErrors.ByProject(lease.Context);
         await Parallel.ForEachAsync(
             Enumerable.Range(0, groups.Count),
             new ParallelOptions { MaxDegreeOfParallelism = Math.Max(1, Environment.ProcessorCount), CancellationToken = cancellationToken },
-            async (index, token) => perProject[index] = await ProjectDiagnosticsAsync(groups[index], workspace, token).ConfigureAwait(false)).ConfigureAwait(false);
+            async (index, token) => perProject[index] = await ProjectDiagnosticsAsync(groups[index], workspace, generators, token).ConfigureAwait(false)).ConfigureAwait(false);
         List<DiagnosticItem> all = [.. perProject.SelectMany(items => items)];
         all = [.. all.Distinct()];
         if (ids is not null)
@@ -126,12 +127,13 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             excluded.Count == 0 ? null : excluded)
         {
             ResolvedFile = resolvedFile,
+            PossiblyFromExcludedGenerators = listed.Count(d => d.ExcludedGenerator is not null),
         };
     }
 
     /// <summary>Compiler and kept-analyzer diagnostics of the selected files of one project, in the files given.</summary>
     private static async Task<List<DiagnosticItem>> ProjectDiagnosticsAsync(
-        IGrouping<ProjectId, (Document Document, string Relative)> group, string workspace, CancellationToken cancellationToken)
+        IGrouping<ProjectId, (Document Document, string Relative)> group, string workspace, IReadOnlyDictionary<string, string> generators, CancellationToken cancellationToken)
     {
         List<DiagnosticItem> items = [];
         Project project = group.First().Document.Project;
@@ -174,16 +176,20 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             }
 
             FileLinePositionSpan span = diagnostic.Location.GetLineSpan();
+            string severity = SeverityName(diagnostic.Severity);
             items.Add(new DiagnosticItem(
                 relative,
                 span.StartLinePosition.Line + 1,
                 span.StartLinePosition.Character + 1,
                 span.EndLinePosition.Line + 1,
                 span.EndLinePosition.Character + 1,
-                SeverityName(diagnostic.Severity),
+                severity,
                 diagnostic.Id,
                 diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture),
-                projectPath));
+                projectPath)
+            {
+                ExcludedGenerator = ExcludedGeneratorErrors.PossibleCause(generators, project.FilePath, severity, diagnostic.Id),
+            });
         }
 
         return items;

@@ -139,14 +139,15 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         List<ISymbol> interfaces = [.. type.AllInterfaces];
         List<ISymbol> derived;
         List<ISymbol> implementations = [];
+        // Consumers compile against different flavours of a multi-targeted declaring project: search from each.
         if (type.TypeKind == TypeKind.Interface)
         {
-            derived = [.. await SymbolFinder.FindDerivedInterfacesAsync(type, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false)];
-            implementations = [.. await SymbolFinder.FindImplementationsAsync(type, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false)];
+            derived = await Flavours.SearchAllAsync(type, solution, async t => await SymbolFinder.FindDerivedInterfacesAsync((INamedTypeSymbol)t, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false), cancellationToken).ConfigureAwait(false);
+            implementations = await Flavours.SearchAllAsync(type, solution, async t => await SymbolFinder.FindImplementationsAsync((INamedTypeSymbol)t, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false), cancellationToken).ConfigureAwait(false);
         }
         else if (type.TypeKind == TypeKind.Class)
         {
-            derived = [.. await SymbolFinder.FindDerivedClassesAsync(type, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false)];
+            derived = await Flavours.SearchAllAsync(type, solution, async t => await SymbolFinder.FindDerivedClassesAsync((INamedTypeSymbol)t, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false), cancellationToken).ConfigureAwait(false);
         }
         else
         {

@@ -377,9 +377,14 @@ internal static class SymbolResolver
         return !symbol.IsImplicitlyDeclared || symbol is INamedTypeSymbol;
     }
 
-    /// <summary>One entry per symbol: linked files of multi-targeted projects give the same symbol per compilation.</summary>
+    /// <summary>
+    /// One entry per symbol: every flavour (target framework) of a project declares the same member once, even
+    /// where its declaration differs per framework under <c>#if</c>; linked files give the same symbol per compilation.
+    /// </summary>
     internal static List<SymbolMatch> Deduplicate(List<SymbolMatch> matches) =>
-        [.. matches.GroupBy(m => (m.Display, Location: FirstLocationKey(m.Symbol))).Select(g => g.First())];
+        [.. matches
+            .GroupBy(m => (m.Display, Owner: m.Project.FilePath ?? m.Project.Name)).Select(g => g.First())
+            .GroupBy(m => (m.Display, Location: FirstLocationKey(m.Symbol))).Select(g => g.First())];
 
     private static string FirstLocationKey(ISymbol symbol) =>
         symbol.Locations.Where(l => l.IsInSource).Select(l => $"{l.SourceTree?.FilePath}:{l.SourceSpan.Start}").Order(StringComparer.Ordinal).FirstOrDefault() ?? string.Empty;
