@@ -59,9 +59,16 @@ async function openWorkbench(restricted: boolean): Promise<{ page: Page; browser
 /** Runs a command from the palette, as a person would; retries while the workbench is still starting. */
 async function runCommand(page: Page, title: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
+    // F1 pressed while a webview (the sidebar) has focus may not reach the workbench: focus the status bar first.
+    if (attempt > 1) await page.locator('.part.statusbar').click({ position: { x: 600, y: 5 } }).catch(() => undefined);
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 30_000 });
+    try {
+      await input.waitFor({ timeout: 10_000 });
+    } catch (error) {
+      if (attempt >= 6) throw error;
+      continue;
+    }
     await input.fill(`>${title}`);
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {
