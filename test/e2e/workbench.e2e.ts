@@ -337,7 +337,11 @@ describe('SharpClaw in the browser workbench', function () {
       const width = (await part.boundingBox())!.width;
       if (width >= previous) break;
       previous = width;
-      await runCommand(page, 'View: Decrease Current View Width');
+      const shrunk = await runCommand(page, 'View: Decrease Current View Width').then(() => true, () => false);
+      if (!shrunk) {
+        await page.keyboard.press('Escape');
+        break;
+      }
     }
     const narrow = (await part.boundingBox())!;
     assert.ok(narrow.width < box.width && narrow.width <= 260, `the sidebar is still ${narrow.width}px wide`);
