@@ -320,7 +320,7 @@ describe('SharpClaw in the browser workbench', function () {
   });
 
   it('the whole sidebar stays readable in dark and high-contrast themes at the narrowest sidebar width (screenshots)', async () => {
-    const { page, root } = session;
+    const { page } = session;
     const sidebar = await openSidebar(page);
     await sidebar.locator('[data-testid=host-section]').waitFor({ timeout: 30_000 });
     // Drag the sash between the sidebar and the editor as far left as it goes: the narrowest sidebar.
@@ -345,10 +345,12 @@ describe('SharpClaw in the browser workbench', function () {
     }
     const narrow = (await part.boundingBox())!;
     assert.ok(narrow.width < box.width && narrow.width <= 260, `the sidebar is still ${narrow.width}px wide`);
-    const settingsFile = path.join(root, 'udd', 'User', 'settings.json');
-    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
     for (const [name, theme, bodyClass] of [['dark', 'Default Dark Modern', 'vscode-dark'], ['high-contrast', 'Default High Contrast', 'vscode-high-contrast'], ['high-contrast-light', 'Default High Contrast Light', 'vscode-high-contrast-light']] as const) {
-      fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }, null, 1));
+      // As a person picks a theme: Preferences: Color Theme, then its name.
+      await runCommand(page, 'Preferences: Color Theme');
+      await page.locator('.quick-input-widget input').fill(theme);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Enter');
       await sidebar.locator(`body.${bodyClass}`).waitFor({ timeout: 60_000 });
       await page.waitForTimeout(500);
       // Nothing overflows sideways, and no status pill breaks inside its word.
@@ -367,7 +369,6 @@ describe('SharpClaw in the browser workbench', function () {
       assert.deepEqual(layout.wrapped, [], `${name}: pills wrap`);
       await part.screenshot({ path: path.join(artifacts, `sidebar-narrow-${name}.png`) });
     }
-    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 1));
   });
 });
 

@@ -1,6 +1,7 @@
 // The read tools through vscode.lm.invokeTool in the real extension host, on the loaded
 // fixtures/Calculator (semantic.test.ts loaded and approved it): the compact text an agent gets.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { api, waitFor } from './support';
 
@@ -92,14 +93,15 @@ describe('answers from unsaved editor buffers', () => {
   it('a save of a C# file reaches the host as didSave without a protocol warning', async () => {
     const sharpclaw = await api();
     const seen = sharpclaw.recentLog().length;
+    // A file of its own at the workspace root (in no project), so no other test's buffers are saved.
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'src/Calculator.App/Program.cs'));
-    await vscode.window.showTextDocument(document);
+    const probe = vscode.Uri.joinPath(folder, 'SaveProbe.cs');
+    fs.writeFileSync(probe.fsPath, '// saved by the didSave test\n');
     try {
-      assert.ok(await document.save() || !document.isDirty);
-      // Saving an unchanged document sends nothing; a real save sends didSave.
+      const document = await vscode.workspace.openTextDocument(probe);
+      await vscode.window.showTextDocument(document);
       const edit = new vscode.WorkspaceEdit();
-      edit.insert(document.uri, document.lineAt(document.lineCount - 1).range.end, ' ');
+      edit.insert(probe, new vscode.Position(1, 0), '// more\n');
       assert.ok(await vscode.workspace.applyEdit(edit));
       assert.ok(await document.save());
       const lines = await waitFor('didSave in the host log', () => {
@@ -108,12 +110,8 @@ describe('answers from unsaved editor buffers', () => {
       });
       assert.doesNotMatch(lines.map((line) => line.message).join('\n'), /No target methods/);
     } finally {
-      const undo = new vscode.WorkspaceEdit();
-      const last = document.lineAt(document.lineCount - 1);
-      if (last.text.endsWith(' ')) undo.delete(document.uri, new vscode.Range(last.range.end.translate(0, -1), last.range.end));
-      await vscode.workspace.applyEdit(undo);
-      await document.save();
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      fs.rmSync(probe.fsPath, { force: true });
     }
   });
 });
