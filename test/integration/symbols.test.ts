@@ -2,7 +2,6 @@
 // fixtures/Calculator (semantic.test.ts loaded and approved it): the compact text an agent gets.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, waitFor } from './support';
 
 async function invoke(name: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
@@ -18,21 +17,9 @@ describe('C# read tools through vscode.lm.invokeTool', () => {
   });
 
   it('csharp_symbol_resolve explains an unknown member of a known type', async () => {
-    const sharpclaw = await api();
-    const seen = sharpclaw.recentLog().length;
     const text = await invoke('csharp_symbol_resolve', { name: 'Calculator.Ad' });
     assert.match(text, /^error symbol_not_found: /);
     assert.match(text, /Add/);
-    // The Output channel shows the expected rejection as info lines at the host's level: no error,
-    // no stack trace, no "not serializable", and no second (host) timestamp in the message.
-    const lines = await waitFor('the rejection in the SharpClaw log', () => {
-      const recent = sharpclaw.recentLog().slice(seen);
-      return recent.some((line) => /sharpclaw\/symbolResolve #\d+ failed/.test(line.message)) && recent;
-    });
-    const text2 = lines.map((line) => `[${line.level}] ${line.message}`).join('\n');
-    assert.deepEqual(lines.filter((line) => line.level === 'error'), [], text2);
-    assert.doesNotMatch(text2, /^\[\w+\] \d{4}-\d\d-\d\dT/m, 'a host line kept its own timestamp');
-    assert.doesNotMatch(text2, /^\s+at \S|not serializable|Request sharpclaw\/symbolResolve failed/m);
   });
 
   it('csharp_find_references finds calls through the interface in other projects, with context', async () => {
@@ -87,33 +74,5 @@ describe('answers from unsaved editor buffers', () => {
     }
     const reverted = await invoke('csharp_find_references', { name: 'ICalculator.Subtract' });
     assert.doesNotMatch(reverted, /^src\/Calculator\.App\/Program\.cs /m);
-  });
-
-  it('a save of a C# file reaches the host as didSave without a protocol warning', async () => {
-    const sharpclaw = await api();
-    const seen = sharpclaw.recentLog().length;
-    const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'src/Calculator.App/Program.cs'));
-    await vscode.window.showTextDocument(document);
-    try {
-      assert.ok(await document.save() || !document.isDirty);
-      // Saving an unchanged document sends nothing; a real save sends didSave.
-      const edit = new vscode.WorkspaceEdit();
-      edit.insert(document.uri, document.lineAt(document.lineCount - 1).range.end, ' ');
-      assert.ok(await vscode.workspace.applyEdit(edit));
-      assert.ok(await document.save());
-      const lines = await waitFor('didSave in the host log', () => {
-        const recent = sharpclaw.recentLog().slice(seen);
-        return recent.some((line) => /notification textDocument\/didSave ok/.test(line.message)) && recent;
-      });
-      assert.doesNotMatch(lines.map((line) => line.message).join('\n'), /No target methods/);
-    } finally {
-      const undo = new vscode.WorkspaceEdit();
-      const last = document.lineAt(document.lineCount - 1);
-      if (last.text.endsWith(' ')) undo.delete(document.uri, new vscode.Range(last.range.end.translate(0, -1), last.range.end));
-      await vscode.workspace.applyEdit(undo);
-      await document.save();
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    }
   });
 });

@@ -26,6 +26,7 @@ import { applyHostWrite } from './edits/hostWrites';
 import { renameSymbol } from './edits/renameSymbolCommand';
 import { EditResultSchema } from '../../engine/protocol/edits';
 import { HostMethods } from '../../engine/protocol/methods';
+import type { HostRequester } from '../../engine/host/hostRequester';
 import { createVerificationFeature } from './verification/verificationCommands';
 import { verificationService } from '../../engine/verification/verificationService';
 import { ReportViewProvider } from './views/reportViewProvider';
@@ -139,13 +140,27 @@ export class Core implements vscode.Disposable {
     };
   }
 
+  /**
+   * The host as tools and commands use it: after each answer the sidebar checks whether the
+   * loaded contexts changed (a query, a rename or an agent's tool may have loaded the solution).
+   */
+  private readonly requester: HostRequester = {
+    request: async (method, params, schema, signal) => {
+      try {
+        return await this.host.request(method, params, schema, signal);
+      } finally {
+        this.reportView.hostAnswered();
+      }
+    },
+  };
+
   toolContext(tool: AnyToolDefinition, signal: AbortSignal): ToolContext {
     const workspaceFolder = firstWorkspaceFolder();
     if (!workspaceFolder) throw new ToolError('InvalidRequest', 'Open a folder that contains a .NET solution or project first.');
     return {
       workspaceFolder,
       permissions: this.permissions,
-      host: { request: (method, params, schema, requestSignal) => this.host.request(method, params, schema, requestSignal ?? signal) },
+      host: { request: (method, params, schema, requestSignal) => this.requester.request(method, params, schema, requestSignal ?? signal) },
       surface: 'vscode',
       signal,
       progress: (message) => this.services.log.info(`${tool.name}: ${message}`),
@@ -174,7 +189,7 @@ export class Core implements vscode.Disposable {
 
   private renameSymbol(): Promise<boolean> {
     return renameSymbol({
-      host: { request: (method, params, schema, signal) => this.host.request(method, params, schema, signal) },
+      host: this.requester,
       workspaceFolder: firstWorkspaceFolder,
       journal: this.editJournal,
       log: this.services.log,

@@ -128,6 +128,17 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
     }
   }
 
+  private answeredTimer: NodeJS.Timeout | undefined;
+
+  /** A tool or command got an answer from the host: show the loaded contexts if they changed. */
+  hostAnswered(): void {
+    if (this.answeredTimer) clearTimeout(this.answeredTimer);
+    this.answeredTimer = setTimeout(() => {
+      this.answeredTimer = undefined;
+      void this.postHostStatus();
+    }, 300);
+  }
+
   /**
    * After the last progress step the host still builds the compilations, so the new context may
    * appear in its status a little later: ask until it does (about once a second, for a minute).
@@ -155,6 +166,7 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
   }
 
   dispose(): void {
+    if (this.answeredTimer) clearTimeout(this.answeredTimer);
     for (const disposable of this.disposables) disposable.dispose();
     this.renderedEmitter.dispose();
   }
