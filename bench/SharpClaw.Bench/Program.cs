@@ -6,7 +6,8 @@ namespace SharpClaw.Bench;
 /// <c>generate --projects 50 --files 20 --out /tmp/synth</c> writes a synthetic solution;
 /// <c>load [--solution X.slnx | --projects 50 --files 20] [--runs 3] [--refreshes 10] [--results DIR]</c>
 /// benchmarks loading it; <c>queries [...] [--iterations 30]</c> measures warm read-tool latency (p50/p95) against direct Roslyn calls;
-/// <c>rename [...] [--runs 5]</c> measures rename preview and apply against <c>Renamer.RenameSymbolAsync</c> called directly. Results go to bench/results/ (git-ignored) unless --results says otherwise.
+/// <c>rename [...] [--runs 5]</c> measures rename preview and apply against <c>Renamer.RenameSymbolAsync</c> called directly;
+/// <c>fingerprint [...] [--iterations 200]</c> measures one context fingerprint check. Results go to bench/results/ (git-ignored) unless --results says otherwise.
 /// </summary>
 internal static class Program
 {
@@ -20,6 +21,7 @@ internal static class Program
                   load [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--refreshes 10] [--results bench/results]
                   queries [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 30] [--results bench/results]
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
+                  fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
                 """);
             return args.Length == 0 ? 2 : 0;
         }
@@ -50,6 +52,9 @@ internal static class Program
                 string renameSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string renameResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
                 return await RenameBenchmark.RunAsync(renameSolution, Int(options, "runs", 5), renameResults);
+            case "fingerprint":
+                string fingerprintSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
+                return FingerprintBenchmark.Run(fingerprintSolution, Int(options, "iterations", 200));
             default:
                 Console.Error.WriteLine($"Unknown command '{args[0]}'.");
                 return 2;
