@@ -7,7 +7,8 @@ namespace SharpClaw.Bench;
 /// <c>load [--solution X.slnx | --projects 50 --files 20] [--runs 3] [--refreshes 10] [--results DIR]</c>
 /// benchmarks loading it; <c>queries [...] [--iterations 30] [--name queries-50]</c> measures warm read-tool latency (p50/p95) against direct Roslyn calls
 /// interleaved in the same process (writes bench/results/NAME.json);
-/// <c>rename [...] [--runs 5]</c> measures rename preview and apply against <c>Renamer.RenameSymbolAsync</c> called directly. Results go to bench/results/ (git-ignored) unless --results says otherwise.
+/// <c>rename [...] [--runs 5]</c> measures rename preview and apply against <c>Renamer.RenameSymbolAsync</c> called directly;
+/// <c>fingerprint [...] [--iterations 200]</c> measures one context fingerprint check. Results go to bench/results/ (git-ignored) unless --results says otherwise.
 /// </summary>
 internal static class Program
 {
@@ -22,6 +23,7 @@ internal static class Program
                   queries [--projects 50 --files 20 --out /tmp/synth] [--iterations 30] [--results bench/results] [--name queries-50]
                   sizes [--sizes 10,50,200] [--files 20] [--iterations 10] [--name sizes]
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
+                  fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
                 """);
             return args.Length == 0 ? 2 : 0;
         }
@@ -66,6 +68,9 @@ internal static class Program
                 string renameSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string renameResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
                 return await RenameBenchmark.RunAsync(renameSolution, Int(options, "runs", 5), renameResults);
+            case "fingerprint":
+                string fingerprintSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
+                return FingerprintBenchmark.Run(fingerprintSolution, Int(options, "iterations", 200));
             default:
                 Console.Error.WriteLine($"Unknown command '{args[0]}'.");
                 return 2;

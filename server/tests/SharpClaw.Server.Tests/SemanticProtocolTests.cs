@@ -38,7 +38,7 @@ public sealed class SemanticProtocolTests
             [
                 "TargetAmbiguous", "NoTarget", "PermissionDenied", "MissingPrerequisites", "LoadFailed", "PartialLoad", "InvalidRequest", "ambiguous_symbol", "symbol_not_found", "ambiguous_file",
                 "stale_edit", "unverified", "invalid_identifier", "rename_conflict", "new_errors", "outside_workspace", "generated_document",
-                "linked_document_conflict", "edit_too_large", "write_failed", "content_changed", "nothing_to_undo",
+                "linked_document_conflict", "edit_too_large", "write_failed", "content_changed", "nothing_to_undo", "read_only_file",
             ],
             Enum.GetValues<SemanticErrorKind>().Select(k => JsonSerializer.Serialize(k, ProtocolJsonContext.Default.Options).Trim('"')));
     }

@@ -22,7 +22,9 @@ internal static class UnixFileStatus
     private const int CTimeOffset = 56;
     private const int CTimeNsecOffset = 64;
 
-    public static Status? Read(string path)
+    /// <param name="path">The file.</param>
+    /// <param name="known">A FileInfo of the same file the caller already read (saves a second stat for the layout check).</param>
+    public static Status? Read(string path, FileInfo? known = null)
     {
         if (OperatingSystem.IsWindows())
         {
@@ -43,7 +45,7 @@ internal static class UnixFileStatus
         }
 
         // Guard the layout: size and write time must agree with what .NET itself reports.
-        FileInfo info = new(path);
+        FileInfo info = known ?? new(path);
         if (!info.Exists
             || BitConverter.ToInt64(buffer, SizeOffset) != info.Length
             || BitConverter.ToInt64(buffer, MTimeOffset) != new DateTimeOffset(info.LastWriteTimeUtc).ToUnixTimeSeconds())

@@ -36,7 +36,7 @@ public readonly record struct FileStamp(bool Exists, long Length, long LastWrite
             bool suspect = notAfterUtc is { } limit && written >= limit.Ticks;
             bool racy = suspect || now - written < RacyWindowTicks;
             byte[]? hash = withHash && !suspect ? HashFile(path) : null;
-            return new FileStamp(true, info.Length, written, hash, racy, UnixFileStatus.Read(path)?.ChangeTicks ?? 0);
+            return new FileStamp(true, info.Length, written, hash, racy, UnixFileStatus.Read(path, info)?.ChangeTicks ?? 0);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -66,7 +66,7 @@ public readonly record struct FileStamp(bool Exists, long Length, long LastWrite
             }
 
             if (!this.Racy && info.Length == this.Length && info.LastWriteTimeUtc.Ticks == this.LastWriteTicks
-                && (UnixFileStatus.Read(path)?.ChangeTicks ?? 0) == this.ChangeTicks)
+                && (UnixFileStatus.Read(path, info)?.ChangeTicks ?? 0) == this.ChangeTicks)
             {
                 return true;
             }
