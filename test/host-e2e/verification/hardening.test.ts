@@ -65,7 +65,8 @@ describe('sharpclaw verify: hardening (issue 12)', function () {
     const report = parse(result.stdout).data!;
     assert.equal(report.build?.status, 'passed', result.stdout);
     const build = report.steps.find((step) => step.kind === 'build')!;
-    assert.match(build.target, /affected\.proj$/);
+    assert.equal(build.target, '2 affected projects');
+    assert.match(build.commandLine, /affected\.proj/);
     assert.match(build.commandLine, /-noAutoResponse/);
     assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
   });
