@@ -9,8 +9,6 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchActivation } from './activation.mjs';
-import { benchHostStartup } from './host-startup.mjs';
 import { benchPackageSize } from './package-size.mjs';
 import { option } from './stats.mjs';
 
@@ -28,8 +26,9 @@ function dotnetBench(args) {
 }
 
 const benches = {
-  'host-startup': () => benchHostStartup(),
-  activation: () => benchActivation(),
+  // Imported on use: the activation bench needs the VS Code test bed, the others do not.
+  'host-startup': async () => (await import('./host-startup.mjs')).benchHostStartup(),
+  activation: async () => (await import('./activation.mjs')).benchActivation(),
   'queries-quick': () => dotnetBench(['queries', '--projects', '20', '--files', '10', '--iterations', '10', '--out', synth(20), '--name', 'queries-quick']),
   'queries-50': () => dotnetBench(['queries', '--projects', '50', '--files', '20', '--iterations', '30', '--out', synth(50), '--name', 'queries-50']),
   'queries-200': () => dotnetBench(['queries', '--projects', '200', '--files', '20', '--iterations', '20', '--out', synth(200), '--name', 'queries-200']),

@@ -13,6 +13,7 @@ const resultsDir = path.join(repoRoot, 'bench', 'results');
 const ms = (value) => (value === undefined || value < 0 ? '—' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : value >= 100 ? `${value.toFixed(0)} ms` : `${value.toFixed(1)} ms`);
 const side = (stats) => (!stats ? '—' : stats.mib !== undefined ? `${stats.mib} MiB` : stats.mb !== undefined ? `${stats.mb} MB` : stats.p50_ms === stats.p95_ms || stats.n === 1 ? ms(stats.p50_ms) : `${ms(stats.p50_ms)} / ${ms(stats.p95_ms)}`);
 const ratio = (row) => (row.ratio_p50 !== undefined ? `×${row.ratio_p50.toFixed(2)}` : row.ratio !== undefined ? `×${row.ratio.toFixed(2)}` : '—');
+const extra = (row) => (row.ours?.p50_ms !== undefined && row.baseline?.p50_ms !== undefined ? `${row.ours.p50_ms >= row.baseline.p50_ms ? '+' : '−'}${ms(Math.abs(row.ours.p50_ms - row.baseline.p50_ms))}` : '—');
 const met = (row) => (row.meets_goal === undefined ? '' : row.meets_goal ? ' ✓' : ' ✗');
 
 function facts(result) {
@@ -26,11 +27,11 @@ function table(result) {
   const tokens = rows.some((r) => r.answer_tokens !== undefined);
   const same = rows.some((r) => r.same_answer !== undefined);
   const lines = [
-    `| Measure | Ours (p50 / p95) | Baseline in the same run (p50 / p95) | Ratio p50 | Goal |${tokens ? ' Answer tokens |' : ''}${same ? ' Same answer |' : ''}`,
-    `| --- | ---: | ---: | ---: | --- |${tokens ? ' ---: |' : ''}${same ? ' :---: |' : ''}`,
+    `| Measure | Ours (p50 / p95) | Baseline in the same run (p50 / p95) | Ratio p50 | Ours − baseline p50 | Goal |${tokens ? ' Answer tokens |' : ''}${same ? ' Same answer |' : ''}`,
+    `| --- | ---: | ---: | ---: | ---: | --- |${tokens ? ' ---: |' : ''}${same ? ' :---: |' : ''}`,
   ];
   for (const r of rows) {
-    lines.push(`| ${r.measure} | ${side(r.ours)} | ${side(r.baseline)} | ${ratio(r)} | ${r.goal ?? ''}${met(r)} |${tokens ? ` ${r.answer_tokens ?? ''} |` : ''}${same ? ` ${r.same_answer === undefined ? '' : r.same_answer ? 'yes' : `**no** (${r.answer})`} |` : ''}`);
+    lines.push(`| ${r.measure} | ${side(r.ours)} | ${side(r.baseline)} | ${ratio(r)} | ${extra(r)} | ${r.goal ?? ''}${met(r)} |${tokens ? ` ${r.answer_tokens ?? ''} |` : ''}${same ? ` ${r.same_answer === undefined ? '' : r.same_answer ? 'yes' : `**no** (${r.answer})`} |` : ''}`);
   }
   return [facts(result), '', ...lines].join('\n');
 }

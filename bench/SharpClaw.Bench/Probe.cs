@@ -10,16 +10,16 @@ namespace SharpClaw.Bench;
 /// </summary>
 internal static class Probe
 {
-    public static async Task<int> RunAsync(string solution, int iterations)
+    public static async Task<int> RunAsync(string solution, int iterations, string? name = null)
     {
         solution = Path.GetFullPath(solution);
         string workspace = Path.GetDirectoryName(solution)!;
         await using LoadBenchmark.InProcessHost host = await LoadBenchmark.InProcessHost.StartAsync();
         await host.InspectAsync(workspace, solution);
-        SymbolResolveParams resolve = new() { Workspace = workspace, Target = solution, Name = "Lib001.Type01.Compute(int)", Tool = "bench" };
+        SymbolResolveParams resolve = new() { Workspace = workspace, Target = solution, Name = name ?? "Lib001.Type01.Compute(int)", Tool = "bench" };
         NavigateParams references = new() { Workspace = workspace, Target = solution, Action = "hover", Name = "Lib001.Type01.Describe(int)", Tool = "bench" };
         SymbolsParams file = new() { Workspace = workspace, Target = solution, Path = "src/Lib001/Type01.cs", Tool = "bench" };
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3 && name is null; i++)
         {
             await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, references);
             await host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, file);
@@ -32,6 +32,11 @@ internal static class Probe
             long t = Stopwatch.GetTimestamp();
             await host.InvokeAsync<SymbolResolveResult>(ProtocolMethods.SymbolResolve, resolve);
             r += Stopwatch.GetElapsedTime(t).TotalMilliseconds;
+            if (name is not null)
+            {
+                continue; // only the resolve of the given name
+            }
+
             t = Stopwatch.GetTimestamp();
             await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, references);
             f += Stopwatch.GetElapsedTime(t).TotalMilliseconds;

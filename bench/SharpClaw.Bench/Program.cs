@@ -21,6 +21,7 @@ internal static class Program
                   generate --projects 50 --files 20 --out /tmp/synth
                   load [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--refreshes 10] [--results bench/results]
                   queries [--projects 50 --files 20 --out /tmp/synth] [--iterations 30] [--results bench/results] [--name queries-50]
+                  real --solution X.sln --type Ns.Type --project Name [--runs 2] [--iterations 10] [--name real]
                   sizes [--sizes 10,50,200] [--files 20] [--iterations 10] [--name sizes]
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
@@ -46,6 +47,15 @@ internal static class Program
                 string solution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string results = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
                 return await LoadBenchmark.RunAsync(solution, Int(options, "runs", 3), Int(options, "refreshes", 10), results, options.GetValueOrDefault("name") ?? "load");
+            case "real":
+                return await RealBenchmark.RunAsync(
+                    options["solution"],
+                    options["type"],
+                    options["project"],
+                    Int(options, "runs", 2),
+                    Int(options, "iterations", 10),
+                    options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
+                    options.GetValueOrDefault("name") ?? "real");
             case "sizes":
                 return await SizesBenchmark.RunAsync(
                     [.. (options.GetValueOrDefault("sizes") ?? "10,50,200").Split(',').Select(v => int.Parse(v, CultureInfo.InvariantCulture))],
@@ -63,7 +73,7 @@ internal static class Program
                     queryResults,
                     options.GetValueOrDefault("name") ?? string.Create(CultureInfo.InvariantCulture, $"queries-{projects}"));
             case "probe":
-                return await Probe.RunAsync(options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files), Int(options, "iterations", 100));
+                return await Probe.RunAsync(options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files), Int(options, "iterations", 100), options.GetValueOrDefault("name"));
             case "rename":
                 string renameSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string renameResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");

@@ -166,7 +166,19 @@ public static class ResultBuilder
         return excluded;
     }
 
-    internal static List<ExcludedAnalyzers> GroupExclusions(string workspace, IEnumerable<AnalyzerExclusion> exclusions) => Group(workspace, exclusions);
+    internal static List<ExcludedAnalyzers> GroupExclusions(string workspace, IEnumerable<AnalyzerExclusion> exclusions)
+    {
+        if (exclusions is not IReadOnlyList<AnalyzerExclusion> list)
+        {
+            return Group(workspace, exclusions);
+        }
+
+        // A context's exclusions never change: every warm query of it reuses the grouping (a copy, callers own their list).
+        System.Collections.Concurrent.ConcurrentDictionary<string, List<ExcludedAnalyzers>> byWorkspace = GroupedExclusions.GetValue(list, _ => new(PathUtil.Comparer));
+        return [.. byWorkspace.GetOrAdd(workspace, w => Group(w, list))];
+    }
+
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<IReadOnlyList<AnalyzerExclusion>, System.Collections.Concurrent.ConcurrentDictionary<string, List<ExcludedAnalyzers>>> GroupedExclusions = [];
 
     private static List<ExcludedAnalyzers> Group(string workspace, IEnumerable<AnalyzerExclusion> exclusions) =>
         exclusions

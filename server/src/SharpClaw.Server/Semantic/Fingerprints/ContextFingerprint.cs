@@ -416,7 +416,14 @@ public sealed class ContextFingerprint
         _ => name.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || name.Equals(".editorconfig", StringComparison.OrdinalIgnoreCase),
     };
 
-    /// <summary>"sdk: 10.0.401; packs: Microsoft.NETCore.App.Ref/10.0.12, ..." — a new SDK or pack can change resolution.</summary>
+    private static readonly Lock InventoryGate = new();
+    private static (string Signature, string Inventory)? lastInventory;
+
+    /// <summary>
+    /// "sdk: 10.0.401; packs: Microsoft.NETCore.App.Ref/10.0.12, ..." — a new SDK or pack can change resolution.
+    /// Adding or removing a version folder changes the write time of its parent (sdk/, packs/ or packs/&lt;pack&gt;/),
+    /// so while those times are unchanged the last listing is reused (a few stats instead of a walk per check).
+    /// </summary>
     internal static string ReadSdkInventory()
     {
         string? root = Toolchain.SdkInventory.FindDotnetRoot();
@@ -424,6 +431,55 @@ public sealed class ContextFingerprint
         {
             return string.Empty;
         }
+
+        string signature = InventorySignature(root);
+        lock (InventoryGate)
+        {
+            if (lastInventory is { } last && last.Signature == signature)
+            {
+                return last.Inventory;
+            }
+        }
+
+        string inventory = ListSdkInventory(root);
+        lock (InventoryGate)
+        {
+            lastInventory = (signature, inventory);
+        }
+
+        return inventory;
+    }
+
+    /// <summary>The root and the write times of sdk/, packs/ and every packs/&lt;pack&gt;/ folder.</summary>
+    private static string InventorySignature(string root)
+    {
+        System.Text.StringBuilder signature = new(root);
+        try
+        {
+            foreach (string folder in new[] { Path.Combine(root, "sdk"), Path.Combine(root, "packs") })
+            {
+                signature.Append('|').Append(Directory.Exists(folder) ? Directory.GetLastWriteTimeUtc(folder).Ticks : 0);
+            }
+
+            string packs = Path.Combine(root, "packs");
+            if (Directory.Exists(packs))
+            {
+                foreach (string pack in Directory.EnumerateDirectories(packs))
+                {
+                    signature.Append('|').Append(Directory.GetLastWriteTimeUtc(pack).Ticks);
+                }
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            signature.Append("|unreadable").Append(Guid.NewGuid()); // never reuse: list again
+        }
+
+        return signature.ToString();
+    }
+
+    private static string ListSdkInventory(string root)
+    {
 
         List<string> parts = [];
         try

@@ -50,11 +50,24 @@ internal static class CompilationAnalyzers
         return task.IsCompleted ? task : task.WaitAsync(cancellationToken);
     }
 
-    private static Entry EntryFor(Project project, Compilation compilation) => Cache.GetValue(compilation, c =>
+    /// <summary>
+    /// The entry of this compilation for this project snapshot. Analyzer inputs that are not compilation inputs
+    /// (additional files) can change while Roslyn keeps the compilation, so the entry also belongs to the
+    /// project's <see cref="Project.AnalyzerOptions"/> instance (new for every project snapshot): another instance
+    /// starts a fresh entry.
+    /// </summary>
+    private static Entry EntryFor(Project project, Compilation compilation)
     {
+        if (Cache.TryGetValue(compilation, out Entry? cached) && ReferenceEquals(cached.Options, project.AnalyzerOptions))
+        {
+            return cached;
+        }
+
         ImmutableArray<DiagnosticAnalyzer> analyzers = [.. project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(project.Language))];
-        return new Entry(analyzers.IsEmpty ? null : c.WithAnalyzers(analyzers, project.AnalyzerOptions));
-    });
+        Entry entry = new(project.AnalyzerOptions, analyzers.IsEmpty ? null : compilation.WithAnalyzers(analyzers, project.AnalyzerOptions));
+        Cache.AddOrUpdate(compilation, entry);
+        return entry;
+    }
 
     /// <summary>
     /// One computation shared by every caller (it runs to completion even when a caller gives up, so the next
@@ -76,9 +89,11 @@ internal static class CompilationAnalyzers
         return task.IsCompleted ? task : task.WaitAsync(cancellationToken);
     }
 
-    private sealed class Entry(CompilationWithAnalyzers? withAnalyzers)
+    private sealed class Entry(AnalyzerOptions options, CompilationWithAnalyzers? withAnalyzers)
     {
         public Task<ImmutableArray<Diagnostic>>? All;
+
+        public AnalyzerOptions Options { get; } = options;
 
         public CompilationWithAnalyzers? WithAnalyzers { get; } = withAnalyzers;
 
