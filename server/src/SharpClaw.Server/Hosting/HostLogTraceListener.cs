@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using SharpClaw.Protocol;
+using SharpClaw.Server.Semantic;
 using StreamJsonRpc;
 
 namespace SharpClaw.Server.Hosting;
@@ -8,7 +9,7 @@ namespace SharpClaw.Server.Hosting;
 /// <summary>
 /// Routes StreamJsonRpc's TraceSource (protocol warnings such as unparsable messages or unknown
 /// notifications) into the host log instead of the default listener. A typed rejection (a
-/// <see cref="LocalRpcException"/> with the semantic error code: new_errors, symbol_not_found, …)
+/// <see cref="SemanticException"/>, or a <see cref="LocalRpcException"/> with the semantic error code: new_errors, symbol_not_found, …)
 /// is an expected answer, already logged as one line by <see cref="HostJsonRpc"/>: its exception
 /// trace and the "not serializable" warning that follows it are dropped.
 /// </summary>
@@ -60,7 +61,7 @@ internal sealed class HostLogTraceListener(HostLog log) : TraceListener
     {
         for (Exception? exception = value as Exception; exception is not null; exception = exception.InnerException)
         {
-            if (exception is LocalRpcException { ErrorCode: ProtocolErrorCodes.SemanticError })
+            if (exception is SemanticException or LocalRpcException { ErrorCode: ProtocolErrorCodes.SemanticError })
             {
                 return true;
             }
@@ -71,7 +72,8 @@ internal sealed class HostLogTraceListener(HostLog log) : TraceListener
 
     /// <summary>"An exception of type StreamJsonRpc.LocalRpcException … was thrown but is not serializable": its error data is sent anyway.</summary>
     private static bool IsTypedRejectionNoise(int id, string? text) =>
-        id == (int)JsonRpc.TraceEvents.ExceptionNotSerializable && text?.Contains(nameof(LocalRpcException), StringComparison.Ordinal) == true;
+        id == (int)JsonRpc.TraceEvents.ExceptionNotSerializable
+        && (text?.Contains(nameof(LocalRpcException), StringComparison.Ordinal) == true || text?.Contains(nameof(SemanticException), StringComparison.Ordinal) == true);
 
     public override void Write(string? message) => log.Info($"[jsonrpc] {message}");
 
