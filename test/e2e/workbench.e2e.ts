@@ -69,7 +69,13 @@ async function runCommand(page: Page, title: string): Promise<void> {
       if (attempt >= 6) throw error;
       continue;
     }
-    await input.fill(`>${title}`);
+    try {
+      await input.fill(`>${title}`, { timeout: 10_000 });
+    } catch (error) {
+      // The palette closed again before it could be typed in (focus moved to a view or a toast).
+      if (attempt >= 6) throw error;
+      continue;
+    }
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {
       await row.waitFor({ timeout: 10_000 });
@@ -307,6 +313,10 @@ describe('SharpClaw in the browser workbench', function () {
     const sidebar = await openSidebar(page);
     await sidebar.locator('[data-testid=actions]').getByRole('button', { name: 'Load Workspace' }).first().click();
     const loaded = sidebar.locator('[data-testid=workspace-section]');
+    // Without an earlier "Always for this workspace" (the rename test gives one), loading asks first.
+    const dialog = page.locator('.monaco-dialog-box');
+    await Promise.race([loaded.waitFor({ timeout: 240_000 }), dialog.waitFor({ state: 'visible', timeout: 240_000 })]);
+    if (await dialog.isVisible()) await clickDialogButton(page, 'Always for this workspace');
     await loaded.waitFor({ timeout: 240_000 });
     assert.match((await loaded.locator('[data-testid=load-summary]').textContent()) ?? '', /^FailingTest\.slnx · Debug · 2 projects/);
     const projects = (await loaded.locator('[data-testid=loaded-projects]').textContent()) ?? '';
