@@ -148,7 +148,7 @@ export class CompileMemory {
     }
     this.save();
     const notes: string[] = [];
-    if (this.forced.length > 0) notes.push(`Recompiled ${this.forced.join(', ')}: SharpClaw had not seen the compile that produced the existing output, so its warnings were unknown.`);
+    if (this.forced.length > 0) notes.push(`Recompiled ${[...this.forced].sort().join(', ')}: SharpClaw had not seen the compile that produced the existing output, so its warnings were unknown.`);
     for (const [name, count] of replayedFrom) {
       notes.push(`${name} was up to date, so MSBuild did not recompile it; its ${count} compiler diagnostic(s) are from its last compile, unchanged since.`);
     }
