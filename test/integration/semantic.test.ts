@@ -33,7 +33,7 @@ describe('dotnet_solution_inspect through the approval flow', () => {
     assert.ok(vscode.lm.tools.some((tool) => tool.name === 'dotnet_solution_inspect'));
   });
 
-  it('asks before loading; Deny gives PermissionDenied', async () => {
+  it('asks before loading; Deny gives permission_denied', async () => {
     const sharpclaw = await api();
     const pending = invoke('dotnet_solution_inspect', {});
     const dialog = await answerDialog(sharpclaw, 'Deny');
@@ -42,7 +42,7 @@ describe('dotnet_solution_inspect through the approval flow', () => {
     assert.match(dialog.detail, /Asked by: an agent, via the tool dotnet_solution_inspect/);
     assert.deepEqual(dialog.buttons, ['Allow once', 'Always for this workspace', 'Deny']);
     const text = await pending;
-    assert.match(text, /^error PermissionDenied: /);
+    assert.match(text, /^error permission_denied: /);
     const last = sharpclaw.approvals().at(-1)!;
     assert.equal(last.granted, false);
     assert.equal(last.requestedBy, 'dotnet_solution_inspect');

@@ -89,12 +89,12 @@ describe('C# safe writes through vscode.lm.invokeTool', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  it('a denied write changes nothing and says PermissionDenied', async () => {
+  it('a denied write changes nothing and says permission_denied', async () => {
     const sharpclaw = await api();
     const before = read(contract);
     const applying = invoke('csharp_rename_symbol', { name: 'ICalculator.Divide', newName: 'Over', apply: true });
     (await sharpclaw.nextPermissionDialog!()).answer('Deny');
-    assert.match(await applying, /^error PermissionDenied: /);
+    assert.match(await applying, /^error permission_denied: /);
     assert.equal(read(contract), before);
   });
 

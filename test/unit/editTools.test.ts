@@ -5,7 +5,7 @@ import { registerHostCallbacks, writeFileLines } from '../../src/engine/host/hos
 import { toToolError } from '../../src/engine/host/hostRequester';
 import { EditInputSchema, editParams, RenameSymbolInputSchema } from '../../src/engine/tools/edits/editTools';
 import { renderEdit } from '../../src/engine/tools/edits/renderEdits';
-import { ToolError } from '../../src/engine/tools/toolErrors';
+import { ToolError } from '../../src/engine/errors';
 
 describe('edit tools', () => {
   it('csharp_rename_symbol needs a selector and newName, or proposalId with apply', () => {

@@ -5,7 +5,7 @@ import type { NavigateResult, SymbolsResult } from '../../src/engine/protocol/na
 import { renderBulkNavigate, renderNavigate, renderSymbols } from '../../src/engine/tools/navigation/renderNavigation';
 import { bulkNavigateTool, navigateTool, symbolsTool, toBulkNavigateParams, toNavigateParams, type BulkNavigateInput, type NavigateInput } from '../../src/engine/tools/navigation/navigationTools';
 import { findTool } from '../../src/engine/tools/registry';
-import { ToolError } from '../../src/engine/tools/toolErrors';
+import { ToolError } from '../../src/engine/errors';
 import { parseToolInput } from '../../src/engine/tools/toolInput';
 import { toToolError } from '../../src/engine/host/hostRequester';
 import { renderDiagnostics } from '../../src/engine/tools/symbols/diagnosticsTool';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { allTools } from '../../src/engine/tools/registry';
 import { defineTool } from '../../src/engine/tools/toolDefinition';
-import { ToolError } from '../../src/engine/tools/toolErrors';
+import { ToolError } from '../../src/engine/errors';
 import { parseToolInput } from '../../src/engine/tools/toolInput';
 
 const tool = defineTool({
@@ -38,8 +38,8 @@ describe('tool argument validation', () => {
   });
 
   it('renders errors as "error CODE: message"', () => {
-    const error = new ToolError('TargetAmbiguous', 'Several solutions.', { candidates: ['A.sln', 'B.slnx'] });
-    assert.equal(error.render(), 'error TargetAmbiguous: Several solutions.\n  A.sln\n  B.slnx');
+    const error = new ToolError('target_ambiguous', 'Several solutions.', { candidates: ['A.sln', 'B.slnx'] });
+    assert.equal(error.render(), 'error target_ambiguous: Several solutions.\n  A.sln\n  B.slnx');
   });
 });
 

@@ -14,7 +14,7 @@ import { hostArguments } from './hostCommandLine';
 import { registerHostCallbacks, type LoadProgress } from './hostCallbacks';
 import { toToolError, type HostRequester } from './hostRequester';
 import { privateSubfolder, stateRoot } from '../stateFolder';
-import { ToolError } from '../tools/toolErrors';
+import { ToolError } from '../errors';
 
 const keptLogs = 20;
 

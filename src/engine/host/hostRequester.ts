@@ -2,7 +2,7 @@
 // VS Code, vscode-jsonrpc in the CLI and the MCP server).
 import { z } from 'zod';
 import { SemanticErrorDataSchema } from '../protocol/semantic';
-import { ToolError, type ToolErrorCode } from '../tools/toolErrors';
+import { ToolError, type ToolErrorCode } from '../errors';
 
 export interface HostRequester {
   request<T>(method: string, params: unknown, resultSchema: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
@@ -34,8 +34,43 @@ function candidateLine(candidate: SymbolCandidate): string {
   return `${candidate.name} (${candidate.kind}${where ? `, ${where}` : ''})${candidate.needsPath && candidate.path ? ` — send with path ${candidate.path}` : ''}`;
 }
 
-/** Every typed error kind the host sends (the protocol's list, drift-checked against the host). */
-const knownHostKinds = new Set<string>(SemanticErrorDataSchema.shape.kind.options satisfies readonly ToolErrorCode[]);
+type HostErrorKind = z.infer<typeof SemanticErrorDataSchema>['kind'];
+
+/**
+ * The one mapping from the semantic host's error kinds (the protocol's list, drift-checked against the
+ * host; its workspace errors are PascalCase) to the agent-facing codes. A kind added to the protocol
+ * without a code here fails to compile.
+ */
+const hostKindCodes: Record<HostErrorKind, ToolErrorCode> = {
+  TargetAmbiguous: 'target_ambiguous',
+  NoTarget: 'no_target',
+  PermissionDenied: 'permission_denied',
+  MissingPrerequisites: 'missing_prerequisites',
+  LoadFailed: 'load_failed',
+  PartialLoad: 'partial_load',
+  InvalidRequest: 'invalid_request',
+  ambiguous_symbol: 'ambiguous_symbol',
+  symbol_not_found: 'symbol_not_found',
+  ambiguous_file: 'ambiguous_file',
+  stale_edit: 'stale_edit',
+  unverified: 'unverified',
+  invalid_identifier: 'invalid_identifier',
+  rename_conflict: 'rename_conflict',
+  new_errors: 'new_errors',
+  outside_workspace: 'outside_workspace',
+  generated_document: 'generated_document',
+  linked_document_conflict: 'linked_document_conflict',
+  edit_too_large: 'edit_too_large',
+  write_failed: 'write_failed',
+  content_changed: 'content_changed',
+  nothing_to_undo: 'nothing_to_undo',
+  read_only_file: 'read_only_file',
+};
+
+/** The agent-facing code of a host error kind; an unknown kind is a bug (internal_error). */
+export function codeOfHostKind(kind: string): ToolErrorCode {
+  return Object.hasOwn(hostKindCodes, kind) ? hostKindCodes[kind as HostErrorKind] : 'internal_error';
+}
 
 /** Turns a JSON-RPC error from the host into a typed ToolError; other errors pass through. */
 export function toToolError(error: unknown): unknown {
@@ -43,7 +78,7 @@ export function toToolError(error: unknown): unknown {
   if (candidate?.code !== hostErrorCode) return error;
   const data = HostErrorDataSchema.safeParse(candidate.data);
   if (!data.success) return new ToolError('internal_error', String(candidate.message ?? 'The host failed without details.'));
-  const kind = knownHostKinds.has(data.data.kind as ToolErrorCode) ? (data.data.kind as ToolErrorCode) : 'internal_error';
+  const kind = codeOfHostKind(data.data.kind);
   const candidates = [...(data.data.candidates ?? []), ...(data.data.symbols ?? []).map(candidateLine), ...(data.data.details ?? [])];
   return new ToolError(kind, data.data.message, {
     ...(candidates.length ? { candidates } : {}),

@@ -4,7 +4,7 @@
 // naming the argument, before anything reaches the host.
 import { z } from 'zod';
 import type { AnyToolDefinition } from './toolDefinition';
-import { ToolError } from './toolErrors';
+import { ToolError } from '../errors';
 
 /** The largest integer the host reads (a C# int); every numeric tool argument is bounded by it. */
 export const maxHostInteger = 2_147_483_647;

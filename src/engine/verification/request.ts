@@ -1,7 +1,7 @@
 // The verification request, and the one parser of scope/target/restore/configuration/framework/
 // timeout that every surface (CLI, REPL, verify_workspace, the VS Code commands) shares.
 import { z } from 'zod';
-import { ToolError } from '../tools/toolErrors';
+import { ToolError } from '../errors';
 import { VerificationScopeSchema, scopes } from './report';
 
 export const defaultTimeoutSeconds = 120;
@@ -35,13 +35,13 @@ export interface RawVerifyOptions {
 
 export function parseVerifyOptions(raw: RawVerifyOptions): VerifyRequest {
   if (raw.scope !== undefined && !scopes.includes(raw.scope as never)) {
-    throw new ToolError('InvalidRequest', `--scope must be one of ${scopes.join(', ')}, not "${String(raw.scope)}".`);
+    throw new ToolError('invalid_request', `--scope must be one of ${scopes.join(', ')}, not "${String(raw.scope)}".`);
   }
   let timeoutSeconds: number | undefined;
   if (raw.timeout !== undefined) {
     timeoutSeconds = Number(raw.timeout);
     if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1 || timeoutSeconds > maxTimeoutSeconds) {
-      throw new ToolError('InvalidRequest', `--timeout must be a whole number of seconds from 1 to ${maxTimeoutSeconds}, not "${String(raw.timeout)}".`);
+      throw new ToolError('invalid_request', `--timeout must be a whole number of seconds from 1 to ${maxTimeoutSeconds}, not "${String(raw.timeout)}".`);
     }
   }
   const changed = raw.changed === undefined ? undefined : (Array.isArray(raw.changed) ? raw.changed : [raw.changed]).map(String);
@@ -55,7 +55,7 @@ export function parseVerifyOptions(raw: RawVerifyOptions): VerifyRequest {
     ...(changed ? { changedFiles: changed } : {}),
   });
   if (!parsed.success) {
-    throw new ToolError('InvalidRequest', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`).join('; '));
+    throw new ToolError('invalid_request', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`).join('; '));
   }
   return parsed.data;
 }

@@ -156,7 +156,7 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
   if (!decision.granted) {
     const message = decision.message ?? `Permission to build and test ${report.target} was denied.`;
     report.notes.push(message);
-    return report.finish('denied', `PermissionDenied: ${message}`);
+    return report.finish('denied', `permission_denied: ${message}`);
   }
   // The time a dialog waited for the person is not part of the run.
   report.started = Date.now();

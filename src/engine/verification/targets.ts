@@ -2,7 +2,7 @@
 // one), or the one solution/project of the workspace. Reads files only; no process starts here.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ToolError } from '../tools/toolErrors';
+import { ToolError } from '../errors';
 import { projectExtensions, readSolutionProjects, solutionExtensions } from './solutionFile';
 
 export interface ResolvedTarget {
@@ -66,21 +66,21 @@ export function resolveTarget(workspaceFolder: string, target?: string): TargetR
   const root = path.resolve(workspaceFolder);
   if (target) {
     const full = path.resolve(root, target);
-    if (!isInside(root, full)) throw new ToolError('InvalidRequest', `The target ${target} is outside the workspace ${root}.`);
-    if (!fs.existsSync(full)) throw new ToolError('NoTarget', `The target ${target} does not exist in ${root}.`);
+    if (!isInside(root, full)) throw new ToolError('invalid_request', `The target ${target} is outside the workspace ${root}.`);
+    if (!fs.existsSync(full)) throw new ToolError('no_target', `The target ${target} does not exist in ${root}.`);
     if (fs.statSync(full).isDirectory()) {
       const candidates = findCandidates(full, 0);
-      if (candidates.length === 0) throw new ToolError('NoTarget', `${target} holds no solution or project file.`);
-      if (candidates.length > 1) throw new ToolError('TargetAmbiguous', `${target} holds several solutions or projects; name one.`, { candidates: candidates.map((c) => path.relative(root, c)) });
+      if (candidates.length === 0) throw new ToolError('no_target', `${target} holds no solution or project file.`);
+      if (candidates.length > 1) throw new ToolError('target_ambiguous', `${target} holds several solutions or projects; name one.`, { candidates: candidates.map((c) => path.relative(root, c)) });
       return { kind: 'found', target: describe(candidates[0]!) };
     }
-    if (!isSolution(full) && !isProject(full)) throw new ToolError('InvalidRequest', `The target must be a .sln, .slnx, .csproj, .fsproj or .vbproj file, not ${target}.`);
+    if (!isSolution(full) && !isProject(full)) throw new ToolError('invalid_request', `The target must be a .sln, .slnx, .csproj, .fsproj or .vbproj file, not ${target}.`);
     return { kind: 'found', target: describe(full) };
   }
   const candidates = findCandidates(root, 3);
   if (candidates.length === 0) return { kind: 'none', reason: `No .NET solution or project was found in ${root} (searched 3 folder levels down).` };
   if (candidates.length > 1) {
-    throw new ToolError('TargetAmbiguous', `The workspace has several solutions or projects; pass a target.`, { candidates: candidates.map((c) => path.relative(root, c)) });
+    throw new ToolError('target_ambiguous', `The workspace has several solutions or projects; pass a target.`, { candidates: candidates.map((c) => path.relative(root, c)) });
   }
   return { kind: 'found', target: describe(candidates[0]!) };
 }

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { CliPermissionPolicy, permissionModes, type PermissionMode } from './cliPermissionPolicy';
-import { ToolError } from '../../engine/tools/toolErrors';
+import { ToolError } from '../../engine/errors';
 
 export type OutputFormat = 'text' | 'json';
 
@@ -45,11 +45,11 @@ function promptOnTerminal(question: string): Promise<boolean> {
 export function parseGlobalOptions(values: Record<string, unknown>): GlobalOptions {
   const format = (values['output-format'] as string | undefined) ?? 'text';
   if (format !== 'text' && format !== 'json') {
-    throw new ToolError('InvalidRequest', `--output-format must be text or json, not "${format}".`);
+    throw new ToolError('invalid_request', `--output-format must be text or json, not "${format}".`);
   }
   const mode = ((values['permission-mode'] as string | undefined) ?? 'workspace-write') as PermissionMode;
   if (!permissionModes.includes(mode)) {
-    throw new ToolError('InvalidRequest', `--permission-mode must be ${permissionModes.join(' or ')}, not "${mode}".`);
+    throw new ToolError('invalid_request', `--permission-mode must be ${permissionModes.join(' or ')}, not "${mode}".`);
   }
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   return {

@@ -2,7 +2,7 @@
 // `sharpclaw`: the command-line surface for scripts and CI. Same tools, same permission rules
 // as the extension; permissions come only from flags typed by the person running it.
 import { parseArgs } from 'node:util';
-import { ToolError } from '../../engine/tools/toolErrors';
+import { ToolError } from '../../engine/errors';
 import { globalOptionSpecs, globalOptionsHelp, parseGlobalOptions } from './cliOptions';
 import type { CliCommand } from './commands';
 import { toolCommand } from './commands/toolCommand';

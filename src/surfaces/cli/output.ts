@@ -1,6 +1,6 @@
 // How CLI results are printed: compact text, or the JSON envelope
 // { ok, command, data?, error?, text } that scripts parse.
-import { ToolError } from '../../engine/tools/toolErrors';
+import { ToolError } from '../../engine/errors';
 import type { OutputFormat } from './cliOptions';
 
 export interface Envelope {
@@ -26,5 +26,5 @@ export function printFailure(format: OutputFormat, command: string, error: ToolE
 
 /** Exit codes: 0 success, 1 a failed or denied check, 2 a usage error. */
 export function exitCodeFor(error: ToolError): number {
-  return error.code === 'InvalidRequest' || error.code === 'invalid_request' ? 2 : 1;
+  return error.code === 'invalid_request' ? 2 : 1;
 }

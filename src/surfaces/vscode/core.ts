@@ -18,7 +18,7 @@ import type { HostStatusBar } from './status/hostStatusBar';
 import { findTool } from '../../engine/tools/registry';
 import type { AnyToolDefinition, ToolContext } from '../../engine/tools/toolDefinition';
 import { renderSolutionInspect } from '../../engine/tools/solutionInspect/renderSolutionInspect';
-import { ToolError } from '../../engine/tools/toolErrors';
+import { ToolError } from '../../engine/errors';
 import { invokeTool, prepareToolInvocation, toAbortSignal } from './tools/vscodeToolAdapter';
 import { EditJournal } from './edits/editJournal';
 import { FileChangedError } from './edits/fileChanges';
@@ -156,7 +156,7 @@ export class Core implements vscode.Disposable {
 
   toolContext(tool: AnyToolDefinition, signal: AbortSignal): ToolContext {
     const workspaceFolder = firstWorkspaceFolder();
-    if (!workspaceFolder) throw new ToolError('InvalidRequest', 'Open a folder that contains a .NET solution or project first.');
+    if (!workspaceFolder) throw new ToolError('invalid_request', 'Open a folder that contains a .NET solution or project first.');
     return {
       workspaceFolder,
       permissions: this.permissions,
@@ -222,7 +222,7 @@ export class Core implements vscode.Disposable {
   /** The host's own journal (edits it wrote for tool calls); asks for write permission like any write. */
   private async replayHostEdit(method: string): Promise<void> {
     const workspace = firstWorkspaceFolder();
-    if (!workspace) throw new ToolError('InvalidRequest', 'Open a folder that contains a .NET solution or project first.');
+    if (!workspace) throw new ToolError('invalid_request', 'Open a folder that contains a .NET solution or project first.');
     await this.host.request(method, { workspace, tool: method === HostMethods.undoEdit ? 'SharpClaw: Undo Last Edit' : 'SharpClaw: Redo Last Edit' }, EditResultSchema);
   }
 
@@ -247,7 +247,7 @@ export class Core implements vscode.Disposable {
         const abort = toAbortSignal(token);
         try {
           const workspace = firstWorkspaceFolder();
-          if (!workspace) throw new ToolError('InvalidRequest', 'Open a folder that contains a .NET solution or project first.');
+          if (!workspace) throw new ToolError('invalid_request', 'Open a folder that contains a .NET solution or project first.');
           // Named as the person's command, so the approval says "you, via SharpClaw: Load Workspace".
           return await this.host.request(HostMethods.solutionInspect, { workspace, tool: 'SharpClaw: Load Workspace' }, SolutionInspectResultSchema, abort.signal);
         } finally {

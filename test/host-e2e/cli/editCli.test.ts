@@ -41,7 +41,7 @@ describe('sharpclaw tool csharp_rename_symbol / csharp_edit', function () {
   it('denies the write without --allow-write, with a clear message, and leaves the files alone', () => {
     const result = run('csharp_rename_symbol', { name: 'Calculator.Add', newName: 'Sum', apply: true });
     assert.equal(result.status, 1, result.stdout);
-    assert.match(result.stderr, /^error PermissionDenied: .*Pass --allow-write to allow it\./m);
+    assert.match(result.stderr, /^error permission_denied: .*Pass --allow-write to allow it\./m);
     assert.match(read('Lib/Calculator.cs'), /public int Add\(/);
   });
 

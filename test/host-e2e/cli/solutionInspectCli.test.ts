@@ -27,7 +27,7 @@ describe('sharpclaw tool dotnet_solution_inspect', function () {
   it('refuses to evaluate without --allow-evaluation when nobody can be asked', () => {
     const result = run('--input', '{}');
     assert.equal(result.status, 1, result.stderr);
-    assert.match(result.stderr, /^error PermissionDenied: .*Pass --allow-evaluation to allow it\./m);
+    assert.match(result.stderr, /^error permission_denied: .*Pass --allow-evaluation to allow it\./m);
   });
 
   it('refuses in read-only mode even with --allow-evaluation', () => {
@@ -35,7 +35,7 @@ describe('sharpclaw tool dotnet_solution_inspect', function () {
     assert.equal(result.status, 1);
     const envelope = JSON.parse(result.stdout);
     assert.equal(envelope.ok, false);
-    assert.equal(envelope.error.code, 'PermissionDenied');
+    assert.equal(envelope.error.code, 'permission_denied');
     assert.match(envelope.error.message, /read-only/);
   });
 
@@ -60,7 +60,7 @@ describe('sharpclaw tool dotnet_solution_inspect', function () {
   it('names an ambiguous or missing target and rejects unknown arguments', () => {
     const missing = run('--input', '{"target":"Nope.slnx"}', '--allow-evaluation');
     assert.equal(missing.status, 2, 'a target that does not exist is a usage error');
-    assert.match(missing.stderr, /^error InvalidRequest: The target 'Nope\.slnx' does not exist\./m);
+    assert.match(missing.stderr, /^error invalid_request: The target 'Nope\.slnx' does not exist\./m);
     const unknown = run('--input', '{"project":"x"}');
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /^error invalid_request: unknown argument "project"\. Valid arguments: target, configuration, targetFramework\./m);

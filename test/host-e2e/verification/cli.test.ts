@@ -36,7 +36,7 @@ describe('sharpclaw verify (the real CLI process)', function () {
     assert.equal(result.code, 1);
     const envelope = parse(result.stdout);
     assert.equal(envelope.ok, false);
-    assert.equal(envelope.error?.code, 'PermissionDenied');
+    assert.equal(envelope.error?.code, 'permission_denied');
     assert.equal(envelope.data?.status, 'denied');
     assert.deepEqual(envelope.data?.steps, []);
   });

@@ -1,5 +1,5 @@
 // Restricted Mode: the folder is not trusted, so nothing may execute project code. Tools that
-// would need it return PermissionDenied with instructions, and no dialog is shown.
+// would need it return permission_denied with instructions, and no dialog is shown.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { api, click, descendantsOf, waitFor } from '../support';
@@ -18,7 +18,7 @@ describe('SharpClaw in Restricted Mode', () => {
   it('refuses to load the solution and explains how to trust the folder', async () => {
     const sharpclaw = await api();
     const text = await invoke('dotnet_solution_inspect', {});
-    assert.match(text, /^error PermissionDenied: .*Restricted Mode.*Manage Workspace Trust/s);
+    assert.match(text, /^error permission_denied: .*Restricted Mode.*Manage Workspace Trust/s);
     const last = sharpclaw.approvals().at(-1)!;
     assert.equal(last.granted, false);
     assert.equal(last.source, 'restricted-mode');
@@ -27,7 +27,7 @@ describe('SharpClaw in Restricted Mode', () => {
   it('refuses to build or test, before starting any process', async () => {
     const before = descendantsOf(process.pid).filter((p) => /dotnet (build|test|msbuild)/.test(p.command)).length;
     const text = await invoke('verify_workspace', { scope: 'build' });
-    assert.match(text, /PermissionDenied|denied/i);
+    assert.match(text, /permission_denied|denied/i);
     assert.match(text, /Restricted Mode/);
     assert.equal(descendantsOf(process.pid).filter((p) => /dotnet (build|test|msbuild)/.test(p.command)).length, before);
   });
@@ -39,6 +39,6 @@ describe('SharpClaw in Restricted Mode', () => {
     const text = await invoke('dotnet_solution_inspect', { target: 'Nope.slnx' });
     // Trusted now: the request reaches the host (which reports the missing target) instead of being denied.
     assert.doesNotMatch(text, /Restricted Mode/);
-    assert.match(text, /^error (InvalidRequest|NoTarget)/);
+    assert.match(text, /^error (invalid_request|no_target)/);
   });
 });

@@ -103,6 +103,6 @@ describe('SharpClaw verification in a real VS Code extension host', () => {
     await answerDialog('Deny');
     const result = await pending;
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
-    assert.match(text, /^error PermissionDenied: You denied SharpClaw permission/);
+    assert.match(text, /^error permission_denied: You denied SharpClaw permission/);
   });
 });

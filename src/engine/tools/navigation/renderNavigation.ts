@@ -2,7 +2,7 @@
 // formats: locations one line per file, related symbols as "path:line:char kind Name" with indented
 // call sites, fixed order, a final truncated: line when a page leaves results out.
 import type { BulkNavigateResult, NavigateLocation, NavigateResult, RelatedSymbol, SymbolsResult } from '../../protocol/navigation';
-import { ToolError, type ToolErrorCode } from '../toolErrors';
+import { ToolError, type ToolErrorCode } from '../../errors';
 import { answeredBy, renderLocationLines, resolvedFileLines } from '../symbols/renderSymbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 

@@ -8,7 +8,7 @@ import { HostMethods } from '../../protocol/methods';
 import { DiagnosticsResultSchema, type DiagnosticsResult } from '../../protocol/symbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 import { defineTool } from '../toolDefinition';
-import { ToolError } from '../toolErrors';
+import { ToolError } from '../../errors';
 import { resolvedFileLines } from './renderSymbols';
 import { workspaceSelection } from './symbolSelector';
 

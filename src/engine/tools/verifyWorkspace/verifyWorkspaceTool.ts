@@ -6,7 +6,7 @@ import type { VerificationReport } from '../../verification/report';
 import { VerifyRequestSchema, defaultTimeoutSeconds, type VerifyRequest } from '../../verification/request';
 import { verificationService } from '../../verification/verificationService';
 import { defineTool } from '../toolDefinition';
-import { ToolError } from '../toolErrors';
+import { ToolError } from '../../errors';
 
 export const verifyWorkspaceTool = defineTool<VerifyRequest, VerificationReport>({
   name: 'verify_workspace',
@@ -34,7 +34,7 @@ export const verifyWorkspaceTool = defineTool<VerifyRequest, VerificationReport>
       progress: (message) => context.progress(message),
       ...(context.dotnetPath ? { dotnet: context.dotnetPath } : {}),
     });
-    if (report.status === 'denied') throw new ToolError('PermissionDenied', report.notes[0] ?? report.summary);
+    if (report.status === 'denied') throw new ToolError('permission_denied', report.notes[0] ?? report.summary);
     return report;
   },
   render: (report) => renderReport(report),

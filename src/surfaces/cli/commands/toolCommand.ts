@@ -3,7 +3,7 @@ import { HostProcess, bundledServerDll } from '../../../engine/host/hostProcess'
 import type { HostRequester } from '../../../engine/host/hostRequester';
 import { findTool, allTools } from '../../../engine/tools/registry';
 import type { ToolContext } from '../../../engine/tools/toolDefinition';
-import { ToolError, asToolError } from '../../../engine/tools/toolErrors';
+import { ToolError, asToolError } from '../../../engine/errors';
 import { parseToolInput } from '../../../engine/tools/toolInput';
 import type { CliCommand } from '../commands';
 import { exitCodeFor, printFailure, printSuccess } from '../output';

@@ -5,7 +5,7 @@ import { isFailingStatus } from '../../../engine/verification/report';
 import { renderReport } from '../../../engine/verification/renderReport';
 import { parseVerifyOptions } from '../../../engine/verification/request';
 import { verify } from '../../../engine/verification/runner';
-import { ToolError, asToolError } from '../../../engine/tools/toolErrors';
+import { ToolError, asToolError } from '../../../engine/errors';
 import type { CliCommand } from '../commands';
 import { exitCodeFor, printFailure, printSuccess } from '../output';
 
@@ -60,7 +60,7 @@ export const verifyCommand: CliCommand = {
         printSuccess(globals.outputFormat, 'verify', report, text);
         return 0;
       }
-      const code = report.status === 'denied' ? 'PermissionDenied' : report.status === 'cancelled' ? 'Cancelled' : report.status === 'timedOut' ? 'Timeout' : report.status === 'missingPrerequisites' ? 'MissingPrerequisites' : 'unverified';
+      const code = report.status === 'denied' ? 'permission_denied' : report.status === 'cancelled' ? 'cancelled' : report.status === 'timedOut' ? 'timeout' : report.status === 'missingPrerequisites' ? 'missing_prerequisites' : 'unverified';
       const error = new ToolError(code, report.summary);
       if (globals.outputFormat === 'json') printFailure('json', 'verify', error, report);
       else process.stdout.write(`${text}\n`);

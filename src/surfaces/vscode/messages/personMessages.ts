@@ -2,7 +2,7 @@
 // text an agent would get (codes, candidates, new errors) goes to the SharpClaw log, where Show
 // Details opens it. Expected rejections are logged as one info line, not as errors.
 import * as vscode from 'vscode';
-import { asToolError } from '../../../engine/tools/toolErrors';
+import { asToolError } from '../../../engine/errors';
 import type { ExtensionLog } from '../logging/extensionLog';
 import { isExpectedRejection, personErrorMessage } from './personText';
 

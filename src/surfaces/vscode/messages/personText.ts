@@ -2,7 +2,7 @@
 // ("error new_errors: …", candidates, hints such as "List its members with the members action");
 // a person gets one sentence in a toast, and the full text behind "Show Details". No vscode import,
 // so the unit tests and the sidebar can use it.
-import type { ToolError } from '../../../engine/tools/toolErrors';
+import type { ToolError, ToolErrorCode } from '../../../engine/errors';
 
 /** Hints addressed to an agent's next call; they mean nothing to a person. */
 const agentHints = [
@@ -28,27 +28,29 @@ export function personErrorMessage(failure: string, error: Pick<ToolError, 'code
   return `SharpClaw ${failure}: ${firstSentence(error.message) || 'it failed without saying why.'}`;
 }
 
+/** Codes of expected outcomes a person can act on. */
+const expectedRejections: readonly ToolErrorCode[] = [
+  'permission_denied',
+  'cancelled',
+  'no_target',
+  'target_ambiguous',
+  'missing_prerequisites',
+  'symbol_not_found',
+  'ambiguous_symbol',
+  'invalid_identifier',
+  'rename_conflict',
+  'new_errors',
+  'stale_edit',
+  'content_changed',
+  'nothing_to_undo',
+  'generated_document',
+  'outside_workspace',
+  'invalid_request',
+];
+
 /** Expected outcomes a person can act on (a warning toast); anything else is an error toast. */
 export function isExpectedRejection(code: string): boolean {
-  return [
-    'PermissionDenied',
-    'Cancelled',
-    'NoTarget',
-    'TargetAmbiguous',
-    'MissingPrerequisites',
-    'symbol_not_found',
-    'ambiguous_symbol',
-    'invalid_identifier',
-    'rename_conflict',
-    'new_errors',
-    'stale_edit',
-    'content_changed',
-    'nothing_to_undo',
-    'generated_document',
-    'outside_workspace',
-    'invalid_request',
-    'InvalidRequest',
-  ].includes(code);
+  return (expectedRejections as readonly string[]).includes(code);
 }
 
 /** A count with its noun: "1 error", "3 errors". */

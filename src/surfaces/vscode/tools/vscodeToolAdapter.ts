@@ -4,7 +4,7 @@
 // the tools named in package.json and calls these lazily.)
 import * as vscode from 'vscode';
 import type { AnyToolDefinition, ToolContext } from '../../../engine/tools/toolDefinition';
-import { asToolError } from '../../../engine/tools/toolErrors';
+import { asToolError } from '../../../engine/errors';
 import { parseToolInput } from '../../../engine/tools/toolInput';
 
 export type ToolContextFactory = (tool: AnyToolDefinition, signal: AbortSignal) => ToolContext;
