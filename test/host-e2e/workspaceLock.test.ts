@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HostProcess } from '../../src/engine/host/hostProcess';
 import type { PermissionPolicy, PermissionRequest } from '../../src/engine/permissions/permissionPolicy';
-import { EditResultSchema } from '../../src/engine/protocol/edits';
-import { HostMethods } from '../../src/engine/protocol/methods';
+import { callHost } from '../../src/engine/protocol/callHost';
+import { Methods } from '../../src/engine/protocol/methods';
 import { parseVerifyOptions } from '../../src/engine/verification/request';
 import { verificationStateFolder } from '../../src/engine/verification/runDirectory';
 import { verify } from '../../src/engine/verification/runner';
@@ -56,7 +56,7 @@ describe('one workspace lock: the host\'s writes and the verifier (real host, re
     policy = new GatedPolicy();
     host = await HostProcess.start({ serverDll, workspaceFolder: workspace, permissions: policy, requestedBy: () => 'lock test' });
     // Load the workspace now, so the requests below reach the lock at once.
-    const preview = await host.request(HostMethods.edit, { workspace, target: 'Slow/Slow.csproj', action: 'rename', name: 'Snail.Pace', newName: 'Warmup' }, EditResultSchema);
+    const preview = await callHost(host, Methods.edit, { workspace, target: 'Slow/Slow.csproj', action: 'rename', name: 'Snail.Pace', newName: 'Warmup' });
     assert.equal(preview.kind, 'preview');
   });
 
@@ -82,7 +82,7 @@ describe('one workspace lock: the host\'s writes and the verifier (real host, re
     const verification = runVerify('8');
     await waitFor('the verification to take the lock', () => fs.existsSync(lockFile()) && /purpose verify/.test(fs.readFileSync(lockFile(), 'utf8')), 120_000);
     const sent = Date.now();
-    const apply = host.request(HostMethods.edit, { workspace, target: 'Slow/Slow.csproj', action: 'rename', name: 'Snail.Pace', newName: 'Speed', apply: true }, EditResultSchema);
+    const apply = callHost(host, Methods.edit, { workspace, target: 'Slow/Slow.csproj', action: 'rename', name: 'Snail.Pace', newName: 'Speed', apply: true });
     const report = await verification;
     const verifyDone = Date.now();
     const applied = await apply;
@@ -98,7 +98,7 @@ describe('one workspace lock: the host\'s writes and the verifier (real host, re
 
   it('a verification started while an apply holds the lock waits for the apply, naming it', async () => {
     policy.holdWrites = true;
-    const apply = host.request(HostMethods.edit, { workspace, target: 'Slow/Slow.csproj', action: 'rename', name: 'Snail.Speed', newName: 'Pace', apply: true }, EditResultSchema);
+    const apply = callHost(host, Methods.edit, { workspace, target: 'Slow/Slow.csproj', action: 'rename', name: 'Snail.Speed', newName: 'Pace', apply: true });
     await waitFor('the host to ask for the write', () => policy.writeRequested, 60_000);
     const messages: string[] = [];
     const verification = runVerify('0', (message) => messages.push(message));

@@ -34,7 +34,8 @@ public static class ProtocolSchema
     /// Returns the result schema of each request keyed by method name (<c>sharpclaw/status</c>,
     /// <c>initialize</c>, <c>sharpclaw/solutionInspect</c>, <c>sharpclaw/projectGraph</c>, <c>sharpclaw/symbolResolve</c>,
     /// <c>sharpclaw/findReferences</c>, <c>sharpclaw/typeHierarchy</c>, <c>sharpclaw/diagnostics</c>, <c>sharpclaw/navigate</c>,
-    /// <c>sharpclaw/bulkNavigate</c>, <c>sharpclaw/symbols</c>), the read tools' params (<c>method:params</c>), the
+    /// <c>sharpclaw/bulkNavigate</c>, <c>sharpclaw/symbols</c>, the edit methods), every request's params (<c>method:params</c>;
+    /// not <c>initialize</c>'s, which are LSP's, nor the parameterless <c>sharpclaw/status</c>), the
     /// server→client shapes (<c>sharpclaw/authorizeEvaluation:params</c>, <c>sharpclaw/authorizeEvaluation:result</c>,
     /// <c>sharpclaw/loadProgress:params</c>) and the semantic error data (<c>error:data</c>).
     /// </summary>
@@ -64,6 +65,9 @@ public static class ProtocolSchema
             [ProtocolMethods.RedoEdit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),
             [ParamsKey(ProtocolMethods.Edit)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditParams, options),
             [ParamsKey(ProtocolMethods.UndoEdit)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditHistoryParams, options),
+            [ParamsKey(ProtocolMethods.RedoEdit)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditHistoryParams, options),
+            [ParamsKey(ProtocolMethods.SolutionInspect)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SolutionInspectParams, options),
+            [ParamsKey(ProtocolMethods.ProjectGraph)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ProjectGraphParams, options),
             [AuthorizeWriteParamsKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.AuthorizeWriteParams, options),
             [AuthorizeWriteResultKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.AuthorizeEvaluationResult, options),
             [ParamsKey(ProtocolMethods.SymbolResolve)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolResolveParams, options),

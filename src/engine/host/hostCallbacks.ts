@@ -1,45 +1,19 @@
 // The host's server-to-client traffic: evaluation authorization requests (answered by the
 // permission policy of whoever started the host) and load progress notifications.
 import * as path from 'node:path';
-import { z } from 'zod';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
+import { AuthorizeEvaluationParamsSchema, LoadProgressSchema, type AuthorizeEvaluationParams, type AuthorizeEvaluationResult, type LoadProgress } from '../protocol/callbacks';
 import { AuthorizeWriteParamsSchema, type AuthorizeWriteParams } from '../protocol/edits';
+import { Callbacks } from '../protocol/methods';
 
-export const AuthorizeEvaluationParamsSchema = z.object({
-  workspace: z.string(),
-  target: z.string(),
-  configuration: z.string(),
-  targetFramework: z.string().nullable(),
-  reason: z.enum(['coldLoad', 'structuralChange', 'dynamicImports']),
-  changedFiles: z.array(z.string()),
-  tool: z.string().nullable(),
-});
-
-export const AuthorizeEvaluationResultSchema = z.object({
-  granted: z.boolean(),
-  message: z.string().nullable().optional(),
-  /** sharpclaw/authorizeWrite only: the client applied the planned texts itself. */
-  appliedByClient: z.boolean().nullable().optional(),
-});
-
-export const LoadProgressSchema = z.object({
-  target: z.string(),
-  configuration: z.string(),
-  targetFramework: z.string().nullable(),
-  projectIndex: z.number().int(),
-  projectCount: z.number().int(),
-  currentProject: z.string(),
-  percent: z.number().int().nullable(),
-});
-
-export type AuthorizeEvaluationParams = z.infer<typeof AuthorizeEvaluationParamsSchema>;
-export type AuthorizeEvaluationResult = z.infer<typeof AuthorizeEvaluationResultSchema>;
-export type LoadProgress = z.infer<typeof LoadProgressSchema>;
+// The schemas live in the protocol table (protocol/callbacks.ts); re-exported for existing importers.
+export { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadProgressSchema } from '../protocol/callbacks';
+export type { AuthorizeEvaluationParams, AuthorizeEvaluationResult, LoadProgress } from '../protocol/callbacks';
 
 export const HostCallbackMethods = {
-  authorizeEvaluation: 'sharpclaw/authorizeEvaluation',
-  authorizeWrite: 'sharpclaw/authorizeWrite',
-  loadProgress: 'sharpclaw/loadProgress',
+  authorizeEvaluation: Callbacks.authorizeEvaluation.method,
+  authorizeWrite: Callbacks.authorizeWrite.method,
+  loadProgress: Callbacks.loadProgress.method,
 } as const;
 
 /** The part of a JSON-RPC connection (vscode-jsonrpc or vscode-languageclient) we need. */

@@ -1,11 +1,14 @@
-// JSON-RPC method names the Roslyn host implements, with the schema of each result (and of the
-// host's server-to-client traffic). The drift test walks this table, so whatever is added here
-// is checked against the host's exported schema.
-import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadProgressSchema } from '../host/hostCallbacks';
+// The protocol table: every JSON-RPC method of the Roslyn host bound to its params schema, its
+// result schema and its effects, plus the host's server-to-client callbacks (rust-analyzer's
+// lsp_ext.ts, vscode-csharp's roslynProtocol.ts). Callers go through callHost (callHost.ts), so
+// params and results are typed from here; the drift test walks this table and checks every schema
+// against the one the host exports (`--print-protocol-schema`).
+import { z } from 'zod';
+import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadProgressSchema } from './callbacks';
 import { AuthorizeWriteParamsSchema, EditHistoryParamsSchema, EditParamsSchema, EditResultSchema } from './edits';
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
 import { BulkNavigateParamsSchema, BulkNavigateResultSchema, NavigateParamsSchema, NavigateResultSchema, SymbolsParamsSchema, SymbolsResultSchema } from './navigation';
-import { ProjectGraphResultSchema, SemanticErrorDataSchema, SolutionInspectResultSchema } from './semantic';
+import { ProjectGraphParamsSchema, ProjectGraphResultSchema, SemanticErrorDataSchema, SolutionInspectParamsSchema, SolutionInspectResultSchema } from './semantic';
 import {
   DiagnosticsParamsSchema,
   DiagnosticsResultSchema,
@@ -17,50 +20,104 @@ import {
   TypeHierarchyResultSchema,
 } from './symbols';
 
-export const HostMethods = {
-  status: 'sharpclaw/status',
-  solutionInspect: 'sharpclaw/solutionInspect',
-  projectGraph: 'sharpclaw/projectGraph',
-  symbolResolve: 'sharpclaw/symbolResolve',
-  findReferences: 'sharpclaw/findReferences',
-  typeHierarchy: 'sharpclaw/typeHierarchy',
-  diagnostics: 'sharpclaw/diagnostics',
-  navigate: 'sharpclaw/navigate',
-  bulkNavigate: 'sharpclaw/bulkNavigate',
-  symbols: 'sharpclaw/symbols',
-  edit: 'sharpclaw/edit',
-  undoEdit: 'sharpclaw/undoEdit',
-  redoEdit: 'sharpclaw/redoEdit',
+/**
+ * What a host method does to the workspace: `none` answers about the host itself, `read` answers
+ * from the compilation (loading it may need an MSBuild evaluation, which the host asks the client to
+ * authorize), `write` may change workspace files (the host asks `sharpclaw/authorizeWrite` first).
+ */
+export type HostMethodEffects = 'none' | 'read' | 'write';
+
+/** A client → host request. */
+export interface HostRequest<Name extends string = string, Params extends z.ZodType = z.ZodType, Result extends z.ZodType = z.ZodType> {
+  readonly method: Name;
+  readonly params: Params;
+  readonly result: Result;
+  readonly effects: HostMethodEffects;
+  /** False where the host exports no params schema (LSP initialize, parameterless status). */
+  readonly paramsChecked: boolean;
+}
+
+/** A host → client request (answered by the client's permission policy). */
+export interface ClientRequest<Name extends string = string, Params extends z.ZodType = z.ZodType, Result extends z.ZodType = z.ZodType> {
+  readonly method: Name;
+  readonly params: Params;
+  readonly result: Result;
+}
+
+/** A host → client notification. */
+export interface ClientNotification<Name extends string = string, Params extends z.ZodType = z.ZodType> {
+  readonly method: Name;
+  readonly params: Params;
+}
+
+export type ParamsOf<M extends { params: z.ZodType }> = z.input<M['params']>;
+export type ResultOf<M extends { result: z.ZodType }> = z.output<M['result']>;
+
+function request<const Name extends string, Params extends z.ZodType, Result extends z.ZodType>(
+  method: Name,
+  params: Params,
+  result: Result,
+  effects: HostMethodEffects,
+  paramsChecked = true,
+): HostRequest<Name, Params, Result> {
+  return { method, params, result, effects, paramsChecked };
+}
+
+/** sharpclaw/status takes no params. */
+const NoParamsSchema = z.object({});
+
+/** LSP initialize's params are vscode-languageclient's / vscode-jsonrpc's business; the host checks what it reads. */
+const InitializeParamsSchema = z.looseObject({});
+
+/** Client → host requests. */
+export const Methods = {
+  initialize: request('initialize', InitializeParamsSchema, InitializeResultSchema, 'none', false),
+  status: request('sharpclaw/status', NoParamsSchema, HostStatusSchema, 'none', false),
+  solutionInspect: request('sharpclaw/solutionInspect', SolutionInspectParamsSchema, SolutionInspectResultSchema, 'read'),
+  projectGraph: request('sharpclaw/projectGraph', ProjectGraphParamsSchema, ProjectGraphResultSchema, 'read'),
+  symbolResolve: request('sharpclaw/symbolResolve', SymbolResolveParamsSchema, SymbolResolveResultSchema, 'read'),
+  findReferences: request('sharpclaw/findReferences', FindReferencesParamsSchema, FindReferencesResultSchema, 'read'),
+  typeHierarchy: request('sharpclaw/typeHierarchy', TypeHierarchyParamsSchema, TypeHierarchyResultSchema, 'read'),
+  diagnostics: request('sharpclaw/diagnostics', DiagnosticsParamsSchema, DiagnosticsResultSchema, 'read'),
+  navigate: request('sharpclaw/navigate', NavigateParamsSchema, NavigateResultSchema, 'read'),
+  bulkNavigate: request('sharpclaw/bulkNavigate', BulkNavigateParamsSchema, BulkNavigateResultSchema, 'read'),
+  symbols: request('sharpclaw/symbols', SymbolsParamsSchema, SymbolsResultSchema, 'read'),
+  /** A preview or listing reads; `apply` writes. */
+  edit: request('sharpclaw/edit', EditParamsSchema, EditResultSchema, 'write'),
+  undoEdit: request('sharpclaw/undoEdit', EditHistoryParamsSchema, EditResultSchema, 'write'),
+  redoEdit: request('sharpclaw/redoEdit', EditHistoryParamsSchema, EditResultSchema, 'write'),
 } as const;
 
-export const protocolResultSchemas = {
-  initialize: InitializeResultSchema,
-  [HostMethods.status]: HostStatusSchema,
-  [HostMethods.solutionInspect]: SolutionInspectResultSchema,
-  [HostMethods.projectGraph]: ProjectGraphResultSchema,
-  [HostMethods.symbolResolve]: SymbolResolveResultSchema,
-  [HostMethods.findReferences]: FindReferencesResultSchema,
-  [HostMethods.typeHierarchy]: TypeHierarchyResultSchema,
-  [HostMethods.diagnostics]: DiagnosticsResultSchema,
-  [HostMethods.navigate]: NavigateResultSchema,
-  [HostMethods.bulkNavigate]: BulkNavigateResultSchema,
-  [HostMethods.symbols]: SymbolsResultSchema,
-  [`${HostMethods.navigate}:params`]: NavigateParamsSchema,
-  [`${HostMethods.bulkNavigate}:params`]: BulkNavigateParamsSchema,
-  [`${HostMethods.symbols}:params`]: SymbolsParamsSchema,
-  [HostMethods.edit]: EditResultSchema,
-  [HostMethods.undoEdit]: EditResultSchema,
-  [HostMethods.redoEdit]: EditResultSchema,
-  [`${HostMethods.edit}:params`]: EditParamsSchema,
-  [`${HostMethods.undoEdit}:params`]: EditHistoryParamsSchema,
-  [`${HostMethods.symbolResolve}:params`]: SymbolResolveParamsSchema,
-  [`${HostMethods.findReferences}:params`]: FindReferencesParamsSchema,
-  [`${HostMethods.typeHierarchy}:params`]: TypeHierarchyParamsSchema,
-  [`${HostMethods.diagnostics}:params`]: DiagnosticsParamsSchema,
-  'sharpclaw/authorizeEvaluation:params': AuthorizeEvaluationParamsSchema,
-  'sharpclaw/authorizeEvaluation:result': AuthorizeEvaluationResultSchema,
-  'sharpclaw/authorizeWrite:params': AuthorizeWriteParamsSchema,
-  'sharpclaw/authorizeWrite:result': AuthorizeEvaluationResultSchema,
-  'sharpclaw/loadProgress:params': LoadProgressSchema,
-  'error:data': SemanticErrorDataSchema,
+/** Host → client traffic. */
+export const Callbacks = {
+  authorizeEvaluation: { method: 'sharpclaw/authorizeEvaluation', params: AuthorizeEvaluationParamsSchema, result: AuthorizeEvaluationResultSchema } satisfies ClientRequest,
+  authorizeWrite: { method: 'sharpclaw/authorizeWrite', params: AuthorizeWriteParamsSchema, result: AuthorizeEvaluationResultSchema } satisfies ClientRequest,
+  loadProgress: { method: 'sharpclaw/loadProgress', params: LoadProgressSchema } satisfies ClientNotification,
 } as const;
+
+/** `error.data` of the host's typed errors (JSON-RPC code -32001). */
+export const HostErrorData = SemanticErrorDataSchema;
+
+/** The method names, for code that only needs a name (logs, traces, handler registration). */
+export const HostMethods = Object.fromEntries(Object.entries(Methods).map(([key, entry]) => [key, entry.method])) as {
+  readonly [K in keyof typeof Methods]: (typeof Methods)[K]['method'];
+};
+
+/**
+ * Every schema of the table under the key the host exports it with: a request's result under its
+ * method, its params under `method:params`, a callback's under `method:params` / `method:result`,
+ * and the error data under `error:data`. The drift test compares each with the host's.
+ */
+export function protocolSchemas(): Record<string, z.ZodType> {
+  const schemas: Record<string, z.ZodType> = {};
+  for (const entry of Object.values(Methods) as HostRequest[]) {
+    schemas[entry.method] = entry.result;
+    if (entry.paramsChecked) schemas[`${entry.method}:params`] = entry.params;
+  }
+  for (const entry of Object.values(Callbacks) as Array<ClientRequest | ClientNotification>) {
+    schemas[`${entry.method}:params`] = entry.params;
+    if ('result' in entry) schemas[`${entry.method}:result`] = entry.result;
+  }
+  schemas['error:data'] = HostErrorData;
+  return schemas;
+}

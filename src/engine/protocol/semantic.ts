@@ -2,6 +2,18 @@
 // The drift test compares these with the host's exported JSON Schema.
 import { z } from 'zod';
 
+/** What every workspace request carries (SharpClaw.Protocol's WorkspaceRequestParams). */
+export const workspaceParams = {
+  workspace: z.string().nullable().optional(),
+  target: z.string().nullable().optional(),
+  configuration: z.string().nullable().optional(),
+  targetFramework: z.string().nullable().optional(),
+  tool: z.string().nullable().optional(),
+};
+
+export const SolutionInspectParamsSchema = z.object(workspaceParams);
+export const ProjectGraphParamsSchema = z.object(workspaceParams);
+
 export const ProjectIssueSchema = z.object({ path: z.string(), reason: z.string() });
 
 export const ExcludedAnalyzerSchema = z.object({
@@ -136,12 +148,3 @@ export const SemanticErrorDataSchema = z.object({
 export type SolutionInspectResult = z.infer<typeof SolutionInspectResultSchema>;
 export type ProjectGraphResult = z.infer<typeof ProjectGraphResultSchema>;
 export type ExcludedAnalyzers = z.infer<typeof ExcludedAnalyzersSchema>;
-
-/** What every workspace request carries. */
-export interface WorkspaceRequestParams {
-  workspace: string;
-  target?: string;
-  configuration?: string;
-  targetFramework?: string;
-  tool?: string;
-}

@@ -1,6 +1,6 @@
 // Mirrors SharpClaw.Protocol/Semantic/SymbolQueries.cs (symbol resolve, references, hierarchy).
 import { z } from 'zod';
-import { ExcludedAnalyzersSchema } from './semantic';
+import { ExcludedAnalyzersSchema, workspaceParams } from './semantic';
 
 export const SourceLocationSchema = z.object({
   path: z.string(),
@@ -70,13 +70,7 @@ export const TypeHierarchyResultSchema = z.object({
   ...resolvedFile,
 });
 
-export const workspaceParams = {
-  workspace: z.string().nullable().optional(),
-  target: z.string().nullable().optional(),
-  configuration: z.string().nullable().optional(),
-  targetFramework: z.string().nullable().optional(),
-  tool: z.string().nullable().optional(),
-};
+export { workspaceParams };
 
 export const selectorParams = {
   ...workspaceParams,

@@ -11,7 +11,7 @@ import { readVerificationSettings } from './config/vscodeSettings';
 import { HostController } from './host/hostController';
 import type { ExtensionLog } from './logging/extensionLog';
 import type { HostStatus } from '../../engine/protocol/hostStatus';
-import { SolutionInspectResultSchema, type SolutionInspectResult } from '../../engine/protocol/semantic';
+import type { SolutionInspectResult } from '../../engine/protocol/semantic';
 import { showPersonError } from './messages/personMessages';
 import { LoadProgressReporter } from './status/loadProgressReporter';
 import type { HostStatusBar } from './status/hostStatusBar';
@@ -24,8 +24,8 @@ import { EditJournal } from './edits/editJournal';
 import { FileChangedError } from './edits/fileChanges';
 import { applyHostWrite } from './edits/hostWrites';
 import { renameSymbol } from './edits/renameSymbolCommand';
-import { EditResultSchema } from '../../engine/protocol/edits';
-import { HostMethods } from '../../engine/protocol/methods';
+import { callHost } from '../../engine/protocol/callHost';
+import { Methods } from '../../engine/protocol/methods';
 import type { HostRequester } from '../../engine/host/hostRequester';
 import { createVerificationFeature } from './verification/verificationCommands';
 import { verificationService } from '../../engine/verification/verificationService';
@@ -112,8 +112,8 @@ export class Core implements vscode.Disposable {
       }),
     );
     this.editJournal = new EditJournal({
-      undo: () => this.replayHostEdit(HostMethods.undoEdit),
-      redo: () => this.replayHostEdit(HostMethods.redoEdit),
+      undo: () => this.replayHostEdit(Methods.undoEdit),
+      redo: () => this.replayHostEdit(Methods.redoEdit),
     });
     this.commands = {
       ...verification.commands,
@@ -220,10 +220,10 @@ export class Core implements vscode.Disposable {
   }
 
   /** The host's own journal (edits it wrote for tool calls); asks for write permission like any write. */
-  private async replayHostEdit(method: string): Promise<void> {
+  private async replayHostEdit(method: typeof Methods.undoEdit | typeof Methods.redoEdit): Promise<void> {
     const workspace = firstWorkspaceFolder();
     if (!workspace) throw new ToolError('invalid_request', 'Open a folder that contains a .NET solution or project first.');
-    await this.host.request(method, { workspace, tool: method === HostMethods.undoEdit ? 'SharpClaw: Undo Last Edit' : 'SharpClaw: Redo Last Edit' }, EditResultSchema);
+    await callHost(this.host, method, { workspace, tool: method === Methods.undoEdit ? 'SharpClaw: Undo Last Edit' : 'SharpClaw: Redo Last Edit' });
   }
 
   /** Reports an invalid sharpclaw.verification.* value with its key, value and valid range. */
@@ -249,7 +249,7 @@ export class Core implements vscode.Disposable {
           const workspace = firstWorkspaceFolder();
           if (!workspace) throw new ToolError('invalid_request', 'Open a folder that contains a .NET solution or project first.');
           // Named as the person's command, so the approval says "you, via SharpClaw: Load Workspace".
-          return await this.host.request(HostMethods.solutionInspect, { workspace, tool: 'SharpClaw: Load Workspace' }, SolutionInspectResultSchema, abort.signal);
+          return await callHost(this.host, Methods.solutionInspect, { workspace, tool: 'SharpClaw: Load Workspace' }, abort.signal);
         } finally {
           abort.dispose();
         }

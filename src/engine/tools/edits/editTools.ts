@@ -3,11 +3,12 @@
 // host asks for through the client's permission policy (kind `write`); no argument can grant it.
 import { z } from 'zod';
 import { maxHostInteger } from '../toolInput';
-import { EditResultSchema, type EditResult } from '../../protocol/edits';
-import { HostMethods } from '../../protocol/methods';
-import { defineTool, type ToolContext } from '../toolDefinition';
+import type { EditResult } from '../../protocol/edits';
+import { Methods } from '../../protocol/methods';
+import { hostTool } from '../hostTool';
+import type { ToolContext } from '../toolDefinition';
 import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
-import { renderEdit } from './renderEdits';
+import { editSummary, renderEdit } from './renderEdits';
 
 const writeNote =
   'Without apply the result is a preview whose first line holds a proposal ID; send { proposalId, apply: true } to write it (proposals expire after 5 minutes and become stale when a file they edit, a project, props, solution or .editorconfig file changes). Writing asks the user for file-write permission. The receipt ends with the errors and warnings of the changed files.';
@@ -17,9 +18,9 @@ const proposal = {
   apply: z.boolean().optional().describe('Write the edit: the preview named by proposalId, or a fresh rename / code action with actionIndex.'),
 };
 
-async function callEdit(input: object, tool: string, context: ToolContext): Promise<EditResult> {
-  const result = await context.host.request(HostMethods.edit, { workspace: context.workspaceFolder, ...input, tool }, EditResultSchema, context.signal);
-  if (result.kind === 'applied') context.onEditApplied?.(result.text.split('\n', 1)[0] ?? tool);
+/** Tells the surface about a write (VS Code's Undo Last Edit replays them in order). */
+function noteApplied(result: EditResult, context: ToolContext): EditResult {
+  if (result.kind === 'applied') context.onEditApplied?.(editSummary(result));
   return result;
 }
 
@@ -35,7 +36,7 @@ export const RenameSymbolInputSchema = z
   })
   .refine((input) => input.proposalId === undefined || input.apply === true, { message: 'proposalId needs apply: true.' });
 
-export const renameSymbolTool = defineTool({
+export const renameSymbolTool = hostTool({
   name: 'csharp_rename_symbol',
   displayName: 'Rename C# symbol',
   referenceName: 'csharpRenameSymbol',
@@ -46,7 +47,9 @@ export const renameSymbolTool = defineTool({
   effects: 'write',
   confirmation: (input) =>
     input.apply ? { title: 'Rename C# symbol', message: input.proposalId ? `Apply proposal ${input.proposalId}.` : `Rename ${input.name ?? 'the symbol'} to ${input.newName ?? ''}.` } : undefined,
-  invoke: (input, context) => callEdit({ ...input, action: 'rename' }, 'csharp_rename_symbol', context),
+  method: Methods.edit,
+  params: (input) => ({ ...input, action: 'rename' }),
+  result: (result, _input, context) => noteApplied(result, context),
   render: renderEdit,
 });
 
@@ -69,12 +72,11 @@ export const EditInputSchema = z
 export type EditInput = z.infer<typeof EditInputSchema>;
 
 /** The host's flat params for an edit tool input (file is an alias of path). */
-export function editParams(input: EditInput): Record<string, unknown> {
-  const { file, ...rest } = input;
+export function editParams({ file, ...rest }: EditInput) {
   return { ...rest, ...(file !== undefined ? { path: file } : {}) };
 }
 
-export const editTool = defineTool({
+export const editTool = hostTool({
   name: 'csharp_edit',
   displayName: 'Edit C# with Roslyn',
   referenceName: 'csharpEdit',
@@ -84,6 +86,8 @@ export const editTool = defineTool({
   input: EditInputSchema,
   effects: 'write',
   confirmation: (input) => (input.apply ? { title: 'Edit C# files', message: `Apply ${input.action}${input.proposalId ? ` proposal ${input.proposalId}` : ''}.` } : undefined),
-  invoke: (input, context) => callEdit(editParams(input), 'csharp_edit', context),
+  method: Methods.edit,
+  params: editParams,
+  result: (result, _input, context) => noteApplied(result, context),
   render: renderEdit,
 });

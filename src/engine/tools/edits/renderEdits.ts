@@ -7,3 +7,8 @@ export function renderEdit(result: EditResult): string {
   if (text) return text;
   return result.kind === 'applied' ? 'writes finished' : `proposal ${result.proposalId ?? '?'}: nothing to show`;
 }
+
+/** One line naming an applied edit (the first line of its text). */
+export function editSummary(result: EditResult): string {
+  return renderEdit(result).split('\n', 1)[0] ?? result.kind;
+}

@@ -2,10 +2,9 @@
 // by the Roslyn host from the compiler, in compact text.
 import { z } from 'zod';
 import { maxHostInteger } from '../toolInput';
-import { HostMethods } from '../../protocol/methods';
-import { BulkNavigateResultSchema, NavigateResultSchema, SymbolsResultSchema } from '../../protocol/navigation';
+import { Methods, type ParamsOf } from '../../protocol/methods';
+import { hostTool } from '../hostTool';
 import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
-import { defineTool, type ToolContext } from '../toolDefinition';
 import { renderBulkNavigate, renderNavigate, renderSymbols } from './renderNavigation';
 
 export const navigateActions = [
@@ -66,16 +65,11 @@ export const NavigateInputSchema = z
 export type NavigateInput = z.infer<typeof NavigateInputSchema>;
 
 /** Tool arguments → host params: symbol is the host's name, file its path. */
-export function toNavigateParams(input: NavigateInput): Record<string, unknown> {
-  const { symbol, file, ...rest } = input;
+export function toNavigateParams({ symbol, file, ...rest }: NavigateInput) {
   return { ...rest, ...(symbol !== undefined ? { name: symbol } : {}), ...(file !== undefined ? { path: file } : {}) };
 }
 
-function ask<T>(method: string, tool: string, params: object, schema: z.ZodType<T>, context: ToolContext): Promise<T> {
-  return context.host.request(method, { workspace: context.workspaceFolder, ...params, tool }, schema, context.signal);
-}
-
-export const navigateTool = defineTool({
+export const navigateTool = hostTool({
   name: 'csharp_navigate',
   displayName: 'Navigate C#',
   referenceName: 'csharpNavigate',
@@ -84,7 +78,8 @@ export const navigateTool = defineTool({
   tags: ['csharp', 'roslyn', 'navigation'],
   input: NavigateInputSchema,
   effects: 'read',
-  invoke: (input, context) => ask(HostMethods.navigate, 'csharp_navigate', toNavigateParams(input), NavigateResultSchema, context),
+  method: Methods.navigate,
+  params: toNavigateParams,
   render: renderNavigate,
 });
 
@@ -99,15 +94,16 @@ export const BulkNavigateInputSchema = z.strictObject({
 });
 export type BulkNavigateInput = z.infer<typeof BulkNavigateInputSchema>;
 
-export function toBulkNavigateParams(input: BulkNavigateInput): Record<string, unknown> {
-  const { queries, ...rest } = input;
+type BulkQueryParams = NonNullable<ParamsOf<typeof Methods.bulkNavigate>['queries']>[number];
+
+export function toBulkNavigateParams({ queries, ...rest }: BulkNavigateInput) {
   return {
     ...rest,
-    queries: queries.map(({ symbol, file, ...query }) => ({ ...query, ...(symbol !== undefined ? { name: symbol } : {}), ...(file !== undefined ? { path: file } : {}) })),
+    queries: queries.map(({ symbol, file, ...query }): BulkQueryParams => ({ ...query, ...(symbol !== undefined ? { name: symbol } : {}), ...(file !== undefined ? { path: file } : {}) })),
   };
 }
 
-export const bulkNavigateTool = defineTool({
+export const bulkNavigateTool = hostTool({
   name: 'csharp_bulk_navigate',
   displayName: 'Navigate C# (bulk)',
   referenceName: 'csharpBulkNavigate',
@@ -116,7 +112,8 @@ export const bulkNavigateTool = defineTool({
   tags: ['csharp', 'roslyn', 'navigation'],
   input: BulkNavigateInputSchema,
   effects: 'read',
-  invoke: (input, context) => ask(HostMethods.bulkNavigate, 'csharp_bulk_navigate', toBulkNavigateParams(input), BulkNavigateResultSchema, context),
+  method: Methods.bulkNavigate,
+  params: toBulkNavigateParams,
   render: renderBulkNavigate,
 });
 
@@ -132,7 +129,7 @@ export const SymbolsInputSchema = z
   .refine((input) => (input.file === undefined) !== (input.query === undefined), { message: 'Give exactly one of file or query.' });
 export type SymbolsInput = z.infer<typeof SymbolsInputSchema>;
 
-export const symbolsTool = defineTool({
+export const symbolsTool = hostTool({
   name: 'csharp_symbols',
   displayName: 'C# symbols',
   referenceName: 'csharpSymbols',
@@ -141,6 +138,7 @@ export const symbolsTool = defineTool({
   tags: ['csharp', 'roslyn', 'symbols'],
   input: SymbolsInputSchema,
   effects: 'read',
-  invoke: ({ file, ...rest }, context) => ask(HostMethods.symbols, 'csharp_symbols', { ...rest, ...(file !== undefined ? { path: file } : {}) }, SymbolsResultSchema, context),
+  method: Methods.symbols,
+  params: ({ file, ...rest }) => ({ ...rest, ...(file !== undefined ? { path: file } : {}) }),
   render: renderSymbols,
 });

@@ -1,11 +1,10 @@
 // dotnet_solution_inspect: what the solution is made of, as MSBuild evaluated it.
-import { HostMethods } from '../../protocol/methods';
-import { SolutionInspectResultSchema, type SolutionInspectResult } from '../../protocol/semantic';
-import { defineTool } from '../toolDefinition';
-import { SolutionInspectInputSchema, type SolutionInspectInput } from './solutionInspectInput';
+import { Methods } from '../../protocol/methods';
+import { hostTool } from '../hostTool';
+import { SolutionInspectInputSchema } from './solutionInspectInput';
 import { renderSolutionInspect } from './renderSolutionInspect';
 
-export const solutionInspectTool = defineTool<SolutionInspectInput, SolutionInspectResult>({
+export const solutionInspectTool = hostTool({
   name: 'dotnet_solution_inspect',
   displayName: 'Inspect .NET solution',
   referenceName: 'dotnetSolutionInspect',
@@ -19,12 +18,7 @@ export const solutionInspectTool = defineTool<SolutionInspectInput, SolutionInsp
     title: 'Inspect the .NET solution',
     message: `Loads ${input.target ?? 'the workspace\'s solution'} with MSBuild (${input.configuration ?? 'Debug'}${input.targetFramework ? `, ${input.targetFramework}` : ''}) if it is not loaded yet. SharpClaw asks separately before MSBuild runs project code.`,
   }),
-  invoke: (input, context) =>
-    context.host.request(
-      HostMethods.solutionInspect,
-      { workspace: context.workspaceFolder, ...input, tool: 'dotnet_solution_inspect' },
-      SolutionInspectResultSchema,
-      context.signal,
-    ),
+  method: Methods.solutionInspect,
+  params: (input) => input,
   render: renderSolutionInspect,
 });

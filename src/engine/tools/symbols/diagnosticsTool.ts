@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { maxHostInteger } from '../toolInput';
 import { loadDiagnosticsDefaultSeverity } from '../../config/diagnosticsSettings';
 import { SettingsValidationError } from '../../config/verificationSettings';
-import { HostMethods } from '../../protocol/methods';
-import { DiagnosticsResultSchema, type DiagnosticsResult } from '../../protocol/symbols';
+import { Methods } from '../../protocol/methods';
+import type { DiagnosticsResult } from '../../protocol/symbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
-import { defineTool } from '../toolDefinition';
+import { hostTool } from '../hostTool';
 import { ToolError } from '../../errors';
 import { resolvedFileLines } from './renderSymbols';
 import { workspaceSelection } from './symbolSelector';
@@ -58,7 +58,7 @@ function defaultSeverity(workspaceFolder: string) {
   }
 }
 
-export const diagnosticsTool = defineTool({
+export const diagnosticsTool = hostTool({
   name: 'csharp_diagnostics',
   displayName: 'C# diagnostics',
   referenceName: 'csharpDiagnostics',
@@ -68,12 +68,7 @@ export const diagnosticsTool = defineTool({
   tags: ['csharp', 'roslyn', 'diagnostics'],
   input: DiagnosticsInputSchema,
   effects: 'read',
-  invoke: (input, context) =>
-    context.host.request(
-      HostMethods.diagnostics,
-      { workspace: context.workspaceFolder, ...input, severity: input.severity ?? defaultSeverity(context.workspaceFolder), tool: 'csharp_diagnostics' },
-      DiagnosticsResultSchema,
-      context.signal,
-    ),
+  method: Methods.diagnostics,
+  params: (input, context) => ({ ...input, severity: input.severity ?? defaultSeverity(context.workspaceFolder) }),
   render: renderDiagnostics,
 });

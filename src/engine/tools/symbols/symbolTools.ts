@@ -2,20 +2,15 @@
 // from the Roslyn host, addressed by name or by position.
 import { z } from 'zod';
 import { maxHostInteger } from '../toolInput';
-import { HostMethods } from '../../protocol/methods';
-import { FindReferencesResultSchema, SymbolResolveResultSchema, TypeHierarchyResultSchema } from '../../protocol/symbols';
-import { defineTool, type ToolContext } from '../toolDefinition';
+import { Methods } from '../../protocol/methods';
+import { hostTool } from '../hostTool';
 import { renderFindReferences, renderSymbolResolve, renderTypeHierarchy } from './renderSymbols';
 import { requireNameOrPosition, symbolSelection, workspaceSelection } from './symbolSelector';
 
 const loadNote = 'The first call loads the solution with MSBuild, which needs the user\'s approval.';
 
-function ask<T>(method: string, tool: string, input: object, schema: z.ZodType<T>, context: ToolContext): Promise<T> {
-  return context.host.request(method, { workspace: context.workspaceFolder, ...input, tool }, schema, context.signal);
-}
-
 const ResolveInputSchema = requireNameOrPosition(z.strictObject({ ...symbolSelection, ...workspaceSelection }));
-export const symbolResolveTool = defineTool({
+export const symbolResolveTool = hostTool({
   name: 'csharp_symbol_resolve',
   displayName: 'Resolve C# symbol',
   referenceName: 'csharpSymbolResolve',
@@ -24,7 +19,8 @@ export const symbolResolveTool = defineTool({
   tags: ['csharp', 'roslyn', 'symbols'],
   input: ResolveInputSchema,
   effects: 'read',
-  invoke: (input, context) => ask(HostMethods.symbolResolve, 'csharp_symbol_resolve', input, SymbolResolveResultSchema, context),
+  method: Methods.symbolResolve,
+  params: (input) => input,
   render: renderSymbolResolve,
 });
 
@@ -37,7 +33,7 @@ const ReferencesInputSchema = requireNameOrPosition(
     ...workspaceSelection,
   }),
 );
-export const findReferencesTool = defineTool({
+export const findReferencesTool = hostTool({
   name: 'csharp_find_references',
   displayName: 'Find C# references',
   referenceName: 'csharpFindReferences',
@@ -46,7 +42,8 @@ export const findReferencesTool = defineTool({
   tags: ['csharp', 'roslyn', 'references'],
   input: ReferencesInputSchema,
   effects: 'read',
-  invoke: (input, context) => ask(HostMethods.findReferences, 'csharp_find_references', input, FindReferencesResultSchema, context),
+  method: Methods.findReferences,
+  params: (input) => input,
   render: renderFindReferences,
 });
 
@@ -57,7 +54,7 @@ const HierarchyInputSchema = requireNameOrPosition(
     ...workspaceSelection,
   }),
 );
-export const typeHierarchyTool = defineTool({
+export const typeHierarchyTool = hostTool({
   name: 'csharp_type_hierarchy',
   displayName: 'C# type hierarchy',
   referenceName: 'csharpTypeHierarchy',
@@ -66,6 +63,7 @@ export const typeHierarchyTool = defineTool({
   tags: ['csharp', 'roslyn', 'hierarchy'],
   input: HierarchyInputSchema,
   effects: 'read',
-  invoke: (input, context) => ask(HostMethods.typeHierarchy, 'csharp_type_hierarchy', input, TypeHierarchyResultSchema, context),
+  method: Methods.typeHierarchy,
+  params: (input) => input,
   render: renderTypeHierarchy,
 });

@@ -6,9 +6,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostRequester } from '../../../engine/host/hostRequester';
-import { HostMethods } from '../../../engine/protocol/methods';
-import { EditResultSchema } from '../../../engine/protocol/edits';
-import { SymbolResolveResultSchema } from '../../../engine/protocol/symbols';
+import { callHost } from '../../../engine/protocol/callHost';
+import { Methods } from '../../../engine/protocol/methods';
 import type { ExtensionLog } from '../logging/extensionLog';
 import { showPersonError } from '../messages/personMessages';
 import { count } from '../messages/personText';
@@ -27,7 +26,7 @@ export interface RenameCommandDependencies {
 const identifier = /^@?[\p{L}_][\p{L}\p{Mn}\p{Mc}\p{Nd}\p{Pc}\p{Cf}]*$/u;
 
 /** The selector for the symbol under the cursor, or one the person types. */
-async function pickSymbol(workspaceFolder: string): Promise<Record<string, unknown> | undefined> {
+async function pickSymbol(workspaceFolder: string): Promise<{ path: string; line: number; character: number } | { name: string } | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (editor && editor.document.languageId === 'csharp' && editor.document.uri.scheme === 'file') {
     const relative = path.relative(workspaceFolder, editor.document.uri.fsPath);
@@ -66,7 +65,7 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
         }
       });
     const base = { workspace: workspaceFolder, tool: 'SharpClaw: Rename Symbol', ...selector };
-    const resolved = await withProgress('SharpClaw: finding the symbol', (signal) => host.request(HostMethods.symbolResolve, base, SymbolResolveResultSchema, signal));
+    const resolved = await withProgress('SharpClaw: finding the symbol', (signal) => callHost(host, Methods.symbolResolve, base, signal));
     const symbol = resolved.symbol;
     const shortName = symbol.name.replace(/\(.*$/, '').split('.').at(-1)!.replace(/<.*$/, '');
     const newName = await vscode.window.showInputBox({
@@ -80,7 +79,7 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
     if (!newName || newName === shortName) return false;
 
     const preview = await withProgress(`SharpClaw: planning the rename to ${newName}`, (signal) =>
-      host.request(HostMethods.edit, { ...base, action: 'rename', newName, includeTexts: true }, EditResultSchema, signal),
+      callHost(host, Methods.edit, { ...base, action: 'rename', newName, includeTexts: true }, signal),
     );
     const files = preview.files ?? [];
     const changes: PlannedFileChange[] = files.map((file) => ({

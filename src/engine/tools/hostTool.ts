@@ -1,0 +1,29 @@
+// hostTool(): the definition of a tool the Roslyn host answers. Its params type comes from the
+// protocol table (protocol/methods.ts), so a tool argument that no longer matches a host param fails
+// to compile; the call adds the workspace folder and the tool's name, and validates the result.
+import { callHost, type NoUnknownParams } from '../protocol/callHost';
+import type { HostRequest, ParamsOf, ResultOf } from '../protocol/methods';
+import { defineTool, type ToolContext, type ToolDefinition } from './toolDefinition';
+
+export interface HostToolDefinition<Input, M extends HostRequest, Given extends ParamsOf<M>, Result> extends Omit<ToolDefinition<Input, Result>, 'invoke'> {
+  /** The host method that answers the tool (an entry of `Methods`). */
+  method: M;
+  /** Tool arguments → the method's params (workspace and tool are added). */
+  params(input: Input, context: ToolContext): Given;
+  /** What the tool returns from the host's result (default: the result itself). */
+  result?(result: ResultOf<M>, input: Input, context: ToolContext): Result;
+}
+
+export function hostTool<Input, M extends HostRequest, Given extends ParamsOf<M>, Result = ResultOf<M>>(
+  definition: HostToolDefinition<Input, M, Given, Result> & NoUnknownParams<ParamsOf<M>, Given>,
+): ToolDefinition<Input, Result> {
+  const { method, params, result, ...rest } = definition;
+  return defineTool<Input, Result>({
+    ...rest,
+    invoke: async (input, context) => {
+      const sent = { ...(params(input, context) as object), workspace: context.workspaceFolder, tool: definition.name } as ParamsOf<M>;
+      const answer = await callHost(context.host, method, sent, context.signal);
+      return result ? result(answer, input, context) : (answer as Result);
+    },
+  });
+}
