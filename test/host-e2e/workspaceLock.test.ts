@@ -9,6 +9,7 @@ import { HostProcess } from '../../src/engine/host/hostProcess';
 import type { PermissionPolicy, PermissionRequest } from '../../src/engine/permissions/permissionPolicy';
 import { callHost } from '../../src/engine/protocol/callHost';
 import { Methods } from '../../src/engine/protocol/methods';
+import { renderEdit } from '../../src/engine/tools/edits/renderEdits';
 import { parseVerifyOptions } from '../../src/engine/verification/request';
 import { verificationStateFolder } from '../../src/engine/verification/runDirectory';
 import { verify } from '../../src/engine/verification/runner';
@@ -89,7 +90,7 @@ describe('one workspace lock: the host\'s writes and the verifier (real host, re
     const appliedAt = Date.now();
 
     assert.equal(report.status, 'passed', report.summary);
-    assert.equal(applied.kind, 'applied', applied.text);
+    assert.equal(applied.kind, 'applied', renderEdit(applied));
     assert.ok(fs.statSync(path.join(workspace, 'Slow', 'Snail.cs')).mtimeMs >= verifyDone - 50, 'the apply wrote after the verification released the lock');
     assert.ok(appliedAt >= verifyDone, 'the apply finished after the verification');
     assert.ok(verifyDone - sent > 2000, `the verification still had its build to run when the apply was sent (${verifyDone - sent} ms)`);
@@ -109,7 +110,7 @@ describe('one workspace lock: the host\'s writes and the verifier (real host, re
     const applied = await apply;
     const report = await verification;
 
-    assert.equal(applied.kind, 'applied', applied.text);
+    assert.equal(applied.kind, 'applied', renderEdit(applied));
     assert.equal(report.status, 'passed', report.summary);
     assert.ok(report.lockWaitMs >= 2000, `the verification waited ${report.lockWaitMs} ms`);
     const build = report.steps.find((step) => step.kind === 'build')!;

@@ -4,7 +4,6 @@ import type { PermissionPolicy, PermissionRequest } from '../../src/engine/permi
 import { registerHostCallbacks, writeFileLines } from '../../src/engine/host/hostCallbacks';
 import { toToolError } from '../../src/engine/host/hostRequester';
 import { EditInputSchema, editParams, RenameSymbolInputSchema } from '../../src/engine/tools/edits/editTools';
-import { renderEdit } from '../../src/engine/tools/edits/renderEdits';
 import { ToolError } from '../../src/engine/errors';
 
 describe('edit tools', () => {
@@ -23,11 +22,6 @@ describe('edit tools', () => {
     assert.equal(EditInputSchema.safeParse({ action: 'move' }).success, false);
     assert.equal(EditInputSchema.safeParse({ action: 'code_actions', actionIndex: -1 }).success, false);
     assert.equal(EditInputSchema.safeParse({ action: 'rename', file: 'a.cs', path: 'b.cs' }).success, false);
-  });
-
-  it('renders the host text unchanged', () => {
-    const text = 'proposal 3f2a9c: 1 file, not applied\nchange src/Calculator.cs\n@@ 12:9\n- int Add(int a, int b)\n+ int Compute(int a, int b)';
-    assert.equal(renderEdit({ kind: 'preview', proposalId: '3f2a9c', text, operations: [], actions: null, hiddenActions: 0, refreshed: false }), text);
   });
 
   it('maps edit error kinds to typed tool errors with their detail lines', () => {

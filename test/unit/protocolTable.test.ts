@@ -21,7 +21,7 @@ function recordingHost(answer: unknown) {
   return { host, calls };
 }
 
-const symbolsAnswer = { mode: 'query', path: null, query: 'Calc', symbols: [], total: 0, truncated: false, nextOffset: null, project: null, targetFramework: null, excludedAnalyzers: null };
+const symbolsAnswer = { path: null, query: 'Calc', items: [], total: 0, offset: 0, limit: 50, truncated: false, nextOffset: null, projects: [], incomplete: false, excludedAnalyzers: null };
 
 describe('protocol table', () => {
   it('binds every method to a params schema, a result schema and effects', () => {

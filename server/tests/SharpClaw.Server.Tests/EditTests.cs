@@ -25,12 +25,11 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
 
         Assert.Equal(EditResultKind.Preview, preview.Kind);
         Assert.Matches("^[0-9a-f]{6}$", preview.ProposalId!);
-        string[] lines = preview.Text.Split('\n');
-        Assert.Equal($"proposal {preview.ProposalId}: 4 files, not applied", lines[0]);
-        Assert.Contains("change Lib/Calculator.cs", lines);
-        Assert.Contains("@@ 6:16", lines);
-        Assert.Contains("-     public int Add(int a, int b) => a + b;", lines);
-        Assert.Contains("+     public int Sum(int a, int b) => a + b;", lines);
+        EditFileOperation calculatorPreview = Assert.Single(preview.Operations, o => o.Path == "Lib/Calculator.cs");
+        Assert.Equal("change", calculatorPreview.Operation);
+        EditExcerpt declaration = Assert.Single(calculatorPreview.Excerpts!, e => (e.Line, e.Character) == (6, 16));
+        Assert.Equal(["    public int Add(int a, int b) => a + b;"], declaration.Removed);
+        Assert.Equal(["    public int Sum(int a, int b) => a + b;"], declaration.Added);
         Assert.Equal(
             [("App/Program.cs", 1), ("Lib/Calculator.cs", 2), ("Lib/Formatter.cs", 1), ("Tests/CalculatorTests.cs", 1)],
             preview.Operations.Select(o => (o.Path, o.Occurrences)).OrderBy(o => o.Path, StringComparer.Ordinal).ToList());
@@ -41,12 +40,13 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
 
         Assert.Equal(EditResultKind.Applied, applied.Kind);
         Assert.True(applied.Refreshed);
-        string[] receipt = applied.Text.Split('\n');
-        Assert.Equal("writes finished, Roslyn refreshed: 4 files", receipt[0]);
-        Assert.Contains("change Lib/Calculator.cs (2 occurrences)", receipt);
-        Assert.Contains("change App/Program.cs (1 occurrence)", receipt);
-        Assert.Matches(@"^4 files checked, \d+ diagnostics? in \d+ files?$", receipt[^1]);
-        Assert.Contains("  10:13 warning CS0168 The variable 'unused' is declared but never used", receipt);
+        Assert.Equal(4, applied.Operations.Count);
+        Assert.Contains(new EditFileOperation("change", "Lib/Calculator.cs", null, 2), applied.Operations);
+        Assert.Contains(new EditFileOperation("change", "App/Program.cs", null, 1), applied.Operations);
+        Assert.All(applied.Operations, o => Assert.Null(o.Excerpts)); // A receipt has no excerpts.
+        Assert.Equal(4, applied.Diagnostics!.Files);
+        Assert.Null(applied.Diagnostics.SkippedAbove);
+        Assert.Contains(new EditDiagnostic("Lib/Formatter.cs", 10, 13, "warning", "CS0168", "The variable 'unused' is declared but never used"), applied.Diagnostics.Items);
 
         AuthorizeWriteParams asked = fx.Host.Client.WriteRequests[^1];
         Assert.Equal(("rename", "test-tool"), (asked.Operation, asked.Tool));
@@ -66,7 +66,7 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
         Assert.Equal(authorizations, fx.Host.Client.AuthorizationRequests.Count);
 
         EditResult undone = await fx.UndoAsync();
-        Assert.StartsWith("writes finished, Roslyn refreshed: 4 files", undone.Text, StringComparison.Ordinal);
+        Assert.Equal((EditResultKind.Applied, true, 4), (undone.Kind, undone.Refreshed, undone.Operations.Count));
         Assert.Equal(fx.Original(Calculator), fx.Bytes(Calculator));
         Assert.Equal(fx.Original(Program), fx.Bytes(Program));
         Assert.Equal("undo", fx.Host.Client.WriteRequests[^1].Operation);
@@ -109,7 +109,7 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
     {
         fx.ResetSources();
         EditResult preview = await fx.RenameAsync("Calculator.Add", "@class");
-        Assert.Contains("+     public int @class(int a, int b) => a + b;", preview.Text.Split('\n'));
+        Assert.Contains("    public int @class(int a, int b) => a + b;", preview.Operations.SelectMany(o => o.Excerpts!).SelectMany(e => e.Added));
     }
 
     [Fact]
@@ -142,7 +142,7 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
         // The existing CS1061 names 'Calculator'; after the rename it names 'Computer' at the same place.
         EditResult preview = await fx.RenameAsync("EditTools.Lib.Calculator", "Computer");
         Assert.Equal(EditResultKind.Preview, preview.Kind);
-        Assert.Contains("+     public static void Broken(Computer c) => c.Missing();", preview.Text.Split('\n'));
+        Assert.Contains("    public static void Broken(Computer c) => c.Missing();", preview.Operations.SelectMany(o => o.Excerpts!).SelectMany(e => e.Added));
     }
 
     [Fact]
@@ -329,12 +329,13 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
         fx.ResetSources();
         int authorizations = fx.Host.Client.AuthorizationRequests.Count;
         EditResult preview = await fx.EditAsync(new EditParams { Action = "rename_file", Path = "Formatter.cs", NewName = "TextFormatter.cs" });
-        Assert.Equal(["resolved file: Lib/Formatter.cs", $"proposal {preview.ProposalId}: 1 file, not applied"], preview.Text.Split('\n')[..2]);
-        Assert.Contains("rename Lib/Formatter.cs -> Lib/TextFormatter.cs", preview.Text.Split('\n'));
+        Assert.Equal("Lib/Formatter.cs", preview.ResolvedFile);
+        EditFileOperation move = Assert.Single(preview.Operations);
+        Assert.Equal(("rename", "Lib/Formatter.cs", "Lib/TextFormatter.cs"), (move.Operation, move.Path, move.NewPath));
 
         EditResult applied = await fx.EditAsync(new EditParams { Action = "rename_file", ProposalId = preview.ProposalId, Apply = true });
-        Assert.True(applied.Refreshed, applied.Text);
-        Assert.Contains("rename Lib/Formatter.cs -> Lib/TextFormatter.cs", applied.Text.Split('\n'));
+        Assert.True(applied.Refreshed);
+        Assert.Contains(applied.Operations, o => (o.Operation, o.Path, o.NewPath) == ("rename", "Lib/Formatter.cs", "Lib/TextFormatter.cs"));
         Assert.False(File.Exists(fx.Workspace.Path(Formatter)));
         Assert.Equal(fx.Original(Formatter), fx.Bytes("Lib/TextFormatter.cs"));
         SymbolResolveResult resolved = await fx.ResolveAsync("Formatter.Describe");
@@ -354,12 +355,11 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
         fx.ResetSources();
         EditResult listing = await fx.EditAsync(new EditParams { Action = "code_actions", Path = Formatter, Diagnostic = "CS0168" });
         Assert.Equal(EditResultKind.Listing, listing.Kind);
-        Assert.Matches($"^proposal {listing.ProposalId}: \\d+ code actions? for Lib/Formatter.cs$", listing.Text.Split('\n')[0]);
+        Assert.Equal("Lib/Formatter.cs", listing.Path);
         CodeActionEntry remove = Assert.Single(listing.Actions!, a => a.Title == "Remove unused variable");
         Assert.Contains(listing.Actions!, a => a.Title == "Fix All: Remove unused variable (Document)");
         Assert.Equal(listing.Actions!.Count, listing.Actions!.Select(a => a.Index).Distinct().Count());
         Assert.DoesNotContain(listing.Actions!, a => a.Hidden);
-        Assert.Matches(@"^hidden: \d+ entries under Suppress or configure issues; set all to list them\.$", listing.Text.Split('\n')[^1]);
         Assert.True(listing.HiddenActions > 0);
 
         // all: the hidden entries appear with the same indexes as before.
@@ -369,10 +369,9 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
         Assert.True(suppress.Hidden);
         Assert.Contains(all.Actions!, a => a.Hidden && a.Title == "Suppress or configure issues > Configure CS0168 severity > None");
         Assert.Equal(listing.HiddenActions, all.Actions!.Count(a => a.Hidden));
-        Assert.DoesNotContain("hidden:", all.Text, StringComparison.Ordinal);
 
         EditResult pragma = await fx.EditAsync(new EditParams { Action = "code_actions", ProposalId = all.ProposalId, ActionIndex = suppress.Index });
-        Assert.Contains(pragma.Text.Split('\n'), l => l.StartsWith("+ #pragma warning disable CS0168", StringComparison.Ordinal));
+        Assert.Contains(pragma.Operations.SelectMany(o => o.Excerpts!).SelectMany(e => e.Added), l => l.StartsWith("#pragma warning disable CS0168", StringComparison.Ordinal));
 
         // Configuring the severity would create an .editorconfig: new files are refused, nothing written.
         CodeActionEntry configure = all.Actions!.Single(a => a.Title == "Suppress or configure issues > Configure CS0168 severity > None");
@@ -383,11 +382,12 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
         EditResult preview = await fx.EditAsync(new EditParams { Action = "code_actions", ProposalId = listing.ProposalId, ActionIndex = remove.Index });
         Assert.Equal(EditResultKind.Preview, preview.Kind);
         Assert.NotEqual(listing.ProposalId, preview.ProposalId);
-        Assert.Contains("-         int unused;", preview.Text.Split('\n'));
+        Assert.Contains("        int unused;", preview.Operations.SelectMany(o => o.Excerpts!).SelectMany(e => e.Removed));
 
         EditResult applied = await fx.EditAsync(new EditParams { Action = "code_actions", ProposalId = preview.ProposalId, Apply = true });
-        Assert.StartsWith("writes finished, Roslyn refreshed: 1 file", applied.Text, StringComparison.Ordinal);
-        Assert.Equal("1 file checked, 0 diagnostics in 0 files", applied.Text.Split('\n')[^1]);
+        Assert.Equal((true, 1), (applied.Refreshed, applied.Operations.Count));
+        Assert.Equal((1, (int?)null), (applied.Diagnostics!.Files, applied.Diagnostics.SkippedAbove));
+        Assert.Empty(applied.Diagnostics.Items);
         string formatter = fx.Workspace.Read(Formatter);
         Assert.DoesNotContain("int unused", formatter, StringComparison.Ordinal);
         Assert.DoesNotContain("\r", formatter, StringComparison.Ordinal);

@@ -149,15 +149,23 @@ public sealed class EditReceiptAndLockTests : IDisposable
     public void Dispose() => this.temp.Dispose();
 
     [Fact]
-    public void LargeReceipt_KeepsItsTotals_AndEndsWithATruncatedLine()
+    public void Excerpts_GroupTouchingLines_AndShowWholeOldAndNewLines()
     {
-        List<PlannedFile> files = [.. Enumerable.Range(0, EditRenderer.MaxReceiptOperations + 5).Select(i =>
-            new PlannedFile(Path.Combine(this.temp.Path, $"F{i:000}.cs"), null, [], [], string.Empty, string.Empty, 1))];
-        string[] lines = EditRenderer.Receipt(finished: true, refreshed: true, files, this.temp.Path, "105 files checked, 0 diagnostics in 0 files\n").Split('\n');
+        const string before = "a\r\nb\r\nc\r\nd\r\ne\r\n";
+        TextChange first = new(new TextSpan(3, 1), "B");   // b -> B (line 2)
+        TextChange second = new(new TextSpan(6, 1), "CC"); // c -> CC (line 3, touches line 2)
+        TextChange third = new(new TextSpan(12, 1), string.Empty); // e deleted (line 5)
 
-        Assert.Equal($"writes finished, Roslyn refreshed: {files.Count} files", lines[0]);
-        Assert.Equal(EditRenderer.MaxReceiptOperations, lines.Count(l => l.StartsWith("change ", StringComparison.Ordinal)));
-        Assert.Equal($"truncated: {files.Count} operations in total, {EditRenderer.MaxReceiptOperations} shown; every one of them was written.", lines[^1]);
+        IReadOnlyList<EditExcerpt> excerpts = EditExcerpts.Of(before, [third, second, first]);
+
+        Assert.Equal(2, excerpts.Count);
+        Assert.Equal((2, 1), (excerpts[0].Line, excerpts[0].Character));
+        Assert.Equal(["b", "c"], excerpts[0].Removed);
+        Assert.Equal(["B", "CC"], excerpts[0].Added);
+        Assert.Equal((5, 1), (excerpts[1].Line, excerpts[1].Character));
+        Assert.Equal(["e"], excerpts[1].Removed);
+        Assert.Empty(excerpts[1].Added); // Nothing left of the line's text.
+        Assert.Empty(EditExcerpts.Of(before, null)); // A pure file move has no excerpts.
     }
 
     [Fact]

@@ -72,7 +72,7 @@ public sealed class InterruptedApplyTests
         // The next start.
         await using SemanticHost next = await SemanticHost.StartAsync();
         EditResult answer = await Edit(next, fixture.Root, new EditParams { Action = "rename", Name = "Formatter.Describe", NewName = "Explain" });
-        string[] lines = answer.Text.Split('\n');
+        IReadOnlyList<string> lines = answer.Interrupted!;
         Assert.Matches(@"^interrupted edit: 'rename .*' \(rename, started .*\) stopped after 2 of 4 file\(s\); 1 leftover temporary file\(s\) removed\.$", lines[0]);
         Assert.Equal(2, lines.Count(l => l.StartsWith("  written: ", StringComparison.Ordinal)));
         Assert.Equal(2, lines.Count(l => l.StartsWith("  not written: ", StringComparison.Ordinal)));
@@ -84,7 +84,7 @@ public sealed class InterruptedApplyTests
             next.Host.Client.InvokeWithParameterObjectAsync<EditResult>(ProtocolMethods.UndoEdit, new EditHistoryParams { Workspace = fixture.Root, Tool = "test-tool" }),
             SemanticHost.Timeout,
             ProtocolMethods.UndoEdit);
-        Assert.StartsWith("writes finished", undone.Text, StringComparison.Ordinal);
+        Assert.Equal(EditResultKind.Applied, undone.Kind);
         foreach (string source in sources)
         {
             Assert.Equal(originals[source], File.ReadAllBytes(fixture.Path(source)));

@@ -1,7 +1,7 @@
 // Mirrors SharpClaw.Protocol/Semantic/Edits.cs: sharpclaw/edit, undoEdit, redoEdit and the
 // server-to-client write authorization request.
 import { z } from 'zod';
-import { selectorParams, workspaceParams } from './symbols';
+import { resolvedFile, selectorParams, workspaceParams } from './symbols';
 
 export const EditParamsSchema = z.object({
   ...selectorParams,
@@ -27,11 +27,39 @@ export const EditFileTextSchema = z.object({
 
 export const EditHistoryParamsSchema = z.object(workspaceParams);
 
+/** One group of changed lines of a preview: the whole old lines and the whole new lines (without line breaks). */
+export const EditExcerptSchema = z.object({
+  line: z.number().int(),
+  character: z.number().int(),
+  removed: z.array(z.string()),
+  added: z.array(z.string()),
+});
+
 export const EditFileOperationSchema = z.object({
   operation: z.string(),
   path: z.string(),
   newPath: z.string().nullable(),
   occurrences: z.number().int(),
+  /** A preview: the file's excerpts in file order; else null. */
+  excerpts: z.array(EditExcerptSchema).nullable().optional(),
+});
+
+export const EditDiagnosticSchema = z.object({
+  path: z.string(),
+  line: z.number().int(),
+  character: z.number().int(),
+  severity: z.string(),
+  id: z.string(),
+  message: z.string(),
+});
+
+/** The errors and warnings of the changed C# files of an applied edit. */
+export const EditDiagnosticsSchema = z.object({
+  /** How many changed C# files there are. */
+  files: z.number().int(),
+  /** Set when there were more than this many and none was checked. */
+  skippedAbove: z.number().int().nullable(),
+  items: z.array(EditDiagnosticSchema),
 });
 
 export const CodeActionEntrySchema = z.object({
@@ -42,16 +70,22 @@ export const CodeActionEntrySchema = z.object({
   unverified: z.boolean(),
 });
 
+/** Typed data only: the compact text is rendered by tools/edits/renderEdits.ts. */
 export const EditResultSchema = z.object({
   kind: z.enum(['preview', 'listing', 'applied']),
   proposalId: z.string().nullable(),
-  /** The compact text agents read, formatted by the host (the one place that formats it). */
-  text: z.string(),
   operations: z.array(EditFileOperationSchema),
   actions: z.array(CodeActionEntrySchema).nullable(),
   hiddenActions: z.number().int(),
   refreshed: z.boolean(),
   files: z.array(EditFileTextSchema).nullable().optional(),
+  /** listing: the file the code actions are for. */
+  path: z.string().nullable().optional(),
+  /** applied and refreshed: the diagnostics of the changed C# files. */
+  diagnostics: EditDiagnosticsSchema.nullable().optional(),
+  ...resolvedFile,
+  /** Edits a killed host left unfinished, recovered first: the host's report lines. */
+  interrupted: z.array(z.string()).nullable().optional(),
 });
 
 export const WriteFileSchema = z.object({
@@ -72,4 +106,7 @@ export const AuthorizeWriteParamsSchema = z.object({
 
 export type EditParams = z.infer<typeof EditParamsSchema>;
 export type EditResult = z.infer<typeof EditResultSchema>;
+export type EditFileOperation = z.infer<typeof EditFileOperationSchema>;
+export type EditExcerpt = z.infer<typeof EditExcerptSchema>;
+export type EditDiagnostics = z.infer<typeof EditDiagnosticsSchema>;
 export type AuthorizeWriteParams = z.infer<typeof AuthorizeWriteParamsSchema>;

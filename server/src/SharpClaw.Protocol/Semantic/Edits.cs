@@ -75,7 +75,33 @@ public enum EditResultKind
 /// <param name="Path">Workspace-relative path (before a rename).</param>
 /// <param name="NewPath">rename: the new workspace-relative path; else null.</param>
 /// <param name="Occurrences">Changed text spans in the file.</param>
-public sealed record EditFileOperation(string Operation, string Path, string? NewPath, int Occurrences);
+public sealed record EditFileOperation(string Operation, string Path, string? NewPath, int Occurrences)
+{
+    /// <summary>A preview: the changed lines of the file, one excerpt per group of touching lines, in file order; else null.</summary>
+    public IReadOnlyList<EditExcerpt>? Excerpts { get; init; }
+}
+
+/// <summary>One group of changed lines of a preview: the whole old lines and the whole new lines they became.</summary>
+/// <param name="Line">One-based line of the group's first change (old text).</param>
+/// <param name="Character">One-based character (UTF-16 code units) of that change.</param>
+/// <param name="Removed">The old lines (without line breaks); empty when the change only inserts.</param>
+/// <param name="Added">The new lines (without line breaks); empty when the change only deletes.</param>
+public sealed record EditExcerpt(int Line, int Character, IReadOnlyList<string> Removed, IReadOnlyList<string> Added);
+
+/// <summary>The errors and warnings of the C# files an applied edit changed (the diagnostics tool's findings for them).</summary>
+/// <param name="Files">How many changed C# files there are.</param>
+/// <param name="SkippedAbove">The most files the host checks; set when <paramref name="Files"/> is above it and nothing was checked, else null.</param>
+/// <param name="Items">Errors and warnings (not suppressed), ordered by workspace-relative path, then position.</param>
+public sealed record EditDiagnostics(int Files, int? SkippedAbove, IReadOnlyList<EditDiagnostic> Items);
+
+/// <summary>One error or warning in a changed file.</summary>
+/// <param name="Path">Workspace-relative path.</param>
+/// <param name="Line">One-based line.</param>
+/// <param name="Character">One-based character (UTF-16 code units).</param>
+/// <param name="Severity">error or warning.</param>
+/// <param name="Id">The diagnostic code, e.g. CS0168.</param>
+/// <param name="Message">The message (invariant culture).</param>
+public sealed record EditDiagnostic(string Path, int Line, int Character, string Severity, string Id, string Message);
 
 /// <summary>One entry of a code action listing.</summary>
 /// <param name="Index">Zero-based, stable: hidden entries count too.</param>
@@ -84,18 +110,19 @@ public sealed record EditFileOperation(string Operation, string Path, string? Ne
 /// <param name="Unverified">Applying it would be refused as <c>unverified</c>: a source generator SharpClaw does not run can see the change.</param>
 public sealed record CodeActionEntry(int Index, string Title, bool Hidden, bool Unverified);
 
-/// <summary>The result of <c>sharpclaw/edit</c>, <c>sharpclaw/undoEdit</c> and <c>sharpclaw/redoEdit</c>.</summary>
+/// <summary>
+/// The result of <c>sharpclaw/edit</c>, <c>sharpclaw/undoEdit</c> and <c>sharpclaw/redoEdit</c>: typed data only.
+/// The client renders the compact text agents read (the TypeScript engine's renderEdits.ts).
+/// </summary>
 /// <param name="Kind">preview, listing or applied.</param>
 /// <param name="ProposalId">preview/listing: the id to send back; applied: null.</param>
-/// <param name="Text">The compact text agents read (preview, listing or receipt), formatted by the host.</param>
-/// <param name="Operations">The file operations (preview: proposed; applied: completed, in order).</param>
+/// <param name="Operations">The file operations (preview: proposed, with their excerpts; applied: completed, in order).</param>
 /// <param name="Actions">listing: the entries shown (hidden ones only with <c>all</c>); else null.</param>
 /// <param name="HiddenActions">listing: how many entries are hidden; else 0.</param>
 /// <param name="Refreshed">applied: the host's compilation context reflects the written text.</param>
 public sealed record EditResult(
     EditResultKind Kind,
     string? ProposalId,
-    string Text,
     IReadOnlyList<EditFileOperation> Operations,
     IReadOnlyList<CodeActionEntry>? Actions,
     int HiddenActions,
@@ -103,6 +130,18 @@ public sealed record EditResult(
 {
     /// <summary>A preview requested with <c>includeTexts</c>: every file's planned texts, in write order; else null.</summary>
     public IReadOnlyList<EditFileText>? Files { get; init; }
+
+    /// <summary>listing: the workspace-relative file the code actions are for; else null.</summary>
+    public string? Path { get; init; }
+
+    /// <summary>applied and refreshed: the errors and warnings of the changed C# files; else null.</summary>
+    public EditDiagnostics? Diagnostics { get; init; }
+
+    /// <summary>The workspace-relative file a file-name or suffix argument resolved to; null when the path was exact.</summary>
+    public string? ResolvedFile { get; init; }
+
+    /// <summary>Edits a killed host left unfinished, recovered before this one: the report's lines (also in the host log); else null.</summary>
+    public IReadOnlyList<string>? Interrupted { get; init; }
 }
 
 /// <summary>One file of a preview with its planned texts (newlines as in the file).</summary>

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Semantic.Authorization;
@@ -34,9 +33,9 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         return Report(interrupted, await this.EditCoreAsync(request, parameters, evaluation, write, cancellationToken).ConfigureAwait(false));
     }
 
-    /// <summary>Starts the answer with the report of edits a killed host left unfinished (see <see cref="InterruptedEdits"/>).</summary>
+    /// <summary>Adds the report of edits a killed host left unfinished (see <see cref="InterruptedEdits"/>).</summary>
     private static EditResult Report(IReadOnlyList<string>? interrupted, EditResult result) =>
-        interrupted is null ? result : result with { Text = $"{string.Join('\n', interrupted)}\n{result.Text}" };
+        interrupted is null ? result : result with { Interrupted = interrupted };
 
     private async Task<EditResult> EditCoreAsync(ContextRequest request, EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
     {
@@ -122,16 +121,16 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         }
 
         Proposal stored = this.StoreProposal(workspace, request, snapshot, SourceHashes(computed.Files), plan: computed);
-        EditResult preview = new(EditResultKind.Preview, stored.Id, EditRenderer.Preview(stored.Id, computed, workspace), computed.Operations(workspace), null, 0, false)
+        EditResult preview = new(EditResultKind.Preview, stored.Id, EditExcerpts.Preview(computed, workspace), null, 0, false)
         {
             Files = parameters.IncludeTexts == true ? computed.FileTexts(workspace) : null,
         };
         return Announce(preview, resolvedFile);
     }
 
-    /// <summary>Starts the text with the <c>resolved file:</c> line when a file argument was matched by suffix.</summary>
+    /// <summary>Names the file a file argument matched by suffix (the <c>resolved file:</c> line).</summary>
     private static EditResult Announce(EditResult result, string? resolvedFile) =>
-        resolvedFile is null ? result : result with { Text = $"resolved file: {resolvedFile}\n{result.Text}" };
+        resolvedFile is null ? result : result with { ResolvedFile = resolvedFile };
 
     /// <summary>Keeps a preview (<paramref name="plan"/>) or a code action listing (<paramref name="listing"/>) under a new proposal id.</summary>
     private Proposal StoreProposal(string workspace, ContextRequest request, ContextSnapshot snapshot, Dictionary<string, string?> sourceFiles, EditPlan? plan = null, CodeActionListing? listing = null) =>
@@ -197,11 +196,13 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         return new EditResult(
             EditResultKind.Listing,
             stored.Id,
-            EditRenderer.Listing(stored.Id, relative, listing.Entries, all),
             [],
             [.. listing.Entries.Where(e => all || !e.Hidden)],
             listing.Entries.Count(e => e.Hidden),
-            false);
+            false)
+        {
+            Path = relative,
+        };
     }
 
     private async Task<EditResult> ApplyAsync(EditPlan plan, ContextRequest request, IWriteAuthorizer? write, string? tool, CancellationToken cancellationToken, bool record = true)
@@ -259,7 +260,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         // Source-only refresh: moved documents are re-attached in place, changed text is re-read by the cache.
         List<(string From, string To)> moves = [.. outcome.Completed.Where(f => f.IsRename).Select(f => (f.Path, f.NewPath!))];
         bool refreshed = false;
-        string? diagnostics = null;
+        EditDiagnostics? diagnostics = null;
         try
         {
             if (moves.Count > 0)
@@ -279,8 +280,8 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
             refreshed = false; // Structural change: the next request reloads (after authorization).
         }
 
-        string text = EditRenderer.Receipt(finished: true, refreshed, outcome.Completed, workspace, diagnostics);
-        return new EditResult(EditResultKind.Applied, null, text, plan.Operations(workspace), null, 0, refreshed);
+        EditPlan completed = plan with { Files = outcome.Completed };
+        return new EditResult(EditResultKind.Applied, null, completed.Operations(workspace), null, 0, refreshed) { Diagnostics = diagnostics };
     }
 
     /// <summary>What a client that applied the edit itself (VS Code's WorkspaceEdit) actually wrote: the files whose disk content is now the planned after-state.</summary>
@@ -320,18 +321,16 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         return true;
     }
 
-    /// <summary>Errors and warnings of the changed C# files in the diagnostics format (skipped above <see cref="MaxDiagnosedFiles"/>).</summary>
-    private static async Task<string> DiagnoseAsync(Solution solution, string workspace, IReadOnlyList<PlannedFile> files, CancellationToken cancellationToken)
+    /// <summary>Errors and warnings of the changed C# files (none checked above <see cref="MaxDiagnosedFiles"/>).</summary>
+    private static async Task<EditDiagnostics> DiagnoseAsync(Solution solution, string workspace, IReadOnlyList<PlannedFile> files, CancellationToken cancellationToken)
     {
         List<string> paths = [.. files.Select(f => f.AfterPath).Where(IsCSharp).Distinct(PathUtil.Comparer)];
         if (paths.Count > MaxDiagnosedFiles)
         {
-            return $"diagnostics skipped: {paths.Count} changed C# files (more than {MaxDiagnosedFiles}); run csharp_diagnostics on them.\n";
+            return new EditDiagnostics(paths.Count, MaxDiagnosedFiles, []);
         }
 
-        StringBuilder text = new();
-        int total = 0;
-        int withDiagnostics = 0;
+        List<EditDiagnostic> items = [];
         foreach (string path in paths.OrderBy(p => PathUtil.ToWorkspaceRelative(workspace, p), StringComparer.Ordinal))
         {
             DocumentId? id = solution.GetDocumentIdsWithFilePath(path).FirstOrDefault();
@@ -341,26 +340,23 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
                 continue;
             }
 
-            List<Diagnostic> found = [.. model.GetDiagnostics(cancellationToken: cancellationToken)
+            string relative = PathUtil.ToWorkspaceRelative(workspace, path);
+            foreach (Diagnostic diagnostic in model.GetDiagnostics(cancellationToken: cancellationToken)
                 .Where(d => d.Severity >= DiagnosticSeverity.Warning && !d.IsSuppressed && d.Location.IsInSource)
-                .OrderBy(d => d.Location.SourceSpan.Start)];
-            if (found.Count == 0)
-            {
-                continue;
-            }
-
-            withDiagnostics++;
-            total += found.Count;
-            text.Append(PathUtil.ToWorkspaceRelative(workspace, path)).Append('\n');
-            foreach (Diagnostic diagnostic in found)
+                .OrderBy(d => d.Location.SourceSpan.Start))
             {
                 FileLinePositionSpan span = diagnostic.Location.GetLineSpan();
-                text.Append($"  {span.StartLinePosition.Line + 1}:{span.StartLinePosition.Character + 1} {(diagnostic.Severity == DiagnosticSeverity.Error ? "error" : "warning")} {diagnostic.Id} {diagnostic.GetMessage(CultureInfo.InvariantCulture)}\n");
+                items.Add(new EditDiagnostic(
+                    relative,
+                    span.StartLinePosition.Line + 1,
+                    span.StartLinePosition.Character + 1,
+                    diagnostic.Severity == DiagnosticSeverity.Error ? "error" : "warning",
+                    diagnostic.Id,
+                    diagnostic.GetMessage(CultureInfo.InvariantCulture)));
             }
         }
 
-        text.Append($"{paths.Count} {(paths.Count == 1 ? "file" : "files")} checked, {total} {(total == 1 ? "diagnostic" : "diagnostics")} in {withDiagnostics} {(withDiagnostics == 1 ? "file" : "files")}\n");
-        return text.ToString();
+        return new EditDiagnostics(paths.Count, null, items);
     }
 
     private static bool IsCSharp(string path) =>

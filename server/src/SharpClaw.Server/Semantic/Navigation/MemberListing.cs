@@ -17,7 +17,7 @@ internal static class MemberListing
 
     public static List<MemberItem> Members(INamedTypeSymbol type, string workspace, Solution solution)
     {
-        string prefix = type.ToDisplayString(SymbolResolver.NameFormat) + ".";
+        string prefix = type.ToDisplayString(SymbolFormat.NameFormat) + ".";
         List<MemberItem> items = [];
         foreach (ISymbol member in type.GetMembers())
         {
@@ -26,12 +26,12 @@ internal static class MemberListing
                 continue;
             }
 
-            string display = member.ToDisplayString(SymbolResolver.NameFormat);
+            string display = member.ToDisplayString(SymbolFormat.NameFormat);
             string name = display.StartsWith(prefix, StringComparison.Ordinal) ? display[prefix.Length..] : display;
             foreach (Location location in member.Locations.Where(l => l.IsInSource))
             {
-                SourceLocation at = SymbolResolver.ToLocation(location, workspace, solution);
-                items.Add(new MemberItem(at.Path, at.Line, at.Character, SymbolResolver.KindOf(member), name));
+                SourceLocation at = SymbolFormat.ToLocation(location, workspace, solution);
+                items.Add(new MemberItem(at.Path, at.Line, at.Character, SymbolFormat.KindOf(member), name));
             }
         }
 
@@ -58,8 +58,8 @@ internal static class MemberListing
         }
 
         List<SyntaxReference> inSource = [.. references.Where(r => !format.IsGenerated(Location.Create(r.SyntaxTree, r.Span)))];
-        string name = NavigationFormat.IsPrimaryConstructor(symbol) ? symbol.ContainingType.ToDisplayString(SymbolResolver.NameFormat) : symbol.ToDisplayString(SymbolResolver.NameFormat);
-        string kind = SymbolResolver.KindOf(symbol);
+        string name = NavigationFormat.IsPrimaryConstructor(symbol) ? symbol.ContainingType.ToDisplayString(SymbolFormat.NameFormat) : symbol.ToDisplayString(SymbolFormat.NameFormat);
+        string kind = SymbolFormat.KindOf(symbol);
         List<SourcePart> parts = [];
         foreach (SyntaxReference reference in inSource.Count > 0 ? inSource : references)
         {
@@ -76,7 +76,7 @@ internal static class MemberListing
 
             TextLine first = text.Lines.GetLineFromPosition(start);
             TextLine last = text.Lines.GetLineFromPosition(Math.Max(node.Span.Start, node.Span.End - 1));
-            string path = SymbolResolver.LocationPath(format.Workspace, reference.SyntaxTree.FilePath, format.IsGenerated(Location.Create(reference.SyntaxTree, reference.Span)));
+            string path = SymbolFormat.LocationPath(format.Workspace, reference.SyntaxTree.FilePath, format.IsGenerated(Location.Create(reference.SyntaxTree, reference.Span)));
             parts.Add(new SourcePart(path, first.LineNumber + 1, last.LineNumber + 1, kind, name, text.ToString(TextSpan.FromBounds(first.Start, last.End))));
         }
 

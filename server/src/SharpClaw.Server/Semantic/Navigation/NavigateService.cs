@@ -57,7 +57,7 @@ public sealed class NavigateService(SemanticContextCache cache)
         ISymbol symbol = match.Symbol;
         NavigationFormat format = new(solution, workspace, parameters.Context == true);
         (string project, string? framework) = SymbolQueryService.Answered(lease, workspace, match.Project);
-        Builder result = new(action, SymbolResolver.Describe(symbol, workspace, solution), project, framework, SymbolQueryService.Excluded(lease, workspace), match.ResolvedFile, offset, limit);
+        Builder result = new(action, SymbolFormat.Describe(symbol, workspace, solution), project, framework, SymbolQueryService.Excluded(lease, workspace), match.ResolvedFile, offset, limit);
 
         switch (action)
         {
@@ -125,7 +125,7 @@ public sealed class NavigateService(SemanticContextCache cache)
             case "members":
             {
                 INamedTypeSymbol type = MemberListing.TypeOf(symbol, match.Display);
-                return result.Members(SymbolResolver.Describe(type, workspace, solution), MemberListing.Members(type, workspace, solution));
+                return result.Members(SymbolFormat.Describe(type, workspace, solution), MemberListing.Members(type, workspace, solution));
             }
 
             default:
@@ -153,7 +153,7 @@ public sealed class NavigateService(SemanticContextCache cache)
             ResolvedFile file = FileResolver.Resolve(solution, workspace, parameters.Path);
             Document document = SymbolResolver.FindDocument(projects, file);
             ISymbol symbol = await MemberListing.InnermostAsync(document, line, action == "members", file.Relative, cancellationToken).ConfigureAwait(false);
-            return new SymbolMatch(symbol, document.Project, symbol.ToDisplayString(SymbolResolver.NameFormat), SymbolResolver.KindOf(symbol)) { ResolvedFile = file.Reported };
+            return new SymbolMatch(symbol, document.Project, symbol.ToDisplayString(SymbolFormat.NameFormat), SymbolFormat.KindOf(symbol)) { ResolvedFile = file.Reported };
         }
 
         return await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);

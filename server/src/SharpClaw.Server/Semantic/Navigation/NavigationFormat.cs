@@ -19,10 +19,10 @@ internal sealed class NavigationFormat(Solution solution, string workspace, bool
         string? line = context && location.SourceTree is { } tree
             ? tree.GetText().Lines.GetLineFromPosition(location.SourceSpan.Start).ToString().Trim()
             : null;
-        return new NavigateLocation(SymbolResolver.LocationPath(workspace, span.Path, this.IsGenerated(location)), span.StartLinePosition.Line + 1, span.StartLinePosition.Character + 1, line);
+        return new NavigateLocation(SymbolFormat.LocationPath(workspace, span.Path, this.IsGenerated(location)), span.StartLinePosition.Line + 1, span.StartLinePosition.Character + 1, line);
     }
 
-    public bool IsGenerated(Location location) => SymbolResolver.IsGenerated(location, solution);
+    public bool IsGenerated(Location location) => SymbolFormat.IsGenerated(location, solution);
 
     public static List<NavigateLocation> Ordered(IEnumerable<NavigateLocation> locations) =>
         [.. locations.Distinct().OrderBy(l => l.Path, StringComparer.Ordinal).ThenBy(l => l.Line).ThenBy(l => l.Character)];
@@ -34,9 +34,9 @@ internal sealed class NavigationFormat(Solution solution, string workspace, bool
     public RelatedSymbol Related(ISymbol symbol, IReadOnlyList<NavigateLocation>? callSites = null)
     {
         symbol = symbol.OriginalDefinition;
-        string name = IsPrimaryConstructor(symbol) ? symbol.ContainingType.ToDisplayString(SymbolResolver.NameFormat) : symbol.ToDisplayString(SymbolResolver.NameFormat);
-        SourceLocation? location = SymbolResolver.Describe(symbol, workspace, solution).Locations.FirstOrDefault();
-        return new RelatedSymbol(name, SymbolResolver.KindOf(symbol), location is null ? null : location with { Generated = null }, callSites);
+        string name = IsPrimaryConstructor(symbol) ? symbol.ContainingType.ToDisplayString(SymbolFormat.NameFormat) : symbol.ToDisplayString(SymbolFormat.NameFormat);
+        SourceLocation? location = SymbolFormat.Describe(symbol, workspace, solution).Locations.FirstOrDefault();
+        return new RelatedSymbol(name, SymbolFormat.KindOf(symbol), location is null ? null : location with { Generated = null }, callSites);
     }
 
     public static bool IsPrimaryConstructor(ISymbol symbol) =>

@@ -68,7 +68,7 @@ public sealed class SymbolsService(SemanticContextCache cache)
                 }
 
                 int score = Score(match.Symbol.Name, query);
-                if (score < int.MaxValue && SymbolResolver.Describe(match.Symbol, workspace, lease.Solution).Locations.FirstOrDefault() is { } location)
+                if (score < int.MaxValue && SymbolFormat.Describe(match.Symbol, workspace, lease.Solution).Locations.FirstOrDefault() is { } location)
                 {
                     found.Add((match, score, location));
                 }
@@ -152,8 +152,8 @@ public sealed class SymbolsService(SemanticContextCache cache)
             FileLinePositionSpan start = (at ?? range.GetLocation()).GetLineSpan();
             FileLinePositionSpan end = range.GetLocation().GetLineSpan();
             items.Add(new SymbolItem(
-                symbol.ToDisplayString(SymbolResolver.NameFormat),
-                SymbolResolver.KindOf(symbol),
+                symbol.ToDisplayString(SymbolFormat.NameFormat),
+                SymbolFormat.KindOf(symbol),
                 PathUtil.ToWorkspaceRelative(workspace, start.Path),
                 start.StartLinePosition.Line + 1,
                 start.StartLinePosition.Character + 1,

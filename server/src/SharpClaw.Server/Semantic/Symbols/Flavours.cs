@@ -78,7 +78,7 @@ internal static class Flavours
     public static string Identity(ISymbol symbol, Solution solution)
     {
         ISymbol definition = symbol.OriginalDefinition;
-        string id = DocumentationCommentId.CreateDeclarationId(definition) ?? definition.ToDisplayString(SymbolResolver.NameFormat);
+        string id = DocumentationCommentId.CreateDeclarationId(definition) ?? definition.ToDisplayString(SymbolFormat.NameFormat);
         string? owner = definition.Locations
             .Where(l => l.IsInSource && l.SourceTree is not null)
             .Select(l => solution.GetDocument(l.SourceTree!)?.Project.FilePath ?? l.SourceTree!.FilePath)

@@ -50,7 +50,7 @@ internal sealed class NameQuery
             parameters = SplitParameters(list);
         }
 
-        List<string> segments = [.. SplitTopLevel(SymbolResolver.Strip(text), '.').Select(NormalizeGenerics)];
+        List<string> segments = [.. SplitTopLevel(SymbolFormat.Strip(text), '.').Select(NormalizeGenerics)];
         if (segments.Count == 0 || segments.Any(s => s.Length == 0))
         {
             throw SemanticException.InvalidRequest($"'{name}' is not a symbol name.");
@@ -91,7 +91,7 @@ internal sealed class NameQuery
 
         for (int i = 0; i < actual.Count; i++)
         {
-            if (!ParameterMatches(this.parameters[i], SymbolResolver.ParameterType(actual[i])))
+            if (!ParameterMatches(this.parameters[i], SymbolFormat.ParameterType(actual[i])))
             {
                 return false;
             }
@@ -110,7 +110,7 @@ internal sealed class NameQuery
     public static IReadOnlyList<string> TailOf(string display)
     {
         int open = IndexAtDepthZero(display, '(');
-        List<string> actual = SplitTopLevel(SymbolResolver.Strip(open >= 0 ? display[..open] : display), '.');
+        List<string> actual = SplitTopLevel(SymbolFormat.Strip(open >= 0 ? display[..open] : display), '.');
         return actual.Count == 0 ? [string.Empty] : [.. actual.Skip(Math.Max(0, actual.Count - 2)).Select(s => WithoutGenerics(NormalizeGenerics(s)))];
     }
 
@@ -124,7 +124,7 @@ internal sealed class NameQuery
             withoutParameters = display[..open];
         }
 
-        List<string> actual = SplitTopLevel(SymbolResolver.Strip(withoutParameters), '.');
+        List<string> actual = SplitTopLevel(SymbolFormat.Strip(withoutParameters), '.');
         if (actual.Count < this.segments.Count)
         {
             return false;
@@ -184,7 +184,7 @@ internal sealed class NameQuery
                 parameter = parameter[..space];
             }
 
-            result.Add(SymbolResolver.Strip(parameter));
+            result.Add(SymbolFormat.Strip(parameter));
         }
 
         return result;

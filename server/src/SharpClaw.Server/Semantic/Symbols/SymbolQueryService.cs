@@ -20,7 +20,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         string workspace = request.Target.Workspace;
         SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
         (string project, string? framework) = Answered(lease, workspace, match.Project);
-        return new SymbolResolveResult(SymbolResolver.Describe(match.Symbol, workspace, lease.Solution), project, framework, Excluded(lease, workspace))
+        return new SymbolResolveResult(SymbolFormat.Describe(match.Symbol, workspace, lease.Solution), project, framework, Excluded(lease, workspace))
         {
             ResolvedFile = match.ResolvedFile,
         };
@@ -72,7 +72,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
                     continue; // The same file in several compilations (multi-targeting).
                 }
 
-                SourceLocation at = SymbolResolver.ToLocation(location.Location, workspace, lease.Solution);
+                SourceLocation at = SymbolFormat.ToLocation(location.Location, workspace, lease.Solution);
                 references.Add((new SymbolReference(at.Path, at.Line, at.Character, null), location.Document, location.Location.SourceSpan));
             }
         }
@@ -96,7 +96,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         bool truncated = offset + page.Count < ordered.Count;
         (string project, string? framework) = Answered(lease, workspace, match.Project);
         return new FindReferencesResult(
-            SymbolResolver.Describe(match.Symbol, workspace, lease.Solution),
+            SymbolFormat.Describe(match.Symbol, workspace, lease.Solution),
             project,
             framework,
             page,
@@ -156,7 +156,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
 
         (string project, string? framework) = Answered(lease, workspace, match.Project);
         return new TypeHierarchyResult(
-            SymbolResolver.Describe(type, workspace, solution),
+            SymbolFormat.Describe(type, workspace, solution),
             project,
             framework,
             Collect(baseTypes, solution, workspace, limit, keepOrder: true),
@@ -172,7 +172,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
 
     private static SymbolCollection Collect(List<ISymbol> symbols, Solution solution, string workspace, int limit, bool keepOrder)
     {
-        List<ResolvedSymbol> all = [.. symbols.Select(s => s.OriginalDefinition).Distinct(SymbolEqualityComparer.Default).Select(s => SymbolResolver.Describe(s!, workspace, solution))
+        List<ResolvedSymbol> all = [.. symbols.Select(s => s.OriginalDefinition).Distinct(SymbolEqualityComparer.Default).Select(s => SymbolFormat.Describe(s!, workspace, solution))
             .GroupBy(s => s.Name).Select(g => g.First())];
         if (!keepOrder)
         {

@@ -1,4 +1,3 @@
-using System.Text;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
@@ -67,22 +66,6 @@ internal static class SymbolResolver
     public const int MaxAmbiguous = 20;
     public const int MaxSimilar = 10;
 
-    /// <summary>Display names usable as <c>name</c>: fully qualified, C# keywords, parameter types only.</summary>
-    public static readonly SymbolDisplayFormat NameFormat = new(
-        globalNamespaceStyle: SymbolDisplayGlobalNamespaceStyle.Omitted,
-        typeQualificationStyle: SymbolDisplayTypeQualificationStyle.NameAndContainingTypesAndNamespaces,
-        genericsOptions: SymbolDisplayGenericsOptions.IncludeTypeParameters,
-        memberOptions: SymbolDisplayMemberOptions.IncludeContainingType | SymbolDisplayMemberOptions.IncludeParameters | SymbolDisplayMemberOptions.IncludeExplicitInterface,
-        parameterOptions: SymbolDisplayParameterOptions.IncludeType | SymbolDisplayParameterOptions.IncludeParamsRefOut,
-        miscellaneousOptions: SymbolDisplayMiscellaneousOptions.UseSpecialTypes | SymbolDisplayMiscellaneousOptions.IncludeNullableReferenceTypeModifier);
-
-    /// <summary>Parameter type display (minimal: no namespaces).</summary>
-    private static readonly SymbolDisplayFormat ParameterTypeFormat = new(
-        globalNamespaceStyle: SymbolDisplayGlobalNamespaceStyle.Omitted,
-        typeQualificationStyle: SymbolDisplayTypeQualificationStyle.NameAndContainingTypes,
-        genericsOptions: SymbolDisplayGenericsOptions.IncludeTypeParameters,
-        miscellaneousOptions: SymbolDisplayMiscellaneousOptions.UseSpecialTypes | SymbolDisplayMiscellaneousOptions.IncludeNullableReferenceTypeModifier);
-
     public static async Task<SymbolMatch> ResolveAsync(ContextLease lease, string workspace, ISymbolSelector selector, CancellationToken cancellationToken)
     {
         Solution solution = lease.Solution;
@@ -123,65 +106,6 @@ internal static class SymbolResolver
         }
 
         throw NotFound(selector, query, [.. index.All.Where(m => selected.Contains(m.Project.Id))], workspace);
-    }
-
-    public static string KindOf(ISymbol symbol) => symbol switch
-    {
-        INamespaceSymbol => "namespace",
-        INamedTypeSymbol { IsRecord: true } => "record",
-        INamedTypeSymbol t => t.TypeKind switch
-        {
-            TypeKind.Class => "class",
-            TypeKind.Struct => "struct",
-            TypeKind.Interface => "interface",
-            TypeKind.Enum => "enum",
-            TypeKind.Delegate => "delegate",
-            _ => "type",
-        },
-        IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor } => "constructor",
-        IMethodSymbol { MethodKind: MethodKind.UserDefinedOperator or MethodKind.Conversion } => "operator",
-        IMethodSymbol => "method",
-        IPropertySymbol => "property",
-        IFieldSymbol => "field",
-        IEventSymbol => "event",
-        _ => "other",
-    };
-
-    public static ResolvedSymbol Describe(ISymbol symbol, string workspace, Solution solution)
-    {
-        List<SourceLocation> locations = [.. symbol.Locations
-            .Where(l => l.IsInSource)
-            .Select(l => ToLocation(l, workspace, solution))
-            .Distinct()
-            .OrderBy(l => l.Path, StringComparer.Ordinal).ThenBy(l => l.Line).ThenBy(l => l.Character)];
-        string? container = symbol.ContainingType?.ToDisplayString(NameFormat)
-            ?? (symbol.ContainingNamespace is { IsGlobalNamespace: false } ns ? ns.ToDisplayString(NameFormat) : null);
-        return new ResolvedSymbol(symbol.ToDisplayString(NameFormat), KindOf(symbol), container, locations);
-    }
-
-    /// <summary>A source location, marked <c>Generated</c> in a source-generated document (whose path is then an absolute URI).</summary>
-    public static SourceLocation ToLocation(Location location, string workspace, Solution solution)
-    {
-        bool generated = IsGenerated(location, solution);
-        FileLinePositionSpan span = location.GetLineSpan();
-        return new SourceLocation(LocationPath(workspace, span.Path, generated), span.StartLinePosition.Line + 1, span.StartLinePosition.Character + 1)
-        {
-            Generated = generated ? true : null,
-        };
-    }
-
-    /// <summary>True in a source-generated document (or a tree that no document of the solution holds).</summary>
-    public static bool IsGenerated(Location location, Solution solution) =>
-        location.SourceTree is { } tree && solution.GetDocument(tree) is null or SourceGeneratedDocument;
-
-    /// <summary>
-    /// The path a location is reported with: workspace-relative for a workspace file; the absolute <c>file://</c> URI
-    /// for a generated document (Roslyn's virtual path, not a file on disk) and for a file outside the workspace.
-    /// </summary>
-    public static string LocationPath(string workspace, string path, bool generated)
-    {
-        string full = Path.GetFullPath(path);
-        return generated || !PathUtil.IsUnder(full, workspace) ? new Uri(full).AbsoluteUri : PathUtil.ToWorkspaceRelative(workspace, full);
     }
 
     /// <summary>Projects named by <paramref name="project"/> (name, compilation name or workspace-relative path), else all.</summary>
@@ -234,7 +158,7 @@ internal static class SymbolResolver
 
         // The project that declares the symbol answers (not the one the position is in).
         Project owner = (symbol.ContainingAssembly is { } assembly ? solution.GetProject(assembly, cancellationToken) : null) ?? document.Project;
-        return new SymbolMatch(symbol, owner, symbol.ToDisplayString(NameFormat), KindOf(symbol));
+        return new SymbolMatch(symbol, owner, symbol.ToDisplayString(SymbolFormat.NameFormat), SymbolFormat.KindOf(symbol));
     }
 
     /// <summary>The document of a resolved file in the selected projects (the first compilation's).</summary>
@@ -257,7 +181,7 @@ internal static class SymbolResolver
         if (!string.IsNullOrWhiteSpace(selector.Container))
         {
             INamedTypeSymbol? type = match.Symbol.ContainingType;
-            if (type is null || !NameQuery.Parse(selector.Container, null).MatchesName(type.ToDisplayString(NameFormat)))
+            if (type is null || !NameQuery.Parse(selector.Container, null).MatchesName(type.ToDisplayString(SymbolFormat.NameFormat)))
             {
                 return false;
             }
@@ -341,7 +265,7 @@ internal static class SymbolResolver
                         continue;
                     }
 
-                    result.Add(new SymbolMatch(member, project, member.ToDisplayString(NameFormat), KindOf(member)));
+                    result.Add(new SymbolMatch(member, project, member.ToDisplayString(SymbolFormat.NameFormat), SymbolFormat.KindOf(member)));
                     if (member is INamedTypeSymbol type)
                     {
                         pending.Push(type);
@@ -402,7 +326,7 @@ internal static class SymbolResolver
         HashSet<string> shared = [.. list.GroupBy(m => m.Display).Where(g => g.Count() > 1).Select(g => g.Key)];
         return [.. list.Select(m =>
         {
-            SourceLocation? location = Describe(m.Symbol, workspace, m.Project.Solution).Locations.FirstOrDefault();
+            SourceLocation? location = SymbolFormat.Describe(m.Symbol, workspace, m.Project.Solution).Locations.FirstOrDefault();
             return new SymbolCandidate(m.Display, m.Kind, location?.Path, location?.Line, location?.Character, shared.Contains(m.Display));
         })];
     }
@@ -490,20 +414,4 @@ internal static class SymbolResolver
         return previous[b.Length];
     }
 
-    internal static string Strip(string text)
-    {
-        StringBuilder builder = new(text.Length);
-        foreach (char c in text)
-        {
-            if (!char.IsWhiteSpace(c))
-            {
-                builder.Append(c);
-            }
-        }
-
-        return builder.ToString();
-    }
-
-    /// <summary>Formats a parameter type for matching.</summary>
-    internal static string ParameterType(IParameterSymbol parameter) => Strip(parameter.Type.ToDisplayString(ParameterTypeFormat));
 }
