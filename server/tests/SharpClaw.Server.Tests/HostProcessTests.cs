@@ -140,6 +140,7 @@ public sealed class HostProcessTests
                 "sharpclaw/navigate", "sharpclaw/bulkNavigate", "sharpclaw/symbols",
                 "sharpclaw/navigate:params", "sharpclaw/bulkNavigate:params", "sharpclaw/symbols:params",
                 "sharpclaw/edit", "sharpclaw/undoEdit", "sharpclaw/redoEdit", "sharpclaw/edit:params", "sharpclaw/undoEdit:params",
+                "sharpclaw/redoEdit:params", "sharpclaw/solutionInspect:params", "sharpclaw/projectGraph:params",
                 "sharpclaw/authorizeWrite:params", "sharpclaw/authorizeWrite:result",
                 "sharpclaw/symbolResolve:params", "sharpclaw/findReferences:params", "sharpclaw/typeHierarchy:params", "sharpclaw/diagnostics:params",
                 "sharpclaw/authorizeEvaluation:params", "sharpclaw/authorizeEvaluation:result", "sharpclaw/loadProgress:params", "error:data",
