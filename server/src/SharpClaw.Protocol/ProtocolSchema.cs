@@ -49,6 +49,7 @@ public static class ProtocolSchema
             [ProtocolMethods.Initialize] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.InitializeResult, options),
             [ProtocolMethods.SolutionInspect] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SolutionInspectResult, options),
             [ProtocolMethods.ProjectGraph] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ProjectGraphResult, options),
+            [ProtocolMethods.ResolveTarget] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ResolveTargetResult, options),
             [ProtocolMethods.SymbolResolve] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolResolveResult, options),
             [ProtocolMethods.FindReferences] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.FindReferencesResult, options),
             [ProtocolMethods.TypeHierarchy] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.TypeHierarchyResult, options),
