@@ -5,7 +5,7 @@ import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadP
 import { AuthorizeWriteParamsSchema, EditHistoryParamsSchema, EditParamsSchema, EditResultSchema } from './edits';
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
 import { BulkNavigateParamsSchema, BulkNavigateResultSchema, NavigateParamsSchema, NavigateResultSchema, SymbolsParamsSchema, SymbolsResultSchema } from './navigation';
-import { ProjectGraphResultSchema, SemanticErrorDataSchema, SolutionInspectResultSchema } from './semantic';
+import { ProjectGraphResultSchema, ResolveTargetResultSchema, SemanticErrorDataSchema, SolutionInspectResultSchema } from './semantic';
 import {
   DiagnosticsParamsSchema,
   DiagnosticsResultSchema,
@@ -21,6 +21,7 @@ export const HostMethods = {
   status: 'sharpclaw/status',
   solutionInspect: 'sharpclaw/solutionInspect',
   projectGraph: 'sharpclaw/projectGraph',
+  resolveTarget: 'sharpclaw/resolveTarget',
   symbolResolve: 'sharpclaw/symbolResolve',
   findReferences: 'sharpclaw/findReferences',
   typeHierarchy: 'sharpclaw/typeHierarchy',
@@ -38,6 +39,7 @@ export const protocolResultSchemas = {
   [HostMethods.status]: HostStatusSchema,
   [HostMethods.solutionInspect]: SolutionInspectResultSchema,
   [HostMethods.projectGraph]: ProjectGraphResultSchema,
+  [HostMethods.resolveTarget]: ResolveTargetResultSchema,
   [HostMethods.symbolResolve]: SymbolResolveResultSchema,
   [HostMethods.findReferences]: FindReferencesResultSchema,
   [HostMethods.typeHierarchy]: TypeHierarchyResultSchema,

@@ -9,24 +9,27 @@ import type { PermissionPolicy } from '../../../src/engine/permissions/permissio
 import { CliPermissionPolicy } from '../../../src/surfaces/cli/cliPermissionPolicy';
 import { selectAffected } from '../../../src/engine/verification/affected';
 import { gitChanges } from '../../../src/engine/verification/gitChanges';
-import { MsbuildProjectGraphSource } from '../../../src/engine/verification/msbuildProjectGraph';
+import { resolveVerifyRequest } from '../../../src/engine/config/settings';
+import { evaluateWithHost, resolveTarget } from '../../../src/engine/verification/hostGraph';
 import { renderReport } from '../../../src/engine/verification/renderReport';
 import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
 import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/engine/verification/request';
 import { verify, type VerifyContext } from '../../../src/engine/verification/runner';
-import { readSolutionProjects } from '../../../src/engine/verification/solutionFile';
-import { cleanUpCopies, copyFixture, initRepository, RecordingPolicy, restore, runningCommands, tempStateRoot, waitFor } from './support';
+import { cleanUpCopies, copyFixture, hostEvaluationRequests, hostFor, initRepository, RecordingPolicy, restore, runningCommands, tempStateRoot, waitFor } from './support';
 
 const allow = () => new RecordingPolicy(true);
 
 async function run(workspace: string, options: RawVerifyOptions, context: Partial<VerifyContext> = {}): Promise<VerificationReport> {
-  const report = await verify(parseVerifyOptions(options), {
+  const report = await verify(resolveVerifyRequest(parseVerifyOptions(options)), {
     workspaceFolder: workspace,
     permissions: allow(),
     requestedBy: 'unit test',
     stateRoot: context.stateRoot ?? tempStateRoot(),
+    host: hostFor(workspace),
     ...context,
   });
+  // The person's one approval of the verification covered the host's evaluation: it never asked again.
+  assert.deepEqual(hostEvaluationRequests, []);
   VerificationReportSchema.parse(report); // every report matches its schema
   JSON.parse(JSON.stringify(report)); // and is plain JSON
   return report;
@@ -101,10 +104,11 @@ describe('verification with real dotnet: VerificationGraph (chain, diamond, link
   });
 
   describe('affected', () => {
-    const graphSource = new MsbuildProjectGraphSource();
     const evaluate = async () => {
-      const solution = path.join(workspace, 'Graph.slnx');
-      return graphSource.evaluate(readSolutionProjects(solution), { workspaceFolder: workspace, configuration: 'Debug', timeoutMs: 120_000 });
+      const resolution = await resolveTarget(hostFor(workspace), workspace, undefined);
+      assert.equal(resolution.kind, 'found');
+      if (resolution.kind !== 'found') throw new Error('no target');
+      return evaluateWithHost(hostFor(workspace), { workspaceFolder: workspace, target: resolution.target, configuration: 'Debug', timeoutMs: 120_000, requestedBy: 'unit test' });
     };
     const selectionAfter = async (edit: () => void) => {
       edit();
@@ -148,18 +152,15 @@ describe('verification with real dotnet: VerificationGraph (chain, diamond, link
       assert.match(selection.reason, /RightSide\.cs was deleted/);
     });
 
-    it('a new file under a project’s glob is owned after re-evaluation (the cache sees the new file)', async () => {
-      const cached = new MsbuildProjectGraphSource({ cacheFile: path.join(stateRoot, 'cache-test.json') });
-      const solution = path.join(workspace, 'Graph.slnx');
-      const projects = readSolutionProjects(solution);
-      const first = await cached.evaluate(projects, { workspaceFolder: workspace, configuration: 'Debug', timeoutMs: 120_000 });
-      const warm = await cached.evaluate(projects, { workspaceFolder: workspace, configuration: 'Debug', timeoutMs: 120_000 });
-      assert.equal(warm.evaluated, 0, 'a second evaluation comes from the cache');
+    it('a new file under a project’s glob is owned after re-evaluation (the host’s cache sees the new file)', async () => {
+      const first = await evaluate();
+      const warm = await evaluate();
+      assert.equal(warm.evaluated, 0, 'a second evaluation comes from the host’s cache');
       assert.equal(warm.cached, first.projects.size);
       fs.writeFileSync(path.join(workspace, 'src/Right/Extra.cs'), 'namespace Right; internal static class Extra { }\n');
       try {
-        const after = await cached.evaluate(projects, { workspaceFolder: workspace, configuration: 'Debug', timeoutMs: 120_000 });
-        assert.equal(after.evaluated, 1, 'only Right is evaluated again');
+        const after = await evaluate();
+        assert.equal(after.cached, 0, 'the new file under a glob makes the host evaluate again');
         const selection = selectAffected(after, [{ path: 'src/Right/Extra.cs', kind: 'added' }], workspace);
         assert.deepEqual(names(selection), ['App', 'Right', 'Top', 'Top.Tests']);
       } finally {
