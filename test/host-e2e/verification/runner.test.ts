@@ -261,7 +261,7 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
   it('a build that fails without printing any diagnostic fails on its exit code', async () => {
     const workspace = copyFixture('VerificationSilentFailure');
     restore(workspace, 'SilentFailure/SilentFailure.csproj');
-    const report = await run(workspace, { scope: 'build' });
+    const report = await run(workspace, { scope: 'build', target: 'SilentFailure/SilentFailure.csproj' });
     const build = report.steps.find((step) => step.kind === 'build')!;
     assert.equal(build.exitCode, 1);
     assert.doesNotMatch(build.log.text, /error|warning/i, 'the build printed no diagnostic');
@@ -272,25 +272,25 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
 
   it('an unrestored project is a prerequisite with the command to run; --restore is what allows restoring', async () => {
     const workspace = copyFixture('VerificationUnrestored');
-    const report = await run(workspace, { scope: 'build' });
+    const report = await run(workspace, { scope: 'build', target: 'Unrestored/Unrestored.csproj' });
     assert.equal(report.status, 'missingPrerequisites');
     assert.equal(report.prerequisites[0]!.kind, 'assets');
     assert.equal(report.prerequisites[0]!.command, 'dotnet restore Unrestored/Unrestored.csproj');
     assert.ok(!report.steps.some((step) => step.kind === 'build'), 'no build was attempted');
     assert.ok(!fs.existsSync(path.join(workspace, 'Unrestored/obj/project.assets.json')), 'nothing was restored');
-    const restored = await run(workspace, { scope: 'build', restore: true });
+    const restored = await run(workspace, { scope: 'build', target: 'Unrestored/Unrestored.csproj', restore: true });
     assert.equal(restored.status, 'passed', restored.summary);
     assert.doesNotMatch(restored.steps.find((step) => step.kind === 'build')!.commandLine, /--no-restore/);
   });
 
   it('a missing SDK is a prerequisite: no dotnet at all, or a global.json nothing installed satisfies', async () => {
     const workspace = copyFixture('VerificationUnrestored');
-    const noDotnet = await run(workspace, { scope: 'build' }, { dotnet: path.join(os.tmpdir(), 'no-such-dotnet', 'dotnet') });
+    const noDotnet = await run(workspace, { scope: 'build', target: 'Unrestored/Unrestored.csproj' }, { dotnet: path.join(os.tmpdir(), 'no-such-dotnet', 'dotnet') });
     assert.equal(noDotnet.status, 'missingPrerequisites');
     assert.equal(noDotnet.prerequisites[0]!.kind, 'sdk');
     assert.match(noDotnet.prerequisites[0]!.message, /dotnet\.microsoft\.com\/download/);
     fs.writeFileSync(path.join(workspace, 'global.json'), '{ "sdk": { "version": "99.0.100", "rollForward": "disable" } }\n');
-    const pinned = await run(workspace, { scope: 'build' });
+    const pinned = await run(workspace, { scope: 'build', target: 'Unrestored/Unrestored.csproj' });
     assert.equal(pinned.status, 'missingPrerequisites');
     assert.equal(pinned.prerequisites[0]!.kind, 'sdk');
     assert.equal(pinned.prerequisites[0]!.command, 'dotnet --list-sdks');
@@ -313,7 +313,7 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
 
   it('read-only denies before any process starts', async () => {
     const workspace = copyFixture('VerificationUnrestored');
-    const report = await run(workspace, { scope: 'all' }, { permissions: new CliPermissionPolicy({ mode: 'read-only', allowEvaluation: true, allowShell: true, allowWrite: true }) });
+    const report = await run(workspace, { scope: 'all', target: 'Unrestored/Unrestored.csproj' }, { permissions: new CliPermissionPolicy({ mode: 'read-only', allowEvaluation: true, allowShell: true, allowWrite: true }) });
     assert.equal(report.status, 'denied');
     assert.match(report.summary, /read-only/);
     assert.deepEqual(report.steps, []);
@@ -353,7 +353,7 @@ describe('verification with real dotnet: timeouts, cancellation and the process 
   const sleepers = () => runningCommands().filter((command) => command === sleeper);
 
   it('a timeout stops the build, kills the whole tree and is reported as timedOut', async () => {
-    const report = await run(workspace, { scope: 'build', timeout: '8' });
+    const report = await run(workspace, { scope: 'build', target: 'Slow/Slow.csproj', timeout: '8' });
     assert.equal(report.status, 'timedOut', report.summary);
     const build = report.steps.find((step) => step.kind === 'build')!;
     assert.equal(build.outcome, 'timedOut');
@@ -363,7 +363,7 @@ describe('verification with real dotnet: timeouts, cancellation and the process 
 
   it('a cancellation stops the build, kills the whole tree and is reported as cancelled', async () => {
     const controller = new AbortController();
-    const pending = run(workspace, { scope: 'build', timeout: '120' }, { signal: controller.signal });
+    const pending = run(workspace, { scope: 'build', target: 'Slow/Slow.csproj', timeout: '120' }, { signal: controller.signal });
     await waitFor('the build to reach its sleep step', () => sleepers().length > 0, 60_000);
     controller.abort();
     const report = await pending;

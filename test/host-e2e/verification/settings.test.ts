@@ -24,7 +24,7 @@ describe('sharpclaw verify reads the verification settings', function () {
 
   it('a workspace timeoutSeconds and scope change the run: build only, stopped after 6 s', async () => {
     write({ verification: { scope: 'build', timeoutSeconds: 6 } });
-    const result = await runCli(['verify', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot(), SlowSeconds: '60' } });
+    const result = await runCli(['verify', '--target', 'Slow/Slow.csproj', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot(), SlowSeconds: '60' } });
     const run = report(result.stdout);
     assert.equal(run.scope, 'build');
     assert.equal(run.timeoutSeconds, 6);
@@ -34,7 +34,7 @@ describe('sharpclaw verify reads the verification settings', function () {
 
   it('a flag wins over the setting', async () => {
     write({ verification: { scope: 'build', timeoutSeconds: 6 } });
-    const result = await runCli(['verify', '--timeout', '200', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot(), SlowSeconds: '0' } });
+    const result = await runCli(['verify', '--target', 'Slow/Slow.csproj', '--timeout', '200', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot(), SlowSeconds: '0' } });
     const run = report(result.stdout);
     assert.equal(run.timeoutSeconds, 200);
     assert.equal(run.status, 'passed', run.summary);
@@ -42,7 +42,7 @@ describe('sharpclaw verify reads the verification settings', function () {
 
   it('an invalid value fails with its key, value, file and the valid range', async () => {
     write({ verification: { timeoutSeconds: 0 } });
-    const result = await runCli(['verify', '--allow-shell'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot() } });
+    const result = await runCli(['verify', '--target', 'Slow/Slow.csproj', '--allow-shell'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot() } });
     assert.notEqual(result.code, 0);
     assert.match(result.stderr + result.stdout, /sharpclaw\.verification\.timeoutSeconds = 0 in .*settings\.jsonc: expected a whole number from 1 to 3600/);
   });
