@@ -42,7 +42,7 @@ describe('sharpclaw.verification settings', () => {
   });
 });
 
-describe('settings files for the CLI and the MCP server', () => {
+describe('settings files and the one resolver (engine/config/settings.ts)', () => {
   let home: string;
   let workspace: string;
   const write = (file: string, text: string) => {
@@ -84,6 +84,37 @@ describe('settings files for the CLI and the MCP server', () => {
     write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{ "verification": { "maxRepairIterations": 9 } }');
     assert.throws(() => resolveVerification({ workspaceFolder: workspace, home }).values, /sharpclaw\.verification\.maxRepairIterations = 9 in .*settings\.jsonc: expected a whole number from 0 to 5/);
   });
+
+  it('layers user JSONC < workspace JSONC < editor (user, workspace, folder) < request metadata, key by key', () => {
+    write(path.join(home, '.sharpclaw', 'settings.jsonc'), '{"verification": {"scope": "tests", "timeoutSeconds": 100, "allowRestore": true, "maxRepairIterations": 1}}');
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '// workspace\n{"verification": {"timeoutSeconds": 200, "maxRepairIterations": 3,}}');
+    const resolved = resolveVerification({
+      workspaceFolder: workspace,
+      home,
+      editorLayers: [
+        { source: 'user settings', values: { enabled: true } },
+        { source: 'workspace settings', values: { maxRepairIterations: 4, scope: undefined } },
+        { source: 'folder settings', values: { timeoutSeconds: 300 } },
+      ],
+      metadata: { 'sharpclaw.verification.timeoutSeconds': 400, 'other.key': 'ignored' },
+    });
+    assert.deepEqual(resolved.values, { enabled: true, scope: 'tests', runAfterMutatingTurn: true, maxRepairIterations: 4, allowRestore: true, timeoutSeconds: 400 });
+    assert.deepEqual([...resolved.explicit].sort(), ['allowRestore', 'enabled', 'maxRepairIterations', 'scope', 'timeoutSeconds']);
+  });
+
+  it('an explicit verify call: its arguments, else a setting someone set, else all / restore off / 120 s (not the 600 s of automatic checks)', () => {
+    const none = resolveVerification({ workspaceFolder: workspace, home });
+    assert.deepEqual(none.explicit.size, 0);
+    assert.deepEqual(resolveVerifyRequest({}, none), { scope: 'all', configuration: 'Debug', restore: false, timeoutSeconds: 120 });
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{"verification": {"scope": "build", "allowRestore": true, "timeoutSeconds": 30}}');
+    const set = resolveVerification({ workspaceFolder: workspace, home });
+    assert.deepEqual(resolveVerifyRequest({}, set), { scope: 'build', configuration: 'Debug', restore: true, timeoutSeconds: 30 });
+    assert.deepEqual(resolveVerifyRequest({ scope: 'tests', restore: false, timeoutSeconds: 9, configuration: 'Release' }, set), { scope: 'tests', configuration: 'Release', restore: false, timeoutSeconds: 9 });
+  });
+
+  it('an invalid value in the request metadata names its source', () => {
+    assert.throws(() => resolveVerification({ workspaceFolder: workspace, home, metadata: { 'sharpclaw.verification.scope': 'everything' } }), /sharpclaw\.verification\.scope = "everything" in request metadata: expected one of build, tests, all, affected/);
+  });
 });
 
 describe('diagnostics.defaultSeverity in the settings files', () => {
@@ -119,53 +150,5 @@ describe('diagnostics.defaultSeverity in the settings files', () => {
     });
     write(workspace, '{ "diagnostics": { "severity": "error" } }');
     assert.throws(() => loadDiagnosticsDefaultSeverity(workspace, home), /diagnostics\.severity = "error" .*expected one of the keys defaultSeverity/);
-  });
-});
-
-describe('the one settings resolver (engine/config/settings.ts)', () => {
-  let home: string;
-  let workspace: string;
-  const write = (file: string, text: string) => {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
-  };
-  beforeEach(() => {
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-home-'));
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-ws-'));
-  });
-  afterEach(() => {
-    fs.rmSync(home, { recursive: true, force: true });
-    fs.rmSync(workspace, { recursive: true, force: true });
-  });
-
-  it('layers user JSONC < workspace JSONC < editor (user, workspace, folder) < request metadata, key by key', () => {
-    write(path.join(home, '.sharpclaw', 'settings.jsonc'), '{"verification": {"scope": "tests", "timeoutSeconds": 100, "allowRestore": true, "maxRepairIterations": 1}}');
-    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '// workspace\n{"verification": {"timeoutSeconds": 200, "maxRepairIterations": 3,}}');
-    const resolved = resolveVerification({
-      workspaceFolder: workspace,
-      home,
-      editorLayers: [
-        { source: 'user settings', values: { enabled: true } },
-        { source: 'workspace settings', values: { maxRepairIterations: 4, scope: undefined } },
-        { source: 'folder settings', values: { timeoutSeconds: 300 } },
-      ],
-      metadata: { 'sharpclaw.verification.timeoutSeconds': 400, 'other.key': 'ignored' },
-    });
-    assert.deepEqual(resolved.values, { enabled: true, scope: 'tests', runAfterMutatingTurn: true, maxRepairIterations: 4, allowRestore: true, timeoutSeconds: 400 });
-    assert.deepEqual([...resolved.explicit].sort(), ['allowRestore', 'enabled', 'maxRepairIterations', 'scope', 'timeoutSeconds']);
-  });
-
-  it('an explicit verify call: its arguments, else a setting someone set, else all / restore off / 120 s (not the 600 s of automatic checks)', () => {
-    const none = resolveVerification({ workspaceFolder: workspace, home });
-    assert.deepEqual(none.explicit.size, 0);
-    assert.deepEqual(resolveVerifyRequest({}, none), { scope: 'all', configuration: 'Debug', restore: false, timeoutSeconds: 120 });
-    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{"verification": {"scope": "build", "allowRestore": true, "timeoutSeconds": 30}}');
-    const set = resolveVerification({ workspaceFolder: workspace, home });
-    assert.deepEqual(resolveVerifyRequest({}, set), { scope: 'build', configuration: 'Debug', restore: true, timeoutSeconds: 30 });
-    assert.deepEqual(resolveVerifyRequest({ scope: 'tests', restore: false, timeoutSeconds: 9, configuration: 'Release' }, set), { scope: 'tests', configuration: 'Release', restore: false, timeoutSeconds: 9 });
-  });
-
-  it('an invalid value in the request metadata names its source', () => {
-    assert.throws(() => resolveVerification({ workspaceFolder: workspace, home, metadata: { 'sharpclaw.verification.scope': 'everything' } }), /sharpclaw\.verification\.scope = "everything" in request metadata: expected one of build, tests, all, affected/);
   });
 });
