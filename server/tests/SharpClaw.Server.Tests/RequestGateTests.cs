@@ -22,7 +22,8 @@ public sealed class RequestGateTests
         Assert.Equal(RequestEffect.Mutating, HandlerTable.EffectOf("sharpclaw/undoEdit"));
         Assert.Equal(RequestEffect.Mutating, HandlerTable.EffectOf("sharpclaw/redoEdit"));
         Assert.Equal(RequestEffect.ReadOnly, HandlerTable.EffectOf("sharpclaw/symbolResolve"));
-        Assert.Equal(RequestEffect.ReadOnly, HandlerTable.EffectOf("sharpclaw/resolveTarget"));
+        Assert.Equal(RequestEffect.OutsideSolution, HandlerTable.EffectOf("sharpclaw/resolveTarget"));
+        Assert.Equal(RequestEffect.OutsideSolution, HandlerTable.EffectOf("sharpclaw/projectGraph"));
     }
 
     [Fact]
@@ -33,6 +34,8 @@ public sealed class RequestGateTests
         Task<IDisposable> reader = gate.EnterAsync(RequestEffect.ReadOnly, CancellationToken.None);
         Task<IDisposable> status = gate.EnterAsync(RequestEffect.Lifecycle, CancellationToken.None);
         Assert.True(status.IsCompletedSuccessfully, "status never waits for an edit");
+        Task<IDisposable> graph = gate.EnterAsync(RequestEffect.OutsideSolution, CancellationToken.None);
+        Assert.True(graph.IsCompletedSuccessfully, "the verifier's projectGraph never waits for an edit (it may hold the workspace lock the edit waits for)");
         await Task.Delay(200);
         Assert.False(reader.IsCompleted, "a reader must not run while an edit runs");
 

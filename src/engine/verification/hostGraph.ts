@@ -129,6 +129,7 @@ export async function evaluateWithHost(host: HostRequester, options: HostEvaluat
       ProjectGraphResultSchema,
       controller.signal,
     );
+    request.catch(() => undefined); // a request abandoned at the timeout rejects later: not an unhandled rejection
     const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
     let result: z.infer<typeof ProjectGraphResultSchema>;
     try {
@@ -141,7 +142,6 @@ export async function evaluateWithHost(host: HostRequester, options: HostEvaluat
       }
       throw error;
     }
-    request.catch(() => undefined);
     if (result.partialLoad.length > 0) {
       const lines = result.partialLoad.map((issue) => `${issue.path}: ${issue.reason}`);
       throw new EvaluationError(`MSBuild could not evaluate ${result.partialLoad.length === 1 ? 'a project' : `${result.partialLoad.length} projects`} of ${target.relative}: ${lines.join('; ')}`, 'failed', lines.join('\n'));

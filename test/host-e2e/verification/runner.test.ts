@@ -303,7 +303,7 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
     try {
       const report = await run(workspace, { scope: 'all' }, { permissions: policy });
       assert.equal(report.status, 'skipped');
-      assert.match(report.summary, /No \.NET solution or project was found/);
+      assert.match(report.summary, /^Skipped: There is no \.sln, \.slnx or \.csproj at the top of the workspace\. No \.sln, \.slnx or \.csproj was found in the folders below either\./);
       assert.deepEqual(policy.requests, []);
       assert.deepEqual(report.steps, []);
     } finally {

@@ -57,12 +57,13 @@ export function hostFor(workspace: string): HostRequester {
   return { request: async (...args) => (await (hosts.get(workspace) ?? start())).request(...args) };
 }
 
+/** Stops the test hosts and removes the copies made so far (taken at once: a later describe may copy while this awaits). */
 export async function cleanUpCopies(): Promise<void> {
-  for (const [workspace, host] of [...hosts]) {
-    hosts.delete(workspace);
-    await (await host.catch(() => undefined))?.dispose();
-  }
-  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  const dirs = created.splice(0);
+  const started = [...hosts.values()];
+  hosts.clear();
+  for (const host of started) await (await host.catch(() => undefined))?.dispose();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Explicit fixture provisioning: verification itself never restores unless asked. */

@@ -12,6 +12,10 @@ public enum RequestEffect
     /// its own didChange notifications, so they must not queue behind it). The open-document store has its own lock.</summary>
     DocumentSync,
 
+    /// <summary>Never reads the loaded solution, only files and the evaluation cache (which has its own gate): never waits.
+    /// The verifier asks these while it holds the workspace lock an apply may be waiting for, so they must not queue behind that apply.</summary>
+    OutsideSolution,
+
     /// <summary>Reads the solution: runs alongside other readers, never while a mutating request runs.</summary>
     ReadOnly,
 
@@ -39,9 +43,9 @@ public static class HandlerTable
         [ProtocolMethods.DidChangeTextDocument] = RequestEffect.DocumentSync,
         [ProtocolMethods.DidCloseTextDocument] = RequestEffect.DocumentSync,
         [ProtocolMethods.DidSaveTextDocument] = RequestEffect.DocumentSync,
-        [ProtocolMethods.ResolveTarget] = RequestEffect.ReadOnly,
+        [ProtocolMethods.ResolveTarget] = RequestEffect.OutsideSolution,
         [ProtocolMethods.SolutionInspect] = RequestEffect.ReadOnly,
-        [ProtocolMethods.ProjectGraph] = RequestEffect.ReadOnly,
+        [ProtocolMethods.ProjectGraph] = RequestEffect.OutsideSolution,
         [ProtocolMethods.SymbolResolve] = RequestEffect.ReadOnly,
         [ProtocolMethods.FindReferences] = RequestEffect.ReadOnly,
         [ProtocolMethods.TypeHierarchy] = RequestEffect.ReadOnly,

@@ -3,8 +3,8 @@ namespace SharpClaw.Server.Hosting;
 /// <summary>
 /// Admits requests by their <see cref="RequestEffect"/>: any number of readers together, one mutating
 /// request alone. First come, first served: a reader that arrives after a waiting mutating request
-/// waits behind it, so a stream of reads cannot starve an edit. Lifecycle and document-sync requests
-/// pass straight through.
+/// waits behind it, so a stream of reads cannot starve an edit. Lifecycle, document-sync and
+/// outside-the-solution requests pass straight through.
 /// </summary>
 public sealed class RequestGate
 {
@@ -40,7 +40,7 @@ public sealed class RequestGate
     /// <summary>Waits until a request with <paramref name="effect"/> may run; dispose the result when it finished.</summary>
     public Task<IDisposable> EnterAsync(RequestEffect effect, CancellationToken cancellationToken)
     {
-        if (effect is RequestEffect.Lifecycle or RequestEffect.DocumentSync)
+        if (effect is RequestEffect.Lifecycle or RequestEffect.DocumentSync or RequestEffect.OutsideSolution)
         {
             return Task.FromResult<IDisposable>(Released.Instance);
         }
