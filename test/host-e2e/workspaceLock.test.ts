@@ -2,6 +2,7 @@
 // real verifier, on a restored copy of fixtures/VerificationSlow (its build sleeps $(SlowSeconds)).
 // An apply sent while a verification builds waits for it; a verification started while an apply
 // holds the lock (its write authorization is pending) waits for the apply.
+import { resolveVerifyRequest } from '../../src/engine/config/settings';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -69,7 +70,8 @@ describe('one workspace lock: the host\'s writes and the verifier (real host, re
 
   const runVerify = (slowSeconds: string, progress: (message: string) => void = () => undefined) => {
     process.env.SlowSeconds = slowSeconds; // read by the build verify starts
-    return verify(parseVerifyOptions({ scope: 'build', target: 'Slow/Slow.csproj', timeout: 300 }), {
+    return verify(resolveVerifyRequest(parseVerifyOptions({ scope: 'build', target: 'Slow/Slow.csproj', timeout: 300 })), {
+      host,
       workspaceFolder: workspace,
       permissions: policy,
       requestedBy: 'lock test',

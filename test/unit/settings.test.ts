@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadCliVerificationSettings } from '../../src/engine/config/settingsFiles';
+import { resolveVerification, resolveVerifyRequest } from '../../src/engine/config/settings';
 import { loadDiagnosticsDefaultSeverity } from '../../src/engine/config/diagnosticsSettings';
 import { defaultVerificationSettings, resolveVerificationSettings, SettingsValidationError } from '../../src/engine/config/verificationSettings';
 
@@ -42,7 +42,7 @@ describe('sharpclaw.verification settings', () => {
   });
 });
 
-describe('settings files for the CLI and the MCP server', () => {
+describe('settings files and the one resolver (engine/config/settings.ts)', () => {
   let home: string;
   let workspace: string;
   const write = (file: string, text: string) => {
@@ -61,18 +61,18 @@ describe('settings files for the CLI and the MCP server', () => {
   it('read ~/.sharpclaw/settings.jsonc, then the workspace file, with comments and trailing commas', () => {
     write(path.join(home, '.sharpclaw', 'settings.jsonc'), '// mine\n{ "verification": { "enabled": true, "timeoutSeconds": 900, }, }');
     write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{ /* team */ "verification": { "timeoutSeconds": 120 } }');
-    const settings = loadCliVerificationSettings(workspace, home);
+    const settings = resolveVerification({ workspaceFolder: workspace, home }).values;
     assert.equal(settings.enabled, true);
     assert.equal(settings.timeoutSeconds, 120);
   });
 
   it('use the defaults when neither file exists', () => {
-    assert.deepEqual(loadCliVerificationSettings(workspace, home), defaultVerificationSettings);
+    assert.deepEqual(resolveVerification({ workspaceFolder: workspace, home }).values, defaultVerificationSettings);
   });
 
   it('name the file and the problem when a file is not valid JSON', () => {
     write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{ "verification": { "enabled": tru } }');
-    assert.throws(() => loadCliVerificationSettings(workspace, home), (error: unknown) => {
+    assert.throws(() => resolveVerification({ workspaceFolder: workspace, home }).values, (error: unknown) => {
       assert.ok(error instanceof SettingsValidationError);
       assert.ok(error.message.includes(path.join(workspace, '.sharpclaw', 'settings.jsonc')));
       assert.match(error.message, /valid JSON with comments \(\w+ at line 1\)/);
@@ -82,7 +82,38 @@ describe('settings files for the CLI and the MCP server', () => {
 
   it('name the file, key and range for an invalid value', () => {
     write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{ "verification": { "maxRepairIterations": 9 } }');
-    assert.throws(() => loadCliVerificationSettings(workspace, home), /sharpclaw\.verification\.maxRepairIterations = 9 in .*settings\.jsonc: expected a whole number from 0 to 5/);
+    assert.throws(() => resolveVerification({ workspaceFolder: workspace, home }).values, /sharpclaw\.verification\.maxRepairIterations = 9 in .*settings\.jsonc: expected a whole number from 0 to 5/);
+  });
+
+  it('layers user JSONC < workspace JSONC < editor (user, workspace, folder) < request metadata, key by key', () => {
+    write(path.join(home, '.sharpclaw', 'settings.jsonc'), '{"verification": {"scope": "tests", "timeoutSeconds": 100, "allowRestore": true, "maxRepairIterations": 1}}');
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '// workspace\n{"verification": {"timeoutSeconds": 200, "maxRepairIterations": 3,}}');
+    const resolved = resolveVerification({
+      workspaceFolder: workspace,
+      home,
+      editorLayers: [
+        { source: 'user settings', values: { enabled: true } },
+        { source: 'workspace settings', values: { maxRepairIterations: 4, scope: undefined } },
+        { source: 'folder settings', values: { timeoutSeconds: 300 } },
+      ],
+      metadata: { 'sharpclaw.verification.timeoutSeconds': 400, 'other.key': 'ignored' },
+    });
+    assert.deepEqual(resolved.values, { enabled: true, scope: 'tests', runAfterMutatingTurn: true, maxRepairIterations: 4, allowRestore: true, timeoutSeconds: 400 });
+    assert.deepEqual([...resolved.explicit].sort(), ['allowRestore', 'enabled', 'maxRepairIterations', 'scope', 'timeoutSeconds']);
+  });
+
+  it('an explicit verify call: its arguments, else a setting someone set, else all / restore off / 120 s (not the 600 s of automatic checks)', () => {
+    const none = resolveVerification({ workspaceFolder: workspace, home });
+    assert.deepEqual(none.explicit.size, 0);
+    assert.deepEqual(resolveVerifyRequest({}, none), { scope: 'all', configuration: 'Debug', restore: false, timeoutSeconds: 120 });
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{"verification": {"scope": "build", "allowRestore": true, "timeoutSeconds": 30}}');
+    const set = resolveVerification({ workspaceFolder: workspace, home });
+    assert.deepEqual(resolveVerifyRequest({}, set), { scope: 'build', configuration: 'Debug', restore: true, timeoutSeconds: 30 });
+    assert.deepEqual(resolveVerifyRequest({ scope: 'tests', restore: false, timeoutSeconds: 9, configuration: 'Release' }, set), { scope: 'tests', configuration: 'Release', restore: false, timeoutSeconds: 9 });
+  });
+
+  it('an invalid value in the request metadata names its source', () => {
+    assert.throws(() => resolveVerification({ workspaceFolder: workspace, home, metadata: { 'sharpclaw.verification.scope': 'everything' } }), /sharpclaw\.verification\.scope = "everything" in request metadata: expected one of build, tests, all, affected/);
   });
 });
 

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ToolContext } from '../../src/engine/tools/toolDefinition';
 import { verifyWorkspaceTool } from '../../src/engine/tools/verifyWorkspace/verifyWorkspaceTool';
-import { VerifyRequestSchema } from '../../src/engine/verification/request';
+import { ResolveTargetResultSchema } from '../../src/engine/protocol/semantic';
 
 describe('verify_workspace and the configured dotnet', () => {
   const saved = process.env.SHARPCLAW_STATE_DIR;
@@ -27,13 +27,19 @@ describe('verify_workspace and the configured dotnet', () => {
     const context: ToolContext = {
       workspaceFolder: path.resolve(__dirname, '..', '..', '..', 'fixtures', 'VerificationSlow'),
       permissions: { request: async () => ({ granted: true, source: 'policy' }) },
-      host: { request: () => Promise.reject(new Error('verify_workspace does not need the host here')) },
+      // No dotnet in this layer: the host's answer to sharpclaw/resolveTarget (files only) is given here.
+      host: {
+        request: async (method, _params, schema) => {
+          assert.equal(method, 'sharpclaw/resolveTarget', 'only the target is asked before the SDK check');
+          return schema.parse(ResolveTargetResultSchema.parse({ workspace: '/w', target: 'Slow/Slow.csproj', kind: 'project', projects: ['Slow/Slow.csproj'] }));
+        },
+      },
       surface: 'vscode',
       signal: new AbortController().signal,
       progress: () => undefined,
       dotnetPath: configured,
     };
-    const report = await verifyWorkspaceTool.invoke(VerifyRequestSchema.parse({ scope: 'build', target: 'Slow/Slow.csproj' }), context);
+    const report = await verifyWorkspaceTool.invoke({ scope: 'build', target: 'Slow/Slow.csproj' }, context);
     assert.equal(report.status, 'missingPrerequisites', report.summary);
     assert.ok(report.steps[0]?.commandLine.startsWith(configured), report.steps[0]?.commandLine);
     assert.match(verifyWorkspaceTool.render(report), new RegExp(configured.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));

@@ -29,6 +29,8 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(SolutionInspectResult))]
 [JsonSerializable(typeof(ProjectGraphParams))]
 [JsonSerializable(typeof(ProjectGraphResult))]
+[JsonSerializable(typeof(ResolveTargetParams))]
+[JsonSerializable(typeof(ResolveTargetResult))]
 [JsonSerializable(typeof(AuthorizeEvaluationParams))]
 [JsonSerializable(typeof(AuthorizeEvaluationResult))]
 [JsonSerializable(typeof(LoadProgressParams))]

@@ -22,6 +22,7 @@ public static class ProtocolMethods
     public const string Status = "sharpclaw/status";
     public const string SolutionInspect = "sharpclaw/solutionInspect";
     public const string ProjectGraph = "sharpclaw/projectGraph";
+    public const string ResolveTarget = "sharpclaw/resolveTarget";
     public const string SymbolResolve = "sharpclaw/symbolResolve";
     public const string FindReferences = "sharpclaw/findReferences";
     public const string TypeHierarchy = "sharpclaw/typeHierarchy";

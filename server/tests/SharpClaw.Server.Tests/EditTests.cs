@@ -17,6 +17,32 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
     public void Dispose() => fx.ResetSources();
 
     [Fact]
+    public async Task AReader_WaitsForARunningApply_AndSeesItsResult()
+    {
+        fx.ResetSources();
+        EditResult preview = await fx.RenameAsync("Calculator.Add", "Sum");
+        TaskCompletionSource<AuthorizeEvaluationResult> answer = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        TaskCompletionSource asked = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        fx.Host.Client.WriteAnswer = _ =>
+        {
+            asked.TrySetResult();
+            return answer.Task;
+        };
+        Task<EditResult> apply = fx.EditAsync(new EditParams { Action = "rename", ProposalId = preview.ProposalId, Apply = true });
+        await asked.Task.WaitAsync(TimeSpan.FromSeconds(120));
+
+        // The apply is running (waiting for its approval): a read-only request queues behind it.
+        Task<SymbolResolveResult> read = fx.ResolveAsync("Calculator.Sum");
+        await Task.Delay(500);
+        Assert.False(read.IsCompleted, "a reader ran while an edit was being applied");
+
+        answer.SetResult(new AuthorizeEvaluationResult { Granted = true });
+        Assert.Equal(EditResultKind.Applied, (await apply).Kind);
+        Assert.Equal("EditTools.Lib.Calculator.Sum(int, int)", (await read.WaitAsync(TimeSpan.FromSeconds(60))).Symbol.Name);
+        await fx.UndoAsync();
+    }
+
+    [Fact]
     public async Task Rename_PreviewThenApply_AcrossProjects_KeepsNewlines_RefreshesRoslyn_UndoRedo()
     {
         fx.ResetSources();

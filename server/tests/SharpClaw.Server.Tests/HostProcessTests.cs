@@ -135,12 +135,12 @@ public sealed class HostProcessTests
         JsonObject schemas = Assert.IsType<JsonObject>(JsonNode.Parse(stdout));
         Assert.Equal(
             [
-                "sharpclaw/status", "initialize", "sharpclaw/solutionInspect", "sharpclaw/projectGraph",
+                "sharpclaw/status", "initialize", "sharpclaw/solutionInspect", "sharpclaw/projectGraph", "sharpclaw/resolveTarget",
                 "sharpclaw/symbolResolve", "sharpclaw/findReferences", "sharpclaw/typeHierarchy", "sharpclaw/diagnostics",
                 "sharpclaw/navigate", "sharpclaw/bulkNavigate", "sharpclaw/symbols",
                 "sharpclaw/navigate:params", "sharpclaw/bulkNavigate:params", "sharpclaw/symbols:params",
                 "sharpclaw/edit", "sharpclaw/undoEdit", "sharpclaw/redoEdit", "sharpclaw/edit:params", "sharpclaw/undoEdit:params",
-                "sharpclaw/redoEdit:params", "sharpclaw/solutionInspect:params", "sharpclaw/projectGraph:params",
+                "sharpclaw/redoEdit:params", "sharpclaw/solutionInspect:params", "sharpclaw/projectGraph:params", "sharpclaw/resolveTarget:params",
                 "sharpclaw/authorizeWrite:params", "sharpclaw/authorizeWrite:result",
                 "sharpclaw/symbolResolve:params", "sharpclaw/findReferences:params", "sharpclaw/typeHierarchy:params", "sharpclaw/diagnostics:params",
                 "sharpclaw/authorizeEvaluation:params", "sharpclaw/authorizeEvaluation:result", "sharpclaw/loadProgress:params", "error:data",

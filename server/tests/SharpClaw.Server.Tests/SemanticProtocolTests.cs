@@ -110,13 +110,15 @@ public sealed class SemanticProtocolTests
 
         ProjectGraphResult graph = new(
             "/w", "App.slnx", "Debug", "net8.0",
-            [new ProjectGraphNode("A/A.csproj", false, TestProjectSource.Absent, ["net8.0"], "Library", null, false, ["A/X.cs"], [], ["Directory.Build.props"])],
+            [new ProjectGraphNode("A/A.csproj", false, TestProjectSource.Absent, ["net8.0"], "Library", null, false, ["A/X.cs"], [], ["Directory.Build.props"], ["A/data.json"], ["Newtonsoft.Json"], false, false, [new ProjectOutput("net8.0", "A/bin/Debug/net8.0/A.dll", "A/obj/Debug/net8.0/A.dll")])],
             [], [], [], FromCache: false);
         JsonObject graphJson = JsonSerializer.SerializeToNode(graph, ProtocolJsonContext.Default.ProjectGraphResult)!.AsObject();
         Assert.Equal(["workspace", "target", "configuration", "targetFramework", "projects", "excludedAnalyzers", "partialLoad", "dynamicImports", "fromCache"], graphJson.Select(p => p.Key));
         Assert.Equal(
-            ["path", "isTestProject", "isTestProjectSource", "targetFrameworks", "outputType", "assetsFile", "restored", "compileItems", "projectReferences", "imports"],
+            ["path", "isTestProject", "isTestProjectSource", "targetFrameworks", "outputType", "assetsFile", "restored", "compileItems", "projectReferences", "imports",
+                "otherItems", "packageReferences", "isTestingPlatformApplication", "testingPlatformDotnetTestSupport", "outputs"],
             graphJson["projects"]![0]!.AsObject().Select(p => p.Key));
+        Assert.Equal(["targetFramework", "targetPath", "intermediateAssembly"], graphJson["projects"]![0]!["outputs"]![0]!.AsObject().Select(p => p.Key));
         Assert.Null(graphJson["projects"]![0]!["assetsFile"]);
     }
 

@@ -1,4 +1,4 @@
-// Settings for the CLI and the MCP server: ~/.sharpclaw/settings.jsonc (user) and
+// The settings files every surface reads (through config/settings.ts, the one resolver): ~/.sharpclaw/settings.jsonc (user) and
 // <workspace>/.sharpclaw/settings.jsonc (workspace, which wins). JSON with comments, shaped
 // like {"verification": {"enabled": true, "timeoutSeconds": 600}}. Settings configure behaviour;
 // they can never grant a permission.
@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { resolveVerificationSettings, SettingsValidationError, type SettingsLayer, type VerificationSettings } from './verificationSettings';
+import { SettingsValidationError, type SettingsLayer } from './verificationSettings';
 
 export function userSettingsFile(home = os.homedir()): string {
   return path.join(home, '.sharpclaw', 'settings.jsonc');
@@ -47,8 +47,4 @@ export function readSettingsSection(file: string, section: string): SettingsLaye
     throw new SettingsValidationError(section, values, file, `an object of sharpclaw.${section} settings`);
   }
   return { source: file, values: values as Record<string, unknown> };
-}
-
-export function loadCliVerificationSettings(workspaceFolder: string, home = os.homedir()): VerificationSettings {
-  return resolveVerificationSettings([readSettingsLayer(userSettingsFile(home)), readSettingsLayer(workspaceSettingsFile(workspaceFolder))]);
 }

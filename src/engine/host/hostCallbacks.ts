@@ -1,6 +1,7 @@
 // The host's server-to-client traffic: evaluation authorization requests (answered by the
 // permission policy of whoever started the host) and load progress notifications.
 import * as path from 'node:path';
+import { isEvaluationGranted } from '../permissions/evaluationGrants';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import { AuthorizeEvaluationParamsSchema, LoadProgressSchema, type AuthorizeEvaluationParams, type AuthorizeEvaluationResult, type LoadProgress } from '../protocol/callbacks';
 import { AuthorizeWriteParamsSchema, type AuthorizeWriteParams } from '../protocol/edits';
@@ -56,6 +57,8 @@ export function registerHostCallbacks(connection: CallbackConnection, options: H
     if (!folder || !isInside(folder, params.workspace)) {
       return { granted: false, message: `SharpClaw only evaluates projects inside the open workspace; ${params.workspace} is outside it.` };
     }
+    // A running verification the person approved covers evaluating its own target (evaluationGrants.ts).
+    if (isEvaluationGranted({ workspace: params.workspace, target: params.target, configuration: params.configuration })) return { granted: true, message: null };
     const decision = await options.permissions.request({
       kind: 'evaluation',
       workspaceFolder: params.workspace,

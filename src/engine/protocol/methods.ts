@@ -8,7 +8,15 @@ import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadP
 import { AuthorizeWriteParamsSchema, EditHistoryParamsSchema, EditParamsSchema, EditResultSchema } from './edits';
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
 import { BulkNavigateParamsSchema, BulkNavigateResultSchema, NavigateParamsSchema, NavigateResultSchema, SymbolsParamsSchema, SymbolsResultSchema } from './navigation';
-import { ProjectGraphParamsSchema, ProjectGraphResultSchema, SemanticErrorDataSchema, SolutionInspectParamsSchema, SolutionInspectResultSchema } from './semantic';
+import {
+  ProjectGraphParamsSchema,
+  ProjectGraphResultSchema,
+  ResolveTargetParamsSchema,
+  ResolveTargetResultSchema,
+  SemanticErrorDataSchema,
+  SolutionInspectParamsSchema,
+  SolutionInspectResultSchema,
+} from './semantic';
 import {
   DiagnosticsParamsSchema,
   DiagnosticsResultSchema,
@@ -21,7 +29,7 @@ import {
 } from './symbols';
 
 /**
- * What a host method does to the workspace: `none` answers about the host itself, `read` answers
+ * What a host method does to the workspace: `none` reads no compilation (the host itself, file discovery), `read` answers
  * from the compilation (loading it may need an MSBuild evaluation, which the host asks the client to
  * authorize), `write` may change workspace files (the host asks `sharpclaw/authorizeWrite` first).
  */
@@ -75,6 +83,8 @@ export const Methods = {
   status: request('sharpclaw/status', NoParamsSchema, HostStatusSchema, 'none', false),
   solutionInspect: request('sharpclaw/solutionInspect', SolutionInspectParamsSchema, SolutionInspectResultSchema, 'read'),
   projectGraph: request('sharpclaw/projectGraph', ProjectGraphParamsSchema, ProjectGraphResultSchema, 'read'),
+  /** Discovery from files only: nothing is evaluated, so nothing needs authorization. */
+  resolveTarget: request('sharpclaw/resolveTarget', ResolveTargetParamsSchema, ResolveTargetResultSchema, 'none'),
   symbolResolve: request('sharpclaw/symbolResolve', SymbolResolveParamsSchema, SymbolResolveResultSchema, 'read'),
   findReferences: request('sharpclaw/findReferences', FindReferencesParamsSchema, FindReferencesResultSchema, 'read'),
   typeHierarchy: request('sharpclaw/typeHierarchy', TypeHierarchyParamsSchema, TypeHierarchyResultSchema, 'read'),

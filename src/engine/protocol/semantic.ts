@@ -43,7 +43,7 @@ export const ProjectCompilationSchema = z.object({
   loaded: z.boolean(),
 });
 
-const TestProjectSourceSchema = z.enum(['evaluated', 'testSdkReference', 'absent']);
+const TestProjectSourceSchema = z.enum(['evaluated', 'testSdkReference', 'testingPlatformApplication', 'absent']);
 
 export const InspectedProjectSchema = z.object({
   path: z.string(),
@@ -86,6 +86,12 @@ export const ProjectGraphNodeSchema = z.object({
   compileItems: z.array(z.string()),
   projectReferences: z.array(z.string()),
   imports: z.array(z.string()),
+  /** EmbeddedResource, AdditionalFiles, Content and None items. */
+  otherItems: z.array(z.string()),
+  packageReferences: z.array(z.string()),
+  isTestingPlatformApplication: z.boolean(),
+  testingPlatformDotnetTestSupport: z.boolean(),
+  outputs: z.array(z.object({ targetFramework: z.string(), targetPath: z.string().nullable(), intermediateAssembly: z.string().nullable() })),
 });
 
 export const ProjectGraphResultSchema = z.object({
@@ -98,6 +104,15 @@ export const ProjectGraphResultSchema = z.object({
   partialLoad: z.array(ProjectIssueSchema),
   dynamicImports: z.array(z.string()),
   fromCache: z.boolean(),
+});
+
+/** sharpclaw/resolveTarget: the target the read tools use, from files only. */
+export const ResolveTargetParamsSchema = z.object(workspaceParams);
+export const ResolveTargetResultSchema = z.object({
+  workspace: z.string(),
+  target: z.string(),
+  kind: z.enum(['solution', 'project']),
+  projects: z.array(z.string()),
 });
 
 export const SymbolCandidateSchema = z.object({

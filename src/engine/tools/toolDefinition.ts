@@ -9,6 +9,8 @@ export type Surface = 'vscode' | 'cli' | 'mcp';
 
 export type ToolEffects = 'read' | 'write' | 'build';
 
+import type { SettingsLayer } from '../config/verificationSettings';
+
 export interface ToolContext {
   /** Absolute path of the workspace folder the tool works in. */
   workspaceFolder: string;
@@ -23,6 +25,8 @@ export interface ToolContext {
   dotnetPath?: string;
   /** Called after the host wrote an edit for this call (so VS Code's Undo Last Edit can replay it in order). */
   onEditApplied?(summary: string): void;
+  /** The surface's own settings layers over the JSONC files (VS Code: sharpclaw.verification.* in user, workspace, folder settings). */
+  settingsLayers?(): SettingsLayer[];
 }
 
 export interface ToolConfirmation {

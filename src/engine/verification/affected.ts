@@ -4,7 +4,6 @@
 // conservatively selects the whole target.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildInputPattern } from './msbuildProjectGraph';
 import { reverseDependents, type ProjectGraph } from './projectGraph';
 import type { Change } from './report';
 
@@ -14,6 +13,9 @@ export interface AffectedSelection {
   /** Absolute project path → why it was selected. */
   projects: Map<string, string[]>;
 }
+
+/** Build and configuration inputs by file name: props, targets, project and solution files, global.json, NuGet.config, … */
+export const buildInputPattern = /(\.(props|targets|csproj|fsproj|vbproj|proj|sln|slnx|slnf|rsp)$)|(^(global\.json|nuget\.config|packages\.lock\.json|directory\.packages\.props|\.editorconfig|\.globalconfig)$)/i;
 
 /** Files that configure builds for many projects at once, whoever claims them. */
 export function isBuildInput(file: string): boolean {

@@ -1,13 +1,12 @@
-// What verification needs to know about each project, from MSBuild evaluation. The interface lets
-// the C# host's `sharpclaw/projectGraph` replace the `dotnet msbuild` implementation later.
+// What verification needs to know about each project, from MSBuild evaluation by the C# host
+// (`sharpclaw/projectGraph`, hostGraph.ts), and the graph walks the verifier does on it.
 // Evaluation runs project code: callers ask for permission before they evaluate.
-import type { Step } from './report';
 
 export interface EvaluatedProject {
   /** Absolute project file. */
   path: string;
   name: string;
-  /** Whether `dotnet test` runs it, by classifyTestProject. */
+  /** Whether `dotnet test` runs it, by the host's one rule (ResultBuilder.ResolveIsTestProject). */
   isTestProject: boolean;
   /** The evidence that made it a test project (null when it is not one). */
   testProjectSource: TestProjectSource | null;
@@ -35,35 +34,11 @@ export interface EvaluatedProject {
 
 export type TestProjectSource = 'IsTestProject' | 'IsTestingPlatformApplication' | 'Microsoft.NET.Test.Sdk';
 
-/**
- * The one rule for "is this a test project", in order: evaluated IsTestProject (an explicit false
- * wins), then IsTestingPlatformApplication (MTP apps need neither IsTestProject nor the test SDK),
- * then a Microsoft.NET.Test.Sdk reference (an unrestored project whose props did not run yet).
- * `isTestProject` and `testingPlatformApplication` are the evaluated values of any target framework.
- */
-export function classifyTestProject(evaluated: { isTestProject: string; testingPlatformApplication: boolean; packageReferences: readonly string[] }): TestProjectSource | null {
-  const explicit = evaluated.isTestProject.trim().toLowerCase();
-  if (explicit === 'true') return 'IsTestProject';
-  if (explicit === 'false') return null;
-  if (evaluated.testingPlatformApplication) return 'IsTestingPlatformApplication';
-  return evaluated.packageReferences.some((name) => name.toLowerCase() === 'microsoft.net.test.sdk') ? 'Microsoft.NET.Test.Sdk' : null;
-}
-
 export interface ProjectGraph {
   projects: Map<string, EvaluatedProject>;
   evaluated: number;
   cached: number;
   durationMs: number;
-}
-
-export interface EvaluateOptions {
-  workspaceFolder: string;
-  configuration: string;
-  /** Bounds the whole evaluation and each process in it. */
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Each evaluation process, for the report. */
-  onStep?: (step: Step) => void;
 }
 
 export class EvaluationError extends Error {
@@ -75,11 +50,6 @@ export class EvaluationError extends Error {
     super(message);
     this.name = 'EvaluationError';
   }
-}
-
-export interface ProjectGraphSource {
-  /** Evaluates `roots` and every project they reference, transitively. */
-  evaluate(roots: readonly string[], options: EvaluateOptions): Promise<ProjectGraph>;
 }
 
 /** Projects that reference `project`, directly or through others. */

@@ -1,5 +1,8 @@
 // The verification request, and the one parser of scope/target/restore/configuration/framework/
-// timeout that every surface (CLI, REPL, verify_workspace, the VS Code commands) shares.
+// timeout that every surface (CLI, REPL, verify_workspace, the VS Code commands) shares. What a
+// caller sends are VerifyArguments (every field optional); config/settings.ts turns them into the
+// VerifyRequest the runner runs: the call's own values, else a setting someone set, else the
+// explicit-call defaults below.
 import { z } from 'zod';
 import { ToolError } from '../errors';
 import { VerificationScopeSchema, scopes } from './report';
@@ -20,6 +23,27 @@ export const VerifyRequestSchema = z.strictObject({
 });
 
 export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
+
+/** What a caller sends (verify_workspace's input, the CLI's flags): unset fields come from the settings, then the defaults. */
+export const VerifyArgumentsSchema = z.strictObject({
+  scope: VerificationScopeSchema.optional().describe(
+    'build: build the target. tests: run existing test outputs only (never builds). all: build, then test. affected: build and test only the projects that own the changed files and every project that depends on them. Default: the sharpclaw.verification.scope setting when set, else all.',
+  ),
+  target: VerifyRequestSchema.shape.target,
+  configuration: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional().describe('MSBuild configuration, e.g. Debug or Release. Default: Debug.'),
+  framework: VerifyRequestSchema.shape.framework,
+  restore: z.boolean().optional().describe('Allow NuGet restore. Default: the sharpclaw.verification.allowRestore setting, else off: missing packages are reported as a prerequisite instead.'),
+  timeoutSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxTimeoutSeconds)
+    .optional()
+    .describe(`Timeout for the lock wait, the evaluation and each build or test process, in seconds. Default: the sharpclaw.verification.timeoutSeconds setting when set, else ${defaultTimeoutSeconds}.`),
+  changedFiles: VerifyRequestSchema.shape.changedFiles,
+});
+
+export type VerifyArguments = z.infer<typeof VerifyArgumentsSchema>;
 export type VerifyRequestInput = z.input<typeof VerifyRequestSchema>;
 
 /** Raw option values as a command line or a REPL line produces them. */
@@ -33,7 +57,7 @@ export interface RawVerifyOptions {
   changed?: unknown;
 }
 
-export function parseVerifyOptions(raw: RawVerifyOptions): VerifyRequest {
+export function parseVerifyOptions(raw: RawVerifyOptions): VerifyArguments {
   if (raw.scope !== undefined && !scopes.includes(raw.scope as never)) {
     throw new ToolError('invalid_request', `--scope must be one of ${scopes.join(', ')}, not "${String(raw.scope)}".`);
   }
@@ -45,7 +69,7 @@ export function parseVerifyOptions(raw: RawVerifyOptions): VerifyRequest {
     }
   }
   const changed = raw.changed === undefined ? undefined : (Array.isArray(raw.changed) ? raw.changed : [raw.changed]).map(String);
-  const parsed = VerifyRequestSchema.safeParse({
+  const parsed = VerifyArgumentsSchema.safeParse({
     ...(raw.scope !== undefined ? { scope: raw.scope } : {}),
     ...(raw.target !== undefined ? { target: raw.target } : {}),
     ...(raw.configuration !== undefined ? { configuration: raw.configuration } : {}),

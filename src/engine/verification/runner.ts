@@ -1,7 +1,8 @@
 // The verification runner: one plain module for the extension host, the CLI and the MCP server.
-// Order of work: find the target (files only) → ask the permission policy (nothing has run yet)
-// → take the workspace lock → check the SDK → evaluate the projects → select → check
-// prerequisites → build → test → release. Every process goes through runProcess (timeout,
+// Order of work: find the target (the host's sharpclaw/resolveTarget, files only) → ask the
+// permission policy (no project code has run yet) → take the workspace lock → check the SDK →
+// evaluate the projects (the host's sharpclaw/projectGraph) → select → check prerequisites →
+// build → test → release. Every process goes through runProcess (timeout,
 // cancellation, process-tree kill, bounded logs).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,9 +11,10 @@ import { buildRoots, isBuildInput, selectAffected } from './affected';
 import { CompileMemory } from './compileMemory';
 import { DiagnosticCollector, interferenceCodes, prerequisiteCodes } from './diagnostics';
 import { gitChanges } from './gitChanges';
-import { MsbuildProjectGraphSource } from './msbuildProjectGraph';
 import { commandLine, dotnetEnvironment, runProcess, type ProcessOutcome } from './processRunner';
-import { EvaluationError, type EvaluatedProject, type ProjectGraph, type ProjectGraphSource } from './projectGraph';
+import type { HostRequester } from '../host/hostRequester';
+import { evaluateWithHost, resolveTarget, type ResolvedTarget } from './hostGraph';
+import { EvaluationError, type EvaluatedProject, type ProjectGraph } from './projectGraph';
 import {
   addCounters,
   emptyCounters,
@@ -31,9 +33,9 @@ import {
 } from './report';
 import type { VerifyRequest } from './request';
 import { createRunDirectory, verificationStateFolder } from './runDirectory';
-import { resolveTarget, type ResolvedTarget } from './targets';
 import { dotnetTestMode, errorLines, helpArguments, mtpExitMeaning, parseMtpSummary, runnerNames, testArguments, testRunnerFor, trxOptionFrom, type TrxOption } from './testRunner';
 import { parseTrx, TrxError } from './trx';
+import { ToolError } from '../errors';
 import { acquireWorkspaceLock, LockWaitError } from '../workspaceLock';
 
 export interface VerifyContext {
@@ -45,7 +47,8 @@ export interface VerifyContext {
   progress?: (message: string) => void;
   /** The dotnet executable (default: `dotnet` on PATH). */
   dotnet?: string;
-  graphSource?: ProjectGraphSource;
+  /** The Roslyn host: the target and the project graph come from it (the same rule as the read tools). */
+  host: HostRequester;
   /** Overrides the per-user state root (src/engine/stateFolder.ts) that holds the lock and runs. */
   stateRoot?: string;
   /** Test processes run at once (default 2). */
@@ -130,8 +133,8 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
   const progress = context.progress ?? (() => undefined);
   const dotnet = context.dotnet ?? 'dotnet';
 
-  // 1. The target, from files only.
-  const resolution = resolveTarget(workspaceFolder, request.target);
+  // 1. The target, from files only (the host's discovery: what the read tools use).
+  const resolution = await resolveTarget(context.host, workspaceFolder, request.target, context.signal);
   if (resolution.kind === 'none') {
     report.build = null;
     report.tests = null;
@@ -234,17 +237,25 @@ async function runLocked(
 
   // 5. Evaluation (runs project code: after the permission, inside the lock).
   progress(`Evaluating the projects of ${report.target}…`);
-  const graphSource = context.graphSource ?? new MsbuildProjectGraphSource({ dotnet, cacheFile: path.join(stateDir, `evaluation-${request.configuration}.json`) });
   let graph: ProjectGraph;
   try {
-    graph = await graphSource.evaluate(target.projects, {
+    graph = await evaluateWithHost(context.host, {
       workspaceFolder: report.workspaceFolder,
+      target,
       configuration: request.configuration,
       timeoutMs,
+      requestedBy: context.requestedBy,
       ...(signal ? { signal } : {}),
-      onStep: (step) => report.addStep(step),
     });
   } catch (error) {
+    if (error instanceof ToolError && error.code === 'permission_denied') {
+      report.notes.push(error.message);
+      return report.finish('denied', `PermissionDenied: ${error.message}`);
+    }
+    if (error instanceof ToolError && error.code === 'missing_prerequisites') {
+      report.prerequisites.push({ kind: 'sdk', message: error.message, command: error.details.command ?? 'dotnet --list-sdks', project: null });
+      return report.finish('missingPrerequisites', `Missing prerequisite: ${clip(error.message, 200)}`);
+    }
     if (!(error instanceof EvaluationError)) throw error;
     if (error.outcome !== 'failed') return report.finish(error.outcome, `${error.outcome === 'cancelled' ? 'Cancelled' : 'Timed out'} while evaluating projects: ${error.message}`);
     const collector = new DiagnosticCollector();

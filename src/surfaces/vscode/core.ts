@@ -7,7 +7,7 @@ import { ApprovalLog } from './approvals/approvalLog';
 import { ApprovalStore } from './approvals/approvalStore';
 import { VsCodePermissionPolicy } from './approvals/vscodePermissionPolicy';
 import { SettingsValidationError } from '../../engine/config/verificationSettings';
-import { readVerificationSettings } from './config/vscodeSettings';
+import { readVerificationSettings, vscodeVerificationLayers } from './config/vscodeSettings';
 import { HostController } from './host/hostController';
 import type { ExtensionLog } from './logging/extensionLog';
 import type { HostStatus } from '../../engine/protocol/hostStatus';
@@ -99,6 +99,7 @@ export class Core implements vscode.Disposable {
       log,
       workspaceFolder: firstWorkspaceFolder,
       dotnetPath: configuredDotnetPath,
+      host: this.requester,
     });
     this.validateSettings();
     this.disposables.push(
@@ -166,6 +167,7 @@ export class Core implements vscode.Disposable {
       progress: (message) => this.services.log.info(`${tool.name}: ${message}`),
       onEditApplied: (summary) => this.editJournal.record({ kind: 'host', label: summary }),
       dotnetPath: configuredDotnetPath(),
+      settingsLayers: () => vscodeVerificationLayers(vscode.workspace.workspaceFolders?.[0]?.uri),
     };
   }
 
@@ -229,7 +231,8 @@ export class Core implements vscode.Disposable {
   /** Reports an invalid sharpclaw.verification.* value with its key, value and valid range. */
   private validateSettings(): void {
     try {
-      readVerificationSettings(vscode.workspace.workspaceFolders?.[0]?.uri);
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      if (folder) readVerificationSettings(folder.uri.fsPath, folder.uri);
     } catch (error) {
       if (!(error instanceof SettingsValidationError)) throw error;
       this.services.log.error(error.message);

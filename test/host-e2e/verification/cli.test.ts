@@ -32,7 +32,7 @@ describe('sharpclaw verify (the real CLI process)', function () {
   after(cleanUpCopies);
 
   it('read-only denies before any process starts and exits non-zero with the JSON envelope', async () => {
-    const result = await runCli(['verify', '--scope', 'build', '--permission-mode', 'read-only', '--output-format', 'json'], { cwd: workspace, env: env() });
+    const result = await runCli(['verify', '--scope', 'build', '--target', 'Slow/Slow.csproj', '--permission-mode', 'read-only', '--output-format', 'json'], { cwd: workspace, env: env() });
     assert.equal(result.code, 1);
     const envelope = parse(result.stdout);
     assert.equal(envelope.ok, false);
@@ -42,7 +42,7 @@ describe('sharpclaw verify (the real CLI process)', function () {
   });
 
   it('non-interactive workspace-write needs --allow-shell', async () => {
-    const result = await runCli(['verify', '--scope', 'build', '--output-format', 'json'], { cwd: workspace, env: env() });
+    const result = await runCli(['verify', '--scope', 'build', '--target', 'Slow/Slow.csproj', '--output-format', 'json'], { cwd: workspace, env: env() });
     assert.equal(result.code, 1);
     assert.match(parse(result.stdout).error!.message, /Pass --allow-shell/);
   });
@@ -54,7 +54,7 @@ describe('sharpclaw verify (the real CLI process)', function () {
   });
 
   it('serializes two overlapping runs from two processes', async () => {
-    const args = ['verify', '--scope', 'build', '--allow-shell', '--output-format', 'json', '--timeout', '120'];
+    const args = ['verify', '--scope', 'build', '--target', 'Slow/Slow.csproj', '--allow-shell', '--output-format', 'json', '--timeout', '120'];
     const [first, second] = await Promise.all([runCli(args, { cwd: workspace, env: env() }), runCli(args, { cwd: workspace, env: env() })]);
     const reports = [parse(first.stdout).data!, parse(second.stdout).data!];
     assert.deepEqual([first.code, second.code], [0, 0], `${first.stderr}\n${second.stderr}`);
@@ -80,7 +80,7 @@ describe('sharpclaw verify (the real CLI process)', function () {
     await new Promise<void>((resolve) => holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve()));
     holder.kill('SIGKILL');
     assert.ok(fs.existsSync(path.join(stateDir, 'workspace.lock')), 'the killed holder left its lock behind');
-    const result = await runCli(['verify', '--scope', 'build', '--allow-shell', '--output-format', 'json', '--timeout', '60'], { cwd: workspace, env: { ...env(), SlowSeconds: '0' } });
+    const result = await runCli(['verify', '--scope', 'build', '--target', 'Slow/Slow.csproj', '--allow-shell', '--output-format', 'json', '--timeout', '60'], { cwd: workspace, env: { ...env(), SlowSeconds: '0' } });
     const report = parse(result.stdout).data!;
     assert.equal(result.code, 0, result.stderr);
     assert.equal(report.status, 'passed');

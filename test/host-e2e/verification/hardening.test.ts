@@ -77,7 +77,7 @@ describe('sharpclaw verify: hardening (issue 12)', function () {
       const workspace = copyFixture('VerificationSlow');
       restore(workspace, 'Slow/Slow.csproj');
       const stateRoot = tempStateRoot();
-      const cli = spawn(process.execPath, [cliPath, 'verify', '--scope', 'build', '--allow-shell', '--timeout', '300'], {
+      const cli = spawn(process.execPath, [cliPath, 'verify', '--scope', 'build', '--target', 'Slow/Slow.csproj', '--allow-shell', '--timeout', '300'], {
         cwd: workspace,
         env: { ...process.env, SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '60' },
         stdio: 'ignore',
@@ -98,7 +98,7 @@ describe('sharpclaw verify: hardening (issue 12)', function () {
       assert.ok(gone, `still running 15 s after ${signal} of sharpclaw verify:\n${survivors.join('\n')}`);
 
       // The lock it left is taken over by the next run (its owner and the owner's tree are gone).
-      const next = await runCli(['verify', '--scope', 'build', '--allow-shell', '--output-format', 'json', '--timeout', '60'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '0' } });
+      const next = await runCli(['verify', '--scope', 'build', '--target', 'Slow/Slow.csproj', '--allow-shell', '--output-format', 'json', '--timeout', '60'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '0' } });
       assert.equal(parse(next.stdout).data?.status, 'passed', next.stdout);
     });
   }

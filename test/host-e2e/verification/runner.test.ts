@@ -9,24 +9,27 @@ import type { PermissionPolicy } from '../../../src/engine/permissions/permissio
 import { CliPermissionPolicy } from '../../../src/surfaces/cli/cliPermissionPolicy';
 import { selectAffected } from '../../../src/engine/verification/affected';
 import { gitChanges } from '../../../src/engine/verification/gitChanges';
-import { MsbuildProjectGraphSource } from '../../../src/engine/verification/msbuildProjectGraph';
+import { resolveVerifyRequest } from '../../../src/engine/config/settings';
+import { evaluateWithHost, resolveTarget } from '../../../src/engine/verification/hostGraph';
 import { renderReport } from '../../../src/engine/verification/renderReport';
 import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
 import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/engine/verification/request';
 import { verify, type VerifyContext } from '../../../src/engine/verification/runner';
-import { readSolutionProjects } from '../../../src/engine/verification/solutionFile';
-import { cleanUpCopies, copyFixture, initRepository, RecordingPolicy, restore, runningCommands, tempStateRoot, waitFor } from './support';
+import { cleanUpCopies, copyFixture, hostEvaluationRequests, hostFor, initRepository, RecordingPolicy, restore, runningCommands, tempStateRoot, waitFor } from './support';
 
 const allow = () => new RecordingPolicy(true);
 
 async function run(workspace: string, options: RawVerifyOptions, context: Partial<VerifyContext> = {}): Promise<VerificationReport> {
-  const report = await verify(parseVerifyOptions(options), {
+  const report = await verify(resolveVerifyRequest(parseVerifyOptions(options)), {
     workspaceFolder: workspace,
     permissions: allow(),
     requestedBy: 'unit test',
     stateRoot: context.stateRoot ?? tempStateRoot(),
+    host: hostFor(workspace),
     ...context,
   });
+  // The person's one approval of the verification covered the host's evaluation: it never asked again.
+  assert.deepEqual(hostEvaluationRequests, []);
   VerificationReportSchema.parse(report); // every report matches its schema
   JSON.parse(JSON.stringify(report)); // and is plain JSON
   return report;
@@ -101,10 +104,11 @@ describe('verification with real dotnet: VerificationGraph (chain, diamond, link
   });
 
   describe('affected', () => {
-    const graphSource = new MsbuildProjectGraphSource();
     const evaluate = async () => {
-      const solution = path.join(workspace, 'Graph.slnx');
-      return graphSource.evaluate(readSolutionProjects(solution), { workspaceFolder: workspace, configuration: 'Debug', timeoutMs: 120_000 });
+      const resolution = await resolveTarget(hostFor(workspace), workspace, undefined);
+      assert.equal(resolution.kind, 'found');
+      if (resolution.kind !== 'found') throw new Error('no target');
+      return evaluateWithHost(hostFor(workspace), { workspaceFolder: workspace, target: resolution.target, configuration: 'Debug', timeoutMs: 120_000, requestedBy: 'unit test' });
     };
     const selectionAfter = async (edit: () => void) => {
       edit();
@@ -148,18 +152,15 @@ describe('verification with real dotnet: VerificationGraph (chain, diamond, link
       assert.match(selection.reason, /RightSide\.cs was deleted/);
     });
 
-    it('a new file under a project’s glob is owned after re-evaluation (the cache sees the new file)', async () => {
-      const cached = new MsbuildProjectGraphSource({ cacheFile: path.join(stateRoot, 'cache-test.json') });
-      const solution = path.join(workspace, 'Graph.slnx');
-      const projects = readSolutionProjects(solution);
-      const first = await cached.evaluate(projects, { workspaceFolder: workspace, configuration: 'Debug', timeoutMs: 120_000 });
-      const warm = await cached.evaluate(projects, { workspaceFolder: workspace, configuration: 'Debug', timeoutMs: 120_000 });
-      assert.equal(warm.evaluated, 0, 'a second evaluation comes from the cache');
+    it('a new file under a project’s glob is owned after re-evaluation (the host’s cache sees the new file)', async () => {
+      const first = await evaluate();
+      const warm = await evaluate();
+      assert.equal(warm.evaluated, 0, 'a second evaluation comes from the host’s cache');
       assert.equal(warm.cached, first.projects.size);
       fs.writeFileSync(path.join(workspace, 'src/Right/Extra.cs'), 'namespace Right; internal static class Extra { }\n');
       try {
-        const after = await cached.evaluate(projects, { workspaceFolder: workspace, configuration: 'Debug', timeoutMs: 120_000 });
-        assert.equal(after.evaluated, 1, 'only Right is evaluated again');
+        const after = await evaluate();
+        assert.equal(after.cached, 0, 'the new file under a glob makes the host evaluate again');
         const selection = selectAffected(after, [{ path: 'src/Right/Extra.cs', kind: 'added' }], workspace);
         assert.deepEqual(names(selection), ['App', 'Right', 'Top', 'Top.Tests']);
       } finally {
@@ -260,7 +261,7 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
   it('a build that fails without printing any diagnostic fails on its exit code', async () => {
     const workspace = copyFixture('VerificationSilentFailure');
     restore(workspace, 'SilentFailure/SilentFailure.csproj');
-    const report = await run(workspace, { scope: 'build' });
+    const report = await run(workspace, { scope: 'build', target: 'SilentFailure/SilentFailure.csproj' });
     const build = report.steps.find((step) => step.kind === 'build')!;
     assert.equal(build.exitCode, 1);
     assert.doesNotMatch(build.log.text, /error|warning/i, 'the build printed no diagnostic');
@@ -271,25 +272,25 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
 
   it('an unrestored project is a prerequisite with the command to run; --restore is what allows restoring', async () => {
     const workspace = copyFixture('VerificationUnrestored');
-    const report = await run(workspace, { scope: 'build' });
+    const report = await run(workspace, { scope: 'build', target: 'Unrestored/Unrestored.csproj' });
     assert.equal(report.status, 'missingPrerequisites');
     assert.equal(report.prerequisites[0]!.kind, 'assets');
     assert.equal(report.prerequisites[0]!.command, 'dotnet restore Unrestored/Unrestored.csproj');
     assert.ok(!report.steps.some((step) => step.kind === 'build'), 'no build was attempted');
     assert.ok(!fs.existsSync(path.join(workspace, 'Unrestored/obj/project.assets.json')), 'nothing was restored');
-    const restored = await run(workspace, { scope: 'build', restore: true });
+    const restored = await run(workspace, { scope: 'build', target: 'Unrestored/Unrestored.csproj', restore: true });
     assert.equal(restored.status, 'passed', restored.summary);
     assert.doesNotMatch(restored.steps.find((step) => step.kind === 'build')!.commandLine, /--no-restore/);
   });
 
   it('a missing SDK is a prerequisite: no dotnet at all, or a global.json nothing installed satisfies', async () => {
     const workspace = copyFixture('VerificationUnrestored');
-    const noDotnet = await run(workspace, { scope: 'build' }, { dotnet: path.join(os.tmpdir(), 'no-such-dotnet', 'dotnet') });
+    const noDotnet = await run(workspace, { scope: 'build', target: 'Unrestored/Unrestored.csproj' }, { dotnet: path.join(os.tmpdir(), 'no-such-dotnet', 'dotnet') });
     assert.equal(noDotnet.status, 'missingPrerequisites');
     assert.equal(noDotnet.prerequisites[0]!.kind, 'sdk');
     assert.match(noDotnet.prerequisites[0]!.message, /dotnet\.microsoft\.com\/download/);
     fs.writeFileSync(path.join(workspace, 'global.json'), '{ "sdk": { "version": "99.0.100", "rollForward": "disable" } }\n');
-    const pinned = await run(workspace, { scope: 'build' });
+    const pinned = await run(workspace, { scope: 'build', target: 'Unrestored/Unrestored.csproj' });
     assert.equal(pinned.status, 'missingPrerequisites');
     assert.equal(pinned.prerequisites[0]!.kind, 'sdk');
     assert.equal(pinned.prerequisites[0]!.command, 'dotnet --list-sdks');
@@ -302,7 +303,7 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
     try {
       const report = await run(workspace, { scope: 'all' }, { permissions: policy });
       assert.equal(report.status, 'skipped');
-      assert.match(report.summary, /No \.NET solution or project was found/);
+      assert.match(report.summary, /^Skipped: There is no \.sln, \.slnx or \.csproj at the top of the workspace\. No \.sln, \.slnx or \.csproj was found in the folders below either\./);
       assert.deepEqual(policy.requests, []);
       assert.deepEqual(report.steps, []);
     } finally {
@@ -312,7 +313,7 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
 
   it('read-only denies before any process starts', async () => {
     const workspace = copyFixture('VerificationUnrestored');
-    const report = await run(workspace, { scope: 'all' }, { permissions: new CliPermissionPolicy({ mode: 'read-only', allowEvaluation: true, allowShell: true, allowWrite: true }) });
+    const report = await run(workspace, { scope: 'all', target: 'Unrestored/Unrestored.csproj' }, { permissions: new CliPermissionPolicy({ mode: 'read-only', allowEvaluation: true, allowShell: true, allowWrite: true }) });
     assert.equal(report.status, 'denied');
     assert.match(report.summary, /read-only/);
     assert.deepEqual(report.steps, []);
@@ -352,7 +353,7 @@ describe('verification with real dotnet: timeouts, cancellation and the process 
   const sleepers = () => runningCommands().filter((command) => command === sleeper);
 
   it('a timeout stops the build, kills the whole tree and is reported as timedOut', async () => {
-    const report = await run(workspace, { scope: 'build', timeout: '8' });
+    const report = await run(workspace, { scope: 'build', target: 'Slow/Slow.csproj', timeout: '8' });
     assert.equal(report.status, 'timedOut', report.summary);
     const build = report.steps.find((step) => step.kind === 'build')!;
     assert.equal(build.outcome, 'timedOut');
@@ -362,7 +363,7 @@ describe('verification with real dotnet: timeouts, cancellation and the process 
 
   it('a cancellation stops the build, kills the whole tree and is reported as cancelled', async () => {
     const controller = new AbortController();
-    const pending = run(workspace, { scope: 'build', timeout: '120' }, { signal: controller.signal });
+    const pending = run(workspace, { scope: 'build', target: 'Slow/Slow.csproj', timeout: '120' }, { signal: controller.signal });
     await waitFor('the build to reach its sleep step', () => sleepers().length > 0, 60_000);
     controller.abort();
     const report = await pending;

@@ -4,6 +4,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { HostProcess } from '../../../src/engine/host/hostProcess';
+import type { HostRequester } from '../../../src/engine/host/hostRequester';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../../../src/engine/permissions/permissionPolicy';
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
@@ -29,8 +31,39 @@ export function tempStateRoot(): string {
   return dir;
 }
 
-export function cleanUpCopies(): void {
-  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+export const serverDll = path.join(repoRoot, 'dist', 'server', 'SharpClaw.Server.dll');
+
+const hosts = new Map<string, Promise<HostProcess>>();
+/** Every evaluation request the test hosts asked their client (none: a verification's approval covers it). */
+export const hostEvaluationRequests: PermissionRequest[] = [];
+
+/**
+ * A real Roslyn host for `workspace`, started once per workspace. Its own permission policy denies
+ * everything and records what it was asked: the verifier's one approval must cover evaluation.
+ */
+export function hostFor(workspace: string): HostRequester {
+  const start = () => {
+    if (!fs.existsSync(serverDll)) throw new Error(`${serverDll} is missing: run "npm run build" first (npm test does).`);
+    const denying: PermissionPolicy = {
+      request: async (request) => {
+        hostEvaluationRequests.push(request);
+        return { granted: false, source: 'policy', message: 'The test host grants nothing itself.' };
+      },
+    };
+    const started = HostProcess.start({ serverDll, workspaceFolder: workspace, permissions: denying, requestedBy: () => 'verification test' });
+    hosts.set(workspace, started);
+    return started;
+  };
+  return { request: async (...args) => (await (hosts.get(workspace) ?? start())).request(...args) };
+}
+
+/** Stops the test hosts and removes the copies made so far (taken at once: a later describe may copy while this awaits). */
+export async function cleanUpCopies(): Promise<void> {
+  const dirs = created.splice(0);
+  const started = [...hosts.values()];
+  hosts.clear();
+  for (const host of started) await (await host.catch(() => undefined))?.dispose();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Explicit fixture provisioning: verification itself never restores unless asked. */

@@ -9,8 +9,8 @@ import { BoundedLog } from '../../../src/engine/verification/boundedLog';
 import { DiagnosticCollector, parseDiagnosticLine } from '../../../src/engine/verification/diagnostics';
 import type { EvaluatedProject, ProjectGraph } from '../../../src/engine/verification/projectGraph';
 import { VerificationReportSchema } from '../../../src/engine/verification/report';
+import { resolveVerifyRequest } from '../../../src/engine/config/settings';
 import { parseVerifyOptions, VerifyRequestSchema } from '../../../src/engine/verification/request';
-import { readSolutionProjects } from '../../../src/engine/verification/solutionFile';
 import { parseTrx, TrxError } from '../../../src/engine/verification/trx';
 import { acquireWorkspaceLock, LockWaitError } from '../../../src/engine/workspaceLock';
 
@@ -106,8 +106,9 @@ describe('verification: TRX', () => {
 });
 
 describe('verification: requests shared by the CLI, the REPL and the tool', () => {
-  it('parses scope, target, restore, configuration, framework, timeout and changed files with defaults', () => {
-    assert.deepEqual(parseVerifyOptions({}), { scope: 'all', configuration: 'Debug', restore: false, timeoutSeconds: 120 });
+  it('parses scope, target, restore, configuration, framework, timeout and changed files; unset ones default after the settings', () => {
+    assert.deepEqual(parseVerifyOptions({}), {}, 'what is not given is left to the settings (config/settings.ts)');
+    assert.deepEqual(resolveVerifyRequest(parseVerifyOptions({})), { scope: 'all', configuration: 'Debug', restore: false, timeoutSeconds: 120 });
     assert.deepEqual(parseVerifyOptions({ scope: 'affected', target: 'A.slnx', configuration: 'Release', framework: 'net10.0', restore: true, timeout: '30', changed: ['a.cs', 'b.cs'] }), {
       scope: 'affected',
       target: 'A.slnx',
@@ -128,21 +129,7 @@ describe('verification: requests shared by the CLI, the REPL and the tool', () =
   });
 });
 
-describe('verification: solutions and build inputs', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-sln-'));
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  it('lists the projects of .slnx and .sln files without evaluating anything', () => {
-    fs.writeFileSync(path.join(dir, 'A.slnx'), '<Solution><Folder Name="/src/"><Project Path="src/A/A.csproj" /><Project Path="src\\B\\B.fsproj" /></Folder><Project Path="C/C.csproj" /><File Path="README.md" /></Solution>');
-    assert.deepEqual(readSolutionProjects(path.join(dir, 'A.slnx')), [path.join(dir, 'src/A/A.csproj'), path.join(dir, 'src/B/B.fsproj'), path.join(dir, 'C/C.csproj')]);
-    fs.writeFileSync(
-      path.join(dir, 'B.sln'),
-      'Microsoft Visual Studio Solution File, Format Version 12.00\nProject("{9A19103F-16F7-4668-BE54-9A1E7A4F7556}") = "A", "src\\A\\A.csproj", "{1}"\nEndProject\nProject("{2150E333-8FDC-42A3-9474-1A3956D46DE8}") = "src", "src", "{2}"\nEndProject\n',
-    );
-    assert.deepEqual(readSolutionProjects(path.join(dir, 'B.sln')), [path.join(dir, 'src/A/A.csproj')]);
-    fs.writeFileSync(path.join(dir, 'Bad.slnx'), '<!DOCTYPE x><Solution/>');
-    assert.throws(() => readSolutionProjects(path.join(dir, 'Bad.slnx')), /DTD/);
-  });
+describe('verification: build inputs', () => {
 
   it('knows the build and configuration inputs that select the whole target', () => {
     for (const file of ['/w/Directory.Build.props', '/w/Directory.Build.targets', '/w/Directory.Packages.props', '/w/global.json', '/w/NuGet.Config', '/w/src/A/A.csproj', '/w/build/common.targets', '/w/A.slnx', '/w/src/A/obj/project.assets.json', '/w/.config/dotnet-tools.json', '/w/.editorconfig']) {

@@ -5,25 +5,50 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { classifyTestProject } from '../../../src/engine/verification/projectGraph';
+import { toEvaluatedProject } from '../../../src/engine/verification/hostGraph';
 import { dotnetTestMode, helpArguments, mtpExitMeaning, parseMtpSummary, testArguments, trxOptionFrom } from '../../../src/engine/verification/testRunner';
 
-describe('verification: test project classification', () => {
-  const classify = (isTestProject: string, testingPlatformApplication: boolean, packageReferences: string[] = []) =>
-    classifyTestProject({ isTestProject, testingPlatformApplication, packageReferences });
-
-  it('IsTestProject first: true is a test project, an explicit false wins over everything else', () => {
-    assert.equal(classify('true', false), 'IsTestProject');
-    assert.equal(classify('false', true, ['Microsoft.NET.Test.Sdk']), null);
+describe('verification: the host\'s project graph as the verifier sees it', () => {
+  const node = (isTestProject: boolean, isTestProjectSource: 'evaluated' | 'testSdkReference' | 'testingPlatformApplication' | 'absent') => ({
+    path: 'tests/A.Tests/A.Tests.csproj',
+    isTestProject,
+    isTestProjectSource,
+    targetFrameworks: ['net10.0', 'net9.0'],
+    outputType: 'Exe',
+    assetsFile: 'tests/A.Tests/obj/project.assets.json',
+    restored: true,
+    compileItems: ['tests/A.Tests/T.cs', 'src/Shared/Linked.cs'],
+    projectReferences: ['src/A/A.csproj', 'src/A/A.csproj'],
+    imports: ['Directory.Build.props'],
+    otherItems: ['tests/A.Tests/data.json', 'tests/A.Tests/T.cs'],
+    packageReferences: ['xunit', 'Microsoft.NET.Test.Sdk'],
+    isTestingPlatformApplication: isTestProjectSource === 'testingPlatformApplication',
+    testingPlatformDotnetTestSupport: false,
+    outputs: [
+      { targetFramework: 'net10.0', targetPath: 'tests/A.Tests/bin/Debug/net10.0/A.Tests.dll', intermediateAssembly: 'tests/A.Tests/obj/Debug/net10.0/A.Tests.dll' },
+      { targetFramework: 'net9.0', targetPath: '/elsewhere/A.Tests.dll', intermediateAssembly: null },
+    ],
   });
 
-  it('then IsTestingPlatformApplication: an xunit.v3 or MSTest.Sdk MTP app with neither IsTestProject nor the test SDK', () => {
-    assert.equal(classify('', true), 'IsTestingPlatformApplication');
+  it('maps the host\'s test-project source (the one rule lives in the host) to the report\'s names; an explicit false is no test project', () => {
+    assert.equal(toEvaluatedProject('/w', node(true, 'evaluated')).testProjectSource, 'IsTestProject');
+    assert.equal(toEvaluatedProject('/w', node(true, 'testingPlatformApplication')).testProjectSource, 'IsTestingPlatformApplication');
+    assert.equal(toEvaluatedProject('/w', node(true, 'testSdkReference')).testProjectSource, 'Microsoft.NET.Test.Sdk');
+    const explicitFalse = toEvaluatedProject('/w', node(false, 'evaluated'));
+    assert.equal(explicitFalse.isTestProject, false);
+    assert.equal(explicitFalse.testProjectSource, null);
   });
 
-  it('then the Microsoft.NET.Test.Sdk reference; a plain library is none', () => {
-    assert.equal(classify('', false, ['microsoft.net.test.sdk']), 'Microsoft.NET.Test.Sdk');
-    assert.equal(classify('', false, ['Newtonsoft.Json']), null);
+  it('makes paths absolute, owns compile and other items once, and keeps the outputs per framework', () => {
+    const project = toEvaluatedProject('/w', node(true, 'evaluated'));
+    assert.equal(project.path, '/w/tests/A.Tests/A.Tests.csproj');
+    assert.equal(project.name, 'A.Tests');
+    assert.deepEqual(project.ownedFiles, ['/w/src/Shared/Linked.cs', '/w/tests/A.Tests/T.cs', '/w/tests/A.Tests/data.json']);
+    assert.deepEqual(project.projectReferences, ['/w/src/A/A.csproj']);
+    assert.deepEqual(project.targetPaths, { 'net10.0': '/w/tests/A.Tests/bin/Debug/net10.0/A.Tests.dll', 'net9.0': '/elsewhere/A.Tests.dll' });
+    assert.deepEqual(project.intermediateAssemblies, { 'net10.0': '/w/tests/A.Tests/obj/Debug/net10.0/A.Tests.dll' });
+    assert.equal(project.assetsFile, '/w/tests/A.Tests/obj/project.assets.json');
+    assert.equal(project.multiTargeted, true);
   });
 });
 

@@ -34,6 +34,13 @@ public sealed record ProjectGraphResult(
 /// <param name="ProjectReferences">Evaluated ProjectReference items (union over frameworks).</param>
 /// <param name="Imports">Project-authored build files this project imports (literal imports followed recursively,
 /// Directory.Build.*, Directory.Packages.props, restore-generated nuget.g.* files); SDK and package files are left out.</param>
+/// <param name="OtherItems">The other files the project claims: evaluated EmbeddedResource, AdditionalFiles, Content and
+/// None items (union over frameworks). With <paramref name="CompileItems"/>, what decides which project a changed file affects.</param>
+/// <param name="PackageReferences">Evaluated PackageReference ids.</param>
+/// <param name="IsTestingPlatformApplication">Evaluated IsTestingPlatformApplication=true in any framework: a Microsoft.Testing.Platform app.</param>
+/// <param name="TestingPlatformDotnetTestSupport">Evaluated TestingPlatformDotnetTestSupport=true in any framework: an MTP app that
+/// VSTest-mode <c>dotnet test</c> hands its options.</param>
+/// <param name="Outputs">Per evaluated target framework: the output assembly (TargetPath) and the compiler's output (IntermediateAssembly).</param>
 public sealed record ProjectGraphNode(
     string Path,
     bool IsTestProject,
@@ -44,4 +51,15 @@ public sealed record ProjectGraphNode(
     bool Restored,
     IReadOnlyList<string> CompileItems,
     IReadOnlyList<string> ProjectReferences,
-    IReadOnlyList<string> Imports);
+    IReadOnlyList<string> Imports,
+    IReadOnlyList<string> OtherItems,
+    IReadOnlyList<string> PackageReferences,
+    bool IsTestingPlatformApplication,
+    bool TestingPlatformDotnetTestSupport,
+    IReadOnlyList<ProjectOutput> Outputs);
+
+/// <summary>What one target framework of a project builds. Paths are workspace-relative, absolute outside.</summary>
+/// <param name="TargetFramework">The framework.</param>
+/// <param name="TargetPath">Evaluated TargetPath (bin/…/Name.dll), or null.</param>
+/// <param name="IntermediateAssembly">Evaluated IntermediateAssembly (obj/…/Name.dll): it changes exactly when the compiler runs; or null.</param>
+public sealed record ProjectOutput(string TargetFramework, string? TargetPath, string? IntermediateAssembly);

@@ -27,6 +27,11 @@ public enum TestProjectSource
     [JsonStringEnumMemberName("testSdkReference")]
     TestSdkReference,
 
+    /// <summary>IsTestProject was empty; the evaluated IsTestingPlatformApplication=true (a Microsoft.Testing.Platform
+    /// app: xunit.v3, MSTest.Sdk, TUnit) made it a test project.</summary>
+    [JsonStringEnumMemberName("testingPlatformApplication")]
+    TestingPlatformApplication,
+
     /// <summary>Neither: not a test project.</summary>
     [JsonStringEnumMemberName("absent")]
     Absent,

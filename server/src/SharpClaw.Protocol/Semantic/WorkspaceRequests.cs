@@ -43,3 +43,30 @@ public sealed record SolutionInspectParams : WorkspaceRequestParams;
 
 /// <summary>Params of <c>sharpclaw/projectGraph</c>.</summary>
 public sealed record ProjectGraphParams : WorkspaceRequestParams;
+
+/// <summary>Params of <c>sharpclaw/resolveTarget</c>: only <c>workspace</c> and <c>target</c> matter; nothing runs.</summary>
+public sealed record ResolveTargetParams : WorkspaceRequestParams;
+
+/// <summary>Solution or project, on the wire.</summary>
+[System.Text.Json.Serialization.JsonConverter(typeof(System.Text.Json.Serialization.JsonStringEnumConverter<ResolvedTargetKind>))]
+public enum ResolvedTargetKind
+{
+    /// <summary>A .sln or .slnx.</summary>
+    [System.Text.Json.Serialization.JsonStringEnumMemberName("solution")]
+    Solution,
+
+    /// <summary>A .csproj.</summary>
+    [System.Text.Json.Serialization.JsonStringEnumMemberName("project")]
+    Project,
+}
+
+/// <summary>
+/// The <c>sharpclaw/resolveTarget</c> result: the target every other request with the same
+/// <c>workspace</c>/<c>target</c> would use, found from files only (no MSBuild, no authorization).
+/// No target or several are the typed NoTarget / TargetAmbiguous errors, with candidates.
+/// </summary>
+/// <param name="Workspace">The workspace folder (normalized).</param>
+/// <param name="Target">The .sln/.slnx/.csproj, workspace-relative.</param>
+/// <param name="Kind">Solution or project.</param>
+/// <param name="Projects">The projects the solution lists (or the project itself), workspace-relative, absolute outside.</param>
+public sealed record ResolveTargetResult(string Workspace, string Target, ResolvedTargetKind Kind, IReadOnlyList<string> Projects);

@@ -13,11 +13,16 @@ namespace SharpClaw.Server.Hosting;
 /// per-request log line (method, id, outcome, duration) and the one place a typed
 /// <see cref="SemanticException"/> becomes its JSON-RPC error (code -32001 with the documented data).
 /// An argument the host cannot read (a number beyond a C# int, a wrong type) becomes a typed
-/// InvalidRequest naming the argument, never a raw .NET message. Handlers stay free of all of it.
+/// InvalidRequest naming the argument, never a raw .NET message. Every request is admitted through
+/// the <see cref="RequestGate"/> by its <see cref="HandlerTable"/> effect, so edit, undo and redo never
+/// overlap a reader or each other. Handlers stay free of all of it.
 /// </summary>
 internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLifecycle lifecycle, HostLog log)
     : JsonRpc(messageHandler)
 {
+    /// <summary>Serializes mutating requests against readers (see <see cref="HandlerTable"/>).</summary>
+    public RequestGate Gate { get; } = new();
+
     protected override async ValueTask<JsonRpcMessage> DispatchRequestAsync(
         JsonRpcRequest request,
         TargetMethod targetMethod,
@@ -43,7 +48,27 @@ internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLif
         }
 
         long started = Stopwatch.GetTimestamp();
-        JsonRpcMessage response = await base.DispatchRequestAsync(request, targetMethod, cancellationToken).ConfigureAwait(false);
+        IDisposable admission;
+        try
+        {
+            admission = await this.Gate.EnterAsync(HandlerTable.EffectOf(method), cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            log.Info($"{kind} cancelled while it waited for a running edit");
+            return new JsonRpcError
+            {
+                RequestId = request.RequestId,
+                Error = new JsonRpcError.ErrorDetail { Code = JsonRpcErrorCode.RequestCanceled, Message = "The request was cancelled while it waited for a running edit." },
+            };
+        }
+
+        JsonRpcMessage response;
+        using (admission)
+        {
+            response = await base.DispatchRequestAsync(request, targetMethod, cancellationToken).ConfigureAwait(false);
+        }
+
         string outcome = response is JsonRpcError error
             ? $"failed ({(int?)error.Error?.Code}: {error.Error?.Message})"
             : "ok";

@@ -13,14 +13,21 @@ public static class ResultBuilder
     private const string TestSdkPackage = "Microsoft.NET.Test.Sdk";
 
     /// <summary>
-    /// Evaluated IsTestProject wins (an explicit false included); only when it is absent does a
-    /// Microsoft.NET.Test.Sdk PackageReference make a test project.
+    /// The one rule for "is this a test project", in order: evaluated IsTestProject wins (an explicit
+    /// false included); only when it is absent does an evaluated IsTestingPlatformApplication=true
+    /// (MTP apps need neither IsTestProject nor the test SDK), then a Microsoft.NET.Test.Sdk
+    /// PackageReference (an unrestored project whose props did not run yet) make a test project.
     /// </summary>
     public static (bool IsTestProject, TestProjectSource Source) ResolveIsTestProject(EvaluatedProject project)
     {
         if (project.IsTestProjectProperty.Length > 0)
         {
             return (project.IsTestProjectProperty.Equals("true", StringComparison.OrdinalIgnoreCase), TestProjectSource.Evaluated);
+        }
+
+        if (project.IsTestingPlatformApplication)
+        {
+            return (true, TestProjectSource.TestingPlatformApplication);
         }
 
         return project.PackageReferences.Any(p => p.Id.Equals(TestSdkPackage, StringComparison.OrdinalIgnoreCase))
@@ -109,6 +116,16 @@ public static class ResultBuilder
                     .Where(i => !hidden.Any(h => PathUtil.IsUnder(i, h)))
                     .Distinct(PathUtil.Comparer)
                     .Select(i => PathUtil.ToWorkspaceRelative(workspace, i))
+                    .ToList(),
+                OtherItems: project.OtherItems.Select(c => PathUtil.ToWorkspaceRelative(workspace, c)).ToList(),
+                PackageReferences: project.PackageReferences.Select(p => p.Id).ToList(),
+                IsTestingPlatformApplication: project.IsTestingPlatformApplication,
+                TestingPlatformDotnetTestSupport: project.TestingPlatformDotnetTestSupport,
+                Outputs: project.Outputs
+                    .Select(o => new ProjectOutput(
+                        o.TargetFramework,
+                        o.TargetPath is { } targetPath ? PathUtil.ToWorkspaceRelative(workspace, targetPath) : null,
+                        o.IntermediateAssembly is { } intermediate ? PathUtil.ToWorkspaceRelative(workspace, intermediate) : null))
                     .ToList()));
         }
 

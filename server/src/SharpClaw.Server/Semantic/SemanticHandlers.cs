@@ -81,3 +81,26 @@ public sealed class NavigationHandler(HostState state, JsonRpc rpc)
     public Task<SymbolsResult> SymbolsAsync(SymbolsParams? parameters = null, CancellationToken cancellationToken = default) =>
         this.symbols.SymbolsAsync(parameters ?? new SymbolsParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
 }
+
+/// <summary>
+/// <c>sharpclaw/resolveTarget</c>: the target every other request with the same workspace/target would
+/// use (<see cref="Discovery.TargetDiscovery"/>), from files only: no MSBuild, no authorization.
+/// The verifier asks it so that read tools and verification cannot disagree about the target.
+/// </summary>
+public sealed class ResolveTargetHandler
+{
+    [JsonRpcMethod(ProtocolMethods.ResolveTarget, UseSingleObjectParameterDeserialization = true)]
+    public async Task<ResolveTargetResult> ResolveAsync(ResolveTargetParams? parameters = null, CancellationToken cancellationToken = default)
+    {
+        parameters ??= new ResolveTargetParams();
+        Discovery.TargetSelection target = Discovery.TargetDiscovery.Resolve(parameters.Workspace, parameters.Target);
+        IReadOnlyList<string> projects = target.Kind == Discovery.TargetKind.Solution
+            ? await Evaluation.SolutionReader.ReadProjectsAsync(target.TargetPath, cancellationToken).ConfigureAwait(false)
+            : [target.TargetPath];
+        return new ResolveTargetResult(
+            target.Workspace,
+            target.RelativeTarget,
+            target.Kind == Discovery.TargetKind.Solution ? ResolvedTargetKind.Solution : ResolvedTargetKind.Project,
+            projects.Select(p => PathUtil.ToWorkspaceRelative(target.Workspace, p)).ToList());
+    }
+}

@@ -3,33 +3,37 @@
 // policy for ShellExecution ('shell') before any process starts; read-only modes deny it there.
 import { renderReport } from '../../verification/renderReport';
 import type { VerificationReport } from '../../verification/report';
-import { VerifyRequestSchema, defaultTimeoutSeconds, type VerifyRequest } from '../../verification/request';
+import { resolveVerification, resolveVerifyRequest } from '../../config/settings';
+import { VerifyArgumentsSchema, defaultTimeoutSeconds, type VerifyArguments } from '../../verification/request';
 import { verificationService } from '../../verification/verificationService';
 import { defineTool } from '../toolDefinition';
 import { ToolError } from '../../errors';
 
-export const verifyWorkspaceTool = defineTool<VerifyRequest, VerificationReport>({
+export const verifyWorkspaceTool = defineTool<VerifyArguments, VerificationReport>({
   name: 'verify_workspace',
   displayName: 'Verify Workspace (build and test)',
   modelDescription:
     'Builds and/or tests the C# workspace with dotnet and returns a typed report: status (passed, failed, skipped, missingPrerequisites, timedOut, cancelled, denied), ' +
     'compiler and MSBuild errors with file and line, test counts and each failed test with its message and stack. ' +
     'Use scope "affected" after editing files (only the projects that own the changed files and their dependents), "all" for build then test, "build" to compile only, ' +
-    `"tests" to run existing test outputs without building. Restore is off unless restore=true. Default timeout ${defaultTimeoutSeconds} s per process. Runs project code: the user is asked to approve.`,
+    `"tests" to run existing test outputs without building. Restore is off unless restore=true (or the person's settings allow it). Default timeout ${defaultTimeoutSeconds} s per process. Runs project code: the user is asked to approve.`,
   userDescription: 'Build and test the workspace and report errors and failed tests.',
   referenceName: 'verifyWorkspace',
   tags: ['csharp', 'dotnet', 'build', 'test', 'sharpclaw'],
-  input: VerifyRequestSchema,
+  input: VerifyArgumentsSchema,
   effects: 'build',
   confirmation: (input) => ({
     title: 'Build and test with SharpClaw?',
-    message: `Runs \`dotnet build\`/\`dotnet test\` (scope **${input.scope}**${input.target ? ` on \`${input.target}\`` : ''}), which executes code from the project and build files.`,
+    message: `Runs \`dotnet build\`/\`dotnet test\` (scope **${input.scope ?? 'from the settings, else all'}**${input.target ? ` on \`${input.target}\`` : ''}), which executes code from the project and build files.`,
   }),
   async invoke(input, context) {
-    const report = await verificationService.run(input, {
+    // The call's arguments, else the sharpclaw.verification.* settings someone set, else the defaults.
+    const settings = resolveVerification({ workspaceFolder: context.workspaceFolder, ...(context.settingsLayers ? { editorLayers: context.settingsLayers() } : {}) });
+    const report = await verificationService.run(resolveVerifyRequest(input, settings), {
       workspaceFolder: context.workspaceFolder,
       permissions: context.permissions,
       requestedBy: 'verify_workspace',
+      host: context.host,
       signal: context.signal,
       progress: (message) => context.progress(message),
       ...(context.dotnetPath ? { dotnet: context.dotnetPath } : {}),

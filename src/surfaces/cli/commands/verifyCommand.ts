@@ -1,21 +1,26 @@
-// `sharpclaw verify`: builds and tests with the shared runner. Exit 0 when the check passed or was
+// `sharpclaw verify`: builds and tests with the shared runner; the target and the project graph
+// come from the Roslyn host, started on first use like `sharpclaw tool` does. Flags win over the
+// settings files (~/.sharpclaw and <workspace>/.sharpclaw settings.jsonc), which win over defaults. Exit 0 when the check passed or was
 // explicitly skipped (no .NET target, nothing changed), 1 when it failed, timed out, was
 // cancelled, lacked prerequisites or was denied, 2 for a usage error.
+import { resolveVerification, resolveVerifyRequest } from '../../../engine/config/settings';
+import { HostProcess, bundledServerDll } from '../../../engine/host/hostProcess';
 import { isFailingStatus } from '../../../engine/verification/report';
 import { renderReport } from '../../../engine/verification/renderReport';
 import { parseVerifyOptions } from '../../../engine/verification/request';
 import { verify } from '../../../engine/verification/runner';
 import { ToolError, asToolError } from '../../../engine/errors';
 import type { CliCommand } from '../commands';
+import { LazyCliHost } from './toolCommand';
 import { exitCodeFor, printFailure, printSuccess } from '../output';
 
 export const verifyOptionsHelp = `Options of verify:
-  --scope build|tests|all|affected  what to check (default: all)
+  --scope build|tests|all|affected  what to check (default: verification.scope when set, else all)
   --target FILE                     the .sln, .slnx or project (default: the workspace's only one)
   --configuration C                 MSBuild configuration (default: Debug)
   --framework F                     one target framework (default: every framework of each project)
-  --restore                         allow NuGet restore (the only way to allow it)
-  --timeout S                       seconds for the lock wait, the evaluation and each process (default: 120)
+  --restore                         allow NuGet restore (the only flag that allows it; or verification.allowRestore in settings.jsonc)
+  --timeout S                       seconds for the lock wait, the evaluation and each process (default: verification.timeoutSeconds when set, else 120)
   --changed FILE                    affected: a changed file (repeatable; default: Git's changes)`;
 
 export const verifyCommand: CliCommand = {
@@ -32,7 +37,7 @@ export const verifyCommand: CliCommand = {
     changed: { type: 'string', multiple: true },
   },
   async run(values, _positionals, globals) {
-    const request = parseVerifyOptions({
+    const args = parseVerifyOptions({
       scope: values.scope,
       target: values.target,
       configuration: values.configuration,
@@ -45,11 +50,22 @@ export const verifyCommand: CliCommand = {
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    const host = new LazyCliHost(() =>
+      HostProcess.start({
+        serverDll: bundledServerDll(),
+        workspaceFolder: globals.cwd,
+        permissions: globals.permissions,
+        requestedBy: () => 'sharpclaw verify',
+        onProgress: () => undefined,
+      }),
+    );
     try {
+      const request = resolveVerifyRequest(args, resolveVerification({ workspaceFolder: globals.cwd }));
       const report = await verify(request, {
         workspaceFolder: globals.cwd,
         permissions: globals.permissions,
         requestedBy: 'sharpclaw verify',
+        host,
         signal: controller.signal,
         progress: (message) => {
           if (globals.outputFormat === 'text') process.stderr.write(`${message}\n`);
@@ -72,6 +88,7 @@ export const verifyCommand: CliCommand = {
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      await host.dispose();
     }
   },
 };

@@ -3,12 +3,14 @@
 // the Problems panel ("SharpClaw" diagnostics from every report, including verify_workspace's).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { HostRequester } from '../../../engine/host/hostRequester';
 import type { PermissionPolicy } from '../../../engine/permissions/permissionPolicy';
 import type { ExtensionLog } from '../logging/extensionLog';
 import { toAbortSignal } from '../tools/vscodeToolAdapter';
 import { isFailingStatus, type Diagnostic, type FailedTest, type VerificationReport, type VerificationScope, type VerificationStatus } from '../../../engine/verification/report';
 import { StandingResults } from '../../../engine/verification/standingResults';
-import { VerifyRequestSchema } from '../../../engine/verification/request';
+import { resolveVerifyRequest } from '../../../engine/config/settings';
+import { readVerificationSettings } from '../config/vscodeSettings';
 import { reportSentence } from '../messages/reportText';
 import type { VerificationService } from '../../../engine/verification/verificationService';
 
@@ -19,6 +21,8 @@ export interface VerificationCommandsOptions {
   workspaceFolder: () => string | undefined;
   /** The machine-scoped sharpclaw.dotnetPath, or empty for PATH. */
   dotnetPath: () => string;
+  /** The Roslyn host: the verifier takes the target and the project graph from it. */
+  host: HostRequester;
 }
 
 const stackFrame = /\s+in\s+(.+?):line\s+(\d+)\s*$/m;
@@ -85,10 +89,13 @@ export function createVerificationFeature(options: VerificationCommandsOptions):
         const abort = toAbortSignal(token);
         try {
           const dotnet = options.dotnetPath();
-          const report = await options.service.run(VerifyRequestSchema.parse({ scope }), {
+          // The command names the scope; timeout and restore come from the settings someone set, else the defaults.
+          const request = resolveVerifyRequest({ scope }, readVerificationSettings(workspaceFolder, vscode.Uri.file(workspaceFolder)));
+          const report = await options.service.run(request, {
             workspaceFolder,
             permissions: options.permissions,
             requestedBy: `SharpClaw: ${title}`,
+            host: options.host,
             signal: abort.signal,
             progress: (message) => progress.report({ message }),
             ...(dotnet ? { dotnet } : {}),

@@ -7,6 +7,9 @@ namespace SharpClaw.Server.Semantic.Evaluation;
 /// <param name="IsAnalyzer">OutputItemType="Analyzer": the reference brings an analyzer/generator.</param>
 public sealed record EvaluatedProjectReference(string Path, bool IsAnalyzer);
 
+/// <summary>What one target framework of a project builds (full paths).</summary>
+public sealed record ProjectFrameworkOutput(string TargetFramework, string? TargetPath, string? IntermediateAssembly);
+
 /// <summary>A PackageReference as evaluated (before restore).</summary>
 public sealed record EvaluatedPackageReference(string Id, string? Version);
 
@@ -23,6 +26,18 @@ public sealed record EvaluatedProject
     public required string IsTestProjectProperty { get; init; }
 
     public required string OutputType { get; init; }
+
+    /// <summary>Evaluated IsTestingPlatformApplication=true in any framework (a Microsoft.Testing.Platform app).</summary>
+    public bool IsTestingPlatformApplication { get; init; }
+
+    /// <summary>Evaluated TestingPlatformDotnetTestSupport=true in any framework.</summary>
+    public bool TestingPlatformDotnetTestSupport { get; init; }
+
+    /// <summary>TargetPath and IntermediateAssembly per inner (or only) framework.</summary>
+    public IReadOnlyList<ProjectFrameworkOutput> Outputs { get; init; } = [];
+
+    /// <summary>EmbeddedResource, AdditionalFiles, Content and None items (union over frameworks).</summary>
+    public IReadOnlyList<string> OtherItems { get; init; } = [];
 
     public required IReadOnlyList<string> TargetFrameworks { get; init; }
 

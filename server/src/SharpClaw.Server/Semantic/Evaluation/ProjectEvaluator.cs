@@ -40,6 +40,9 @@ public static partial class ProjectEvaluator
                                ScTargetFramework="$(TargetFramework)"
                                ScCrossTargeting="$(IsCrossTargetingBuild)"
                                ScIsTestProject="$(IsTestProject)"
+                               ScIsTestingPlatformApplication="$(IsTestingPlatformApplication)"
+                               ScTestingPlatformDotnetTestSupport="$(TestingPlatformDotnetTestSupport)"
+                               ScTargetPath="$(TargetPath)"
                                ScTargetFrameworks="$(TargetFrameworks)"
                                ScOutputType="$(OutputType)"
                                ScProjectAssetsFile="$(ProjectAssetsFile)"
@@ -53,6 +56,8 @@ public static partial class ProjectEvaluator
               <SharpClawResult Include="@(ProjectReference->'%(FullPath)')" ScKind="projectReference" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
               <SharpClawResult Include="@(PackageReference)" ScKind="packageReference" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
               <SharpClawResult Include="@(Analyzer->'%(FullPath)')" ScKind="analyzer" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
+              <SharpClawResult Include="@(EmbeddedResource->'%(FullPath)');@(AdditionalFiles->'%(FullPath)');@(Content->'%(FullPath)');@(None->'%(FullPath)')" ScKind="other" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
+              <SharpClawResult Include="@(IntermediateAssembly->'%(FullPath)')" ScKind="intermediateAssembly" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
             </ItemGroup>
           </Target>
         </Project>
@@ -359,10 +364,28 @@ public static partial class ProjectEvaluator
             targetFrameworks.Add(single);
         }
 
+        bool AnyTrue(string name) => projectRows.Exists(r => Get(r, name).Trim().Equals("true", StringComparison.OrdinalIgnoreCase));
+        List<ProjectFrameworkOutput> outputs = [];
+        foreach (JsonElement row in projectRows.Where(r => Get(r, "ScCrossTargeting") != "true" && Get(r, "ScTargetFramework").Length > 0))
+        {
+            string framework = Get(row, "ScTargetFramework");
+            if (outputs.Exists(o => o.TargetFramework.Equals(framework, StringComparison.OrdinalIgnoreCase)))
+            {
+                continue;
+            }
+
+            string? intermediate = frameworks.GetValueOrDefault(framework)?.Where(r => Get(r, "ScKind") == "intermediateAssembly").Select(r => Get(r, "Identity")).FirstOrDefault(v => v.Length > 0);
+            outputs.Add(new ProjectFrameworkOutput(framework, FullOrNull(Get(row, "ScTargetPath")), intermediate is null ? null : PathUtil.Normalize(intermediate)));
+        }
+
         return new EvaluatedProject
         {
             Path = path,
             IsTestProjectProperty = Property("ScIsTestProject").Trim(),
+            IsTestingPlatformApplication = AnyTrue("ScIsTestingPlatformApplication"),
+            TestingPlatformDotnetTestSupport = AnyTrue("ScTestingPlatformDotnetTestSupport"),
+            Outputs = outputs,
+            OtherItems = Distinct(rows.Where(r => Get(r, "ScKind") == "other").Select(r => PathUtil.Normalize(Get(r, "Identity")))),
             OutputType = Property("ScOutputType") is { Length: > 0 } outputType ? outputType : "Library",
             TargetFrameworks = targetFrameworks,
             ProjectAssetsFile = FullOrNull(Property("ScProjectAssetsFile")),

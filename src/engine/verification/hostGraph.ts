@@ -1,0 +1,175 @@
+// The verifier's view of the C# host: the target (sharpclaw/resolveTarget, files only, the same
+// rule every read tool uses) and the evaluated project graph (sharpclaw/projectGraph, one MSBuild
+// process for the whole target, cached by the host). Paths come back workspace-relative and
+// leave here absolute.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { z } from 'zod';
+import type { HostRequester } from '../host/hostRequester';
+import { callHost } from '../protocol/callHost';
+import { Methods } from '../protocol/methods';
+import type { ProjectGraphNodeSchema, ProjectGraphResultSchema } from '../protocol/semantic';
+import { grantEvaluation } from '../permissions/evaluationGrants';
+import { ToolError } from '../errors';
+import { EvaluationError, type EvaluatedProject, type ProjectGraph, type TestProjectSource } from './projectGraph';
+
+export interface ResolvedTarget {
+  /** Absolute path of the solution or project. */
+  path: string;
+  /** Workspace-relative, as the host names it (and as the read tools report it). */
+  relative: string;
+  kind: 'solution' | 'project';
+  /** Absolute paths of the projects it names (a project target names itself). */
+  projects: string[];
+}
+
+export type TargetResolution = { kind: 'found'; target: ResolvedTarget } | { kind: 'none'; reason: string };
+
+const absolute = (workspace: string, file: string) => path.resolve(workspace, file);
+
+/**
+ * The target the read tools would use. No target and no candidate anywhere below is a non-.NET
+ * workspace (`none`: verification is skipped); no top-level target but nested candidates is the
+ * host's NoTarget error with the candidates as hints, exactly what csharp_diagnostics answers.
+ */
+export async function resolveTarget(host: HostRequester, workspaceFolder: string, target: string | undefined, signal?: AbortSignal): Promise<TargetResolution> {
+  try {
+    const result = await callHost(host, Methods.resolveTarget, { workspace: workspaceFolder, ...(target ? { target } : {}) }, signal);
+    return {
+      kind: 'found',
+      target: { path: absolute(workspaceFolder, result.target), relative: result.target, kind: result.kind, projects: result.projects.map((p) => absolute(workspaceFolder, p)) },
+    };
+  } catch (error) {
+    if (!target && error instanceof ToolError && error.code === 'no_target' && (error.details.candidates?.length ?? 0) === 0) {
+      return { kind: 'none', reason: error.message };
+    }
+    throw error;
+  }
+}
+
+const sourceOf = (node: z.infer<typeof ProjectGraphNodeSchema>): TestProjectSource | null => {
+  if (!node.isTestProject) return null;
+  switch (node.isTestProjectSource) {
+    case 'evaluated':
+      return 'IsTestProject';
+    case 'testingPlatformApplication':
+      return 'IsTestingPlatformApplication';
+    case 'testSdkReference':
+      return 'Microsoft.NET.Test.Sdk';
+    default:
+      return null;
+  }
+};
+
+/** One node of the host's graph as the verifier uses it (exported for the unit test of the mapping). */
+export function toEvaluatedProject(workspaceFolder: string, node: z.infer<typeof ProjectGraphNodeSchema>): EvaluatedProject {
+  const full = absolute(workspaceFolder, node.path);
+  const targetPaths: Record<string, string> = {};
+  const intermediateAssemblies: Record<string, string> = {};
+  for (const output of node.outputs) {
+    if (output.targetPath) targetPaths[output.targetFramework] = absolute(workspaceFolder, output.targetPath);
+    if (output.intermediateAssembly) intermediateAssemblies[output.targetFramework] = absolute(workspaceFolder, output.intermediateAssembly);
+  }
+  const testProjectSource = sourceOf(node);
+  return {
+    path: full,
+    name: path.basename(full, path.extname(full)),
+    isTestProject: testProjectSource !== null,
+    testProjectSource,
+    testingPlatformApplication: node.isTestingPlatformApplication,
+    testingPlatformDotnetTestSupport: node.testingPlatformDotnetTestSupport,
+    targetFrameworks: node.targetFrameworks,
+    multiTargeted: node.targetFrameworks.length > 1,
+    outputType: node.outputType,
+    assetsFile: node.assetsFile ? absolute(workspaceFolder, node.assetsFile) : null,
+    targetPaths,
+    intermediateAssemblies,
+    ownedFiles: [...new Set([...node.compileItems, ...node.otherItems].map((file) => absolute(workspaceFolder, file)))].sort(),
+    projectReferences: [...new Set(node.projectReferences.map((file) => absolute(workspaceFolder, file)))].sort(),
+    packageReferences: [...node.packageReferences].sort(),
+    imports: node.imports.map((file) => absolute(workspaceFolder, file)),
+  };
+}
+
+export interface HostEvaluateOptions {
+  workspaceFolder: string;
+  target: ResolvedTarget;
+  configuration: string;
+  framework?: string;
+  /** Bounds the evaluation. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** The tool or command, for the host's log and any authorization request. */
+  requestedBy: string;
+}
+
+/**
+ * Evaluates the target and every project it references, in the host. Call it only after the
+ * person approved the verification: it holds an evaluation grant for exactly this target while
+ * the request runs, so the host's authorizeEvaluation is answered by that approval.
+ */
+export async function evaluateWithHost(host: HostRequester, options: HostEvaluateOptions): Promise<ProjectGraph> {
+  const { workspaceFolder, target } = options;
+  const missing = target.projects.filter((project) => !fs.existsSync(project));
+  if (missing.length > 0) throw missingProjects(missing, workspaceFolder);
+
+  const started = performance.now();
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  const release = grantEvaluation({ workspace: workspaceFolder, target: target.relative, configuration: options.configuration });
+  try {
+    const request = callHost(
+      host,
+      Methods.projectGraph,
+      { workspace: workspaceFolder, target: target.relative, configuration: options.configuration, ...(options.framework ? { targetFramework: options.framework } : {}), tool: options.requestedBy },
+      controller.signal,
+    );
+    request.catch(() => undefined); // a request abandoned at the timeout rejects later: not an unhandled rejection
+    const aborted = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+    let result: z.infer<typeof ProjectGraphResultSchema>;
+    try {
+      result = await Promise.race([request, aborted]);
+    } catch (error) {
+      if (timedOut) throw new EvaluationError(`Evaluating ${target.relative} did not finish within the timeout.`, 'timedOut');
+      if (options.signal?.aborted) throw new EvaluationError(`Evaluating ${target.relative} was cancelled.`, 'cancelled');
+      if (error instanceof ToolError && (error.code === 'load_failed' || error.code === 'partial_load')) {
+        throw new EvaluationError(error.message, 'failed', (error.details.projects ?? []).map((p) => `${p.path}: ${p.reason}`).join('\n'));
+      }
+      throw error;
+    }
+    if (result.partialLoad.length > 0) {
+      const lines = result.partialLoad.map((issue) => `${issue.path}: ${issue.reason}`);
+      throw new EvaluationError(`MSBuild could not evaluate ${result.partialLoad.length === 1 ? 'a project' : `${result.partialLoad.length} projects`} of ${target.relative}: ${lines.join('; ')}`, 'failed', lines.join('\n'));
+    }
+    const projects = new Map<string, EvaluatedProject>();
+    for (const node of result.projects) {
+      const project = toEvaluatedProject(workspaceFolder, node);
+      projects.set(project.path, project);
+    }
+    return {
+      projects,
+      evaluated: result.fromCache ? 0 : projects.size,
+      cached: result.fromCache ? projects.size : 0,
+      durationMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    release();
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Project files the solution lists that do not exist: named, instead of a failed evaluation. */
+function missingProjects(projects: readonly string[], workspaceFolder: string): EvaluationError {
+  const names = projects.map((project) => path.relative(workspaceFolder, project) || project);
+  return new EvaluationError(
+    `${names.length === 1 ? 'A listed project file does not exist' : `${names.length} listed project files do not exist`}: ${names.join(', ')}. Restore them or remove them from the solution.`,
+    'failed',
+  );
+}

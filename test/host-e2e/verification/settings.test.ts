@@ -1,0 +1,49 @@
+// The settings apply: <workspace>/.sharpclaw/settings.jsonc changes what `sharpclaw verify` does
+// (scope and timeout), flags still win, and an invalid value is a clear error. Real CLI, real
+// dotnet on fixtures/VerificationSlow (its build sleeps $SlowSeconds).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { VerificationReport } from '../../../src/engine/verification/report';
+import { cleanUpCopies, copyFixture, restore, runCli, tempStateRoot } from './support';
+
+const report = (stdout: string) => (JSON.parse(stdout) as { data?: VerificationReport }).data!;
+
+describe('sharpclaw verify reads the verification settings', function () {
+  this.timeout(300_000);
+  let workspace: string;
+  const write = (settings: unknown) => {
+    fs.mkdirSync(path.join(workspace, '.sharpclaw'), { recursive: true });
+    fs.writeFileSync(path.join(workspace, '.sharpclaw', 'settings.jsonc'), `// workspace settings\n${JSON.stringify(settings)}\n`);
+  };
+  before(() => {
+    workspace = copyFixture('VerificationSlow');
+    restore(workspace, 'Slow/Slow.csproj');
+  });
+  after(cleanUpCopies);
+
+  it('a workspace timeoutSeconds and scope change the run: build only, stopped after 6 s', async () => {
+    write({ verification: { scope: 'build', timeoutSeconds: 6 } });
+    const result = await runCli(['verify', '--target', 'Slow/Slow.csproj', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot(), SlowSeconds: '60' } });
+    const run = report(result.stdout);
+    assert.equal(run.scope, 'build');
+    assert.equal(run.timeoutSeconds, 6);
+    assert.equal(run.status, 'timedOut', run.summary);
+    assert.ok(!run.steps.some((step) => step.kind === 'test'), 'the build scope never tests');
+  });
+
+  it('a flag wins over the setting', async () => {
+    write({ verification: { scope: 'build', timeoutSeconds: 6 } });
+    const result = await runCli(['verify', '--target', 'Slow/Slow.csproj', '--timeout', '200', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot(), SlowSeconds: '0' } });
+    const run = report(result.stdout);
+    assert.equal(run.timeoutSeconds, 200);
+    assert.equal(run.status, 'passed', run.summary);
+  });
+
+  it('an invalid value fails with its key, value, file and the valid range', async () => {
+    write({ verification: { timeoutSeconds: 0 } });
+    const result = await runCli(['verify', '--target', 'Slow/Slow.csproj', '--allow-shell'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot() } });
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr + result.stdout, /sharpclaw\.verification\.timeoutSeconds = 0 in .*settings\.jsonc: expected a whole number from 1 to 3600/);
+  });
+});

@@ -1,0 +1,69 @@
+// The read tools and verify pick the same target, because both ask the host's discovery (the
+// spec's rule: an explicit target, else the one top-level .sln/.slnx, else the one top-level
+// .csproj; nested candidates are hints, never a choice). Checked on every discovery fixture the
+// host's TargetDiscoveryTests use, through the real CLI as a person runs it.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { cleanUpCopies, copyFixture, repoRoot, restore, runCli, tempStateRoot } from './support';
+
+interface Envelope {
+  ok: boolean;
+  data?: { target?: string | null; status?: string };
+  error?: { code: string; message: string; candidates?: string[] };
+}
+
+/** The fixtures TargetDiscoveryTests copies: adding one there adds it here. */
+function discoveryFixtures(): string[] {
+  const source = fs.readFileSync(path.join(repoRoot, 'server', 'tests', 'SharpClaw.Server.Tests', 'TargetDiscoveryTests.cs'), 'utf8');
+  return [...new Set([...source.matchAll(/FixtureWorkspace\.Copy\("([^"]+)"\)/g)].map((match) => match[1]!))].sort();
+}
+
+describe('read tools and verify agree on the target (every discovery fixture)', function () {
+  this.timeout(600_000);
+  after(cleanUpCopies);
+
+  const fixtures = discoveryFixtures();
+  it('finds the discovery fixtures', () => {
+    assert.ok(fixtures.includes('NestedOnly') && fixtures.includes('TwoSolutions') && fixtures.length >= 4, fixtures.join(', '));
+  });
+
+  for (const fixture of fixtures) {
+    it(`${fixture}: dotnet_solution_inspect and verify give the same answer`, async () => {
+      const workspace = copyFixture(fixture);
+      const env = { SHARPCLAW_STATE_DIR: tempStateRoot() };
+      // Read-only: verify resolves its target and stops at the permission, running nothing.
+      const verified = await runCli(['verify', '--scope', 'build', '--permission-mode', 'read-only', '--output-format', 'json'], { cwd: workspace, env });
+      const verify = JSON.parse(verified.stdout) as Envelope;
+      const verifyTarget = verify.data?.target ?? null;
+      if (verifyTarget) restore(workspace, verifyTarget);
+      const inspected = await runCli(['tool', 'dotnet_solution_inspect', '--input', '{}', '--allow-evaluation', '--output-format', 'json'], { cwd: workspace, env });
+      const inspect = JSON.parse(inspected.stdout) as Envelope;
+
+      if (inspect.ok) {
+        assert.equal(verify.data?.status, 'denied', verified.stdout);
+        assert.equal(verifyTarget, inspect.data?.target, `verify chose ${verifyTarget}, the read tools ${inspect.data?.target}`);
+      } else {
+        assert.equal(verify.ok, false);
+        assert.equal(verify.error?.code, inspect.error?.code, `verify: ${verified.stdout}\ninspect: ${inspected.stdout}`);
+        assert.deepEqual(verify.error?.candidates ?? [], inspect.error?.candidates ?? []);
+        assert.equal(verify.error?.message, inspect.error?.message);
+      }
+    });
+  }
+
+  it('NestedOnly: no top-level target is NoTarget from both, with the nested projects as hints (never built)', async () => {
+    const workspace = copyFixture('NestedOnly');
+    const env = { SHARPCLAW_STATE_DIR: tempStateRoot() };
+    const verified = await runCli(['verify', '--scope', 'build', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env });
+    const diagnostics = await runCli(['tool', 'csharp_diagnostics', '--input', '{}', '--allow-evaluation', '--output-format', 'json'], { cwd: workspace, env });
+    const verify = JSON.parse(verified.stdout) as Envelope;
+    const read = JSON.parse(diagnostics.stdout) as Envelope;
+    assert.equal(verified.code, 1);
+    assert.equal(verify.error?.code, 'no_target', verified.stdout);
+    assert.equal(read.error?.code, 'no_target', diagnostics.stdout);
+    assert.ok((verify.error?.candidates ?? []).length > 0, 'the nested candidates are named as hints');
+    assert.deepEqual(verify.error?.candidates, read.error?.candidates);
+    assert.doesNotMatch(verified.stdout + verified.stderr, /dotnet build/, 'nothing was built');
+  });
+});
