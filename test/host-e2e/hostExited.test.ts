@@ -1,6 +1,7 @@
 // Issue 12 item 1: a host that dies mid-request must not read as success. The real CLI starts the
 // real host on a restored copy of fixtures/VerificationSlow, whose design-time build sleeps, and the
-// test SIGKILLs the host while the CLI waits for its answer.
+// test SIGKILLs the host while the CLI waits for its answer. During an apply (fixtures/WideRename,
+// a rename across hundreds of files) the error also lists the files already written.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -59,5 +60,61 @@ describe('a host that dies mid-request (real CLI, real host)', function () {
     assert.match(stderr, /^error host_exited: The SharpClaw host was killed by SIGKILL while a request was pending; its log: /m);
     assert.ok(stderr.includes(log), stderr);
     assert.ok(fs.existsSync(log), `${log} exists`);
+  });
+});
+
+describe('a host killed during the apply of a multi-file rename (real CLI, real host)', function () {
+  this.timeout(400_000);
+  const useFiles = 250;
+  let workspace: string;
+  let stateRoot: string;
+
+  before(function () {
+    if (process.platform !== 'linux') this.skip();
+    assert.ok(fs.existsSync(cliPath), `${cliPath} is missing: run "npm run build"`);
+    workspace = copyFixture('WideRename');
+    fs.mkdirSync(path.join(workspace, 'Uses'));
+    for (let i = 1; i <= useFiles; i++) {
+      const name = `Use${String(i).padStart(3, '0')}`;
+      fs.writeFileSync(path.join(workspace, 'Uses', `${name}.cs`), `namespace WideRename.Uses;\n\npublic static class ${name}\n{\n    public static int Run(Widget widget) => widget.Spin(${i});\n}\n`);
+    }
+    restore(workspace, 'WideRename.csproj');
+    stateRoot = tempStateRoot();
+  });
+  after(cleanUpCopies);
+
+  it('fails with host_exited and lists exactly the files already written', async () => {
+    const child = spawn(
+      process.execPath,
+      [cliPath, 'tool', 'csharp_rename_symbol', '--cwd', workspace, '--input', JSON.stringify({ name: 'Widget.Spin', newName: 'Twirl', apply: true }), '--allow-evaluation', '--allow-write'],
+      { env: { ...process.env, SHARPCLAW_STATE_DIR: stateRoot }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const pid = await waitFor('the host to start', () => hostPid(child.pid!), 60_000);
+    // The first file the apply puts in place (its temp file renamed over it) is the moment to kill.
+    let killed = false;
+    const watcher = fs.watch(path.join(workspace, 'Uses'), (_event, name) => {
+      if (killed || !name || !/^Use\d+\.cs$/.test(name) || !fs.readFileSync(path.join(workspace, 'Uses', name), 'utf8').includes('Twirl')) return;
+      killed = true;
+      process.kill(pid, 'SIGKILL');
+    });
+    const code = await closed;
+    watcher.close();
+
+    assert.ok(killed, `the apply wrote nothing before the command ended (exit ${code})\nstdout: ${stdout}\nstderr: ${stderr}`);
+    assert.equal(code, 1, `exit ${code}\nstdout: ${stdout}\nstderr: ${stderr}`);
+    assert.equal(stdout, '');
+    assert.match(stderr, /^error host_exited: The SharpClaw host was killed by SIGKILL while a request was pending; its log: .*sharpclaw-host-\d+\.log\. The interrupted apply had already written \d+ files? \(listed below\)/m);
+    const listed = stderr.split('\n').filter((line) => line.startsWith('  ') && line.trim().endsWith('.cs')).map((line) => line.trim()).sort();
+    const onDisk = ['Widget.cs', ...fs.readdirSync(path.join(workspace, 'Uses')).filter((name) => name.endsWith('.cs')).map((name) => `Uses/${name}`)]
+      .filter((relative) => fs.readFileSync(path.join(workspace, relative), 'utf8').includes('Twirl'))
+      .sort();
+    assert.ok(onDisk.length > 0 && onDisk.length < useFiles + 1, `${onDisk.length} of ${useFiles + 1} files renamed: the kill did not land mid-apply`);
+    assert.deepEqual(listed, onDisk);
+    console.log(`      killed after ${onDisk.length} of ${useFiles + 1} files; the error listed them all`);
   });
 });

@@ -279,4 +279,36 @@ describe('the host supervisor (fake transport)', () => {
       fs.rmSync(workspace, { recursive: true, force: true });
     }
   });
+
+  it('waits for a client-side write under way when the host dies, and names what it wrote', async () => {
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-supervisor-'));
+    try {
+      fs.writeFileSync(path.join(workspace, 'A.cs'), 'class Add {}');
+      let release: () => void = () => undefined;
+      const applyWrite = async () => {
+        await new Promise<void>((resolve) => (release = resolve));
+        fs.writeFileSync(path.join(workspace, 'A.cs'), 'class Sum {}');
+        return true;
+      };
+      const { host, transport } = supervisor({ workspace, applyWrite });
+      const apply = await pending(host, transport);
+      const writing = transport.last.callbacks.applyWrite!({
+        workspace,
+        operation: 'rename',
+        summary: 'rename Add to Sum',
+        files: [],
+        tool: null,
+        changes: [{ path: 'A.cs', newPath: null, before: 'class Add {}', after: 'class Sum {}', occurrences: 1 }],
+      });
+      transport.last.die({ code: null, signal: 'SIGKILL' }); // killed while the editor applies the edit
+      await flush();
+      release();
+      await writing;
+      const error = await apply.answer.then(() => assert.fail('resolved'), (e: unknown) => e as ToolError);
+      assert.equal(error.code, 'host_exited');
+      assert.deepEqual(error.details.candidates, ['A.cs']);
+    } finally {
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  });
 });

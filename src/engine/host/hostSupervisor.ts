@@ -65,6 +65,8 @@ export class HostSupervisor implements HostRequester {
   private starting: Promise<HostConnection> | undefined;
   private readonly stopping = new WeakSet<HostConnection>();
   private readonly pending = new Set<PendingRequest>();
+  /** Client-side writes under way (VS Code's applyWrite). */
+  private readonly applying = new Set<Promise<boolean>>();
   private readonly crashBudget: CrashBudget;
   private readonly log: HostSupervisorLog;
 
@@ -193,8 +195,14 @@ export class HostSupervisor implements HostRequester {
   private onExit(connection: HostConnection, exit: HostExit): void {
     const how = describeExit(exit);
     const intentional = this.stopping.has(connection);
-    for (const request of [...this.pending].filter((r) => r.connection === connection)) {
-      request.fail(intentional ? new ToolError('HostUnavailable', 'The SharpClaw host was stopped while a request was pending.') : this.hostExited(connection, exit, request));
+    const orphaned = [...this.pending].filter((r) => r.connection === connection);
+    if (intentional) {
+      for (const request of orphaned) request.fail(new ToolError('HostUnavailable', 'The SharpClaw host was stopped while a request was pending.'));
+    } else {
+      // A client-side write under way (VS Code's applyWrite) finishes first, so its files are named.
+      void settledWithin([...this.applying], 10_000).then(() => {
+        for (const request of orphaned) request.fail(this.hostExited(connection, exit, request));
+      });
     }
     if (intentional) {
       this.log.info(`SharpClaw host (pid ${connection.pid}) ${how} after a stop request.`);
@@ -218,12 +226,19 @@ export class HostSupervisor implements HostRequester {
 
   /** VS Code applies granted writes itself: what it wrote is remembered for the requests pending. */
   private async applyWrite(params: AuthorizeWriteParams): Promise<boolean> {
-    const applied = await this.options.callbacks.applyWrite!(params);
-    if (applied) {
-      const written = clientWrittenFiles(params);
-      for (const request of this.pending) request.written.push(...written);
+    const waiting = [...this.pending];
+    const applying = this.options.callbacks.applyWrite!(params);
+    this.applying.add(applying);
+    try {
+      const applied = await applying;
+      if (applied) {
+        const written = clientWrittenFiles(params);
+        for (const request of waiting) request.written.push(...written);
+      }
+      return applied;
+    } finally {
+      this.applying.delete(applying);
     }
-    return applied;
   }
 
   private noteCrash(message: string): void {
@@ -241,6 +256,13 @@ export class HostSupervisor implements HostRequester {
     this.currentState = state;
     this.stateEmitter.fire(state);
   }
+}
+
+/** Resolves once every promise settled, or after `timeoutMs`. */
+function settledWithin(promises: Array<Promise<unknown>>, timeoutMs: number): Promise<void> {
+  if (promises.length === 0) return Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([Promise.allSettled(promises), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]).then(() => clearTimeout(timer));
 }
 
 /** The files of a client-applied write that now have their planned text (or were moved). */
