@@ -23,6 +23,16 @@ function hostPid(parent: number): number | undefined {
   return undefined;
 }
 
+/** Starts the real CLI and collects its output; `closed` resolves with its exit code. */
+function startCli(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { pid: child.pid!, output, closed };
+}
+
 describe('a host that dies mid-request (real CLI, real host)', function () {
   this.timeout(300_000);
   let workspace: string;
@@ -38,21 +48,14 @@ describe('a host that dies mid-request (real CLI, real host)', function () {
   after(cleanUpCopies);
 
   it('fails with a typed host_exited error naming the signal and the log, and exits 1', async () => {
-    const child = spawn(process.execPath, [cliPath, 'tool', 'dotnet_solution_inspect', '--cwd', workspace, '--input', JSON.stringify({ target: 'Slow/Slow.csproj' }), '--allow-evaluation'], {
-      env: { ...process.env, SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '60' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-    const pid = await waitFor('the host to start', () => hostPid(child.pid!), 60_000);
+    const cli = startCli(['tool', 'dotnet_solution_inspect', '--cwd', workspace, '--input', JSON.stringify({ target: 'Slow/Slow.csproj' }), '--allow-evaluation'], { SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '60' });
+    const pid = await waitFor('the host to start', () => hostPid(cli.pid), 60_000);
     // Let the request reach the host (it is loading: the design-time build sleeps 60 s).
     await waitFor('the host log', () => fs.readdirSync(path.join(stateRoot, 'logs')).some((name) => name.includes(String(pid))), 60_000);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     process.kill(pid, 'SIGKILL');
-    const code = await closed;
+    const code = await cli.closed;
+    const { stdout, stderr } = cli.output;
 
     assert.equal(code, 1, `exit ${code}\nstdout: ${stdout}\nstderr: ${stderr}`);
     assert.equal(stdout, '');
@@ -84,17 +87,11 @@ describe('a host killed during the apply of a multi-file rename (real CLI, real 
   after(cleanUpCopies);
 
   it('fails with host_exited and lists exactly the files already written', async () => {
-    const child = spawn(
-      process.execPath,
-      [cliPath, 'tool', 'csharp_rename_symbol', '--cwd', workspace, '--input', JSON.stringify({ name: 'Widget.Spin', newName: 'Twirl', apply: true }), '--allow-evaluation', '--allow-write'],
-      { env: { ...process.env, SHARPCLAW_STATE_DIR: stateRoot }, stdio: ['ignore', 'pipe', 'pipe'] },
+    const cli = startCli(
+      ['tool', 'csharp_rename_symbol', '--cwd', workspace, '--input', JSON.stringify({ name: 'Widget.Spin', newName: 'Twirl', apply: true }), '--allow-evaluation', '--allow-write'],
+      { SHARPCLAW_STATE_DIR: stateRoot },
     );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-    const pid = await waitFor('the host to start', () => hostPid(child.pid!), 60_000);
+    const pid = await waitFor('the host to start', () => hostPid(cli.pid), 60_000);
     // The first file the apply puts in place (its temp file renamed over it) is the moment to kill.
     let killed = false;
     const watcher = fs.watch(path.join(workspace, 'Uses'), (_event, name) => {
@@ -102,7 +99,8 @@ describe('a host killed during the apply of a multi-file rename (real CLI, real 
       killed = true;
       process.kill(pid, 'SIGKILL');
     });
-    const code = await closed;
+    const code = await cli.closed;
+    const { stdout, stderr } = cli.output;
     watcher.close();
 
     assert.ok(killed, `the apply wrote nothing before the command ended (exit ${code})\nstdout: ${stdout}\nstderr: ${stderr}`);

@@ -311,4 +311,14 @@ describe('the host supervisor (fake transport)', () => {
       fs.rmSync(workspace, { recursive: true, force: true });
     }
   });
+
+  it('names the exit, not the broken connection, when the transport rejects before the exit arrives', async () => {
+    const { host, transport } = supervisor();
+    const open = await pending(host, transport);
+    // vscode-languageclient rejects pending requests when its connection closes, before the process 'exit'.
+    open.sent.reject(Object.assign(new Error('Pending response rejected since connection got disposed'), { code: -32097 }));
+    await flush();
+    transport.last.die({ code: null, signal: 'SIGKILL' });
+    await assert.rejects(open.answer, (error: ToolError) => error.code === 'host_exited' && /killed by SIGKILL/.test(error.message));
+  });
 });

@@ -6,13 +6,13 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CancellationTokenSource, createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { ToolError } from '../tools/toolErrors';
 import { privateSubfolder, stateRoot } from '../stateFolder';
 import { DotnetNotFoundError, locateDotnet } from './dotnetLocator';
 import { registerHostCallbacks, type HostCallbackOptions } from './hostCallbacks';
 import { hostArguments } from './hostCommandLine';
-import { describeExit, HostStartError, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
+import { describeExit, HostStartError, withCancellation, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
 
 const keptLogs = 20;
 
@@ -86,18 +86,7 @@ export class StdioHostTransport implements HostTransport {
     return {
       pid: child.pid!,
       logFile,
-      async sendRequest(method, params, signal) {
-        const source = new CancellationTokenSource();
-        const cancel = () => source.cancel();
-        if (signal.aborted) source.cancel();
-        else signal.addEventListener('abort', cancel, { once: true });
-        try {
-          return await connection.sendRequest(method, params, source.token);
-        } finally {
-          signal.removeEventListener('abort', cancel);
-          source.dispose();
-        }
-      },
+      sendRequest: (method, params, signal) => withCancellation(signal, (token) => connection.sendRequest(method, params, token)),
       onExit(listener) {
         if (exit) listener(exit);
         else exitListeners.push(listener);

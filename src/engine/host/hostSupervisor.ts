@@ -49,6 +49,18 @@ interface PendingRequest {
   fail(error: unknown): void;
 }
 
+/** How long a request whose connection broke waits for the process exit that explains it. */
+const connectionLossGraceMs = 5000;
+
+/**
+ * vscode-jsonrpc's own codes for a connection that broke (write failed, read failed, pending
+ * responses rejected on dispose, connection inactive): the client's side, never the host's answer.
+ */
+function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' && code >= -32099 && code <= -32096;
+}
+
 const silentLog: HostSupervisorLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export class HostSupervisor implements HostRequester {
@@ -181,7 +193,13 @@ export class HostSupervisor implements HostRequester {
     const request: PendingRequest = { connection, startedAt: started, written: [], controller, fail };
     this.pending.add(request);
     try {
-      const raw = await Promise.race([connection.sendRequest(method, params ?? {}, controller.signal), died]);
+      const answer = connection.sendRequest(method, params ?? {}, controller.signal).catch(async (error: unknown) => {
+        if (!isConnectionLoss(error)) throw error;
+        // The connection broke before the exit was seen: the exit (host_exited) says how it ended.
+        await Promise.race([died, new Promise((resolve) => setTimeout(resolve, connectionLossGraceMs))]);
+        throw error;
+      });
+      const raw = await Promise.race([answer, died]);
       const parsed = resultSchema.safeParse(raw);
       if (!parsed.success) throw new Error(`The SharpClaw host answered ${method} with an unexpected shape: ${parsed.error.message}`);
       this.log.trace?.(`${method} answered in ${Date.now() - started} ms`);

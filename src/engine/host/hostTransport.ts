@@ -3,6 +3,7 @@
 // stdio with vscode-jsonrpc (engine/host/hostProcess.ts: the CLI, the MCP server) and
 // vscode-languageclient (surfaces/vscode/host/languageClientTransport.ts: document sync, output
 // channels). Supervision (lazy start, crash budget, restart, host_exited) lives in the supervisor.
+import { CancellationTokenSource, type CancellationToken } from 'vscode-jsonrpc';
 import type { HostCallbackOptions } from './hostCallbacks';
 
 /** How a host process ended. */
@@ -54,4 +55,18 @@ export class HostStartError extends HostUnavailableError {
 /** "was killed by SIGKILL" / "exited with code 3". */
 export function describeExit(exit: HostExit): string {
   return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+}
+
+/** Runs `send` with a JSON-RPC cancellation token that follows `signal` ($/cancelRequest on abort). */
+export async function withCancellation<T>(signal: AbortSignal, send: (token: CancellationToken) => Promise<T>): Promise<T> {
+  const source = new CancellationTokenSource();
+  const cancel = () => source.cancel();
+  if (signal.aborted) source.cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
+  try {
+    return await send(source.token);
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    source.dispose();
+  }
 }

@@ -11,7 +11,7 @@ import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, type L
 import { registerHostCallbacks, type HostCallbackOptions } from '../../../engine/host/hostCallbacks';
 import { hostArguments } from '../../../engine/host/hostCommandLine';
 import { DotnetNotFoundError, dotnetDownloadUrl, locateDotnet, type DotnetInstallation } from '../../../engine/host/dotnetLocator';
-import { HostStartError, type HostConnection, type HostExit, type HostTransport } from '../../../engine/host/hostTransport';
+import { HostStartError, withCancellation, type HostConnection, type HostExit, type HostTransport } from '../../../engine/host/hostTransport';
 import type { ExtensionLog } from '../logging/extensionLog';
 
 export interface HostLaunchSettings {
@@ -77,26 +77,15 @@ export class LanguageClientTransport implements HostTransport {
     const listeners: Array<(exit: HostExit) => void> = [];
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       exit = { code, signal };
-      if (!stopping) void client.dispose(0).catch(() => undefined);
       for (const listener of listeners.splice(0)) listener(exit);
+      if (!stopping) void client.dispose(0).catch(() => undefined);
     };
     if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode);
     else child.once('exit', onExit);
     return {
       pid: child.pid!,
       logFile: path.join(this.settings.logDirectory, `sharpclaw-host-${child.pid}.log`),
-      async sendRequest(method, params, signal) {
-        const tokenSource = new vscode.CancellationTokenSource();
-        const cancel = () => tokenSource.cancel();
-        if (signal.aborted) tokenSource.cancel();
-        else signal.addEventListener('abort', cancel, { once: true });
-        try {
-          return await client.sendRequest(method, params, tokenSource.token);
-        } finally {
-          signal.removeEventListener('abort', cancel);
-          tokenSource.dispose();
-        }
-      },
+      sendRequest: (method, params, signal) => withCancellation(signal, (token) => client.sendRequest(method, params, token)),
       onExit(listener) {
         if (exit) listener(exit);
         else listeners.push(listener);

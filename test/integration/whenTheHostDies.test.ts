@@ -1,8 +1,9 @@
 // Issue 12 item 1 in the real extension host: when the Roslyn host dies while an agent's tool call
 // waits for it, vscode.lm.invokeTool answers `error host_exited: …` naming the signal and the log
 // file (before: the languageclient's own "connection got disposed" error, or no answer at all), and
-// during an apply the error lists the files the editor had already written. Runs on a restored
-// fixtures/Calculator before semantic.test.ts loads it; nothing is remembered ("Allow once").
+// during an apply the error lists the files the editor had already written. Runs last in the suite
+// (after symbols.writes.test.ts), on fixtures/Calculator with approvals reset and a fresh host, so
+// the first load asks again; it puts the fixture's texts back afterwards.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -15,12 +16,24 @@ async function invoke(name: string, input: object): Promise<string> {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
 }
 
+/** Every C# source of the workspace (workspace-relative, `/`), build output left out. */
+function csharpFiles(root: string, relative = ''): string[] {
+  return fs.readdirSync(path.join(root, relative), { withFileTypes: true }).flatMap((entry) => {
+    const child = relative ? `${relative}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return ['bin', 'obj', '.git'].includes(entry.name) ? [] : csharpFiles(root, child);
+    return entry.name.endsWith('.cs') ? [child] : [];
+  });
+}
+
 describe('a host that dies while a tool waits for it (real extension host)', () => {
   const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 
-  before(function () {
+  before(async function () {
     this.timeout(180_000);
     execFileSync('dotnet', ['restore', 'Calculator.slnx', '-nologo'], { cwd: folder(), stdio: 'ignore' });
+    // A host with nothing loaded and no remembered approval: the first call waits for a dialog.
+    await vscode.commands.executeCommand('sharpclaw.resetApprovals');
+    await vscode.commands.executeCommand('sharpclaw.restartHost');
   });
 
   after(async function () {
@@ -50,7 +63,7 @@ describe('a host that dies while a tool waits for it (real extension host)', () 
     this.timeout(240_000);
     const sharpclaw = await api();
     const contract = 'src/Calculator.Core/ICalculator.cs';
-    const sources = ['src/Calculator.Core/ICalculator.cs', 'src/Calculator.Core/Calculator.cs', 'src/Calculator.App/Program.cs'];
+    const sources = csharpFiles(folder());
     const originals = new Map(sources.map((relative) => [relative, fs.readFileSync(path.join(folder(), relative), 'utf8')]));
     const status = await sharpclaw.hostStatus();
     const applying = invoke('csharp_rename_symbol', { name: 'ICalculator.Multiply', newName: 'Times', apply: true });
