@@ -1,6 +1,7 @@
 // Issue 12 item 1: a host that dies mid-request must not read as success. The real CLI starts the
 // real host on a restored copy of fixtures/VerificationSlow, whose design-time build sleeps, and the
-// test SIGKILLs the host while the CLI waits for its answer.
+// test SIGKILLs the host while the CLI waits for its answer. During an apply (fixtures/WideRename,
+// a rename across hundreds of files) the error also lists the files already written.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -22,6 +23,16 @@ function hostPid(parent: number): number | undefined {
   return undefined;
 }
 
+/** Starts the real CLI and collects its output; `closed` resolves with its exit code. */
+function startCli(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { pid: child.pid!, output, closed };
+}
+
 describe('a host that dies mid-request (real CLI, real host)', function () {
   this.timeout(300_000);
   let workspace: string;
@@ -37,21 +48,14 @@ describe('a host that dies mid-request (real CLI, real host)', function () {
   after(cleanUpCopies);
 
   it('fails with a typed host_exited error naming the signal and the log, and exits 1', async () => {
-    const child = spawn(process.execPath, [cliPath, 'tool', 'dotnet_solution_inspect', '--cwd', workspace, '--input', JSON.stringify({ target: 'Slow/Slow.csproj' }), '--allow-evaluation'], {
-      env: { ...process.env, SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '60' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-    const pid = await waitFor('the host to start', () => hostPid(child.pid!), 60_000);
+    const cli = startCli(['tool', 'dotnet_solution_inspect', '--cwd', workspace, '--input', JSON.stringify({ target: 'Slow/Slow.csproj' }), '--allow-evaluation'], { SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '60' });
+    const pid = await waitFor('the host to start', () => hostPid(cli.pid), 60_000);
     // Let the request reach the host (it is loading: the design-time build sleeps 60 s).
     await waitFor('the host log', () => fs.readdirSync(path.join(stateRoot, 'logs')).some((name) => name.includes(String(pid))), 60_000);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     process.kill(pid, 'SIGKILL');
-    const code = await closed;
+    const code = await cli.closed;
+    const { stdout, stderr } = cli.output;
 
     assert.equal(code, 1, `exit ${code}\nstdout: ${stdout}\nstderr: ${stderr}`);
     assert.equal(stdout, '');
@@ -59,5 +63,56 @@ describe('a host that dies mid-request (real CLI, real host)', function () {
     assert.match(stderr, /^error host_exited: The SharpClaw host was killed by SIGKILL while a request was pending; its log: /m);
     assert.ok(stderr.includes(log), stderr);
     assert.ok(fs.existsSync(log), `${log} exists`);
+  });
+});
+
+describe('a host killed during the apply of a multi-file rename (real CLI, real host)', function () {
+  this.timeout(400_000);
+  const useFiles = 250;
+  let workspace: string;
+  let stateRoot: string;
+
+  before(function () {
+    if (process.platform !== 'linux') this.skip();
+    assert.ok(fs.existsSync(cliPath), `${cliPath} is missing: run "npm run build"`);
+    workspace = copyFixture('WideRename');
+    fs.mkdirSync(path.join(workspace, 'Uses'));
+    for (let i = 1; i <= useFiles; i++) {
+      const name = `Use${String(i).padStart(3, '0')}`;
+      fs.writeFileSync(path.join(workspace, 'Uses', `${name}.cs`), `namespace WideRename.Uses;\n\npublic static class ${name}\n{\n    public static int Run(Widget widget) => widget.Spin(${i});\n}\n`);
+    }
+    restore(workspace, 'WideRename.csproj');
+    stateRoot = tempStateRoot();
+  });
+  after(cleanUpCopies);
+
+  it('fails with host_exited and lists exactly the files already written', async () => {
+    const cli = startCli(
+      ['tool', 'csharp_rename_symbol', '--cwd', workspace, '--input', JSON.stringify({ name: 'Widget.Spin', newName: 'Twirl', apply: true }), '--allow-evaluation', '--allow-write'],
+      { SHARPCLAW_STATE_DIR: stateRoot },
+    );
+    const pid = await waitFor('the host to start', () => hostPid(cli.pid), 60_000);
+    // The first file the apply puts in place (its temp file renamed over it) is the moment to kill.
+    let killed = false;
+    const watcher = fs.watch(path.join(workspace, 'Uses'), (_event, name) => {
+      if (killed || !name || !/^Use\d+\.cs$/.test(name) || !fs.readFileSync(path.join(workspace, 'Uses', name), 'utf8').includes('Twirl')) return;
+      killed = true;
+      process.kill(pid, 'SIGKILL');
+    });
+    const code = await cli.closed;
+    const { stdout, stderr } = cli.output;
+    watcher.close();
+
+    assert.ok(killed, `the apply wrote nothing before the command ended (exit ${code})\nstdout: ${stdout}\nstderr: ${stderr}`);
+    assert.equal(code, 1, `exit ${code}\nstdout: ${stdout}\nstderr: ${stderr}`);
+    assert.equal(stdout, '');
+    assert.match(stderr, /^error host_exited: The SharpClaw host was killed by SIGKILL while a request was pending; its log: .*sharpclaw-host-\d+\.log\. The interrupted apply had already written \d+ files? \(listed below\)/m);
+    const listed = stderr.split('\n').filter((line) => line.startsWith('  ') && line.trim().endsWith('.cs')).map((line) => line.trim()).sort();
+    const onDisk = ['Widget.cs', ...fs.readdirSync(path.join(workspace, 'Uses')).filter((name) => name.endsWith('.cs')).map((name) => `Uses/${name}`)]
+      .filter((relative) => fs.readFileSync(path.join(workspace, relative), 'utf8').includes('Twirl'))
+      .sort();
+    assert.ok(onDisk.length > 0 && onDisk.length < useFiles + 1, `${onDisk.length} of ${useFiles + 1} files renamed: the kill did not land mid-apply`);
+    assert.deepEqual(listed, onDisk);
+    console.log(`      killed after ${onDisk.length} of ${useFiles + 1} files; the error listed them all`);
   });
 });

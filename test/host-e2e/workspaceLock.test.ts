@@ -6,7 +6,8 @@ import { resolveVerifyRequest } from '../../src/engine/config/settings';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HostProcess } from '../../src/engine/host/hostProcess';
+import { StdioHostTransport } from '../../src/engine/host/hostProcess';
+import { HostSupervisor } from '../../src/engine/host/hostSupervisor';
 import type { PermissionPolicy, PermissionRequest } from '../../src/engine/permissions/permissionPolicy';
 import { callHost } from '../../src/engine/protocol/callHost';
 import { Methods } from '../../src/engine/protocol/methods';
@@ -43,7 +44,7 @@ describe('one workspace lock: the host\'s writes and the verifier (real host, re
   this.timeout(400_000);
   let workspace: string;
   let stateRoot: string;
-  let host: HostProcess;
+  let host: HostSupervisor;
   let policy: GatedPolicy;
   const savedEnv = { ...process.env };
 
@@ -56,14 +57,14 @@ describe('one workspace lock: the host\'s writes and the verifier (real host, re
     process.env.SHARPCLAW_STATE_DIR = stateRoot;
     process.env.SlowSeconds = '0';
     policy = new GatedPolicy();
-    host = await HostProcess.start({ serverDll, workspaceFolder: workspace, permissions: policy, requestedBy: () => 'lock test' });
+    host = new HostSupervisor({ transport: new StdioHostTransport({ serverDll }), callbacks: { workspaceFolder: workspace, permissions: policy, requestedBy: () => 'lock test' } });
     // Load the workspace now, so the requests below reach the lock at once.
     const preview = await callHost(host, Methods.edit, { workspace, target: 'Slow/Slow.csproj', action: 'rename', name: 'Snail.Pace', newName: 'Warmup' });
     assert.equal(preview.kind, 'preview');
   });
 
   after(async () => {
-    await host?.dispose();
+    await host?.stop();
     process.env = savedEnv;
     cleanUpCopies();
   });

@@ -1,20 +1,18 @@
-// Starts the Roslyn host as a child process and connects vscode-jsonrpc to it: used by the CLI
-// and the MCP server (the extension uses vscode-languageclient instead). Wires the host's
-// server-to-client requests to the permission policy and its load progress to a callback. When
-// the host dies, every pending request rejects with a typed host_exited error naming the exit
-// code or signal and the host's log (by default in the state folder's logs/, last 20 kept).
-import { spawn, type ChildProcess } from 'node:child_process';
+// The stdio transport: starts the Roslyn host as a child process and talks JSON-RPC to it with
+// vscode-jsonrpc (the CLI and the MCP server; VS Code uses vscode-languageclient instead). Wires
+// the host's server-to-client requests to the callbacks the supervisor passes and keeps the last
+// lines of its stderr for the host_exited error. Host logs go to the state folder's logs/ (last
+// 20 kept) unless a folder is given. Supervision is HostSupervisor's (hostSupervisor.ts).
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CancellationTokenSource, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { z } from 'zod';
-import type { PermissionPolicy } from '../permissions/permissionPolicy';
-import { locateDotnet } from './dotnetLocator';
-import { hostArguments } from './hostCommandLine';
-import { registerHostCallbacks, type LoadProgress } from './hostCallbacks';
-import { toToolError, type HostRequester } from './hostRequester';
-import { privateSubfolder, stateRoot } from '../stateFolder';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { ToolError } from '../errors';
+import { privateSubfolder, stateRoot } from '../stateFolder';
+import { DotnetNotFoundError, locateDotnet } from './dotnetLocator';
+import { registerHostCallbacks, type HostCallbackOptions } from './hostCallbacks';
+import { hostArguments } from './hostCommandLine';
+import { describeExit, HostStartError, withCancellation, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
 
 const keptLogs = 20;
 
@@ -26,88 +24,88 @@ function defaultLogDirectory(): string {
   return dir;
 }
 
-export interface HostProcessOptions {
+export interface StdioHostTransportOptions {
   serverDll: string;
-  workspaceFolder: string;
-  permissions: PermissionPolicy;
-  onProgress?: (progress: LoadProgress) => void;
   logDirectory?: string;
-  /** The requesting tool, passed to authorization requests. */
-  requestedBy: () => string;
+  /** The person's configured dotnet (empty or absent: dotnet on PATH). */
+  dotnetPath?: () => string | undefined;
+  /** Named in `initialize`'s clientInfo. */
+  clientName?: string;
 }
 
-export class HostProcess implements HostRequester {
-  private constructor(
-    private readonly child: ChildProcess,
-    private readonly connection: MessageConnection,
-    /** Rejects with host_exited when the process ends (never resolves). */
-    private readonly exited: Promise<never>,
-  ) {}
+export class StdioHostTransport implements HostTransport {
+  constructor(private readonly options: StdioHostTransportOptions) {}
 
-  static async start(options: HostProcessOptions): Promise<HostProcess> {
-    const dotnet = locateDotnet();
-    const logDirectory = options.logDirectory ?? defaultLogDirectory();
-    const args = hostArguments({ serverDll: options.serverDll, logDirectory });
-    const child = spawn(dotnet.executable, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DOTNET_NOLOGO: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
+  async start(callbacks: HostCallbackOptions): Promise<HostConnection> {
+    let executable: string;
+    try {
+      const configuredPath = this.options.dotnetPath?.();
+      executable = locateDotnet(configuredPath ? { configuredPath } : {}).executable;
+    } catch (error) {
+      if (error instanceof DotnetNotFoundError) throw new HostStartError(error.message, true);
+      throw error;
+    }
+    if (!fs.existsSync(this.options.serverDll)) throw new HostStartError(`The SharpClaw host is not built: ${this.options.serverDll} is missing. Run "npm run build".`, true);
+    const logDirectory = this.options.logDirectory ?? defaultLogDirectory();
+    const args = hostArguments({ serverDll: this.options.serverDll, logDirectory });
+    const child = spawn(executable, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DOTNET_NOLOGO: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-4000);
     });
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-    registerHostCallbacks(connection, {
-      workspaceFolder: options.workspaceFolder,
-      permissions: options.permissions,
-      requestedBy: options.requestedBy,
-      onProgress: options.onProgress ?? (() => undefined),
-    });
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    registerHostCallbacks(connection, callbacks);
     connection.listen();
-    let ready = false;
-    const exited = new Promise<never>((_, reject) =>
+    const logFile = path.join(logDirectory, `sharpclaw-host-${child.pid}.log`);
+
+    let exit: HostExit | undefined;
+    const exitListeners: Array<(exit: HostExit) => void> = [];
+    const exited = new Promise<HostExit>((resolve) =>
       child.once('exit', (code, signal) => {
-        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        const log = path.join(logDirectory, `sharpclaw-host-${child.pid}.log`);
-        const tail = stderr.trim() ? `\nLast host output:\n${stderr.trim().split('\n').slice(-10).join('\n')}` : '';
-        reject(new ToolError('host_exited', `The SharpClaw host ${how} ${ready ? 'while a request was pending' : 'before it was ready'}; its log: ${log}.${tail}`));
+        exit = { code, signal, output: stderr };
+        connection.dispose();
+        for (const listener of exitListeners.splice(0)) listener(exit);
+        resolve(exit);
       }),
     );
-    exited.catch(() => undefined);
+    child.once('error', () => undefined); // spawn errors end in 'exit' (or the initialize race below)
+    const spawnFailed = new Promise<never>((_, reject) => child.once('error', (error) => reject(new HostStartError(`Could not start ${executable}: ${error.message}`, false))));
+    spawnFailed.catch(() => undefined);
+    const diedBeforeReady = exited.then((how): never => {
+      const tail = how.output?.trim() ? `\nLast host output:\n${how.output.trim().split('\n').slice(-10).join('\n')}` : '';
+      throw new ToolError('host_exited', `The SharpClaw host ${describeExit(how)} before it was ready; its log: ${logFile}.${tail}`);
+    });
+    diedBeforeReady.catch(() => undefined);
     await Promise.race([
-      connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, clientInfo: { name: 'sharpclaw-cli' } }),
-      exited,
+      connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, clientInfo: { name: this.options.clientName ?? 'sharpclaw-cli' } }),
+      diedBeforeReady,
+      spawnFailed,
     ]);
-    ready = true;
     connection.sendNotification('initialized', {});
-    return new HostProcess(child, connection, exited);
-  }
 
-  async request<T>(method: string, params: unknown, resultSchema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
-    const source = new CancellationTokenSource();
-    const cancel = () => source.cancel();
-    signal?.addEventListener('abort', cancel, { once: true });
-    try {
-      const raw: unknown = await Promise.race([this.connection.sendRequest(method, params, source.token), this.exited]);
-      return resultSchema.parse(raw);
-    } catch (error) {
-      throw toToolError(error);
-    } finally {
-      signal?.removeEventListener('abort', cancel);
-      source.dispose();
-    }
-  }
-
-  async dispose(): Promise<void> {
-    try {
-      await Promise.race([this.connection.sendRequest('shutdown'), new Promise((resolve) => setTimeout(resolve, 2000))]);
-      this.connection.sendNotification('exit');
-    } catch {
-      // The host is already gone.
-    }
-    const gone = this.child.exitCode !== null || this.child.signalCode !== null;
-    const exited = new Promise((resolve) => (gone ? resolve(undefined) : this.child.once('exit', resolve)));
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 3000);
-    await exited;
-    clearTimeout(timer);
-    this.connection.dispose();
+    return {
+      pid: child.pid!,
+      logFile,
+      sendRequest: (method, params, signal) => withCancellation(signal, (token) => connection.sendRequest(method, params, token)),
+      onExit(listener) {
+        if (exit) listener(exit);
+        else exitListeners.push(listener);
+      },
+      async stop() {
+        if (!exit) {
+          try {
+            await Promise.race([connection.sendRequest('shutdown'), exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+            if (!exit) connection.sendNotification('exit');
+          } catch {
+            // The host is already gone.
+          }
+        }
+        // After `exit` the host needs a moment to end; only a host that ignores it is killed.
+        const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+        await exited;
+        clearTimeout(timer);
+      },
+    };
   }
 }
 

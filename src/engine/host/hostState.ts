@@ -7,7 +7,7 @@ export type HostState =
   /** Exited unexpectedly; the next request starts a new host. */
   | { kind: 'crashed'; message: string }
   /** Cannot start (missing .NET, missing host build) or crashed too often; needs the user. */
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string; cause: 'start' | 'crashes' };
 
 export type HostStateKind = HostState['kind'];
 

@@ -1,35 +1,35 @@
-// Everything behind activation: the Roslyn host controller, approvals, tools, the sidebar and
-// the command handlers. extension.ts loads this bundle (dist/core.js) on first use, so that
-// activation itself stays tiny.
+// The composition root behind activation: builds the engine Session (workspace, permissions, the
+// host supervisor over vscode-languageclient, dotnet path) and the VS Code parts around it
+// (approvals, sidebar, status, edit journal, verification) and maps command ids to their
+// handlers, each in a file of its own. extension.ts loads this bundle (dist/core.js) on first
+// use, so that activation itself stays tiny.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApprovalLog } from './approvals/approvalLog';
 import { ApprovalStore } from './approvals/approvalStore';
+import { resetApprovals } from './approvals/resetApprovalsCommand';
 import { VsCodePermissionPolicy } from './approvals/vscodePermissionPolicy';
-import { SettingsValidationError } from '../../engine/config/verificationSettings';
-import { readVerificationSettings, vscodeVerificationLayers } from './config/vscodeSettings';
-import { HostController } from './host/hostController';
-import type { ExtensionLog } from './logging/extensionLog';
-import type { HostStatus } from '../../engine/protocol/hostStatus';
-import type { SolutionInspectResult } from '../../engine/protocol/semantic';
-import { showPersonError } from './messages/personMessages';
-import { LoadProgressReporter } from './status/loadProgressReporter';
-import type { HostStatusBar } from './status/hostStatusBar';
-import { findTool } from '../../engine/tools/registry';
-import type { AnyToolDefinition, ToolContext } from '../../engine/tools/toolDefinition';
-import { renderSolutionInspect } from '../../engine/tools/solutionInspect/renderSolutionInspect';
-import { ToolError } from '../../engine/errors';
-import { invokeTool, prepareToolInvocation, toAbortSignal } from './tools/vscodeToolAdapter';
-import { EditJournal } from './edits/editJournal';
-import { FileChangedError } from './edits/fileChanges';
+import { restartHost, showHostStatus } from './commands/hostCommands';
+import { loadWorkspace } from './commands/loadWorkspaceCommand';
 import { applyHostWrite } from './edits/hostWrites';
 import { renameSymbol } from './edits/renameSymbolCommand';
-import { callHost } from '../../engine/protocol/callHost';
-import { Methods } from '../../engine/protocol/methods';
-import type { HostRequester } from '../../engine/host/hostRequester';
+import { createEditJournal, replayEdit } from './edits/replayEditCommands';
+import type { EditJournal } from './edits/editJournal';
+import { showHostFailures } from './host/hostFailureToasts';
+import { LanguageClientTransport } from './host/languageClientTransport';
+import type { ExtensionLog } from './logging/extensionLog';
+import { reportInvalidSettings } from './messages/settingsErrors';
+import { LoadProgressReporter } from './status/loadProgressReporter';
+import type { HostStatusBar } from './status/hostStatusBar';
+import { invokeTool, prepareToolInvocation } from './tools/vscodeToolAdapter';
 import { createVerificationFeature } from './verification/verificationCommands';
-import { verificationService } from '../../engine/verification/verificationService';
 import { ReportViewProvider } from './views/reportViewProvider';
+import { vscodeVerificationLayers } from './config/vscodeSettings';
+import type { HostSupervisor } from '../../engine/host/hostSupervisor';
+import { Session } from '../../engine/session';
+import { findTool } from '../../engine/tools/registry';
+import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
+import { verificationService } from '../../engine/verification/verificationService';
 
 export interface CoreServices {
   context: vscode.ExtensionContext;
@@ -50,7 +50,7 @@ function firstWorkspaceFolder(): string | undefined {
 }
 
 export class Core implements vscode.Disposable {
-  readonly host: HostController;
+  readonly session: Session;
   readonly reportView: ReportViewProvider;
   readonly approvalLog = new ApprovalLog();
   readonly approvalStore: ApprovalStore;
@@ -62,113 +62,82 @@ export class Core implements vscode.Disposable {
   readonly commands: Record<string, CommandHandler>;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly services: CoreServices) {
+  constructor(services: CoreServices) {
     const { context, log, trace, statusBar } = services;
     this.approvalStore = new ApprovalStore(context.globalState);
     this.permissions = new VsCodePermissionPolicy(this.approvalStore, this.approvalLog, log);
-    this.loadProgress = new LoadProgressReporter(() => this.host.cancelAll());
-    this.host = new HostController(
-      {
-        serverDll: context.asAbsolutePath(path.join('dist', 'server', 'SharpClaw.Server.dll')),
-        logDirectory: context.logUri.fsPath,
-        dotnetPath: configuredDotnetPath,
-        permissions: this.permissions,
-        workspaceFolder: firstWorkspaceFolder,
-        onLoadProgress: (progress) => this.loadProgress.report(progress),
-        applyWrite: applyHostWrite,
-      },
-      log,
-      trace,
-    );
-    this.reportView = new ReportViewProvider(context.extensionUri, this.host, log, this.approvalLog, this.loadProgress, {
+    this.session = new Session({
+      surface: 'vscode',
+      workspaceFolder: firstWorkspaceFolder,
+      permissions: this.permissions,
+      transport: new LanguageClientTransport({ serverDll: context.asAbsolutePath(path.join('dist', 'server', 'SharpClaw.Server.dll')), logDirectory: context.logUri.fsPath, dotnetPath: configuredDotnetPath }, log, trace),
+      dotnetPath: configuredDotnetPath,
+      applyWrite: applyHostWrite,
+      settingsLayers: () => vscodeVerificationLayers(vscode.workspace.workspaceFolders?.[0]?.uri),
+      progress: (tool, message) => log.info(`${tool.name}: ${message}`),
+      log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m), trace: (m) => trace.appendLine(m) },
+      restartHint: 'Run "SharpClaw: Restart Host" to try again.',
+    });
+    const host = this.session.host;
+    this.loadProgress = new LoadProgressReporter(() => host.cancelAll());
+    this.reportView = new ReportViewProvider(context.extensionUri, host, log, this.approvalLog, this.loadProgress, {
       approvalStore: this.approvalStore,
       onDidChangeVerification: (listener) => verificationService.onDidChangeRunning(listener),
       workspaceFolder: firstWorkspaceFolder,
     });
-    this.disposables.push(
-      this.approvalLog,
-      this.loadProgress,
-      this.host,
-      this.reportView,
-      this.loadProgress.onDidChange((progress) => statusBar.showLoadProgress(progress)),
-      this.host.onDidChangeState((state) => statusBar.update(state)),
-    );
+    this.editJournal = createEditJournal(this.session.requester, () => this.session.requireWorkspaceFolder());
     const verification = createVerificationFeature({
       service: verificationService,
       permissions: this.permissions,
       log,
       workspaceFolder: firstWorkspaceFolder,
       dotnetPath: configuredDotnetPath,
-      host: this.requester,
+      host: this.session.requester,
     });
-    this.validateSettings();
+    reportInvalidSettings(log);
     this.disposables.push(
+      this.approvalLog,
+      this.loadProgress,
+      { dispose: () => this.session.dispose() },
+      this.reportView,
+      host.onLoadProgress((progress) => this.loadProgress.report(progress)),
+      this.loadProgress.onDidChange((progress) => statusBar.showLoadProgress(progress)),
+      host.onDidChangeState((state) => statusBar.update(state)),
+      showHostFailures(host, log),
+      this.session.onDidHostAnswer(() => this.reportView.hostAnswered()),
+      this.session.onDidApplyEdit(({ summary }) => this.editJournal.record({ kind: 'host', label: summary })),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('sharpclaw.verification')) this.validateSettings();
+        if (event.affectsConfiguration('sharpclaw.verification')) reportInvalidSettings(log);
       }),
       ...verification.disposables,
-      verificationService.onDidReport((report) => {
+      // The verifier's process-wide service publishes every report (tool or command) to the session.
+      verificationService.onDidReport((report) => this.session.publishReport(report)),
+      this.session.onDidPublishReport((report) => {
         this.reportView.addReport(report);
         statusBar.showVerdict(verification.verdict(report));
       }),
     );
-    this.editJournal = new EditJournal({
-      undo: () => this.replayHostEdit(Methods.undoEdit),
-      redo: () => this.replayHostEdit(Methods.redoEdit),
-    });
+    const rename = () => renameSymbol({ host: this.session.requester, workspaceFolder: firstWorkspaceFolder, journal: this.editJournal, log });
     this.commands = {
       ...verification.commands,
-      'sharpclaw.renameSymbol': () => this.renameSymbol(),
+      'sharpclaw.renameSymbol': rename,
       // The editor context menu's entry (its title names SharpClaw beside VS Code's own Rename Symbol).
-      'sharpclaw.renameSymbolInEditor': () => this.renameSymbol(),
-      'sharpclaw.undoLastEdit': () => this.replayEdit('undo'),
-      'sharpclaw.redoLastEdit': () => this.replayEdit('redo'),
-      'sharpclaw.showHostStatus': () => this.showHostStatus(),
-      'sharpclaw.restartHost': async () => {
-        log.info('Restarting the SharpClaw host on request.');
-        return this.host.restart();
-      },
-      'sharpclaw.stopHost': () => this.host.stop(),
+      'sharpclaw.renameSymbolInEditor': rename,
+      'sharpclaw.undoLastEdit': () => replayEdit(this.editJournal, 'undo', log),
+      'sharpclaw.redoLastEdit': () => replayEdit(this.editJournal, 'redo', log),
+      'sharpclaw.showHostStatus': () => showHostStatus(host, log),
+      'sharpclaw.restartHost': () => restartHost(host, log),
+      'sharpclaw.stopHost': () => host.stop(),
       'sharpclaw.showLog': () => log.show(),
       'sharpclaw.openSidebar': () => vscode.commands.executeCommand(`${ReportViewProvider.viewId}.focus`),
-      'sharpclaw.loadWorkspace': () => this.loadWorkspace(),
-      'sharpclaw.resetApprovals': async () => {
-        const count = await this.approvalStore.reset();
-        log.info(`Reset ${count} remembered approvals.`);
-        void vscode.window.showInformationMessage(count ? `SharpClaw forgot ${count === 1 ? 'the remembered approval' : `${count} remembered approvals`}; it will ask again.` : 'SharpClaw had no remembered approvals.');
-        return count;
-      },
+      'sharpclaw.loadWorkspace': () => loadWorkspace(this.session, this.reportView, log),
+      'sharpclaw.resetApprovals': () => resetApprovals(this.approvalStore, log),
     };
   }
 
-  /**
-   * The host as tools and commands use it: after each answer the sidebar checks whether the
-   * loaded contexts changed (a query, a rename or an agent's tool may have loaded the solution).
-   */
-  private readonly requester: HostRequester = {
-    request: async (method, params, schema, signal) => {
-      try {
-        return await this.host.request(method, params, schema, signal);
-      } finally {
-        this.reportView.hostAnswered();
-      }
-    },
-  };
-
-  toolContext(tool: AnyToolDefinition, signal: AbortSignal): ToolContext {
-    const workspaceFolder = firstWorkspaceFolder();
-    if (!workspaceFolder) throw new ToolError('invalid_request', 'Open a folder that contains a .NET solution or project first.');
-    return {
-      workspaceFolder,
-      permissions: this.permissions,
-      host: { request: (method, params, schema, requestSignal) => this.requester.request(method, params, schema, requestSignal ?? signal) },
-      surface: 'vscode',
-      signal,
-      progress: (message) => this.services.log.info(`${tool.name}: ${message}`),
-      onEditApplied: (summary) => this.editJournal.record({ kind: 'host', label: summary }),
-      dotnetPath: configuredDotnetPath(),
-      settingsLayers: () => vscodeVerificationLayers(vscode.workspace.workspaceFolders?.[0]?.uri),
-    };
+  /** The host supervisor (the integration API reads its state). */
+  get host(): HostSupervisor {
+    return this.session.host;
   }
 
   prepareTool(name: string, options: { input: unknown }): vscode.PreparedToolInvocation {
@@ -176,7 +145,7 @@ export class Core implements vscode.Disposable {
   }
 
   invokeTool(name: string, options: { input: unknown }, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    return invokeTool(this.tool(name), options, token, (tool, signal) => this.toolContext(tool, signal));
+    return invokeTool(this.session, this.tool(name), options, token);
   }
 
   dispose(): void {
@@ -187,110 +156,6 @@ export class Core implements vscode.Disposable {
     const tool = findTool(name);
     if (!tool) throw new Error(`SharpClaw contributes the tool ${name} but does not implement it.`);
     return tool;
-  }
-
-  private renameSymbol(): Promise<boolean> {
-    return renameSymbol({
-      host: this.requester,
-      workspaceFolder: firstWorkspaceFolder,
-      journal: this.editJournal,
-      log: this.services.log,
-    });
-  }
-
-  /** Undo Last Edit / Redo Last Edit: replays SharpClaw's last edit (or undone edit) with content checks. */
-  private async replayEdit(direction: 'undo' | 'redo'): Promise<boolean> {
-    const log = this.services.log;
-    try {
-      const entry = direction === 'undo' ? await this.editJournal.undo() : await this.editJournal.redo();
-      if (!entry) {
-        void vscode.window.showInformationMessage(`SharpClaw has no edit to ${direction} in this window.`);
-        return false;
-      }
-      log.info(`${direction === 'undo' ? 'Undid' : 'Redid'}: ${entry.label}`);
-      void vscode.window.showInformationMessage(`SharpClaw ${direction === 'undo' ? 'undid' : 'redid'}: ${entry.label}`);
-      return true;
-    } catch (error) {
-      if (error instanceof FileChangedError) {
-        log.info(`${direction}: ${error.message}`);
-        void vscode.window.showWarningMessage(`SharpClaw: ${error.message}`);
-      } else {
-        showPersonError(log, direction === 'undo' ? 'Undo Last Edit' : 'Redo Last Edit', direction === 'undo' ? 'did not undo' : 'did not redo', error);
-      }
-      return false;
-    }
-  }
-
-  /** The host's own journal (edits it wrote for tool calls); asks for write permission like any write. */
-  private async replayHostEdit(method: typeof Methods.undoEdit | typeof Methods.redoEdit): Promise<void> {
-    const workspace = firstWorkspaceFolder();
-    if (!workspace) throw new ToolError('invalid_request', 'Open a folder that contains a .NET solution or project first.');
-    await callHost(this.host, method, { workspace, tool: method === Methods.undoEdit ? 'SharpClaw: Undo Last Edit' : 'SharpClaw: Redo Last Edit' });
-  }
-
-  /** Reports an invalid sharpclaw.verification.* value with its key, value and valid range. */
-  private validateSettings(): void {
-    try {
-      const folder = vscode.workspace.workspaceFolders?.[0];
-      if (folder) readVerificationSettings(folder.uri.fsPath, folder.uri);
-    } catch (error) {
-      if (!(error instanceof SettingsValidationError)) throw error;
-      this.services.log.error(error.message);
-      void vscode.window.showErrorMessage(`SharpClaw: ${error.message}`, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', error.key);
-      });
-    }
-  }
-
-  /** Loads (or refreshes) the workspace's solution in the host, asking before MSBuild runs. */
-  private async loadWorkspace(): Promise<SolutionInspectResult | undefined> {
-    const log = this.services.log;
-    try {
-      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'SharpClaw: loading the workspace' }, async (_progress, token) => {
-        const abort = toAbortSignal(token);
-        try {
-          const workspace = firstWorkspaceFolder();
-          if (!workspace) throw new ToolError('invalid_request', 'Open a folder that contains a .NET solution or project first.');
-          // Named as the person's command, so the approval says "you, via SharpClaw: Load Workspace".
-          return await callHost(this.host, Methods.solutionInspect, { workspace, tool: 'SharpClaw: Load Workspace' }, abort.signal);
-        } finally {
-          abort.dispose();
-        }
-      });
-      log.info(renderSolutionInspect(result));
-      this.reportView.showLoad(result);
-      void vscode.window
-        .showInformationMessage(`SharpClaw loaded ${result.target}: ${result.projects.length} project${result.projects.length === 1 ? '' : 's'}${result.loadStatus === 'partial' ? `, ${result.partialLoad.length} failed to load` : ''}.`, 'Show in Sidebar')
-        .then((choice) => choice && vscode.commands.executeCommand(`${ReportViewProvider.viewId}.focus`));
-      return result;
-    } catch (error) {
-      showPersonError(log, 'Load Workspace', 'could not load the workspace', error);
-      return undefined;
-    }
-  }
-
-  private async showHostStatus(): Promise<HostStatus | undefined> {
-    const log = this.services.log;
-    try {
-      const status = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'SharpClaw: asking the host' }, async (_progress, token) => {
-        const abort = toAbortSignal(token);
-        try {
-          return await this.host.status(abort.signal);
-        } finally {
-          abort.dispose();
-        }
-      });
-      const sdks = status.sdks.map((sdk) => sdk.version).join(', ') || 'none';
-      const summary = `SharpClaw host ${status.hostVersion}: Roslyn ${status.roslynVersion}, ${status.runtime.frameworkDescription}, SDKs ${sdks}, ${status.loadedContexts.length} loaded contexts.`;
-      log.info(summary);
-      void vscode.window.showInformationMessage(summary);
-      return status;
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      log.error(message);
-      void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => choice && log.show());
-      return undefined;
-    }
   }
 }
 

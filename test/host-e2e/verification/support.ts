@@ -4,9 +4,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HostProcess } from '../../../src/engine/host/hostProcess';
+import { StdioHostTransport } from '../../../src/engine/host/hostProcess';
 import type { HostRequester } from '../../../src/engine/host/hostRequester';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../../../src/engine/permissions/permissionPolicy';
+import { Session } from '../../../src/engine/session';
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 export const cliPath = path.join(repoRoot, 'dist', 'cli.js');
@@ -33,7 +34,7 @@ export function tempStateRoot(): string {
 
 export const serverDll = path.join(repoRoot, 'dist', 'server', 'SharpClaw.Server.dll');
 
-const hosts = new Map<string, Promise<HostProcess>>();
+const hosts = new Map<string, Session>();
 /** Every evaluation request the test hosts asked their client (none: a verification's approval covers it). */
 export const hostEvaluationRequests: PermissionRequest[] = [];
 
@@ -42,7 +43,7 @@ export const hostEvaluationRequests: PermissionRequest[] = [];
  * everything and records what it was asked: the verifier's one approval must cover evaluation.
  */
 export function hostFor(workspace: string): HostRequester {
-  const start = () => {
+  const start = (): Session => {
     if (!fs.existsSync(serverDll)) throw new Error(`${serverDll} is missing: run "npm run build" first (npm test does).`);
     const denying: PermissionPolicy = {
       request: async (request) => {
@@ -50,11 +51,11 @@ export function hostFor(workspace: string): HostRequester {
         return { granted: false, source: 'policy', message: 'The test host grants nothing itself.' };
       },
     };
-    const started = HostProcess.start({ serverDll, workspaceFolder: workspace, permissions: denying, requestedBy: () => 'verification test' });
-    hosts.set(workspace, started);
-    return started;
+    const session = new Session({ surface: 'cli', workspaceFolder: () => workspace, permissions: denying, transport: new StdioHostTransport({ serverDll }) });
+    hosts.set(workspace, session);
+    return session;
   };
-  return { request: async (...args) => (await (hosts.get(workspace) ?? start())).request(...args) };
+  return { request: (...args) => (hosts.get(workspace) ?? start()).requester.request(...args) };
 }
 
 /** Stops the test hosts and removes the copies made so far (taken at once: a later describe may copy while this awaits). */
@@ -62,7 +63,10 @@ export async function cleanUpCopies(): Promise<void> {
   const dirs = created.splice(0);
   const started = [...hosts.values()];
   hosts.clear();
-  for (const host of started) await (await host.catch(() => undefined))?.dispose();
+  for (const session of started) {
+    await session.close().catch(() => undefined);
+    session.dispose();
+  }
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 }
 

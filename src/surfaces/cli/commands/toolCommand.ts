@@ -1,28 +1,12 @@
-// `sharpclaw tool NAME --input JSON`: runs any registered tool exactly as an agent would.
-import { HostProcess, bundledServerDll } from '../../../engine/host/hostProcess';
-import type { HostRequester } from '../../../engine/host/hostRequester';
+// `sharpclaw tool NAME --input JSON`: runs any registered tool exactly as an agent would, through
+// the engine's Session (host started on the first request, stopped when the command ends) and
+// runTool().
+import { StdioHostTransport, bundledServerDll } from '../../../engine/host/hostProcess';
+import { Session } from '../../../engine/session';
 import { findTool, allTools } from '../../../engine/tools/registry';
-import type { ToolContext } from '../../../engine/tools/toolDefinition';
-import { ToolError, asToolError } from '../../../engine/errors';
-import { parseToolInput } from '../../../engine/tools/toolInput';
+import { ToolError } from '../../../engine/errors';
 import type { CliCommand } from '../commands';
 import { exitCodeFor, printFailure, printSuccess } from '../output';
-
-/** Starts the host on the first request and stops it when the command ends. */
-export class LazyCliHost implements HostRequester {
-  private host: Promise<HostProcess> | undefined;
-
-  constructor(private readonly start: () => Promise<HostProcess>) {}
-
-  async request<T>(...args: Parameters<HostRequester['request']>): Promise<T> {
-    this.host ??= this.start();
-    return (await this.host).request(...(args as [string, unknown, never, AbortSignal?])) as Promise<T>;
-  }
-
-  async dispose(): Promise<void> {
-    await (await this.host?.catch(() => undefined))?.dispose();
-  }
-}
 
 export const toolCommand: CliCommand = {
   name: 'tool',
@@ -37,46 +21,39 @@ export const toolCommand: CliCommand = {
       printFailure(globals.outputFormat, 'tool', error);
       return exitCodeFor(error);
     }
+    let raw: unknown = {};
+    if (typeof values.input === 'string') {
+      try {
+        raw = JSON.parse(values.input);
+      } catch (error) {
+        const invalid = new ToolError('invalid_request', `--input is not valid JSON: ${(error as Error).message}`);
+        printFailure(globals.outputFormat, `tool ${tool.name}`, invalid);
+        return exitCodeFor(invalid);
+      }
+    }
+    const session = new Session({
+      surface: 'cli',
+      workspaceFolder: () => globals.cwd,
+      permissions: globals.permissions,
+      transport: new StdioHostTransport({ serverDll: bundledServerDll() }),
+      progress: (_tool, message, percent) => process.stderr.write(`${message}${percent === undefined ? '' : ` ${percent}%`}\n`),
+    });
+    session.host.onLoadProgress((p) => process.stderr.write(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})\n`));
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
-    const host = new LazyCliHost(() =>
-      HostProcess.start({
-        serverDll: bundledServerDll(),
-        workspaceFolder: globals.cwd,
-        permissions: globals.permissions,
-        requestedBy: () => tool.name,
-        onProgress: (p) => process.stderr.write(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})\n`),
-      }),
-    );
-    const context: ToolContext = {
-      workspaceFolder: globals.cwd,
-      permissions: globals.permissions,
-      host,
-      surface: 'cli',
-      signal: controller.signal,
-      progress: (message, percent) => process.stderr.write(`${message}${percent === undefined ? '' : ` ${percent}%`}\n`),
-    };
     try {
-      let raw: unknown = {};
-      if (typeof values.input === 'string') {
-        try {
-          raw = JSON.parse(values.input);
-        } catch (error) {
-          throw new ToolError('invalid_request', `--input is not valid JSON: ${(error as Error).message}`);
-        }
+      const outcome = await session.runTool(tool, raw, controller.signal);
+      if (outcome.ok) {
+        printSuccess(globals.outputFormat, `tool ${tool.name}`, outcome.data, outcome.text);
+        return 0;
       }
-      const input = parseToolInput(tool, raw);
-      const result = await tool.invoke(input, context);
-      printSuccess(globals.outputFormat, `tool ${tool.name}`, result, tool.render(result));
-      return 0;
-    } catch (error) {
-      const typed = asToolError(error);
-      printFailure(globals.outputFormat, `tool ${tool.name}`, typed);
-      return exitCodeFor(typed);
+      printFailure(globals.outputFormat, `tool ${tool.name}`, outcome.error);
+      return exitCodeFor(outcome.error);
     } finally {
       process.off('SIGINT', onSigint);
-      await host.dispose();
+      await session.close();
+      session.dispose();
     }
   },
 };

@@ -4,14 +4,14 @@
 // explicitly skipped (no .NET target, nothing changed), 1 when it failed, timed out, was
 // cancelled, lacked prerequisites or was denied, 2 for a usage error.
 import { resolveVerification, resolveVerifyRequest } from '../../../engine/config/settings';
-import { HostProcess, bundledServerDll } from '../../../engine/host/hostProcess';
+import { StdioHostTransport, bundledServerDll } from '../../../engine/host/hostProcess';
+import { Session } from '../../../engine/session';
 import { isFailingStatus } from '../../../engine/verification/report';
 import { renderReport } from '../../../engine/verification/renderReport';
 import { parseVerifyOptions } from '../../../engine/verification/request';
 import { verify } from '../../../engine/verification/runner';
 import { ToolError, asToolError } from '../../../engine/errors';
 import type { CliCommand } from '../commands';
-import { LazyCliHost } from './toolCommand';
 import { exitCodeFor, printFailure, printSuccess } from '../output';
 
 export const verifyOptionsHelp = `Options of verify:
@@ -50,22 +50,19 @@ export const verifyCommand: CliCommand = {
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
-    const host = new LazyCliHost(() =>
-      HostProcess.start({
-        serverDll: bundledServerDll(),
-        workspaceFolder: globals.cwd,
-        permissions: globals.permissions,
-        requestedBy: () => 'sharpclaw verify',
-        onProgress: () => undefined,
-      }),
-    );
+    const session = new Session({
+      surface: 'cli',
+      workspaceFolder: () => globals.cwd,
+      permissions: globals.permissions,
+      transport: new StdioHostTransport({ serverDll: bundledServerDll() }),
+    });
     try {
       const request = resolveVerifyRequest(args, resolveVerification({ workspaceFolder: globals.cwd }));
       const report = await verify(request, {
         workspaceFolder: globals.cwd,
         permissions: globals.permissions,
         requestedBy: 'sharpclaw verify',
-        host,
+        host: session.requester,
         signal: controller.signal,
         progress: (message) => {
           if (globals.outputFormat === 'text') process.stderr.write(`${message}\n`);
@@ -88,7 +85,8 @@ export const verifyCommand: CliCommand = {
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      await host.dispose();
+      await session.close();
+      session.dispose();
     }
   },
 };

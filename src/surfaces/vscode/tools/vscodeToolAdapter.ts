@@ -1,13 +1,11 @@
 // Runs the shared tool definitions as VS Code language-model tools. prepareInvocation has no
-// side effects; invoke validates the input, runs the definition and returns its compact text.
-// Errors become `error CODE: message` text, which is what agents read. (extension.ts registers
-// the tools named in package.json and calls these lazily.)
+// side effects; invoke runs the call through the session's runTool() and returns its compact
+// text — `error CODE: message` when it failed, which is what agents read. (extension.ts
+// registers the tools named in package.json and calls these lazily.)
 import * as vscode from 'vscode';
-import type { AnyToolDefinition, ToolContext } from '../../../engine/tools/toolDefinition';
-import { asToolError } from '../../../engine/errors';
+import type { Session } from '../../../engine/session';
+import type { AnyToolDefinition } from '../../../engine/tools/toolDefinition';
 import { parseToolInput } from '../../../engine/tools/toolInput';
-
-export type ToolContextFactory = (tool: AnyToolDefinition, signal: AbortSignal) => ToolContext;
 
 export function toAbortSignal(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
@@ -32,15 +30,12 @@ export function prepareToolInvocation(tool: AnyToolDefinition, options: ToolOpti
   };
 }
 
-/** invoke of one tool: validate, run the shared definition, return its compact text (or the error text). */
-export async function invokeTool(tool: AnyToolDefinition, options: ToolOptions, token: vscode.CancellationToken, makeContext: ToolContextFactory): Promise<vscode.LanguageModelToolResult> {
+/** invoke of one tool: the shared pipeline, its text (or the error's text) as the result. */
+export async function invokeTool(session: Session, tool: AnyToolDefinition, options: ToolOptions, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
   const abort = toAbortSignal(token);
   try {
-    const input = parseToolInput(tool, options.input);
-    const result = await tool.invoke(input, makeContext(tool, abort.signal));
-    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(tool.render(result))]);
-  } catch (error) {
-    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(asToolError(error).render())]);
+    const outcome = await session.runTool(tool, options.input, abort.signal);
+    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(outcome.text)]);
   } finally {
     abort.dispose();
   }

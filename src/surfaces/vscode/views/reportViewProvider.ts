@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { describeHostState } from '../../../engine/host/hostState';
 import type { ApprovalLog } from '../approvals/approvalLog';
-import type { HostController } from '../host/hostController';
+import type { HostSupervisor } from '../../../engine/host/hostSupervisor';
 import type { LoadProgressReporter } from '../status/loadProgressReporter';
 import type { ExtensionLog } from '../logging/extensionLog';
 import type { VerificationReport } from '../../../engine/verification/report';
@@ -36,7 +36,7 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly host: HostController,
+    private readonly host: HostSupervisor,
     private readonly log: ExtensionLog,
     private readonly approvals: ApprovalLog,
     private readonly loadProgress: LoadProgressReporter,

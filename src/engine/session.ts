@@ -1,0 +1,145 @@
+// One session of SharpClaw on one workspace, whichever surface runs it (VS Code, the CLI, the MCP
+// server): the workspace folder, the permission policy, the host supervisor, the configured dotnet,
+// progress and events (an edit applied, a verification report published). It makes the ToolContext
+// of each tool call and runs tools through runTool(), so surfaces only wire and present.
+import { Emitter, type Event } from './events';
+import type { HostCallbackOptions } from './host/hostCallbacks';
+import type { HostRequester } from './host/hostRequester';
+import { HostSupervisor, type HostSupervisorLog } from './host/hostSupervisor';
+import type { HostTransport } from './host/hostTransport';
+import type { CrashBudget } from './host/crashBudget';
+import type { SettingsLayer } from './config/verificationSettings';
+import type { PermissionPolicy } from './permissions/permissionPolicy';
+import { runTool, type ToolOutcome } from './tools/runTool';
+import type { AnyToolDefinition, Surface, ToolContext } from './tools/toolDefinition';
+import { ToolError } from './errors';
+import type { VerificationReport } from './verification/report';
+
+export interface SessionOptions {
+  surface: Surface;
+  /** The workspace folder tools work in (VS Code: the first folder; undefined: none is open). */
+  workspaceFolder: () => string | undefined;
+  permissions: PermissionPolicy;
+  /** How this surface runs the host (stdio JSON-RPC, or vscode-languageclient). */
+  transport: HostTransport;
+  /** The person's configured dotnet executable (empty or undefined: dotnet on PATH). */
+  dotnetPath?: () => string | undefined;
+  /** VS Code: applies granted host writes through the editor (HostCallbackOptions.applyWrite). */
+  applyWrite?: HostCallbackOptions['applyWrite'];
+  /** The surface's own settings layers over the JSONC files (VS Code: sharpclaw.verification.*). */
+  settingsLayers?: () => SettingsLayer[];
+  /** Progress of a tool's long work (loads, builds). */
+  progress?: (tool: AnyToolDefinition, message: string, percent?: number) => void;
+  log?: HostSupervisorLog;
+  restartHint?: string;
+  crashBudget?: CrashBudget;
+}
+
+export interface EditApplied {
+  tool: string;
+  summary: string;
+}
+
+export class Session {
+  readonly host: HostSupervisor;
+  private readonly editEmitter = new Emitter<EditApplied>();
+  private readonly reportEmitter = new Emitter<VerificationReport>();
+  private readonly answerEmitter = new Emitter<void>();
+  /** After a tool's host wrote an edit (VS Code's Undo Last Edit replays them in order). */
+  readonly onDidApplyEdit: Event<EditApplied> = this.editEmitter.event;
+  /** A verification report, from a tool or a command. */
+  readonly onDidPublishReport: Event<VerificationReport> = this.reportEmitter.event;
+  /** After every host answer (or failure): loaded contexts may have changed. */
+  readonly onDidHostAnswer: Event<void> = this.answerEmitter.event;
+  /** The tool whose call runs now, named in authorization requests that do not name one. */
+  private currentTool = 'SharpClaw';
+
+  /** The host as tools and commands use it: the supervisor, with onDidHostAnswer after each answer. */
+  readonly requester: HostRequester = {
+    request: async (method, params, schema, signal) => {
+      try {
+        return await this.host.request(method, params, schema, signal);
+      } finally {
+        this.answerEmitter.fire();
+      }
+    },
+  };
+
+  constructor(private readonly options: SessionOptions) {
+    this.host = new HostSupervisor({
+      transport: options.transport,
+      callbacks: {
+        workspaceFolder: options.workspaceFolder,
+        permissions: options.permissions,
+        requestedBy: () => this.currentTool,
+        ...(options.applyWrite ? { applyWrite: options.applyWrite } : {}),
+      },
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.restartHint ? { restartHint: options.restartHint } : {}),
+      ...(options.crashBudget ? { crashBudget: options.crashBudget } : {}),
+    });
+  }
+
+  get surface(): Surface {
+    return this.options.surface;
+  }
+
+  get permissions(): PermissionPolicy {
+    return this.options.permissions;
+  }
+
+  workspaceFolder(): string | undefined {
+    return this.options.workspaceFolder();
+  }
+
+  /** The workspace folder, or the typed error every surface gives when none is open. */
+  requireWorkspaceFolder(): string {
+    const folder = this.options.workspaceFolder();
+    if (!folder) throw new ToolError('invalid_request', 'Open a folder that contains a .NET solution or project first.');
+    return folder;
+  }
+
+  dotnetPath(): string | undefined {
+    return this.options.dotnetPath?.() || undefined;
+  }
+
+  /** The context of one call of `tool`. */
+  toolContext(tool: AnyToolDefinition, signal: AbortSignal): ToolContext {
+    const workspaceFolder = this.requireWorkspaceFolder();
+    this.currentTool = tool.name;
+    const dotnetPath = this.dotnetPath();
+    return {
+      workspaceFolder,
+      permissions: this.options.permissions,
+      host: { request: (method, params, schema, requestSignal) => this.requester.request(method, params, schema, requestSignal ?? signal) },
+      surface: this.options.surface,
+      signal,
+      progress: (message, percent) => this.options.progress?.(tool, message, percent),
+      onEditApplied: (summary) => this.editEmitter.fire({ tool: tool.name, summary }),
+      ...(dotnetPath ? { dotnetPath } : {}),
+      ...(this.options.settingsLayers ? { settingsLayers: this.options.settingsLayers } : {}),
+    };
+  }
+
+  /** Runs one tool call through the shared pipeline. */
+  runTool(tool: AnyToolDefinition, input: unknown, signal: AbortSignal): Promise<ToolOutcome> {
+    return runTool(tool, input, () => this.toolContext(tool, signal));
+  }
+
+  /** Tells listeners about a verification report (the verifier's own service publishes to this). */
+  publishReport(report: VerificationReport): void {
+    this.reportEmitter.fire(report);
+  }
+
+  /** Stops the host. */
+  async close(): Promise<void> {
+    await this.host.stop();
+  }
+
+  dispose(): void {
+    this.host.dispose();
+    this.editEmitter.dispose();
+    this.reportEmitter.dispose();
+    this.answerEmitter.dispose();
+  }
+}
