@@ -80,7 +80,7 @@ describe('the session', () => {
   it('answers every tool call with one typed error when no folder is open', async () => {
     const s = session(undefined);
     const outcome = await s.runTool(echo, { word: 'hi' }, new AbortController().signal);
-    assert.equal(outcome.text, 'error InvalidRequest: Open a folder that contains a .NET solution or project first.');
+    assert.equal(outcome.text, 'error invalid_request: Open a folder that contains a .NET solution or project first.');
     s.dispose();
   });
 });
