@@ -52,7 +52,7 @@ describe('read tools and verify agree on the target (every discovery fixture)', 
     });
   }
 
-  it('NestedOnly: no top-level target is NoTarget from both, with the nested projects as hints (never built)', async () => {
+  it('NestedOnly: no top-level target is no_target from both, with the nested projects as hints (never built)', async () => {
     const workspace = copyFixture('NestedOnly');
     const env = { SHARPCLAW_STATE_DIR: tempStateRoot() };
     const verified = await runCli(['verify', '--scope', 'build', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env });
