@@ -135,7 +135,7 @@ public sealed class HostProcessTests
         JsonObject schemas = Assert.IsType<JsonObject>(JsonNode.Parse(stdout));
         Assert.Equal(
             [
-                "sharpclaw/status", "initialize", "sharpclaw/solutionInspect", "sharpclaw/projectGraph",
+                "sharpclaw/status", "initialize", "sharpclaw/solutionInspect", "sharpclaw/projectGraph", "sharpclaw/resolveTarget",
                 "sharpclaw/symbolResolve", "sharpclaw/findReferences", "sharpclaw/typeHierarchy", "sharpclaw/diagnostics",
                 "sharpclaw/navigate", "sharpclaw/bulkNavigate", "sharpclaw/symbols",
                 "sharpclaw/navigate:params", "sharpclaw/bulkNavigate:params", "sharpclaw/symbols:params",
