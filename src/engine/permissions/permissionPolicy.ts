@@ -36,6 +36,12 @@ export interface PermissionDecision {
 
 export interface PermissionPolicy {
   request(request: PermissionRequest, signal?: AbortSignal): Promise<PermissionDecision>;
+  /**
+   * The denial this policy gives for `kind` without asking anyone and whatever the details
+   * (read-only mode, Restricted Mode, a terminal that cannot prompt): lets a caller refuse before
+   * any process work, even before it knows the target. Undefined: ask with request().
+   */
+  refusal?(kind: PermissionKind): PermissionDecision | undefined;
 }
 
 export function permissionDeniedMessage(request: PermissionRequest, decision: PermissionDecision): string {

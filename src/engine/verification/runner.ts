@@ -133,6 +133,15 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
   const progress = context.progress ?? (() => undefined);
   const dotnet = context.dotnet ?? 'dotnet';
 
+  // 0. A policy that refuses without asking anyone (read-only mode, Restricted Mode, a terminal
+  // that cannot prompt) refuses before any process work — the host's target discovery included.
+  const refused = context.permissions.refusal?.('shell');
+  if (refused) {
+    const message = refused.message ?? 'Permission to build and test was denied.';
+    report.notes.push(message);
+    return report.finish('denied', `permission_denied: ${message}`);
+  }
+
   // 1. The target, from files only (the host's discovery: what the read tools use).
   const resolution = await resolveTarget(context.host, workspaceFolder, request.target, context.signal);
   if (resolution.kind === 'none') {

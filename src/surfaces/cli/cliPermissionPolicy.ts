@@ -32,27 +32,37 @@ export class CliPermissionPolicy implements PermissionPolicy {
     return decision;
   }
 
-  private async decide(request: PermissionRequest): Promise<PermissionDecision> {
-    const what = `${request.action}${request.target ? ` (${request.target})` : ''}`;
+  refusal(kind: PermissionKind): PermissionDecision | undefined {
+    return this.refuse(kind, kind === 'shell' ? 'build and test the workspace' : kind === 'write' ? 'write workspace files' : 'evaluate the workspace with MSBuild');
+  }
+
+  /** The denial that needs nobody's answer: read-only mode, or no flag and no terminal to ask. */
+  private refuse(kind: PermissionKind, what: string): PermissionDecision | undefined {
     if (this.settings.mode === 'read-only') {
       return {
         granted: false,
         source: 'cli-mode',
-        message: `--permission-mode read-only does not allow SharpClaw to ${what}. Run with --permission-mode workspace-write ${flagFor[request.kind]} to allow it.`,
+        message: `--permission-mode read-only does not allow SharpClaw to ${what}. Run with --permission-mode workspace-write ${flagFor[kind]} to allow it.`,
       };
     }
-    const allowed = { evaluation: this.settings.allowEvaluation, shell: this.settings.allowShell, write: this.settings.allowWrite }[request.kind];
-    if (allowed) return { granted: true, source: 'cli-flag' };
-    if (this.settings.prompt) {
-      const granted = await this.settings.prompt(`SharpClaw wants to ${what}.\n  Why: ${request.reason}\n  Asked by: ${request.requestedBy}\nAllow? [y/N] `);
-      return granted
-        ? { granted: true, source: 'cli-prompt' }
-        : { granted: false, source: 'cli-prompt', message: `You declined to let SharpClaw ${what}.` };
-    }
+    const allowed = { evaluation: this.settings.allowEvaluation, shell: this.settings.allowShell, write: this.settings.allowWrite }[kind];
+    if (allowed || this.settings.prompt) return undefined;
     return {
       granted: false,
       source: 'cli-flag',
-      message: `SharpClaw needs permission to ${what}, and this terminal is not interactive. Pass ${flagFor[request.kind]} to allow it.`,
+      message: `SharpClaw needs permission to ${what}, and this terminal is not interactive. Pass ${flagFor[kind]} to allow it.`,
     };
+  }
+
+  private async decide(request: PermissionRequest): Promise<PermissionDecision> {
+    const what = `${request.action}${request.target ? ` (${request.target})` : ''}`;
+    const refused = this.refuse(request.kind, what);
+    if (refused) return refused;
+    const allowed = { evaluation: this.settings.allowEvaluation, shell: this.settings.allowShell, write: this.settings.allowWrite }[request.kind];
+    if (allowed) return { granted: true, source: 'cli-flag' };
+    const granted = await this.settings.prompt!(`SharpClaw wants to ${what}.\n  Why: ${request.reason}\n  Asked by: ${request.requestedBy}\nAllow? [y/N] `);
+    return granted
+      ? { granted: true, source: 'cli-prompt' }
+      : { granted: false, source: 'cli-prompt', message: `You declined to let SharpClaw ${what}.` };
   }
 }

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { HostRequester } from '../../../src/engine/host/hostRequester';
 import type { PermissionPolicy } from '../../../src/engine/permissions/permissionPolicy';
 import { CliPermissionPolicy } from '../../../src/surfaces/cli/cliPermissionPolicy';
 import { selectAffected } from '../../../src/engine/verification/affected';
@@ -311,12 +312,25 @@ describe('verification with real dotnet: failures, prerequisites and skips', fun
     }
   });
 
-  it('read-only denies before any process starts', async () => {
+  it('read-only denies before any process starts, the host included', async () => {
     const workspace = copyFixture('VerificationUnrestored');
-    const report = await run(workspace, { scope: 'all', target: 'Unrestored/Unrestored.csproj' }, { permissions: new CliPermissionPolicy({ mode: 'read-only', allowEvaluation: true, allowShell: true, allowWrite: true }) });
+    const asked: string[] = [];
+    const host: HostRequester = { request: async (method) => { asked.push(method); throw new Error(`no host request expected, got ${method}`); } };
+    const report = await run(workspace, { scope: 'all', target: 'Unrestored/Unrestored.csproj' }, { host, permissions: new CliPermissionPolicy({ mode: 'read-only', allowEvaluation: true, allowShell: true, allowWrite: true }) });
     assert.equal(report.status, 'denied');
     assert.match(report.summary, /read-only/);
     assert.deepEqual(report.steps, []);
+    assert.deepEqual(asked, []);
+  });
+
+  it('a terminal that cannot prompt, without --allow-shell, denies before the host starts', async () => {
+    const workspace = copyFixture('VerificationUnrestored');
+    const asked: string[] = [];
+    const host: HostRequester = { request: async (method) => { asked.push(method); throw new Error(`no host request expected, got ${method}`); } };
+    const report = await run(workspace, { scope: 'build' }, { host, permissions: new CliPermissionPolicy({ mode: 'workspace-write', allowEvaluation: true, allowShell: false, allowWrite: true }) });
+    assert.equal(report.status, 'denied');
+    assert.match(report.summary, /Pass --allow-shell/);
+    assert.deepEqual(asked, []);
   });
 
   it('a TRX that is malformed fails verification even when dotnet test exits 0', async () => {

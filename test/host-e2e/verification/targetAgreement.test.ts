@@ -1,11 +1,16 @@
 // The read tools and verify pick the same target, because both ask the host's discovery (the
 // spec's rule: an explicit target, else the one top-level .sln/.slnx, else the one top-level
 // .csproj; nested candidates are hints, never a choice). Checked on every discovery fixture the
-// host's TargetDiscoveryTests use, through the real CLI as a person runs it.
+// host's TargetDiscoveryTests use: verify as a person who declines its approval (it resolves the
+// target, then stops, running nothing), the read tools through the real CLI.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cleanUpCopies, copyFixture, repoRoot, restore, runCli, tempStateRoot } from './support';
+import { resolveVerifyRequest } from '../../../src/engine/config/settings';
+import { asToolError } from '../../../src/engine/errors';
+import { parseVerifyOptions } from '../../../src/engine/verification/request';
+import { verify as runVerify } from '../../../src/engine/verification/runner';
+import { cleanUpCopies, copyFixture, hostFor, RecordingPolicy, repoRoot, restore, runCli, tempStateRoot } from './support';
 
 interface Envelope {
   ok: boolean;
@@ -32,9 +37,19 @@ describe('read tools and verify agree on the target (every discovery fixture)', 
     it(`${fixture}: dotnet_solution_inspect and verify give the same answer`, async () => {
       const workspace = copyFixture(fixture);
       const env = { SHARPCLAW_STATE_DIR: tempStateRoot() };
-      // Read-only: verify resolves its target and stops at the permission, running nothing.
-      const verified = await runCli(['verify', '--scope', 'build', '--permission-mode', 'read-only', '--output-format', 'json'], { cwd: workspace, env });
-      const verify = JSON.parse(verified.stdout) as Envelope;
+      // The person declines: verify resolves its target and stops at the permission, running nothing.
+      const declining = new RecordingPolicy(false);
+      const verify: Envelope = await runVerify(resolveVerifyRequest(parseVerifyOptions({ scope: 'build' })), {
+        workspaceFolder: workspace,
+        permissions: declining,
+        requestedBy: 'target agreement test',
+        stateRoot: env.SHARPCLAW_STATE_DIR,
+        host: hostFor(workspace),
+      }).then(
+        (report) => ({ ok: report.status === 'passed', data: { target: report.target, status: report.status } }),
+        (error: unknown) => ({ ok: false, error: asToolError(error).toJSON() }),
+      );
+      const verified = { stdout: JSON.stringify(verify) };
       const verifyTarget = verify.data?.target ?? null;
       if (verifyTarget) restore(workspace, verifyTarget);
       const inspected = await runCli(['tool', 'dotnet_solution_inspect', '--input', '{}', '--allow-evaluation', '--output-format', 'json'], { cwd: workspace, env });
