@@ -13,7 +13,20 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const artifacts = path.join(repoRoot, 'test-results', 'package');
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string; publisher: string };
-const vsix = process.env.SHARPCLAW_VSIX ?? path.join(repoRoot, `${manifest.name}-${manifest.version}.vsix`);
+const failingTest = 'OrdersOfExactlyOneHundredGetTheDiscount';
+const updateScreenshots = process.env.SHARPCLAW_UPDATE_SCREENSHOTS === '1';
+
+/**
+ * A screenshot the README shows: a JPEG in test-results/package/, and in docs/ when
+ * SHARPCLAW_UPDATE_SCREENSHOTS=1 (JPEG: a quarter of the PNG's bytes, and the user README's
+ * images are inlined into the package).
+ */
+async function readmeScreenshot(target: Page | Locator, name: string): Promise<void> {
+  const file = path.join(artifacts, `${name}.jpg`);
+  await target.screenshot({ path: file, type: 'jpeg', quality: 60 });
+  await target.screenshot({ path: path.join(artifacts, `${name}.png`) });
+  if (updateScreenshots) fs.copyFileSync(file, path.join(repoRoot, 'docs', `${name}.jpg`));
+}
 
 interface CodeServer {
   workbenchUrl(options: { extensionDevelopmentPath?: string }): string;
@@ -47,6 +60,9 @@ describe('the packaged .vsix, installed into code-server', function () {
   let root: string;
   let workspace: string;
   let installed: string;
+  let vsix: string;
+  let target: string;
+  let maxVsixBytes: number;
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let page: Page;
@@ -54,6 +70,10 @@ describe('the packaged .vsix, installed into code-server', function () {
   before(async () => {
     fs.rmSync(artifacts, { recursive: true, force: true });
     fs.mkdirSync(artifacts, { recursive: true });
+    const packaging = await importEsm(path.join(repoRoot, 'scripts', 'package.mjs'));
+    target = packaging.currentTarget();
+    maxVsixBytes = packaging.maxVsixBytesFor(target);
+    vsix = process.env.SHARPCLAW_VSIX ?? packaging.vsixPathFor(target);
     assert.ok(fs.existsSync(vsix), `${vsix} is missing: run "npm run package" first (the package test layer does)`);
     const { installTestBed } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'install.mjs'));
     installTestBed({ versions: ['min'] });
@@ -61,7 +81,13 @@ describe('the packaged .vsix, installed into code-server', function () {
     workspace = path.join(root, 'ws');
     fs.cpSync(path.join(repoRoot, 'fixtures', 'VerificationFailingTest'), workspace, { recursive: true, filter: (p) => !['bin', 'obj'].includes(path.basename(p)) });
     execFileSync('dotnet', ['restore', 'FailingTest.slnx', '-nologo'], { cwd: workspace, stdio: 'ignore' });
-    installed = path.join(root, 'exts', `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+    // A Git repository with one edited source file, so Verify Affected has something affected.
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=pkg@example.invalid', '-c', 'user.name=pkg', ...args], { cwd: workspace, stdio: 'ignore' });
+    git('init', '-q');
+    fs.writeFileSync(path.join(workspace, '.gitignore'), 'bin/\nobj/\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'fixture');
+    fs.appendFileSync(path.join(workspace, 'src', 'Pricing', 'Discounts.cs'), '// edited\n');
   });
 
   after(async () => {
@@ -75,14 +101,23 @@ describe('the packaged .vsix, installed into code-server', function () {
     const output: string = installExtension({ version: 'min', workDir: root, vsix });
     console.log(`      ${output.trim().split('\n').join('\n      ')}`);
     assert.match(output, /successfully installed/);
+    // The platform package's folder: publisher.name-version, with -target in newer VS Code versions.
+    const folders = fs.readdirSync(path.join(root, 'exts')).filter((name) => [`${manifest.publisher}.${manifest.name}-${manifest.version}`, `${manifest.publisher}.${manifest.name}-${manifest.version}-${target}`].includes(name));
+    assert.equal(folders.length, 1, `the installed extension's folder: ${fs.readdirSync(path.join(root, 'exts')).join(', ')}`);
+    installed = path.join(root, 'exts', folders[0]!);
+    // The package names its platform target (VS Code refuses a package built for another platform).
+    assert.match(execFileSync('unzip', ['-p', vsix, 'extension.vsixmanifest'], { encoding: 'utf8' }), new RegExp(`TargetPlatform="${target}"`));
     const bytes = fs.statSync(vsix).size;
     console.log(`      ${path.basename(vsix)}: ${(bytes / 1024 / 1024).toFixed(2)} MiB`);
-    assert.ok(bytes <= 13.5 * 1024 * 1024, `${(bytes / 1024 / 1024).toFixed(2)} MiB is over the 13.5 MiB budget (scripts/package.mjs)`);
-    for (const file of ['package.json', 'readme.md', 'dist/extension.js', 'dist/cli.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.dll', 'dist/server/BuildHost-net472/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.exe']) {
+    assert.ok(bytes <= maxVsixBytes, `${(bytes / 1024 / 1024).toFixed(2)} MiB is over the ${maxVsixBytes / 1024 / 1024} MiB budget for ${target} (scripts/package.mjs)`);
+    const windows = target.startsWith('win32-');
+    for (const file of ['package.json', 'readme.md', 'dist/extension.js', 'dist/cli.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.dll', ...(windows ? ['dist/server/BuildHost-net472/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.exe'] : [])]) {
       assert.ok(fs.existsSync(path.join(installed, file)), `the installed extension has no ${file}`);
     }
-    const files = fs.readdirSync(installed, { recursive: true, encoding: 'utf8' });
+    const files = fs.readdirSync(installed, { recursive: true, encoding: 'utf8' }).map((file) => file.split(path.sep).join('/'));
     assert.deepEqual(files.filter((file) => file.endsWith('.pdb') || file.endsWith('.resources.dll')), []);
+    // What only Windows loads stays out of the other platforms' packages.
+    if (!windows) assert.deepEqual(files.filter((file) => /^dist\/server\/(BuildHost-net472|runtimes\/win)/.test(file)), []);
     const readme = fs.readFileSync(path.join(installed, 'readme.md'), 'utf8');
     assert.match(readme, /^# SharpClaw\n/);
     assert.doesNotMatch(readme, /npm (start|test)|not built yet/, 'the package carries the developers\' README');
@@ -106,6 +141,14 @@ describe('the packaged .vsix, installed into code-server', function () {
     console.log(`      ${output.trim().split('\n').join('\n      ')}`);
     assert.match(output, /class Pricing\.Discounts\n/);
     assert.match(output, /method Pricing\.Discounts\.Legacy\(decimal\)/);
+    // Bad input gets zod's English message (the bundles carry its English locale only).
+    let rejected = '';
+    try {
+      execFileSync(process.execPath, [path.join(installed, 'dist', 'cli.js'), 'tool', 'csharp_symbols', '--input', '{"file":5}'], { cwd: workspace, encoding: 'utf8', stdio: 'pipe', timeout: 60_000 });
+    } catch (error) {
+      rejected = String((error as { stdout?: string }).stdout) + String((error as { stderr?: string }).stderr);
+    }
+    assert.match(rejected, /invalid_request: file: Invalid input: expected string, received number\./);
   });
 
   it('Verify Build asks in a modal, reports the CS0168 warning in Problems, and still does on a second, incremental run', async () => {
