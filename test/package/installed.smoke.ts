@@ -1,14 +1,17 @@
 // The installed extension, as a person gets it: the .vsix that `npm run package` built, installed
 // into code-server with --install-extension (not development mode), driven through the workbench
 // in Chromium. Activation, host ready, a tool answer from the installed package, Verify Build
-// twice through the approval modal (the warning stays), and the details page rendering the
-// user README with its images. Artifacts go to test-results/package/.
+// twice through the approval modal (the warning stays), Verify Affected's report in the sidebar,
+// a compiler-checked rename (a conflict, then the Refactor Preview), the details page rendering the
+// user README with its images, and the whole sidebar at its narrowest in the dark and high-contrast
+// themes. Artifacts go to test-results/package/. With SHARPCLAW_UPDATE_SCREENSHOTS=1
+// (`npm run screenshots`) the README's screenshots in docs/ are written from this run.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const artifacts = path.join(repoRoot, 'test-results', 'package');
@@ -37,10 +40,18 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (spec
 
 async function runCommand(page: Page, title: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
+    // F1 pressed while a webview (the sidebar) has focus may not reach the workbench: focus the status bar first.
+    if (attempt > 1) await page.locator('.part.statusbar').click({ position: { x: 600, y: 5 } }).catch(() => undefined);
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 30_000 });
-    await input.fill(`>${title}`);
+    try {
+      await input.waitFor({ timeout: 10_000 });
+      // The palette may close again before it is typed in (focus moved to a view or a toast).
+      await input.fill(`>${title}`, { timeout: 10_000 });
+    } catch (error) {
+      if (attempt >= 6) throw error;
+      continue;
+    }
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {
       await row.waitFor({ timeout: 10_000 });
@@ -54,6 +65,22 @@ async function runCommand(page: Page, title: string): Promise<void> {
 }
 
 const toast = (page: Page, text: string | RegExp) => page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+
+/** Shows the SharpClaw sidebar (through its command: a click on an open view's icon would close it). */
+async function openSidebar(page: Page): Promise<FrameLocator> {
+  await runCommand(page, 'SharpClaw: Open Sidebar');
+  return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
+}
+
+async function answerModal(page: Page, title: RegExp, button: string): Promise<void> {
+  const box = page.locator('.monaco-dialog-box');
+  await box.waitFor({ state: 'visible', timeout: 240_000 }).catch(async (error: unknown) => {
+    await page.screenshot({ path: path.join(artifacts, 'modal-missing.png') });
+    throw error;
+  });
+  assert.match((await box.locator('.dialog-message-text').textContent()) ?? '', title);
+  await box.locator('.dialog-buttons .monaco-button', { hasText: button }).first().click();
+}
 
 describe('the packaged .vsix, installed into code-server', function () {
   this.timeout(15 * 60_000);
@@ -165,6 +192,64 @@ describe('the packaged .vsix, installed into code-server', function () {
       await page.locator('.markers-panel .monaco-list-row', { hasText: 'CS0168' }).first().waitFor({ timeout: 30_000 });
       await page.screenshot({ path: path.join(artifacts, `verify-build-${round}.png`) });
     }
+  });
+
+  it('Verify Affected shows the failing test and the warning in the sidebar; a click on the warning opens the editor at it (README screenshot)', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    const sidebar = await openSidebar(page);
+    await runCommand(page, 'SharpClaw: Verify Affected');
+    await answerModal(page, /Allow SharpClaw to build and test FailingTest\.slnx\?/, 'Allow once');
+    await sidebar.locator('[data-testid=failed-test]', { hasText: failingTest }).waitFor({ timeout: 300_000 });
+    assert.match((await sidebar.locator('[data-testid=report-summary]').textContent()) ?? '', /^Verify Affected failed: build passed with 1 warning; 1 test passed, 1 failed, 1 skipped \(OrdersOfExactlyOneHundredGetTheDiscount\)\.$/);
+    const diagnostic = sidebar.locator('[data-testid=diagnostic]', { hasText: 'CS0168' }).first();
+    const [line, column] = ((await diagnostic.locator('a').first().textContent()) ?? '').split(':').map(Number);
+    await diagnostic.locator('a').first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'Discounts.cs' }).waitFor({ timeout: 30_000 });
+    await page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col ${column}\\b`) }).first().waitFor({ timeout: 30_000 });
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await page.waitForTimeout(500);
+    await readmeScreenshot(page, 'sidebar-report');
+  });
+
+  it('Rename Symbol (compiler-checked)… says a conflict in one sentence, then shows the rename as a diff in the Refactor Preview (README screenshots)', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    const sidebar = await openSidebar(page);
+    const newNameBox = page.locator('.quick-input-widget', { hasText: 'Rename method Pricing.Discounts.Apply(decimal)' });
+    const rename = async (newName: string) => {
+      await runCommand(page, 'SharpClaw: Rename Symbol (compiler-checked)…');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ timeout: 30_000 });
+      await input.fill('Discounts.Apply');
+      await page.keyboard.press('Enter');
+      // The first query loads the solution, which needs the person's approval.
+      const box = page.locator('.monaco-dialog-box');
+      await Promise.race([newNameBox.waitFor({ timeout: 240_000 }), box.waitFor({ state: 'visible', timeout: 240_000 })]);
+      if (await box.isVisible()) await answerModal(page, /Allow SharpClaw to (load|evaluate)/, 'Always for this workspace');
+      await newNameBox.waitFor({ timeout: 240_000 });
+      await page.locator('.quick-input-widget input').fill(newName);
+      await page.keyboard.press('Enter');
+    };
+    await rename('Legacy');
+    await toast(page, "already defines 'Legacy'").waitFor({ timeout: 120_000 });
+    await sidebar.locator('[data-testid=approvals-allowed]', { hasText: 'Allowed for this workspace without asking: load projects with MSBuild.' }).waitFor({ timeout: 30_000 });
+    await sidebar.locator('[data-testid=host-status]', { hasText: 'FailingTest.slnx' }).waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(500);
+    await readmeScreenshot(page, 'rename-conflict');
+
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await rename('ApplyDiscount');
+    const panel = page.locator('.bulk-edit-panel, [id="workbench.view.bulkEdit"]').first();
+    await panel.locator('.monaco-tl-row', { hasText: 'DiscountTests.cs' }).first().waitFor({ timeout: 240_000 });
+    await panel.locator('.monaco-tl-row', { hasText: 'Discounts.cs' }).first().click();
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1000);
+    await readmeScreenshot(page, 'rename-preview');
+    assert.match(fs.readFileSync(path.join(workspace, 'src', 'Pricing', 'Discounts.cs'), 'utf8'), /decimal Apply\(/, 'the preview wrote before Apply');
+    // Discard: nothing is written.
+    await page.getByRole('button', { name: 'Discard', exact: true }).first().click();
+    await runCommand(page, 'View: Close All Editors');
   });
 
   it('the details page shows the user README with its images rendered', async () => {
