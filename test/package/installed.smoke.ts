@@ -153,7 +153,8 @@ describe('the packaged .vsix, installed into code-server', function () {
   it('activates in the workbench and its Roslyn host answers: Show Host Status', async () => {
     const { startCodeServer } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'codeServer.mjs'));
     const { launchBrowser } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'browser.mjs'));
-    server = (await startCodeServer({ version: 'min', workDir: root, folder: workspace, logFile: path.join(artifacts, 'code-server.log') })) as CodeServer;
+    // High contrast is the "light" theme of Preferences: Toggle between Light/Dark Themes (see the narrow-sidebar test).
+    server = (await startCodeServer({ version: 'min', workDir: root, folder: workspace, logFile: path.join(artifacts, 'code-server.log'), settings: { 'workbench.preferredLightColorTheme': 'Default High Contrast' } })) as CodeServer;
     browser = (await launchBrowser()) as Browser;
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(server.workbenchUrl({}));
@@ -282,5 +283,98 @@ describe('the packaged .vsix, installed into code-server', function () {
     assert.ok(sizes.every((width) => width > 100), `an image did not render on the details page (natural widths ${sizes.join(', ')})`);
     await images.first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(artifacts, 'details-page-image.png') });
+  });
+
+  it('the whole sidebar stays readable at its narrowest in the dark and high-contrast themes (screenshots)', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    const sidebar = await openSidebar(page);
+    await sidebar.locator('[data-testid=host-section]').waitFor({ timeout: 30_000 });
+    await sidebar.locator('[data-testid=report-section]').waitFor({ timeout: 30_000 });
+    // Drag the sash between the sidebar and the editor towards the left (not past half the minimum
+    // width, or VS Code snaps the sidebar closed), then shrink it with the workbench's own command
+    // until it stops getting narrower: the narrowest sidebar.
+    const part = page.locator('[id="workbench.parts.sidebar"]');
+    const box = (await part.boundingBox())!;
+    await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 140, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await sidebar.locator('h2').first().click();
+    for (let attempt = 0, previous = Infinity; attempt < 30; attempt++) {
+      const width = (await part.boundingBox())!.width;
+      if (width >= previous) break;
+      previous = width;
+      const shrunk = await runCommand(page, 'View: Decrease Current View Width').then(() => true, () => false);
+      if (!shrunk) {
+        await page.keyboard.press('Escape');
+        break;
+      }
+    }
+    const narrow = (await part.boundingBox())!;
+    assert.ok(narrow.width <= 260, `the sidebar is still ${narrow.width}px wide`);
+    // A window as tall as the sidebar's content, so the screenshots show all of it.
+    await page.setViewportSize({ width: 1280, height: 2000 });
+    for (const [name, bodyClass] of [['dark', 'vscode-dark'], ['high-contrast', 'vscode-high-contrast']] as const) {
+      // The test bed starts dark; the toggle switches to the preferred "light" theme, set to Default High Contrast.
+      if (name === 'high-contrast') await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+      await sidebar.locator(`body.${bodyClass}`).waitFor({ timeout: 60_000 });
+      await page.waitForTimeout(1000);
+      // Runs in the webview (no DOM types in the tests' compilation, so the shapes are spelled out).
+      type Rect = { left: number; right: number; width: number; height: number };
+      type Box = { textContent: string | null; scrollWidth: number; clientWidth: number; getClientRects(): { length: number }; getBoundingClientRect(): Rect };
+      type Style = { fontSize: string; borderTopStyle: string; borderTopWidth: string; borderTopColor: string; color: string; backgroundColor: string };
+      type Text = { nodeType: number; data: string };
+      type Range = { setStart(node: Text, offset: number): void; setEnd(node: Text, offset: number): void; getBoundingClientRect(): Rect & { top: number } };
+      type PathBox = Box & { childNodes: Iterable<Text>; parentElement: Box };
+      type Body = Box & { ownerDocument: { defaultView: { getComputedStyle(node: Box): Style }; createRange(): Range }; querySelectorAll(selector: string): Iterable<Box> };
+      const layout = await sidebar.locator('body').evaluate((node) => {
+        const body = node as unknown as Body;
+        const style = (element: Box) => body.ownerDocument.defaultView.getComputedStyle(element);
+        const bodyBox = body.getBoundingClientRect();
+        const visibleBorder = (element: Box) => style(element).borderTopStyle !== 'none' && parseFloat(style(element).borderTopWidth) > 0 && !/rgba\(\d+, \d+, \d+, 0\)|transparent/.test(style(element).borderTopColor);
+        return {
+          overflow: body.scrollWidth - body.clientWidth,
+          // Pills and buttons: on one line, inside the view, and their own text not cut off.
+          wrapped: [...body.querySelectorAll('.badge')].filter((badge) => badge.getClientRects().length > 1 || badge.getBoundingClientRect().height > 2 * parseFloat(style(badge).fontSize)).map((badge) => badge.textContent),
+          clipped: [...body.querySelectorAll('.badge, button, h2, a')].filter((element) => element.scrollWidth > element.clientWidth + 1 || element.getBoundingClientRect().right > bodyBox.right + 1).map((element) => element.textContent),
+          // In high contrast every pill and button has a visible border (the theme's contrastBorder).
+          borderless: [...body.querySelectorAll('.badge, button')].filter((element) => !visibleBorder(element)).map((element) => element.textContent),
+          // Text wraps after a space, '-', '/' or '\\', not inside a word or name that would fit on a line of its
+          // own (stack traces are code, which may break anywhere).
+          pathBreaks: [...body.querySelectorAll('body *:not(pre, pre *, script, style)')].flatMap((element) => {
+            const path = element as PathBox;
+            const chars: { char: string; top: number; width: number }[] = [];
+            for (const text of path.childNodes) {
+              if (text.nodeType !== 3) continue;
+              for (let i = 0; i < text.data.length; i++) {
+                const range = body.ownerDocument.createRange();
+                range.setStart(text, i);
+                range.setEnd(text, i + 1);
+                const rect = range.getBoundingClientRect();
+                chars.push({ char: text.data[i]!, top: rect.top, width: rect.width });
+              }
+            }
+            const bad: string[] = [];
+            for (let i = 1; i < chars.length; i++) {
+              if (chars[i]!.top <= chars[i - 1]!.top + 1 || /[/\\\s-]/.test(chars[i - 1]!.char)) continue;
+              let start = i;
+              while (start > 0 && !/[/\\\s-]/.test(chars[start - 1]!.char)) start--;
+              let end = i;
+              while (end < chars.length && !/[/\\\s-]/.test(chars[end]!.char)) end++;
+              const name = chars.slice(start, end + 1);
+              if (name.reduce((sum, c) => sum + c.width, 0) <= path.parentElement.getBoundingClientRect().width) bad.push(`${name.map((c) => c.char).join('')} (in ${path.textContent})`);
+            }
+            return bad;
+          }),
+        };
+      });
+      await readmeScreenshot(part, `sidebar-narrow-${name}`);
+      assert.ok(layout.overflow <= 1, `${name}: the sidebar scrolls sideways by ${layout.overflow}px`);
+      assert.deepEqual(layout.wrapped, [], `${name}: pills wrap`);
+      assert.deepEqual(layout.clipped, [], `${name}: text is cut off`);
+      assert.deepEqual(layout.pathBreaks, [], `${name}: text wraps inside a word or name`);
+      if (name === 'high-contrast') assert.deepEqual(layout.borderless, [], `${name}: pills or buttons without a visible border`);
+    }
   });
 });
