@@ -1,5 +1,6 @@
 // Bundles the extension (Node, CommonJS, `vscode` external) and the report webview (browser IIFE).
 import * as esbuild from 'esbuild';
+import { zodEnglishOnly } from './scripts/esbuild-zod-english.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -12,6 +13,7 @@ const common = {
   sourcemap: !production,
   logLevel: 'warning',
   legalComments: 'none',
+  plugins: [zodEnglishOnly],
 };
 
 const builds = [

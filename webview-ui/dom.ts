@@ -14,7 +14,7 @@ export function element<K extends keyof HTMLElementTagNameMap>(
   ...children: Node[]
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
-  if (options.text !== undefined) node.textContent = options.text;
+  if (options.text !== undefined) node.append(text(options.text));
   if (options.className) node.className = options.className;
   for (const [name, value] of Object.entries(options.attrs ?? {})) node.setAttribute(name, value);
   node.append(...children);
@@ -33,4 +33,22 @@ export function section(title: string, testId: string, ...children: Node[]): HTM
 
 export function row(label: string, value: Node | string): HTMLTableRowElement {
   return element('tr', {}, element('th', { text: label, attrs: { scope: 'row' } }), element('td', {}, typeof value === 'string' ? document.createTextNode(value) : value));
+}
+
+/**
+ * Text whose file paths wrap only after a '/' or '\\' in a narrow sidebar (a <wbr> after each
+ * separator), not inside a file or folder name; its textContent stays the text.
+ */
+export function text(value: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  value.split(/(?<=[/\\])(?=[^/\\\s])/).forEach((part, index) => {
+    if (index > 0) fragment.append(document.createElement('wbr'));
+    fragment.append(document.createTextNode(part));
+  });
+  return fragment;
+}
+
+/** A file path (see text), styled so that no container breaks it inside a name. */
+export function pathText(path: string): HTMLSpanElement {
+  return element('span', { text: path, className: 'path' });
 }

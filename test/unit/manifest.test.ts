@@ -21,6 +21,15 @@ describe('package.json manifest', () => {
     assert.ok(icon.readUInt32BE(16) >= 128 && icon.readUInt32BE(20) >= 128, 'the icon should be at least 128×128');
   });
 
+  it('does not present itself as a formatter: no category that VS Code ranks high in Editor: Default Formatter', () => {
+    // VS Code lists every extension with code (main/browser) in editor.defaultFormatter's enum; it ranks
+    // the ones that register formatters first, then those in these categories (formatActionsMultiple.ts).
+    assert.deepEqual(manifest.categories.filter((category: string) => ['Formatters', 'Programming Languages'].includes(category)), []);
+    const source = fs.readdirSync(path.join(repoRoot, 'src'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    const registers = source.filter((file) => /register(Document|DocumentRange|OnType)FormattingEditProvider/.test(fs.readFileSync(path.join(repoRoot, 'src', file), 'utf8')));
+    assert.deepEqual(registers, [], 'SharpClaw registers no formatter');
+  });
+
   it('targets VS Code 1.100 or older as its minimum', () => {
     const match = /^\^?(\d+)\.(\d+)\./.exec(manifest.engines.vscode);
     assert.ok(match, manifest.engines.vscode);

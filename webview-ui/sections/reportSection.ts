@@ -3,7 +3,7 @@
 // every skipped or missing section spelled out with its reason.
 import type { Diagnostic, FailedTest, Step, VerificationReport } from '../../src/engine/verification/report';
 import { buildWords, reportSentence, scopeTitle, statusWord, testWords } from '../../src/surfaces/vscode/messages/reportText';
-import { element, section, vscode } from '../dom';
+import { element, pathText, section, text, vscode } from '../dom';
 
 function badge(status: string, kind: 'ok' | 'bad' | 'neutral'): HTMLElement {
   return element('span', { text: status, className: `badge verdict-${kind}` });
@@ -51,7 +51,7 @@ function diagnosticsByFile(report: VerificationReport, diagnostics: readonly Dia
     element(
       'li',
       {},
-      element('div', { text: file === '(no file)' ? file : relative(report, file), className: 'file' }),
+      element('div', { className: 'file' }, file === '(no file)' ? document.createTextNode(file) : pathText(relative(report, file))),
       element(
         'ul',
         { className: 'plain indent' },
@@ -103,7 +103,7 @@ export function reportSection(report: VerificationReport, history: readonly Veri
     body.push(element('p', { text: `Missing: ${prerequisite.message}${prerequisite.command ? ` Run: ${prerequisite.command}` : ''}`, className: 'error', attrs: { role: 'alert' } }));
   }
   if (report.selection) {
-    const selected = report.selection.projects.map((project) => element('li', { text: `${project.path}${project.reasons.length ? ` — ${project.reasons.join('; ')}` : ''}` }));
+    const selected = report.selection.projects.map((project) => element('li', {}, pathText(project.path), text(project.reasons.length ? ` — ${project.reasons.join('; ')}` : '')));
     body.push(element('h3', { text: `Projects (${report.selection.projects.length}${report.selection.wholeTarget ? ', whole target' : ''})` }), element('p', { text: report.selection.reason, className: 'muted' }), element('ul', { className: 'plain indent' }, ...selected));
   }
   if (report.steps.length) body.push(element('h3', { text: 'Steps' }), stepsChart(report.steps));

@@ -1,6 +1,6 @@
 // What the last Load Workspace gave: the solution, each project with its frameworks (and
 // whether it is a test project), what was excluded or failed, and what agents can ask now.
-import { button, element, section } from '../dom';
+import { button, element, pathText, section, text } from '../dom';
 import type { WorkspaceView } from './emptyState';
 
 export function workspaceSection(workspace: WorkspaceView | undefined): HTMLElement | undefined {
@@ -19,7 +19,7 @@ export function workspaceSection(workspace: WorkspaceView | undefined): HTMLElem
         const frameworks = project.targetFrameworks.join(', ') || 'no target framework';
         const loaded = project.compilations.filter((c) => c.loaded).map((c) => c.targetFramework).filter(Boolean);
         const usedNote = project.targetFrameworks.length > 1 && loaded.length ? ` (loaded: ${loaded.join(', ')})` : '';
-        return element('li', { text: `${project.path} — ${frameworks}${usedNote}${project.isTestProject ? ' · tests' : ''}` });
+        return element('li', {}, pathText(project.path), text(` — ${frameworks}${usedNote}${project.isTestProject ? ' · tests' : ''}`));
       }),
     ),
   ];
