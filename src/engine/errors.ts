@@ -3,6 +3,8 @@
 // scripts and agents can act on them. The semantic host's own kinds (PascalCase for the workspace
 // errors) are mapped to these once, at the host boundary (toToolError in host/hostRequester.ts).
 
+import { hostSnakeCaseErrorKinds } from './protocol/semantic';
+
 /** Error codes every surface reports (spec: roslyn-bridge-tools, semantic-service, verification). */
 export const toolErrorCodes = [
   /** Several top-level solutions or projects; `candidates` lists them. Pass a target. */
@@ -27,22 +29,8 @@ export const toolErrorCodes = [
   'timeout',
   /** The host process ended while a request was pending (exit code or signal, and its log, in the message). */
   'host_exited',
-  'ambiguous_symbol',
-  'symbol_not_found',
-  'ambiguous_file',
-  'stale_edit',
-  'unverified',
-  'invalid_identifier',
-  'rename_conflict',
-  'new_errors',
-  'outside_workspace',
-  'generated_document',
-  'linked_document_conflict',
-  'edit_too_large',
-  'write_failed',
-  'content_changed',
-  'nothing_to_undo',
-  'read_only_file',
+  /** The host's symbol and edit codes (ambiguous_symbol, stale_edit, new_errors, …). */
+  ...hostSnakeCaseErrorKinds,
   'loading',
   /** Anything that is not one of the typed errors above: a bug, reported as such (never as load_failed). */
   'internal_error',

@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openSidebar, runCommand, shrinkSidebarToMinimum } from '../browser/workbench';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
@@ -54,44 +55,6 @@ async function openWorkbench(restricted: boolean): Promise<{ page: Page; browser
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   await page.locator('.activitybar').waitFor({ timeout: 60_000 });
   return { page, browser, server, root };
-}
-
-/** Runs a command from the palette, as a person would; retries while the workbench is still starting. */
-async function runCommand(page: Page, title: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    // F1 pressed while a webview (the sidebar) has focus may not reach the workbench: focus the status bar first.
-    if (attempt > 1) await page.locator('.part.statusbar').click({ position: { x: 600, y: 5 } }).catch(() => undefined);
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    try {
-      await input.waitFor({ timeout: 10_000 });
-    } catch (error) {
-      if (attempt >= 6) throw error;
-      continue;
-    }
-    try {
-      await input.fill(`>${title}`, { timeout: 10_000 });
-    } catch (error) {
-      // The palette closed again before it could be typed in (focus moved to a view or a toast).
-      if (attempt >= 6) throw error;
-      continue;
-    }
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    try {
-      await row.waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Enter');
-      return;
-    } catch (error) {
-      await page.keyboard.press('Escape');
-      if (attempt >= 6) throw error;
-    }
-  }
-}
-
-/** Shows the SharpClaw sidebar (through its command: a click on an open view's icon would close it). */
-async function openSidebar(page: Page): Promise<FrameLocator> {
-  await runCommand(page, 'SharpClaw: Open Sidebar');
-  return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
 }
 
 async function modal(page: Page, titlePattern: RegExp): Promise<{ message: string; detail: string }> {
@@ -333,28 +296,8 @@ describe('SharpClaw in the browser workbench', function () {
     const { page } = session;
     const sidebar = await openSidebar(page);
     await sidebar.locator('[data-testid=host-section]').waitFor({ timeout: 30_000 });
-    // Drag the sash between the sidebar and the editor as far left as it goes: the narrowest sidebar.
+    await shrinkSidebarToMinimum(page, sidebar);
     const part = page.locator('[id="workbench.parts.sidebar"]');
-    const box = (await part.boundingBox())!;
-    await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
-    await page.mouse.down();
-    // (Not past half the minimum width: VS Code would snap the sidebar closed.)
-    await page.mouse.move(box.x + 140, box.y + box.height / 2, { steps: 8 });
-    await page.mouse.up();
-    // Then shrink it with the workbench's own command until it stops getting narrower (the minimum).
-    await sidebar.locator('h2').first().click();
-    for (let attempt = 0, previous = Infinity; attempt < 30; attempt++) {
-      const width = (await part.boundingBox())!.width;
-      if (width >= previous) break;
-      previous = width;
-      const shrunk = await runCommand(page, 'View: Decrease Current View Width').then(() => true, () => false);
-      if (!shrunk) {
-        await page.keyboard.press('Escape');
-        break;
-      }
-    }
-    const narrow = (await part.boundingBox())!;
-    assert.ok(narrow.width < box.width && narrow.width <= 260, `the sidebar is still ${narrow.width}px wide`);
     // The test bed's theme (dark). Switching themes from the page (Preferences: Color Theme) did not
     // work reliably here; the integration suite screenshots light, dark and high contrast at the default width.
     for (const [name, bodyClass] of [['dark', 'vscode-dark']] as const) {

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
+import { openSidebar, runCommand, shrinkSidebarToMinimum } from '../browser/workbench';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const artifacts = path.join(repoRoot, 'test-results', 'package');
@@ -38,39 +39,7 @@ interface CodeServer {
 
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function runCommand(page: Page, title: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    // F1 pressed while a webview (the sidebar) has focus may not reach the workbench: focus the status bar first.
-    if (attempt > 1) await page.locator('.part.statusbar').click({ position: { x: 600, y: 5 } }).catch(() => undefined);
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    try {
-      await input.waitFor({ timeout: 10_000 });
-      // The palette may close again before it is typed in (focus moved to a view or a toast).
-      await input.fill(`>${title}`, { timeout: 10_000 });
-    } catch (error) {
-      if (attempt >= 6) throw error;
-      continue;
-    }
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    try {
-      await row.waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Enter');
-      return;
-    } catch (error) {
-      await page.keyboard.press('Escape');
-      if (attempt >= 6) throw error;
-    }
-  }
-}
-
 const toast = (page: Page, text: string | RegExp) => page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
-
-/** Shows the SharpClaw sidebar (through its command: a click on an open view's icon would close it). */
-async function openSidebar(page: Page): Promise<FrameLocator> {
-  await runCommand(page, 'SharpClaw: Open Sidebar');
-  return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
-}
 
 async function answerModal(page: Page, title: RegExp, button: string): Promise<void> {
   const box = page.locator('.monaco-dialog-box');
@@ -291,28 +260,8 @@ describe('the packaged .vsix, installed into code-server', function () {
     const sidebar = await openSidebar(page);
     await sidebar.locator('[data-testid=host-section]').waitFor({ timeout: 30_000 });
     await sidebar.locator('[data-testid=report-section]').waitFor({ timeout: 30_000 });
-    // Drag the sash between the sidebar and the editor towards the left (not past half the minimum
-    // width, or VS Code snaps the sidebar closed), then shrink it with the workbench's own command
-    // until it stops getting narrower: the narrowest sidebar.
+    await shrinkSidebarToMinimum(page, sidebar);
     const part = page.locator('[id="workbench.parts.sidebar"]');
-    const box = (await part.boundingBox())!;
-    await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 140, box.y + box.height / 2, { steps: 8 });
-    await page.mouse.up();
-    await sidebar.locator('h2').first().click();
-    for (let attempt = 0, previous = Infinity; attempt < 30; attempt++) {
-      const width = (await part.boundingBox())!.width;
-      if (width >= previous) break;
-      previous = width;
-      const shrunk = await runCommand(page, 'View: Decrease Current View Width').then(() => true, () => false);
-      if (!shrunk) {
-        await page.keyboard.press('Escape');
-        break;
-      }
-    }
-    const narrow = (await part.boundingBox())!;
-    assert.ok(narrow.width <= 260, `the sidebar is still ${narrow.width}px wide`);
     // A window as tall as the sidebar's content, so the screenshots show all of it.
     await page.setViewportSize({ width: 1280, height: 2000 });
     for (const [name, bodyClass] of [['dark', 'vscode-dark'], ['high-contrast', 'vscode-high-contrast']] as const) {

@@ -124,6 +124,26 @@ export const SymbolCandidateSchema = z.object({
   needsPath: z.boolean(),
 });
 
+/** The host's symbol and edit error kinds: already the bridge spec's snake_case codes, so they pass through unchanged. */
+export const hostSnakeCaseErrorKinds = [
+  'ambiguous_symbol',
+  'symbol_not_found',
+  'ambiguous_file',
+  'stale_edit',
+  'unverified',
+  'invalid_identifier',
+  'rename_conflict',
+  'new_errors',
+  'outside_workspace',
+  'generated_document',
+  'linked_document_conflict',
+  'edit_too_large',
+  'write_failed',
+  'content_changed',
+  'nothing_to_undo',
+  'read_only_file',
+] as const;
+
 export const SemanticErrorDataSchema = z.object({
   kind: z.enum([
     'TargetAmbiguous',
@@ -133,22 +153,7 @@ export const SemanticErrorDataSchema = z.object({
     'LoadFailed',
     'PartialLoad',
     'InvalidRequest',
-    'ambiguous_symbol',
-    'symbol_not_found',
-    'ambiguous_file',
-    'stale_edit',
-    'unverified',
-    'invalid_identifier',
-    'rename_conflict',
-    'new_errors',
-    'outside_workspace',
-    'generated_document',
-    'linked_document_conflict',
-    'edit_too_large',
-    'write_failed',
-    'content_changed',
-    'nothing_to_undo',
-    'read_only_file',
+    ...hostSnakeCaseErrorKinds,
   ]),
   message: z.string(),
   candidates: z.array(z.string()).nullable(),

@@ -1,0 +1,69 @@
+// What the browser test layers (test/e2e against the development build, test/package against the
+// installed .vsix) do in a code-server workbench the way a person does it: the command palette,
+// the SharpClaw sidebar, and the narrowest sidebar width.
+import * as assert from 'node:assert/strict';
+import type { FrameLocator, Page } from 'playwright-core';
+
+/** Runs a command from the palette, as a person would; retries while the workbench is still starting. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    // F1 pressed while a webview (the sidebar) has focus may not reach the workbench: focus the status bar first.
+    if (attempt > 1) await page.locator('.part.statusbar').click({ position: { x: 600, y: 5 } }).catch(() => undefined);
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    try {
+      await input.waitFor({ timeout: 10_000 });
+      // The palette may close again before it is typed in (focus moved to a view or a toast).
+      await input.fill(`>${title}`, { timeout: 10_000 });
+    } catch (error) {
+      if (attempt >= 6) throw error;
+      continue;
+    }
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt >= 6) throw error;
+    }
+  }
+}
+
+/** Shows the SharpClaw sidebar (through its command: a click on an open view's icon would close it). */
+export async function openSidebar(page: Page): Promise<FrameLocator> {
+  await runCommand(page, 'SharpClaw: Open Sidebar');
+  return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
+}
+
+/**
+ * Makes the sidebar as narrow as VS Code lets it be: drags the sash between the sidebar and the
+ * editor to the left (not past half the minimum width, or VS Code snaps the sidebar closed), then
+ * shrinks it with the workbench's own command until it stops getting narrower. Returns the widths.
+ */
+export async function shrinkSidebarToMinimum(page: Page, sidebar: FrameLocator): Promise<{ before: number; after: number }> {
+  const part = page.locator('[id="workbench.parts.sidebar"]');
+  const box = (await part.boundingBox())!;
+  await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 140, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await sidebar.locator('h2').first().click();
+  for (let attempt = 0, previous = Infinity; attempt < 30; attempt++) {
+    const width = (await part.boundingBox())!.width;
+    if (width >= previous) break;
+    previous = width;
+    const shrunk = await runCommand(page, 'View: Decrease Current View Width').then(
+      () => true,
+      () => false,
+    );
+    if (!shrunk) {
+      await page.keyboard.press('Escape');
+      break;
+    }
+  }
+  const narrow = (await part.boundingBox())!;
+  assert.ok(narrow.width < box.width && narrow.width <= 260, `the sidebar is still ${narrow.width}px wide`);
+  return { before: box.width, after: narrow.width };
+}
