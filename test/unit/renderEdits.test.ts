@@ -131,7 +131,29 @@ describe('edit renderings', () => {
   });
 
   it('starts with the report of recovered interrupted edits, then the resolved file', () => {
-    const text = renderEdit(result({ kind: 'applied', refreshed: true, operations: [change('A.cs', 1)], interrupted: ["interrupted edit: 'rename A to B' (rename, started 2026-01-01 00:00:00Z) stopped after 1 of 2 file(s); 0 leftover temporary file(s) removed.", '  written: A.cs'], resolvedFile: 'Lib/A.cs' }));
-    assert.deepEqual(text.split('\n').slice(0, 4), ["interrupted edit: 'rename A to B' (rename, started 2026-01-01 00:00:00Z) stopped after 1 of 2 file(s); 0 leftover temporary file(s) removed.", '  written: A.cs', 'resolved file: Lib/A.cs', 'writes finished, Roslyn refreshed: 1 file']);
+    const interrupted = {
+      record: 'apply-1.json',
+      recordFolder: '/state/journal',
+      summary: 'rename A to B',
+      operation: 'rename',
+      startedAt: '2026-01-01T00:00:00Z',
+      files: [
+        { path: 'A.cs', newPath: null, written: true },
+        { path: 'Old.cs', newPath: 'New.cs', written: false },
+      ],
+      removedTemporaryFiles: 1,
+      undoable: true,
+    };
+    const unreadable = { record: 'apply-2.json', recordFolder: '/state/journal', summary: null, operation: null, startedAt: null, files: [], removedTemporaryFiles: 0, undoable: false, unreadable: 'Unexpected end of JSON' };
+    const text = renderEdit(result({ kind: 'applied', refreshed: true, operations: [change('A.cs', 1)], interrupted: [interrupted, unreadable], resolvedFile: 'Lib/A.cs' }));
+    assert.deepEqual(text.split('\n').slice(0, 7), [
+      "interrupted edit: 'rename A to B' (rename, started 2026-01-01 00:00:00Z) stopped after 1 of 2 file(s); 1 leftover temporary file(s) removed.",
+      '  written: A.cs',
+      '  not written: Old.cs -> New.cs',
+      '  Undo it with SharpClaw: Undo Last Edit (sharpclaw/undoEdit), or finish it by running the edit again.',
+      'interrupted edit record apply-2.json could not be read (Unexpected end of JSON); it was left in /state/journal.',
+      'resolved file: Lib/A.cs',
+      'writes finished, Roslyn refreshed: 1 file',
+    ]);
   });
 });

@@ -72,11 +72,16 @@ public sealed class InterruptedApplyTests
         // The next start.
         await using SemanticHost next = await SemanticHost.StartAsync();
         EditResult answer = await Edit(next, fixture.Root, new EditParams { Action = "rename", Name = "Formatter.Describe", NewName = "Explain" });
-        IReadOnlyList<string> lines = answer.Interrupted!;
-        Assert.Matches(@"^interrupted edit: 'rename .*' \(rename, started .*\) stopped after 2 of 4 file\(s\); 1 leftover temporary file\(s\) removed\.$", lines[0]);
-        Assert.Equal(2, lines.Count(l => l.StartsWith("  written: ", StringComparison.Ordinal)));
-        Assert.Equal(2, lines.Count(l => l.StartsWith("  not written: ", StringComparison.Ordinal)));
-        Assert.Contains(lines, l => l.Contains("Undo Last Edit", StringComparison.Ordinal));
+        InterruptedEdit interrupted = Assert.Single(answer.Interrupted!);
+        Assert.Null(interrupted.Unreadable);
+        Assert.Equal("rename", interrupted.Operation);
+        Assert.StartsWith("rename ", interrupted.Summary, StringComparison.Ordinal);
+        Assert.Matches(@"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", interrupted.StartedAt);
+        Assert.Equal(4, interrupted.Files.Count);
+        Assert.Equal(2, interrupted.Files.Count(f => f.Written));
+        Assert.All(interrupted.Files, f => Assert.False(Path.IsPathRooted(f.Path)));
+        Assert.Equal(1, interrupted.RemovedTemporaryFiles);
+        Assert.True(interrupted.Undoable);
         Assert.False(File.Exists(temp));
         Assert.Empty(Directory.GetFiles(journal));
 

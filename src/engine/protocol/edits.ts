@@ -71,6 +71,28 @@ export const CodeActionEntrySchema = z.object({
 });
 
 /** Typed data only: the compact text is rendered by tools/edits/renderEdits.ts. */
+export const InterruptedEditFileSchema = z.object({
+  path: z.string(),
+  newPath: z.string().nullable(),
+  /** Its planned content is on disk. */
+  written: z.boolean(),
+});
+
+/** An apply a killed host left unfinished (an unreadable record: `unreadable` set, no files). */
+export const InterruptedEditSchema = z.object({
+  record: z.string(),
+  recordFolder: z.string(),
+  summary: z.string().nullable(),
+  operation: z.string().nullable(),
+  /** ISO 8601, UTC. */
+  startedAt: z.string().nullable(),
+  files: z.array(InterruptedEditFileSchema),
+  removedTemporaryFiles: z.number().int(),
+  /** Written files were journaled: Undo Last Edit reverts them. */
+  undoable: z.boolean(),
+  unreadable: z.string().nullable().optional(),
+});
+
 export const EditResultSchema = z.object({
   kind: z.enum(['preview', 'listing', 'applied']),
   proposalId: z.string().nullable(),
@@ -84,8 +106,8 @@ export const EditResultSchema = z.object({
   /** applied and refreshed: the diagnostics of the changed C# files. */
   diagnostics: EditDiagnosticsSchema.nullable().optional(),
   ...resolvedFile,
-  /** Edits a killed host left unfinished, recovered first: the host's report lines. */
-  interrupted: z.array(z.string()).nullable().optional(),
+  /** Edits a killed host left unfinished, recovered (and journaled for undo) before this one. */
+  interrupted: z.array(InterruptedEditSchema).nullable().optional(),
 });
 
 export const WriteFileSchema = z.object({
@@ -109,4 +131,5 @@ export type EditResult = z.infer<typeof EditResultSchema>;
 export type EditFileOperation = z.infer<typeof EditFileOperationSchema>;
 export type EditExcerpt = z.infer<typeof EditExcerptSchema>;
 export type EditDiagnostics = z.infer<typeof EditDiagnosticsSchema>;
+export type InterruptedEdit = z.infer<typeof InterruptedEditSchema>;
 export type AuthorizeWriteParams = z.infer<typeof AuthorizeWriteParamsSchema>;

@@ -140,9 +140,41 @@ public sealed record EditResult(
     /// <summary>The workspace-relative file a file-name or suffix argument resolved to; null when the path was exact.</summary>
     public string? ResolvedFile { get; init; }
 
-    /// <summary>Edits a killed host left unfinished, recovered before this one: the report's lines (also in the host log); else null.</summary>
-    public IReadOnlyList<string>? Interrupted { get; init; }
+    /// <summary>Edits a killed host left unfinished, recovered (and journaled for undo) before this one; else null.</summary>
+    public IReadOnlyList<InterruptedEdit>? Interrupted { get; init; }
 }
+
+/// <summary>
+/// An apply a killed host left unfinished, found in its durable record at the next edit request.
+/// An unreadable record has <see cref="Unreadable"/> set, no files, and stays in <see cref="RecordFolder"/>.
+/// </summary>
+/// <param name="Record">The record's file name.</param>
+/// <param name="RecordFolder">The folder of the records (the workspace's state folder).</param>
+/// <param name="Summary">What the apply was, e.g. "rename A to B"; null when unreadable.</param>
+/// <param name="Operation">rename, rename_file, code_action, undo or redo; null when unreadable.</param>
+/// <param name="StartedAt">When the apply started (ISO 8601, UTC); null when unreadable.</param>
+/// <param name="Files">Each planned file and whether its new content is on disk.</param>
+/// <param name="RemovedTemporaryFiles">Leftover temporary files of the apply that were removed.</param>
+/// <param name="Undoable">True when written files were journaled, so Undo Last Edit reverts them.</param>
+public sealed record InterruptedEdit(
+    string Record,
+    string RecordFolder,
+    string? Summary,
+    string? Operation,
+    string? StartedAt,
+    IReadOnlyList<InterruptedEditFile> Files,
+    int RemovedTemporaryFiles,
+    bool Undoable)
+{
+    /// <summary>Why the record could not be read; else null.</summary>
+    public string? Unreadable { get; init; }
+}
+
+/// <summary>One file of an interrupted apply.</summary>
+/// <param name="Path">Workspace-relative path (before a move).</param>
+/// <param name="NewPath">For a move, the new workspace-relative path; else null.</param>
+/// <param name="Written">True when its planned content is on disk.</param>
+public sealed record InterruptedEditFile(string Path, string? NewPath, bool Written);
 
 /// <summary>One file of a preview with its planned texts (newlines as in the file).</summary>
 /// <param name="Path">Workspace-relative path (before a rename).</param>

@@ -2,7 +2,7 @@
 // previews (`proposal ID: N files, not applied`, then per file `change PATH` or `rename A -> B` with
 // `@@ L:C` excerpts of `-`/`+` lines), code action listings and receipts (status line, one line per
 // completed operation, then the diagnostics of the changed C# files). The one place that formats them.
-import type { EditDiagnostics, EditExcerpt, EditFileOperation, EditResult } from '../../protocol/edits';
+import type { EditDiagnostics, EditExcerpt, EditFileOperation, EditResult, InterruptedEdit } from '../../protocol/edits';
 import { resolvedFileLines } from '../symbols/renderSymbols';
 
 /** A preview stops adding files before it would pass this many characters (less 200 for the final line). */
@@ -103,10 +103,22 @@ function renderBody(result: EditResult): string {
   return result.kind === 'preview' ? preview(result) : result.kind === 'listing' ? listing(result) : receipt(result);
 }
 
+/** The report of one apply a killed host left unfinished: a headline, each file, and how to undo it. */
+function interruptedLines(edit: InterruptedEdit): string[] {
+  if (edit.unreadable != null) return [`interrupted edit record ${edit.record} could not be read (${edit.unreadable}); it was left in ${edit.recordFolder}.`];
+  const written = edit.files.filter((file) => file.written).length;
+  const started = (edit.startedAt ?? '').replace('T', ' ');
+  return [
+    `interrupted edit: '${edit.summary}' (${edit.operation}, started ${started}) stopped after ${written} of ${edit.files.length} file(s); ${edit.removedTemporaryFiles} leftover temporary file(s) removed.`,
+    ...edit.files.map((file) => `  ${file.written ? 'written' : 'not written'}: ${file.path}${file.newPath ? ` -> ${file.newPath}` : ''}`),
+    ...(edit.undoable ? ['  Undo it with SharpClaw: Undo Last Edit (sharpclaw/undoEdit), or finish it by running the edit again.'] : []),
+  ];
+}
+
 /** The preview, listing or receipt, after the report of recovered interrupted edits and the `resolved file:` line. */
 export function renderEdit(result: EditResult): string {
   const body = renderBody(result);
-  return [...(result.interrupted ?? []), ...resolvedFileLines(result), body.replace(/\n+$/, '')].join('\n').trimEnd();
+  return [...(result.interrupted ?? []).flatMap(interruptedLines), ...resolvedFileLines(result), body.replace(/\n+$/, '')].join('\n').trimEnd();
 }
 
 /** One line naming an edit: the first line of its preview, listing or receipt. */

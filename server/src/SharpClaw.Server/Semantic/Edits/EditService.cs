@@ -29,12 +29,12 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     public async Task<EditResult> EditAsync(EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
     {
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
-        IReadOnlyList<string>? interrupted = InterruptedEdits.Recover(request.Target.Workspace, this.Journal);
+        IReadOnlyList<InterruptedEdit>? interrupted = InterruptedEdits.Recover(request.Target.Workspace, this.Journal);
         return Report(interrupted, await this.EditCoreAsync(request, parameters, evaluation, write, cancellationToken).ConfigureAwait(false));
     }
 
     /// <summary>Adds the report of edits a killed host left unfinished (see <see cref="InterruptedEdits"/>).</summary>
-    private static EditResult Report(IReadOnlyList<string>? interrupted, EditResult result) =>
+    private static EditResult Report(IReadOnlyList<InterruptedEdit>? interrupted, EditResult result) =>
         interrupted is null ? result : result with { Interrupted = interrupted };
 
     private async Task<EditResult> EditCoreAsync(ContextRequest request, EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
@@ -157,7 +157,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     {
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
         string workspace = request.Target.Workspace;
-        IReadOnlyList<string>? interrupted = InterruptedEdits.Recover(workspace, this.Journal);
+        IReadOnlyList<InterruptedEdit>? interrupted = InterruptedEdits.Recover(workspace, this.Journal);
         JournalEntry entry = undo ? this.Journal.PeekUndo(workspace) : this.Journal.PeekRedo(workspace);
 
         // Undo writes the inverse operations in reverse order; redo writes the original ones again.

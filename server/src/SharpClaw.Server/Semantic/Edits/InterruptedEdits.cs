@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Hosting;
 
 namespace SharpClaw.Server.Semantic.Edits;
@@ -62,9 +63,9 @@ public static class InterruptedEdits
 
     /// <summary>
     /// Recovers the interrupted applies of <paramref name="workspace"/> (oldest first) into
-    /// <paramref name="journal"/>; returns the lines that report them, or null when there were none.
+    /// <paramref name="journal"/>; returns what it found, or null when there was nothing.
     /// </summary>
-    public static IReadOnlyList<string>? Recover(string workspace, EditJournal journal, HostLog? log = null)
+    public static IReadOnlyList<InterruptedEdit>? Recover(string workspace, EditJournal journal, HostLog? log = null)
     {
         string folder;
         try
@@ -76,31 +77,32 @@ public static class InterruptedEdits
             return null;
         }
 
-        List<string> lines = [];
+        List<InterruptedEdit> found = [];
         foreach (string path in Directory.EnumerateFiles(folder, Prefix + "*.json").Order(StringComparer.Ordinal))
         {
             try
             {
-                lines.AddRange(RecoverOne(workspace, path, journal));
+                found.Add(RecoverOne(workspace, path, folder, journal));
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or JsonException or FormatException or InvalidOperationException or KeyNotFoundException)
             {
-                lines.Add($"interrupted edit record {Path.GetFileName(path)} could not be read ({ex.Message}); it was left in {folder}.");
+                found.Add(new InterruptedEdit(Path.GetFileName(path), folder, null, null, null, [], 0, false) { Unreadable = ex.Message });
+                log?.Warn($"Interrupted edit record {path} could not be read ({ex.Message}); it was left in place.");
                 continue;
             }
 
             File.Delete(path);
         }
 
-        if (lines.Count > 0)
+        foreach (InterruptedEdit edit in found.Where(e => e.Unreadable is null))
         {
-            log?.Warn(string.Join(" | ", lines));
+            log?.Warn($"Recovered an interrupted edit: '{edit.Summary}' ({edit.Operation}, started {edit.StartedAt}), {edit.Files.Count(f => f.Written)} of {edit.Files.Count} file(s) written.");
         }
 
-        return lines.Count > 0 ? lines : null;
+        return found.Count > 0 ? found : null;
     }
 
-    private static List<string> RecoverOne(string workspace, string path, EditJournal journal)
+    private static InterruptedEdit RecoverOne(string workspace, string path, string recordFolder, EditJournal journal)
     {
         using JsonDocument document = JsonDocument.Parse(File.ReadAllBytes(path));
         JsonElement root = document.RootElement;
@@ -133,18 +135,23 @@ public static class InterruptedEdits
 
         // Written: the after-state is on disk (and, for a move, the source is gone or untouched).
         List<PlannedFile> written = [.. files.Where(f => ContentHash.OfFile(f.AfterPath) == f.AfterHash && (!f.IsRename || !File.Exists(f.Path)))];
-        List<string> lines =
-        [
-            $"interrupted edit: '{summary}' ({operation}, started {startedAt.UtcDateTime:u}) stopped after {written.Count} of {files.Count} file(s); {removedTemps} leftover temporary file(s) removed.",
-        ];
-        lines.AddRange(files.Select(f => $"  {(written.Contains(f) ? "written" : "not written")}: {WorkspaceWriter.Describe(workspace, f)}"));
         if (written.Count > 0)
         {
             journal.Record(new JournalEntry(operation, $"{summary} (interrupted: {written.Count} of {files.Count} files)", workspace, written, startedAt));
-            lines.Add("  Undo it with SharpClaw: Undo Last Edit (sharpclaw/undoEdit), or finish it by running the edit again.");
         }
 
-        return lines;
+        return new InterruptedEdit(
+            Path.GetFileName(path),
+            recordFolder,
+            summary,
+            operation,
+            startedAt.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", CultureInfo.InvariantCulture),
+            [.. files.Select(f => new InterruptedEditFile(
+                PathUtil.ToWorkspaceRelative(workspace, f.Path),
+                f.NewPath is null ? null : PathUtil.ToWorkspaceRelative(workspace, f.NewPath),
+                written.Contains(f)))],
+            removedTemps,
+            Undoable: written.Count > 0);
     }
 
     private static string JournalFolder(string workspace) => StateFolder.Subfolder(StateFolder.ForWorkspace(workspace), "journal");
