@@ -3,6 +3,9 @@
 // progress and events (an edit applied, a verification report published). It makes the ToolContext
 // of each tool call and runs tools through runTool(), so surfaces only wire and present.
 import { Emitter, type Event } from './events';
+import type { InterruptedEdit } from './protocol/edits';
+import { callHost } from './protocol/callHost';
+import { Methods } from './protocol/methods';
 import type { HostCallbackOptions } from './host/hostCallbacks';
 import type { HostRequester } from './host/hostRequester';
 import { HostSupervisor, type HostSupervisorLog } from './host/hostSupervisor';
@@ -51,6 +54,13 @@ export class Session {
   readonly onDidPublishReport: Event<VerificationReport> = this.reportEmitter.event;
   /** After every host answer (or failure): loaded contexts may have changed. */
   readonly onDidHostAnswer: Event<void> = this.answerEmitter.event;
+  private readonly interruptedEmitter = new Emitter<InterruptedEdit[]>();
+  /**
+   * A host that started found applies an earlier, killed host left unfinished (recovered and
+   * journaled for undo): surfaces tell the person at once, not only with the next edit.
+   */
+  readonly onDidRecoverInterruptedEdits: Event<InterruptedEdit[]> = this.interruptedEmitter.event;
+  private readonly stateSubscription: { dispose(): void };
   /** The tool whose call runs now, named in authorization requests that do not name one. */
   private currentTool = 'SharpClaw';
 
@@ -78,6 +88,21 @@ export class Session {
       ...(options.restartHint ? { restartHint: options.restartHint } : {}),
       ...(options.crashBudget ? { crashBudget: options.crashBudget } : {}),
     });
+    this.stateSubscription = this.host.onDidChangeState((state) => {
+      if (state.kind === 'ready') void this.recoverInterruptedEdits();
+    });
+  }
+
+  /** Asks a freshly started host for interrupted applies; a workspace without a target has none to report. */
+  private async recoverInterruptedEdits(): Promise<void> {
+    const workspace = this.options.workspaceFolder();
+    if (!workspace) return;
+    try {
+      const { interrupted } = await callHost(this.host, Methods.interruptedEdits, { workspace, tool: 'SharpClaw' });
+      if (interrupted.length > 0) this.interruptedEmitter.fire(interrupted);
+    } catch (error) {
+      this.options.log?.trace?.(`No interrupted edits were recovered: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   get surface(): Surface {
@@ -137,6 +162,8 @@ export class Session {
   }
 
   dispose(): void {
+    this.stateSubscription.dispose();
+    this.interruptedEmitter.dispose();
     this.host.dispose();
     this.editEmitter.dispose();
     this.reportEmitter.dispose();

@@ -115,4 +115,20 @@ describe('a host killed during the apply of a multi-file rename (real CLI, real 
     assert.deepEqual(listed, onDisk);
     console.log(`      killed after ${onDisk.length} of ${useFiles + 1} files; the error listed them all`);
   });
+
+  it('the next host to start reports the interrupted apply with its files and how to undo it, before any edit', async () => {
+    // Runs after the test above: its killed host left the apply's durable record.
+    const cli = startCli(['tool', 'csharp_symbols', '--cwd', workspace, '--input', JSON.stringify({ file: 'Widget.cs' }), '--allow-evaluation'], { SHARPCLAW_STATE_DIR: stateRoot });
+    const code = await cli.closed;
+    const { stdout, stderr } = cli.output;
+    assert.equal(code, 0, `exit ${code}\nstdout: ${stdout}\nstderr: ${stderr}`);
+    assert.match(stderr, /^interrupted edit: 'rename .*Spin.* to Twirl' \(rename, started \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\) stopped after \d+ of \d+ file\(s\); \d+ leftover temporary file\(s\) removed\.$/m);
+    const written = stderr.split('\n').filter((line) => line.startsWith('  written: ')).map((line) => line.slice('  written: '.length)).sort();
+    const onDisk = ['Widget.cs', ...fs.readdirSync(path.join(workspace, 'Uses')).filter((name) => name.endsWith('.cs')).map((name) => `Uses/${name}`)]
+      .filter((relative) => fs.readFileSync(path.join(workspace, relative), 'utf8').includes('Twirl'))
+      .sort();
+    assert.deepEqual(written, onDisk);
+    assert.match(stderr, /Undo it with SharpClaw: Undo Last Edit/);
+    assert.match(stdout, /Widget/);
+  });
 });

@@ -52,7 +52,7 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(EditParams))]
 [JsonSerializable(typeof(EditHistoryParams))]
 [JsonSerializable(typeof(EditResult))]
-[JsonSerializable(typeof(InterruptedEdit))]
+[JsonSerializable(typeof(InterruptedEditsResult))]
 [JsonSerializable(typeof(AuthorizeWriteParams))]
 public sealed partial class ProtocolJsonContext : JsonSerializerContext
 {

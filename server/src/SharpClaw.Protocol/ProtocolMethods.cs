@@ -32,6 +32,9 @@ public static class ProtocolMethods
     public const string Symbols = "sharpclaw/symbols";
     public const string Edit = "sharpclaw/edit";
     public const string UndoEdit = "sharpclaw/undoEdit";
+
+    /// <summary>Recovers the applies a killed host left unfinished (journaled for undo) and reports them.</summary>
+    public const string InterruptedEdits = "sharpclaw/interruptedEdits";
     public const string RedoEdit = "sharpclaw/redoEdit";
 
     // Server → client.

@@ -63,6 +63,8 @@ public static class ProtocolSchema
             [ParamsKey(ProtocolMethods.Symbols)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolsParams, options),
             [ProtocolMethods.Edit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),
             [ProtocolMethods.UndoEdit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),
+            [ProtocolMethods.InterruptedEdits] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.InterruptedEditsResult, options),
+            [ParamsKey(ProtocolMethods.InterruptedEdits)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditHistoryParams, options),
             [ProtocolMethods.RedoEdit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),
             [ParamsKey(ProtocolMethods.Edit)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditParams, options),
             [ParamsKey(ProtocolMethods.UndoEdit)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditHistoryParams, options),

@@ -139,7 +139,7 @@ public sealed class HostProcessTests
                 "sharpclaw/symbolResolve", "sharpclaw/findReferences", "sharpclaw/typeHierarchy", "sharpclaw/diagnostics",
                 "sharpclaw/navigate", "sharpclaw/bulkNavigate", "sharpclaw/symbols",
                 "sharpclaw/navigate:params", "sharpclaw/bulkNavigate:params", "sharpclaw/symbols:params",
-                "sharpclaw/edit", "sharpclaw/undoEdit", "sharpclaw/redoEdit", "sharpclaw/edit:params", "sharpclaw/undoEdit:params",
+                "sharpclaw/edit", "sharpclaw/undoEdit", "sharpclaw/interruptedEdits", "sharpclaw/interruptedEdits:params", "sharpclaw/redoEdit", "sharpclaw/edit:params", "sharpclaw/undoEdit:params",
                 "sharpclaw/redoEdit:params", "sharpclaw/solutionInspect:params", "sharpclaw/projectGraph:params", "sharpclaw/resolveTarget:params",
                 "sharpclaw/authorizeWrite:params", "sharpclaw/authorizeWrite:result",
                 "sharpclaw/symbolResolve:params", "sharpclaw/findReferences:params", "sharpclaw/typeHierarchy:params", "sharpclaw/diagnostics:params",

@@ -71,8 +71,12 @@ public sealed class InterruptedApplyTests
 
         // The next start.
         await using SemanticHost next = await SemanticHost.StartAsync();
-        EditResult answer = await Edit(next, fixture.Root, new EditParams { Action = "rename", Name = "Formatter.Describe", NewName = "Explain" });
-        InterruptedEdit interrupted = Assert.Single(answer.Interrupted!);
+        // The client asks as soon as the host is up (the engine's Session does), before any edit.
+        InterruptedEditsResult recovered = await Poll.WithTimeout(
+            next.Host.Client.InvokeWithParameterObjectAsync<InterruptedEditsResult>(ProtocolMethods.InterruptedEdits, new EditHistoryParams { Workspace = fixture.Root, Tool = "test-tool" }),
+            SemanticHost.Timeout,
+            ProtocolMethods.InterruptedEdits);
+        InterruptedEdit interrupted = Assert.Single(recovered.Interrupted);
         Assert.Null(interrupted.Unreadable);
         Assert.Equal("rename", interrupted.Operation);
         Assert.StartsWith("rename ", interrupted.Summary, StringComparison.Ordinal);
@@ -82,6 +86,9 @@ public sealed class InterruptedApplyTests
         Assert.All(interrupted.Files, f => Assert.False(Path.IsPathRooted(f.Path)));
         Assert.Equal(1, interrupted.RemovedTemporaryFiles);
         Assert.True(interrupted.Undoable);
+        // Reported once: the next edit finds nothing left to recover.
+        EditResult answer = await Edit(next, fixture.Root, new EditParams { Action = "rename", Name = "Formatter.Describe", NewName = "Explain" });
+        Assert.Null(answer.Interrupted);
         Assert.False(File.Exists(temp));
         Assert.Empty(Directory.GetFiles(journal));
 

@@ -93,6 +93,9 @@ export const InterruptedEditSchema = z.object({
   unreadable: z.string().nullable().optional(),
 });
 
+/** sharpclaw/interruptedEdits: what a killed host left unfinished, recovered now (empty: nothing). */
+export const InterruptedEditsResultSchema = z.object({ interrupted: z.array(InterruptedEditSchema) });
+
 export const EditResultSchema = z.object({
   kind: z.enum(['preview', 'listing', 'applied']),
   proposalId: z.string().nullable(),

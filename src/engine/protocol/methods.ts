@@ -5,7 +5,7 @@
 // against the one the host exports (`--print-protocol-schema`).
 import { z } from 'zod';
 import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadProgressSchema } from './callbacks';
-import { AuthorizeWriteParamsSchema, EditHistoryParamsSchema, EditParamsSchema, EditResultSchema } from './edits';
+import { AuthorizeWriteParamsSchema, EditHistoryParamsSchema, EditParamsSchema, EditResultSchema, InterruptedEditsResultSchema } from './edits';
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
 import { BulkNavigateParamsSchema, BulkNavigateResultSchema, NavigateParamsSchema, NavigateResultSchema, SymbolsParamsSchema, SymbolsResultSchema } from './navigation';
 import {
@@ -96,6 +96,8 @@ export const Methods = {
   edit: request('sharpclaw/edit', EditParamsSchema, EditResultSchema, 'write'),
   undoEdit: request('sharpclaw/undoEdit', EditHistoryParamsSchema, EditResultSchema, 'write'),
   redoEdit: request('sharpclaw/redoEdit', EditHistoryParamsSchema, EditResultSchema, 'write'),
+  /** Recovers (journals for undo) and reports the applies a killed host left unfinished; asked when a host starts. */
+  interruptedEdits: request('sharpclaw/interruptedEdits', EditHistoryParamsSchema, InterruptedEditsResultSchema, 'write'),
 } as const;
 
 /** Host → client traffic. */

@@ -15,6 +15,7 @@ import { applyHostWrite } from './edits/hostWrites';
 import { renameSymbol } from './edits/renameSymbolCommand';
 import { createEditJournal, replayEdit } from './edits/replayEditCommands';
 import type { EditJournal } from './edits/editJournal';
+import { showInterruptedEdits } from './edits/interruptedEditsToast';
 import { showHostFailures } from './host/hostFailureToasts';
 import { LanguageClientTransport } from './host/languageClientTransport';
 import type { ExtensionLog } from './logging/extensionLog';
@@ -106,6 +107,7 @@ export class Core implements vscode.Disposable {
       showHostFailures(host, log),
       this.session.onDidHostAnswer(() => this.reportView.hostAnswered()),
       this.session.onDidApplyEdit(({ summary }) => this.editJournal.record({ kind: 'host', label: summary })),
+      this.session.onDidRecoverInterruptedEdits((edits) => showInterruptedEdits(edits, this.editJournal, log)),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('sharpclaw.verification')) reportInvalidSettings(log);
       }),

@@ -170,6 +170,9 @@ public sealed record InterruptedEdit(
     public string? Unreadable { get; init; }
 }
 
+/// <summary>The <c>sharpclaw/interruptedEdits</c> result: what was recovered (empty: nothing was interrupted).</summary>
+public sealed record InterruptedEditsResult(IReadOnlyList<InterruptedEdit> Interrupted);
+
 /// <summary>One file of an interrupted apply.</summary>
 /// <param name="Path">Workspace-relative path (before a move).</param>
 /// <param name="NewPath">For a move, the new workspace-relative path; else null.</param>

@@ -56,6 +56,7 @@ public static class HandlerTable
         [ProtocolMethods.Edit] = RequestEffect.Mutating,
         [ProtocolMethods.UndoEdit] = RequestEffect.Mutating,
         [ProtocolMethods.RedoEdit] = RequestEffect.Mutating,
+        [ProtocolMethods.InterruptedEdits] = RequestEffect.Mutating,
     };
 
     /// <summary>The effect of <paramref name="method"/>; an unknown method (answered "method not found") waits for nothing.</summary>

@@ -104,7 +104,7 @@ function renderBody(result: EditResult): string {
 }
 
 /** The report of one apply a killed host left unfinished: a headline, each file, and how to undo it. */
-function interruptedLines(edit: InterruptedEdit): string[] {
+export function interruptedLines(edit: InterruptedEdit): string[] {
   if (edit.unreadable != null) return [`interrupted edit record ${edit.record} could not be read (${edit.unreadable}); it was left in ${edit.recordFolder}.`];
   const written = edit.files.filter((file) => file.written).length;
   const started = (edit.startedAt ?? '').replace('T', ' ');

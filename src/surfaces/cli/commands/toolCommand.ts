@@ -3,6 +3,7 @@
 // runTool().
 import { StdioHostTransport, bundledServerDll } from '../../../engine/host/hostProcess';
 import { Session } from '../../../engine/session';
+import { interruptedLines } from '../../../engine/tools/edits/renderEdits';
 import { findTool, allTools } from '../../../engine/tools/registry';
 import { ToolError } from '../../../engine/errors';
 import type { CliCommand } from '../commands';
@@ -38,6 +39,8 @@ export const toolCommand: CliCommand = {
       transport: new StdioHostTransport({ serverDll: bundledServerDll() }),
       progress: (_tool, message, percent) => process.stderr.write(`${message}${percent === undefined ? '' : ` ${percent}%`}\n`),
     });
+    // A killed host's unfinished apply, found when this command's host started: said before the answer.
+    session.onDidRecoverInterruptedEdits((edits) => process.stderr.write(`${edits.flatMap(interruptedLines).join('\n')}\n`));
     session.host.onLoadProgress((p) => process.stderr.write(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})\n`));
     const controller = new AbortController();
     const onSigint = () => controller.abort();

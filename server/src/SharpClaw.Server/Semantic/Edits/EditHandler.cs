@@ -6,7 +6,7 @@ using StreamJsonRpc;
 
 namespace SharpClaw.Server.Semantic.Edits;
 
-/// <summary><c>sharpclaw/edit</c>, <c>sharpclaw/undoEdit</c>, <c>sharpclaw/redoEdit</c>.</summary>
+/// <summary><c>sharpclaw/edit</c>, <c>sharpclaw/undoEdit</c>, <c>sharpclaw/redoEdit</c>, <c>sharpclaw/interruptedEdits</c>.</summary>
 public sealed class EditHandler(HostState state, JsonRpc rpc)
 {
     [JsonRpcMethod(ProtocolMethods.Edit, UseSingleObjectParameterDeserialization = true)]
@@ -16,6 +16,10 @@ public sealed class EditHandler(HostState state, JsonRpc rpc)
     [JsonRpcMethod(ProtocolMethods.UndoEdit, UseSingleObjectParameterDeserialization = true)]
     public Task<EditResult> UndoAsync(EditHistoryParams? parameters = null, CancellationToken cancellationToken = default) =>
         state.Edits.UndoAsync(parameters ?? new EditHistoryParams(), new JsonRpcWriteAuthorizer(rpc), cancellationToken);
+
+    [JsonRpcMethod(ProtocolMethods.InterruptedEdits, UseSingleObjectParameterDeserialization = true)]
+    public Task<InterruptedEditsResult> InterruptedEditsAsync(EditHistoryParams? parameters = null, CancellationToken cancellationToken = default) =>
+        Task.FromResult(state.Edits.RecoverInterrupted(parameters ?? new EditHistoryParams()));
 
     [JsonRpcMethod(ProtocolMethods.RedoEdit, UseSingleObjectParameterDeserialization = true)]
     public Task<EditResult> RedoAsync(EditHistoryParams? parameters = null, CancellationToken cancellationToken = default) =>

@@ -33,6 +33,16 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         return Report(interrupted, await this.EditCoreAsync(request, parameters, evaluation, write, cancellationToken).ConfigureAwait(false));
     }
 
+    /// <summary>
+    /// <c>sharpclaw/interruptedEdits</c>: recovers what a killed host left unfinished in the workspace
+    /// (clients ask when a host starts, so the person hears of it before the next edit).
+    /// </summary>
+    public InterruptedEditsResult RecoverInterrupted(EditHistoryParams parameters)
+    {
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        return new InterruptedEditsResult(InterruptedEdits.Recover(request.Target.Workspace, this.Journal) ?? []);
+    }
+
     /// <summary>Adds the report of edits a killed host left unfinished (see <see cref="InterruptedEdits"/>).</summary>
     private static EditResult Report(IReadOnlyList<InterruptedEdit>? interrupted, EditResult result) =>
         interrupted is null ? result : result with { Interrupted = interrupted };
