@@ -265,6 +265,8 @@ describe('SharpClaw in the browser workbench', function () {
     await renameBox.locator('input').fill('ApplyTenPercent');
     await page.keyboard.press('Enter');
     // Apply with nothing ticked (VS Code starts the files unticked) writes nothing and says how to tick.
+    // This rename's own verdict first: the panel may still show the previous preview's rows.
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'renaming ApplyDiscount to ApplyTenPercent' }).first().waitFor({ timeout: 240_000 });
     await panel.locator('.monaco-tl-row', { hasText: 'Discounts.cs' }).first().waitFor({ timeout: 240_000 });
     await page.getByRole('button', { name: 'Apply', exact: true }).first().click();
     await toast(page, 'no files were selected in the Refactor Preview');
