@@ -61,7 +61,7 @@ internal static class RenameBenchmark
                     double applyMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
                     if (!applied.Refreshed)
                     {
-                        throw new InvalidOperationException("The host did not refresh after the rename:\n" + applied.Text);
+                        throw new InvalidOperationException($"The host did not refresh after the rename ({applied.Kind}, {applied.Operations.Count} operation(s)).");
                     }
 
                     files = applied.Operations.Count;
