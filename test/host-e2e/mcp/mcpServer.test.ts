@@ -3,6 +3,7 @@
 // 2026-07-28 one), on restored copies of fixtures/Calculator and fixtures/DesignTimeMarker, with
 // the real Roslyn host. Answers must be exactly what `sharpclaw tool` prints for the same input.
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -107,6 +108,31 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.match(text(navigate), /Program\.cs:\d+:\d+ /);
   });
 
+  it('writes protocol messages only to stdout (logs go to stderr) and exits when stdin closes', async () => {
+    const child = spawn(process.execPath, [cliPath, 'mcp', '--cwd', calculator, '--allow-evaluation'], { env: { ...process.env, SHARPCLAW_STATE_DIR: tempStateRoot() }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'navigate', arguments: navigateInput } });
+    const deadline = Date.now() + 300_000;
+    while (!/"id":2[,}]/.test(stdout) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    child.stdin.end();
+    assert.equal(await exited, 0, stderr);
+    const lines = stdout.split('\n').filter((line) => line.length > 0);
+    assert.equal(lines.length, 2, stdout);
+    for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0', line);
+    const answer = JSON.parse(lines[1]!) as { id: number; result: { content: Array<{ text: string }>; isError?: boolean } };
+    assert.equal(answer.id, 2);
+    assert.notEqual(answer.result.isError, true, answer.result.content[0]!.text);
+    assert.match(stderr, /^SharpClaw host ready in \d+ ms/m, 'the host log goes to stderr');
+    assert.match(stderr, /^SharpClaw host \(pid \d+\) exited with code 0 after a stop request\.$/m, 'closing stdin stops the host');
+  });
+
   it('an unknown argument is invalid_request listing the valid names', async () => {
     const { client } = await connect(calculator, stateDir, ['--allow-evaluation']);
     open.push(client);
@@ -122,13 +148,27 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.deepEqual(tools.map((tool) => tool.name), [...defaultTools, ...extraTools]);
   });
 
-  it('without --allow-evaluation a call is refused naming the flag, and nothing of the project runs', async () => {
+  it('without --allow-evaluation a call is refused naming the flag, and nothing of the project runs (with it, the markers prove project code ran)', async () => {
     const marked = copyFixture('DesignTimeMarker');
-    const { client } = await connect(marked, stateDir, []);
-    open.push(client);
-    const result = await client.callTool({ name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } }, callOptions);
+    restore(marked, 'DesignTimeMarker.slnx');
+    const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
+    // Restore itself runs InitialTargets: count from nothing.
+    for (const marker of markers) fs.rmSync(marker, { force: true });
+    const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
+
+    const refused = await connect(marked, stateDir, []);
+    open.push(refused.client);
+    const result = await refused.client.callTool(call, callOptions);
     assert.equal(result.isError, true);
     assert.match(text(result), /^error permission_denied: .*Pass --allow-evaluation to allow it\./);
-    for (const marker of ['initial-marker.txt', 'marker.txt']) assert.equal(fs.existsSync(path.join(marked, 'App', marker)), false, `${marker} was written: project code ran`);
+    await refused.client.close();
+    for (const marker of markers) assert.equal(fs.existsSync(marker), false, `${marker} was written: project code ran`);
+
+    const allowed = await connect(marked, stateDir, ['--allow-evaluation']);
+    open.push(allowed.client);
+    const answer = await allowed.client.callTool(call, callOptions);
+    assert.notEqual(answer.isError, true, text(answer));
+    assert.match(text(answer), /App\/Greeter\.cs \d+:\d+/);
+    assert.ok(markers.some((marker) => fs.existsSync(marker)), 'with --allow-evaluation the load runs the project\'s targets');
   });
 });
