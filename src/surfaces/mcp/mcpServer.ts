@@ -1,11 +1,11 @@
 // The MCP server's tools: registers each MCP tool of the chosen set on an McpServer (the SDK's), with
-// the definition's input schema and annotations from its effects, and answers every call through
+// the definition's input and output schemas and annotations from its effects, and answers every call through
 // Session.runTool — the same pipeline as the LM tools and the CLI. One factory serves both protocol
 // eras (serveStdio pins a 2025-era or a 2026-07-28 instance per connection); every instance shares
 // the one Session, so the host stays warm across calls.
 import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Session } from '../../engine/session';
-import { inputJsonSchema } from '../../engine/tools/manifest';
+import { inputJsonSchema, outputJsonSchema } from '../../engine/tools/manifest';
 import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
 import type { McpTool } from './mcpTools';
 
@@ -24,6 +24,21 @@ function advertisedInput(definition: AnyToolDefinition): StandardSchemaWithJSON 
       vendor: 'sharpclaw',
       validate: (value: unknown) => ({ value }),
       jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
+}
+
+/**
+ * The definition's output schema, where it has one with an object root (what structuredContent
+ * can carry): checked with the definition's zod schema, advertised as its JSON Schema.
+ */
+function advertisedOutput(definition: AnyToolDefinition): { outputSchema?: StandardSchemaWithJSON } {
+  const schema = outputJsonSchema(definition);
+  if (!definition.output || schema?.type !== 'object') return {};
+  const output = definition.output;
+  return {
+    outputSchema: {
+      '~standard': { version: 1, vendor: 'sharpclaw', validate: (value: unknown) => output['~standard'].validate(value), jsonSchema: { input: () => schema, output: () => schema } },
     },
   };
 }
@@ -59,7 +74,7 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
     for (const tool of options.tools) {
       server.registerTool(
         tool.name,
-        { title: tool.definition.displayName, description: tool.definition.modelDescription, inputSchema: advertisedInput(tool.definition), annotations: annotationsFor(tool.definition) },
+        { title: tool.definition.displayName, description: tool.definition.modelDescription, inputSchema: advertisedInput(tool.definition), ...advertisedOutput(tool.definition), annotations: annotationsFor(tool.definition) },
         async (args: unknown, ctx) => toCallToolResult(await options.session.runTool(tool.definition, args, ctx.mcpReq.signal)),
       );
     }

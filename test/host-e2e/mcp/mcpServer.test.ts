@@ -76,12 +76,16 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.equal(byName.get('edit')!.annotations!.readOnlyHint, false);
     assert.equal(byName.get('verify_workspace')!.annotations!.destructiveHint, true);
     assert.ok(Object.keys((byName.get('navigate')!.inputSchema as { properties: object }).properties).includes('symbol'));
+    // Host tools publish the protocol's result schema; the verifier's report has none yet.
+    for (const name of defaultTools.filter((tool) => tool !== 'verify_workspace')) assert.equal(byName.get(name)!.outputSchema?.type, 'object', name);
+    assert.equal(byName.get('verify_workspace')!.outputSchema, undefined);
 
     const navigate = await client.callTool({ name: 'navigate', arguments: navigateInput }, callOptions);
     assert.notEqual(navigate.isError, true, text(navigate));
     const navigateText = text(navigate);
     assert.match(navigateText, /Program\.cs:\d+:\d+ /, 'Program.cs calls Divide');
-    assert.equal(typeof navigate.structuredContent, 'object');
+    // The typed record, checked by the client SDK against the published output schema.
+    assert.equal((navigate.structuredContent as { omittedGenerated?: unknown }).omittedGenerated, 0);
 
     const diagnostics = await client.callTool({ name: 'diagnostics', arguments: diagnosticsInput }, callOptions);
     assert.notEqual(diagnostics.isError, true, text(diagnostics));
