@@ -137,6 +137,31 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.match(stderr, /^SharpClaw host \(pid \d+\) exited with code 0 after a stop request\.$/m, 'closing stdin stops the host');
   });
 
+  it('keeps one warm host across calls and restarts it on the next call after a crash', async () => {
+    const { client, stderr } = await connect(calculator, stateDir, ['--allow-evaluation']);
+    open.push(client);
+    const ready = () => [...stderr().matchAll(/^SharpClaw host ready in \d+ ms: pid (\d+)/gm)].map((match) => Number(match[1]));
+    for (let i = 0; i < 2; i++) assert.notEqual((await client.callTool({ name: 'navigate', arguments: navigateInput }, callOptions)).isError, true);
+    assert.equal(ready().length, 1, 'two calls, one host');
+    const [first] = ready();
+    process.kill(first!, 'SIGKILL');
+    const deadline = Date.now() + 30_000;
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    while (alive(first!) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const after = await client.callTool({ name: 'navigate', arguments: navigateInput }, callOptions);
+    assert.notEqual(after.isError, true, text(after));
+    assert.match(text(after), /Program\.cs:\d+:\d+ /);
+    assert.equal(ready().length, 2, stderr());
+    assert.notEqual(ready()[1], first);
+  });
+
   it('an unknown argument is invalid_request listing the valid names', async () => {
     const { client } = await connect(calculator, stateDir, ['--allow-evaluation']);
     open.push(client);
