@@ -1,6 +1,9 @@
 // Bundles the extension (Node, CommonJS, `vscode` external) and the report webview (browser IIFE).
 import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { zodEnglishOnly } from './scripts/esbuild-zod-english.mjs';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -43,6 +46,8 @@ const builds = [
     platform: 'node',
     target: 'node20',
     format: 'cjs',
+    // Named in the MCP server's serverInfo.
+    define: { SHARPCLAW_VERSION: JSON.stringify(version) },
   },
   {
     ...common,

@@ -1,6 +1,8 @@
 // hostTool(): the definition of a tool the Roslyn host answers. Its params type comes from the
 // protocol table (protocol/methods.ts), so a tool argument that no longer matches a host param fails
-// to compile; the call adds the workspace folder and the tool's name, and validates the result.
+// to compile; the call adds the workspace folder and the tool's name, and validates the result. Its
+// output schema is the method's result schema unless the tool returns something else.
+import type { z } from 'zod';
 import { callHost, type NoUnknownParams } from '../protocol/callHost';
 import type { HostRequest, ParamsOf, ResultOf } from '../protocol/methods';
 import { defineTool, type ToolContext, type ToolDefinition } from './toolDefinition';
@@ -14,12 +16,19 @@ export interface HostToolDefinition<Input, M extends HostRequest, Given extends 
   result?(result: ResultOf<M>, input: Input, context: ToolContext): Result;
 }
 
+/** The method's result schema describes the tool's result only when the tool returns the host's result itself. */
+function outputOf<M extends HostRequest, Result>(method: M, result: unknown, declared: z.ZodType<Result> | undefined): { output?: z.ZodType<Result> } {
+  if (declared) return { output: declared };
+  return result ? {} : { output: method.result as unknown as z.ZodType<Result> };
+}
+
 export function hostTool<Input, M extends HostRequest, Given extends ParamsOf<M>, Result = ResultOf<M>>(
   definition: HostToolDefinition<Input, M, Given, Result> & NoUnknownParams<ParamsOf<M>, Given>,
 ): ToolDefinition<Input, Result> {
-  const { method, params, result, ...rest } = definition;
+  const { method, params, result, output, ...rest } = definition;
   return defineTool<Input, Result>({
     ...rest,
+    ...outputOf(method, result, output),
     invoke: async (input, context) => {
       const sent = { ...(params(input, context) as object), workspace: context.workspaceFolder, tool: definition.name } as ParamsOf<M>;
       const answer = await callHost(context.host, method, sent, context.signal);

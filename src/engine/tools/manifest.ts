@@ -22,6 +22,14 @@ export function inputJsonSchema(tool: AnyToolDefinition): Record<string, unknown
   return schema;
 }
 
+/** The JSON Schema of what the tool returns, where its definition has one (MCP's output schema). */
+export function outputJsonSchema(tool: AnyToolDefinition): Record<string, unknown> | undefined {
+  if (!tool.output) return undefined;
+  const schema = z.toJSONSchema(tool.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
 export function languageModelToolContributions(tools: readonly AnyToolDefinition[]): LanguageModelToolContribution[] {
   return tools.map((tool) => ({
     name: tool.name,

@@ -45,6 +45,8 @@ export interface ToolDefinition<Input = unknown, Result = unknown> {
   referenceName: string;
   tags: string[];
   input: z.ZodType<Input>;
+  /** The schema of what invoke returns, where there is one (host tools: the method's result schema); MCP publishes it as the output schema. */
+  output?: z.ZodType<Result>;
   /**
    * What the tool itself does: `read` answers questions, `write` may change workspace files,
    * `build` runs dotnet build/test (project code). Any host-backed tool may also need an MSBuild

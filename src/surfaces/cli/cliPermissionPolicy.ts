@@ -13,6 +13,8 @@ export interface CliPermissionSettings {
   allowWrite: boolean;
   /** Asks the person at the terminal; undefined when not interactive. */
   prompt?: (question: string) => Promise<boolean>;
+  /** Why nobody can be asked, in a refusal (default: this terminal is not interactive). */
+  cannotAsk?: string;
 }
 
 const flagFor: Record<PermissionKind, string> = {
@@ -50,7 +52,7 @@ export class CliPermissionPolicy implements PermissionPolicy {
     return {
       granted: false,
       source: 'cli-flag',
-      message: `SharpClaw needs permission to ${what}, and this terminal is not interactive. Pass ${flagFor[kind]} to allow it.`,
+      message: `SharpClaw needs permission to ${what}, and ${this.settings.cannotAsk ?? 'this terminal is not interactive'}. Pass ${flagFor[kind]} to allow it.`,
     };
   }
 

@@ -5,12 +5,13 @@ import { parseArgs } from 'node:util';
 import { ToolError } from '../../engine/errors';
 import { globalOptionSpecs, globalOptionsHelp, parseGlobalOptions } from './cliOptions';
 import type { CliCommand } from './commands';
+import { mcpCommand } from './commands/mcpCommand';
 import { toolCommand } from './commands/toolCommand';
 import { toolsCommand } from './commands/toolsCommand';
 import { verifyCommand } from './commands/verifyCommand';
 import { exitCodeFor, printFailure } from './output';
 
-export const cliCommands: CliCommand[] = [toolCommand, toolsCommand, verifyCommand];
+export const cliCommands: CliCommand[] = [toolCommand, toolsCommand, verifyCommand, mcpCommand];
 
 function usage(): string {
   return [

@@ -50,6 +50,8 @@ export const renameSymbolTool = hostTool({
   method: Methods.edit,
   params: (input) => ({ ...input, action: 'rename' }),
   result: (result, _input, context) => noteApplied(result, context),
+  // noteApplied returns the host's result unchanged.
+  output: Methods.edit.result,
   render: renderEdit,
 });
 
@@ -89,5 +91,7 @@ export const editTool = hostTool({
   method: Methods.edit,
   params: editParams,
   result: (result, _input, context) => noteApplied(result, context),
+  // noteApplied returns the host's result unchanged.
+  output: Methods.edit.result,
   render: renderEdit,
 });

@@ -1,0 +1,83 @@
+// The MCP server's tools: registers each MCP tool of the chosen set on an McpServer (the SDK's), with
+// the definition's input and output schemas and annotations from its effects, and answers every call through
+// Session.runTool — the same pipeline as the LM tools and the CLI. One factory serves both protocol
+// eras (serveStdio pins a 2025-era or a 2026-07-28 instance per connection); every instance shares
+// the one Session, so the host stays warm across calls.
+import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
+import type { Session } from '../../engine/session';
+import { inputJsonSchema, outputJsonSchema } from '../../engine/tools/manifest';
+import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
+import type { McpTool } from './mcpTools';
+
+export const serverName = 'sharpclaw';
+
+/**
+ * The definition's input schema as the SDK takes it: advertised as the zod schema's JSON Schema,
+ * validated by runTool (toolInput.ts, the one rule for every surface: unknown arguments list the
+ * valid names, arrays may arrive as JSON strings). The SDK's own check would answer differently.
+ */
+function advertisedInput(definition: AnyToolDefinition): StandardSchemaWithJSON {
+  const schema = inputJsonSchema(definition);
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'sharpclaw',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
+}
+
+/**
+ * The definition's output schema, where it has one with an object root (what structuredContent
+ * can carry): checked with the definition's zod schema, advertised as its JSON Schema.
+ */
+function advertisedOutput(definition: AnyToolDefinition): { outputSchema?: StandardSchemaWithJSON } {
+  const schema = outputJsonSchema(definition);
+  if (!definition.output || schema?.type !== 'object') return {};
+  const output = definition.output;
+  return {
+    outputSchema: {
+      '~standard': { version: 1, vendor: 'sharpclaw', validate: (value: unknown) => output['~standard'].validate(value), jsonSchema: { input: () => schema, output: () => schema } },
+    },
+  };
+}
+
+/** Reads never change files; write tools may, and verify_workspace runs project code (build/test). */
+export function annotationsFor(definition: AnyToolDefinition): ToolAnnotations {
+  const reads = definition.effects === 'read';
+  return { title: definition.displayName, readOnlyHint: reads, destructiveHint: !reads, openWorldHint: false };
+}
+
+/** A tool outcome as an MCP result: the compact text, the typed record when it is an object, isError on failure. */
+export function toCallToolResult(outcome: Awaited<ReturnType<Session['runTool']>>): CallToolResult {
+  if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text }], isError: true };
+  const data = outcome.data;
+  const structured = typeof data === 'object' && data !== null && !Array.isArray(data) ? { structuredContent: data as Record<string, unknown> } : {};
+  return { content: [{ type: 'text', text: outcome.text }], ...structured };
+}
+
+export interface McpServerOptions {
+  session: Session;
+  tools: readonly McpTool[];
+  version: string;
+}
+
+/** The factory serveStdio calls per connection (and per discarded server/discover probe). */
+export function mcpServerFactory(options: McpServerOptions): () => McpServer {
+  return () => {
+    const server = new McpServer(
+      { name: serverName, version: options.version },
+      // The tool list never changes while the server runs.
+      { capabilities: { tools: { listChanged: false } }, cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'private' } } },
+    );
+    for (const tool of options.tools) {
+      server.registerTool(
+        tool.name,
+        { title: tool.definition.displayName, description: tool.definition.modelDescription, inputSchema: advertisedInput(tool.definition), ...advertisedOutput(tool.definition), annotations: annotationsFor(tool.definition) },
+        async (args: unknown, ctx) => toCallToolResult(await options.session.runTool(tool.definition, args, ctx.mcpReq.signal)),
+      );
+    }
+    return server;
+  };
+}

@@ -1,0 +1,203 @@
+// `sharpclaw mcp` end to end: the real bundled CLI (dist/cli.js) serving MCP over stdio, driven by
+// the official client SDK in both protocol eras (a 2025-11-25 `initialize` session and a pinned
+// 2026-07-28 one), on restored copies of fixtures/Calculator and fixtures/DesignTimeMarker, with
+// the real Roslyn host. Answers must be exactly what `sharpclaw tool` prints for the same input.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { cleanUpCopies, cliPath, copyFixture, restore, runCli, tempStateRoot } from '../verification/support';
+
+type CallResult = Awaited<ReturnType<Client['callTool']>>;
+
+const defaultTools = ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'dotnet_solution_inspect', 'verify_workspace'];
+const extraTools = ['csharp_symbol_resolve', 'csharp_find_references', 'csharp_type_hierarchy', 'csharp_rename_symbol'];
+const callOptions = { timeout: 300_000 };
+
+interface Connected {
+  client: Client;
+  stderr: () => string;
+}
+
+async function connect(workspace: string, stateDir: string, flags: string[], negotiation?: { pin: string }): Promise<Connected> {
+  assert.ok(fs.existsSync(cliPath), `${cliPath} is missing: run "npm run build"`);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath, 'mcp', '--cwd', workspace, ...flags],
+    env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: stateDir },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'sharpclaw-tests', version: '1.0.0' }, negotiation ? { versionNegotiation: { mode: negotiation } } : {});
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+function text(result: CallResult): string {
+  const content = result.content as Array<{ type: string; text?: string }>;
+  assert.equal(content.length, 1);
+  assert.equal(content[0]!.type, 'text');
+  return content[0]!.text!;
+}
+
+describe('sharpclaw mcp (MCP server over stdio)', function () {
+  this.timeout(600_000);
+  let calculator: string;
+  let stateDir: string;
+  const open: Client[] = [];
+
+  before(() => {
+    calculator = copyFixture('Calculator');
+    restore(calculator, 'Calculator.slnx');
+    stateDir = tempStateRoot();
+  });
+
+  afterEach(async () => {
+    for (const client of open.splice(0)) await client.close().catch(() => undefined);
+  });
+
+  after(cleanUpCopies);
+
+  const navigateInput = { action: 'callers', symbol: 'Calculator.Divide' };
+  const diagnosticsInput = { severity: 'hint' };
+
+  it('2025-11-25 era: lists the default tools in order with annotations, and answers navigate and diagnostics exactly as `sharpclaw tool` does', async () => {
+    const { client, stderr } = await connect(calculator, stateDir, ['--allow-evaluation']);
+    open.push(client);
+    assert.equal(client.getNegotiatedProtocolVersion(), '2025-11-25');
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), defaultTools);
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    assert.deepEqual(byName.get('navigate')!.annotations, { title: 'Navigate C#', readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    assert.equal(byName.get('edit')!.annotations!.destructiveHint, true);
+    assert.equal(byName.get('edit')!.annotations!.readOnlyHint, false);
+    assert.equal(byName.get('verify_workspace')!.annotations!.destructiveHint, true);
+    assert.ok(Object.keys((byName.get('navigate')!.inputSchema as { properties: object }).properties).includes('symbol'));
+    // Host tools publish the protocol's result schema; the verifier's report has none yet.
+    for (const name of defaultTools.filter((tool) => tool !== 'verify_workspace')) assert.equal(byName.get(name)!.outputSchema?.type, 'object', name);
+    assert.equal(byName.get('verify_workspace')!.outputSchema, undefined);
+
+    const navigate = await client.callTool({ name: 'navigate', arguments: navigateInput }, callOptions);
+    assert.notEqual(navigate.isError, true, text(navigate));
+    const navigateText = text(navigate);
+    assert.match(navigateText, /Program\.cs:\d+:\d+ /, 'Program.cs calls Divide');
+    // The typed record, checked by the client SDK against the published output schema.
+    assert.equal((navigate.structuredContent as { omittedGenerated?: unknown }).omittedGenerated, 0);
+
+    const diagnostics = await client.callTool({ name: 'diagnostics', arguments: diagnosticsInput }, callOptions);
+    assert.notEqual(diagnostics.isError, true, text(diagnostics));
+    const diagnosticsText = text(diagnostics);
+    assert.match(diagnosticsText, /files? checked/);
+    assert.match(stderr(), /serving 7 tools/, 'logs go to stderr');
+
+    const cliNavigate = await runCli(['tool', 'csharp_navigate', '--cwd', calculator, '--allow-evaluation', '--input', JSON.stringify(navigateInput)], { cwd: calculator, env: { SHARPCLAW_STATE_DIR: stateDir } });
+    assert.equal(cliNavigate.code, 0, cliNavigate.stderr);
+    assert.equal(navigateText, cliNavigate.stdout.replace(/\n$/, ''));
+    const cliDiagnostics = await runCli(['tool', 'csharp_diagnostics', '--cwd', calculator, '--allow-evaluation', '--input', JSON.stringify(diagnosticsInput)], { cwd: calculator, env: { SHARPCLAW_STATE_DIR: stateDir } });
+    assert.equal(cliDiagnostics.code, 0, cliDiagnostics.stderr);
+    assert.equal(diagnosticsText, cliDiagnostics.stdout.replace(/\n$/, ''));
+  });
+
+  it('2026-07-28 era (pinned): lists the tools and answers navigate', async () => {
+    const { client } = await connect(calculator, stateDir, ['--allow-evaluation'], { pin: '2026-07-28' });
+    open.push(client);
+    assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), defaultTools);
+    const navigate = await client.callTool({ name: 'navigate', arguments: navigateInput }, callOptions);
+    assert.notEqual(navigate.isError, true, text(navigate));
+    assert.match(text(navigate), /Program\.cs:\d+:\d+ /);
+  });
+
+  it('writes protocol messages only to stdout (logs go to stderr) and exits when stdin closes', async () => {
+    const child = spawn(process.execPath, [cliPath, 'mcp', '--cwd', calculator, '--allow-evaluation'], { env: { ...process.env, SHARPCLAW_STATE_DIR: tempStateRoot() }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'navigate', arguments: navigateInput } });
+    const deadline = Date.now() + 300_000;
+    while (!/"id":2[,}]/.test(stdout) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    child.stdin.end();
+    assert.equal(await exited, 0, stderr);
+    const lines = stdout.split('\n').filter((line) => line.length > 0);
+    assert.equal(lines.length, 2, stdout);
+    for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0', line);
+    const answer = JSON.parse(lines[1]!) as { id: number; result: { content: Array<{ text: string }>; isError?: boolean } };
+    assert.equal(answer.id, 2);
+    assert.notEqual(answer.result.isError, true, answer.result.content[0]!.text);
+    assert.match(stderr, /^SharpClaw host ready in \d+ ms/m, 'the host log goes to stderr');
+    assert.match(stderr, /^SharpClaw host \(pid \d+\) exited with code 0 after a stop request\.$/m, 'closing stdin stops the host');
+  });
+
+  it('keeps one warm host across calls and restarts it on the next call after a crash', async () => {
+    const { client, stderr } = await connect(calculator, stateDir, ['--allow-evaluation']);
+    open.push(client);
+    const ready = () => [...stderr().matchAll(/^SharpClaw host ready in \d+ ms: pid (\d+)/gm)].map((match) => Number(match[1]));
+    for (let i = 0; i < 2; i++) assert.notEqual((await client.callTool({ name: 'navigate', arguments: navigateInput }, callOptions)).isError, true);
+    assert.equal(ready().length, 1, 'two calls, one host');
+    const [first] = ready();
+    process.kill(first!, 'SIGKILL');
+    const deadline = Date.now() + 30_000;
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    while (alive(first!) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const after = await client.callTool({ name: 'navigate', arguments: navigateInput }, callOptions);
+    assert.notEqual(after.isError, true, text(after));
+    assert.match(text(after), /Program\.cs:\d+:\d+ /);
+    assert.equal(ready().length, 2, stderr());
+    assert.notEqual(ready()[1], first);
+  });
+
+  it('an unknown argument is invalid_request listing the valid names', async () => {
+    const { client } = await connect(calculator, stateDir, ['--allow-evaluation']);
+    open.push(client);
+    const result = await client.callTool({ name: 'navigate', arguments: { ...navigateInput, colour: 'red' } }, callOptions);
+    assert.equal(result.isError, true);
+    assert.match(text(result), /^error invalid_request: unknown argument "colour"\. Valid arguments: action, symbol, file, line, character/);
+  });
+
+  it('--tools all lists the 11 tools, the default ones first', async () => {
+    const { client } = await connect(calculator, stateDir, ['--tools', 'all']);
+    open.push(client);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), [...defaultTools, ...extraTools]);
+  });
+
+  it('without --allow-evaluation a call is refused naming the flag, and nothing of the project runs (with it, the markers prove project code ran)', async () => {
+    const marked = copyFixture('DesignTimeMarker');
+    restore(marked, 'DesignTimeMarker.slnx');
+    const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
+    // Restore itself runs InitialTargets: count from nothing.
+    for (const marker of markers) fs.rmSync(marker, { force: true });
+    const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
+
+    const refused = await connect(marked, stateDir, []);
+    open.push(refused.client);
+    const result = await refused.client.callTool(call, callOptions);
+    assert.equal(result.isError, true);
+    assert.match(text(result), /^error permission_denied: .*Pass --allow-evaluation to allow it\./);
+    await refused.client.close();
+    for (const marker of markers) assert.equal(fs.existsSync(marker), false, `${marker} was written: project code ran`);
+
+    const allowed = await connect(marked, stateDir, ['--allow-evaluation']);
+    open.push(allowed.client);
+    const answer = await allowed.client.callTool(call, callOptions);
+    assert.notEqual(answer.isError, true, text(answer));
+    assert.match(text(answer), /App\/Greeter\.cs \d+:\d+/);
+    assert.ok(markers.some((marker) => fs.existsSync(marker)), 'with --allow-evaluation the load runs the project\'s targets');
+  });
+});

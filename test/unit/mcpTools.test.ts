@@ -1,0 +1,52 @@
+// The MCP tool table and how the server publishes it (src/surfaces/mcp/), over the SDK's in-memory
+// transport with the official client: every MCP name maps to a registry definition, the default
+// set is the bridge spec's seven, annotations follow each definition's effects, host tools publish
+// their result schema, and input errors are the engine's (no host is started for them).
+import * as assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { StdioHostTransport } from '../../src/engine/host/hostProcess';
+import { Session } from '../../src/engine/session';
+import { allTools } from '../../src/engine/tools/registry';
+import { CliPermissionPolicy } from '../../src/surfaces/cli/cliPermissionPolicy';
+import { mcpServerFactory } from '../../src/surfaces/mcp/mcpServer';
+import { mcpTools, mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
+
+describe('the MCP tool table', () => {
+  it('maps each MCP name to one registry definition, the bridge names first', () => {
+    assert.deepEqual(mcpToolsFor('default').map((tool) => tool.name), ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'dotnet_solution_inspect', 'verify_workspace']);
+    assert.equal(mcpToolsFor('all').length, 11);
+    assert.equal(new Set(mcpTools.map((tool) => tool.name)).size, mcpTools.length);
+    assert.equal(new Set(mcpTools.map((tool) => tool.definition)).size, mcpTools.length);
+    for (const tool of mcpTools) assert.ok(allTools.includes(tool.definition), tool.name);
+    assert.equal(mcpTools.length, allTools.length, 'every registry tool has an MCP name');
+  });
+
+  it('publishes annotations from effects and output schemas, and answers input errors without a host', async () => {
+    const permissions = new CliPermissionPolicy({ mode: 'workspace-write', allowEvaluation: false, allowShell: false, allowWrite: false });
+    // Never started: nothing here reaches the host.
+    const session = new Session({ surface: 'mcp', workspaceFolder: () => process.cwd(), permissions, transport: new StdioHostTransport({ serverDll: '/nonexistent/SharpClaw.Server.dll' }) });
+    const server = mcpServerFactory({ session, tools: mcpToolsFor('all'), version: '0.0.0' })();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'unit', version: '1' });
+    await client.connect(clientSide);
+    try {
+      const { tools } = await client.listTools();
+      for (const listed of tools) {
+        const definition = mcpTools.find((tool) => tool.name === listed.name)!.definition;
+        const reads = definition.effects === 'read';
+        assert.deepEqual(listed.annotations, { title: definition.displayName, readOnlyHint: reads, destructiveHint: !reads, openWorldHint: false }, listed.name);
+        assert.equal(listed.description, definition.modelDescription);
+        assert.equal(listed.outputSchema?.type, definition.output ? 'object' : undefined, listed.name);
+      }
+      const result = await client.callTool({ name: 'symbols', arguments: { query: 'X', allowEvaluation: true } });
+      assert.equal(result.isError, true);
+      assert.match((result.content as Array<{ text: string }>)[0]!.text, /^error invalid_request: unknown argument "allowEvaluation"\. Valid arguments: file, query, project/);
+      assert.equal(session.host.state.kind, 'stopped');
+    } finally {
+      await client.close();
+      session.dispose();
+    }
+  });
+});
