@@ -269,7 +269,12 @@ describe('SharpClaw in the browser workbench', function () {
     await page.locator('.notifications-toasts .notification-toast', { hasText: 'renaming ApplyDiscount to ApplyTenPercent' }).first().waitFor({ timeout: 240_000 });
     await panel.locator('.monaco-tl-row', { hasText: 'Discounts.cs' }).first().waitFor({ timeout: 240_000 });
     await page.getByRole('button', { name: 'Apply', exact: true }).first().click();
-    await toast(page, 'no files were selected in the Refactor Preview');
+    await toast(page, 'no files were selected in the Refactor Preview').catch(async (error: unknown) => {
+      // What the person saw instead: the toasts and the preview panel (failed twice in a clean .ci/run).
+      await page.screenshot({ path: path.join(artifacts, 'rename-nothing-ticked-failed.png') });
+      const toasts = await page.locator('.notifications-toasts .notification-toast').allTextContents();
+      throw new Error(`${String(error)}\ntoasts: ${JSON.stringify(toasts)}\npanel: ${JSON.stringify(await panel.allTextContents())}\n${fs.readFileSync(source, 'utf8')}`);
+    });
     assert.match(fs.readFileSync(source, 'utf8'), /decimal ApplyDiscount\(/, 'an Apply with nothing ticked writes nothing');
   });
 
