@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  cacheRoot, chromiumPath, codeServerDir, codeServerEntry, codeServerVersions, node24Binary, node24Dir,
+  cacheRoot, chromiumPath, codeServerDir, codeServerEntry, codeServerVersions, mcpInspectorDir, mcpInspectorEntry, mcpInspectorVersion,
+  node24Binary, node24Dir,
 } from './paths.mjs';
 
 const log = (message) => console.log(`[testbed] ${message}`);
@@ -129,6 +130,28 @@ function ensureCodeServer(spec) {
   run(`install code-server ${spec.codeServer}`, node, [npmCli(), 'install', '--no-audit', '--no-fund', '--foreground-scripts', '--prefix', dir, `code-server@${spec.codeServer}`], { env, beforeRetry: fresh });
   if (!fs.existsSync(codeServerEntry(spec.codeServer))) throw new Error(`code-server ${spec.codeServer} installed without ${codeServerEntry(spec.codeServer)}`);
   fs.writeFileSync(marker, new Date().toISOString());
+}
+
+/**
+ * Installs the MCP Inspector (outside the repository, like code-server) and returns the path of
+ * its launcher script, which `node` runs: `node <launcher> --cli <server command> --method ...`.
+ */
+export function ensureMcpInspector() {
+  const dir = mcpInspectorDir();
+  const marker = path.join(dir, '.installed');
+  if (!fs.existsSync(marker) || !fs.existsSync(mcpInspectorEntry())) {
+    const fresh = () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
+    };
+    fresh();
+    run(`install @modelcontextprotocol/inspector ${mcpInspectorVersion}`, process.execPath, [npmCli(), 'install', '--no-audit', '--no-fund', '--prefix', dir, `@modelcontextprotocol/inspector@${mcpInspectorVersion}`], { beforeRetry: fresh });
+    fs.writeFileSync(marker, new Date().toISOString());
+  }
+  const manifest = JSON.parse(fs.readFileSync(mcpInspectorEntry(), 'utf8'));
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin['mcp-inspector'] ?? Object.values(manifest.bin)[0];
+  return path.join(path.dirname(mcpInspectorEntry()), bin);
 }
 
 export function installTestBed({ versions = Object.keys(codeServerVersions), browser = true } = {}) {

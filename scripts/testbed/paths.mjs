@@ -31,3 +31,14 @@ export function node24Binary() {
 }
 
 export const chromiumPath = process.env.SHARPCLAW_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The MCP Inspector, an independent MCP client whose CLI the MCP tests drive. */
+export const mcpInspectorVersion = '2.12.0';
+
+export function mcpInspectorDir() {
+  return path.join(cacheRoot, `mcp-inspector-${mcpInspectorVersion}`);
+}
+
+export function mcpInspectorEntry() {
+  return path.join(mcpInspectorDir(), 'node_modules', '@modelcontextprotocol', 'inspector', 'package.json');
+}
