@@ -10,12 +10,14 @@ import { toolCommand } from './commands/toolCommand';
 import { toolsCommand } from './commands/toolsCommand';
 import { verifyCommand } from './commands/verifyCommand';
 import { exitCodeFor, printFailure } from './output';
+import { cliVersion } from './version';
 
 export const cliCommands: CliCommand[] = [toolCommand, toolsCommand, verifyCommand, mcpCommand];
 
 function usage(): string {
   return [
     'Usage: sharpclaw COMMAND [arguments] [options]',
+    '       sharpclaw --version',
     '',
     'Commands:',
     ...cliCommands.map((command) => `  ${command.usage}\n      ${command.summary}`),
@@ -29,6 +31,10 @@ export async function main(argv: string[]): Promise<number> {
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${usage()}\n`);
     return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`sharpclaw ${cliVersion()}\n`);
+    return 0;
   }
   const command = cliCommands.find((candidate) => candidate.name === name);
   if (!command) {

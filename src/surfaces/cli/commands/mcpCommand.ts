@@ -12,8 +12,7 @@ import { mcpServerFactory } from '../../mcp/mcpServer';
 import { mcpToolSets, mcpToolsFor, type McpToolSet } from '../../mcp/mcpTools';
 import { CliPermissionPolicy } from '../cliPermissionPolicy';
 import type { CliCommand } from '../commands';
-
-declare const SHARPCLAW_VERSION: string | undefined;
+import { cliVersion } from '../version';
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -45,7 +44,7 @@ export const mcpCommand: CliCommand = {
     session.onDidRecoverInterruptedEdits((edits) => log(edits.flatMap(interruptedLines).join('\n')));
     session.host.onLoadProgress((p) => log(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})`));
 
-    const version = typeof SHARPCLAW_VERSION === 'string' ? SHARPCLAW_VERSION : '0.0.0';
+    const version = cliVersion();
     const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version }), { onerror: (error) => log(`mcp: ${error.message}`) });
     log(`sharpclaw mcp: serving ${mcpToolsFor(set).length} tools for ${globals.cwd} on stdio`);
 

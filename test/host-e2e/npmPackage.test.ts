@@ -1,0 +1,87 @@
+// The npm package of the CLI and MCP server (`npm run pack:cli`), installed the way a user without
+// VS Code installs it: `npm install -g` of the tarball into a fresh prefix, offline (it must have no
+// dependencies). Its `sharpclaw` bin then answers a tool call and serves MCP on a restored copy of
+// fixtures/Calculator with the Roslyn host inside the package, as the repository's CLI does.
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { cleanUpCopies, copyFixture, restore, runCli, tempStateRoot } from './verification/support';
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ packCli(options: { outDir: string; skipBuild: boolean }): Promise<string> }>;
+
+function npm(args: string[], cwd: string): string {
+  const npmCli = ['/usr/lib/node_modules/npm/bin/npm-cli.js', '/usr/local/lib/node_modules/npm/bin/npm-cli.js', path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js')].find((p) => fs.existsSync(p));
+  assert.ok(npmCli, 'npm is installed next to node');
+  return execFileSync(process.execPath, [npmCli, ...args], { cwd, encoding: 'utf8' });
+}
+
+describe('the npm package of the CLI (npm run pack:cli, npm install -g)', function () {
+  this.timeout(600_000);
+  let root: string;
+  let bin: string;
+  let calculator: string;
+  let stateDir: string;
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-npm-'));
+    // The bundles and the host are built by `npm test` before this layer runs.
+    const tarball = await (await importEsm(path.join(repoRoot, 'scripts', 'npm-pack.mjs'))).packCli({ outDir: path.join(root, 'pack'), skipBuild: true });
+    const prefix = path.join(root, 'prefix');
+    npm(['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tarball], root);
+    bin = path.join(prefix, 'bin', 'sharpclaw');
+    calculator = copyFixture('Calculator');
+    restore(calculator, 'Calculator.slnx');
+    stateDir = tempStateRoot();
+  });
+
+  after(async () => {
+    await cleanUpCopies();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('has no dependencies, and carries the bundled CLI and the Roslyn host for every OS', () => {
+    const installed = path.join(path.dirname(bin), '..', 'lib', 'node_modules', 'sharpclaw');
+    const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(manifest.dependencies, undefined);
+    assert.deepEqual(manifest.bin, { sharpclaw: 'dist/cli.js' });
+    assert.ok(!fs.existsSync(path.join(installed, 'node_modules')), 'nothing was installed beside it');
+    for (const file of ['dist/cli.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore', 'dist/server/BuildHost-net472', 'README.md', 'LICENSE']) {
+      assert.ok(fs.existsSync(path.join(installed, file)), `${file} is in the package`);
+    }
+    assert.ok(!fs.readdirSync(path.join(installed, 'dist', 'server')).some((file) => file.endsWith('.pdb')), 'no debug symbols');
+  });
+
+  it('its sharpclaw bin prints its version and answers a tool call as the repository CLI does', async () => {
+    const version = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+    assert.equal(version.status, 0, version.stderr);
+    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(version.stdout, `sharpclaw ${manifest.version}\n`);
+
+    const input = JSON.stringify({ action: 'references', symbol: 'Calculator.Divide' });
+    const installed = spawnSync(bin, ['tool', 'csharp_navigate', '--cwd', calculator, '--allow-evaluation', '--input', input], { encoding: 'utf8', env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
+    assert.equal(installed.status, 0, installed.stderr);
+    assert.match(installed.stdout, /^src\/Calculator\.App\/Program\.cs \d+:\d+/m);
+    const repository = await runCli(['tool', 'csharp_navigate', '--cwd', calculator, '--allow-evaluation', '--input', input], { cwd: calculator, env: { SHARPCLAW_STATE_DIR: stateDir } });
+    assert.equal(installed.stdout, repository.stdout);
+  });
+
+  it('its sharpclaw bin serves MCP over stdio', async () => {
+    const transport = new StdioClientTransport({ command: bin, args: ['mcp', '--cwd', calculator, '--allow-evaluation'], env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: stateDir }, stderr: 'pipe' });
+    const client = new Client({ name: 'sharpclaw-npm-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((tool) => tool.name === 'navigate'));
+      const result = await client.callTool({ name: 'navigate', arguments: { action: 'definition', symbol: 'Calculator.Add' } }, { timeout: 300_000 });
+      assert.notEqual(result.isError, true, JSON.stringify(result.content));
+      assert.match((result.content as Array<{ text: string }>)[0]!.text, /Calculator\.cs/);
+    } finally {
+      await client.close();
+    }
+  });
+});
