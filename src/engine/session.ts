@@ -6,7 +6,7 @@ import { Emitter, type Event } from './events';
 import type { InterruptedEdit } from './protocol/edits';
 import { callHost } from './protocol/callHost';
 import { Methods } from './protocol/methods';
-import type { HostCallbackOptions } from './host/hostCallbacks';
+import type { HostCallbackOptions, LoadProgress } from './host/hostCallbacks';
 import type { HostRequester } from './host/hostRequester';
 import { HostSupervisor, type HostSupervisorLog } from './host/hostSupervisor';
 import type { HostTransport } from './host/hostTransport';
@@ -14,7 +14,7 @@ import type { CrashBudget } from './host/crashBudget';
 import type { SettingsLayer } from './config/verificationSettings';
 import type { PermissionPolicy } from './permissions/permissionPolicy';
 import { runTool, type ToolOutcome } from './tools/runTool';
-import type { AnyToolDefinition, Surface, ToolContext } from './tools/toolDefinition';
+import type { AnyToolDefinition, HostSessionControl, Surface, ToolContext } from './tools/toolDefinition';
 import { ToolError } from './errors';
 import type { VerificationReport } from './verification/report';
 
@@ -61,6 +61,15 @@ export class Session {
    */
   readonly onDidRecoverInterruptedEdits: Event<InterruptedEdit[]> = this.interruptedEmitter.event;
   private readonly stateSubscription: { dispose(): void };
+  private readonly progressSubscription: { dispose(): void };
+  /** The load in progress: its last step (undefined when none runs). */
+  private lastLoadProgress: LoadProgress | undefined;
+  /** The host's lifecycle as tools see it (lsp status and reload). */
+  readonly hostSession: HostSessionControl = {
+    state: () => this.host.state,
+    loading: () => this.lastLoadProgress,
+    restart: () => this.host.restart(),
+  };
   /** The tool whose call runs now, named in authorization requests that do not name one. */
   private currentTool = 'SharpClaw';
 
@@ -90,6 +99,10 @@ export class Session {
     });
     this.stateSubscription = this.host.onDidChangeState((state) => {
       if (state.kind === 'ready') void this.recoverInterruptedEdits();
+      if (state.kind !== 'ready') this.lastLoadProgress = undefined;
+    });
+    this.progressSubscription = this.host.onLoadProgress((progress) => {
+      this.lastLoadProgress = progress.projectIndex >= progress.projectCount ? undefined : progress;
     });
   }
 
@@ -141,6 +154,7 @@ export class Session {
       signal,
       progress: (message, percent) => this.options.progress?.(tool, message, percent),
       onEditApplied: (summary) => this.editEmitter.fire({ tool: tool.name, summary }),
+      hostSession: this.hostSession,
       ...(dotnetPath ? { dotnetPath } : {}),
       ...(this.options.settingsLayers ? { settingsLayers: this.options.settingsLayers } : {}),
     };
@@ -163,6 +177,7 @@ export class Session {
 
   dispose(): void {
     this.stateSubscription.dispose();
+    this.progressSubscription.dispose();
     this.interruptedEmitter.dispose();
     this.host.dispose();
     this.editEmitter.dispose();

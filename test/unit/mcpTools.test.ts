@@ -1,25 +1,26 @@
 // The MCP tool table and how the server publishes it (src/surfaces/mcp/), over the SDK's in-memory
 // transport with the official client: every MCP name maps to a registry definition, the default
-// set is the bridge spec's seven, annotations follow each definition's effects, host tools publish
+// set is the bridge spec's eight, annotations follow each definition's effects, host tools publish
 // their result schema, and input errors are the engine's (no host is started for them).
 import * as assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { StdioHostTransport } from '../../src/engine/host/hostProcess';
 import { Session } from '../../src/engine/session';
-import { allTools } from '../../src/engine/tools/registry';
+import { allTools, bridgeOnlyTools } from '../../src/engine/tools/registry';
 import { CliPermissionPolicy } from '../../src/surfaces/cli/cliPermissionPolicy';
 import { mcpServerFactory } from '../../src/surfaces/mcp/mcpServer';
 import { mcpTools, mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
 
 describe('the MCP tool table', () => {
   it('maps each MCP name to one registry definition, the bridge names first', () => {
-    assert.deepEqual(mcpToolsFor('default').map((tool) => tool.name), ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'dotnet_solution_inspect', 'verify_workspace']);
-    assert.equal(mcpToolsFor('all').length, 11);
+    assert.deepEqual(mcpToolsFor('default').map((tool) => tool.name), ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'lsp', 'dotnet_solution_inspect', 'verify_workspace']);
+    assert.equal(mcpToolsFor('all').length, 12);
     assert.equal(new Set(mcpTools.map((tool) => tool.name)).size, mcpTools.length);
     assert.equal(new Set(mcpTools.map((tool) => tool.definition)).size, mcpTools.length);
-    for (const tool of mcpTools) assert.ok(allTools.includes(tool.definition), tool.name);
-    assert.equal(mcpTools.length, allTools.length, 'every registry tool has an MCP name');
+    const registry = [...allTools, ...bridgeOnlyTools];
+    for (const tool of mcpTools) assert.ok(registry.includes(tool.definition), tool.name);
+    assert.equal(mcpTools.length, registry.length, 'every registry tool has an MCP name');
   });
 
   it('publishes annotations from effects and output schemas, and answers input errors without a host', async () => {

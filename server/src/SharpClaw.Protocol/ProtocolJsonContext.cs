@@ -49,6 +49,8 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(BulkNavigateResult))]
 [JsonSerializable(typeof(SymbolsParams))]
 [JsonSerializable(typeof(SymbolsResult))]
+[JsonSerializable(typeof(LspRequestParams))]
+[JsonSerializable(typeof(LspRequestResult))]
 [JsonSerializable(typeof(EditParams))]
 [JsonSerializable(typeof(EditHistoryParams))]
 [JsonSerializable(typeof(EditResult))]

@@ -30,6 +30,7 @@ public static class ProtocolMethods
     public const string Navigate = "sharpclaw/navigate";
     public const string BulkNavigate = "sharpclaw/bulkNavigate";
     public const string Symbols = "sharpclaw/symbols";
+    public const string LspRequest = "sharpclaw/lspRequest";
     public const string Edit = "sharpclaw/edit";
     public const string UndoEdit = "sharpclaw/undoEdit";
 

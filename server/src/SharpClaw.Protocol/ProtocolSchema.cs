@@ -61,6 +61,8 @@ public static class ProtocolSchema
             [ParamsKey(ProtocolMethods.Navigate)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.NavigateParams, options),
             [ParamsKey(ProtocolMethods.BulkNavigate)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.BulkNavigateParams, options),
             [ParamsKey(ProtocolMethods.Symbols)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolsParams, options),
+            [ProtocolMethods.LspRequest] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.LspRequestResult, options),
+            [ParamsKey(ProtocolMethods.LspRequest)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.LspRequestParams, options),
             [ProtocolMethods.Edit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),
             [ProtocolMethods.UndoEdit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),
             [ProtocolMethods.InterruptedEdits] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.InterruptedEditsResult, options),

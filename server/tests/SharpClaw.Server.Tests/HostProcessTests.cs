@@ -138,7 +138,7 @@ public sealed class HostProcessTests
                 "sharpclaw/status", "initialize", "sharpclaw/solutionInspect", "sharpclaw/projectGraph", "sharpclaw/resolveTarget",
                 "sharpclaw/symbolResolve", "sharpclaw/findReferences", "sharpclaw/typeHierarchy", "sharpclaw/diagnostics",
                 "sharpclaw/navigate", "sharpclaw/bulkNavigate", "sharpclaw/symbols",
-                "sharpclaw/navigate:params", "sharpclaw/bulkNavigate:params", "sharpclaw/symbols:params",
+                "sharpclaw/navigate:params", "sharpclaw/bulkNavigate:params", "sharpclaw/symbols:params", "sharpclaw/lspRequest", "sharpclaw/lspRequest:params",
                 "sharpclaw/edit", "sharpclaw/undoEdit", "sharpclaw/interruptedEdits", "sharpclaw/interruptedEdits:params", "sharpclaw/redoEdit", "sharpclaw/edit:params", "sharpclaw/undoEdit:params",
                 "sharpclaw/redoEdit:params", "sharpclaw/solutionInspect:params", "sharpclaw/projectGraph:params", "sharpclaw/resolveTarget:params",
                 "sharpclaw/authorizeWrite:params", "sharpclaw/authorizeWrite:result",

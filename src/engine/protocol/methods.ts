@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadProgressSchema } from './callbacks';
 import { AuthorizeWriteParamsSchema, EditHistoryParamsSchema, EditParamsSchema, EditResultSchema, InterruptedEditsResultSchema } from './edits';
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
+import { LspRequestParamsSchema, LspRequestResultSchema } from './lsp';
 import { BulkNavigateParamsSchema, BulkNavigateResultSchema, NavigateParamsSchema, NavigateResultSchema, SymbolsParamsSchema, SymbolsResultSchema } from './navigation';
 import {
   ProjectGraphParamsSchema,
@@ -92,6 +93,8 @@ export const Methods = {
   navigate: request('sharpclaw/navigate', NavigateParamsSchema, NavigateResultSchema, 'read'),
   bulkNavigate: request('sharpclaw/bulkNavigate', BulkNavigateParamsSchema, BulkNavigateResultSchema, 'read'),
   symbols: request('sharpclaw/symbols', SymbolsParamsSchema, SymbolsResultSchema, 'read'),
+  /** A raw LSP request answered from the loaded solution; rename returns the WorkspaceEdit and writes nothing. */
+  lspRequest: request('sharpclaw/lspRequest', LspRequestParamsSchema, LspRequestResultSchema, 'read'),
   /** A preview or listing reads; `apply` writes. */
   edit: request('sharpclaw/edit', EditParamsSchema, EditResultSchema, 'write'),
   undoEdit: request('sharpclaw/undoEdit', EditHistoryParamsSchema, EditResultSchema, 'write'),

@@ -2,6 +2,7 @@
 // and the manifest generator read this list.
 import { bulkNavigateTool, navigateTool, symbolsTool } from './navigation/navigationTools';
 import { editTool, renameSymbolTool } from './edits/editTools';
+import { lspTool } from './lsp/lspTool';
 import { solutionInspectTool } from './solutionInspect/solutionInspectTool';
 import { diagnosticsTool } from './symbols/diagnosticsTool';
 import { findReferencesTool, symbolResolveTool, typeHierarchyTool } from './symbols/symbolTools';
@@ -21,6 +22,12 @@ export const allTools: readonly AnyToolDefinition[] = [
   editTool,
   verifyWorkspaceTool,
 ];
+
+/**
+ * Tools of the bridge (MCP) surface only: `lsp` drives the host session and raw LSP requests, which
+ * VS Code's own C# language server and our commands already give a person there.
+ */
+export const bridgeOnlyTools: readonly AnyToolDefinition[] = [lspTool];
 
 export function findTool(name: string): AnyToolDefinition | undefined {
   return allTools.find((tool) => tool.name === name);

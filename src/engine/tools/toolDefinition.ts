@@ -10,6 +10,17 @@ export type Surface = 'vscode' | 'cli' | 'mcp';
 export type ToolEffects = 'read' | 'write' | 'build';
 
 import type { SettingsLayer } from '../config/verificationSettings';
+import type { LoadProgress } from '../host/hostCallbacks';
+import type { HostState } from '../host/hostState';
+
+/** The host's lifecycle as a tool may see and drive it (the lsp tool's status and reload). */
+export interface HostSessionControl {
+  state(): HostState;
+  /** The load in progress, if any: its last progress step. */
+  loading(): LoadProgress | undefined;
+  /** Stops the host, dropping its loaded contexts and proposals; the next call starts a new one. */
+  restart(): Promise<void>;
+}
 
 export interface ToolContext {
   /** Absolute path of the workspace folder the tool works in. */
@@ -25,6 +36,8 @@ export interface ToolContext {
   dotnetPath?: string;
   /** Called after the host wrote an edit for this call (so VS Code's Undo Last Edit can replay it in order). */
   onEditApplied?(summary: string): void;
+  /** The host's lifecycle (absent where a surface keeps it to itself). */
+  hostSession?: HostSessionControl;
   /** The surface's own settings layers over the JSONC files (VS Code: sharpclaw.verification.* in user, workspace, folder settings). */
   settingsLayers?(): SettingsLayer[];
 }

@@ -4,6 +4,7 @@
 import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
 import { bulkNavigateTool, navigateTool, symbolsTool } from '../../engine/tools/navigation/navigationTools';
 import { editTool, renameSymbolTool } from '../../engine/tools/edits/editTools';
+import { lspTool } from '../../engine/tools/lsp/lspTool';
 import { solutionInspectTool } from '../../engine/tools/solutionInspect/solutionInspectTool';
 import { diagnosticsTool } from '../../engine/tools/symbols/diagnosticsTool';
 import { findReferencesTool, symbolResolveTool, typeHierarchyTool } from '../../engine/tools/symbols/symbolTools';
@@ -26,6 +27,7 @@ export const mcpTools: readonly McpTool[] = [
   { name: 'bulk_navigate', definition: bulkNavigateTool, set: 'default' },
   { name: 'symbols', definition: symbolsTool, set: 'default' },
   { name: 'edit', definition: editTool, set: 'default' },
+  { name: 'lsp', definition: lspTool, set: 'default' },
   { name: 'dotnet_solution_inspect', definition: solutionInspectTool, set: 'default' },
   { name: 'verify_workspace', definition: verifyWorkspaceTool, set: 'default' },
   { name: 'csharp_symbol_resolve', definition: symbolResolveTool, set: 'all' },

@@ -63,7 +63,7 @@ describe('sharpclaw mcp through the MCP Inspector CLI (an independent client)', 
     assert.equal(run.code, 0, run.stderr);
     const { tools } = JSON.parse(run.stdout) as { tools: Array<{ name: string; inputSchema: { type: string; properties: Record<string, unknown> } }> };
     const names = tools.map((tool) => tool.name);
-    for (const name of ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'dotnet_solution_inspect', 'verify_workspace']) {
+    for (const name of ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'lsp', 'dotnet_solution_inspect', 'verify_workspace']) {
       assert.ok(names.includes(name), `${name} is listed (listed: ${names.join(', ')})`);
     }
     const navigate = tools.find((tool) => tool.name === 'navigate')!;

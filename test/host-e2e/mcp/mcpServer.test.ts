@@ -12,7 +12,7 @@ import { cleanUpCopies, cliPath, copyFixture, restore, runCli, tempStateRoot } f
 
 type CallResult = Awaited<ReturnType<Client['callTool']>>;
 
-const defaultTools = ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'dotnet_solution_inspect', 'verify_workspace'];
+const defaultTools = ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'lsp', 'dotnet_solution_inspect', 'verify_workspace'];
 const extraTools = ['csharp_symbol_resolve', 'csharp_find_references', 'csharp_type_hierarchy', 'csharp_rename_symbol'];
 const callOptions = { timeout: 300_000 };
 
@@ -91,7 +91,7 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.notEqual(diagnostics.isError, true, text(diagnostics));
     const diagnosticsText = text(diagnostics);
     assert.match(diagnosticsText, /files? checked/);
-    assert.match(stderr(), /serving 7 tools/, 'logs go to stderr');
+    assert.match(stderr(), /serving 8 tools/, 'logs go to stderr');
 
     const cliNavigate = await runCli(['tool', 'csharp_navigate', '--cwd', calculator, '--allow-evaluation', '--input', JSON.stringify(navigateInput)], { cwd: calculator, env: { SHARPCLAW_STATE_DIR: stateDir } });
     assert.equal(cliNavigate.code, 0, cliNavigate.stderr);

@@ -53,6 +53,7 @@ public static class HandlerTable
         [ProtocolMethods.Navigate] = RequestEffect.ReadOnly,
         [ProtocolMethods.BulkNavigate] = RequestEffect.ReadOnly,
         [ProtocolMethods.Symbols] = RequestEffect.ReadOnly,
+        [ProtocolMethods.LspRequest] = RequestEffect.ReadOnly,
         [ProtocolMethods.Edit] = RequestEffect.Mutating,
         [ProtocolMethods.UndoEdit] = RequestEffect.Mutating,
         [ProtocolMethods.RedoEdit] = RequestEffect.Mutating,

@@ -62,12 +62,13 @@ public sealed class DiagnosticsHandler(HostState state, JsonRpc rpc)
     }
 }
 
-/// <summary><c>sharpclaw/navigate</c>, <c>sharpclaw/bulkNavigate</c>, <c>sharpclaw/symbols</c>.</summary>
+/// <summary><c>sharpclaw/navigate</c>, <c>sharpclaw/bulkNavigate</c>, <c>sharpclaw/symbols</c>, <c>sharpclaw/lspRequest</c>.</summary>
 public sealed class NavigationHandler(HostState state, JsonRpc rpc)
 {
     private readonly Navigation.NavigateService navigate = new(state.Cache);
     private readonly Navigation.BulkNavigateService bulk = new(state.Cache);
     private readonly Navigation.SymbolsService symbols = new(state.Cache);
+    private readonly Lsp.LspRequestService lsp = new(state.Cache);
 
     [JsonRpcMethod(ProtocolMethods.Navigate, UseSingleObjectParameterDeserialization = true)]
     public Task<NavigateResult> NavigateAsync(NavigateParams? parameters = null, CancellationToken cancellationToken = default) =>
@@ -80,6 +81,10 @@ public sealed class NavigationHandler(HostState state, JsonRpc rpc)
     [JsonRpcMethod(ProtocolMethods.Symbols, UseSingleObjectParameterDeserialization = true)]
     public Task<SymbolsResult> SymbolsAsync(SymbolsParams? parameters = null, CancellationToken cancellationToken = default) =>
         this.symbols.SymbolsAsync(parameters ?? new SymbolsParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
+
+    [JsonRpcMethod(ProtocolMethods.LspRequest, UseSingleObjectParameterDeserialization = true)]
+    public Task<LspRequestResult> LspRequestAsync(LspRequestParams? parameters = null, CancellationToken cancellationToken = default) =>
+        this.lsp.RequestAsync(parameters ?? new LspRequestParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
 }
 
 /// <summary>

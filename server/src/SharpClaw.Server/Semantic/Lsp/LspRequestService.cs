@@ -1,0 +1,393 @@
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.FindSymbols;
+using Microsoft.CodeAnalysis.Rename;
+using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Authorization;
+using SharpClaw.Server.Semantic.Cache;
+
+namespace SharpClaw.Server.Semantic.Lsp;
+
+/// <summary>
+/// <c>sharpclaw/lspRequest</c>: a raw Language Server Protocol request (zero-based positions, file URIs)
+/// answered from the host's loaded solution with Roslyn's own services, in the shapes the LSP
+/// specification gives. Nothing is written: <c>textDocument/rename</c> returns the WorkspaceEdit.
+/// Lifecycle and document-sync methods are not requests an agent may send; other methods are
+/// answered only where listed in <see cref="Methods"/>.
+/// </summary>
+public sealed class LspRequestService(SemanticContextCache cache)
+{
+    /// <summary>The methods this service answers, in the order <c>lsp capabilities</c> lists them.</summary>
+    public static IReadOnlyList<string> Methods { get; } =
+    [
+        "textDocument/definition",
+        "textDocument/typeDefinition",
+        "textDocument/implementation",
+        "textDocument/references",
+        "textDocument/hover",
+        "textDocument/documentSymbol",
+        "workspace/symbol",
+        "textDocument/diagnostic",
+        "textDocument/prepareRename",
+        "textDocument/rename",
+    ];
+
+    /// <summary>Not an LSP method: what <c>lsp capabilities</c> asks for, answered without loading anything.</summary>
+    public const string CapabilitiesMethod = "sharpclaw/capabilities";
+
+    /// <summary>At most this many workspace symbols are returned (LSP has no paging for them).</summary>
+    public const int MaxWorkspaceSymbols = 100;
+
+    public async Task<LspRequestResult> RequestAsync(LspRequestParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    {
+        string method = parameters.Method?.Trim() ?? string.Empty;
+        if (method.Length == 0)
+        {
+            throw SemanticException.InvalidRequest($"lsp request needs method. Methods answered: {string.Join(", ", Methods)}.");
+        }
+
+        if (method == CapabilitiesMethod)
+        {
+            return new LspRequestResult(Capabilities().ToJsonString());
+        }
+
+        if (!Methods.Contains(method, StringComparer.Ordinal))
+        {
+            // A method outside the list might change files (workspace/executeCommand does): the caller must say so first.
+            throw SemanticException.InvalidRequest(parameters.Apply == true
+                ? $"The host does not answer LSP method '{method}'. Methods answered: {string.Join(", ", Methods)}."
+                : $"'{method}' is not among the methods answered ({string.Join(", ", Methods)}); a method outside them, and workspace/executeCommand, needs apply: true.");
+        }
+
+        JsonObject request = ParseParams(parameters.Params);
+        ContextRequest context = SemanticWorkspaceService.CreateRequest(parameters);
+        using ContextLease lease = await cache.AcquireAsync(context, authorizer, cancellationToken).ConfigureAwait(false);
+        string workspace = context.Target.Workspace;
+        Solution solution = lease.Solution;
+        JsonNode? result = method switch
+        {
+            "workspace/symbol" => await WorkspaceSymbolsAsync(solution, workspace, Text(request, "query") ?? string.Empty, cancellationToken).ConfigureAwait(false),
+            "textDocument/documentSymbol" => await DocumentSymbolsAsync(DocumentOf(solution, workspace, request), cancellationToken).ConfigureAwait(false),
+            "textDocument/diagnostic" => await DiagnosticsAsync(DocumentOf(solution, workspace, request), cancellationToken).ConfigureAwait(false),
+            _ => await AtPositionAsync(method, solution, workspace, request, cancellationToken).ConfigureAwait(false),
+        };
+        return new LspRequestResult(result?.ToJsonString() ?? "null");
+    }
+
+    /// <summary>The LSP <c>ServerCapabilities</c> of the methods in <see cref="Methods"/>.</summary>
+    private static JsonObject Capabilities() => new()
+    {
+        ["definitionProvider"] = true,
+        ["typeDefinitionProvider"] = true,
+        ["implementationProvider"] = true,
+        ["referencesProvider"] = true,
+        ["hoverProvider"] = true,
+        ["documentSymbolProvider"] = true,
+        ["workspaceSymbolProvider"] = true,
+        ["diagnosticProvider"] = new JsonObject { ["interFileDependencies"] = true, ["workspaceDiagnostics"] = false },
+        ["renameProvider"] = new JsonObject { ["prepareProvider"] = true },
+        ["positionEncoding"] = "utf-16",
+    };
+
+    private static async Task<JsonNode?> AtPositionAsync(string method, Solution solution, string workspace, JsonObject request, CancellationToken cancellationToken)
+    {
+        Document document = DocumentOf(solution, workspace, request);
+        SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
+        int position = PositionOf(text, request);
+        ISymbol? symbol = await SymbolFinder.FindSymbolAtPositionAsync(document, position, cancellationToken).ConfigureAwait(false);
+        if (method == "textDocument/hover")
+        {
+            return symbol is null ? null : Hover(symbol, await TokenRangeAsync(document, text, position, cancellationToken).ConfigureAwait(false));
+        }
+
+        if (method is "textDocument/prepareRename" or "textDocument/rename")
+        {
+            return await RenameAsync(method, solution, document, text, position, symbol, request, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (symbol is null)
+        {
+            return new JsonArray();
+        }
+
+        IEnumerable<Location> locations = method switch
+        {
+            "textDocument/definition" => Definition(symbol).Locations,
+            "textDocument/typeDefinition" => TypeOf(symbol)?.OriginalDefinition.Locations ?? [],
+            "textDocument/implementation" => await ImplementationsAsync(symbol, solution, cancellationToken).ConfigureAwait(false),
+            _ => await ReferencesAsync(symbol, solution, IncludeDeclaration(request), cancellationToken).ConfigureAwait(false),
+        };
+        return LocationArray(locations);
+    }
+
+    private static ISymbol Definition(ISymbol symbol) => symbol switch
+    {
+        IMethodSymbol { PartialImplementationPart: { } implementation } => implementation,
+        _ => symbol.OriginalDefinition,
+    };
+
+    private static ITypeSymbol? TypeOf(ISymbol symbol) => symbol switch
+    {
+        ITypeSymbol type => type,
+        ILocalSymbol local => local.Type,
+        IParameterSymbol parameter => parameter.Type,
+        IFieldSymbol field => field.Type,
+        IPropertySymbol property => property.Type,
+        IEventSymbol @event => @event.Type,
+        IMethodSymbol method => method.ReturnType,
+        _ => null,
+    };
+
+    private static async Task<IEnumerable<Location>> ImplementationsAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
+    {
+        List<ISymbol> found = [.. await SymbolFinder.FindImplementationsAsync(symbol.OriginalDefinition, solution, cancellationToken: cancellationToken).ConfigureAwait(false)];
+        if (symbol is INamedTypeSymbol { TypeKind: TypeKind.Class } type)
+        {
+            found.AddRange(await SymbolFinder.FindDerivedClassesAsync(type.OriginalDefinition, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false));
+        }
+        else if (symbol.IsVirtual || symbol.IsAbstract || symbol.IsOverride)
+        {
+            found.AddRange(await SymbolFinder.FindOverridesAsync(symbol.OriginalDefinition, solution, cancellationToken: cancellationToken).ConfigureAwait(false));
+        }
+
+        return found.SelectMany(s => s.Locations);
+    }
+
+    private static async Task<IEnumerable<Location>> ReferencesAsync(ISymbol symbol, Solution solution, bool includeDeclaration, CancellationToken cancellationToken)
+    {
+        List<Location> locations = [];
+        foreach (ReferencedSymbol referenced in await SymbolFinder.FindReferencesAsync(symbol.OriginalDefinition, solution, cancellationToken).ConfigureAwait(false))
+        {
+            if (includeDeclaration)
+            {
+                locations.AddRange(referenced.Definition.Locations);
+            }
+
+            locations.AddRange(referenced.Locations.Where(l => !l.IsImplicit).Select(l => l.Location));
+        }
+
+        return locations;
+    }
+
+    private static async Task<JsonNode?> RenameAsync(string method, Solution solution, Document document, SourceText text, int position, ISymbol? symbol, JsonObject request, CancellationToken cancellationToken)
+    {
+        if (symbol is null || !symbol.Locations.Any(l => l.IsInSource) || symbol.Locations.Any(l => !l.IsInSource))
+        {
+            if (method == "textDocument/prepareRename")
+            {
+                return null; // LSP: nothing here can be renamed.
+            }
+
+            throw SemanticException.InvalidRequest("Nothing that can be renamed is at that position (a symbol declared in this workspace's source).");
+        }
+
+        JsonObject range = await TokenRangeAsync(document, text, position, cancellationToken).ConfigureAwait(false);
+        if (method == "textDocument/prepareRename")
+        {
+            return new JsonObject { ["range"] = range, ["placeholder"] = symbol.Name };
+        }
+
+        string newName = Text(request, "newName") ?? throw SemanticException.InvalidRequest("textDocument/rename needs newName.");
+        Solution renamed = await Renamer.RenameSymbolAsync(solution, symbol.OriginalDefinition, new SymbolRenameOptions(), newName, cancellationToken).ConfigureAwait(false);
+        JsonObject changes = [];
+        foreach (ProjectChanges project in renamed.GetChanges(solution).GetProjectChanges())
+        {
+            foreach (DocumentId id in project.GetChangedDocuments(onlyGetDocumentsWithTextChanges: true))
+            {
+                Document before = solution.GetDocument(id)!;
+                if (before.FilePath is not { } path || changes.ContainsKey(UriOf(path)))
+                {
+                    continue; // One edit per file: the flavours of a multi-targeted project share it.
+                }
+
+                SourceText beforeText = await before.GetTextAsync(cancellationToken).ConfigureAwait(false);
+                JsonArray edits = [];
+                foreach (TextChange change in await renamed.GetDocument(id)!.GetTextChangesAsync(before, cancellationToken).ConfigureAwait(false))
+                {
+                    edits.Add(new JsonObject { ["range"] = Range(beforeText.Lines.GetLinePositionSpan(change.Span)), ["newText"] = change.NewText });
+                }
+
+                changes[UriOf(path)] = edits;
+            }
+        }
+
+        return new JsonObject { ["changes"] = changes };
+    }
+
+    private static JsonObject Hover(ISymbol symbol, JsonObject range)
+    {
+        // The same text as navigate's hover (kind, signature, documentation), as plain text.
+        return new JsonObject
+        {
+            ["contents"] = new JsonObject { ["kind"] = "plaintext", ["value"] = Navigation.HoverText.For(symbol, Symbols.SymbolFormat.KindOf(symbol)) },
+            ["range"] = range,
+        };
+    }
+
+    private static async Task<JsonObject> TokenRangeAsync(Document document, SourceText text, int position, CancellationToken cancellationToken)
+    {
+        SyntaxNode root = (await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false))!;
+        SyntaxToken token = root.FindToken(Math.Min(position, Math.Max(0, text.Length - 1)));
+        return Range(text.Lines.GetLinePositionSpan(token.Span));
+    }
+
+    private static async Task<JsonArray> DocumentSymbolsAsync(Document document, CancellationToken cancellationToken)
+    {
+        SemanticModel model = (await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false))!;
+        SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
+        return LspDocumentSymbols.Of(model, text, cancellationToken);
+    }
+
+    private static async Task<JsonArray> WorkspaceSymbolsAsync(Solution solution, string workspace, string query, CancellationToken cancellationToken)
+    {
+        Dictionary<string, JsonObject> found = new(StringComparer.Ordinal);
+        foreach (Project project in solution.Projects.Where(p => p.Language == LanguageNames.CSharp))
+        {
+            foreach (ISymbol symbol in await SymbolFinder.FindSourceDeclarationsWithPatternAsync(project, query, SymbolFilter.TypeAndMember, cancellationToken).ConfigureAwait(false))
+            {
+                if (symbol.Locations.FirstOrDefault(l => l.IsInSource) is not { } location || !PathUtil.IsUnder(location.SourceTree!.FilePath, workspace))
+                {
+                    continue;
+                }
+
+                JsonObject lspLocation = LocationOf(location);
+                string key = $"{symbol.ToDisplayString()}|{lspLocation.ToJsonString()}";
+                found.TryAdd(key, new JsonObject
+                {
+                    ["name"] = symbol.Name,
+                    ["kind"] = LspDocumentSymbols.KindOf(symbol),
+                    ["containerName"] = symbol.ContainingSymbol is INamespaceSymbol { IsGlobalNamespace: true } or null ? null : symbol.ContainingSymbol.ToDisplayString(),
+                    ["location"] = lspLocation,
+                });
+            }
+        }
+
+        JsonArray result = [];
+        foreach (JsonObject symbol in found.OrderBy(f => f.Key, StringComparer.Ordinal).Select(f => f.Value).Take(MaxWorkspaceSymbols))
+        {
+            result.Add(symbol);
+        }
+
+        return result;
+    }
+
+    private static async Task<JsonObject> DiagnosticsAsync(Document document, CancellationToken cancellationToken)
+    {
+        SemanticModel model = (await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false))!;
+        JsonArray items = [];
+        foreach (Diagnostic diagnostic in model.GetDiagnostics(cancellationToken: cancellationToken)
+            .Where(d => !d.IsSuppressed && d.Location.IsInSource)
+            .OrderBy(d => d.Location.SourceSpan.Start).ThenBy(d => d.Id, StringComparer.Ordinal))
+        {
+            items.Add(new JsonObject
+            {
+                ["range"] = Range(diagnostic.Location.GetLineSpan().Span),
+                ["severity"] = diagnostic.Severity switch
+                {
+                    DiagnosticSeverity.Error => 1,
+                    DiagnosticSeverity.Warning => 2,
+                    DiagnosticSeverity.Info => 3,
+                    _ => 4,
+                },
+                ["code"] = diagnostic.Id,
+                ["source"] = "csharp",
+                ["message"] = diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture),
+            });
+        }
+
+        return new JsonObject { ["kind"] = "full", ["items"] = items };
+    }
+
+    private static JsonObject ParseParams(string? json)
+    {
+        if (string.IsNullOrWhiteSpace(json))
+        {
+            return [];
+        }
+
+        try
+        {
+            return JsonNode.Parse(json, documentOptions: new JsonDocumentOptions { MaxDepth = 64 }) as JsonObject
+                ?? throw SemanticException.InvalidRequest("lsp request parameters must be a JSON object.");
+        }
+        catch (JsonException ex)
+        {
+            throw SemanticException.InvalidRequest($"lsp request parameters are not valid JSON: {ex.Message}");
+        }
+    }
+
+    private static Document DocumentOf(Solution solution, string workspace, JsonObject request)
+    {
+        string uri = (request["textDocument"] as JsonObject)?["uri"]?.GetValueKind() == JsonValueKind.String
+            ? request["textDocument"]!["uri"]!.GetValue<string>()
+            : throw SemanticException.InvalidRequest("The request needs textDocument.uri (a file: URI of a C# file in the workspace).");
+        if (!Uri.TryCreate(uri, UriKind.Absolute, out Uri? parsed) || !parsed.IsFile)
+        {
+            throw SemanticException.InvalidRequest($"textDocument.uri '{uri}' is not a file: URI.");
+        }
+
+        string path = PathUtil.Normalize(parsed.LocalPath);
+        if (!PathUtil.IsUnder(path, workspace))
+        {
+            throw SemanticException.InvalidRequest($"textDocument.uri '{uri}' is outside the workspace {workspace}.");
+        }
+
+        DocumentId id = solution.GetDocumentIdsWithFilePath(path).FirstOrDefault()
+            ?? throw SemanticException.InvalidRequest($"{PathUtil.ToWorkspaceRelative(workspace, path)} is not a C# document of a loaded project.");
+        return solution.GetDocument(id)!;
+    }
+
+    private static int PositionOf(SourceText text, JsonObject request)
+    {
+        JsonObject position = request["position"] as JsonObject ?? throw SemanticException.InvalidRequest("The request needs position { line, character } (zero-based).");
+        int line = Integer(position, "line");
+        int character = Integer(position, "character");
+        if (line >= text.Lines.Count || character > text.Lines[line].End - text.Lines[line].Start)
+        {
+            throw SemanticException.InvalidRequest($"position {line}:{character} (zero-based) is outside the document ({text.Lines.Count} lines).");
+        }
+
+        return text.Lines.GetPosition(new LinePosition(line, character));
+    }
+
+    private static int Integer(JsonObject node, string name) =>
+        node[name] is JsonValue value && value.TryGetValue(out int number) && number >= 0
+            ? number
+            : throw SemanticException.InvalidRequest($"position.{name} must be a non-negative integer.");
+
+    private static string? Text(JsonObject request, string name) =>
+        request[name] is JsonValue value && value.TryGetValue(out string? text) ? text : null;
+
+    private static bool IncludeDeclaration(JsonObject request) =>
+        (request["context"] as JsonObject)?["includeDeclaration"] is JsonValue value && value.TryGetValue(out bool include) && include;
+
+    /// <summary>Source locations as LSP Locations, once each, in file and position order.</summary>
+    private static JsonArray LocationArray(IEnumerable<Location> locations)
+    {
+        JsonArray result = [];
+        foreach (JsonObject location in locations
+            .Where(l => l.IsInSource && !string.IsNullOrEmpty(l.SourceTree!.FilePath))
+            .Select(l => (Path: l.SourceTree!.FilePath, Span: l.GetLineSpan().Span))
+            .Distinct()
+            .OrderBy(l => l.Path, StringComparer.Ordinal).ThenBy(l => l.Span.Start)
+            .Select(l => new JsonObject { ["uri"] = UriOf(l.Path), ["range"] = Range(l.Span) }))
+        {
+            result.Add(location);
+        }
+
+        return result;
+    }
+
+    private static JsonObject LocationOf(Location location) =>
+        new() { ["uri"] = UriOf(location.SourceTree!.FilePath), ["range"] = Range(location.GetLineSpan().Span) };
+
+    internal static JsonObject Range(LinePositionSpan span) => new()
+    {
+        ["start"] = new JsonObject { ["line"] = span.Start.Line, ["character"] = span.Start.Character },
+        ["end"] = new JsonObject { ["line"] = span.End.Line, ["character"] = span.End.Character },
+    };
+
+    private static string UriOf(string path) => new Uri(path).AbsoluteUri;
+}

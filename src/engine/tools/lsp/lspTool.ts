@@ -1,0 +1,134 @@
+// The bridge's `lsp` tool: the host session's state (status), what raw requests it answers
+// (capabilities), a fresh session (reload), and one raw LSP request with zero-based positions,
+// answered by the Roslyn host from its own services with the LSP specification's JSON.
+// Lifecycle and document-sync methods belong to the session and are refused; methods the host
+// does not list need apply: true (they might change files), and then come back as the host's
+// typed error naming what it answers. Which methods it answers is the host's one list
+// (LspRequestService.Methods), shown by action=capabilities.
+import * as path from 'node:path';
+import { z } from 'zod';
+import { ToolError } from '../../errors';
+import { describeHostState } from '../../host/hostState';
+import { callHost } from '../../protocol/callHost';
+import { lspCapabilitiesMethod } from '../../protocol/lsp';
+import { Methods } from '../../protocol/methods';
+import { workspaceSelection } from '../symbols/symbolSelector';
+import { defineTool, type ToolContext } from '../toolDefinition';
+
+/** Methods that belong to the client–server session, never to a tool call. */
+const reserved = /^(initialize|initialized|shutdown|exit|\$\/.*|textDocument\/(didOpen|didChange|didClose|didSave|willSave|willSaveWaitUntil)|workspace\/(didChangeConfiguration|didChangeWatchedFiles|didChangeWorkspaceFolders)|window\/.*|client\/.*|notebookDocument\/.*)$/;
+
+const LspInputSchema = z.strictObject({
+  action: z.enum(['status', 'capabilities', 'reload', 'request']).describe('status: the session; capabilities: what request answers; reload: drop loaded solutions and proposals; request: one raw LSP request.'),
+  method: z.string().min(1).max(200).optional().describe('request: the LSP method, e.g. textDocument/definition.'),
+  parameters: z
+    .union([z.record(z.string(), z.unknown()), z.string().max(100_000)])
+    .optional()
+    .describe('request: the LSP params (zero-based positions, file: URIs), as an object or JSON text.'),
+  apply: z.boolean().optional().describe('request: needed for a method outside the capabilities (and workspace/executeCommand).'),
+  ...workspaceSelection,
+});
+type LspInput = z.infer<typeof LspInputSchema>;
+
+/** What an lsp call returns: status lines, LSP JSON (capabilities, request), or the reload message. */
+const LspResultSchema = z.object({
+  action: z.enum(['status', 'capabilities', 'reload', 'request']),
+  lines: z.array(z.string()).optional(),
+  json: z.unknown().optional(),
+  message: z.string().optional(),
+});
+export type LspResult = z.infer<typeof LspResultSchema>;
+
+async function status(context: ToolContext): Promise<LspResult> {
+  const session = context.hostSession;
+  if (!session) throw new ToolError('invalid_request', 'lsp status is not available on this surface.');
+  const state = session.state();
+  const lines = [`running: ${state.kind === 'ready' ? `yes (pid ${state.pid})` : `no (${describeHostState(state)})`}`];
+  const loading = session.loading();
+  lines.push(`loading: ${loading ? 'yes' : 'no'}`);
+  if (loading) lines.push(`progress: Loading ${loading.target}${loading.percent === null ? '' : ` ${loading.percent}%`}`);
+  if (state.kind !== 'ready') {
+    lines.push(`workspace: ${context.workspaceFolder}`);
+    return { action: 'status', lines };
+  }
+  // The host is running: asking it costs nothing and starts nothing.
+  const host = await callHost(context.host, Methods.status, {}, context.signal);
+  const relative = (target: string) => (path.isAbsolute(target) && !path.relative(context.workspaceFolder, target).startsWith('..') ? path.relative(context.workspaceFolder, target).split(path.sep).join('/') : target);
+  const loaded = host.loadedContexts.map((c) => `${relative(c.target)} · ${c.configuration}${c.targetFramework ? ` · ${c.targetFramework}` : ''} (${c.projectCount} project${c.projectCount === 1 ? '' : 's'})`);
+  lines.push(`workspace: ${context.workspaceFolder}${loaded.length ? `; loaded: ${loaded.join(', ')}` : '; nothing loaded yet'}`);
+  lines.push(`server: SharpClaw host ${host.hostVersion}, Roslyn ${host.roslynVersion}, ${host.runtime.frameworkDescription}`);
+  return { action: 'status', lines };
+}
+
+function parametersOf(input: LspInput): string {
+  if (input.parameters === undefined) return '{}';
+  if (typeof input.parameters !== 'string') return JSON.stringify(input.parameters);
+  try {
+    const parsed: unknown = JSON.parse(input.parameters);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+  } catch {
+    throw new ToolError('invalid_request', 'parameters must be a JSON object (the LSP params), as an object or JSON text.');
+  }
+  return input.parameters;
+}
+
+async function request(input: LspInput, context: ToolContext): Promise<LspResult> {
+  const method = input.method;
+  if (!method) throw new ToolError('invalid_request', 'lsp request needs method, e.g. textDocument/definition (action=capabilities lists what is answered).');
+  if (reserved.test(method)) throw new ToolError('invalid_request', `${method} belongs to the LSP session SharpClaw runs itself; it cannot be sent as a request (action=capabilities lists what is answered).`);
+  const { json } = await callHost(
+    context.host,
+    Methods.lspRequest,
+    { ...selection(input), workspace: context.workspaceFolder, tool: 'lsp', method, params: parametersOf(input), ...(input.apply ? { apply: true } : {}) },
+    context.signal,
+  );
+  return { action: 'request', json: JSON.parse(json) as unknown };
+}
+
+function selection(input: LspInput): { target?: string; configuration?: string; targetFramework?: string } {
+  return {
+    ...(input.target ? { target: input.target } : {}),
+    ...(input.configuration ? { configuration: input.configuration } : {}),
+    ...(input.targetFramework ? { targetFramework: input.targetFramework } : {}),
+  };
+}
+
+export const lspTool = defineTool<LspInput, LspResult>({
+  name: 'lsp',
+  displayName: 'C# language server',
+  referenceName: 'sharpclawLsp',
+  userDescription: 'The Roslyn session: status, capabilities, reload, and raw LSP requests.',
+  modelDescription: `The Roslyn host session. action=status: running, loading (with a progress: line) and workspace lines, and the host and Roslyn versions. action=capabilities: the LSP ServerCapabilities of what request answers. action=reload: drops the loaded solutions and pending edit proposals; the next call loads again (with the user's approval). action=request: one raw LSP request with method and parameters (zero-based line/character, file: URIs) — definition, typeDefinition, implementation, references, hover, documentSymbol, workspace/symbol, diagnostic, prepareRename, rename — answered as LSP JSON; rename returns the WorkspaceEdit and writes nothing (use edit to change files). Prefer the other tools for everyday questions: they take names and one-based positions and answer in fewer tokens.`,
+  tags: ['csharp', 'roslyn', 'lsp'],
+  input: LspInputSchema,
+  output: LspResultSchema,
+  effects: 'read',
+  invoke: async (input, context) => {
+    switch (input.action) {
+      case 'status':
+        return status(context);
+      case 'capabilities': {
+        const { json } = await callHost(context.host, Methods.lspRequest, { workspace: context.workspaceFolder, tool: 'lsp', method: lspCapabilitiesMethod }, context.signal);
+        return { action: 'capabilities', json: JSON.parse(json) as unknown };
+      }
+      case 'reload': {
+        if (!context.hostSession) throw new ToolError('invalid_request', 'lsp reload is not available on this surface.');
+        // A new host process: nothing loaded, no proposals, no cached evaluation.
+        await context.hostSession.restart();
+        return { action: 'reload', message: 'Reloaded: a new host session without the loaded solutions and pending proposals; the next call loads the workspace again (with approval).' };
+      }
+      case 'request':
+        return request(input, context);
+    }
+  },
+  render: (result) => {
+    switch (result.action) {
+      case 'status':
+        return (result.lines ?? []).join('\n');
+      case 'reload':
+        return result.message ?? '';
+      default:
+        return JSON.stringify(result.json);
+    }
+  },
+});
