@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from './build.mjs';
+import { recompressZipFile } from './zip-recompress.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -93,6 +94,8 @@ export async function packageExtension({ skipBuild = false, target = currentTarg
   const common = ['--no-dependencies', '--readme-path', path.relative(repoRoot, packagedReadme), '--ignoreFile', writeIgnoreFile(target)];
   const vsce = (args, options = {}) => execFileSync(process.execPath, ['node_modules/@vscode/vsce/vsce', ...args], { cwd: repoRoot, ...options });
   vsce(['package', ...common, '--no-rewrite-relative-links', '--allow-missing-repository', '--target', target, '--out', vsix], { stdio: 'inherit' });
+  const recompressed = await recompressZipFile(vsix);
+  console.log(`[package] recompressed with ${recompressed.deflater}: ${(recompressed.before / 1024 / 1024).toFixed(2)} → ${(recompressed.after / 1024 / 1024).toFixed(2)} MiB`);
   const listing = vsce(['ls', ...common], { encoding: 'utf8' }).split('\n').filter(Boolean);
   const required = ['dist/extension.js', 'dist/core.js', 'dist/cli.js', 'dist/webview/main.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.dll', 'media/icon.png'];
   if (target.startsWith('win32-')) required.push('dist/server/BuildHost-net472/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.exe');
