@@ -1,11 +1,15 @@
 // Rewrites a .zip (the .vsix vsce wrote) with every entry deflated harder: same entries, names,
 // times and contents, a smaller file. vsce (yazl) deflates with Node's zlib at its default level;
 // Zopfli (the @gfx/zopfli dev dependency, WebAssembly) writes deflate streams about 6 % smaller for
-// the host's assemblies, which any unzip (and VS Code's installer) reads as usual. Without Zopfli,
-// zlib's level 9 (a fraction of a percent). Used by scripts/package.mjs and its unit test.
+// the host's assemblies, which any unzip (and VS Code's installer) reads as usual; without it, zlib's
+// level 9 (Node's zlib gains a fraction of a percent there). Used by scripts/package.mjs and its unit test.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 
 const endOfCentralDirectory = 0x06054b50;
@@ -66,38 +70,106 @@ export function readZipEntries(zip) {
   return entries;
 }
 
-/** Zopfli's deflate when the package is installed, else undefined. */
-function loadZopfli() {
+/** Where Zopfli's package is, when it is installed. */
+function zopfliPath() {
   try {
-    return createRequire(import.meta.url)('@gfx/zopfli');
+    return createRequire(import.meta.url).resolve('@gfx/zopfli');
   } catch {
     return undefined;
   }
 }
 
-/** The deflater this machine has: its name and an async raw-deflate function. */
-export function bestDeflater() {
-  const zopfli = loadZopfli();
-  // One iteration: 5 more shrink the package by 0.2 % and take three times as long.
-  if (zopfli) return { name: 'zopfli', deflate: async (data) => Buffer.from(await zopfli.deflateAsync(data, { numiterations: 1 })) };
-  return { name: 'zlib level 9', deflate: async (data) => zlib.deflateRawSync(data, { level: 9 }) };
+/** Deflates in worker threads (Zopfli is slow: about 2 µs a byte), one per core, at most four. */
+function zopfliPool(modulePath) {
+  const size = Math.max(1, Math.min(4, os.availableParallelism()));
+  const source = `
+    const { parentPort } = require('node:worker_threads');
+    const zopfli = require(${JSON.stringify(modulePath)});
+    parentPort.on('message', async ({ id, data }) => {
+      const out = await zopfli.deflateAsync(data, { numiterations: 1 });
+      parentPort.postMessage({ id, out }, [out.buffer]);
+    });`;
+  const workers = [];
+  const idle = [];
+  const queue = [];
+  const pending = new Map();
+  let next = 0;
+  const pump = () => {
+    while (idle.length > 0 && queue.length > 0) {
+      const worker = idle.pop();
+      const job = queue.shift();
+      pending.set(job.id, { ...job, worker });
+      worker.ref(); // busy: keeps Node alive until its answer arrives
+      worker.postMessage({ id: job.id, data: job.data });
+    }
+  };
+  const start = () => {
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(source, { eval: true });
+      worker.on('message', ({ id, out }) => {
+        const job = pending.get(id);
+        pending.delete(id);
+        worker.unref();
+        idle.push(worker);
+        job.resolve(Buffer.from(out.buffer, out.byteOffset, out.byteLength));
+        pump();
+      });
+      worker.on('error', (error) => {
+        for (const job of pending.values()) if (job.worker === worker) job.reject(error);
+      });
+      worker.unref(); // idle workers never keep Node alive (after the listeners, which would ref it again)
+      workers.push(worker);
+      idle.push(worker);
+    }
+  };
+  return (data) => new Promise((resolve, reject) => {
+    if (workers.length === 0) start();
+    queue.push({ id: next++, data, resolve, reject });
+    pump();
+  });
 }
 
-/** Deflated contents by SHA-256 and deflater: the targets of one `npm run package -- --target all` share most files. */
-const deflatedCache = new Map();
+/**
+ * The deflater this machine has: its name and an async raw-deflate function. Zopfli (one iteration: five
+ * more shrink the package by 0.2 % and take three times as long) when @gfx/zopfli is installed, else zlib's level 9.
+ */
+export function bestDeflater() {
+  const modulePath = zopfliPath();
+  if (modulePath) return { name: 'zopfli-1', deflate: zopfliPool(modulePath) };
+  return { name: 'zlib-9', deflate: async (data) => zlib.deflateRawSync(data, { level: 9 }) };
+}
+
+/**
+ * Deflated contents by deflater and SHA-256 of the content, kept in dist/.deflate-cache: the nine targets
+ * share most files, and the host's assemblies change only with its packages.
+ */
+const cacheDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', '.deflate-cache');
+
+async function deflateCached(data, deflater, cache) {
+  if (!cache) return deflater.deflate(data);
+  const file = path.join(cacheDir, `${deflater.name}-${crypto.createHash('sha256').update(data).digest('hex')}`);
+  try {
+    const cached = fs.readFileSync(file);
+    if (zlib.inflateRawSync(cached).equals(data)) return cached;
+  } catch {
+    // not cached yet (or unreadable): deflate it
+  }
+  const deflated = await deflater.deflate(data);
+  fs.mkdirSync(cacheDir, { recursive: true });
+  fs.writeFileSync(`${file}.tmp`, deflated);
+  fs.renameSync(`${file}.tmp`, file);
+  return deflated;
+}
 
 /** The zip again, each entry deflated by `deflater` (or stored when deflating does not shrink it). */
-export async function recompressZip(zip, deflater = bestDeflater()) {
+export async function recompressZip(zip, { deflater = bestDeflater(), cache = true } = {}) {
   const locals = [];
   const centrals = [];
   let offset = 0;
-  for (const entry of readZipEntries(zip)) {
-    const key = `${deflater.name}:${crypto.createHash('sha256').update(entry.data).digest('hex')}`;
-    let deflated = deflatedCache.get(key);
-    if (!deflated) {
-      deflated = await deflater.deflate(entry.data);
-      deflatedCache.set(key, deflated);
-    }
+  const entries = readZipEntries(zip);
+  const deflatedAll = await Promise.all(entries.map((entry) => deflateCached(entry.data, deflater, cache)));
+  for (const [index, entry] of entries.entries()) {
+    const deflated = deflatedAll[index];
     const method = deflated.length < entry.data.length ? 8 : 0;
     const body = method === 8 ? deflated : entry.data;
     const header = (signature, size) => {
@@ -146,7 +218,7 @@ export async function recompressZip(zip, deflater = bestDeflater()) {
 /** Recompresses the zip file in place; returns its sizes before and after and the deflater used. */
 export async function recompressZipFile(file, deflater = bestDeflater()) {
   const before = fs.readFileSync(file);
-  const after = await recompressZip(before, deflater);
+  const after = await recompressZip(before, { deflater });
   readZipEntries(after); // the rewritten file reads back with every CRC intact
   fs.writeFileSync(file, after);
   return { before: before.length, after: after.length, deflater: deflater.name };
