@@ -1,6 +1,7 @@
-// Bundles the extension (Node, CommonJS, `vscode` external) and the report webview (browser IIFE).
+// Bundles the extension (Node, CommonJS, `vscode` external), the CLI and the report webview (browser IIFE).
 import * as esbuild from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { mcpSmallValidator } from './scripts/esbuild-mcp-validator.mjs';
 import { zodEnglishOnly } from './scripts/esbuild-zod-english.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
@@ -16,7 +17,7 @@ const common = {
   sourcemap: !production,
   logLevel: 'warning',
   legalComments: 'none',
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, mcpSmallValidator],
 };
 
 const builds = [
@@ -32,22 +33,26 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: ['src/surfaces/vscode/core.ts'],
+    // Every surface's code in one bundle (src/surfaces/bundle.ts): the extension's core and the CLI
+    // share the engine and their packages, which two bundles carried twice.
+    entryPoints: ['src/surfaces/bundle.ts'],
     outfile: 'dist/core.js',
     platform: 'node',
     target: 'node20',
     format: 'cjs',
     external: ['vscode'],
+    // Named in the MCP server's serverInfo.
+    define: { SHARPCLAW_VERSION: JSON.stringify(version) },
   },
   {
     ...common,
-    entryPoints: ['src/surfaces/cli/main.ts'],
+    // The `sharpclaw` command: a few lines that run the CLI from dist/core.js.
+    entryPoints: ['src/surfaces/cli.ts'],
     outfile: 'dist/cli.js',
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    // Named in the MCP server's serverInfo.
-    define: { SHARPCLAW_VERSION: JSON.stringify(version) },
+    external: ['./core.js'],
   },
   {
     ...common,

@@ -107,7 +107,7 @@ describe('the packaged .vsix, installed into code-server', function () {
     console.log(`      ${path.basename(vsix)}: ${(bytes / 1024 / 1024).toFixed(2)} MiB`);
     assert.ok(bytes <= maxVsixBytes, `${(bytes / 1024 / 1024).toFixed(2)} MiB is over the ${maxVsixBytes / 1024 / 1024} MiB budget for ${target} (scripts/package.mjs)`);
     const windows = target.startsWith('win32-');
-    for (const file of ['package.json', 'readme.md', 'dist/extension.js', 'dist/cli.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.dll', ...(windows ? ['dist/server/BuildHost-net472/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.exe'] : [])]) {
+    for (const file of ['package.json', 'readme.md', 'dist/extension.js', 'dist/core.js', 'dist/cli.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.dll', ...(windows ? ['dist/server/BuildHost-net472/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.exe'] : [])]) {
       assert.ok(fs.existsSync(path.join(installed, file)), `the installed extension has no ${file}`);
     }
     const files = fs.readdirSync(installed, { recursive: true, encoding: 'utf8' }).map((file) => file.split(path.sep).join('/'));

@@ -62,6 +62,44 @@ public sealed class FingerprintTests
     }
 
     [Fact]
+    public void Stamps_ReadWhatFileInfoReads_AndSeeSameSizeEditsWithRestoredTime()
+    {
+        using TempDirectory temp = new();
+        string file = Write(temp, "App/App.csproj", "<Project />");
+        DateTime written = DateTime.UtcNow.AddMinutes(-5);
+        File.SetLastWriteTimeUtc(file, written);
+        FileStamp stamp = FileStamp.Take(file, withHash: true);
+        FileInfo info = new(file);
+        Assert.True(stamp.Exists);
+        Assert.Equal(info.Length, stamp.Length);
+        Assert.Equal(info.LastWriteTimeUtc.Ticks, stamp.LastWriteTicks);
+        Assert.False(stamp.Racy);
+        Assert.True(stamp.IsUnchanged(file, out _));
+
+        // A folder is not a file; a missing path is missing.
+        Assert.False(FileStamp.Take(Path.Combine(temp.Path, "App"), withHash: true).Exists);
+        Assert.False(FileStamp.Take(Path.Combine(temp.Path, "App", "None.props"), withHash: true).Exists);
+
+        if (!OperatingSystem.IsWindows())
+        {
+            // A link reads as its target; a dangling one as missing.
+            string link = Path.Combine(temp.Path, "App", "Link.props");
+            File.CreateSymbolicLink(link, file);
+            Assert.Equal((stamp.Length, stamp.LastWriteTicks), (FileStamp.Take(link, withHash: false).Length, FileStamp.Take(link, withHash: false).LastWriteTicks));
+            string dangling = Path.Combine(temp.Path, "App", "Dangling.props");
+            File.CreateSymbolicLink(dangling, Path.Combine(temp.Path, "gone"));
+            Assert.False(FileStamp.Take(dangling, withHash: true).Exists);
+
+            // Same size, write time put back: the change time moved, so the content decides.
+            Rewrite(file, "<Project/> ");
+            File.SetLastWriteTimeUtc(file, written);
+            Assert.Equal((stamp.Length, stamp.LastWriteTicks), (new FileInfo(file).Length, new FileInfo(file).LastWriteTimeUtc.Ticks));
+            Assert.False(stamp.IsUnchanged(file, out FileStamp edited));
+            Assert.NotEqual(stamp.ChangeTicks, edited.ChangeTicks);
+        }
+    }
+
+    [Fact]
     public void FilesWrittenAfterEvaluationStarted_AreNotTrusted()
     {
         using TempDirectory temp = new();

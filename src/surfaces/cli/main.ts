@@ -59,7 +59,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
+/** Runs the CLI on this process's arguments (dist/cli.js) and sets the exit code. */
+export function runFromCommandLine(): void {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
@@ -70,3 +71,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) runFromCommandLine();

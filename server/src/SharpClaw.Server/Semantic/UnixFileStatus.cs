@@ -7,11 +7,24 @@ namespace SharpClaw.Server.Semantic;
 /// no unprivileged process can set back) — read through the runtime's own System.Native shim. The
 /// layout is checked against what .NET reports for size and write time; on a mismatch (or on
 /// Windows) nothing is returned and callers fall back to what they can see.
+/// <see cref="TryStat"/> is the fingerprints' one stat per file: existence, size, write and change
+/// time from a single call, with no allocation, its layout checked once per process.
 /// </summary>
 internal static class UnixFileStatus
 {
     /// <summary>Owner, group and ctime (100 ns ticks since the Unix epoch) of a file.</summary>
     internal readonly record struct Status(uint Uid, uint Gid, long ChangeTicks);
+
+    /// <summary>What one stat(2) of a path says, in .NET's units (UTC ticks, as FileInfo.LastWriteTimeUtc.Ticks).</summary>
+    /// <param name="Exists">The path (after following links) exists.</param>
+    /// <param name="IsDirectory">It is a folder.</param>
+    /// <param name="Length">Size in bytes.</param>
+    /// <param name="LastWriteTicks">Write time, as <see cref="FileSystemInfo.LastWriteTimeUtc"/> reports it.</param>
+    /// <param name="ChangeTicks">Inode change time (100 ns ticks since the Unix epoch, as <see cref="Status.ChangeTicks"/>).</param>
+    internal readonly record struct Snapshot(bool Exists, bool IsDirectory, long Length, long LastWriteTicks, long ChangeTicks)
+    {
+        public static Snapshot Missing => default;
+    }
 
     // System.Native's FileStatus: int32 Flags, int32 Mode, uint32 Uid, uint32 Gid, int64 Size,
     // int64 ATime, ATimeNsec, MTime, MTimeNsec, CTime, CTimeNsec, ...
@@ -21,6 +34,84 @@ internal static class UnixFileStatus
     private const int MTimeOffset = 40;
     private const int CTimeOffset = 56;
     private const int CTimeNsecOffset = 64;
+
+    /// <summary>The leading fields of System.Native's FileStatus (above), with room for the rest.</summary>
+    [StructLayout(LayoutKind.Sequential, Size = 512)]
+    private struct FileStatus
+    {
+        public int Flags;
+        public int Mode;
+        public uint Uid;
+        public uint Gid;
+        public long Size;
+        public long ATime;
+        public long ATimeNsec;
+        public long MTime;
+        public long MTimeNsec;
+        public long CTime;
+        public long CTimeNsec;
+    }
+
+    private const int TypeMask = 0xF000; // S_IFMT
+    private const int DirectoryType = 0x4000; // S_IFDIR
+
+    /// <summary>True when <see cref="TryStat"/> reads what FileInfo reads (checked once, on this assembly's own file).</summary>
+    private static readonly Lazy<bool> FastStatWorks = new(VerifyFastStat);
+
+    /// <summary>
+    /// One stat(2) of <paramref name="path"/> (links followed): false when it is unavailable (Windows, an
+    /// unknown layout, a path the shim cannot take), and callers use FileInfo. A path that cannot be statted (missing, unreadable) is
+    /// <see cref="Snapshot.Missing"/>.
+    /// </summary>
+    public static bool TryStat(string path, out Snapshot snapshot)
+    {
+        snapshot = Snapshot.Missing;
+        if (OperatingSystem.IsWindows() || !FastStatWorks.Value)
+        {
+            return false;
+        }
+
+        return StatCore(path, out snapshot);
+    }
+
+    private static bool StatCore(string path, out Snapshot snapshot)
+    {
+        snapshot = Snapshot.Missing;
+        try
+        {
+            if (SystemNativeStatStruct(path, out FileStatus status) != 0)
+            {
+                return true;
+            }
+
+            long written = DateTime.UnixEpoch.Ticks + (status.MTime * TimeSpan.TicksPerSecond) + (status.MTimeNsec / 100);
+            long changed = (status.CTime * TimeSpan.TicksPerSecond) + (status.CTimeNsec / 100);
+            snapshot = new Snapshot(true, (status.Mode & TypeMask) == DirectoryType, status.Size, written, changed);
+            return true;
+        }
+        catch (Exception ex) when (ex is DllNotFoundException or EntryPointNotFoundException or ArgumentException)
+        {
+            return false;
+        }
+    }
+
+    private static bool VerifyFastStat()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return false;
+        }
+
+        string? file = typeof(UnixFileStatus).Assembly.Location is { Length: > 0 } location ? location : Environment.ProcessPath;
+        if (file is null || !StatCore(file, out Snapshot snapshot))
+        {
+            return false;
+        }
+
+        FileInfo info = new(file);
+        return info.Exists && snapshot.Exists && !snapshot.IsDirectory && snapshot.Length == info.Length && snapshot.LastWriteTicks == info.LastWriteTimeUtc.Ticks
+            && Read(file, info)?.ChangeTicks == snapshot.ChangeTicks;
+    }
 
     /// <param name="path">The file.</param>
     /// <param name="known">A FileInfo of the same file the caller already read (saves a second stat for the layout check).</param>
@@ -59,4 +150,7 @@ internal static class UnixFileStatus
 
     [DllImport("libSystem.Native", EntryPoint = "SystemNative_Stat", SetLastError = true, CharSet = CharSet.Ansi, BestFitMapping = false, ThrowOnUnmappableChar = true)]
     private static extern int SystemNativeStat(string path, [Out] byte[] status);
+
+    [DllImport("libSystem.Native", EntryPoint = "SystemNative_Stat", CharSet = CharSet.Ansi, BestFitMapping = false, ThrowOnUnmappableChar = true)]
+    private static extern int SystemNativeStatStruct(string path, out FileStatus status);
 }

@@ -77,13 +77,21 @@ public sealed class ContextFingerprint
     /// <summary>At most this many threads stat files in one check, each at least <see cref="MinFilesPerStatThread"/> files.</summary>
     private const int MaxStatThreads = 4;
 
-    private const int MinFilesPerStatThread = 200;
+    /// <summary>
+    /// A thousand stats take about a millisecond; below that, handing work to pool threads costs more than it
+    /// saves, and on a busy machine a check that waits for two threads is slower than one that runs alone.
+    /// </summary>
+    private const int MinFilesPerStatThread = 1000;
 
     private readonly Dictionary<string, FileStamp> structural;
     private readonly Dictionary<string, FileStamp> content;
     private readonly Dictionary<string, bool> existence;
     private readonly Dictionary<string, DirectoryRecord> directories;
     private readonly HashSet<string> excluded;
+
+    // The stamps as arrays, built on the first check after a change: a check allocates nothing per file.
+    private KeyValuePair<string, FileStamp>[]? structuralEntries;
+    private KeyValuePair<string, FileStamp>[]? contentEntries;
 
     private ContextFingerprint(
         Dictionary<string, FileStamp> structural,
@@ -169,7 +177,7 @@ public sealed class ContextFingerprint
         long started = Stopwatch.GetTimestamp();
         List<string> structuralChanges = [];
         Dictionary<string, FileStamp> touched = new(PathUtil.Comparer);
-        foreach ((string path, FileStamp stamp, bool unchanged, FileStamp current) in Stat(this.structural))
+        foreach ((string path, FileStamp stamp, bool unchanged, FileStamp current) in Stat(this.structuralEntries ??= [.. this.structural]))
         {
             if (!unchanged)
             {
@@ -202,7 +210,7 @@ public sealed class ContextFingerprint
 
         List<string> contentChanges = [];
         Dictionary<string, FileStamp> newStamps = new(PathUtil.Comparer);
-        foreach ((string path, _, bool unchanged, FileStamp current) in Stat(this.content))
+        foreach ((string path, _, bool unchanged, FileStamp current) in Stat(this.contentEntries ??= [.. this.content]))
         {
             if (!unchanged)
             {
@@ -227,33 +235,46 @@ public sealed class ContextFingerprint
     }
 
     /// <summary>
-    /// <see cref="FileStamp.IsUnchanged"/> for every stamp, in the dictionary's order. Large sets are statted on
-    /// several threads (each file is independent; the stat calls dominate a warm query's freshness check).
+    /// <see cref="FileStamp.IsUnchanged"/> for every stamp, in order; returns the stamps that changed or whose
+    /// current stamp differs (a touch), nothing for the others. Large sets are statted on several threads
+    /// (each file is independent; the stat calls dominate a warm query's freshness check).
     /// </summary>
-    private static (string Path, FileStamp Stamp, bool Unchanged, FileStamp Current)[] Stat(Dictionary<string, FileStamp> stamps)
+    private static List<(string Path, FileStamp Stamp, bool Unchanged, FileStamp Current)> Stat(KeyValuePair<string, FileStamp>[] entries)
     {
-        KeyValuePair<string, FileStamp>[] entries = [.. stamps];
-        (string, FileStamp, bool, FileStamp)[] results = new (string, FileStamp, bool, FileStamp)[entries.Length];
-        void StatRange(int from, int to)
+        static void StatRange(KeyValuePair<string, FileStamp>[] entries, int from, int to, List<(string, FileStamp, bool, FileStamp)> found)
         {
             for (int i = from; i < to; i++)
             {
                 (string path, FileStamp stamp) = entries[i];
                 bool unchanged = stamp.IsUnchanged(path, out FileStamp current);
-                results[i] = (path, stamp, unchanged, current);
+                if (!unchanged || current != stamp)
+                {
+                    found.Add((path, stamp, unchanged, current));
+                }
             }
         }
 
         int workers = Math.Min(Math.Min(Environment.ProcessorCount, MaxStatThreads), entries.Length / MinFilesPerStatThread);
+        List<(string, FileStamp, bool, FileStamp)> found = [];
         if (workers <= 1)
         {
-            StatRange(0, entries.Length);
-            return results;
+            StatRange(entries, 0, entries.Length, found);
+            return found;
         }
 
         int chunk = (entries.Length + workers - 1) / workers;
-        Parallel.For(0, workers, new ParallelOptions { MaxDegreeOfParallelism = workers }, worker => StatRange(worker * chunk, Math.Min(entries.Length, (worker + 1) * chunk)));
-        return results;
+        List<(string, FileStamp, bool, FileStamp)>[] parts = new List<(string, FileStamp, bool, FileStamp)>[workers];
+        Parallel.For(0, workers, new ParallelOptions { MaxDegreeOfParallelism = workers }, worker =>
+        {
+            parts[worker] = [];
+            StatRange(entries, worker * chunk, Math.Min(entries.Length, (worker + 1) * chunk), parts[worker]);
+        });
+        foreach (List<(string, FileStamp, bool, FileStamp)> part in parts)
+        {
+            found.AddRange(part);
+        }
+
+        return found;
     }
 
     /// <summary>Accepts a non-structural check after its content changes were applied to the context.</summary>
@@ -267,11 +288,13 @@ public sealed class ContextFingerprint
         foreach ((string path, FileStamp stamp) in check.NewContentStamps)
         {
             this.content[path] = stamp;
+            this.contentEntries = null;
         }
 
         foreach ((string path, FileStamp stamp) in check.NewStructuralStamps)
         {
             this.structural[path] = stamp;
+            this.structuralEntries = null;
         }
 
         foreach (DirectoryRecord record in check.NewDirectoryRecords)
@@ -288,6 +311,7 @@ public sealed class ContextFingerprint
     {
         this.content.Remove(from);
         this.content[to] = FileStamp.Take(to, withHash: false);
+        this.contentEntries = null;
         HashSet<string> folders = new([Path.GetDirectoryName(from)!, Path.GetDirectoryName(to)!], PathUtil.Comparer);
         foreach (DirectoryRecord record in this.directories.Values.Where(r => folders.Contains(r.Path)).ToList())
         {
@@ -300,20 +324,12 @@ public sealed class ContextFingerprint
 
     private void CheckDirectory(DirectoryRecord record, List<string> structuralChanges, List<DirectoryRecord> newRecords)
     {
-        DirectoryInfo info = new(record.Path);
-        bool exists;
-        long ticks;
-        try
-        {
-            exists = info.Exists;
-            ticks = exists ? info.LastWriteTimeUtc.Ticks : 0;
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        if (FolderStamp(record.Path) is not { } folder)
         {
             return;
         }
 
-        if (exists == record.Exists && ticks == record.LastWriteTicks)
+        if (folder.Exists == record.Exists && folder.Ticks == record.LastWriteTicks)
         {
             return;
         }
@@ -373,16 +389,12 @@ public sealed class ContextFingerprint
     {
         HashSet<string> tracked = new(PathUtil.Comparer);
         HashSet<string> subdirectories = new(PathUtil.Comparer);
-        DirectoryInfo info = new(path);
-        long ticks = 0;
-        bool exists = false;
+        (bool exists, long ticks) = FolderStamp(path) ?? (false, 0);
         try
         {
-            exists = info.Exists;
             if (exists)
             {
-                ticks = info.LastWriteTimeUtc.Ticks;
-                foreach (FileSystemInfo entry in info.EnumerateFileSystemInfos())
+                foreach (FileSystemInfo entry in new DirectoryInfo(path).EnumerateFileSystemInfos())
                 {
                     string name = entry.Name;
                     if (entry is DirectoryInfo)
@@ -405,6 +417,25 @@ public sealed class ContextFingerprint
         }
 
         return new DirectoryRecord(path, kind, projectFileName, ticks, exists, tracked, subdirectories);
+    }
+
+    /// <summary>Whether a folder exists and its write time: one stat(2) on Unix. Null when it cannot be read.</summary>
+    private static (bool Exists, long Ticks)? FolderStamp(string path)
+    {
+        if (UnixFileStatus.TryStat(path, out UnixFileStatus.Snapshot snapshot))
+        {
+            return snapshot.Exists && snapshot.IsDirectory ? (true, snapshot.LastWriteTicks) : (false, 0);
+        }
+
+        try
+        {
+            DirectoryInfo info = new(path);
+            return info.Exists ? (true, info.LastWriteTimeUtc.Ticks) : (false, 0);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
     }
 
     private static bool IsTracked(string name, DirectoryWatchKind kind, string? projectFileName) => kind switch
@@ -450,23 +481,42 @@ public sealed class ContextFingerprint
         return inventory;
     }
 
+    /// <summary>The pack folders last listed, by the packs/ folder and its write time (a pack added or removed changes it).</summary>
+    private static (string Packs, long Ticks, string[] Folders)? lastPackFolders;
+
     /// <summary>The root and the write times of sdk/, packs/ and every packs/&lt;pack&gt;/ folder.</summary>
     private static string InventorySignature(string root)
     {
         System.Text.StringBuilder signature = new(root);
         try
         {
-            foreach (string folder in new[] { Path.Combine(root, "sdk"), Path.Combine(root, "packs") })
+            string packs = Path.Combine(root, "packs");
+            (bool Exists, long Ticks) packsStamp = FolderStamp(packs) ?? throw new IOException($"{packs} cannot be read");
+            foreach ((bool exists, long ticks) in new[] { FolderStamp(Path.Combine(root, "sdk")) ?? (false, 0), packsStamp })
             {
-                signature.Append('|').Append(Directory.Exists(folder) ? Directory.GetLastWriteTimeUtc(folder).Ticks : 0);
+                signature.Append('|').Append(exists ? ticks : 0);
             }
 
-            string packs = Path.Combine(root, "packs");
-            if (Directory.Exists(packs))
+            if (packsStamp.Exists)
             {
-                foreach (string pack in Directory.EnumerateDirectories(packs))
+                string[] folders;
+                lock (InventoryGate)
                 {
-                    signature.Append('|').Append(Directory.GetLastWriteTimeUtc(pack).Ticks);
+                    folders = lastPackFolders is { } last && last.Packs == packs && last.Ticks == packsStamp.Ticks ? last.Folders : [];
+                }
+
+                if (folders.Length == 0)
+                {
+                    folders = [.. Directory.EnumerateDirectories(packs)];
+                    lock (InventoryGate)
+                    {
+                        lastPackFolders = (packs, packsStamp.Ticks, folders);
+                    }
+                }
+
+                foreach (string pack in folders)
+                {
+                    signature.Append('|').Append(FolderStamp(pack) is (true, long ticks) ? ticks : 0);
                 }
             }
         }

@@ -9,7 +9,9 @@ namespace SharpClaw.Server.Semantic.Fingerprints;
 /// and both times match is unchanged, and any other file is compared by content.
 /// A stamp whose file was written shortly before it was taken is "racy": on coarse-timestamp file
 /// systems a second edit in the same tick could keep size and time, so racy stamps are re-verified
-/// by content on every check.
+/// by content on every check. A stamp is taken and checked with one stat(2) per file on Unix
+/// (<see cref="UnixFileStatus.TryStat"/>), since a warm request's freshness check stats every build
+/// input and document of its context.
 /// </summary>
 public readonly record struct FileStamp(bool Exists, long Length, long LastWriteTicks, byte[]? Hash, bool Racy, long ChangeTicks = 0)
 {
@@ -23,63 +25,63 @@ public readonly record struct FileStamp(bool Exists, long Length, long LastWrite
     /// changed after the load read them), so the next check reports them changed.</param>
     public static FileStamp Take(string path, bool withHash, DateTime? notAfterUtc = null)
     {
-        FileInfo info = new(path);
-        try
+        UnixFileStatus.Snapshot file = Probe(path);
+        if (!file.Exists)
         {
-            if (!info.Exists)
-            {
-                return Missing;
-            }
-
-            long written = info.LastWriteTimeUtc.Ticks;
-            long now = DateTime.UtcNow.Ticks;
-            bool suspect = notAfterUtc is { } limit && written >= limit.Ticks;
-            bool racy = suspect || now - written < RacyWindowTicks;
-            byte[]? hash = withHash && !suspect ? HashFile(path) : null;
-            return new FileStamp(true, info.Length, written, hash, racy, UnixFileStatus.Read(path, info)?.ChangeTicks ?? 0);
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            // Unreadable now: record as missing so that becoming readable counts as a change.
             return Missing;
         }
+
+        long now = DateTime.UtcNow.Ticks;
+        bool suspect = notAfterUtc is { } limit && file.LastWriteTicks >= limit.Ticks;
+        bool racy = suspect || now - file.LastWriteTicks < RacyWindowTicks;
+        byte[]? hash = withHash && !suspect ? HashFile(path) : null;
+        return new FileStamp(true, file.Length, file.LastWriteTicks, hash, racy, file.ChangeTicks);
     }
 
     /// <summary>True when the file still looks the same (content compared when needed and possible).</summary>
     public bool IsUnchanged(string path, out FileStamp current)
     {
         current = this;
-        FileInfo info = new(path);
-        bool exists;
-        try
+        UnixFileStatus.Snapshot file = Probe(path);
+        if (file.Exists != this.Exists)
         {
-            exists = info.Exists;
-            if (exists != this.Exists)
-            {
-                current = Take(path, this.Hash is not null);
-                return false;
-            }
-
-            if (!exists)
-            {
-                return true;
-            }
-
-            if (!this.Racy && info.Length == this.Length && info.LastWriteTimeUtc.Ticks == this.LastWriteTicks
-                && (UnixFileStatus.Read(path, info)?.ChangeTicks ?? 0) == this.ChangeTicks)
-            {
-                return true;
-            }
+            current = file.Exists ? Take(path, this.Hash is not null) : Missing;
+            return false;
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+
+        if (!file.Exists
+            || (!this.Racy && file.Length == this.Length && file.LastWriteTicks == this.LastWriteTicks && file.ChangeTicks == this.ChangeTicks))
         {
-            current = Missing;
-            return !this.Exists;
+            return true;
         }
 
         // Size/time differ, or the stamp was racy: decide by content where a hash exists.
         current = Take(path, withHash: true);
         return this.Hash is not null && current.Hash is not null && this.Hash.AsSpan().SequenceEqual(current.Hash);
+    }
+
+    /// <summary>
+    /// Existence (a file, not a folder), size, write time and (Unix) change time: one stat(2) on Unix, FileInfo
+    /// elsewhere (change time 0). Unreadable counts as missing, so that becoming readable counts as a change.
+    /// </summary>
+    private static UnixFileStatus.Snapshot Probe(string path)
+    {
+        if (UnixFileStatus.TryStat(path, out UnixFileStatus.Snapshot snapshot))
+        {
+            return snapshot.IsDirectory ? UnixFileStatus.Snapshot.Missing : snapshot;
+        }
+
+        try
+        {
+            FileInfo info = new(path);
+            return info.Exists
+                ? new UnixFileStatus.Snapshot(true, false, info.Length, info.LastWriteTimeUtc.Ticks, UnixFileStatus.Read(path, info)?.ChangeTicks ?? 0)
+                : UnixFileStatus.Snapshot.Missing;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException)
+        {
+            return UnixFileStatus.Snapshot.Missing;
+        }
     }
 
     public static byte[]? HashFile(string path)
