@@ -5,42 +5,28 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { cleanUpCopies, cliPath, copyFixture, restore, runCli, tempStateRoot } from '../verification/support';
-
-type CallResult = Awaited<ReturnType<Client['callTool']>>;
+import { callOptions, connect as connectWith, text, type Connected } from './mcpClient';
 
 const defaultTools = ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'dotnet_solution_inspect', 'verify_workspace'];
 const extraTools = ['csharp_symbol_resolve', 'csharp_find_references', 'csharp_type_hierarchy', 'csharp_rename_symbol'];
-const callOptions = { timeout: 300_000 };
 
-interface Connected {
-  client: Client;
-  stderr: () => string;
+function connect(workspace: string, stateDir: string, flags: string[], negotiation?: { pin: string }): Promise<Connected> {
+  return connectWith({ workspace, stateDir, flags, ...(negotiation ? { negotiation } : {}) });
 }
 
-async function connect(workspace: string, stateDir: string, flags: string[], negotiation?: { pin: string }): Promise<Connected> {
-  assert.ok(fs.existsSync(cliPath), `${cliPath} is missing: run "npm run build"`);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cliPath, 'mcp', '--cwd', workspace, ...flags],
-    env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: stateDir },
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'sharpclaw-tests', version: '1.0.0' }, negotiation ? { versionNegotiation: { mode: negotiation } } : {});
-  await client.connect(transport);
-  return { client, stderr: () => stderr };
-}
-
-function text(result: CallResult): string {
-  const content = result.content as Array<{ type: string; text?: string }>;
-  assert.equal(content.length, 1);
-  assert.equal(content[0]!.type, 'text');
-  return content[0]!.text!;
+/** The JSON nesting depth of a schema's properties (1: its fields have no fields of their own). */
+function propertyDepth(schema: unknown): number {
+  if (typeof schema !== 'object' || schema === null) return 0;
+  let deepest = 0;
+  for (const [key, value] of Object.entries(schema)) {
+    const below = propertyDepth(value);
+    deepest = Math.max(deepest, key === 'properties' ? 1 + Math.max(0, ...Object.values(value as object).map(propertyDepth)) : below);
+  }
+  return deepest;
 }
 
 describe('sharpclaw mcp (MCP server over stdio)', function () {
@@ -71,7 +57,8 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), defaultTools);
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    assert.deepEqual(byName.get('navigate')!.annotations, { title: 'Navigate C#', readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    assert.equal(byName.get('navigate')!.title, 'Navigate C#');
+    assert.deepEqual(byName.get('navigate')!.annotations, { readOnlyHint: true, destructiveHint: false, openWorldHint: false });
     assert.equal(byName.get('edit')!.annotations!.destructiveHint, true);
     assert.equal(byName.get('edit')!.annotations!.readOnlyHint, false);
     assert.equal(byName.get('verify_workspace')!.annotations!.destructiveHint, true);
@@ -175,6 +162,73 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     open.push(client);
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), [...defaultTools, ...extraTools]);
+  });
+
+  it('keeps the tools/list answer small: under 22 KB by default, output schemas only one level deep', async () => {
+    // Every client downloads the listing (and many put it into the agent's context): it was 45 KB,
+    // 26 KB of it nested output schemas. Inputs keep every argument with its description.
+    const { client } = await connect(calculator, stateDir, []);
+    open.push(client);
+    const listing = await client.listTools();
+    const bytes = Buffer.byteLength(JSON.stringify(listing), 'utf8');
+    assert.ok(bytes < 22_000, `tools/list is ${bytes} bytes`);
+    let outputBytes = 0;
+    for (const tool of listing.tools) {
+      if (!tool.outputSchema) continue;
+      outputBytes += JSON.stringify(tool.outputSchema).length;
+      assert.equal(propertyDepth(tool.outputSchema), 1, `${tool.name}: the output schema lists the record's fields, not their fields`);
+    }
+    assert.ok(outputBytes < 4_000, `output schemas take ${outputBytes} bytes`);
+    const navigate = listing.tools.find((tool) => tool.name === 'navigate')!;
+    const input = navigate.inputSchema as { properties: Record<string, { description?: string; maximum?: number }>; additionalProperties?: boolean };
+    assert.equal(input.additionalProperties, false);
+    for (const name of ['action', 'symbol', 'file', 'line', 'character', 'offset', 'limit']) assert.ok(input.properties[name]?.description, `navigate documents ${name}`);
+    assert.equal(input.properties.limit!.maximum, 200, 'real bounds stay');
+    assert.equal(input.properties.line!.maximum, undefined, "the host's int bound is implied");
+    const bulk = listing.tools.find((tool) => tool.name === 'bulk_navigate')!.inputSchema as unknown as { properties: { queries: { items: { properties: Record<string, { description?: string }> } } } };
+    assert.deepEqual(Object.values(bulk.properties.queries.items.properties).filter((property) => property.description), [], "a query's fields are navigate's, documented there");
+  });
+
+  describe('the workspace: --cwd, else the client\'s first root, else the start folder', () => {
+    const call = { name: 'navigate', arguments: navigateInput };
+    let elsewhere: string;
+    before(() => (elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-mcp-elsewhere-'))));
+    after(() => fs.rmSync(elsewhere, { recursive: true, force: true }));
+
+    it('without --cwd, a client that offers roots gets its first root as the workspace', async () => {
+      const connected = await connectWith({ startFolder: elsewhere, stateDir, flags: ['--allow-evaluation'], roots: [calculator, elsewhere] });
+      open.push(connected.client);
+      const answer = await connected.client.callTool(call, callOptions);
+      assert.notEqual(answer.isError, true, text(answer));
+      assert.match(text(answer), /Program\.cs:\d+:\d+ /);
+      assert.equal(connected.rootRequests(), 1);
+      assert.match(connected.stderr(), new RegExp(`workspace ${calculator.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(the client's first root\\)`));
+      // Chosen once: the second call does not ask again.
+      assert.notEqual((await connected.client.callTool(call, callOptions)).isError, true);
+      assert.equal(connected.rootRequests(), 1);
+    });
+
+    it('--cwd wins over the client\'s roots (they are never asked for)', async () => {
+      const connected = await connectWith({ workspace: calculator, startFolder: elsewhere, stateDir, flags: ['--allow-evaluation'], roots: [elsewhere] });
+      open.push(connected.client);
+      const answer = await connected.client.callTool(call, callOptions);
+      assert.notEqual(answer.isError, true, text(answer));
+      assert.match(text(answer), /Program\.cs:\d+:\d+ /);
+      assert.equal(connected.rootRequests(), 0);
+    });
+
+    it('without --cwd and without roots, the workspace is the folder the server started in', async () => {
+      const empty = await connectWith({ startFolder: elsewhere, stateDir, flags: ['--allow-evaluation'] });
+      open.push(empty.client);
+      const refused = await empty.client.callTool(call, callOptions);
+      assert.equal(refused.isError, true);
+      assert.match(text(refused), /^error no_target: /);
+      const started = await connectWith({ startFolder: calculator, stateDir, flags: ['--allow-evaluation'] });
+      open.push(started.client);
+      const answer = await started.client.callTool(call, callOptions);
+      assert.notEqual(answer.isError, true, text(answer));
+      assert.match(text(answer), /Program\.cs:\d+:\d+ /);
+    });
   });
 
   it('without --allow-evaluation a call is refused naming the flag, and nothing of the project runs (with it, the markers prove project code ran)', async () => {

@@ -10,6 +10,7 @@ import { interruptedLines } from '../../../engine/tools/edits/renderEdits';
 import { ToolError } from '../../../engine/errors';
 import { mcpServerFactory } from '../../mcp/mcpServer';
 import { mcpToolSets, mcpToolsFor, type McpToolSet } from '../../mcp/mcpTools';
+import { McpWorkspace } from '../../mcp/mcpWorkspace';
 import { CliPermissionPolicy } from '../cliPermissionPolicy';
 import type { CliCommand } from '../commands';
 
@@ -34,9 +35,11 @@ export const mcpCommand: CliCommand = {
       allowWrite: values['allow-write'] === true,
       cannotAsk: 'the MCP server cannot ask (its stdin carries the protocol)',
     });
+    // --cwd, else the client's first root (chosen on the first call), else the start folder.
+    const workspace = new McpWorkspace(values.cwd === undefined ? undefined : globals.cwd, globals.cwd, log);
     const session = new Session({
       surface: 'mcp',
-      workspaceFolder: () => globals.cwd,
+      workspaceFolder: () => workspace.folder,
       permissions,
       transport: new StdioHostTransport({ serverDll: bundledServerDll(), clientName: 'sharpclaw-mcp' }),
       progress: (tool, message, percent) => log(`${tool.name}: ${message}${percent === undefined ? '' : ` ${percent}%`}`),
@@ -46,8 +49,8 @@ export const mcpCommand: CliCommand = {
     session.host.onLoadProgress((p) => log(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})`));
 
     const version = typeof SHARPCLAW_VERSION === 'string' ? SHARPCLAW_VERSION : '0.0.0';
-    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version }), { onerror: (error) => log(`mcp: ${error.message}`) });
-    log(`sharpclaw mcp: serving ${mcpToolsFor(set).length} tools for ${globals.cwd} on stdio`);
+    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace }), { onerror: (error) => log(`mcp: ${error.message}`) });
+    log(`sharpclaw mcp: serving ${mcpToolsFor(set).length} tools for ${workspace.source === 'cwd-flag' ? workspace.folder : `the client's first root, else ${workspace.folder}`} on stdio`);
 
     await new Promise<void>((resolve) => {
       process.stdin.once('end', resolve);
