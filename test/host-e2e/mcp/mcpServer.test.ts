@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cleanUpCopies, cliPath, copyFixture, restore, runCli, tempStateRoot } from '../verification/support';
 import { callOptions, connect as connectWith, text, type Connected } from './mcpClient';
 
@@ -187,6 +188,32 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.equal(input.properties.line!.maximum, undefined, "the host's int bound is implied");
     const bulk = listing.tools.find((tool) => tool.name === 'bulk_navigate')!.inputSchema as unknown as { properties: { queries: { items: { properties: Record<string, { description?: string }> } } } };
     assert.deepEqual(Object.values(bulk.properties.queries.items.properties).filter((property) => property.description), [], "a query's fields are navigate's, documented there");
+  });
+
+  it('`mcp setup --client claude-code` writes .mcp.json with the picked flags, and the server it names answers (--print writes nothing)', async () => {
+    const printed = await runCli(['mcp', 'setup', '--client', 'cursor', '--print', '--cwd', calculator], { cwd: calculator });
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /"mcpServers"/);
+    assert.equal(fs.existsSync(path.join(calculator, '.cursor')), false, '--print writes nothing');
+
+    const wrote = await runCli(['mcp', 'setup', '--client', 'claude-code', '--cwd', calculator, '--allow-evaluation'], { cwd: calculator });
+    assert.equal(wrote.code, 0, wrote.stderr);
+    assert.equal(wrote.stdout, `added the sharpclaw server in ${path.join(calculator, '.mcp.json')}\n`);
+    const config = JSON.parse(fs.readFileSync(path.join(calculator, '.mcp.json'), 'utf8')) as { mcpServers: { sharpclaw: { command: string; args: string[] } } };
+    assert.deepEqual(config.mcpServers.sharpclaw, { type: 'stdio', command: 'sharpclaw', args: ['mcp', '--allow-evaluation'] });
+    const unknown = await runCli(['mcp', 'setup', '--client', 'emacs'], { cwd: calculator });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^error invalid_request: --client "emacs" is unknown: claude-code, codex, cursor, vscode, copilot-cli\./m);
+
+    // Claude Code starts the server in the project with those arguments (`sharpclaw` is this bundle).
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, ...config.mcpServers.sharpclaw.args], cwd: calculator, env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: stateDir }, stderr: 'pipe' });
+    const client = new Client({ name: 'as-configured', version: '1' });
+    await client.connect(transport);
+    open.push(client);
+    const answer = await client.callTool({ name: 'navigate', arguments: navigateInput }, callOptions);
+    assert.notEqual(answer.isError, true, text(answer));
+    assert.match(text(answer), /Program\.cs:\d+:\d+ /);
+    fs.rmSync(path.join(calculator, '.mcp.json'));
   });
 
   describe('the workspace: --cwd, else the client\'s first root, else the start folder', () => {
