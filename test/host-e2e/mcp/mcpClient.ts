@@ -29,6 +29,8 @@ export interface ConnectOptions {
   negotiation?: { pin: string };
   /** Folders the client offers as roots (declares the roots capability). */
   roots?: string[];
+  /** More environment for the server (HOME for its user settings file). */
+  env?: Record<string, string>;
 }
 
 export async function connect(options: ConnectOptions): Promise<Connected> {
@@ -36,7 +38,7 @@ export async function connect(options: ConnectOptions): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliPath, 'mcp', ...(options.workspace ? ['--cwd', options.workspace] : []), ...(options.flags ?? [])],
-    env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: options.stateDir },
+    env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: options.stateDir, ...options.env },
     ...(options.startFolder ? { cwd: options.startFolder } : {}),
     stderr: 'pipe',
   });

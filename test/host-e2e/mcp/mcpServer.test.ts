@@ -216,6 +216,51 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     fs.rmSync(path.join(calculator, '.mcp.json'));
   });
 
+  it('grants from the user\'s ~/.sharpclaw/settings.jsonc like the flags; the same keys in the workspace file grant nothing', async () => {
+    const marked = copyFixture('DesignTimeMarker');
+    restore(marked, 'DesignTimeMarker.slnx');
+    const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
+    for (const marker of markers) fs.rmSync(marker, { force: true });
+    const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
+    const grant = '{\n  // what the MCP server may do\n  "mcp": { "allowEvaluation": true }\n}\n';
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-mcp-home-'));
+    try {
+      // The project's own settings file tries to grant: refused, and nothing of the project ran.
+      fs.mkdirSync(path.join(marked, '.sharpclaw'));
+      fs.writeFileSync(path.join(marked, '.sharpclaw', 'settings.jsonc'), grant);
+      const refused = await connectWith({ workspace: marked, stateDir, env: { HOME: home } });
+      open.push(refused.client);
+      assert.match(text(await refused.client.callTool(call, callOptions)), /^error permission_denied: .*Pass --allow-evaluation to allow it\./);
+      await refused.client.close();
+      for (const marker of markers) assert.equal(fs.existsSync(marker), false, `${marker} was written: a workspace file granted evaluation`);
+
+      // The person's own file grants it.
+      fs.mkdirSync(path.join(home, '.sharpclaw'));
+      fs.writeFileSync(path.join(home, '.sharpclaw', 'settings.jsonc'), grant);
+      const allowed = await connectWith({ workspace: marked, stateDir, env: { HOME: home } });
+      open.push(allowed.client);
+      const answer = await allowed.client.callTool(call, callOptions);
+      assert.notEqual(answer.isError, true, text(answer));
+      assert.ok(markers.some((marker) => fs.existsSync(marker)), 'the user settings file allowed the load');
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('a broken mcp section in the user settings file stops the server with invalid_request naming the key', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-mcp-home-'));
+    try {
+      fs.mkdirSync(path.join(home, '.sharpclaw'));
+      fs.writeFileSync(path.join(home, '.sharpclaw', 'settings.jsonc'), '{ "mcp": { "allowWrite": "yes" } }');
+      const result = await runCli(['mcp', '--cwd', calculator], { cwd: calculator, env: { HOME: home } });
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /^error invalid_request: Invalid setting mcp\.allowWrite = "yes" in .*settings\.jsonc: expected true or false\./m);
+      assert.equal(result.stdout, '', 'stdout carries protocol messages only');
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   describe('the workspace: --cwd, else the client\'s first root, else the start folder', () => {
     const call = { name: 'navigate', arguments: navigateInput };
     let elsewhere: string;

@@ -1,7 +1,8 @@
 // `sharpclaw mcp`: the MCP server over stdio (src/surfaces/mcp/). One Session for the server's life
 // (the host starts on the first call, stays warm, the supervisor restarts it after a crash), stopped
-// when stdin closes. Permissions are the flags of the person who configured the server: stdin
-// carries the protocol, so nobody can be prompted, and no argument or workspace file can grant.
+// when stdin closes. Permissions are the flags of the person who configured the server, or the
+// same grants in their ~/.sharpclaw/settings.jsonc: stdin carries the protocol, so nobody can be
+// prompted, and no argument or workspace file can grant.
 // stdout carries protocol messages only; progress and logs go to stderr.
 // `sharpclaw mcp setup --client NAME [--print]` writes (or prints) another client's configuration
 // for this server instead (src/surfaces/mcp/mcpSetup.ts).
@@ -16,6 +17,7 @@ import { mcpServerFactory } from '../../mcp/mcpServer';
 import { mcpToolSets, mcpToolsFor, type McpToolSet } from '../../mcp/mcpTools';
 import { McpWorkspace } from '../../mcp/mcpWorkspace';
 import { setupClients, setupPlan, type SetupClient } from '../../mcp/mcpSetup';
+import { readMcpPermissionSettings } from '../../mcp/mcpPermissionSettings';
 import { CliPermissionPolicy } from '../cliPermissionPolicy';
 import type { CliCommand } from '../commands';
 
@@ -40,11 +42,13 @@ export const mcpCommand: CliCommand = {
     if (positionals[0] === 'setup' && positionals.length === 1) return setup(values, globals.cwd, set);
     if (positionals.length > 0) throw new ToolError('invalid_request', `unknown argument "${positionals.join(' ')}". sharpclaw mcp takes options only, or "setup".`);
     if (values.client !== undefined || values.print !== undefined) throw new ToolError('invalid_request', '--client and --print belong to "sharpclaw mcp setup".');
+    // The flags, or the same grants in the user's ~/.sharpclaw/settings.jsonc (never the workspace's).
+    const granted = readMcpPermissionSettings();
     const permissions = new CliPermissionPolicy({
       mode: (values['permission-mode'] as 'read-only' | 'workspace-write' | undefined) ?? 'workspace-write',
-      allowEvaluation: values['allow-evaluation'] === true,
-      allowShell: values['allow-shell'] === true,
-      allowWrite: values['allow-write'] === true,
+      allowEvaluation: values['allow-evaluation'] === true || granted.allowEvaluation,
+      allowShell: values['allow-shell'] === true || granted.allowShell,
+      allowWrite: values['allow-write'] === true || granted.allowWrite,
       cannotAsk: 'the MCP server cannot ask (its stdin carries the protocol)',
     });
     // --cwd, else the client's first root (chosen on the first call), else the start folder.
