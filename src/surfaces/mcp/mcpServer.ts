@@ -9,6 +9,7 @@ import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
 import { publishedInputSchema, publishedOutputSchema } from './mcpSchemas';
 import type { McpTool } from './mcpTools';
 import type { McpWorkspace } from './mcpWorkspace';
+import type { McpClientLink } from './mcpPermissionPolicy';
 
 export const serverName = 'sharpclaw';
 
@@ -65,6 +66,8 @@ export interface McpServerOptions {
   version: string;
   /** Chooses the session's workspace before the first call (--cwd, else the client's first root). */
   workspace?: McpWorkspace;
+  /** Learns which connection a call came on, so the permission policy can ask its client. */
+  link?: McpClientLink;
 }
 
 /** The factory serveStdio calls per connection (and per discarded server/discover probe). */
@@ -80,6 +83,7 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
         tool.name,
         { title: tool.definition.displayName, description: tool.definition.modelDescription, inputSchema: advertisedInput(tool.definition), ...advertisedOutput(tool.definition), annotations: annotationsFor(tool.definition) },
         async (args: unknown, ctx) => {
+          if (options.link) options.link.current = server;
           await options.workspace?.resolve(server);
           return toCallToolResult(await options.session.runTool(tool.definition, args, ctx.mcpReq.signal));
         },

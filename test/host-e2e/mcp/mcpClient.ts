@@ -29,6 +29,8 @@ export interface ConnectOptions {
   negotiation?: { pin: string };
   /** Folders the client offers as roots (declares the roots capability). */
   roots?: string[];
+  /** Answers the server's elicitation/create (declares the elicitation capability). */
+  elicit?: (request: { message: string; requestedSchema?: unknown }) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> };
   /** More environment for the server (HOME for its user settings file). */
   env?: Record<string, string>;
 }
@@ -48,7 +50,7 @@ export async function connect(options: ConnectOptions): Promise<Connected> {
     { name: 'sharpclaw-tests', version: '1.0.0' },
     {
       ...(options.negotiation ? { versionNegotiation: { mode: options.negotiation } } : {}),
-      ...(options.roots ? { capabilities: { roots: { listChanged: false } } } : {}),
+      capabilities: { ...(options.roots ? { roots: { listChanged: false } } : {}), ...(options.elicit ? { elicitation: { form: {} } } : {}) },
     },
   );
   let rootRequests = 0;
@@ -59,6 +61,8 @@ export async function connect(options: ConnectOptions): Promise<Connected> {
       return { roots };
     });
   }
+  const elicit = options.elicit;
+  if (elicit) client.setRequestHandler('elicitation/create', (request) => elicit(request.params as { message: string; requestedSchema?: unknown }));
   await client.connect(transport);
   return { client, stderr: () => stderr, rootRequests: () => rootRequests };
 }

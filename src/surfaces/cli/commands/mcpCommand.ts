@@ -1,8 +1,9 @@
 // `sharpclaw mcp`: the MCP server over stdio (src/surfaces/mcp/). One Session for the server's life
 // (the host starts on the first call, stays warm, the supervisor restarts it after a crash), stopped
 // when stdin closes. Permissions are the flags of the person who configured the server, or the
-// same grants in their ~/.sharpclaw/settings.jsonc: stdin carries the protocol, so nobody can be
-// prompted, and no argument or workspace file can grant.
+// same grants in their ~/.sharpclaw/settings.jsonc; else the person is asked through a client that
+// supports elicitation (stdin carries the protocol, so nobody can be prompted on a terminal). No
+// argument or workspace file can grant.
 // stdout carries protocol messages only; progress and logs go to stderr.
 // `sharpclaw mcp setup --client NAME [--print]` writes (or prints) another client's configuration
 // for this server instead (src/surfaces/mcp/mcpSetup.ts).
@@ -18,6 +19,7 @@ import { mcpToolSets, mcpToolsFor, type McpToolSet } from '../../mcp/mcpTools';
 import { McpWorkspace } from '../../mcp/mcpWorkspace';
 import { setupClients, setupPlan, type SetupClient } from '../../mcp/mcpSetup';
 import { readMcpPermissionSettings } from '../../mcp/mcpPermissionSettings';
+import { McpClientLink, McpPermissionPolicy } from '../../mcp/mcpPermissionPolicy';
 import { CliPermissionPolicy } from '../cliPermissionPolicy';
 import type { CliCommand } from '../commands';
 
@@ -43,14 +45,17 @@ export const mcpCommand: CliCommand = {
     if (positionals.length > 0) throw new ToolError('invalid_request', `unknown argument "${positionals.join(' ')}". sharpclaw mcp takes options only, or "setup".`);
     if (values.client !== undefined || values.print !== undefined) throw new ToolError('invalid_request', '--client and --print belong to "sharpclaw mcp setup".');
     // The flags, or the same grants in the user's ~/.sharpclaw/settings.jsonc (never the workspace's).
-    const granted = readMcpPermissionSettings();
-    const permissions = new CliPermissionPolicy({
+    const settings = readMcpPermissionSettings();
+    const granted = new CliPermissionPolicy({
       mode: (values['permission-mode'] as 'read-only' | 'workspace-write' | undefined) ?? 'workspace-write',
-      allowEvaluation: values['allow-evaluation'] === true || granted.allowEvaluation,
-      allowShell: values['allow-shell'] === true || granted.allowShell,
-      allowWrite: values['allow-write'] === true || granted.allowWrite,
-      cannotAsk: 'the MCP server cannot ask (its stdin carries the protocol)',
+      allowEvaluation: values['allow-evaluation'] === true || settings.allowEvaluation,
+      allowShell: values['allow-shell'] === true || settings.allowShell,
+      allowWrite: values['allow-write'] === true || settings.allowWrite,
+      cannotAsk: 'nobody could be asked through this MCP client (that needs elicitation, protocol 2025-11-25)',
     });
+    // Where nothing was granted, the person is asked through a client that supports elicitation.
+    const link = new McpClientLink();
+    const permissions = new McpPermissionPolicy(granted, link, log);
     // --cwd, else the client's first root (chosen on the first call), else the start folder.
     const workspace = new McpWorkspace(values.cwd === undefined ? undefined : globals.cwd, globals.cwd, log);
     const session = new Session({
@@ -65,7 +70,7 @@ export const mcpCommand: CliCommand = {
     session.host.onLoadProgress((p) => log(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})`));
 
     const version = typeof SHARPCLAW_VERSION === 'string' ? SHARPCLAW_VERSION : '0.0.0';
-    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace }), { onerror: (error) => log(`mcp: ${error.message}`) });
+    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace, link }), { onerror: (error) => log(`mcp: ${error.message}`) });
     log(`sharpclaw mcp: serving ${mcpToolsFor(set).length} tools for ${workspace.source === 'cwd-flag' ? workspace.folder : `the client's first root, else ${workspace.folder}`} on stdio`);
 
     await new Promise<void>((resolve) => {
