@@ -49,7 +49,12 @@ describe('sharpclaw mcp setup', () => {
     assert.deepEqual(vscode.servers.sharpclaw, { type: 'stdio', command: 'sharpclaw', args: ['mcp', '--cwd', '${workspaceFolder}'] });
     const copilot = parse(setupPlan('copilot-cli', none, places).merge('').text) as { mcpServers: Record<string, unknown> };
     assert.deepEqual(copilot.mcpServers.sharpclaw, { type: 'local', command: 'sharpclaw', args: ['mcp'], tools: ['*'] });
-    assert.equal(setupPlan('cursor', none, places).snippet, '{\n  "mcpServers": {\n    "sharpclaw": {\n      "command": "sharpclaw",\n      "args": [\n        "mcp"\n      ]\n    }\n  }\n}\n');
+    assert.equal(setupPlan('cursor', none, places).snippet, '{\n  "mcpServers": {\n    "sharpclaw": {\n      "command": "sharpclaw",\n      "args": [\n        "mcp",\n        "--cwd",\n        "${workspaceFolder}"\n      ]\n    }\n  }\n}\n');
+    // A per-user client gets --cwd only when the person named the workspace; project files never do.
+    const fixed = parse(setupPlan('copilot-cli', { ...none, workspace: '/work/proj' }, places).merge(undefined).text) as { mcpServers: Record<string, { args: string[] }> };
+    assert.deepEqual(fixed.mcpServers.sharpclaw!.args, ['mcp', '--cwd', path.resolve('/work/proj')]);
+    const project = parse(setupPlan('claude-code', { ...none, workspace: '/work/proj' }, places).merge(undefined).text) as { mcpServers: Record<string, { args: string[] }> };
+    assert.deepEqual(project.mcpServers.sharpclaw!.args, ['mcp']);
   });
 
   it('refuses a file that is not JSON with comments, or whose servers are not an object', () => {
@@ -64,15 +69,15 @@ describe('sharpclaw mcp setup', () => {
     const existing = 'model = "o3" # mine\n\n[mcp_servers.other]\ncommand = "other-mcp"\n';
     const first = plan.merge(existing);
     assert.equal(first.replaced, false);
-    assert.equal(first.text, `${existing}\n[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = ["mcp", "--allow-evaluation"]\n`);
+    assert.equal(first.text, `${existing}\n[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = ["mcp", "--allow-evaluation"]\ntool_timeout_sec = 300\n`);
 
-    const edited = `${first.text.replace('args = ["mcp", "--allow-evaluation"]\n', 'args = ["mcp"]\n[mcp_servers.sharpclaw.env]\nX = "1"\n')}\n[profiles.fast]\nmodel = "o4-mini"\n`;
+    const edited = `${first.text.replace('tool_timeout_sec = 300\n', 'tool_timeout_sec = 900\n[mcp_servers.sharpclaw.env]\nX = "1"\n')}\n[profiles.fast]\nmodel = "o4-mini"\n`;
     const again = setupPlan('codex', { ...none, allowShell: true }, places).merge(edited);
     assert.equal(again.replaced, true);
     assert.equal(
       again.text,
-      'model = "o3" # mine\n\n[mcp_servers.other]\ncommand = "other-mcp"\n\n[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = ["mcp", "--allow-shell"]\n\n[profiles.fast]\nmodel = "o4-mini"\n',
+      'model = "o3" # mine\n\n[mcp_servers.other]\ncommand = "other-mcp"\n\n[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = ["mcp", "--allow-shell"]\ntool_timeout_sec = 300\n\n[profiles.fast]\nmodel = "o4-mini"\n',
     );
-    assert.equal(setupPlan('codex', none, places).merge(undefined).text, '[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = ["mcp"]\n');
+    assert.equal(setupPlan('codex', none, places).merge(undefined).text, '[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = ["mcp"]\ntool_timeout_sec = 300\n');
   });
 });

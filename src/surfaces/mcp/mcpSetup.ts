@@ -21,6 +21,8 @@ export interface SetupChoices {
   allowWrite: boolean;
   allowShell: boolean;
   tools: McpToolSet;
+  /** A fixed workspace for the clients configured per user (Codex, Copilot CLI): --cwd on the server's command line. */
+  workspace?: string;
 }
 
 export interface SetupPlaces {
@@ -43,10 +45,11 @@ interface ClientFormat {
 const formats: Record<SetupClient, ClientFormat> = {
   // Claude Code: the project's .mcp.json (what `claude mcp add --scope project` writes).
   'claude-code': { scope: 'project', format: 'json', serversKey: 'mcpServers', file: (p) => path.join(p.project, '.mcp.json'), entry: (args) => ({ type: 'stdio', command: 'sharpclaw', args }) },
-  // Codex: $CODEX_HOME/config.toml (default ~/.codex), table [mcp_servers.NAME].
-  codex: { scope: 'user', format: 'toml', serversKey: 'mcp_servers', file: (p) => path.join(p.env.CODEX_HOME || path.join(p.home, '.codex'), 'config.toml'), entry: (args) => ({ command: 'sharpclaw', args }) },
-  // Cursor: the project's .cursor/mcp.json.
-  cursor: { scope: 'project', format: 'json', serversKey: 'mcpServers', file: (p) => path.join(p.project, '.cursor', 'mcp.json'), entry: (args) => ({ command: 'sharpclaw', args }) },
+  // Codex: $CODEX_HOME/config.toml (default ~/.codex), table [mcp_servers.NAME]; the first call
+  // loads the solution, which can take longer than Codex's default tool timeout.
+  codex: { scope: 'user', format: 'toml', serversKey: 'mcp_servers', file: (p) => path.join(p.env.CODEX_HOME || path.join(p.home, '.codex'), 'config.toml'), entry: (args) => ({ command: 'sharpclaw', args, tool_timeout_sec: 300 }) },
+  // Cursor: the project's .cursor/mcp.json; ${workspaceFolder} is the opened folder.
+  cursor: { scope: 'project', format: 'json', serversKey: 'mcpServers', file: (p) => path.join(p.project, '.cursor', 'mcp.json'), entry: (args) => ({ command: 'sharpclaw', args: [...args, '--cwd', '${workspaceFolder}'] }) },
   // VS Code: the workspace's .vscode/mcp.json ("servers"); ${workspaceFolder} is the opened folder.
   vscode: { scope: 'project', format: 'json', serversKey: 'servers', file: (p) => path.join(p.project, '.vscode', 'mcp.json'), entry: (args) => ({ type: 'stdio', command: 'sharpclaw', args: [...args, '--cwd', '${workspaceFolder}'] }) },
   // Copilot CLI: ~/.copilot/mcp-config.json, local servers with the tools they may use.
@@ -78,7 +81,8 @@ export function setupPlan(client: SetupClient, choices: SetupChoices, places: Se
   const format = formats[client];
   const resolved: Required<SetupPlaces> = { project: places.project, home: places.home ?? os.homedir(), env: places.env ?? process.env };
   const file = format.file(resolved);
-  const entry = format.entry(serverArguments(choices));
+  const args = serverArguments(choices);
+  const entry = format.entry(format.scope === 'user' && choices.workspace !== undefined ? [...args, '--cwd', path.resolve(choices.workspace)] : args);
   if (format.format === 'toml') {
     return { client, file, scope: format.scope, snippet: tomlTable(format.serversKey, entry), merge: (existing) => mergeToml(existing ?? '', format.serversKey, entry) };
   }
@@ -112,6 +116,7 @@ function mergeJson(file: string, existing: string | undefined, serversKey: strin
 
 function tomlValue(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(tomlValue).join(', ')}]`;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   // A JSON string is a TOML basic string for what we write (ASCII flags and names).
   return JSON.stringify(value);
 }

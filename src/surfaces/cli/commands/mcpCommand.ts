@@ -41,7 +41,7 @@ export const mcpCommand: CliCommand = {
   async run(values, positionals, globals) {
     const set = ((values.tools as string | undefined) ?? 'default') as McpToolSet;
     if (!mcpToolSets.includes(set)) throw new ToolError('invalid_request', `--tools must be ${mcpToolSets.join(' or ')}, not "${set}".`);
-    if (positionals[0] === 'setup' && positionals.length === 1) return setup(values, globals.cwd, set);
+    if (positionals[0] === 'setup' && positionals.length === 1) return setup(values, globals.cwd, values.cwd !== undefined, set);
     if (positionals.length > 0) throw new ToolError('invalid_request', `unknown argument "${positionals.join(' ')}". sharpclaw mcp takes options only, or "setup".`);
     if (values.client !== undefined || values.print !== undefined) throw new ToolError('invalid_request', '--client and --print belong to "sharpclaw mcp setup".');
     // The flags, or the same grants in the user's ~/.sharpclaw/settings.jsonc (never the workspace's).
@@ -87,12 +87,12 @@ export const mcpCommand: CliCommand = {
 };
 
 /** `sharpclaw mcp setup`: merges (or prints) the chosen client's configuration; writes that one file only. */
-function setup(values: Record<string, unknown>, project: string, tools: McpToolSet): number {
+function setup(values: Record<string, unknown>, project: string, cwdGiven: boolean, tools: McpToolSet): number {
   const client = values.client as string | undefined;
   if (!client || !(setupClients as readonly string[]).includes(client)) {
     throw new ToolError('invalid_request', `${client ? `--client "${client}" is unknown` : '--client is required'}: ${setupClients.join(', ')}.`);
   }
-  const plan = setupPlan(client as SetupClient, { allowEvaluation: values['allow-evaluation'] === true, allowWrite: values['allow-write'] === true, allowShell: values['allow-shell'] === true, tools }, { project });
+  const plan = setupPlan(client as SetupClient, { allowEvaluation: values['allow-evaluation'] === true, allowWrite: values['allow-write'] === true, allowShell: values['allow-shell'] === true, tools, ...(cwdGiven ? { workspace: project } : {}) }, { project });
   if (values.print === true) {
     process.stdout.write(`# ${plan.file}\n${plan.snippet}`);
     return 0;
