@@ -79,6 +79,19 @@ async function toast(page: Page, text: string | RegExp, timeout = 60_000): Promi
   return { message, buttons };
 }
 
+async function reportWhatWasOnScreen(page: Page, title: string): Promise<void> {
+  const name = title.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60);
+  await page.screenshot({ path: path.join(artifacts, `failed-${name}.png`) }).catch(() => undefined);
+  const toasts = await page.locator('.notifications-toasts .notification-toast').allTextContents().catch(() => []);
+  const bell = await page.locator('.statusbar-item[id="status.notifications"]').first().getAttribute('aria-label').catch(() => null);
+  await page.keyboard.press('Escape').catch(() => undefined);
+  await runCommand(page, 'Notifications: Show Notifications').catch(() => undefined);
+  const centre = await page.locator('.notifications-center .notification-list-item').allTextContents().catch(() => []);
+  const panel = await page.locator('.bulk-edit-panel .monaco-tl-row, [id="workbench.view.bulkEdit"] .monaco-tl-row').allInnerTexts().catch(() => []);
+  await page.screenshot({ path: path.join(artifacts, `failed-${name}-centre.png`) }).catch(() => undefined);
+  console.log(`  [on screen when "${title}" failed]\n  toasts: ${JSON.stringify(toasts)}\n  bell: ${bell}\n  centre: ${JSON.stringify(centre)}\n  preview panel: ${JSON.stringify(panel)}`);
+}
+
 async function clickDialogButton(page: Page, label: string): Promise<void> {
   await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: label }).first().click();
 }
@@ -91,6 +104,13 @@ describe('SharpClaw in the browser workbench', function () {
     fs.rmSync(artifacts, { recursive: true, force: true });
     fs.mkdirSync(artifacts, { recursive: true });
     session = await openWorkbench(false);
+  });
+
+  // A failed step leaves what the person would have seen: a screenshot, the toasts, the
+  // notification centre and the state of the notifications bell (Do Not Disturb hides toasts).
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed' || !session) return;
+    await reportWhatWasOnScreen(session.page, this.currentTest.title);
   });
 
   after(async () => {
@@ -269,12 +289,7 @@ describe('SharpClaw in the browser workbench', function () {
     await page.locator('.notifications-toasts .notification-toast', { hasText: 'renaming ApplyDiscount to ApplyTenPercent' }).first().waitFor({ timeout: 240_000 });
     await panel.locator('.monaco-tl-row', { hasText: 'Discounts.cs' }).first().waitFor({ timeout: 240_000 });
     await page.getByRole('button', { name: 'Apply', exact: true }).first().click();
-    await toast(page, 'no files were selected in the Refactor Preview').catch(async (error: unknown) => {
-      // What the person saw instead: the toasts and the preview panel (failed twice in a clean .ci/run).
-      await page.screenshot({ path: path.join(artifacts, 'rename-nothing-ticked-failed.png') });
-      const toasts = await page.locator('.notifications-toasts .notification-toast').allTextContents();
-      throw new Error(`${String(error)}\ntoasts: ${JSON.stringify(toasts)}\npanel: ${JSON.stringify(await panel.allTextContents())}\n${fs.readFileSync(source, 'utf8')}`);
-    });
+    await toast(page, 'no files were selected in the Refactor Preview');
     assert.match(fs.readFileSync(source, 'utf8'), /decimal ApplyDiscount\(/, 'an Apply with nothing ticked writes nothing');
   });
 

@@ -127,6 +127,12 @@ function stepFrom(kind: Step['kind'], target: string, file: string, args: readon
   };
 }
 
+/** A verification the permission policy (or the person) refused: it ran nothing. */
+function deniedReport(report: ReportBuilder, message: string): VerificationReport {
+  report.notes.push(message);
+  return report.finish('denied', `permission_denied: ${message}`);
+}
+
 export async function verify(request: VerifyRequest, context: VerifyContext): Promise<VerificationReport> {
   const workspaceFolder = path.resolve(context.workspaceFolder);
   const report = new ReportBuilder(request, workspaceFolder);
@@ -136,11 +142,7 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
   // 0. A policy that refuses without asking anyone (read-only mode, Restricted Mode, a terminal
   // that cannot prompt) refuses before any process work — the host's target discovery included.
   const refused = context.permissions.refusal?.('shell');
-  if (refused) {
-    const message = refused.message ?? 'Permission to build and test was denied.';
-    report.notes.push(message);
-    return report.finish('denied', `permission_denied: ${message}`);
-  }
+  if (refused) return deniedReport(report, refused.message ?? 'Permission to build and test was denied.');
 
   // 1. The target, from files only (the host's discovery: what the read tools use).
   const resolution = await resolveTarget(context.host, workspaceFolder, request.target, context.signal);
@@ -165,11 +167,7 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
     },
     context.signal,
   );
-  if (!decision.granted) {
-    const message = decision.message ?? `Permission to build and test ${report.target} was denied.`;
-    report.notes.push(message);
-    return report.finish('denied', `permission_denied: ${message}`);
-  }
+  if (!decision.granted) return deniedReport(report, decision.message ?? `Permission to build and test ${report.target} was denied.`);
   // The time a dialog waited for the person is not part of the run.
   report.started = Date.now();
 
@@ -257,10 +255,7 @@ async function runLocked(
       ...(signal ? { signal } : {}),
     });
   } catch (error) {
-    if (error instanceof ToolError && error.code === 'permission_denied') {
-      report.notes.push(error.message);
-      return report.finish('denied', `PermissionDenied: ${error.message}`);
-    }
+    if (error instanceof ToolError && error.code === 'permission_denied') return deniedReport(report, error.message);
     if (error instanceof ToolError && error.code === 'missing_prerequisites') {
       report.prerequisites.push({ kind: 'sdk', message: error.message, command: error.details.command ?? 'dotnet --list-sdks', project: null });
       return report.finish('missingPrerequisites', `Missing prerequisite: ${clip(error.message, 200)}`);

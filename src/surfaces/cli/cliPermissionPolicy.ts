@@ -47,8 +47,7 @@ export class CliPermissionPolicy implements PermissionPolicy {
         message: `--permission-mode read-only does not allow SharpClaw to ${what}. Run with --permission-mode workspace-write ${flagFor[kind]} to allow it.`,
       };
     }
-    const allowed = { evaluation: this.settings.allowEvaluation, shell: this.settings.allowShell, write: this.settings.allowWrite }[kind];
-    if (allowed || this.settings.prompt) return undefined;
+    if (this.allowedByFlag(kind) || this.settings.prompt) return undefined;
     return {
       granted: false,
       source: 'cli-flag',
@@ -56,12 +55,15 @@ export class CliPermissionPolicy implements PermissionPolicy {
     };
   }
 
+  private allowedByFlag(kind: PermissionKind): boolean {
+    return { evaluation: this.settings.allowEvaluation, shell: this.settings.allowShell, write: this.settings.allowWrite }[kind];
+  }
+
   private async decide(request: PermissionRequest): Promise<PermissionDecision> {
     const what = `${request.action}${request.target ? ` (${request.target})` : ''}`;
     const refused = this.refuse(request.kind, what);
     if (refused) return refused;
-    const allowed = { evaluation: this.settings.allowEvaluation, shell: this.settings.allowShell, write: this.settings.allowWrite }[request.kind];
-    if (allowed) return { granted: true, source: 'cli-flag' };
+    if (this.allowedByFlag(request.kind)) return { granted: true, source: 'cli-flag' };
     const granted = await this.settings.prompt!(`SharpClaw wants to ${what}.\n  Why: ${request.reason}\n  Asked by: ${request.requestedBy}\nAllow? [y/N] `);
     return granted
       ? { granted: true, source: 'cli-prompt' }

@@ -11,7 +11,7 @@ import { Methods } from '../../../engine/protocol/methods';
 import type { ExtensionLog } from '../logging/extensionLog';
 import { showPersonError } from '../messages/personMessages';
 import { count } from '../messages/personText';
-import { toAbortSignal } from '../tools/vscodeToolAdapter';
+import { withQuietProgress } from '../messages/quietProgress';
 import type { EditJournal } from './editJournal';
 import { applyPlannedChanges, FileChangedError, type PlannedFileChange } from './fileChanges';
 
@@ -55,17 +55,8 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
   if (!selector) return false;
 
   try {
-    const withProgress = <T>(title: string, work: (signal: AbortSignal) => Promise<T>) =>
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
-        const abort = toAbortSignal(token);
-        try {
-          return await work(abort.signal);
-        } finally {
-          abort.dispose();
-        }
-      });
     const base = { workspace: workspaceFolder, tool: 'SharpClaw: Rename Symbol', ...selector };
-    const resolved = await withProgress('SharpClaw: finding the symbol', (signal) => callHost(host, Methods.symbolResolve, base, signal));
+    const resolved = await withQuietProgress('SharpClaw: finding the symbol', (signal) => callHost(host, Methods.symbolResolve, base, signal));
     const symbol = resolved.symbol;
     const shortName = symbol.name.replace(/\(.*$/, '').split('.').at(-1)!.replace(/<.*$/, '');
     const newName = await vscode.window.showInputBox({
@@ -78,7 +69,7 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
     });
     if (!newName || newName === shortName) return false;
 
-    const preview = await withProgress(`SharpClaw: planning the rename to ${newName}`, (signal) =>
+    const preview = await withQuietProgress(`SharpClaw: planning the rename to ${newName}`, (signal) =>
       callHost(host, Methods.edit, { ...base, action: 'rename', newName, includeTexts: true }, signal),
     );
     const files = preview.files ?? [];

@@ -1,11 +1,14 @@
-// Shows the host's load progress: percent in the status bar and a cancellable notification.
+// Shows the host's load progress: percent in the status bar and, once the load has run for a
+// moment, a cancellable notification (a quick load opens none: see quietProgress.ts for why).
 // Cancelling cancels the requests waiting for the load.
 import * as vscode from 'vscode';
 import type { LoadProgress } from '../../../engine/host/hostCallbacks';
+import { quietProgressDelayMs } from '../messages/quietProgress';
 
 export class LoadProgressReporter implements vscode.Disposable {
   private active: { report: (p: LoadProgress) => void; finish: () => void } | undefined;
   private finishTimer: NodeJS.Timeout | undefined;
+  private openTimer: NodeJS.Timeout | undefined;
   private readonly changed = new vscode.EventEmitter<LoadProgress | undefined>();
   /** Fires with each progress step, and with undefined when the load ends. */
   readonly onDidChange = this.changed.event;
@@ -16,14 +19,23 @@ export class LoadProgressReporter implements vscode.Disposable {
   report(progress: LoadProgress): void {
     this.last = progress;
     this.changed.fire(progress);
-    if (!this.active) this.active = this.open(progress);
-    this.active.report(progress);
+    if (this.active) this.active.report(progress);
+    else if (!this.openTimer) {
+      this.openTimer = setTimeout(() => {
+        this.openTimer = undefined;
+        if (!this.last) return;
+        this.active = this.open(this.last);
+        this.active.report(this.last);
+      }, quietProgressDelayMs);
+    }
     // The load is over when the last project is done, or when no step arrives for a while.
     if (this.finishTimer) clearTimeout(this.finishTimer);
     this.finishTimer = setTimeout(() => this.finish(), progress.projectIndex >= progress.projectCount ? 300 : 60_000);
   }
 
   finish(): void {
+    if (this.openTimer) clearTimeout(this.openTimer);
+    this.openTimer = undefined;
     this.active?.finish();
     this.active = undefined;
     this.last = undefined;

@@ -343,27 +343,37 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         List<EditDiagnostic> items = [];
         foreach (string path in paths.OrderBy(p => PathUtil.ToWorkspaceRelative(workspace, p), StringComparer.Ordinal))
         {
-            DocumentId? id = solution.GetDocumentIdsWithFilePath(path).FirstOrDefault();
-            if (id is null || solution.GetDocument(id) is not { } document
-                || await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model)
+            // A file compiled for several target frameworks has one document per flavour, each with its
+            // own #if branches: the receipt lists what any flavour reports, once, in source order.
+            string relative = PathUtil.ToWorkspaceRelative(workspace, path);
+            HashSet<EditDiagnostic> found = [];
+            foreach (DocumentId id in solution.GetDocumentIdsWithFilePath(path))
             {
-                continue;
+                if (solution.GetDocument(id) is not { } document
+                    || await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model)
+                {
+                    continue;
+                }
+
+                foreach (Diagnostic diagnostic in model.GetDiagnostics(cancellationToken: cancellationToken)
+                    .Where(d => d.Severity >= DiagnosticSeverity.Warning && !d.IsSuppressed && d.Location.IsInSource))
+                {
+                    FileLinePositionSpan span = diagnostic.Location.GetLineSpan();
+                    found.Add(new EditDiagnostic(
+                        relative,
+                        span.StartLinePosition.Line + 1,
+                        span.StartLinePosition.Character + 1,
+                        diagnostic.Severity == DiagnosticSeverity.Error ? "error" : "warning",
+                        diagnostic.Id,
+                        diagnostic.GetMessage(CultureInfo.InvariantCulture)));
+                }
             }
 
-            string relative = PathUtil.ToWorkspaceRelative(workspace, path);
-            foreach (Diagnostic diagnostic in model.GetDiagnostics(cancellationToken: cancellationToken)
-                .Where(d => d.Severity >= DiagnosticSeverity.Warning && !d.IsSuppressed && d.Location.IsInSource)
-                .OrderBy(d => d.Location.SourceSpan.Start))
-            {
-                FileLinePositionSpan span = diagnostic.Location.GetLineSpan();
-                items.Add(new EditDiagnostic(
-                    relative,
-                    span.StartLinePosition.Line + 1,
-                    span.StartLinePosition.Character + 1,
-                    diagnostic.Severity == DiagnosticSeverity.Error ? "error" : "warning",
-                    diagnostic.Id,
-                    diagnostic.GetMessage(CultureInfo.InvariantCulture)));
-            }
+            items.AddRange(found
+                .OrderBy(d => d.Line)
+                .ThenBy(d => d.Character)
+                .ThenBy(d => d.Id, StringComparer.Ordinal)
+                .ThenBy(d => d.Message, StringComparer.Ordinal));
         }
 
         return new EditDiagnostics(paths.Count, null, items);
