@@ -125,6 +125,46 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.match(stderr, /^SharpClaw host \(pid \d+\) exited with code 0 after a stop request\.$/m, 'closing stdin stops the host');
   });
 
+  it('2026-07-28 era, raw: server/discover, then stateless requests carrying the protocol version in _meta (resultType, ttlMs/cacheScope, fixed order)', async () => {
+    const child = spawn(process.execPath, [cliPath, 'mcp', '--cwd', calculator, '--allow-evaluation'], { env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+    const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({ id: 1, method: 'server/discover', params: { _meta: meta } });
+    send({ id: 2, method: 'tools/list', params: { _meta: meta } });
+    send({ id: 3, method: 'tools/call', params: { _meta: meta, name: 'navigate', arguments: navigateInput } });
+    send({ id: 4, method: 'tools/call', params: { _meta: meta, name: 'navigate', arguments: { action: 'hover' } } });
+    const deadline = Date.now() + 300_000;
+    while ([1, 2, 3, 4].some((id) => !new RegExp(`"id":${id}[,}]`).test(stdout)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    child.stdin.end();
+    assert.equal(await exited, 0);
+    const answers = new Map<number, { result: Record<string, unknown> }>();
+    for (const line of stdout.split('\n').filter((entry) => entry.length > 0)) {
+      const message = JSON.parse(line) as { jsonrpc: string; id: number; result: Record<string, unknown> };
+      assert.equal(message.jsonrpc, '2.0', line);
+      answers.set(message.id, message);
+    }
+    const discover = answers.get(1)!.result as { supportedVersions: string[]; capabilities: { tools?: unknown } };
+    assert.ok(discover.supportedVersions.includes('2026-07-28'));
+    assert.deepEqual(discover.capabilities.tools, { listChanged: false });
+    const list = answers.get(2)!.result as { tools: Array<{ name: string }>; resultType: string; ttlMs: number; cacheScope: string };
+    assert.deepEqual(list.tools.map((tool) => tool.name), defaultTools);
+    assert.equal(list.resultType, 'complete');
+    assert.equal(list.ttlMs, 3_600_000);
+    assert.equal(list.cacheScope, 'private');
+    const called = answers.get(3)!.result as { content: Array<{ text: string }>; structuredContent: { action: string }; resultType: string; isError?: boolean };
+    assert.equal(called.resultType, 'complete');
+    assert.notEqual(called.isError, true, called.content[0]!.text);
+    assert.match(called.content[0]!.text, /Program\.cs:\d+:\d+ /);
+    assert.equal(called.structuredContent.action, 'callers');
+    const invalid = answers.get(4)!.result as { content: Array<{ text: string }>; isError: boolean };
+    assert.equal(invalid.isError, true);
+    assert.match(invalid.content[0]!.text, /^error invalid_request: /);
+  });
+
   it('keeps one warm host across calls and restarts it on the next call after a crash', async () => {
     const { client, stderr } = await connect(calculator, stateDir, ['--allow-evaluation']);
     open.push(client);
