@@ -10,6 +10,7 @@ import { publishedInputSchema, publishedOutputSchema } from './mcpSchemas';
 import type { McpTool } from './mcpTools';
 import type { McpWorkspace } from './mcpWorkspace';
 import type { McpClientLink } from './mcpPermissionPolicy';
+import type { McpApprovalRounds } from './mcpInputRequired';
 
 export const serverName = 'sharpclaw';
 
@@ -68,6 +69,8 @@ export interface McpServerOptions {
   workspace?: McpWorkspace;
   /** Learns which connection a call came on, so the permission policy can ask its client. */
   link?: McpClientLink;
+  /** Asks for a missing permission with input_required (2026-07-28) and applies the answer on the retry. */
+  rounds?: McpApprovalRounds;
 }
 
 /** The factory serveStdio calls per connection (and per discarded server/discover probe). */
@@ -76,7 +79,12 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
     const server = new McpServer(
       { name: serverName, version: options.version },
       // The tool list never changes while the server runs.
-      { capabilities: { tools: { listChanged: false } }, cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'private' } } },
+      {
+        capabilities: { tools: { listChanged: false } },
+        cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'private' } },
+        // Every echoed requestState must be one this process signed (mcpInputRequired.ts).
+        ...(options.rounds ? { requestState: { verify: options.rounds.verify } } : {}),
+      },
     );
     for (const tool of options.tools) {
       server.registerTool(
@@ -85,7 +93,8 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
         async (args: unknown, ctx) => {
           if (options.link) options.link.current = server;
           await options.workspace?.resolve(server);
-          return toCallToolResult(await options.session.runTool(tool.definition, args, ctx.mcpReq.signal));
+          const call = () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal);
+          return options.rounds ? options.rounds.run(tool.name, args, ctx, call, toCallToolResult) : toCallToolResult(await call());
         },
       );
     }

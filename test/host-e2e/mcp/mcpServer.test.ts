@@ -312,6 +312,34 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.ok(markers.some((marker) => fs.existsSync(marker)), 'Allow once let the load run');
   });
 
+  it('2026-07-28 era: asks with an input_required result (elicitation), and the retry with Allow once loads; Deny refuses', async () => {
+    const marked = copyFixture('DesignTimeMarker');
+    restore(marked, 'DesignTimeMarker.slnx');
+    const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
+    for (const marker of markers) fs.rmSync(marker, { force: true });
+    const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
+    const freshState = tempStateRoot();
+    const asked: string[] = [];
+    const era = { pin: '2026-07-28' };
+
+    const denying = await connectWith({ workspace: marked, stateDir: freshState, negotiation: era, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: 'deny' } }) });
+    open.push(denying.client);
+    assert.equal(denying.client.getNegotiatedProtocolVersion(), '2026-07-28');
+    assert.match(text(await denying.client.callTool(call, callOptions)), /^error permission_denied: The person declined to let SharpClaw evaluate/);
+    await denying.client.close();
+    assert.equal(asked.length, 1, 'the client asked the person once');
+    assert.match(asked[0]!, /^SharpClaw wants to .*\nWhy: .*\nAsked by: /);
+    for (const marker of markers) assert.equal(fs.existsSync(marker), false, `${marker} was written after Deny`);
+
+    const allowing = await connectWith({ workspace: marked, stateDir: freshState, negotiation: era, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: 'allow_once' } }) });
+    open.push(allowing.client);
+    const answer = await allowing.client.callTool(call, callOptions);
+    assert.notEqual(answer.isError, true, text(answer));
+    assert.match(text(answer), /App\/Greeter\.cs \d+:\d+/);
+    assert.equal(asked.length, 2);
+    assert.ok(markers.some((marker) => fs.existsSync(marker)), 'Allow once let the retried call load');
+  });
+
   it('a broken mcp section in the user settings file stops the server with invalid_request naming the key', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-mcp-home-'));
     try {

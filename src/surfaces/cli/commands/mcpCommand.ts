@@ -20,6 +20,7 @@ import { McpWorkspace } from '../../mcp/mcpWorkspace';
 import { setupClients, setupPlan, type SetupClient } from '../../mcp/mcpSetup';
 import { readMcpPermissionSettings } from '../../mcp/mcpPermissionSettings';
 import { McpClientLink, McpPermissionPolicy } from '../../mcp/mcpPermissionPolicy';
+import { McpApprovalRounds } from '../../mcp/mcpInputRequired';
 import { CliPermissionPolicy } from '../cliPermissionPolicy';
 import type { CliCommand } from '../commands';
 
@@ -51,11 +52,12 @@ export const mcpCommand: CliCommand = {
       allowEvaluation: values['allow-evaluation'] === true || settings.allowEvaluation,
       allowShell: values['allow-shell'] === true || settings.allowShell,
       allowWrite: values['allow-write'] === true || settings.allowWrite,
-      cannotAsk: 'nobody could be asked through this MCP client (that needs elicitation, protocol 2025-11-25)',
+      cannotAsk: 'nobody could be asked through this MCP client (that needs elicitation)',
     });
     // Where nothing was granted, the person is asked through a client that supports elicitation.
     const link = new McpClientLink();
     const permissions = new McpPermissionPolicy(granted, link, log);
+    const rounds = new McpApprovalRounds(permissions, link);
     // --cwd, else the client's first root (chosen on the first call), else the start folder.
     const workspace = new McpWorkspace(values.cwd === undefined ? undefined : globals.cwd, globals.cwd, log);
     const session = new Session({
@@ -70,7 +72,7 @@ export const mcpCommand: CliCommand = {
     session.host.onLoadProgress((p) => log(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})`));
 
     const version = typeof SHARPCLAW_VERSION === 'string' ? SHARPCLAW_VERSION : '0.0.0';
-    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace, link }), { onerror: (error) => log(`mcp: ${error.message}`) });
+    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace, link, rounds }), { onerror: (error) => log(`mcp: ${error.message}`) });
     log(`sharpclaw mcp: serving ${mcpToolsFor(set).length} tools for ${workspace.source === 'cwd-flag' ? workspace.folder : `the client's first root, else ${workspace.folder}`} on stdio`);
 
     await new Promise<void>((resolve) => {
