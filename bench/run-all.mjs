@@ -35,6 +35,7 @@ const benches = {
   load: () => dotnetBench(['load', '--projects', '50', '--files', '20', '--runs', '3', '--out', synth(50), '--name', 'load']),
   sizes: () => dotnetBench(['sizes', '--sizes', '10,50,200', '--files', '20', '--name', 'sizes']),
   'package-size': () => benchPackageSize(),
+  'mcp-navigate': async () => (await import('./mcp-navigate.mjs')).benchMcpNavigate(),
   rename: () => dotnetBench(['rename', '--projects', '50', '--files', '20', '--runs', '3', '--out', synth(50)]),
 };
 

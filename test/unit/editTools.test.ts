@@ -16,12 +16,15 @@ describe('edit tools', () => {
     assert.equal(RenameSymbolInputSchema.safeParse({ name: 'A', newName: 'B', force: true }).success, false, 'unknown arguments are rejected');
   });
 
-  it('csharp_edit takes the spec flat arguments; file is an alias of path', () => {
+  it('csharp_edit takes the spec flat arguments; file is an alias of path, symbol of name', () => {
     const parsed = EditInputSchema.parse({ action: 'code_actions', file: 'src/Formatter.cs', diagnostic: 'CS0168', all: true });
     assert.deepEqual(editParams(parsed), { action: 'code_actions', path: 'src/Formatter.cs', diagnostic: 'CS0168', all: true });
     assert.equal(EditInputSchema.safeParse({ action: 'move' }).success, false);
     assert.equal(EditInputSchema.safeParse({ action: 'code_actions', actionIndex: -1 }).success, false);
     assert.equal(EditInputSchema.safeParse({ action: 'rename', file: 'a.cs', path: 'b.cs' }).success, false);
+    // The bridge spec: "navigate and edit accept a symbol name instead of a position".
+    assert.deepEqual(editParams(EditInputSchema.parse({ action: 'rename', symbol: 'Calculator.Add', newName: 'Sum' })), { action: 'rename', name: 'Calculator.Add', newName: 'Sum' });
+    assert.equal(EditInputSchema.safeParse({ action: 'rename', symbol: 'A.B', name: 'C.D', newName: 'E' }).success, false);
   });
 
   it('maps edit error kinds to typed tool errors with their detail lines', () => {

@@ -37,7 +37,8 @@ describe('the MCP tool table', () => {
       for (const listed of tools) {
         const definition = mcpTools.find((tool) => tool.name === listed.name)!.definition;
         const reads = definition.effects === 'read';
-        assert.deepEqual(listed.annotations, { title: definition.displayName, readOnlyHint: reads, destructiveHint: !reads, openWorldHint: false }, listed.name);
+        assert.equal(listed.title, definition.displayName, listed.name);
+        assert.deepEqual(listed.annotations, { readOnlyHint: reads, destructiveHint: !reads, openWorldHint: false }, listed.name);
         assert.equal(listed.description, definition.modelDescription);
         assert.equal(listed.outputSchema?.type, definition.output ? 'object' : undefined, listed.name);
       }

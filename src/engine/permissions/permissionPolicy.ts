@@ -31,7 +31,7 @@ export interface PermissionDecision {
   /** Shown to the caller when denied: what to do to allow it. */
   message?: string;
   /** How the decision was reached, for the approval log. */
-  source: 'dialog' | 'remembered' | 'restricted-mode' | 'cli-flag' | 'cli-prompt' | 'cli-mode' | 'mcp-flag' | 'policy';
+  source: 'dialog' | 'remembered' | 'restricted-mode' | 'cli-flag' | 'cli-prompt' | 'cli-mode' | 'mcp-flag' | 'mcp-elicitation' | 'policy';
 }
 
 export interface PermissionPolicy {

@@ -5,19 +5,22 @@
 // the one Session, so the host stays warm across calls.
 import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Session } from '../../engine/session';
-import { inputJsonSchema, outputJsonSchema } from '../../engine/tools/manifest';
 import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
+import { publishedInputSchema, publishedOutputSchema } from './mcpSchemas';
 import type { McpTool } from './mcpTools';
+import type { McpWorkspace } from './mcpWorkspace';
+import type { McpClientLink } from './mcpPermissionPolicy';
+import type { McpApprovalRounds } from './mcpInputRequired';
 
 export const serverName = 'sharpclaw';
 
 /**
- * The definition's input schema as the SDK takes it: advertised as the zod schema's JSON Schema,
- * validated by runTool (toolInput.ts, the one rule for every surface: unknown arguments list the
+ * The definition's input schema as the SDK takes it: advertised as its trimmed JSON Schema
+ * (mcpSchemas.ts), validated by runTool (toolInput.ts, the one rule for every surface: unknown arguments list the
  * valid names, arrays may arrive as JSON strings). The SDK's own check would answer differently.
  */
 function advertisedInput(definition: AnyToolDefinition): StandardSchemaWithJSON {
-  const schema = inputJsonSchema(definition);
+  const schema = publishedInputSchema(definition);
   return {
     '~standard': {
       version: 1,
@@ -30,11 +33,11 @@ function advertisedInput(definition: AnyToolDefinition): StandardSchemaWithJSON 
 
 /**
  * The definition's output schema, where it has one with an object root (what structuredContent
- * can carry): checked with the definition's zod schema, advertised as its JSON Schema.
+ * can carry): checked with the definition's zod schema, advertised as its top level (mcpSchemas.ts).
  */
 function advertisedOutput(definition: AnyToolDefinition): { outputSchema?: StandardSchemaWithJSON } {
-  const schema = outputJsonSchema(definition);
-  if (!definition.output || schema?.type !== 'object') return {};
+  const schema = publishedOutputSchema(definition);
+  if (!definition.output || !schema) return {};
   const output = definition.output;
   return {
     outputSchema: {
@@ -46,7 +49,8 @@ function advertisedOutput(definition: AnyToolDefinition): { outputSchema?: Stand
 /** Reads never change files; write tools may, and verify_workspace runs project code (build/test). */
 export function annotationsFor(definition: AnyToolDefinition): ToolAnnotations {
   const reads = definition.effects === 'read';
-  return { title: definition.displayName, readOnlyHint: reads, destructiveHint: !reads, openWorldHint: false };
+  // The title is the tool's own (Tool.title); annotations.title would repeat it in every listing.
+  return { readOnlyHint: reads, destructiveHint: !reads, openWorldHint: false };
 }
 
 /** A tool outcome as an MCP result: the compact text, the typed record when it is an object, isError on failure. */
@@ -61,6 +65,12 @@ export interface McpServerOptions {
   session: Session;
   tools: readonly McpTool[];
   version: string;
+  /** Chooses the session's workspace before the first call (--cwd, else the client's first root). */
+  workspace?: McpWorkspace;
+  /** Learns which connection a call came on, so the permission policy can ask its client. */
+  link?: McpClientLink;
+  /** Asks for a missing permission with input_required (2026-07-28) and applies the answer on the retry. */
+  rounds?: McpApprovalRounds;
 }
 
 /** The factory serveStdio calls per connection (and per discarded server/discover probe). */
@@ -69,13 +79,23 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
     const server = new McpServer(
       { name: serverName, version: options.version },
       // The tool list never changes while the server runs.
-      { capabilities: { tools: { listChanged: false } }, cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'private' } } },
+      {
+        capabilities: { tools: { listChanged: false } },
+        cacheHints: { 'tools/list': { ttlMs: 3_600_000, cacheScope: 'private' } },
+        // Every echoed requestState must be one this process signed (mcpInputRequired.ts).
+        ...(options.rounds ? { requestState: { verify: options.rounds.verify } } : {}),
+      },
     );
     for (const tool of options.tools) {
       server.registerTool(
         tool.name,
         { title: tool.definition.displayName, description: tool.definition.modelDescription, inputSchema: advertisedInput(tool.definition), ...advertisedOutput(tool.definition), annotations: annotationsFor(tool.definition) },
-        async (args: unknown, ctx) => toCallToolResult(await options.session.runTool(tool.definition, args, ctx.mcpReq.signal)),
+        async (args: unknown, ctx) => {
+          if (options.link) options.link.current = server;
+          await options.workspace?.resolve(server);
+          const call = () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal);
+          return options.rounds ? options.rounds.run(tool.name, args, ctx, call, toCallToolResult) : toCallToolResult(await call());
+        },
       );
     }
     return server;

@@ -5,42 +5,29 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cleanUpCopies, cliPath, copyFixture, restore, runCli, tempStateRoot } from '../verification/support';
-
-type CallResult = Awaited<ReturnType<Client['callTool']>>;
+import { callOptions, connect as connectWith, text, type Connected } from './mcpClient';
 
 const defaultTools = ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'lsp', 'dotnet_solution_inspect', 'verify_workspace'];
 const extraTools = ['csharp_symbol_resolve', 'csharp_find_references', 'csharp_type_hierarchy', 'csharp_rename_symbol'];
-const callOptions = { timeout: 300_000 };
 
-interface Connected {
-  client: Client;
-  stderr: () => string;
+function connect(workspace: string, stateDir: string, flags: string[], negotiation?: { pin: string }): Promise<Connected> {
+  return connectWith({ workspace, stateDir, flags, ...(negotiation ? { negotiation } : {}) });
 }
 
-async function connect(workspace: string, stateDir: string, flags: string[], negotiation?: { pin: string }): Promise<Connected> {
-  assert.ok(fs.existsSync(cliPath), `${cliPath} is missing: run "npm run build"`);
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [cliPath, 'mcp', '--cwd', workspace, ...flags],
-    env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: stateDir },
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'sharpclaw-tests', version: '1.0.0' }, negotiation ? { versionNegotiation: { mode: negotiation } } : {});
-  await client.connect(transport);
-  return { client, stderr: () => stderr };
-}
-
-function text(result: CallResult): string {
-  const content = result.content as Array<{ type: string; text?: string }>;
-  assert.equal(content.length, 1);
-  assert.equal(content[0]!.type, 'text');
-  return content[0]!.text!;
+/** The JSON nesting depth of a schema's properties (1: its fields have no fields of their own). */
+function propertyDepth(schema: unknown): number {
+  if (typeof schema !== 'object' || schema === null) return 0;
+  let deepest = 0;
+  for (const [key, value] of Object.entries(schema)) {
+    const below = propertyDepth(value);
+    deepest = Math.max(deepest, key === 'properties' ? 1 + Math.max(0, ...Object.values(value as object).map(propertyDepth)) : below);
+  }
+  return deepest;
 }
 
 describe('sharpclaw mcp (MCP server over stdio)', function () {
@@ -71,7 +58,8 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), defaultTools);
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    assert.deepEqual(byName.get('navigate')!.annotations, { title: 'Navigate C#', readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    assert.equal(byName.get('navigate')!.title, 'Navigate C#');
+    assert.deepEqual(byName.get('navigate')!.annotations, { readOnlyHint: true, destructiveHint: false, openWorldHint: false });
     assert.equal(byName.get('edit')!.annotations!.destructiveHint, true);
     assert.equal(byName.get('edit')!.annotations!.readOnlyHint, false);
     assert.equal(byName.get('verify_workspace')!.annotations!.destructiveHint, true);
@@ -137,6 +125,46 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.match(stderr, /^SharpClaw host \(pid \d+\) exited with code 0 after a stop request\.$/m, 'closing stdin stops the host');
   });
 
+  it('2026-07-28 era, raw: server/discover, then stateless requests carrying the protocol version in _meta (resultType, ttlMs/cacheScope, fixed order)', async () => {
+    const child = spawn(process.execPath, [cliPath, 'mcp', '--cwd', calculator, '--allow-evaluation'], { env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+    const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({ id: 1, method: 'server/discover', params: { _meta: meta } });
+    send({ id: 2, method: 'tools/list', params: { _meta: meta } });
+    send({ id: 3, method: 'tools/call', params: { _meta: meta, name: 'navigate', arguments: navigateInput } });
+    send({ id: 4, method: 'tools/call', params: { _meta: meta, name: 'navigate', arguments: { action: 'hover' } } });
+    const deadline = Date.now() + 300_000;
+    while ([1, 2, 3, 4].some((id) => !new RegExp(`"id":${id}[,}]`).test(stdout)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    child.stdin.end();
+    assert.equal(await exited, 0);
+    const answers = new Map<number, { result: Record<string, unknown> }>();
+    for (const line of stdout.split('\n').filter((entry) => entry.length > 0)) {
+      const message = JSON.parse(line) as { jsonrpc: string; id: number; result: Record<string, unknown> };
+      assert.equal(message.jsonrpc, '2.0', line);
+      answers.set(message.id, message);
+    }
+    const discover = answers.get(1)!.result as { supportedVersions: string[]; capabilities: { tools?: unknown } };
+    assert.ok(discover.supportedVersions.includes('2026-07-28'));
+    assert.deepEqual(discover.capabilities.tools, { listChanged: false });
+    const list = answers.get(2)!.result as { tools: Array<{ name: string }>; resultType: string; ttlMs: number; cacheScope: string };
+    assert.deepEqual(list.tools.map((tool) => tool.name), defaultTools);
+    assert.equal(list.resultType, 'complete');
+    assert.equal(list.ttlMs, 3_600_000);
+    assert.equal(list.cacheScope, 'private');
+    const called = answers.get(3)!.result as { content: Array<{ text: string }>; structuredContent: { action: string }; resultType: string; isError?: boolean };
+    assert.equal(called.resultType, 'complete');
+    assert.notEqual(called.isError, true, called.content[0]!.text);
+    assert.match(called.content[0]!.text, /Program\.cs:\d+:\d+ /);
+    assert.equal(called.structuredContent.action, 'callers');
+    const invalid = answers.get(4)!.result as { content: Array<{ text: string }>; isError: boolean };
+    assert.equal(invalid.isError, true);
+    assert.match(invalid.content[0]!.text, /^error invalid_request: /);
+  });
+
   it('keeps one warm host across calls and restarts it on the next call after a crash', async () => {
     const { client, stderr } = await connect(calculator, stateDir, ['--allow-evaluation']);
     open.push(client);
@@ -175,6 +203,197 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     open.push(client);
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), [...defaultTools, ...extraTools]);
+  });
+
+  it('keeps the tools/list answer small: under 22 KB by default, output schemas only one level deep', async () => {
+    // Every client downloads the listing (and many put it into the agent's context): it was 45 KB,
+    // 26 KB of it nested output schemas. Inputs keep every argument with its description.
+    const { client } = await connect(calculator, stateDir, []);
+    open.push(client);
+    const listing = await client.listTools();
+    const bytes = Buffer.byteLength(JSON.stringify(listing), 'utf8');
+    assert.ok(bytes < 22_000, `tools/list is ${bytes} bytes`);
+    let outputBytes = 0;
+    for (const tool of listing.tools) {
+      if (!tool.outputSchema) continue;
+      outputBytes += JSON.stringify(tool.outputSchema).length;
+      assert.equal(propertyDepth(tool.outputSchema), 1, `${tool.name}: the output schema lists the record's fields, not their fields`);
+    }
+    assert.ok(outputBytes < 4_000, `output schemas take ${outputBytes} bytes`);
+    const navigate = listing.tools.find((tool) => tool.name === 'navigate')!;
+    const input = navigate.inputSchema as { properties: Record<string, { description?: string; maximum?: number }>; additionalProperties?: boolean };
+    assert.equal(input.additionalProperties, false);
+    for (const name of ['action', 'symbol', 'file', 'line', 'character', 'offset', 'limit']) assert.ok(input.properties[name]?.description, `navigate documents ${name}`);
+    assert.equal(input.properties.limit!.maximum, 200, 'real bounds stay');
+    assert.equal(input.properties.line!.maximum, undefined, "the host's int bound is implied");
+    const bulk = listing.tools.find((tool) => tool.name === 'bulk_navigate')!.inputSchema as unknown as { properties: { queries: { items: { properties: Record<string, { description?: string }> } } } };
+    assert.deepEqual(Object.values(bulk.properties.queries.items.properties).filter((property) => property.description), [], "a query's fields are navigate's, documented there");
+  });
+
+  it('`mcp setup --client claude-code` writes .mcp.json with the picked flags, and the server it names answers (--print writes nothing)', async () => {
+    const printed = await runCli(['mcp', 'setup', '--client', 'cursor', '--print', '--cwd', calculator], { cwd: calculator });
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /"mcpServers"/);
+    assert.equal(fs.existsSync(path.join(calculator, '.cursor')), false, '--print writes nothing');
+
+    const wrote = await runCli(['mcp', 'setup', '--client', 'claude-code', '--cwd', calculator, '--allow-evaluation'], { cwd: calculator });
+    assert.equal(wrote.code, 0, wrote.stderr);
+    assert.equal(wrote.stdout, `added the sharpclaw server in ${path.join(calculator, '.mcp.json')}\n`);
+    const config = JSON.parse(fs.readFileSync(path.join(calculator, '.mcp.json'), 'utf8')) as { mcpServers: { sharpclaw: { command: string; args: string[] } } };
+    assert.deepEqual(config.mcpServers.sharpclaw, { type: 'stdio', command: 'sharpclaw', args: ['mcp', '--allow-evaluation'] });
+    const unknown = await runCli(['mcp', 'setup', '--client', 'emacs'], { cwd: calculator });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^error invalid_request: --client "emacs" is unknown: claude-code, codex, cursor, vscode, copilot-cli\./m);
+
+    // Claude Code starts the server in the project with those arguments (`sharpclaw` is this bundle).
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, ...config.mcpServers.sharpclaw.args], cwd: calculator, env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: stateDir }, stderr: 'pipe' });
+    const client = new Client({ name: 'as-configured', version: '1' });
+    await client.connect(transport);
+    open.push(client);
+    const answer = await client.callTool({ name: 'navigate', arguments: navigateInput }, callOptions);
+    assert.notEqual(answer.isError, true, text(answer));
+    assert.match(text(answer), /Program\.cs:\d+:\d+ /);
+    fs.rmSync(path.join(calculator, '.mcp.json'));
+  });
+
+  it('grants from the user\'s ~/.sharpclaw/settings.jsonc like the flags; the same keys in the workspace file grant nothing', async () => {
+    const marked = copyFixture('DesignTimeMarker');
+    restore(marked, 'DesignTimeMarker.slnx');
+    const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
+    for (const marker of markers) fs.rmSync(marker, { force: true });
+    const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
+    const grant = '{\n  // what the MCP server may do\n  "mcp": { "allowEvaluation": true }\n}\n';
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-mcp-home-'));
+    try {
+      // The project's own settings file tries to grant: refused, and nothing of the project ran.
+      fs.mkdirSync(path.join(marked, '.sharpclaw'));
+      fs.writeFileSync(path.join(marked, '.sharpclaw', 'settings.jsonc'), grant);
+      const refused = await connectWith({ workspace: marked, stateDir, env: { HOME: home } });
+      open.push(refused.client);
+      assert.match(text(await refused.client.callTool(call, callOptions)), /^error permission_denied: .*Pass --allow-evaluation to allow it\./);
+      await refused.client.close();
+      for (const marker of markers) assert.equal(fs.existsSync(marker), false, `${marker} was written: a workspace file granted evaluation`);
+
+      // The person's own file grants it.
+      fs.mkdirSync(path.join(home, '.sharpclaw'));
+      fs.writeFileSync(path.join(home, '.sharpclaw', 'settings.jsonc'), grant);
+      const allowed = await connectWith({ workspace: marked, stateDir, env: { HOME: home } });
+      open.push(allowed.client);
+      const answer = await allowed.client.callTool(call, callOptions);
+      assert.notEqual(answer.isError, true, text(answer));
+      assert.ok(markers.some((marker) => fs.existsSync(marker)), 'the user settings file allowed the load');
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('without a grant, asks the person through a client with elicitation: Deny refuses (nothing ran), Allow once loads', async () => {
+    const marked = copyFixture('DesignTimeMarker');
+    restore(marked, 'DesignTimeMarker.slnx');
+    const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
+    for (const marker of markers) fs.rmSync(marker, { force: true });
+    const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
+    const asked: string[] = [];
+
+    const denying = await connectWith({ workspace: marked, stateDir, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: 'deny' } }) });
+    open.push(denying.client);
+    assert.match(text(await denying.client.callTool(call, callOptions)), /^error permission_denied: .*The person declined to let SharpClaw evaluate/);
+    await denying.client.close();
+    for (const marker of markers) assert.equal(fs.existsSync(marker), false, `${marker} was written after Deny`);
+    assert.equal(asked.length, 1);
+    assert.match(asked[0]!, /^SharpClaw wants to .*\nWhy: .*\nAsked by: /);
+
+    const allowing = await connectWith({ workspace: marked, stateDir, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: 'allow_once' } }) });
+    open.push(allowing.client);
+    const answer = await allowing.client.callTool(call, callOptions);
+    assert.notEqual(answer.isError, true, text(answer));
+    assert.match(text(answer), /App\/Greeter\.cs \d+:\d+/);
+    assert.equal(asked.length, 2);
+    assert.ok(markers.some((marker) => fs.existsSync(marker)), 'Allow once let the load run');
+  });
+
+  it('2026-07-28 era: asks with an input_required result (elicitation), and the retry with Allow once loads; Deny refuses', async () => {
+    const marked = copyFixture('DesignTimeMarker');
+    restore(marked, 'DesignTimeMarker.slnx');
+    const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
+    for (const marker of markers) fs.rmSync(marker, { force: true });
+    const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
+    const freshState = tempStateRoot();
+    const asked: string[] = [];
+    const era = { pin: '2026-07-28' };
+
+    const denying = await connectWith({ workspace: marked, stateDir: freshState, negotiation: era, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: 'deny' } }) });
+    open.push(denying.client);
+    assert.equal(denying.client.getNegotiatedProtocolVersion(), '2026-07-28');
+    assert.match(text(await denying.client.callTool(call, callOptions)), /^error permission_denied: The person declined to let SharpClaw evaluate/);
+    await denying.client.close();
+    assert.equal(asked.length, 1, 'the client asked the person once');
+    assert.match(asked[0]!, /^SharpClaw wants to .*\nWhy: .*\nAsked by: /);
+    for (const marker of markers) assert.equal(fs.existsSync(marker), false, `${marker} was written after Deny`);
+
+    const allowing = await connectWith({ workspace: marked, stateDir: freshState, negotiation: era, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: 'allow_once' } }) });
+    open.push(allowing.client);
+    const answer = await allowing.client.callTool(call, callOptions);
+    assert.notEqual(answer.isError, true, text(answer));
+    assert.match(text(answer), /App\/Greeter\.cs \d+:\d+/);
+    assert.equal(asked.length, 2);
+    assert.ok(markers.some((marker) => fs.existsSync(marker)), 'Allow once let the retried call load');
+  });
+
+  it('a broken mcp section in the user settings file stops the server with invalid_request naming the key', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-mcp-home-'));
+    try {
+      fs.mkdirSync(path.join(home, '.sharpclaw'));
+      fs.writeFileSync(path.join(home, '.sharpclaw', 'settings.jsonc'), '{ "mcp": { "allowWrite": "yes" } }');
+      const result = await runCli(['mcp', '--cwd', calculator], { cwd: calculator, env: { HOME: home } });
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /^error invalid_request: Invalid setting mcp\.allowWrite = "yes" in .*settings\.jsonc: expected true or false\./m);
+      assert.equal(result.stdout, '', 'stdout carries protocol messages only');
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  describe('the workspace: --cwd, else the client\'s first root, else the start folder', () => {
+    const call = { name: 'navigate', arguments: navigateInput };
+    let elsewhere: string;
+    before(() => (elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-mcp-elsewhere-'))));
+    after(() => fs.rmSync(elsewhere, { recursive: true, force: true }));
+
+    it('without --cwd, a client that offers roots gets its first root as the workspace', async () => {
+      const connected = await connectWith({ startFolder: elsewhere, stateDir, flags: ['--allow-evaluation'], roots: [calculator, elsewhere] });
+      open.push(connected.client);
+      const answer = await connected.client.callTool(call, callOptions);
+      assert.notEqual(answer.isError, true, text(answer));
+      assert.match(text(answer), /Program\.cs:\d+:\d+ /);
+      assert.equal(connected.rootRequests(), 1);
+      assert.match(connected.stderr(), new RegExp(`workspace ${calculator.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(the client's first root\\)`));
+      // Chosen once: the second call does not ask again.
+      assert.notEqual((await connected.client.callTool(call, callOptions)).isError, true);
+      assert.equal(connected.rootRequests(), 1);
+    });
+
+    it('--cwd wins over the client\'s roots (they are never asked for)', async () => {
+      const connected = await connectWith({ workspace: calculator, startFolder: elsewhere, stateDir, flags: ['--allow-evaluation'], roots: [elsewhere] });
+      open.push(connected.client);
+      const answer = await connected.client.callTool(call, callOptions);
+      assert.notEqual(answer.isError, true, text(answer));
+      assert.match(text(answer), /Program\.cs:\d+:\d+ /);
+      assert.equal(connected.rootRequests(), 0);
+    });
+
+    it('without --cwd and without roots, the workspace is the folder the server started in', async () => {
+      const empty = await connectWith({ startFolder: elsewhere, stateDir, flags: ['--allow-evaluation'] });
+      open.push(empty.client);
+      const refused = await empty.client.callTool(call, callOptions);
+      assert.equal(refused.isError, true);
+      assert.match(text(refused), /^error no_target: /);
+      const started = await connectWith({ startFolder: calculator, stateDir, flags: ['--allow-evaluation'] });
+      open.push(started.client);
+      const answer = await started.client.callTool(call, callOptions);
+      assert.notEqual(answer.isError, true, text(answer));
+      assert.match(text(answer), /Program\.cs:\d+:\d+ /);
+    });
   });
 
   it('without --allow-evaluation a call is refused naming the flag, and nothing of the project runs (with it, the markers prove project code ran)', async () => {

@@ -59,6 +59,7 @@ export const EditInputSchema = z
   .strictObject({
     action: z.enum(['rename', 'rename_file', 'code_actions']).describe('rename a symbol, rename_file a document, or list/resolve/apply code_actions.'),
     ...symbolSelection,
+    symbol: z.string().min(1).optional().describe('Alias of name (the bridge tools\' and csharp_navigate\'s name for it).'),
     file: z.string().min(1).optional().describe('Alias of path: the file (workspace-relative or a unique suffix such as Calculator.cs).'),
     newName: z.string().min(1).optional().describe('rename: the new identifier. rename_file: the new file name (Sum.cs) or workspace-relative path.'),
     endLine: z.number().int().min(1).max(maxHostInteger).optional().describe('code_actions: one-based end line of a selection.'),
@@ -69,13 +70,14 @@ export const EditInputSchema = z
     ...proposal,
     ...workspaceSelection,
   })
-  .refine((input) => input.path === undefined || input.file === undefined || input.path === input.file, { message: 'Give file or path, not both.' });
+  .refine((input) => input.path === undefined || input.file === undefined || input.path === input.file, { message: 'Give file or path, not both.' })
+  .refine((input) => input.name === undefined || input.symbol === undefined || input.name === input.symbol, { message: 'Give symbol or name, not both.' });
 
 export type EditInput = z.infer<typeof EditInputSchema>;
 
-/** The host's flat params for an edit tool input (file is an alias of path). */
-export function editParams({ file, ...rest }: EditInput) {
-  return { ...rest, ...(file !== undefined ? { path: file } : {}) };
+/** The host's flat params for an edit tool input (file is an alias of path, symbol of name). */
+export function editParams({ file, symbol, ...rest }: EditInput) {
+  return { ...rest, ...(file !== undefined ? { path: file } : {}), ...(symbol !== undefined ? { name: symbol } : {}) };
 }
 
 export const editTool = hostTool({

@@ -1,8 +1,14 @@
 // `sharpclaw mcp`: the MCP server over stdio (src/surfaces/mcp/). One Session for the server's life
 // (the host starts on the first call, stays warm, the supervisor restarts it after a crash), stopped
-// when stdin closes. Permissions are the flags of the person who configured the server: stdin
-// carries the protocol, so nobody can be prompted, and no argument or workspace file can grant.
+// when stdin closes. Permissions are the flags of the person who configured the server, or the
+// same grants in their ~/.sharpclaw/settings.jsonc; else the person is asked through a client that
+// supports elicitation (stdin carries the protocol, so nobody can be prompted on a terminal). No
+// argument or workspace file can grant.
 // stdout carries protocol messages only; progress and logs go to stderr.
+// `sharpclaw mcp setup --client NAME [--print]` writes (or prints) another client's configuration
+// for this server instead (src/surfaces/mcp/mcpSetup.ts).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { StdioHostTransport, bundledServerDll } from '../../../engine/host/hostProcess';
 import { Session } from '../../../engine/session';
@@ -10,6 +16,11 @@ import { interruptedLines } from '../../../engine/tools/edits/renderEdits';
 import { ToolError } from '../../../engine/errors';
 import { mcpServerFactory } from '../../mcp/mcpServer';
 import { mcpToolSets, mcpToolsFor, type McpToolSet } from '../../mcp/mcpTools';
+import { McpWorkspace } from '../../mcp/mcpWorkspace';
+import { setupClients, setupPlan, type SetupClient } from '../../mcp/mcpSetup';
+import { readMcpPermissionSettings } from '../../mcp/mcpPermissionSettings';
+import { McpClientLink, McpPermissionPolicy } from '../../mcp/mcpPermissionPolicy';
+import { McpApprovalRounds } from '../../mcp/mcpInputRequired';
 import { CliPermissionPolicy } from '../cliPermissionPolicy';
 import type { CliCommand } from '../commands';
 import { cliVersion } from '../version';
@@ -20,22 +31,37 @@ function log(line: string): void {
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',
-  usage: 'sharpclaw mcp [--cwd DIR] [--allow-evaluation] [--allow-write] [--allow-shell] [--tools default|all]',
-  summary: 'serve the tools over MCP on stdio (protocol 2025-11-25 and 2026-07-28); the flags grant what the server may do',
-  options: { tools: { type: 'string' } },
-  async run(values, _positionals, globals) {
+  usage:
+    'sharpclaw mcp [--cwd DIR] [--allow-evaluation] [--allow-write] [--allow-shell] [--tools default|all]\n' +
+    `  sharpclaw mcp setup --client ${setupClients.join('|')} [--print] [--cwd PROJECT] [--allow-evaluation] [--allow-write] [--allow-shell] [--tools default|all]`,
+  summary:
+    'serve the tools over MCP on stdio (protocol 2025-11-25 and 2026-07-28); the flags grant what the server may do.\n' +
+    "      setup: add this server, with those flags, to a client's configuration (merged; other servers stay), or --print it",
+  options: { tools: { type: 'string' }, client: { type: 'string' }, print: { type: 'boolean' } },
+  async run(values, positionals, globals) {
     const set = ((values.tools as string | undefined) ?? 'default') as McpToolSet;
     if (!mcpToolSets.includes(set)) throw new ToolError('invalid_request', `--tools must be ${mcpToolSets.join(' or ')}, not "${set}".`);
-    const permissions = new CliPermissionPolicy({
+    if (positionals[0] === 'setup' && positionals.length === 1) return setup(values, globals.cwd, values.cwd !== undefined, set);
+    if (positionals.length > 0) throw new ToolError('invalid_request', `unknown argument "${positionals.join(' ')}". sharpclaw mcp takes options only, or "setup".`);
+    if (values.client !== undefined || values.print !== undefined) throw new ToolError('invalid_request', '--client and --print belong to "sharpclaw mcp setup".');
+    // The flags, or the same grants in the user's ~/.sharpclaw/settings.jsonc (never the workspace's).
+    const settings = readMcpPermissionSettings();
+    const granted = new CliPermissionPolicy({
       mode: (values['permission-mode'] as 'read-only' | 'workspace-write' | undefined) ?? 'workspace-write',
-      allowEvaluation: values['allow-evaluation'] === true,
-      allowShell: values['allow-shell'] === true,
-      allowWrite: values['allow-write'] === true,
-      cannotAsk: 'the MCP server cannot ask (its stdin carries the protocol)',
+      allowEvaluation: values['allow-evaluation'] === true || settings.allowEvaluation,
+      allowShell: values['allow-shell'] === true || settings.allowShell,
+      allowWrite: values['allow-write'] === true || settings.allowWrite,
+      cannotAsk: 'nobody could be asked through this MCP client (that needs elicitation)',
     });
+    // Where nothing was granted, the person is asked through a client that supports elicitation.
+    const link = new McpClientLink();
+    const permissions = new McpPermissionPolicy(granted, link, log);
+    const rounds = new McpApprovalRounds(permissions, link);
+    // --cwd, else the client's first root (chosen on the first call), else the start folder.
+    const workspace = new McpWorkspace(values.cwd === undefined ? undefined : globals.cwd, globals.cwd, log);
     const session = new Session({
       surface: 'mcp',
-      workspaceFolder: () => globals.cwd,
+      workspaceFolder: () => workspace.folder,
       permissions,
       transport: new StdioHostTransport({ serverDll: bundledServerDll(), clientName: 'sharpclaw-mcp' }),
       progress: (tool, message, percent) => log(`${tool.name}: ${message}${percent === undefined ? '' : ` ${percent}%`}`),
@@ -45,8 +71,8 @@ export const mcpCommand: CliCommand = {
     session.host.onLoadProgress((p) => log(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})`));
 
     const version = cliVersion();
-    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version }), { onerror: (error) => log(`mcp: ${error.message}`) });
-    log(`sharpclaw mcp: serving ${mcpToolsFor(set).length} tools for ${globals.cwd} on stdio`);
+    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace, link, rounds }), { onerror: (error) => log(`mcp: ${error.message}`) });
+    log(`sharpclaw mcp: serving ${mcpToolsFor(set).length} tools for ${workspace.source === 'cwd-flag' ? workspace.folder : `the client's first root, else ${workspace.folder}`} on stdio`);
 
     await new Promise<void>((resolve) => {
       process.stdin.once('end', resolve);
@@ -60,3 +86,27 @@ export const mcpCommand: CliCommand = {
     return 0;
   },
 };
+
+/** `sharpclaw mcp setup`: merges (or prints) the chosen client's configuration; writes that one file only. */
+function setup(values: Record<string, unknown>, project: string, cwdGiven: boolean, tools: McpToolSet): number {
+  const client = values.client as string | undefined;
+  if (!client || !(setupClients as readonly string[]).includes(client)) {
+    throw new ToolError('invalid_request', `${client ? `--client "${client}" is unknown` : '--client is required'}: ${setupClients.join(', ')}.`);
+  }
+  const plan = setupPlan(client as SetupClient, { allowEvaluation: values['allow-evaluation'] === true, allowWrite: values['allow-write'] === true, allowShell: values['allow-shell'] === true, tools, ...(cwdGiven ? { workspace: project } : {}) }, { project });
+  if (values.print === true) {
+    process.stdout.write(`# ${plan.file}\n${plan.snippet}`);
+    return 0;
+  }
+  let existing: string | undefined;
+  try {
+    existing = fs.readFileSync(plan.file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ToolError('invalid_request', `cannot read ${plan.file}: ${(error as Error).message}`);
+  }
+  const { text, replaced } = plan.merge(existing);
+  fs.mkdirSync(path.dirname(plan.file), { recursive: true });
+  fs.writeFileSync(plan.file, text);
+  process.stdout.write(`${replaced ? 'updated' : 'added'} the sharpclaw server in ${plan.file}\n`);
+  return 0;
+}

@@ -1,0 +1,71 @@
+// Which folder the MCP server works in: `--cwd` when the person gave it, else the client's first
+// root where the client offers roots (the 2025 era's roots/list, asked once before the first tool
+// call), else the folder the server was started in. Fixed on the first call for the server's life:
+// the Session, its host and its state folder belong to one workspace.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { McpServer } from '@modelcontextprotocol/server';
+
+export type WorkspaceSource = 'cwd-flag' | 'client-root' | 'start-folder';
+
+export class McpWorkspace {
+  private chosen: { folder: string; source: WorkspaceSource } | undefined;
+  private pending: Promise<string> | undefined;
+
+  /** `explicit`: the --cwd folder; `startFolder`: where the server was started (the fallback). */
+  constructor(
+    explicit: string | undefined,
+    private readonly startFolder: string,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {
+    if (explicit !== undefined) this.chosen = { folder: path.resolve(explicit), source: 'cwd-flag' };
+  }
+
+  /** The workspace folder once chosen (the fallback until then: nothing runs before a tool call chooses). */
+  get folder(): string {
+    return this.chosen?.folder ?? this.startFolder;
+  }
+
+  get source(): WorkspaceSource | undefined {
+    return this.chosen?.source;
+  }
+
+  /** Chooses the workspace on the first call, asking `server`'s client for its roots when it offers them. */
+  resolve(server: McpServer): Promise<string> {
+    if (this.chosen) return Promise.resolve(this.chosen.folder);
+    this.pending ??= this.choose(server).then((chosen) => {
+      this.chosen = chosen;
+      this.log(`sharpclaw mcp: workspace ${chosen.folder} (${chosen.source === 'client-root' ? "the client's first root" : 'the folder the server started in; the client offers no root'})`);
+      return chosen.folder;
+    });
+    return this.pending;
+  }
+
+  private async choose(server: McpServer): Promise<{ folder: string; source: WorkspaceSource }> {
+    const fallback = { folder: this.startFolder, source: 'start-folder' as const };
+    if (!server.server.getClientCapabilities()?.roots) return fallback;
+    let roots: Array<{ uri: string }>;
+    try {
+      roots = (await server.server.listRoots()).roots;
+    } catch (error) {
+      // A 2026-07-28 connection has no server→client requests; a client may also fail to answer.
+      this.log(`sharpclaw mcp: roots/list failed (${error instanceof Error ? error.message : String(error)})`);
+      return fallback;
+    }
+    const first = roots[0];
+    if (!first) return fallback;
+    let folder: string;
+    try {
+      folder = fileURLToPath(first.uri);
+    } catch {
+      this.log(`sharpclaw mcp: the client's first root ${first.uri} is not a file: URI`);
+      return fallback;
+    }
+    if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+      this.log(`sharpclaw mcp: the client's first root ${folder} is not a folder`);
+      return fallback;
+    }
+    return { folder, source: 'client-root' };
+  }
+}
