@@ -2,7 +2,7 @@
 // have Node and a .NET SDK but no VS Code (`npm install -g sharpclaw-0.1.0.tgz`, then `sharpclaw mcp`).
 // The package is staged from the production build: the bundled CLI (with the engine it runs), the
 // built Roslyn host for every OS (the .vsix carries one OS's parts; an npm package cannot know
-// where it lands), a short README and the license. Everything is bundled, so it has no
+// where it lands), the agent skill (skills/sharpclaw/SKILL.md), a short README and the license. Everything is bundled, so it has no
 // dependencies to install. The extension's own package.json is not used: it lists the bundled
 // libraries as dependencies and contributes VS Code things an npm user never loads.
 import { execFileSync } from 'node:child_process';
@@ -43,8 +43,9 @@ server of the SharpClaw VS Code extension, with its Roslyn host inside. Needs No
     sharpclaw verify --scope affected              # build and test what an edit affects
 
 Nothing that runs project code (MSBuild evaluation, builds, tests) or writes files happens without
-your permission: an interactive prompt, or the flags you type (\`--allow-evaluation\`, \`--allow-write\`,
-\`--allow-shell\`). \`sharpclaw --help\` lists every command and option.
+your permission: an interactive prompt, the MCP client asking you, or the flags you type (\`--allow-evaluation\`, \`--allow-write\`,
+\`--allow-shell\`). \`sharpclaw --help\` lists every command and option. \`skills/sharpclaw/SKILL.md\` in this package tells an
+agent which tool to use when.
 `;
 
 /** Stages the package in `outDir/package` and packs it into `outDir`; returns the tarball's path. */
@@ -60,6 +61,8 @@ export async function packCli({ outDir = path.join(repoRoot, 'out', 'npm'), skip
     fs.copyFileSync(path.join(repoRoot, 'dist', 'server', file), to);
   }
   fs.copyFileSync(path.join(repoRoot, 'LICENSE'), path.join(staging, 'LICENSE'));
+  // The agent skill (Agent Skills format) for agents that load skills from the installed package.
+  fs.cpSync(path.join(repoRoot, 'skills'), path.join(staging, 'skills'), { recursive: true });
   fs.writeFileSync(path.join(staging, 'README.md'), readme);
   const packageJson = {
     name: manifest.name,
@@ -69,7 +72,7 @@ export async function packCli({ outDir = path.join(repoRoot, 'out', 'npm'), skip
     ...(manifest.repository ? { repository: manifest.repository } : {}),
     keywords: ['csharp', 'roslyn', 'mcp', 'dotnet', 'ai-agents'],
     bin: { sharpclaw: 'dist/cli.js' },
-    files: ['dist/', 'README.md', 'LICENSE'],
+    files: ['dist/', 'skills/', 'README.md', 'LICENSE'],
     engines: { node: manifest.engines.node },
   };
   fs.writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);

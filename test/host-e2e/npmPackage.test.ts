@@ -44,13 +44,13 @@ describe('the npm package of the CLI (npm run pack:cli, npm install -g)', functi
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it('has no dependencies, and carries the bundled CLI and the Roslyn host for every OS', () => {
+  it('has no dependencies, and carries the bundled CLI, the Roslyn host for every OS and the agent skill', () => {
     const installed = path.join(path.dirname(bin), '..', 'lib', 'node_modules', 'sharpclaw');
     const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
     assert.equal(manifest.dependencies, undefined);
     assert.deepEqual(manifest.bin, { sharpclaw: 'dist/cli.js' });
     assert.ok(!fs.existsSync(path.join(installed, 'node_modules')), 'nothing was installed beside it');
-    for (const file of ['dist/cli.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore', 'dist/server/BuildHost-net472', 'README.md', 'LICENSE']) {
+    for (const file of ['dist/cli.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore', 'dist/server/BuildHost-net472', 'skills/sharpclaw/SKILL.md', 'README.md', 'LICENSE']) {
       assert.ok(fs.existsSync(path.join(installed, file)), `${file} is in the package`);
     }
     assert.ok(!fs.readdirSync(path.join(installed, 'dist', 'server')).some((file) => file.endsWith('.pdb')), 'no debug symbols');
