@@ -161,9 +161,9 @@ internal static class SymbolResolver
         return new SymbolMatch(symbol, owner, symbol.ToDisplayString(SymbolFormat.NameFormat), SymbolFormat.KindOf(symbol));
     }
 
-    /// <summary>The document of a resolved file in the selected projects (the first compilation's).</summary>
+    /// <summary>The document of a resolved file in the selected projects (the default flavour's, else the first compilation's).</summary>
     internal static Document FindDocument(List<Project> projects, ResolvedFile file) =>
-        FileResolver.Documents(projects, file).FirstOrDefault()
+        FileResolver.Documents(projects, file).OrderBy(d => Flavours.Rank(d.Project)).FirstOrDefault()
             ?? throw SemanticException.InvalidRequest($"{file.Relative} is not compiled by {(projects.Count == 1 ? "the selected project" : "any project")}, so it has no semantic information.");
 
     /// <summary>Exact workspace-relative path, or a whole-segment suffix of it.</summary>
@@ -304,10 +304,11 @@ internal static class SymbolResolver
     /// <summary>
     /// One entry per symbol: every flavour (target framework) of a project declares the same member once, even
     /// where its declaration differs per framework under <c>#if</c>; linked files give the same symbol per compilation.
+    /// The default flavour's entry is kept (<see cref="Flavours.Rank"/>).
     /// </summary>
     internal static List<SymbolMatch> Deduplicate(List<SymbolMatch> matches) =>
         [.. matches
-            .GroupBy(m => (m.Display, Owner: m.Project.FilePath ?? m.Project.Name)).Select(g => g.First())
+            .GroupBy(m => (m.Display, Owner: m.Project.FilePath ?? m.Project.Name)).Select(g => g.OrderBy(m => Flavours.Rank(m.Project)).First())
             .GroupBy(m => (m.Display, Location: FirstLocationKey(m.Symbol))).Select(g => g.First())];
 
     private static string FirstLocationKey(ISymbol symbol) =>
