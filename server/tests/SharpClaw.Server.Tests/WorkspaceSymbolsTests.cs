@@ -45,4 +45,18 @@ public sealed class WorkspaceSymbolsTests
         DiagnosticsResult named = await Invoke<DiagnosticsResult>(ProtocolMethods.Diagnostics, new DiagnosticsParams { Workspace = fixture.Root, Path = "**/*.g.cs", Tool = "test-tool" });
         Assert.Equal([("App/Views/Index.g.cs", "CS0168")], named.Diagnostics!.Select(d => (d.Path, d.Id)));
     }
+
+    [Fact]
+    public async Task AnInterfaceMemberWithExplicitImplementations_ResolvesByItsName_AndEachCandidateSentBackResolves()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("WorkspaceSymbolRanking");
+        fixture.Restore("WorkspaceSymbolRanking.slnx");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+        Task<SymbolResolveResult> Resolve(string name) =>
+            Poll.WithTimeout(host.Host.Client.InvokeWithParameterObjectAsync<SymbolResolveResult>(ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = fixture.Root, Name = name, Tool = "test-tool" }), SemanticHost.Timeout, name);
+
+        Assert.Equal("App.A.ISelector.Populate()", (await Resolve("ISelector.Populate")).Symbol.Name);
+        Assert.Equal("App.A.ISelector.Populate()", (await Resolve("App.A.ISelector.Populate()")).Symbol.Name);
+        Assert.Equal("App.A.AttributeSelector.App.A.ISelector.Populate()", (await Resolve("App.A.AttributeSelector.App.A.ISelector.Populate()")).Symbol.Name);
+    }
 }

@@ -100,6 +100,11 @@ internal static class SymbolResolver
             return matches[0] with { ResolvedFile = file?.Reported };
         }
 
+        if (matches.Count > 1 && Preferred(matches, query, selector.Name) is { } preferred)
+        {
+            return preferred with { ResolvedFile = file?.Reported };
+        }
+
         if (matches.Count > 1)
         {
             throw Ambiguous(selector.Name, matches, workspace);
@@ -107,6 +112,37 @@ internal static class SymbolResolver
 
         throw NotFound(selector, query, [.. index.All.Where(m => selected.Contains(m.Project.Id))], workspace);
     }
+
+    /// <summary>
+    /// Among several matches, the one the name means when explicit interface implementations also match it: the one
+    /// whose display name is the name itself (a candidate sent back unchanged), else the only one whose containing type
+    /// is the name's container (<c>ISelector.Populate</c> is the interface member, not <c>AttributeSelector.ISelector.Populate</c>).
+    /// </summary>
+    private static SymbolMatch? Preferred(List<SymbolMatch> matches, NameQuery query, string name)
+    {
+        string wanted = SymbolFormat.Strip(name);
+        List<SymbolMatch> exact = [.. matches.Where(m => SymbolFormat.Strip(m.Display) == wanted)];
+        if (exact.Count == 1)
+        {
+            return exact[0];
+        }
+
+        if (query.Tail.Count < 2 || !matches.Exists(m => IsExplicitImplementation(m.Symbol)))
+        {
+            return null;
+        }
+
+        List<SymbolMatch> contained = [.. matches.Where(m => m.Symbol.ContainingType?.Name == query.Tail[0])];
+        return contained.Count == 1 ? contained[0] : null;
+    }
+
+    private static bool IsExplicitImplementation(ISymbol symbol) => symbol switch
+    {
+        IMethodSymbol method => method.ExplicitInterfaceImplementations.Length > 0,
+        IPropertySymbol property => property.ExplicitInterfaceImplementations.Length > 0,
+        IEventSymbol @event => @event.ExplicitInterfaceImplementations.Length > 0,
+        _ => false,
+    };
 
     /// <summary>Projects named by <paramref name="project"/> (name, compilation name or workspace-relative path), else all.</summary>
     public static List<Project> SelectProjects(Solution solution, string workspace, string? project)
