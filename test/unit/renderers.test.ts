@@ -97,4 +97,37 @@ describe('compact renderings', () => {
     assert.match(text, /^  frameworks: net8\.0, net10\.0; restored: net8\.0, net10\.0; compiled for: net8\.0$/m);
     assert.match(text, /^partial load: Broken\/Broken\.csproj: The SDK was not found\.$/m);
   });
+
+  it('names what made a project a test project: IsTestProject, IsTestingPlatformApplication or the test SDK', () => {
+    const project = (path: string, isTestProjectSource: SolutionInspectResult['projects'][number]['isTestProjectSource']) => ({
+      path,
+      name: path,
+      isTestProject: true,
+      isTestProjectSource,
+      outputType: 'Exe',
+      targetFrameworks: ['net10.0'],
+      restoredTargetFrameworks: ['net10.0'],
+      packages: [],
+      projectReferences: [],
+      assetsFile: null,
+      compilations: [],
+    });
+    const result: SolutionInspectResult = {
+      workspace: '/ws',
+      target: 'T.slnx',
+      configuration: 'Debug',
+      targetFramework: null,
+      loadStatus: 'complete',
+      partialLoad: [],
+      loadWarnings: [],
+      projects: [project('A.csproj', 'evaluated'), project('B.csproj', 'testingPlatformApplication'), project('C.csproj', 'testSdkReference')],
+      excludedAnalyzers: [],
+      dynamicImports: [],
+      fromCache: false,
+    };
+    const text = renderSolutionInspect(result);
+    assert.match(text, /^A\.csproj: exe, test project \(IsTestProject\)$/m);
+    assert.match(text, /^B\.csproj: exe, test project \(IsTestingPlatformApplication\)$/m);
+    assert.match(text, /^C\.csproj: exe, test project \(Microsoft\.NET\.Test\.Sdk\)$/m);
+  });
 });

@@ -183,4 +183,33 @@ public sealed class InspectTests
         fixture.Edit("src/Calculator.Core/Extra.cs", t => t.Replace("Extra", "ExtraRenamed", StringComparison.Ordinal));
         Assert.True((await host.GraphAsync(fixture.Root)).FromCache);
     }
+
+    /// <summary>
+    /// OutputType is what a build of each framework sees: a multi-targeted test project is Exe (its outer
+    /// evaluation says Library, since Microsoft.NET.Test.Sdk sets Exe only per framework).
+    /// </summary>
+    [Fact]
+    public async Task OutputType_OfAMultiTargetedProject_IsWhatEachFrameworksEvaluationSays()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("MultiTargetOutputType");
+        fixture.Restore("MultiTargetOutputType.slnx");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+
+        string MsBuild(string project, string framework)
+        {
+            (int exitCode, string output) = FixtureWorkspace.Dotnet(fixture.Root, ["msbuild", project, "-getProperty:OutputType", $"-p:TargetFramework={framework}"]);
+            Assert.True(exitCode == 0, output);
+            return output.Trim();
+        }
+
+        Assert.Equal(("Exe", "Exe"), (MsBuild("Tests/Tests.csproj", "net8.0"), MsBuild("Tests/Tests.csproj", "net10.0")));
+        Assert.Equal(("Library", "Exe"), (MsBuild("Mixed/Mixed.csproj", "netstandard2.0"), MsBuild("Mixed/Mixed.csproj", "net10.0")));
+
+        SolutionInspectResult inspect = await host.InspectAsync(fixture.Root);
+        Assert.Equal(
+            [("Lib/Lib.csproj", "Library"), ("Mixed/Mixed.csproj", "Library (netstandard2.0), Exe (net10.0)"), ("Tests/Tests.csproj", "Exe")],
+            inspect.Projects.Select(p => (p.Path, p.OutputType)).OrderBy(p => p.Path, StringComparer.Ordinal));
+        ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
+        Assert.Equal("Exe", Assert.Single(graph.Projects, p => p.Path == "Tests/Tests.csproj").OutputType);
+    }
 }

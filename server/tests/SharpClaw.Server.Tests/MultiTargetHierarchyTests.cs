@@ -96,4 +96,53 @@ public sealed class MultiTargetHierarchyTests(MultiTargetHierarchyFixture fx) : 
         ImpactSection subtypes = Assert.Single(impact.Sections!, s => s.Action == "subtypes");
         Assert.Equal(6, subtypes.Total);
     }
+
+    [Fact]
+    public async Task OneCompilationAnswers_UseTheFlavourMostDependentsCompileAgainst_AndSayWhichWereSearched()
+    {
+        // Legacy compiles against netstandard2.0; Shapes, More and Transitive against netstandard2.1.
+        SymbolResolveResult resolved = await fx.Invoke<SymbolResolveResult>(ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = fx.Workspace.Root, Name = "IShape", Tool = "test-tool" });
+        Assert.Equal(("Lib/Lib.csproj", "netstandard2.1"), (resolved.Project, resolved.TargetFramework));
+        FlavourNote note = resolved.Flavours!;
+        Assert.Equal(["netstandard2.0", "netstandard2.1"], note.Frameworks);
+        Assert.Equal((false, 4, 3), (note.Searched, note.Dependents, note.CompileAgainst));
+
+        NavigateResult definition = await fx.NavigateAsync("definition", "IShape");
+        Assert.Equal(("netstandard2.1", false), (definition.TargetFramework, definition.Flavours!.Searched));
+
+        TypeHierarchyResult hierarchy = await fx.Invoke<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, new TypeHierarchyParams { Workspace = fx.Workspace.Root, Name = "IShape", Tool = "test-tool" });
+        Assert.True(hierarchy.Flavours!.Searched);
+
+        // References follow the symbol into both flavours: Legacy (netstandard2.0) and Shapes (netstandard2.1) both use IShape.
+        NavigateResult references = await fx.NavigateAsync("references", "IShape");
+        Assert.True(references.Flavours!.Searched);
+        Assert.Contains(references.Locations!, l => l.Path == "Legacy/Hexagon.cs");
+        Assert.Contains(references.Locations!, l => l.Path == "Shapes/Circle.cs");
+
+        // A project with one flavour says nothing about flavours.
+        NavigateResult single = await fx.NavigateAsync("definition", "Circle");
+        Assert.Null(single.Flavours);
+    }
+
+    [Fact]
+    public async Task Callers_ThroughAnInterfaceOrBaseMember_SaySo_AndOnlyThoseThatCanRunItAreListed()
+    {
+        static List<(string, string?)> Callers(IEnumerable<RelatedSymbol> related) => [.. related.Select(r => (r.Name, r.Via)).Order()];
+
+        // Circle.Area overrides ShapeBase.Area, which implements IShape.Area: Report.Total and Report.Base reach it.
+        NavigateResult circle = await fx.NavigateAsync("callers", "Circle.Area");
+        Assert.Equal([("Transitive.Report.Base(Lib.ShapeBase)", "Lib.ShapeBase.Area()"), ("Transitive.Report.Total(Lib.IShape)", "Lib.IShape.Area()")], Callers(circle.Related!));
+
+        // Hexagon (netstandard2.0 consumer) implements IShape directly: only the interface call can run it, from a
+        // project that compiles against the other flavour; the ShapeBase call cannot.
+        NavigateResult hexagon = await fx.NavigateAsync("callers", "Hexagon.Area");
+        Assert.Equal([("Transitive.Report.Total(Lib.IShape)", "Lib.IShape.Area()")], Callers(hexagon.Related!));
+
+        // The interface member itself: called directly by Report.Total; the call to ShapeBase.Area does not call it.
+        NavigateResult shape = await fx.NavigateAsync("callers", "IShape.Area");
+        Assert.Equal([("Transitive.Report.Total(Lib.IShape)", null)], Callers(shape.Related!));
+
+        NavigateResult impact = await fx.NavigateAsync("impact", "Circle.Area");
+        Assert.Equal(Callers(circle.Related!), Callers(Assert.Single(impact.Sections!, s => s.Action == "callers").Related!));
+    }
 }

@@ -394,7 +394,7 @@ public sealed class NavigateTests(ReadToolsFixture fx)
             [("ReadTools.App.Square.Area()", "App/Square.cs"), ("ReadTools.Core.IShape.Area()", Calculator), ("ReadTools.Core.Circle.Area()", "Core/Parts/Shapes.Part2.cs")],
             areas.Items.Select(i => (i.Name, i.Path)));
 
-        // Exact before prefix before substring before camel humps.
+        // Exact before prefix before camel humps before substring.
         SymbolsResult flow = await fx.SymbolsAsync(new SymbolsParams { Query = "Flow" });
         Assert.Equal("ReadTools.App.Flow", flow.Items[0].Name);
         SymbolsResult humps = await fx.SymbolsAsync(new SymbolsParams { Query = "NeCa" });

@@ -1,7 +1,7 @@
 // Mirrors SharpClaw.Protocol/Semantic/Navigation.cs (navigate, bulk navigate, symbols).
 import { z } from 'zod';
 import { ExcludedAnalyzersSchema } from './semantic';
-import { answeredBy, ResolvedSymbolSchema, resolvedFile, selectorParams, SourceLocationSchema, workspaceParams } from './symbols';
+import { answeredBy, flavours, ResolvedSymbolSchema, resolvedFile, selectorParams, SourceLocationSchema, workspaceParams } from './symbols';
 
 export const NavigateLocationSchema = z.object({
   path: z.string(),
@@ -15,6 +15,8 @@ export const RelatedSymbolSchema = z.object({
   kind: z.string(),
   location: SourceLocationSchema.nullable(),
   callSites: z.array(NavigateLocationSchema).nullable(),
+  /** callers: the interface or base member called, which dispatches to the requested one; absent for a direct call. */
+  via: z.string().nullable().optional(),
 });
 
 export const SourcePartSchema = z.object({
@@ -64,6 +66,7 @@ export const NavigateResultSchema = z.object({
   omittedAccesses: z.number().int(),
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
   ...resolvedFile,
+  ...flavours,
 });
 
 export const BulkNavigateErrorSchema = z.object({ code: z.string(), message: z.string(), candidates: z.array(z.string()).nullable() });

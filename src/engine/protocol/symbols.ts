@@ -21,14 +21,26 @@ export const answeredBy = {
   targetFramework: z.string().nullable(),
 };
 
+/** Which flavours (target frameworks) of a multi-targeted declaring project answered; absent for a project with one. */
+export const FlavourNoteSchema = z.object({
+  frameworks: z.array(z.string()),
+  searched: z.boolean(),
+  dependents: z.number().int(),
+  compileAgainst: z.number().int(),
+});
+
 /** The workspace-relative file a file-name or suffix argument resolved to; absent when the path was exact. */
 export const resolvedFile = { resolvedFile: z.string().nullable().optional() };
+
+/** Symbol answers: the flavours of a multi-targeted declaring project they used. */
+export const flavours = { flavours: FlavourNoteSchema.nullable().optional() };
 
 export const SymbolResolveResultSchema = z.object({
   symbol: ResolvedSymbolSchema,
   ...answeredBy,
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
   ...resolvedFile,
+  ...flavours,
 });
 
 export const SymbolReferenceSchema = z.object({
@@ -50,6 +62,7 @@ export const FindReferencesResultSchema = z.object({
   omittedGenerated: z.number().int(),
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
   ...resolvedFile,
+  ...flavours,
 });
 
 export const SymbolCollectionSchema = z.object({
@@ -68,7 +81,10 @@ export const TypeHierarchyResultSchema = z.object({
   limit: z.number().int(),
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
   ...resolvedFile,
+  ...flavours,
 });
+
+export type FlavourNote = z.infer<typeof FlavourNoteSchema>;
 
 export { workspaceParams };
 

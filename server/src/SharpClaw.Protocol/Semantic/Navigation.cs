@@ -31,7 +31,11 @@ public sealed record NavigateLocation(string Path, int Line, int Character, stri
 /// <param name="Kind">Symbol kind (constructor for every constructor).</param>
 /// <param name="Location">Its first source declaration, or null for metadata symbols.</param>
 /// <param name="CallSites">callers: the call sites in the caller's file; callees: in the requested file; else null.</param>
-public sealed record RelatedSymbol(string Name, string Kind, SourceLocation? Location, IReadOnlyList<NavigateLocation>? CallSites);
+public sealed record RelatedSymbol(string Name, string Kind, SourceLocation? Location, IReadOnlyList<NavigateLocation>? CallSites)
+{
+    /// <summary>callers: the interface or base member the caller calls, which dispatches to the requested one (e.g. <c>Lib.IShape.Area()</c>); absent for a direct call.</summary>
+    public string? Via { get; init; }
+}
 
 /// <summary>The saved text of one declaration (documentation comment included).</summary>
 /// <param name="Path">Workspace-relative file; the absolute <c>file://</c> URI for a generated or external file.</param>
@@ -107,6 +111,9 @@ public sealed record NavigateResult(
 {
     /// <summary>The workspace-relative file a file-name or suffix argument resolved to; absent when the path was exact.</summary>
     public string? ResolvedFile { get; init; }
+
+    /// <summary>As in <see cref="SymbolResolveResult.Flavours"/>.</summary>
+    public FlavourNote? Flavours { get; init; }
 }
 
 /// <summary>One query of <c>sharpclaw/bulkNavigate</c>.</summary>

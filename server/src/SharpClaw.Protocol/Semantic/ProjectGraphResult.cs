@@ -27,7 +27,7 @@ public sealed record ProjectGraphResult(
 /// <param name="IsTestProject">Evaluated IsTestProject; only when absent does a Microsoft.NET.Test.Sdk reference count.</param>
 /// <param name="IsTestProjectSource">Where <paramref name="IsTestProject"/> came from.</param>
 /// <param name="TargetFrameworks">Evaluated frameworks: TargetFrameworks, else TargetFramework.</param>
-/// <param name="OutputType">Evaluated OutputType.</param>
+/// <param name="OutputType">OutputType as in <see cref="InspectedProject"/> (the inner, per-framework evaluations).</param>
 /// <param name="AssetsFile">Evaluated ProjectAssetsFile (also when it does not exist yet), or null.</param>
 /// <param name="Restored">True when <paramref name="AssetsFile"/> exists.</param>
 /// <param name="CompileItems">Evaluated Compile items (union over the evaluated frameworks).</param>

@@ -84,7 +84,7 @@ public sealed record SolutionInspectResult(
 /// <param name="Name">Project name (file name without extension).</param>
 /// <param name="IsTestProject">Evaluated IsTestProject; only when absent does a Microsoft.NET.Test.Sdk reference count.</param>
 /// <param name="IsTestProjectSource">Where <paramref name="IsTestProject"/> came from.</param>
-/// <param name="OutputType">Evaluated OutputType (Library, Exe, WinExe, ...).</param>
+/// <param name="OutputType">OutputType of the inner, per-framework evaluations (Library, Exe, WinExe, ...); "Exe (net10.0), Library (netstandard2.0)" when the frameworks differ.</param>
 /// <param name="TargetFrameworks">Evaluated frameworks: TargetFrameworks, else TargetFramework.</param>
 /// <param name="RestoredTargetFrameworks">Frameworks the assets file was restored for.</param>
 /// <param name="Packages">Direct package references with their restored versions, per restored framework.</param>

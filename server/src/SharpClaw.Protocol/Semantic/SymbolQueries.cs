@@ -85,6 +85,16 @@ public sealed record SourceLocation(string Path, int Line, int Character)
 /// <param name="Locations">Source declarations (partial types have several), in file and position order; empty for metadata symbols.</param>
 public sealed record ResolvedSymbol(string Name, string Kind, string? Container, IReadOnlyList<SourceLocation> Locations);
 
+/// <summary>
+/// Which flavours (target framework compilations) of a multi-targeted declaring project an answer used; absent
+/// when the project has one.
+/// </summary>
+/// <param name="Frameworks">Every framework the declaring project compiles for in this context, in order.</param>
+/// <param name="Searched">True when the answer searched every flavour and merged the results; false when one flavour (the result's <c>targetFramework</c>) answered.</param>
+/// <param name="Dependents">Projects that depend on the declaring project, directly or transitively.</param>
+/// <param name="CompileAgainst">How many of them compile against the answering flavour (the default flavour is the one most compile against).</param>
+public sealed record FlavourNote(IReadOnlyList<string> Frameworks, bool Searched, int Dependents, int CompileAgainst);
+
 /// <summary>Result of <c>sharpclaw/symbolResolve</c>.</summary>
 /// <param name="Symbol">The symbol.</param>
 /// <param name="Project">Workspace-relative path of the project that answered.</param>
@@ -98,6 +108,9 @@ public sealed record SymbolResolveResult(
 {
     /// <summary>The workspace-relative file a file-name or suffix <c>path</c> resolved to; absent when the path was exact.</summary>
     public string? ResolvedFile { get; init; }
+
+    /// <summary>The flavours of a multi-targeted declaring project this answer used; absent for a project with one.</summary>
+    public FlavourNote? Flavours { get; init; }
 }
 
 
@@ -135,6 +148,9 @@ public sealed record FindReferencesResult(
 {
     /// <summary>The workspace-relative file a file-name or suffix <c>path</c> resolved to; absent when the path was exact.</summary>
     public string? ResolvedFile { get; init; }
+
+    /// <summary>The flavours of a multi-targeted declaring project this answer used; absent for a project with one.</summary>
+    public FlavourNote? Flavours { get; init; }
 }
 
 
@@ -167,5 +183,8 @@ public sealed record TypeHierarchyResult(
 {
     /// <summary>The workspace-relative file a file-name or suffix <c>path</c> resolved to; absent when the path was exact.</summary>
     public string? ResolvedFile { get; init; }
+
+    /// <summary>The flavours of a multi-targeted declaring project this answer used; absent for a project with one.</summary>
+    public FlavourNote? Flavours { get; init; }
 }
 

@@ -36,7 +36,7 @@ function callSiteLines(sites: readonly NavigateLocation[], expectedPath: string 
 
 export function renderRelatedLine(symbol: RelatedSymbol): string {
   const where = symbol.location ? `${symbol.location.path}:${symbol.location.line}:${symbol.location.character} ` : '';
-  return `${where}${symbol.kind} ${symbol.name}`;
+  return `${where}${symbol.kind} ${symbol.name}${symbol.via ? ` via ${symbol.via}` : ''}`;
 }
 
 function relatedLines(action: string, related: readonly RelatedSymbol[], requestedPath: string | undefined): string[] {

@@ -28,12 +28,19 @@ export function renderExcludedAnalyzers(excluded: readonly ExcludedAnalyzers[]):
   return lines;
 }
 
+/** What made a project a test project, as the person would look it up. */
+const testProjectReason: Partial<Record<SolutionInspectResult['projects'][number]['isTestProjectSource'], string>> = {
+  evaluated: 'IsTestProject',
+  testingPlatformApplication: 'IsTestingPlatformApplication',
+  testSdkReference: 'Microsoft.NET.Test.Sdk',
+};
+
 export function renderSolutionInspect(result: SolutionInspectResult): string {
   const lines = [
     `target: ${result.target} (${result.configuration}${result.targetFramework ? `, ${result.targetFramework}` : ''}), ${result.projects.length} projects, load ${result.loadStatus}${result.fromCache ? ', cached' : ''}`,
   ];
   for (const project of result.projects) {
-    const test = project.isTestProject ? `, test project (${project.isTestProjectSource === 'evaluated' ? 'IsTestProject' : 'Microsoft.NET.Test.Sdk'})` : '';
+    const test = project.isTestProject ? `, test project (${testProjectReason[project.isTestProjectSource] ?? 'Microsoft.NET.Test.Sdk'})` : '';
     lines.push(`${project.path}: ${project.outputType.toLowerCase()}${test}`);
     const compiled = project.compilations.filter((compilation) => compilation.loaded).map((compilation) => compilation.targetFramework ?? 'unknown');
     const frameworks = project.targetFrameworks.join(', ') || 'none';

@@ -1,5 +1,5 @@
 // Compact text for symbol results: positions as line:character, one line per file, fixed order.
-import type { FindReferencesResult, ResolvedSymbol, SymbolResolveResult, TypeHierarchyResult } from '../../protocol/symbols';
+import type { FindReferencesResult, FlavourNote, ResolvedSymbol, SymbolResolveResult, TypeHierarchyResult } from '../../protocol/symbols';
 import type { ExcludedAnalyzers } from '../../protocol/semantic';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 
@@ -20,8 +20,23 @@ export function resolvedFileLines(result: { resolvedFile?: string | null | undef
   return result.resolvedFile ? [`resolved file: ${result.resolvedFile}`] : [];
 }
 
-export function answeredBy(result: { project: string; targetFramework: string | null; excludedAnalyzers: ExcludedAnalyzers[] | null }, withExclusion = true): string[] {
-  return [`project: ${result.project}${result.targetFramework ? ` (${result.targetFramework})` : ''}`, ...(withExclusion ? excludedAnalyzersLine(result.excludedAnalyzers ?? [], [result.project]) : [])];
+/**
+ * The project line of a symbol answer. For a multi-targeted declaring project it names the flavours once:
+ * "(netstandard2.0, netstandard2.1; searched both)" when every flavour was searched and merged, else the
+ * answering flavour and why it is the default ("netstandard2.1: 3 of 4 dependent projects compile against it").
+ */
+export function projectLine(result: { project: string; targetFramework: string | null; flavours?: FlavourNote | null | undefined }): string {
+  const flavours = result.flavours;
+  if (!flavours || flavours.frameworks.length < 2) return `project: ${result.project}${result.targetFramework ? ` (${result.targetFramework})` : ''}`;
+  const all = flavours.frameworks;
+  if (flavours.searched) return `project: ${result.project} (${all.join(', ')}; searched ${all.length === 2 ? 'both' : `all ${all.length}`})`;
+  const others = all.filter((framework) => framework !== result.targetFramework);
+  const why = flavours.dependents === 0 ? 'no project depends on it' : `${flavours.compileAgainst} of ${flavours.dependents} dependent projects compile against it`;
+  return `project: ${result.project} (${result.targetFramework ?? 'unknown'}: ${why}; not searched: ${others.join(', ')})`;
+}
+
+export function answeredBy(result: { project: string; targetFramework: string | null; excludedAnalyzers: ExcludedAnalyzers[] | null; flavours?: FlavourNote | null | undefined }, withExclusion = true): string[] {
+  return [projectLine(result), ...(withExclusion ? excludedAnalyzersLine(result.excludedAnalyzers ?? [], [result.project]) : [])];
 }
 
 export function renderSymbolResolve(result: SymbolResolveResult): string {

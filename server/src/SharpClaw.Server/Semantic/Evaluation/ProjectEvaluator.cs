@@ -386,7 +386,7 @@ public static partial class ProjectEvaluator
             TestingPlatformDotnetTestSupport = AnyTrue("ScTestingPlatformDotnetTestSupport"),
             Outputs = outputs,
             OtherItems = Distinct(rows.Where(r => Get(r, "ScKind") == "other").Select(r => PathUtil.Normalize(Get(r, "Identity")))),
-            OutputType = Property("ScOutputType") is { Length: > 0 } outputType ? outputType : "Library",
+            OutputType = OutputTypeOf(outer, projectRows, targetFrameworks),
             TargetFrameworks = targetFrameworks,
             ProjectAssetsFile = FullOrNull(Property("ScProjectAssetsFile")),
             ProjectExtensionsPath = FullOrNull(Property("ScProjectExtensionsPath")),
@@ -412,6 +412,29 @@ public static partial class ProjectEvaluator
                 .ToList(),
             AnalyzerItems = Distinct(rows.Where(r => Get(r, "ScKind") == "analyzer").Select(r => PathUtil.Normalize(Get(r, "Identity")))),
         };
+    }
+
+    /// <summary>
+    /// OutputType as a build sees it: from the inner, per-framework evaluations (packages such as
+    /// Microsoft.NET.Test.Sdk set Exe only there, so a multi-targeted project's outer evaluation says
+    /// Library). One value when every framework agrees, else "Exe (net10.0), Library (netstandard2.0)".
+    /// </summary>
+    private static string OutputTypeOf(JsonElement outer, List<JsonElement> projectRows, List<string> targetFrameworks)
+    {
+        static string Value(JsonElement row) => Get(row, "ScOutputType").Trim() is { Length: > 0 } value ? value : "Library";
+        List<(string Framework, string OutputType)> inner = [.. projectRows
+            .Where(r => Get(r, "ScCrossTargeting") != "true" && Get(r, "ScTargetFramework").Length > 0)
+            .Select(r => (Framework: Get(r, "ScTargetFramework"), OutputType: Value(r)))
+            .DistinctBy(r => r.Framework, StringComparer.OrdinalIgnoreCase)
+            .OrderBy(r => targetFrameworks.FindIndex(f => f.Equals(r.Framework, StringComparison.OrdinalIgnoreCase)) is var i and >= 0 ? i : int.MaxValue)
+            .ThenBy(r => r.Framework, StringComparer.Ordinal)];
+        if (inner.Count == 0)
+        {
+            return Value(outer);
+        }
+
+        List<string> distinct = [.. inner.Select(r => r.OutputType).Distinct(StringComparer.OrdinalIgnoreCase)];
+        return distinct.Count == 1 ? distinct[0] : string.Join(", ", inner.Select(r => $"{r.OutputType} ({r.Framework})"));
     }
 
     private static List<string> Distinct(IEnumerable<string> paths) => paths.Distinct(PathUtil.Comparer).ToList();

@@ -13,36 +13,112 @@ namespace SharpClaw.Server.Semantic.Navigation;
 /// </summary>
 internal static class CallGraph
 {
+    /// <summary>
+    /// The callers of <paramref name="symbol"/>: those that call it, and those that reach it through an interface
+    /// member it implements or a base member it overrides (marked <c>Via</c> that member). Roslyn's caller search
+    /// cascades across such members in both directions; a call site whose called member cannot run the requested one
+    /// (a call to a sibling implementation's base, say) is left out.
+    /// </summary>
     public static async Task<List<RelatedSymbol>> CallersAsync(ISymbol symbol, NavigationFormat format, CancellationToken cancellationToken)
     {
-        // Callers compile against different flavours of a multi-targeted declaring project: search from each.
-        List<SymbolCallerInfo> callers = [];
-        foreach (ISymbol flavour in await Flavours.OfAsync(symbol, format.Solution, cancellationToken).ConfigureAwait(false))
+        Solution solution = format.Solution;
+        string target = Flavours.Identity(symbol, solution);
+        Dictionary<string, ISymbol> dispatching = new(StringComparer.Ordinal);
+        if (symbol is IMethodSymbol or IPropertySymbol or IEventSymbol)
         {
-            callers.AddRange(await SymbolFinder.FindCallersAsync(flavour, format.Solution, cancellationToken).ConfigureAwait(false));
+            // Transitively: an override of a base member that implements an interface member is reached through both.
+            Queue<ISymbol> pending = new([symbol]);
+            while (pending.Count > 0)
+            {
+                foreach (ISymbol member in Relations.Supertypes(pending.Dequeue()))
+                {
+                    if (dispatching.TryAdd(Flavours.Identity(member, solution), member.OriginalDefinition))
+                    {
+                        pending.Enqueue(member);
+                    }
+                }
+            }
         }
 
-        // One entry per calling symbol, whichever flavour of its project it was found in.
-        Dictionary<string, (ISymbol Symbol, List<Location> Sites)> sites = new(StringComparer.Ordinal);
+        // Callers compile against different flavours of a multi-targeted declaring project: search from each,
+        // and from each member that dispatches here.
+        List<SymbolCallerInfo> callers = [];
+        foreach (ISymbol start in dispatching.Values.Prepend(symbol))
+        {
+            foreach (ISymbol flavour in await Flavours.OfAsync(start, solution, cancellationToken).ConfigureAwait(false))
+            {
+                callers.AddRange(await SymbolFinder.FindCallersAsync(flavour, solution, cancellationToken).ConfigureAwait(false));
+            }
+        }
+
+        // One entry per calling symbol (whichever flavour of its project it was found in) and way it gets here.
+        Dictionary<(string Caller, string? Via), (ISymbol Symbol, HashSet<Location> Sites, string? Via)> entries = [];
         foreach (SymbolCallerInfo caller in callers)
         {
-            List<Location> locations = [.. caller.Locations.Where(l => l.IsInSource && !format.IsGenerated(l))];
-            if (locations.Count == 0)
+            ISymbol calling = Normalize(caller.CallingSymbol);
+            string key = Flavours.Identity(calling, solution);
+            foreach (Location location in caller.Locations.Where(l => l.IsInSource && !format.IsGenerated(l)))
+            {
+                (bool runs, ISymbol? via) = await ClassifyAsync(location, symbol, target, dispatching, solution, cancellationToken).ConfigureAwait(false);
+                if (!runs)
+                {
+                    continue;
+                }
+
+                string? viaName = via?.ToDisplayString(SymbolFormat.NameFormat);
+                if (!entries.TryGetValue((key, viaName), out (ISymbol Symbol, HashSet<Location> Sites, string? Via) entry))
+                {
+                    entries[(key, viaName)] = entry = (calling, [], viaName);
+                }
+
+                entry.Sites.Add(location);
+            }
+        }
+
+        return NavigationFormat.Ordered(entries.Values.Select(entry =>
+            format.Related(entry.Symbol, NavigationFormat.Ordered(entry.Sites.Select(format.Location))) with { Via = entry.Via }));
+    }
+
+    /// <summary>
+    /// Whether the call at <paramref name="location"/> can run <paramref name="symbol"/>: it names the symbol
+    /// (in any flavour), or a member in <paramref name="dispatching"/> (then that member is the way); a call naming
+    /// another member of the same name and kind cannot. Anything not recognised is kept as a direct call.
+    /// </summary>
+    private static async Task<(bool Runs, ISymbol? Via)> ClassifyAsync(Location location, ISymbol symbol, string target, Dictionary<string, ISymbol> dispatching, Solution solution, CancellationToken cancellationToken)
+    {
+        if (solution.GetDocument(location.SourceTree) is not { } document
+            || await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model
+            || await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false) is not { } root)
+        {
+            return (true, null);
+        }
+
+        bool other = false;
+        SyntaxNode? node = root.FindNode(location.SourceSpan, getInnermostNodeForTie: true);
+        for (int depth = 0; node is not null && depth < 3; depth++, node = node.Parent)
+        {
+            SymbolInfo info = model.GetSymbolInfo(node, cancellationToken);
+            if ((info.Symbol ?? info.CandidateSymbols.FirstOrDefault()) is not { } named)
             {
                 continue;
             }
 
-            ISymbol calling = Normalize(caller.CallingSymbol);
-            string key = Flavours.Identity(calling, format.Solution);
-            if (!sites.TryGetValue(key, out (ISymbol Symbol, List<Location> Sites) entry))
+            named = Normalize(named).OriginalDefinition;
+            string id = Flavours.Identity(named, solution);
+            if (id == target)
             {
-                sites[key] = entry = (calling, []);
+                return (true, null);
             }
 
-            entry.Sites.AddRange(locations);
+            if (dispatching.TryGetValue(id, out ISymbol? via))
+            {
+                return (true, via);
+            }
+
+            other |= named.Kind == symbol.Kind && named.Name == symbol.Name;
         }
 
-        return NavigationFormat.Ordered(sites.Values.Select(pair => format.Related(pair.Symbol, NavigationFormat.Ordered(pair.Sites.Select(format.Location)))));
+        return (!other, null);
     }
 
     public static async Task<(List<RelatedSymbol> Callees, int OmittedAccesses)> CalleesAsync(ISymbol symbol, NavigationFormat format, CancellationToken cancellationToken)

@@ -29,6 +29,9 @@ public sealed class NavigateService(SemanticContextCache cache)
         return await RunAsync(lease, request.Target.Workspace, parameters, action, offset, limit, cancellationToken).ConfigureAwait(false);
     }
 
+    /// <summary>The actions that search every flavour of a multi-targeted declaring project and merge (the others answer from one).</summary>
+    private static readonly HashSet<string> SearchesEveryFlavour = ["implementation", "references", "reads", "writes", "callers", "subtypes", "impact"];
+
     internal static (string Action, int Offset, int Limit) Validate(string? action, int? offset, int? limit)
     {
         string normalized = action?.Trim().ToLowerInvariant() ?? string.Empty;
@@ -57,7 +60,8 @@ public sealed class NavigateService(SemanticContextCache cache)
         ISymbol symbol = match.Symbol;
         NavigationFormat format = new(solution, workspace, parameters.Context == true);
         (string project, string? framework) = SymbolQueryService.Answered(lease, workspace, match.Project);
-        Builder result = new(action, SymbolFormat.Describe(symbol, workspace, solution), project, framework, SymbolQueryService.Excluded(lease, workspace), match.ResolvedFile, offset, limit);
+        FlavourNote? flavours = Flavours.Note(match.Project, lease.Context.Frameworks, searched: SearchesEveryFlavour.Contains(action));
+        Builder result = new(action, SymbolFormat.Describe(symbol, workspace, solution), project, framework, SymbolQueryService.Excluded(lease, workspace), match.ResolvedFile, flavours, offset, limit);
 
         switch (action)
         {
@@ -219,7 +223,7 @@ public sealed class NavigateService(SemanticContextCache cache)
         (section.Locations?.Count ?? 0) + (section.Related?.Sum(r => 1 + (r.CallSites?.Count ?? 0)) ?? 0);
 
     /// <summary>Builds the result of one action, paging its list.</summary>
-    private sealed class Builder(string action, ResolvedSymbol symbol, string project, string? framework, IReadOnlyList<ExcludedAnalyzers>? excluded, string? resolvedFile, int offset, int limit)
+    private sealed class Builder(string action, ResolvedSymbol symbol, string project, string? framework, IReadOnlyList<ExcludedAnalyzers>? excluded, string? resolvedFile, FlavourNote? flavours, int offset, int limit)
     {
         public NavigateResult Locations(IEnumerable<NavigateLocation> locations, int omittedGenerated = 0)
         {
@@ -270,6 +274,7 @@ public sealed class NavigateService(SemanticContextCache cache)
             new(action, symbol, project, framework, locations, related, hover, sources, members, sections, omittedToFit, total, paged ? offset : 0, limit, truncated, truncated ? offset + shown : null, omittedGenerated, omittedAccesses, excluded)
             {
                 ResolvedFile = resolvedFile,
+                Flavours = flavours,
             };
     }
 }

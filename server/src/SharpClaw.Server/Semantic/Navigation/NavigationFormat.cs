@@ -45,12 +45,13 @@ internal sealed class NavigationFormat(Solution solution, string workspace, bool
 
     public static List<RelatedSymbol> Ordered(IEnumerable<RelatedSymbol> symbols) =>
         [.. symbols
-            .GroupBy(s => (s.Name, s.Location?.Path, s.Location?.Line)).Select(g => g.First())
+            .GroupBy(s => (s.Name, s.Location?.Path, s.Location?.Line, s.Via)).Select(g => g.First())
             .OrderBy(s => s.Location is null ? 1 : 0)
             .ThenBy(s => s.Location?.Path, StringComparer.Ordinal)
             .ThenBy(s => s.Location?.Line)
             .ThenBy(s => s.Location?.Character)
-            .ThenBy(s => s.Name, StringComparer.Ordinal)];
+            .ThenBy(s => s.Name, StringComparer.Ordinal)
+            .ThenBy(s => s.Via, StringComparer.Ordinal)];
 
     /// <summary>The trimmed text of the line holding <paramref name="position"/>.</summary>
     public static string LineText(SourceText text, int position) => text.Lines.GetLineFromPosition(position).ToString().Trim();

@@ -10,7 +10,8 @@ namespace SharpClaw.Server.Semantic.Navigation;
 
 /// <summary>
 /// <c>sharpclaw/symbols</c>: a file's declarations with their ranges, nested under their containers, or the
-/// workspace's symbols matching a query, best matches first (exact, prefix, substring, camel humps), then by file and position.
+/// workspace's symbols matching a query, best matches first (exact, prefix, camel humps, substring; types before members
+/// before fields), then by file and position. Generated declarations are listed only when nothing else matches.
 /// </summary>
 public sealed class SymbolsService(SemanticContextCache cache)
 {
@@ -74,8 +75,17 @@ public sealed class SymbolsService(SemanticContextCache cache)
                 }
             }
 
+            // Generated declarations (source generators, obj/**, *.g.cs) only when nothing written by hand matches,
+            // so one list never mixes file:// links of generated files with workspace paths.
+            List<(SymbolMatch Match, int Score, SourceLocation Location)> written = [.. found.Where(f => !IsGeneratedDeclaration(f.Location))];
+            if (written.Count > 0)
+            {
+                found = written;
+            }
+
             List<(SymbolMatch Match, int Score, SourceLocation Location)> ordered = [.. found
-                .OrderBy(f => f.Score).ThenBy(f => f.Location.Path, StringComparer.Ordinal).ThenBy(f => f.Location.Line).ThenBy(f => f.Location.Character).ThenBy(f => f.Match.Display, StringComparer.Ordinal)];
+                .OrderBy(f => f.Score).ThenBy(f => KindRank(f.Match.Symbol))
+                .ThenBy(f => f.Location.Path, StringComparer.Ordinal).ThenBy(f => f.Location.Line).ThenBy(f => f.Location.Character).ThenBy(f => f.Match.Display, StringComparer.Ordinal)];
             items = [.. ordered.Select(f => new SymbolItem(f.Match.Display, f.Match.Kind, f.Location.Path, f.Location.Line, f.Location.Character, null, null, 0))];
             answering = [.. ordered.Select(f => f.Match.Project).DistinctBy(p => p.Id)];
         }
@@ -163,7 +173,32 @@ public sealed class SymbolsService(SemanticContextCache cache)
         }
     }
 
-    /// <summary>Lower is better: exact (case-sensitive, then not), prefix, substring, camel humps; int.MaxValue: no match.</summary>
+    /// <summary>Within one match quality: types, then members that run code, then fields and the rest.</summary>
+    private static int KindRank(ISymbol symbol) => symbol switch
+    {
+        INamedTypeSymbol => 0,
+        IMethodSymbol or IPropertySymbol or IEventSymbol => 1,
+        _ => 2,
+    };
+
+    /// <summary>A declaration in a generated file: a source generator's output, or a file under obj/ or named *.g.cs / *.g.i.cs.</summary>
+    internal static bool IsGeneratedDeclaration(SourceLocation location) =>
+        location.Generated == true || IsGeneratedPath(location.Path);
+
+    /// <summary>A workspace-relative (or file://) path of a generated file: under an obj folder, or named *.g.cs / *.g.i.cs.</summary>
+    internal static bool IsGeneratedPath(string path)
+    {
+        string normalized = path.Replace('\\', '/');
+        return normalized.StartsWith("obj/", StringComparison.OrdinalIgnoreCase)
+            || normalized.Contains("/obj/", StringComparison.OrdinalIgnoreCase)
+            || normalized.EndsWith(".g.cs", StringComparison.OrdinalIgnoreCase)
+            || normalized.EndsWith(".g.i.cs", StringComparison.OrdinalIgnoreCase);
+    }
+
+    /// <summary>
+    /// Lower is better: exact (case-sensitive, then not), prefix (the same), camel humps (<c>FeMa</c> →
+    /// <c>FeatureManager</c>: a deliberate abbreviation), substring (the same); int.MaxValue: no match.
+    /// </summary>
     internal static int Score(string name, string query)
     {
         if (name.Equals(query, StringComparison.Ordinal))
@@ -186,17 +221,17 @@ public sealed class SymbolsService(SemanticContextCache cache)
             return 3;
         }
 
-        if (name.Contains(query, StringComparison.Ordinal))
+        if (CamelHumps(name, query))
         {
             return 4;
         }
 
-        if (name.Contains(query, StringComparison.OrdinalIgnoreCase))
+        if (name.Contains(query, StringComparison.Ordinal))
         {
             return 5;
         }
 
-        return CamelHumps(name, query) ? 6 : int.MaxValue;
+        return name.Contains(query, StringComparison.OrdinalIgnoreCase) ? 6 : int.MaxValue;
     }
 
     /// <summary>Each query character matches the start of a hump or continues the current one: <c>CoCa</c> and <c>CC</c> match <c>CountCalls</c>.</summary>

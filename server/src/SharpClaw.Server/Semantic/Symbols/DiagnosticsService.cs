@@ -61,7 +61,11 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             .Where(d => d.FilePath is { } f && (f.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || f.EndsWith(".csx", StringComparison.OrdinalIgnoreCase)))
             .Select(d => (Document: d, Relative: PathUtil.ToWorkspaceRelative(workspace, d.FilePath!)))
             .DistinctBy(d => d.Relative)];
-        List<(Document Document, string Relative)> selected = [.. documents.Where(d => matches(d.Relative)).OrderBy(d => d.Relative, StringComparer.Ordinal).Take(MaxFiles)];
+        // Generated files (under obj/, *.g.cs) only when asked for: an exact path, or a glob that names them itself.
+        bool withGenerated = AsksForGenerated(parameters.Path);
+        List<(Document Document, string Relative)> selected = [.. documents
+            .Where(d => matches(d.Relative) && (withGenerated || !Navigation.SymbolsService.IsGeneratedPath(d.Relative)))
+            .OrderBy(d => d.Relative, StringComparer.Ordinal).Take(MaxFiles)];
 
         // Projects are analyzed in parallel (each on its own compilation); the items are sorted below, so
         // the answer's order does not depend on which project finished first.
@@ -193,6 +197,20 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         }
 
         return items;
+    }
+
+    /// <summary>Whether a diagnostics <c>path</c> asks for generated files: one file (not a glob), or a glob naming obj/ or .g.cs itself.</summary>
+    private static bool AsksForGenerated(string? path)
+    {
+        if (string.IsNullOrWhiteSpace(path))
+        {
+            return false;
+        }
+
+        string wanted = path.Trim().Replace('\\', '/');
+        return wanted.IndexOfAny(['*', '?', '{', '[']) < 0
+            || wanted.Contains("obj/", StringComparison.OrdinalIgnoreCase)
+            || wanted.Contains(".g.", StringComparison.OrdinalIgnoreCase);
     }
 
     /// <summary>True when <see cref="FileResolver.DiskFiles"/> would not list the file (it is under bin, obj, artifacts, node_modules or a dot folder).</summary>

@@ -1,4 +1,6 @@
+using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
+using SharpClaw.Protocol.Semantic;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 
@@ -7,7 +9,9 @@ namespace SharpClaw.Server.Semantic.Symbols;
 /// multi-targeted library's consumers compile against one flavour each, so a search for implementations,
 /// subtypes or callers starts from every flavour and the answers are merged. Symbols are matched across
 /// compilations by their documentation comment id (namespace, containing types, name and signature),
-/// which also finds a member declared differently per framework under <c>#if</c>.
+/// which also finds a member declared differently per framework under <c>#if</c>. Answers from one
+/// compilation use the default flavour: the one most of the solution compiles against (the most projects
+/// that depend on it, directly or transitively; ties go to the first by compilation name).
 /// </summary>
 internal static class Flavours
 {
@@ -84,5 +88,64 @@ internal static class Flavours
             .Select(l => solution.GetDocument(l.SourceTree!)?.Project.FilePath ?? l.SourceTree!.FilePath)
             .FirstOrDefault();
         return $"{id}|{owner ?? definition.ContainingAssembly?.Identity.Name}";
+    }
+
+    /// <summary>0 for the default flavour of its project file (or a project with one flavour), 1 for the others: sort by it to prefer the default.</summary>
+    public static int Rank(Project project) =>
+        project.FilePath is { } file && TableOf(project.Solution).TryGetValue(file, out FileFlavours? flavours) && flavours.Default != project.Id ? 1 : 0;
+
+    /// <summary>
+    /// What an answer from <paramref name="answering"/> says about flavours: null for a project with one; else
+    /// every framework, whether all were searched, and how many dependent projects compile against the answering one.
+    /// </summary>
+    public static FlavourNote? Note(Project answering, IReadOnlyDictionary<ProjectId, string?> frameworks, bool searched)
+    {
+        if (answering.FilePath is not { } file || !TableOf(answering.Solution).TryGetValue(file, out FileFlavours? flavours))
+        {
+            return null;
+        }
+
+        List<string> names = [.. flavours.Flavours.Select(f => frameworks.GetValueOrDefault(f.Id) ?? answering.Solution.GetProject(f.Id)?.Name ?? "?")];
+        int against = flavours.Flavours.Find(f => f.Id == answering.Id).Votes;
+        return new FlavourNote(names, searched, flavours.Dependents, against);
+    }
+
+    /// <summary>The flavours of one project file: each with the dependent project files compiling against it, and the default.</summary>
+    private sealed record FileFlavours(List<(ProjectId Id, int Votes)> Flavours, int Dependents, ProjectId Default);
+
+    private static readonly ConditionalWeakTable<Solution, Dictionary<string, FileFlavours>> Tables = [];
+
+    private static Dictionary<string, FileFlavours> TableOf(Solution solution) => Tables.GetValue(solution, Build);
+
+    private static Dictionary<string, FileFlavours> Build(Solution solution)
+    {
+        Dictionary<string, FileFlavours> table = new(PathUtil.Comparer);
+        ProjectDependencyGraph graph = solution.GetProjectDependencyGraph();
+        foreach (IGrouping<string, Project> group in solution.Projects.Where(p => p.FilePath is not null).GroupBy(p => p.FilePath!, PathUtil.Comparer))
+        {
+            List<Project> flavours = [.. group.OrderBy(p => p.Name, StringComparer.Ordinal)];
+            if (flavours.Count < 2)
+            {
+                continue;
+            }
+
+            HashSet<string> all = new(PathUtil.Comparer);
+            List<(ProjectId Id, int Votes)> votes = [];
+            foreach (Project flavour in flavours)
+            {
+                HashSet<string> dependents = new(graph.GetProjectsThatTransitivelyDependOnThisProject(flavour.Id)
+                    .Select(id => solution.GetProject(id)?.FilePath)
+                    .OfType<string>()
+                    .Where(f => !PathUtil.Comparer.Equals(f, group.Key)), PathUtil.Comparer);
+                all.UnionWith(dependents);
+                votes.Add((flavour.Id, dependents.Count));
+            }
+
+            // The most dependents; the first by name on a tie (the list is in name order, MaxBy keeps the first).
+            ProjectId chosen = votes.MaxBy(v => v.Votes).Id;
+            table[group.Key] = new FileFlavours(votes, all.Count, chosen);
+        }
+
+        return table;
     }
 }

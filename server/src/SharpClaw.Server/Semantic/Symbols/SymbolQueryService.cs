@@ -23,6 +23,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         return new SymbolResolveResult(SymbolFormat.Describe(match.Symbol, workspace, lease.Solution), project, framework, Excluded(lease, workspace))
         {
             ResolvedFile = match.ResolvedFile,
+            Flavours = Flavours.Note(match.Project, lease.Context.Frameworks, searched: false),
         };
     }
 
@@ -109,6 +110,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
             Excluded(lease, workspace))
         {
             ResolvedFile = match.ResolvedFile,
+            Flavours = Flavours.Note(match.Project, lease.Context.Frameworks, searched: true), // Roslyn follows the symbol into every flavour (linked documents)
         };
     }
 
@@ -167,6 +169,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
             Excluded(lease, workspace))
         {
             ResolvedFile = match.ResolvedFile,
+            Flavours = Flavours.Note(match.Project, lease.Context.Frameworks, searched: type.TypeKind is TypeKind.Interface or TypeKind.Class),
         };
     }
 

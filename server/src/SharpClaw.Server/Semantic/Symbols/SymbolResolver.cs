@@ -100,6 +100,11 @@ internal static class SymbolResolver
             return matches[0] with { ResolvedFile = file?.Reported };
         }
 
+        if (matches.Count > 1 && Preferred(matches, query, selector.Name) is { } preferred)
+        {
+            return preferred with { ResolvedFile = file?.Reported };
+        }
+
         if (matches.Count > 1)
         {
             throw Ambiguous(selector.Name, matches, workspace);
@@ -107,6 +112,37 @@ internal static class SymbolResolver
 
         throw NotFound(selector, query, [.. index.All.Where(m => selected.Contains(m.Project.Id))], workspace);
     }
+
+    /// <summary>
+    /// Among several matches, the one the name means when explicit interface implementations also match it: the one
+    /// whose display name is the name itself (a candidate sent back unchanged), else the only one whose containing type
+    /// is the name's container (<c>ISelector.Populate</c> is the interface member, not <c>AttributeSelector.ISelector.Populate</c>).
+    /// </summary>
+    private static SymbolMatch? Preferred(List<SymbolMatch> matches, NameQuery query, string name)
+    {
+        string wanted = SymbolFormat.Strip(name);
+        List<SymbolMatch> exact = [.. matches.Where(m => SymbolFormat.Strip(m.Display) == wanted)];
+        if (exact.Count == 1)
+        {
+            return exact[0];
+        }
+
+        if (query.Tail.Count < 2 || !matches.Exists(m => IsExplicitImplementation(m.Symbol)))
+        {
+            return null;
+        }
+
+        List<SymbolMatch> contained = [.. matches.Where(m => m.Symbol.ContainingType?.Name == query.Tail[0])];
+        return contained.Count == 1 ? contained[0] : null;
+    }
+
+    private static bool IsExplicitImplementation(ISymbol symbol) => symbol switch
+    {
+        IMethodSymbol method => method.ExplicitInterfaceImplementations.Length > 0,
+        IPropertySymbol property => property.ExplicitInterfaceImplementations.Length > 0,
+        IEventSymbol @event => @event.ExplicitInterfaceImplementations.Length > 0,
+        _ => false,
+    };
 
     /// <summary>Projects named by <paramref name="project"/> (name, compilation name or workspace-relative path), else all.</summary>
     public static List<Project> SelectProjects(Solution solution, string workspace, string? project)
@@ -161,9 +197,9 @@ internal static class SymbolResolver
         return new SymbolMatch(symbol, owner, symbol.ToDisplayString(SymbolFormat.NameFormat), SymbolFormat.KindOf(symbol));
     }
 
-    /// <summary>The document of a resolved file in the selected projects (the first compilation's).</summary>
+    /// <summary>The document of a resolved file in the selected projects (the default flavour's, else the first compilation's).</summary>
     internal static Document FindDocument(List<Project> projects, ResolvedFile file) =>
-        FileResolver.Documents(projects, file).FirstOrDefault()
+        FileResolver.Documents(projects, file).OrderBy(d => Flavours.Rank(d.Project)).FirstOrDefault()
             ?? throw SemanticException.InvalidRequest($"{file.Relative} is not compiled by {(projects.Count == 1 ? "the selected project" : "any project")}, so it has no semantic information.");
 
     /// <summary>Exact workspace-relative path, or a whole-segment suffix of it.</summary>
@@ -304,10 +340,11 @@ internal static class SymbolResolver
     /// <summary>
     /// One entry per symbol: every flavour (target framework) of a project declares the same member once, even
     /// where its declaration differs per framework under <c>#if</c>; linked files give the same symbol per compilation.
+    /// The default flavour's entry is kept (<see cref="Flavours.Rank"/>).
     /// </summary>
     internal static List<SymbolMatch> Deduplicate(List<SymbolMatch> matches) =>
         [.. matches
-            .GroupBy(m => (m.Display, Owner: m.Project.FilePath ?? m.Project.Name)).Select(g => g.First())
+            .GroupBy(m => (m.Display, Owner: m.Project.FilePath ?? m.Project.Name)).Select(g => g.OrderBy(m => Flavours.Rank(m.Project)).First())
             .GroupBy(m => (m.Display, Location: FirstLocationKey(m.Symbol))).Select(g => g.First())];
 
     private static string FirstLocationKey(ISymbol symbol) =>
