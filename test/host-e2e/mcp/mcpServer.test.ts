@@ -205,14 +205,14 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.deepEqual(tools.map((tool) => tool.name), [...defaultTools, ...extraTools]);
   });
 
-  it('keeps the tools/list answer small: under 22 KB by default, output schemas only one level deep', async () => {
+  it('keeps the tools/list answer small: under 23 KB by default (eight tools), output schemas only one level deep', async () => {
     // Every client downloads the listing (and many put it into the agent's context): it was 45 KB,
     // 26 KB of it nested output schemas. Inputs keep every argument with its description.
     const { client } = await connect(calculator, stateDir, []);
     open.push(client);
     const listing = await client.listTools();
     const bytes = Buffer.byteLength(JSON.stringify(listing), 'utf8');
-    assert.ok(bytes < 22_000, `tools/list is ${bytes} bytes`);
+    assert.ok(bytes < 23_000, `tools/list is ${bytes} bytes`);
     let outputBytes = 0;
     for (const tool of listing.tools) {
       if (!tool.outputSchema) continue;

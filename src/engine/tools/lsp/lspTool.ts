@@ -19,13 +19,13 @@ import { defineTool, type ToolContext } from '../toolDefinition';
 const reserved = /^(initialize|initialized|shutdown|exit|\$\/.*|textDocument\/(didOpen|didChange|didClose|didSave|willSave|willSaveWaitUntil)|workspace\/(didChangeConfiguration|didChangeWatchedFiles|didChangeWorkspaceFolders)|window\/.*|client\/.*|notebookDocument\/.*)$/;
 
 const LspInputSchema = z.strictObject({
-  action: z.enum(['status', 'capabilities', 'reload', 'request']).describe('status: the session; capabilities: what request answers; reload: drop loaded solutions and proposals; request: one raw LSP request.'),
-  method: z.string().min(1).max(200).optional().describe('request: the LSP method, e.g. textDocument/definition.'),
+  action: z.enum(['status', 'capabilities', 'reload', 'request']),
+  method: z.string().min(1).max(200).optional().describe('request: e.g. textDocument/definition.'),
   parameters: z
     .union([z.record(z.string(), z.unknown()), z.string().max(100_000)])
     .optional()
-    .describe('request: the LSP params (zero-based positions, file: URIs), as an object or JSON text.'),
-  apply: z.boolean().optional().describe('request: needed for a method outside the capabilities (and workspace/executeCommand).'),
+    .describe('request: the LSP params, an object or JSON text.'),
+  apply: z.boolean().optional().describe('request: needed for methods outside capabilities.'),
   ...workspaceSelection,
 });
 type LspInput = z.infer<typeof LspInputSchema>;
@@ -98,7 +98,7 @@ export const lspTool = defineTool<LspInput, LspResult>({
   displayName: 'C# language server',
   referenceName: 'sharpclawLsp',
   userDescription: 'The Roslyn session: status, capabilities, reload, and raw LSP requests.',
-  modelDescription: `The Roslyn host session. action=status: running, loading (with a progress: line) and workspace lines, and the host and Roslyn versions. action=capabilities: the LSP ServerCapabilities of what request answers. action=reload: drops the loaded solutions and pending edit proposals; the next call loads again (with the user's approval). action=request: one raw LSP request with method and parameters (zero-based line/character, file: URIs) — definition, typeDefinition, implementation, references, hover, documentSymbol, workspace/symbol, diagnostic, prepareRename, rename — answered as LSP JSON; rename returns the WorkspaceEdit and writes nothing (use edit to change files). Prefer the other tools for everyday questions: they take names and one-based positions and answer in fewer tokens.`,
+  modelDescription: 'The Roslyn session and raw LSP. status: running, loading, workspace and versions. capabilities: what request answers. reload: a fresh session (loads again with approval). request: one LSP request (method, parameters with zero-based positions and file: URIs) answered as LSP JSON; rename returns a WorkspaceEdit and writes nothing. Prefer the other tools: names, one-based positions, fewer tokens.',
   tags: ['csharp', 'roslyn', 'lsp'],
   input: LspInputSchema,
   output: LspResultSchema,
