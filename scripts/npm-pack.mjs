@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from './build.mjs';
 import { hostFilesFor } from './package.mjs';
+import { npmCli } from './npm-cli.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -18,17 +19,6 @@ const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'),
 /** What the CLI loads at run time, relative to dist/: the entry and the bundles it requires. */
 function cliBundles() {
   return ['cli.js', 'core.js'].filter((file) => fs.existsSync(path.join(repoRoot, 'dist', file)));
-}
-
-function npmCli() {
-  const candidates = [
-    path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
-    '/usr/lib/node_modules/npm/bin/npm-cli.js',
-    '/usr/local/lib/node_modules/npm/bin/npm-cli.js',
-  ];
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) throw new Error('Cannot find npm-cli.js next to this Node.');
-  return found;
 }
 
 const readme = `# sharpclaw

@@ -12,6 +12,7 @@ import {
   cacheRoot, chromiumPath, codeServerDir, codeServerEntry, codeServerVersions, mcpInspectorDir, mcpInspectorEntry, mcpInspectorVersion,
   node24Binary, node24Dir,
 } from './paths.mjs';
+import { npmCli } from '../npm-cli.mjs';
 
 const log = (message) => console.log(`[testbed] ${message}`);
 
@@ -50,17 +51,6 @@ export function runStep(step, command, args, { env = process.env, beforeRetry = 
 
 function run(step, command, args, options = {}) {
   return runStep(step, command, args, options);
-}
-
-function npmCli() {
-  const candidates = [
-    path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
-    '/usr/lib/node_modules/npm/bin/npm-cli.js',
-    '/usr/local/lib/node_modules/npm/bin/npm-cli.js',
-  ];
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) throw new Error('Cannot find npm-cli.js next to this Node; set up npm first.');
-  return found;
 }
 
 function ensureDebianPackages({ browser }) {

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
 import type { Browser, Page } from 'playwright-core';
 import { openSidebar, runCommand, shrinkSidebarToMinimum } from '../browser/workbench';
 
@@ -312,6 +313,33 @@ describe('SharpClaw in the browser workbench', function () {
     await page.screenshot({ path: path.join(artifacts, 'workspace-loaded.png') });
     await sidebar.locator('[data-testid=approvals-allowed]').getByRole('button', { name: 'Reset' }).click();
     await sidebar.locator('[data-testid=approvals-allowed]', { hasText: 'Nothing is allowed permanently for this workspace' }).waitFor({ timeout: 30_000 });
+  });
+
+  it('Set Up MCP for Another Agent… writes the picked client\'s file with the ticked permission, after a modal that names it', async () => {
+    const { page } = session;
+    const workspace = path.join(session.root, 'ws');
+    const config = path.join(workspace, '.mcp.json');
+    // Someone's existing server (with a comment) must survive the merge.
+    fs.writeFileSync(config, '{\n  // the team\'s servers\n  "mcpServers": { "other": { "command": "other-server" } }\n}\n');
+    await runCommand(page, 'SharpClaw: Set Up MCP for Another Agent…');
+    const picker = page.locator('.quick-input-widget');
+    await picker.locator('.monaco-list-row', { hasText: 'Claude Code' }).first().waitFor({ timeout: 60_000 });
+    await picker.locator('input').fill('Claude Code');
+    await page.keyboard.press('Enter');
+    await picker.locator('.monaco-list-row', { hasText: 'Load the solution (MSBuild evaluation)' }).first().waitFor({ timeout: 30_000 });
+    await picker.locator('.monaco-list-row', { hasText: 'Load the solution (MSBuild evaluation)' }).first().click();
+    await page.keyboard.press('Enter');
+    const dialog = await modal(page, /^Add SharpClaw's MCP server in .*\.mcp\.json\?$/);
+    assert.match(dialog.detail, /Claude Code will start it with --allow-evaluation\. Other servers and comments in the file stay\./);
+    assert.equal(fs.readFileSync(config, 'utf8').includes('sharpclaw'), false, 'nothing is written before Write');
+    await clickDialogButton(page, 'Write');
+    await toast(page, /SharpClaw's MCP server is set up for Claude Code in .*\.mcp\.json\./);
+    const written = fs.readFileSync(config, 'utf8');
+    assert.match(written, /\/\/ the team's servers/);
+    const servers = (parseJsonc(written) as { mcpServers: Record<string, unknown> }).mcpServers;
+    assert.deepEqual(servers.other, { command: 'other-server' });
+    assert.deepEqual(servers.sharpclaw, { type: 'stdio', command: 'node', args: [path.join(repoRoot, 'dist', 'cli.js'), 'mcp', '--allow-evaluation'] });
+    await runCommand(page, 'Notifications: Clear All Notifications');
   });
 
   it('the whole sidebar stays readable at the narrowest sidebar width in the dark theme (screenshot)', async () => {

@@ -12,12 +12,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cleanUpCopies, copyFixture, restore, runCli, tempStateRoot } from './verification/support';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
-const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ packCli(options: { outDir: string; skipBuild: boolean }): Promise<string> }>;
+const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
 
-function npm(args: string[], cwd: string): string {
-  const npmCli = ['/usr/lib/node_modules/npm/bin/npm-cli.js', '/usr/local/lib/node_modules/npm/bin/npm-cli.js', path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js')].find((p) => fs.existsSync(p));
-  assert.ok(npmCli, 'npm is installed next to node');
-  return execFileSync(process.execPath, [npmCli, ...args], { cwd, encoding: 'utf8' });
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { npmCli } = await importEsm<{ npmCli(): string }>(path.join(repoRoot, 'scripts', 'npm-cli.mjs'));
+  return execFileSync(process.execPath, [npmCli(), ...args], { cwd, encoding: 'utf8' });
 }
 
 describe('the npm package of the CLI (npm run pack:cli, npm install -g)', function () {
@@ -30,9 +29,10 @@ describe('the npm package of the CLI (npm run pack:cli, npm install -g)', functi
   before(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-npm-'));
     // The bundles and the host are built by `npm test` before this layer runs.
-    const tarball = await (await importEsm(path.join(repoRoot, 'scripts', 'npm-pack.mjs'))).packCli({ outDir: path.join(root, 'pack'), skipBuild: true });
+    const { packCli } = await importEsm<{ packCli(options: { outDir: string; skipBuild: boolean }): Promise<string> }>(path.join(repoRoot, 'scripts', 'npm-pack.mjs'));
+    const tarball = await packCli({ outDir: path.join(root, 'pack'), skipBuild: true });
     const prefix = path.join(root, 'prefix');
-    npm(['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tarball], root);
+    await npm(['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tarball], root);
     bin = path.join(prefix, 'bin', 'sharpclaw');
     calculator = copyFixture('Calculator');
     restore(calculator, 'Calculator.slnx');

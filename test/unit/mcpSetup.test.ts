@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { ToolError } from '../../src/engine/errors';
-import { serverArguments, setupPlan } from '../../src/surfaces/mcp/mcpSetup';
+import { serverArguments, setupPlan } from '../../src/engine/config/mcpSetup';
 
 const places = { project: '/work/proj', home: '/home/me', env: {} };
 const none = { allowEvaluation: false, allowWrite: false, allowShell: false, tools: 'default' as const };

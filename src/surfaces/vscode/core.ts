@@ -11,6 +11,7 @@ import { resetApprovals } from './approvals/resetApprovalsCommand';
 import { VsCodePermissionPolicy } from './approvals/vscodePermissionPolicy';
 import { restartHost, showHostStatus } from './commands/hostCommands';
 import { loadWorkspace } from './commands/loadWorkspaceCommand';
+import { setUpMcpForAnotherAgent } from './commands/setUpMcpCommand';
 import { applyHostWrite } from './edits/hostWrites';
 import { renameSymbol } from './edits/renameSymbolCommand';
 import { createEditJournal, replayEdit } from './edits/replayEditCommands';
@@ -134,6 +135,7 @@ export class Core implements vscode.Disposable {
       'sharpclaw.openSidebar': () => vscode.commands.executeCommand(`${ReportViewProvider.viewId}.focus`),
       'sharpclaw.loadWorkspace': () => loadWorkspace(this.session, this.reportView, log),
       'sharpclaw.resetApprovals': () => resetApprovals(this.approvalStore, log),
+      'sharpclaw.setUpMcp': () => setUpMcpForAnotherAgent({ workspaceFolder: firstWorkspaceFolder, cliPath: context.asAbsolutePath(path.join('dist', 'cli.js')), log }),
     };
   }
 

@@ -17,7 +17,7 @@ import { ToolError } from '../../../engine/errors';
 import { mcpServerFactory } from '../../mcp/mcpServer';
 import { mcpToolSets, mcpToolsFor, type McpToolSet } from '../../mcp/mcpTools';
 import { McpWorkspace } from '../../mcp/mcpWorkspace';
-import { setupClients, setupPlan, type SetupClient } from '../../mcp/mcpSetup';
+import { setupClients, setupPlan, type SetupClient } from '../../../engine/config/mcpSetup';
 import { readMcpPermissionSettings } from '../../mcp/mcpPermissionSettings';
 import { McpClientLink, McpPermissionPolicy } from '../../mcp/mcpPermissionPolicy';
 import { McpApprovalRounds } from '../../mcp/mcpInputRequired';

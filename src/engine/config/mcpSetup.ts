@@ -1,4 +1,4 @@
-// `sharpclaw mcp setup`: the configuration that registers our MCP server in another agent's client
+// `sharpclaw mcp setup` and VS Code's Set Up MCP for Another Agent…: the configuration that registers our MCP server in another agent's client
 // (Claude Code, Codex, Cursor, VS Code, Copilot CLI), with the permission flags the person picks.
 // Pure text in, text out: the caller reads the one file of the chosen client and writes the result
 // back. JSON files (comments allowed) are edited in place with jsonc-parser, so comments and other
@@ -7,8 +7,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { ToolError } from '../../engine/errors';
-import type { McpToolSet } from './mcpTools';
+import { ToolError } from '../errors';
 
 export const setupClients = ['claude-code', 'codex', 'cursor', 'vscode', 'copilot-cli'] as const;
 export type SetupClient = (typeof setupClients)[number];
@@ -20,7 +19,10 @@ export interface SetupChoices {
   allowEvaluation: boolean;
   allowWrite: boolean;
   allowShell: boolean;
-  tools: McpToolSet;
+  /** The MCP server's tool set (`--tools all` adds the csharp_* tools). */
+  tools: 'default' | 'all';
+  /** How the client starts SharpClaw (default `sharpclaw` on PATH); VS Code names its own bundled CLI with node. */
+  launcher?: { command: string; args: string[] };
   /** A fixed workspace for the clients configured per user (Codex, Copilot CLI): --cwd on the server's command line. */
   workspace?: string;
 }
@@ -39,21 +41,21 @@ interface ClientFormat {
   /** JSON: the key that holds the servers, and our entry. TOML: the table of our entry. */
   format: 'json' | 'toml';
   serversKey: string;
-  entry(args: string[]): Record<string, unknown>;
+  entry(command: string, args: string[]): Record<string, unknown>;
 }
 
 const formats: Record<SetupClient, ClientFormat> = {
   // Claude Code: the project's .mcp.json (what `claude mcp add --scope project` writes).
-  'claude-code': { scope: 'project', format: 'json', serversKey: 'mcpServers', file: (p) => path.join(p.project, '.mcp.json'), entry: (args) => ({ type: 'stdio', command: 'sharpclaw', args }) },
+  'claude-code': { scope: 'project', format: 'json', serversKey: 'mcpServers', file: (p) => path.join(p.project, '.mcp.json'), entry: (command, args) => ({ type: 'stdio', command, args }) },
   // Codex: $CODEX_HOME/config.toml (default ~/.codex), table [mcp_servers.NAME]; the first call
   // loads the solution, which can take longer than Codex's default tool timeout.
-  codex: { scope: 'user', format: 'toml', serversKey: 'mcp_servers', file: (p) => path.join(p.env.CODEX_HOME || path.join(p.home, '.codex'), 'config.toml'), entry: (args) => ({ command: 'sharpclaw', args, tool_timeout_sec: 300 }) },
+  codex: { scope: 'user', format: 'toml', serversKey: 'mcp_servers', file: (p) => path.join(p.env.CODEX_HOME || path.join(p.home, '.codex'), 'config.toml'), entry: (command, args) => ({ command, args, tool_timeout_sec: 300 }) },
   // Cursor: the project's .cursor/mcp.json; ${workspaceFolder} is the opened folder.
-  cursor: { scope: 'project', format: 'json', serversKey: 'mcpServers', file: (p) => path.join(p.project, '.cursor', 'mcp.json'), entry: (args) => ({ command: 'sharpclaw', args: [...args, '--cwd', '${workspaceFolder}'] }) },
+  cursor: { scope: 'project', format: 'json', serversKey: 'mcpServers', file: (p) => path.join(p.project, '.cursor', 'mcp.json'), entry: (command, args) => ({ command, args: [...args, '--cwd', '${workspaceFolder}'] }) },
   // VS Code: the workspace's .vscode/mcp.json ("servers"); ${workspaceFolder} is the opened folder.
-  vscode: { scope: 'project', format: 'json', serversKey: 'servers', file: (p) => path.join(p.project, '.vscode', 'mcp.json'), entry: (args) => ({ type: 'stdio', command: 'sharpclaw', args: [...args, '--cwd', '${workspaceFolder}'] }) },
+  vscode: { scope: 'project', format: 'json', serversKey: 'servers', file: (p) => path.join(p.project, '.vscode', 'mcp.json'), entry: (command, args) => ({ type: 'stdio', command, args: [...args, '--cwd', '${workspaceFolder}'] }) },
   // Copilot CLI: ~/.copilot/mcp-config.json, local servers with the tools they may use.
-  'copilot-cli': { scope: 'user', format: 'json', serversKey: 'mcpServers', file: (p) => path.join(p.home, '.copilot', 'mcp-config.json'), entry: (args) => ({ type: 'local', command: 'sharpclaw', args, tools: ['*'] }) },
+  'copilot-cli': { scope: 'user', format: 'json', serversKey: 'mcpServers', file: (p) => path.join(p.home, '.copilot', 'mcp-config.json'), entry: (command, args) => ({ type: 'local', command, args, tools: ['*'] }) },
 };
 
 /** `mcp` and the flags the person picked, in a fixed order. */
@@ -81,8 +83,8 @@ export function setupPlan(client: SetupClient, choices: SetupChoices, places: Se
   const format = formats[client];
   const resolved: Required<SetupPlaces> = { project: places.project, home: places.home ?? os.homedir(), env: places.env ?? process.env };
   const file = format.file(resolved);
-  const args = serverArguments(choices);
-  const entry = format.entry(format.scope === 'user' && choices.workspace !== undefined ? [...args, '--cwd', path.resolve(choices.workspace)] : args);
+  const args = [...(choices.launcher?.args ?? []), ...serverArguments(choices)];
+  const entry = format.entry(choices.launcher?.command ?? 'sharpclaw', format.scope === 'user' && choices.workspace !== undefined ? [...args, '--cwd', path.resolve(choices.workspace)] : args);
   if (format.format === 'toml') {
     return { client, file, scope: format.scope, snippet: tomlTable(format.serversKey, entry), merge: (existing) => mergeToml(existing ?? '', format.serversKey, entry) };
   }

@@ -1,0 +1,89 @@
+// SharpClaw: Set Up MCP for Another Agent… — registers SharpClaw's MCP server in another agent's
+// client (Claude Code, Codex, Cursor, Copilot CLI, or a workspace's .vscode/mcp.json) with the
+// permissions the person ticks, the way `sharpclaw mcp setup` does (engine/config/mcpSetup.ts):
+// merged into that client's one file, other servers and comments kept, after a modal that names
+// the file and the permissions. The server it names is this installation's bundled CLI, run with
+// node. Nothing is registered into VS Code's own chat: Copilot has our LM tools already.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { setupPlan, type SetupChoices, type SetupClient } from '../../../engine/config/mcpSetup';
+import type { ExtensionLog } from '../logging/extensionLog';
+import { showPersonError } from '../messages/personMessages';
+
+const clients: ReadonlyArray<{ client: SetupClient; label: string; detail: string }> = [
+  { client: 'claude-code', label: 'Claude Code', detail: 'this folder\'s .mcp.json' },
+  { client: 'codex', label: 'Codex', detail: 'your ~/.codex/config.toml (for this folder)' },
+  { client: 'cursor', label: 'Cursor', detail: 'this folder\'s .cursor/mcp.json' },
+  { client: 'copilot-cli', label: 'Copilot CLI', detail: 'your ~/.copilot/mcp-config.json (for this folder)' },
+  { client: 'vscode', label: 'VS Code MCP configuration', detail: 'this folder\'s .vscode/mcp.json, for other agents in VS Code (Copilot already has SharpClaw\'s tools)' },
+];
+
+const grants = [
+  { key: 'allowEvaluation', label: 'Load the solution (MSBuild evaluation)', detail: '--allow-evaluation: every tool that reads code needs it; it runs the projects\' build logic' },
+  { key: 'allowWrite', label: 'Apply edits', detail: '--allow-write: edit and rename with apply: true change files' },
+  { key: 'allowShell', label: 'Build and test', detail: '--allow-shell: verify_workspace runs dotnet build and dotnet test' },
+] as const;
+
+export interface SetUpMcpDependencies {
+  workspaceFolder(): string | undefined;
+  /** The bundled CLI (dist/cli.js of this installation). */
+  cliPath: string;
+  log: ExtensionLog;
+}
+
+export async function setUpMcpForAnotherAgent(dependencies: SetUpMcpDependencies): Promise<string | undefined> {
+  const { log } = dependencies;
+  const folder = dependencies.workspaceFolder();
+  if (!folder) {
+    void vscode.window.showErrorMessage('SharpClaw: open the folder of a .NET solution first; the agent\'s configuration is written for it.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(clients.map((c) => ({ ...c, description: c.detail, detail: undefined })), {
+    title: 'SharpClaw: Set Up MCP for Another Agent',
+    placeHolder: 'Which agent should get SharpClaw\'s MCP server?',
+    ignoreFocusOut: true,
+  });
+  if (!picked) return undefined;
+  const allowed = await vscode.window.showQuickPick(grants.map((g) => ({ ...g, description: g.detail })), {
+    title: `SharpClaw for ${picked.label}: what may it do without asking?`,
+    placeHolder: 'Tick what the agent may do without asking you (nothing ticked: its client asks you, or the call is refused naming the flag)',
+    canPickMany: true,
+    ignoreFocusOut: true,
+  });
+  if (!allowed) return undefined;
+
+  const choices: SetupChoices = {
+    allowEvaluation: allowed.some((g) => g.key === 'allowEvaluation'),
+    allowWrite: allowed.some((g) => g.key === 'allowWrite'),
+    allowShell: allowed.some((g) => g.key === 'allowShell'),
+    tools: 'default',
+    workspace: folder,
+    launcher: { command: 'node', args: [dependencies.cliPath] },
+  };
+  try {
+    const plan = setupPlan(picked.client, choices, { project: folder });
+    const existing = await fs.readFile(plan.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    const merged = plan.merge(existing);
+    const flags = allowed.length ? allowed.map((g) => g.detail.split(':')[0]).join(', ') : 'no permissions (the agent\'s client asks, or calls are refused)';
+    const answer = await vscode.window.showInformationMessage(
+      `${merged.replaced ? 'Replace' : 'Add'} SharpClaw's MCP server in ${plan.file}?`,
+      { modal: true, detail: `${picked.label} will start it with ${flags}. Other servers and comments in the file stay.\n\n${plan.snippet}` },
+      'Write',
+    );
+    if (answer !== 'Write') return undefined;
+    await fs.mkdir(path.dirname(plan.file), { recursive: true });
+    await fs.writeFile(plan.file, merged.text, 'utf8');
+    log.info(`Set Up MCP: wrote SharpClaw's entry for ${picked.label} to ${plan.file}.`);
+    void vscode.window.showInformationMessage(`SharpClaw's MCP server is set up for ${picked.label} in ${plan.file}.`, 'Open File').then((choice) => {
+      if (choice) void vscode.window.showTextDocument(vscode.Uri.file(plan.file));
+    });
+    return plan.file;
+  } catch (error) {
+    showPersonError(log, 'Set Up MCP', 'did not set up MCP', error);
+    return undefined;
+  }
+}
