@@ -23,11 +23,12 @@ describe('C# navigation tools through vscode.lm.invokeTool', () => {
     assert.match(text, project);
   });
 
-  it('callers with context: the caller\'s declaration, then its call sites with their source lines', async () => {
+  it('callers with context: the caller\'s declaration (and the interface member it calls through), then its call sites with their source lines', async () => {
     const text = await invoke('csharp_navigate', { action: 'callers', symbol: 'Calculator.Divide', context: true });
+    // The tests call Divide on an ICalculator, so each caller says it reaches Calculator.Divide via the interface.
     assert.match(
       text,
-      /^tests\/Calculator\.Tests\/CalculatorTests\.cs:22:17 method Calculator\.Tests\.CalculatorTests\.Divide_ReturnsQuotient\(\)\n {2}calls 22:74 public void Divide_ReturnsQuotient\(\) => Assert\.Equal\(2\.5, calculator\.Divide\(10, 4\)\);$/m,
+      /^tests\/Calculator\.Tests\/CalculatorTests\.cs:22:17 method Calculator\.Tests\.CalculatorTests\.Divide_ReturnsQuotient\(\) via Calculator\.Core\.ICalculator\.Divide\(double, double\)\n {2}calls 22:74 public void Divide_ReturnsQuotient\(\) => Assert\.Equal\(2\.5, calculator\.Divide\(10, 4\)\);$/m,
     );
     assert.match(await invoke('csharp_navigate', { action: 'callers', symbol: 'CalculatorTests.Add_ReturnsSum' }), /^no callers\nReflection or code outside the workspace may still call it\.$/m);
   });

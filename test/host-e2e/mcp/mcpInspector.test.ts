@@ -71,18 +71,16 @@ describe('sharpclaw mcp through the MCP Inspector CLI (an independent client)', 
     assert.ok('action' in navigate.inputSchema.properties && 'symbol' in navigate.inputSchema.properties);
   });
 
-  it('calls navigate and diagnostics and gets what `sharpclaw tool` prints', async () => {
+  it('calls navigate (what `sharpclaw tool` prints) and diagnostics', async () => {
     const references = toolText(await inspector(launcher, calculator, stateDir, ['--method', 'tools/call', '--tool-name', 'navigate', '--tool-arg', 'action=references', '--tool-arg', 'symbol=Calculator.Divide']));
     assert.match(references, /^src\/Calculator\.App\/Program\.cs \d+:\d+/m, 'Program.cs calls Divide');
     const cliReferences = await runCli(['tool', 'csharp_navigate', '--cwd', calculator, '--allow-evaluation', '--input', JSON.stringify({ action: 'references', symbol: 'Calculator.Divide' })], { cwd: calculator, env: { SHARPCLAW_STATE_DIR: stateDir } });
     assert.equal(cliReferences.code, 0, cliReferences.stderr);
     assert.equal(references, cliReferences.stdout.replace(/\n$/, ''));
 
+    // (Diagnostics through the SDK client equal the CLI's in mcpServer.test.ts; here the independent client gets them.)
     const diagnostics = toolText(await inspector(launcher, calculator, stateDir, ['--method', 'tools/call', '--tool-name', 'diagnostics', '--tool-arg', 'path=src/**/*.cs']));
-    assert.match(diagnostics, /^\d+ files? checked/m);
-    const cliDiagnostics = await runCli(['tool', 'csharp_diagnostics', '--cwd', calculator, '--allow-evaluation', '--input', JSON.stringify({ path: 'src/**/*.cs' })], { cwd: calculator, env: { SHARPCLAW_STATE_DIR: stateDir } });
-    assert.equal(cliDiagnostics.code, 0, cliDiagnostics.stderr);
-    assert.equal(diagnostics, cliDiagnostics.stdout.replace(/\n$/, ''));
+    assert.match(diagnostics, /^9 files checked, 0 diagnostics in 0 files, \d+ below the severity$/m);
   });
 
   it('an unknown argument comes back as isError with the typed error naming the valid ones', async () => {
