@@ -80,7 +80,7 @@ describe('sharpclaw mcp through the MCP Inspector CLI (an independent client)', 
 
     // (Diagnostics through the SDK client equal the CLI's in mcpServer.test.ts; here the independent client gets them.)
     const diagnostics = toolText(await inspector(launcher, calculator, stateDir, ['--method', 'tools/call', '--tool-name', 'diagnostics', '--tool-arg', 'path=src/**/*.cs']));
-    assert.match(diagnostics, /^9 files checked, 0 diagnostics in 0 files, \d+ below the severity$/m);
+    assert.match(diagnostics, /^3 files checked, 0 diagnostics in 0 files, \d+ below the severity$/m);
   });
 
   it('an unknown argument comes back as isError with the typed error naming the valid ones', async () => {
