@@ -20,9 +20,9 @@ const clients: ReadonlyArray<{ client: SetupClient; label: string; detail: strin
 ];
 
 const grants = [
-  { key: 'allowEvaluation', label: 'Load the solution (MSBuild evaluation)', detail: '--allow-evaluation: every tool that reads code needs it; it runs the projects\' build logic' },
-  { key: 'allowWrite', label: 'Apply edits', detail: '--allow-write: edit and rename with apply: true change files' },
-  { key: 'allowShell', label: 'Build and test', detail: '--allow-shell: verify_workspace runs dotnet build and dotnet test' },
+  { key: 'allowEvaluation', flag: '--allow-evaluation', label: 'Load the solution (MSBuild evaluation)', why: 'every tool that reads code needs it; it runs the projects\' build logic' },
+  { key: 'allowWrite', flag: '--allow-write', label: 'Apply edits', why: 'edit and rename with apply: true change files' },
+  { key: 'allowShell', flag: '--allow-shell', label: 'Build and test', why: 'verify_workspace runs dotnet build and dotnet test' },
 ] as const;
 
 export interface SetUpMcpDependencies {
@@ -45,7 +45,7 @@ export async function setUpMcpForAnotherAgent(dependencies: SetUpMcpDependencies
     ignoreFocusOut: true,
   });
   if (!picked) return undefined;
-  const allowed = await vscode.window.showQuickPick(grants.map((g) => ({ ...g, description: g.detail })), {
+  const allowed = await vscode.window.showQuickPick(grants.map((g) => ({ ...g, description: `${g.flag}: ${g.why}` })), {
     title: `SharpClaw for ${picked.label}: what may it do without asking?`,
     placeHolder: 'Tick what the agent may do without asking you (nothing ticked: its client asks you, or the call is refused naming the flag)',
     canPickMany: true,
@@ -68,7 +68,7 @@ export async function setUpMcpForAnotherAgent(dependencies: SetUpMcpDependencies
       throw error;
     });
     const merged = plan.merge(existing);
-    const flags = allowed.length ? allowed.map((g) => g.detail.split(':')[0]).join(', ') : 'no permissions (the agent\'s client asks, or calls are refused)';
+    const flags = allowed.length ? allowed.map((g) => g.flag).join(', ') : 'no permissions (the agent\'s client asks, or calls are refused)';
     const answer = await vscode.window.showInformationMessage(
       `${merged.replaced ? 'Replace' : 'Add'} SharpClaw's MCP server in ${plan.file}?`,
       { modal: true, detail: `${picked.label} will start it with ${flags}. Other servers and comments in the file stay.\n\n${plan.snippet}` },

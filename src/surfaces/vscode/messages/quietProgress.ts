@@ -12,16 +12,13 @@ export const quietProgressDelayMs = 1_500;
 export async function withQuietProgress<T>(title: string, work: (signal: AbortSignal) => Promise<T>, delayMs = quietProgressDelayMs): Promise<T> {
   const controller = new AbortController();
   const running = work(controller.signal);
-  let settled = false;
   const done = running.then(
     () => undefined,
     () => undefined,
-  ).finally(() => {
-    settled = true;
-  });
+  );
   void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, () => done);
+  // Cleared as soon as the work settles, so it fires only for slow work.
   const timer = setTimeout(() => {
-    if (settled) return;
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
       const abort = toAbortSignal(token);
       abort.signal.addEventListener('abort', () => controller.abort(), { once: true });
