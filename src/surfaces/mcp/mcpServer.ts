@@ -11,6 +11,8 @@ import type { McpTool } from './mcpTools';
 import type { McpWorkspace } from './mcpWorkspace';
 import type { McpClientLink } from './mcpPermissionPolicy';
 import type { McpApprovalRounds } from './mcpInputRequired';
+import { forwardLoadProgress } from './mcpLoadProgress';
+import { defaultLoadWaitSeconds, withinLoadWait } from './mcpLoadWait';
 
 export const serverName = 'sharpclaw';
 
@@ -71,6 +73,8 @@ export interface McpServerOptions {
   link?: McpClientLink;
   /** Asks for a missing permission with input_required (2026-07-28) and applies the answer on the retry. */
   rounds?: McpApprovalRounds;
+  /** How long a read tool's call waits for a workspace load before answering `error loading` (mcpLoadWait.ts). */
+  loadWaitSeconds?: number;
 }
 
 /** The factory serveStdio calls per connection (and per discarded server/discover probe). */
@@ -93,8 +97,13 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
         async (args: unknown, ctx) => {
           if (options.link) options.link.current = server;
           await options.workspace?.resolve(server);
-          const call = () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal);
-          return options.rounds ? options.rounds.run(tool.name, args, ctx, call, toCallToolResult) : toCallToolResult(await call());
+          const progress = forwardLoadProgress(ctx.mcpReq._meta?.progressToken, options.session.host.onLoadProgress, (notification) => ctx.mcpReq.notify(notification));
+          const call = () => withinLoadWait(tool.definition, args, options.session.hostSession, options.loadWaitSeconds ?? defaultLoadWaitSeconds, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal));
+          try {
+            return options.rounds ? await options.rounds.run(tool.name, args, ctx, call, toCallToolResult) : toCallToolResult(await call());
+          } finally {
+            progress.dispose();
+          }
         },
       );
     }
