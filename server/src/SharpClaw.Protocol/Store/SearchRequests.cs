@@ -10,6 +10,9 @@ public sealed record SymbolSearchParams
     /// <summary>The workspace folder, absolute. Required.</summary>
     public string? Workspace { get; init; }
 
+    /// <summary>The calling tool's name (logs only: nothing here asks for authorization).</summary>
+    public string? Tool { get; init; }
+
     /// <summary>The name to find: exact, prefix, camel humps (CoCa for CountCalls) or substring. Required.</summary>
     public string? Query { get; init; }
 
@@ -51,6 +54,9 @@ public sealed record WorkspaceSearchParams
 {
     /// <summary>The workspace folder, absolute. Required.</summary>
     public string? Workspace { get; init; }
+
+    /// <summary>The calling tool's name (logs only: nothing here asks for authorization).</summary>
+    public string? Tool { get; init; }
 
     /// <summary>The text (or, with <see cref="Regex"/>, the .NET regular expression) to find on one line. Required.</summary>
     public string? Query { get; init; }
