@@ -28,8 +28,8 @@ public sealed class StoreSearchTests
 
         SymbolSearchResult all = await host.SymbolSearchAsync(fixture.Root, "Type");
         Assert.Empty(all.Items);
-        Assert.Equal(3, all.IndexedFiles); // Calculator.cs, FeatureManager.cs, Kept.cs: nothing ignored, nothing under bin/obj.
-        Assert.Equal(3, all.ReindexedFiles);
+        Assert.Equal(4, all.IndexedFiles); // Box.cs, Calculator.cs, FeatureManager.cs, Kept.cs: nothing ignored, nothing under bin/obj.
+        Assert.Equal(4, all.ReindexedFiles);
         Assert.Contains((await host.SymbolSearchAsync(fixture.Root, "KeptHelper")).Items, i => i.Path == "src/Generated/Kept.cs");
         Assert.Empty((await host.SymbolSearchAsync(fixture.Root, "DroppedHelper")).Items);
 
@@ -55,6 +55,7 @@ public sealed class StoreSearchTests
         Assert.Equal(["constructor FeatureManager.FeatureManager(int)"], (await host.SymbolSearchAsync(fixture.Root, "FeatureManager", container: "FeatureManager")).Items.Select(Short));
         Assert.Equal(["operator FeatureManager.operator +(FeatureManager, FeatureManager)"], (await host.SymbolSearchAsync(fixture.Root, "operator", kind: "operator")).Items.Select(Short));
         Assert.Equal(["property FeatureManager.this[]"], (await host.SymbolSearchAsync(fixture.Root, "this[]")).Items.Select(Short));
+        Assert.Equal(["class Box<T>", "method Box<T>.Map<TOut>(Func<T, TOut>)"], (await host.SymbolSearchAsync(fixture.Root, "Box")).Items.Where(i => i.Kind != "property").Select(Short).Concat((await host.SymbolSearchAsync(fixture.Root, "Map")).Items.Select(Short)));
         Assert.Equal(["delegate FeatureChanged(string)"], (await host.SymbolSearchAsync(fixture.Root, "FeatureChanged")).Items.Select(Short));
 
         // Paging.
@@ -76,13 +77,13 @@ public sealed class StoreSearchTests
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
         using TempDirectory state = new();
         await using SemanticHost host = await StartAsync(state.Path);
-        Assert.Equal(3, (await host.SymbolSearchAsync(fixture.Root, "Add")).ReindexedFiles);
+        Assert.Equal(4, (await host.SymbolSearchAsync(fixture.Root, "Add")).ReindexedFiles);
 
         fixture.Edit("src/Calc/Calculator.cs", t => t.Replace("public int Add(int a, int b)", "public int Sum(int a, int b)", StringComparison.Ordinal));
         fixture.Write("src/Calc/Extra.cs", "namespace Calc.Core;\n\npublic static class AddedLater\n{\n}\n");
         fixture.DeleteFile("src/Generated/Kept.cs");
         SymbolSearchResult after = await host.SymbolSearchAsync(fixture.Root, "Sum");
-        Assert.Equal((2, 3), (after.ReindexedFiles, after.IndexedFiles));
+        Assert.Equal((2, 4), (after.ReindexedFiles, after.IndexedFiles));
         Assert.Equal(["Calculator.Sum(int, int)"], after.Items.Select(i => i.Name));
         Assert.Single((await host.SymbolSearchAsync(fixture.Root, "AddedLater")).Items);
         Assert.Empty((await host.SymbolSearchAsync(fixture.Root, "KeptHelper")).Items);
@@ -214,7 +215,7 @@ public sealed class StoreSearchTests
         Task<SymbolSearchResult>[] both = [.. Enumerable.Range(0, 6).Select(i => (i % 2 == 0 ? first : second).SymbolSearchAsync(fixture.Root, "Generated"))];
         SymbolSearchResult[] results = await Task.WhenAll(both);
         Assert.All(results, r => Assert.Equal(41, r.Total)); // 40 classes and the namespace Calc.Generated.
-        Assert.All(results, r => Assert.Equal(43, r.IndexedFiles));
+        Assert.All(results, r => Assert.Equal(44, r.IndexedFiles));
         fixture.Edit("src/Many/File3.cs", t => t.Replace("Generated3", "Renamed3", StringComparison.Ordinal));
         Assert.Equal(40, (await second.SymbolSearchAsync(fixture.Root, "Generated")).Total);
         Assert.Single((await first.SymbolSearchAsync(fixture.Root, "Renamed3")).Items);

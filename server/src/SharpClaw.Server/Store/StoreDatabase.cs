@@ -111,6 +111,7 @@ public sealed class StoreDatabase : IDisposable
             connection.Open();
             StoreDatabase database = new(connection, path);
             database.Execute("PRAGMA busy_timeout = 10000");
+            database.Execute("PRAGMA journal_size_limit = 8388608"); // The WAL file shrinks back after a checkpoint.
             long applicationId = database.Scalar("PRAGMA application_id");
             long version = database.Scalar("PRAGMA user_version");
             if (applicationId == 0 && version == 0 && database.Scalar("SELECT count(*) FROM sqlite_master") == 0)

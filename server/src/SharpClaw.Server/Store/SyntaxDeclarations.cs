@@ -8,7 +8,7 @@ namespace SharpClaw.Server.Store;
 
 /// <summary>
 /// One declaration read from syntax alone. <see cref="Display"/> is the name the csharp_* tools accept: the
-/// enclosing types and the name, with the parameter types of a method, constructor, delegate or indexer
+/// enclosing types and the name, with type parameters and the parameter types of a method, constructor, delegate or indexer
 /// (<c>Calculator.Add(int, int)</c>); <see cref="Container"/> is the dotted namespace and types around it.
 /// Positions are one-based: the name's start, the declaration's end.
 /// </summary>
@@ -48,7 +48,7 @@ internal static class SyntaxDeclarations
                 case BaseTypeDeclarationSyntax type:
                 {
                     string name = type.Identifier.ValueText;
-                    string display = Join(typePrefix, name);
+                    string display = Join(typePrefix, name + (type is TypeDeclarationSyntax { TypeParameterList: { } typeParameters } ? TypeParameters(typeParameters) : string.Empty));
                     string kind = type switch
                     {
                         RecordDeclarationSyntax => "record",
@@ -82,7 +82,7 @@ internal static class SyntaxDeclarations
                     Add(result, text, del, del.Identifier.Span, del.Identifier.ValueText, Join(typePrefix, del.Identifier.ValueText) + Parameters(del.ParameterList), "delegate", container, Header(del, del.ParameterList));
                     break;
                 case MethodDeclarationSyntax method:
-                    Add(result, text, method, method.Identifier.Span, method.Identifier.ValueText, Join(typePrefix, method.Identifier.ValueText) + Parameters(method.ParameterList), "method", container, Header(method, method.ParameterList));
+                    Add(result, text, method, method.Identifier.Span, method.Identifier.ValueText, Join(typePrefix, method.Identifier.ValueText) + (method.TypeParameterList is { } methodTypeParameters ? TypeParameters(methodTypeParameters) : string.Empty) + Parameters(method.ParameterList), "method", container, Header(method, method.ParameterList));
                     break;
                 case ConstructorDeclarationSyntax ctor:
                     Add(result, text, ctor, ctor.Identifier.Span, ctor.Identifier.ValueText, Join(typePrefix, ctor.Identifier.ValueText) + Parameters(ctor.ParameterList), "constructor", container, Header(ctor, ctor.ParameterList));
@@ -122,6 +122,9 @@ internal static class SyntaxDeclarations
     }
 
     private static string Join(string? prefix, string name) => prefix is null ? name : prefix + "." + name;
+
+    /// <summary>Type parameters as the csharp_* tools show and accept them: <c>&lt;T, U&gt;</c>.</summary>
+    private static string TypeParameters(TypeParameterListSyntax list) => "<" + string.Join(", ", list.Parameters.Select(p => p.Identifier.ValueText)) + ">";
 
     /// <summary>The parameter types as the csharp_* tools accept them: <c>(int, string?)</c>.</summary>
     private static string Parameters(BaseParameterListSyntax list)
