@@ -24,7 +24,7 @@ public sealed class StoreDatabase : IDisposable
     [
         "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         "CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime INTEGER NOT NULL, hash TEXT NOT NULL)",
-        "CREATE TABLE decls(file_id INTEGER NOT NULL, name TEXT NOT NULL, name_lower TEXT NOT NULL, initials TEXT NOT NULL, display TEXT NOT NULL, kind TEXT NOT NULL, container TEXT, signature TEXT NOT NULL, line INTEGER NOT NULL, character INTEGER NOT NULL, end_line INTEGER NOT NULL, end_character INTEGER NOT NULL)",
+        "CREATE TABLE decls(file_id INTEGER NOT NULL, name TEXT NOT NULL, name_lower TEXT NOT NULL, display TEXT NOT NULL, kind TEXT NOT NULL, container TEXT, signature TEXT NOT NULL, line INTEGER NOT NULL, character INTEGER NOT NULL, end_line INTEGER NOT NULL, end_character INTEGER NOT NULL)",
         "CREATE INDEX decls_file ON decls(file_id)",
         "CREATE INDEX decls_name ON decls(name_lower)",
         "CREATE VIRTUAL TABLE file_text USING fts5(text, tokenize='trigram')",

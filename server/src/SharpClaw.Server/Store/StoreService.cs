@@ -85,7 +85,13 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
                         try
                         {
                             store.Database ??= StoreDatabase.Open(workspace, stateRoot is null ? StateFolder.Root() : StateFolder.Root(stateRoot), log);
+                            long started = System.Diagnostics.Stopwatch.GetTimestamp();
                             IndexCounts counts = SyntaxIndex.Refresh(store.Database, workspace, openDocuments.Snapshot, cancellationToken);
+                            if (counts.Reindexed > 0)
+                            {
+                                log?.Info($"Store of {workspace}: {counts.Reindexed} of {counts.Indexed} C# files parsed in {System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds:F0} ms.");
+                            }
+
                             return answer(store.Database, counts);
                         }
                         catch (SqliteException ex) when (attempt == 0 && StoreDatabase.IsDamaged(ex) && store.Database is not null)

@@ -9,7 +9,7 @@ namespace SharpClaw.Server.Store;
 /// <c>symbol_search</c> over the syntax index: declarations whose name matches the query, scored by the rule
 /// csharp_symbols uses (<see cref="SymbolsService.Score"/>: exact, prefix, camel humps, substring), then types
 /// before members before fields, then path and position. A dotted query (<c>Calculator.Add</c>) searches the
-/// last segment inside containers ending with the rest. SQL narrows the rows (substring or hump initial);
+/// last segment inside containers ending with the rest. SQL narrows the rows (the query as a subsequence);
 /// the score decides.
 /// </summary>
 internal static class SymbolSearch
@@ -37,9 +37,8 @@ internal static class SymbolSearch
         string lower = name.ToLowerInvariant();
         using SqliteCommand command = database.Command(
             "SELECT d.name, d.display, d.kind, d.container, d.signature, f.path, d.line, d.character, d.end_line, d.end_character FROM decls d JOIN files f ON f.id = d.file_id " +
-            "WHERE (instr(d.name_lower, $lower) > 0 OR instr(d.initials, $first) > 0)" + (kind is null ? string.Empty : " AND d.kind = $kind"));
-        command.Parameters.AddWithValue("$lower", lower);
-        command.Parameters.AddWithValue("$first", lower[..1]);
+            "WHERE d.name_lower GLOB $subsequence" + (kind is null ? string.Empty : " AND d.kind = $kind"));
+        command.Parameters.AddWithValue("$subsequence", Subsequence(lower));
         if (kind is not null)
         {
             command.Parameters.AddWithValue("$kind", kind);
@@ -69,6 +68,21 @@ internal static class SymbolSearch
             .ThenBy(s => s.Item.Path, StringComparer.Ordinal).ThenBy(s => s.Item.Line).ThenBy(s => s.Item.Character)
             .Select(s => s.Item)];
         return (ordered, name);
+    }
+
+    /// <summary>
+    /// A GLOB that matches every lower-cased name containing the query's characters in order (<c>*c*o*t*o*</c>): each
+    /// match quality (exact, prefix, camel humps, substring) implies it, so it narrows the rows without losing one.
+    /// </summary>
+    private static string Subsequence(string lower)
+    {
+        System.Text.StringBuilder pattern = new("*");
+        foreach (char c in lower)
+        {
+            pattern.Append(c is '*' or '?' or '[' or ']' ? $"[{c}]" : c.ToString()).Append('*');
+        }
+
+        return pattern.ToString();
     }
 
     /// <summary>The container equals the wanted one or ends with it at a dot (Core.Calculator matches Calc.Core.Calculator).</summary>

@@ -155,9 +155,9 @@ internal static class SyntaxIndex
         SqliteParameter textId = insertText.Parameters.Add("$id", SqliteType.Integer);
         SqliteParameter textValue = insertText.Parameters.Add("$text", SqliteType.Text);
         using SqliteCommand insertDecl = database.Command(
-            "INSERT INTO decls(file_id, name, name_lower, initials, display, kind, container, signature, line, character, end_line, end_character) VALUES ($file, $name, $lower, $initials, $display, $kind, $container, $signature, $line, $character, $endLine, $endCharacter)",
+            "INSERT INTO decls(file_id, name, name_lower, display, kind, container, signature, line, character, end_line, end_character) VALUES ($file, $name, $lower, $display, $kind, $container, $signature, $line, $character, $endLine, $endCharacter)",
             transaction);
-        string[] declNames = ["$file", "$name", "$lower", "$initials", "$display", "$kind", "$container", "$signature", "$line", "$character", "$endLine", "$endCharacter"];
+        string[] declNames = ["$file", "$name", "$lower", "$display", "$kind", "$container", "$signature", "$line", "$character", "$endLine", "$endCharacter"];
         SqliteParameter[] decl = [.. declNames.Select(n => insertDecl.Parameters.AddWithValue(n, DBNull.Value))];
 
         void Remove(long id)
@@ -216,7 +216,7 @@ internal static class SyntaxIndex
             insertText.ExecuteNonQuery();
             foreach (SyntaxDeclaration d in parsed[change.Path])
             {
-                object?[] values = [id, d.Name, d.Name.ToLowerInvariant(), Initials(d.Name), d.Display, d.Kind, d.Container, d.Signature, d.Line, d.Character, d.EndLine, d.EndCharacter];
+                object?[] values = [id, d.Name, d.Name.ToLowerInvariant(), d.Display, d.Kind, d.Container, d.Signature, d.Line, d.Character, d.EndLine, d.EndCharacter];
                 for (int i = 0; i < values.Length; i++)
                 {
                     decl[i].Value = values[i] ?? DBNull.Value;
@@ -227,21 +227,6 @@ internal static class SyntaxIndex
         }
 
         transaction.Commit();
-    }
-
-    /// <summary>The lower-cased first letter of each camel hump (<c>CountCalls</c> → <c>cc</c>): the prefilter of hump queries.</summary>
-    internal static string Initials(string name)
-    {
-        StringBuilder builder = new();
-        for (int i = 0; i < name.Length; i++)
-        {
-            if (i == 0 || char.IsUpper(name[i]) || (name[i - 1] == '_' && name[i] != '_'))
-            {
-                builder.Append(char.ToLowerInvariant(name[i]));
-            }
-        }
-
-        return builder.ToString();
     }
 
     private static string Hash(byte[] bytes) => Convert.ToHexStringLower(SHA256.HashData(bytes))[..32];

@@ -1,4 +1,4 @@
-using SharpClaw.Server.Semantic;
+using System.IO.Enumeration;
 
 namespace SharpClaw.Server.Store;
 
@@ -28,35 +28,40 @@ internal static class WorkspaceFiles
         cancellationToken.ThrowIfCancellationRequested();
         GitIgnore? own = GitIgnore.Load(Path.Combine(folder, ".gitignore"), relative);
         List<GitIgnore> active = own is null ? rules : [.. rules, own];
-        IEnumerable<FileSystemInfo> entries;
+        List<Entry> entries;
         try
         {
-            entries = new DirectoryInfo(folder).EnumerateFileSystemInfos("*", new EnumerationOptions { IgnoreInaccessible = true, AttributesToSkip = 0, RecurseSubdirectories = false }).ToList();
+            // One pass over the folder's entries with what the OS already returned (no stat or readlink per file).
+            entries = [.. new FileSystemEnumerable<Entry>(
+                folder,
+                (ref FileSystemEntry e) => new Entry(e.FileName.ToString(), e.IsDirectory, (e.Attributes & FileAttributes.ReparsePoint) != 0, e.Length, e.LastWriteTimeUtc.UtcTicks),
+                new EnumerationOptions { IgnoreInaccessible = true, AttributesToSkip = 0, RecurseSubdirectories = false })];
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return;
         }
 
-        foreach (FileSystemInfo entry in entries)
+        foreach (Entry entry in entries)
         {
             string entryRelative = relative.Length == 0 ? entry.Name : relative + "/" + entry.Name;
-            bool isLink = entry.LinkTarget is not null;
-            if (entry is DirectoryInfo)
+            if (entry.IsDirectory)
             {
-                if (isLink || SkippedFolders.Contains(entry.Name) || Ignored(active, entryRelative, isDirectory: true))
+                if (entry.IsLink || SkippedFolders.Contains(entry.Name) || Ignored(active, entryRelative, isDirectory: true))
                 {
                     continue;
                 }
 
-                Walk(entry.FullName, entryRelative, active, files, cancellationToken);
+                Walk(Path.Combine(folder, entry.Name), entryRelative, active, files, cancellationToken);
             }
-            else if (entry is FileInfo file && !isLink && entry.Name.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) && !Ignored(active, entryRelative, isDirectory: false))
+            else if (!entry.IsLink && entry.Name.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) && !Ignored(active, entryRelative, isDirectory: false))
             {
-                files.Add(new WorkspaceFile(PathUtil.Normalize(file.FullName), entryRelative, file.Length, file.LastWriteTimeUtc.Ticks));
+                files.Add(new WorkspaceFile(Path.Combine(folder, entry.Name), entryRelative, entry.Length, entry.ModifiedTicks));
             }
         }
     }
+
+    private readonly record struct Entry(string Name, bool IsDirectory, bool IsLink, long Length, long ModifiedTicks);
 
     /// <summary>The last decision of the innermost .gitignore that mentions the path (git's precedence).</summary>
     private static bool Ignored(List<GitIgnore> rules, string relative, bool isDirectory)
