@@ -61,6 +61,8 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(SymbolSearchResult))]
 [JsonSerializable(typeof(WorkspaceSearchParams))]
 [JsonSerializable(typeof(WorkspaceSearchResult))]
+[JsonSerializable(typeof(ClearStoreParams))]
+[JsonSerializable(typeof(ClearStoreResult))]
 public sealed partial class ProtocolJsonContext : JsonSerializerContext
 {
 }

@@ -66,6 +66,8 @@ public static class ProtocolSchema
             [ParamsKey(ProtocolMethods.SymbolSearch)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolSearchParams, options),
             [ProtocolMethods.WorkspaceSearch] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.WorkspaceSearchResult, options),
             [ParamsKey(ProtocolMethods.WorkspaceSearch)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.WorkspaceSearchParams, options),
+            [ProtocolMethods.ClearStore] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ClearStoreResult, options),
+            [ParamsKey(ProtocolMethods.ClearStore)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ClearStoreParams, options),
             [ProtocolMethods.LspRequest] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.LspRequestResult, options),
             [ParamsKey(ProtocolMethods.LspRequest)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.LspRequestParams, options),
             [ProtocolMethods.Edit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),

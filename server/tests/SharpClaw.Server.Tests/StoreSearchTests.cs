@@ -221,6 +221,28 @@ public sealed class StoreSearchTests
         Assert.Single((await first.SymbolSearchAsync(fixture.Root, "Renamed3")).Items);
     }
 
+    [Fact]
+    public async Task ClearStore_DeletesTheFile_AndEveryHostRebuildsOnItsNextSearch()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        using TempDirectory state = new();
+        await using SemanticHost first = await StartAsync(state.Path);
+        await using SemanticHost second = await StartAsync(state.Path);
+        Assert.Equal(4, (await first.SymbolSearchAsync(fixture.Root, "Add")).ReindexedFiles);
+
+        ClearStoreResult cleared = await second.Host.Client.InvokeWithParameterObjectAsync<ClearStoreResult>(ProtocolMethods.ClearStore, new ClearStoreParams { Workspace = fixture.Root });
+        Assert.True(cleared.Deleted);
+        Assert.True(cleared.Bytes > 0);
+        Assert.False(File.Exists(cleared.Path));
+        Assert.Contains($"Store {cleared.Path} cleared", second.Host.LogOutput.ToString(), StringComparison.Ordinal);
+
+        // The host that still had it open notices the file is gone and builds a new one.
+        SymbolSearchResult rebuilt = await first.SymbolSearchAsync(fixture.Root, "Add");
+        Assert.Equal((4, 3), (rebuilt.ReindexedFiles, rebuilt.Total));
+        Assert.True(File.Exists(cleared.Path));
+        Assert.False((await second.Host.Client.InvokeWithParameterObjectAsync<ClearStoreResult>(ProtocolMethods.ClearStore, new ClearStoreParams { Workspace = fixture.Parent + "/missing" }).ContinueWith(t => t.IsCompletedSuccessfully, TaskScheduler.Default)));
+    }
+
     private static Task<SemanticHost> StartAsync(string stateRoot) => SemanticHost.StartAsync(new HostServerOptions { StateRoot = stateRoot });
 
     private static string Line(SymbolSearchItem item) => $"{item.Path}:{item.Line}:{item.Character} {item.Kind} {item.Name}";

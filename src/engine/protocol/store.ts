@@ -70,5 +70,15 @@ export const WorkspaceSearchResultSchema = z.object({
   reindexedFiles: z.number().int(),
 });
 
+export const ClearStoreParamsSchema = z.object({
+  workspace: z.string().nullable().optional(),
+});
+
+export const ClearStoreResultSchema = z.object({
+  path: z.string(),
+  deleted: z.boolean(),
+  bytes: z.number().int(),
+});
+
 export type SymbolSearchResult = z.infer<typeof SymbolSearchResultSchema>;
 export type WorkspaceSearchResult = z.infer<typeof WorkspaceSearchResultSchema>;

@@ -92,3 +92,16 @@ public sealed record WorkspaceSearchResult(
     int Files,
     int IndexedFiles,
     int ReindexedFiles);
+
+/// <summary>Params of <c>sharpclaw/clearStore</c>: deletes the workspace's store (SharpClaw: Clear Cache).</summary>
+public sealed record ClearStoreParams
+{
+    /// <summary>The workspace folder, absolute. Required.</summary>
+    public string? Workspace { get; init; }
+}
+
+/// <summary>Result of <c>sharpclaw/clearStore</c>.</summary>
+/// <param name="Path">The store file that was (or would have been) deleted.</param>
+/// <param name="Deleted">True when a store existed and is gone; the next search rebuilds it.</param>
+/// <param name="Bytes">Its size before, with its WAL file.</param>
+public sealed record ClearStoreResult(string Path, bool Deleted, long Bytes);

@@ -60,6 +60,7 @@ public static class HandlerTable
         [ProtocolMethods.InterruptedEdits] = RequestEffect.Mutating,
         [ProtocolMethods.SymbolSearch] = RequestEffect.OutsideSolution,
         [ProtocolMethods.WorkspaceSearch] = RequestEffect.OutsideSolution,
+        [ProtocolMethods.ClearStore] = RequestEffect.OutsideSolution,
     };
 
     /// <summary>The effect of <paramref name="method"/>; an unknown method (answered "method not found") waits for nothing.</summary>

@@ -4,7 +4,7 @@ using StreamJsonRpc;
 
 namespace SharpClaw.Server.Store;
 
-/// <summary><c>sharpclaw/symbolSearch</c>, <c>sharpclaw/workspaceSearch</c>: the syntax-only store (no authorizer is ever passed).</summary>
+/// <summary><c>sharpclaw/symbolSearch</c>, <c>sharpclaw/workspaceSearch</c>, <c>sharpclaw/clearStore</c>: the syntax-only store (no authorizer is ever passed).</summary>
 public sealed class StoreHandler(StoreService service)
 {
     [JsonRpcMethod(ProtocolMethods.SymbolSearch, UseSingleObjectParameterDeserialization = true)]
@@ -14,4 +14,8 @@ public sealed class StoreHandler(StoreService service)
     [JsonRpcMethod(ProtocolMethods.WorkspaceSearch, UseSingleObjectParameterDeserialization = true)]
     public Task<WorkspaceSearchResult> WorkspaceSearchAsync(WorkspaceSearchParams? parameters = null, CancellationToken cancellationToken = default) =>
         service.WorkspaceSearchAsync(parameters ?? new WorkspaceSearchParams(), cancellationToken);
+
+    [JsonRpcMethod(ProtocolMethods.ClearStore, UseSingleObjectParameterDeserialization = true)]
+    public Task<ClearStoreResult> ClearStoreAsync(ClearStoreParams? parameters = null, CancellationToken cancellationToken = default) =>
+        service.ClearAsync(parameters ?? new ClearStoreParams(), cancellationToken);
 }

@@ -8,7 +8,7 @@ using SharpClaw.Server.Semantic.OpenDocuments;
 namespace SharpClaw.Server.Store;
 
 /// <summary>
-/// <c>sharpclaw/symbolSearch</c> and <c>sharpclaw/workspaceSearch</c>: validates the params, opens the
+/// <c>sharpclaw/symbolSearch</c>, <c>sharpclaw/workspaceSearch</c> and <c>sharpclaw/clearStore</c>: validates the params, opens the
 /// workspace's store (<see cref="StoreDatabase"/>) once per host, refreshes its syntax index and answers from
 /// it. Nothing here loads MSBuild, compiles or runs project code, so nothing asks for authorization. One
 /// query per workspace at a time in this host (other hosts are kept apart by SQLite's locks). A store found
@@ -61,6 +61,28 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         });
     }
 
+    /// <summary>Closes this host's connection to the workspace's store and deletes its files (SharpClaw: Clear Cache).</summary>
+    public async Task<ClearStoreResult> ClearAsync(ClearStoreParams parameters, CancellationToken cancellationToken)
+    {
+        string workspace = ValidWorkspace(parameters.Workspace);
+        WorkspaceStore store = this.stores.GetOrAdd(workspace, w => new WorkspaceStore(w));
+        await store.Gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            store.Dispose();
+            string path = Path.Combine(StateFolder.ForWorkspace(workspace, this.Root()), StoreDatabase.FileName);
+            long bytes = new[] { path, path + "-wal" }.Where(File.Exists).Sum(f => new FileInfo(f).Length);
+            bool existed = File.Exists(path);
+            StoreDatabase.Delete(path);
+            log?.Info($"Store {path} cleared ({bytes} bytes).");
+            return new ClearStoreResult(path, existed && !File.Exists(path), bytes);
+        }
+        finally
+        {
+            store.Gate.Release();
+        }
+    }
+
     public void Dispose()
     {
         foreach (WorkspaceStore store in this.stores.Values)
@@ -84,7 +106,13 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
                     {
                         try
                         {
-                            store.Database ??= StoreDatabase.Open(workspace, stateRoot is null ? StateFolder.Root() : StateFolder.Root(stateRoot), log);
+                            if (store.Database is not null && !File.Exists(store.Database.Path))
+                            {
+                                // Cleared by another host (SharpClaw: Clear Cache): start a new one, not the deleted file.
+                                store.Dispose();
+                            }
+
+                            store.Database ??= StoreDatabase.Open(workspace, this.Root(), log);
                             long started = System.Diagnostics.Stopwatch.GetTimestamp();
                             IndexCounts counts = SyntaxIndex.Refresh(store.Database, workspace, openDocuments.Snapshot, cancellationToken);
                             if (counts.Reindexed > 0)
@@ -111,6 +139,8 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
             store.Gate.Release();
         }
     }
+
+    private string Root() => stateRoot is null ? StateFolder.Root() : StateFolder.Root(stateRoot);
 
     private static string ValidWorkspace(string? workspace)
     {
