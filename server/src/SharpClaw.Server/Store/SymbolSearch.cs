@@ -8,7 +8,7 @@ namespace SharpClaw.Server.Store;
 /// <summary>
 /// <c>symbol_search</c> over the syntax index: declarations whose name matches the query, scored by the rule
 /// csharp_symbols uses (<see cref="SymbolsService.Score"/>: exact, prefix, camel humps, substring), then types
-/// before members before fields, then path and position. A dotted query (<c>Calculator.Add</c>) searches the
+/// before members before fields, then shorter names (JsConv: JsonConverter before CustomJsonConverter), then path and position. A dotted query (<c>Calculator.Add</c>) searches the
 /// last segment inside containers ending with the rest. SQL narrows the rows (the query as a subsequence);
 /// the score decides.
 /// </summary>
@@ -44,7 +44,7 @@ internal static class SymbolSearch
             command.Parameters.AddWithValue("$kind", kind);
         }
 
-        List<(int Score, int KindRank, SymbolSearchItem Item)> scored = [];
+        List<(int Score, int KindRank, int Length, SymbolSearchItem Item)> scored = [];
         using SqliteDataReader reader = command.ExecuteReader();
         while (reader.Read())
         {
@@ -60,11 +60,11 @@ internal static class SymbolSearch
             SymbolSearchItem item = new(
                 reader.GetString(1), declaredKind, declaredContainer, reader.GetString(4), reader.GetString(5),
                 reader.GetInt32(6), reader.GetInt32(7), reader.GetInt32(8), reader.GetInt32(9));
-            scored.Add((score, KindRank(declaredKind), item));
+            scored.Add((score, KindRank(declaredKind), declared.Length, item));
         }
 
         List<SymbolSearchItem> ordered = [.. scored
-            .OrderBy(s => s.Score).ThenBy(s => s.KindRank)
+            .OrderBy(s => s.Score).ThenBy(s => s.KindRank).ThenBy(s => s.Length)
             .ThenBy(s => s.Item.Path, StringComparer.Ordinal).ThenBy(s => s.Item.Line).ThenBy(s => s.Item.Character)
             .Select(s => s.Item)];
         return (ordered, name);
