@@ -45,3 +45,15 @@ export const mcpTools: readonly McpTool[] = [
 export function mcpToolsFor(set: McpToolSet): McpTool[] {
   return mcpTools.filter((tool) => set === 'all' || tool.set === 'default');
 }
+
+/**
+ * Renames the tools a text mentions by their LM tool names (csharp_navigate) to the names this server
+ * serves them under (navigate): descriptions and answers say "run csharp_diagnostics" on every surface,
+ * and an MCP agent has no tool of that name.
+ */
+export function mcpToolMentions(tools: readonly McpTool[]): (text: string) => string {
+  const renamed = new Map(tools.filter((tool) => tool.name !== tool.definition.name).map((tool) => [tool.definition.name, tool.name]));
+  if (renamed.size === 0) return (text) => text;
+  const mention = new RegExp(`\\b(${[...renamed.keys()].join('|')})\\b`, 'g');
+  return (text) => text.replace(mention, (name) => renamed.get(name) ?? name);
+}
