@@ -22,7 +22,7 @@ describe('the MCP tool table', () => {
 
   it('maps each MCP name to one registry definition, the bridge names first', () => {
     assert.deepEqual(mcpToolsFor('default').map((tool) => tool.name), ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'lsp', 'dotnet_solution_inspect', 'verify_workspace']);
-    assert.equal(mcpToolsFor('all').length, 12);
+    assert.equal(mcpToolsFor('all').length, 14);
     assert.equal(new Set(mcpTools.map((tool) => tool.name)).size, mcpTools.length);
     assert.equal(new Set(mcpTools.map((tool) => tool.definition)).size, mcpTools.length);
     const registry = [...allTools, ...bridgeOnlyTools];

@@ -6,6 +6,7 @@ import { bulkNavigateTool, navigateTool, symbolsTool } from '../../engine/tools/
 import { editTool, renameSymbolTool } from '../../engine/tools/edits/editTools';
 import { lspTool } from '../../engine/tools/lsp/lspTool';
 import { solutionInspectTool } from '../../engine/tools/solutionInspect/solutionInspectTool';
+import { symbolSearchTool, workspaceSearchTool } from '../../engine/tools/store/storeTools';
 import { diagnosticsTool } from '../../engine/tools/symbols/diagnosticsTool';
 import { findReferencesTool, symbolResolveTool, typeHierarchyTool } from '../../engine/tools/symbols/symbolTools';
 import { verifyWorkspaceTool } from '../../engine/tools/verifyWorkspace/verifyWorkspaceTool';
@@ -34,6 +35,10 @@ export const mcpTools: readonly McpTool[] = [
   { name: 'csharp_find_references', definition: findReferencesTool, set: 'all' },
   { name: 'csharp_type_hierarchy', definition: typeHierarchyTool, set: 'all' },
   { name: 'csharp_rename_symbol', definition: renameSymbolTool, set: 'all' },
+  // Syntax-only searches (issue 17): in `all`, not `default`, which is the bridge spec's eight tools under
+  // a tools/list byte budget; `symbols` already answers name queries there.
+  { name: 'symbol_search', definition: symbolSearchTool, set: 'all' },
+  { name: 'workspace_search', definition: workspaceSearchTool, set: 'all' },
 ];
 
 /** The tools of one set, in listing order. */

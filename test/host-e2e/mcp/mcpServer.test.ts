@@ -14,7 +14,7 @@ import { callOptions, connect as connectWith, text, type Connected } from './mcp
 import { VerificationReportSchema } from '../../../src/engine/verification/report';
 
 const defaultTools = ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'lsp', 'dotnet_solution_inspect', 'verify_workspace'];
-const extraTools = ['csharp_symbol_resolve', 'csharp_find_references', 'csharp_type_hierarchy', 'csharp_rename_symbol'];
+const extraTools = ['csharp_symbol_resolve', 'csharp_find_references', 'csharp_type_hierarchy', 'csharp_rename_symbol', 'symbol_search', 'workspace_search'];
 
 function connect(workspace: string, stateDir: string, flags: string[], negotiation?: { pin: string }): Promise<Connected> {
   return connectWith({ workspace, stateDir, flags, ...(negotiation ? { negotiation } : {}) });
@@ -199,7 +199,7 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.match(text(result), /^error invalid_request: unknown argument "colour"\. Valid arguments: action, symbol, file, line, character/);
   });
 
-  it('--tools all lists the 11 tools, the default ones first', async () => {
+  it('--tools all lists the 14 tools, the default ones first', async () => {
     const { client } = await connect(calculator, stateDir, ['--tools', 'all']);
     open.push(client);
     const { tools } = await client.listTools();

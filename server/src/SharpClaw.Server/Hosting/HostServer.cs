@@ -49,6 +49,7 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.AddLocalRpcTarget(new DiagnosticsHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new NavigationHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new Semantic.Edits.EditHandler(this.State, this.rpc));
+        this.rpc.AddLocalRpcTarget(new Store.StoreHandler(this.State.Store));
 
         this.rpc.Disconnected += (_, e) =>
         {
