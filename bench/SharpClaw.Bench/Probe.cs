@@ -29,6 +29,25 @@ internal static class Probe
             await host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, file);
         }
 
+        if (name?.StartsWith("navigate:", StringComparison.Ordinal) == true)
+        {
+            // navigate:ACTION:NAME — the answer (for before/after comparisons on a real solution) and its warm time.
+            string[] parts = name.Split(':', 3);
+            NavigateParams navigate = new() { Workspace = workspace, Target = solution, Action = parts[1], Name = parts[2], Tool = "bench" };
+            NavigateResult answer = await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, navigate);
+            Console.WriteLine($"total {answer.Total}: {string.Join("; ", (answer.Related ?? []).Select(r => $"{r.Name}{(r.Via is null ? string.Empty : " via " + r.Via)}").Order(StringComparer.Ordinal))}");
+            List<double> warm = [];
+            for (int i = 0; i < iterations; i++)
+            {
+                long started = Stopwatch.GetTimestamp();
+                await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, navigate);
+                warm.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            }
+
+            Console.WriteLine($"warm {parts[1]}: p50 {BenchReport.Percentile(warm, 0.5):0.00} ms, p95 {BenchReport.Percentile(warm, 0.95):0.00} ms over {iterations}");
+            return 0;
+        }
+
         if (name == "breakdown")
         {
             await BreakdownAsync(host, workspace, solution, resolve with { Name = "Lib001.Type01.Compute(int)" }, iterations);
