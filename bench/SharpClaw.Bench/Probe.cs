@@ -1,6 +1,10 @@
 using System.Diagnostics;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Protocol.Status;
+using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Bench;
 
@@ -25,6 +29,31 @@ internal static class Probe
             await host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, file);
         }
 
+        if (name?.StartsWith("navigate:", StringComparison.Ordinal) == true)
+        {
+            // navigate:ACTION:NAME — the answer (for before/after comparisons on a real solution) and its warm time.
+            string[] parts = name.Split(':', 3);
+            NavigateParams navigate = new() { Workspace = workspace, Target = solution, Action = parts[1], Name = parts[2], Tool = "bench" };
+            NavigateResult answer = await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, navigate);
+            Console.WriteLine($"total {answer.Total}: {string.Join("; ", (answer.Related ?? []).Select(r => $"{r.Name}{(r.Via is null ? string.Empty : " via " + r.Via)}").Order(StringComparer.Ordinal))}");
+            List<double> warm = [];
+            for (int i = 0; i < iterations; i++)
+            {
+                long started = Stopwatch.GetTimestamp();
+                await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, navigate);
+                warm.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            }
+
+            Console.WriteLine($"warm {parts[1]}: p50 {BenchReport.Percentile(warm, 0.5):0.00} ms, p95 {BenchReport.Percentile(warm, 0.95):0.00} ms over {iterations}");
+            return 0;
+        }
+
+        if (name == "breakdown")
+        {
+            await BreakdownAsync(host, workspace, solution, resolve with { Name = "Lib001.Type01.Compute(int)" }, iterations);
+            return 0;
+        }
+
         Console.WriteLine("warm; looping");
         double r = 0, f = 0, d = 0;
         for (int i = 0; i < iterations; i++)
@@ -47,5 +76,52 @@ internal static class Probe
 
         Console.WriteLine($"mean resolve {r / iterations:0.00} ms, hover {f / iterations:0.00} ms, document symbols {d / iterations:0.00} ms");
         return 0;
+    }
+
+    /// <summary>Where a warm resolve's time goes: RPC round trip, request, cache acquire (fingerprint), the query itself.</summary>
+    private static async Task BreakdownAsync(LoadBenchmark.InProcessHost host, string workspace, string solution, SymbolResolveParams resolve, int iterations)
+    {
+        SymbolQueryService queries = new(host.Cache);
+        Dictionary<string, List<double>> times = [];
+        void Add(string what, long started)
+        {
+            if (!times.TryGetValue(what, out List<double>? list))
+            {
+                times[what] = list = [];
+            }
+
+            list.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        }
+
+        for (int i = 0; i < iterations + 5; i++)
+        {
+            bool counted = i >= 5;
+            long t = Stopwatch.GetTimestamp();
+            await host.InvokeAsync<HostStatus>(ProtocolMethods.Status, new { });
+            if (counted) { Add("rpc status round trip", t); }
+            t = Stopwatch.GetTimestamp();
+            ContextRequest request = SemanticWorkspaceService.CreateRequest(resolve);
+            if (counted) { Add("create request (target discovery)", t); }
+            t = Stopwatch.GetTimestamp();
+            using (ContextLease lease = await host.Cache.AcquireAsync(request, null, CancellationToken.None))
+            {
+                if (counted) { Add("cache acquire (incl. fingerprint check)", t); }
+                t = Stopwatch.GetTimestamp();
+                _ = lease.Context.Fingerprint.Check();
+                if (counted) { Add("fingerprint check alone", t); }
+            }
+
+            t = Stopwatch.GetTimestamp();
+            await queries.ResolveAsync(resolve, null, CancellationToken.None);
+            if (counted) { Add("resolve in process (no rpc)", t); }
+            t = Stopwatch.GetTimestamp();
+            await host.InvokeAsync<SymbolResolveResult>(ProtocolMethods.SymbolResolve, resolve);
+            if (counted) { Add("resolve over rpc", t); }
+        }
+
+        foreach ((string what, List<double> list) in times)
+        {
+            Console.WriteLine($"{what,-45} p50 {BenchReport.Percentile(list, 0.5),7:0.000} ms  p95 {BenchReport.Percentile(list, 0.95),7:0.000} ms");
+        }
     }
 }

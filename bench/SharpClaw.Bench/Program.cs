@@ -25,6 +25,7 @@ internal static class Program
                   sizes [--sizes 10,50,200] [--files 20] [--iterations 10] [--name sizes]
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
+                  probe [--solution X.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 100] [--name Symbol | breakdown | navigate:ACTION:Symbol]
                   direct-callers --solution X.slnx --type Ns.Type --member Name   (stdin: one line per question)
                 """);
             return args.Length == 0 ? 2 : 0;

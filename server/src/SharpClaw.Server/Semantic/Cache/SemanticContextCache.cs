@@ -186,6 +186,112 @@ public sealed class SemanticContextCache : IAsyncDisposable
     }
 
     /// <summary>
+    /// Answers a read-only <paramref name="query"/> on the context for <paramref name="request"/>. When that context
+    /// is loaded, the query runs on its current snapshot while the fingerprint check runs beside it (under the gate,
+    /// as in <see cref="AcquireAsync"/>): the answer (or failure) counts only when the check then finds nothing
+    /// changed on disk; otherwise the query runs again on a lease from <see cref="AcquireAsync"/> (refreshed, or
+    /// reloaded after authorization). A warm query so pays for the larger of its own time and the check, not both.
+    /// <paramref name="query"/> must not change anything: it may run twice.
+    /// </summary>
+    public async Task<T> QueryAsync<T>(ContextRequest request, IEvaluationAuthorizer? authorizer, Func<ContextLease, Task<T>> query, CancellationToken cancellationToken)
+    {
+        if (await this.TryOptimisticLeaseAsync(request, cancellationToken).ConfigureAwait(false) is ({ } optimistic, { } fresh))
+        {
+            T answer = default!;
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo? failure = null;
+            try
+            {
+                answer = await query(optimistic).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                failure = System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(ex);
+            }
+            finally
+            {
+                optimistic.Dispose();
+            }
+
+            if (await fresh.ConfigureAwait(false))
+            {
+                failure?.Throw();
+                return answer;
+            }
+        }
+
+        using ContextLease lease = await this.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        return await query(lease).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// A lease on the loaded context's current snapshot (open buffers laid over) and a task that checks its
+    /// fingerprint with the gate held from the lease on: true (and the check committed, the context most recently
+    /// used) when nothing changed since, false when anything did (then nothing is committed and
+    /// <see cref="AcquireAsync"/> decides). Null when no valid-looking context is loaded.
+    /// </summary>
+    private async Task<(ContextLease? Lease, Task<bool>? Fresh)> TryOptimisticLeaseAsync(ContextRequest request, CancellationToken cancellationToken)
+    {
+        await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        bool handedOver = false;
+        try
+        {
+            if (this.disposed || this.contexts.Find(c => c.Key.Equals(request.Key)) is not { } context
+                || context.Fingerprint.DynamicImports.Count > 0 || context.IsRetired)
+            {
+                return (null, null);
+            }
+
+            OpenDocumentSnapshot buffers = this.OpenDocuments.Snapshot;
+            Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, buffers, cancellationToken).ConfigureAwait(false);
+            if (!context.TryAddLease())
+            {
+                return (null, null);
+            }
+
+            ContextLease lease = new(context, overlaid, fromCache: true) { Buffers = buffers };
+            Task<bool> fresh = Task.Run(() =>
+            {
+                try
+                {
+                    FingerprintCheck check = context.Fingerprint.Check();
+                    if (check.IsStructural || check.ContentChanges.Count > 0)
+                    {
+                        return false;
+                    }
+
+                    context.Fingerprint.Commit(check);
+                    int index = this.contexts.IndexOf(context);
+                    if (index > 0)
+                    {
+                        this.contexts.RemoveAt(index);
+                        this.contexts.Insert(0, context);
+                        this.PublishSnapshot();
+                    }
+
+                    return index >= 0;
+                }
+                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+                {
+                    return false; // The full acquire checks again and reports what it must.
+                }
+                finally
+                {
+                    this.gate.Release();
+                }
+            }, CancellationToken.None);
+            handedOver = true;
+            return (lease, fresh);
+        }
+        finally
+        {
+            if (!handedOver)
+            {
+                this.gate.Release();
+            }
+        }
+    }
+
+    /// <summary>
     /// Evaluated project data for <paramref name="request"/> (no compilation): from a valid loaded context,
     /// a valid earlier evaluation, or a fresh evaluation pass after authorization.
     /// </summary>

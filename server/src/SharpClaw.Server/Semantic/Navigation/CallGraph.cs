@@ -47,12 +47,14 @@ internal static class CallGraph
             }
         }
 
-        // Callers compile against different flavours of a multi-targeted declaring project: search from each,
-        // and from each member that dispatches here.
+        // Callers compile against different flavours of a multi-targeted declaring project: search from each
+        // (Roslyn's search already follows a flavour declared at the same place of a linked file), and from each
+        // member that dispatches here.
         List<SymbolCallerInfo> callers = [];
         foreach (ISymbol start in dispatching.Values.Prepend(symbol))
         {
-            foreach (ISymbol flavour in await Flavours.OfAsync(start, solution, cancellationToken).ConfigureAwait(false))
+            List<ISymbol> flavours = await Flavours.OfAsync(start, solution, cancellationToken).ConfigureAwait(false);
+            foreach (ISymbol flavour in flavours.Where((f, i) => i == 0 || !Flavours.IsLinkedCounterpart(f, flavours[0])))
             {
                 callers.AddRange(await SymbolFinder.FindCallersAsync(flavour, solution, cancellationToken).ConfigureAwait(false));
             }

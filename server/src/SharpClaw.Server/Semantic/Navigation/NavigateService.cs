@@ -25,8 +25,7 @@ public sealed class NavigateService(SemanticContextCache cache)
     {
         (string action, int offset, int limit) = Validate(parameters.Action, parameters.Offset, parameters.Limit);
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
-        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
-        return await RunAsync(lease, request.Target.Workspace, parameters, action, offset, limit, cancellationToken).ConfigureAwait(false);
+        return await cache.QueryAsync(request, authorizer, lease => RunAsync(lease, request.Target.Workspace, parameters, action, offset, limit, cancellationToken), cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>The actions that search every flavour of a multi-targeted declaring project and merge (the others answer from one).</summary>

@@ -26,7 +26,11 @@ public sealed class SymbolsService(SemanticContextCache cache)
 
         (_, int offset, int limit) = NavigateService.Validate("definition", parameters.Offset, parameters.Limit);
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
-        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        return await cache.QueryAsync(request, authorizer, lease => SymbolsCoreAsync(lease, request, parameters, hasPath, hasQuery, offset, limit, cancellationToken), cancellationToken).ConfigureAwait(false);
+    }
+
+    private static async Task<SymbolsResult> SymbolsCoreAsync(ContextLease lease, ContextRequest request, SymbolsParams parameters, bool hasPath, bool hasQuery, int offset, int limit, CancellationToken cancellationToken)
+    {
         string workspace = request.Target.Workspace;
         List<Project> projects = SymbolResolver.SelectProjects(lease.Solution, workspace, parameters.Project);
         List<SymbolItem> items;

@@ -49,6 +49,24 @@ internal static class Flavours
         return result;
     }
 
+    /// <summary>
+    /// True when every declaration of <paramref name="flavour"/> sits at the same place of the same file as one of
+    /// <paramref name="searched"/>'s: the same declaration compiled in another flavour (a linked document), which
+    /// Roslyn's reference and caller search already follows from <paramref name="searched"/> (its linked-file
+    /// cascade), so searching from it again finds nothing new. A member declared differently per framework
+    /// (under <c>#if</c>, or in a file only one flavour compiles) is not.
+    /// </summary>
+    public static bool IsLinkedCounterpart(ISymbol flavour, ISymbol searched)
+    {
+        HashSet<(string Path, int Start, int Length)> places = [.. Places(searched)];
+        List<(string Path, int Start, int Length)> mine = [.. Places(flavour)];
+        return mine.Count > 0 && mine.TrueForAll(places.Contains);
+
+        static IEnumerable<(string, int, int)> Places(ISymbol symbol) => symbol.OriginalDefinition.Locations
+            .Where(l => l.IsInSource && l.SourceTree is not null)
+            .Select(l => (l.SourceTree!.FilePath, l.SourceSpan.Start, l.SourceSpan.Length));
+    }
+
     /// <summary>The target frameworks of the flavours <see cref="OfAsync"/> found, in order.</summary>
     public static List<string> Frameworks(IEnumerable<ISymbol> flavours, Solution solution, IReadOnlyDictionary<ProjectId, string?> frameworks) =>
         [.. flavours

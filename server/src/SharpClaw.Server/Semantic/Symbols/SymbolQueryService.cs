@@ -16,7 +16,11 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
     public async Task<SymbolResolveResult> ResolveAsync(SymbolResolveParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
-        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        return await cache.QueryAsync(request, authorizer, lease => ResolveCoreAsync(lease, request, parameters, cancellationToken), cancellationToken).ConfigureAwait(false);
+    }
+
+    private static async Task<SymbolResolveResult> ResolveCoreAsync(ContextLease lease, ContextRequest request, SymbolResolveParams parameters, CancellationToken cancellationToken)
+    {
         string workspace = request.Target.Workspace;
         SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
         (string project, string? framework) = Answered(lease, workspace, match.Project);
@@ -42,7 +46,11 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         }
 
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
-        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        return await cache.QueryAsync(request, authorizer, lease => FindReferencesCoreAsync(lease, request, parameters, offset, limit, cancellationToken), cancellationToken).ConfigureAwait(false);
+    }
+
+    private static async Task<FindReferencesResult> FindReferencesCoreAsync(ContextLease lease, ContextRequest request, FindReferencesParams parameters, int offset, int limit, CancellationToken cancellationToken)
+    {
         string workspace = request.Target.Workspace;
         Solution solution = lease.Solution;
         SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
@@ -123,7 +131,11 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         }
 
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
-        using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
+        return await cache.QueryAsync(request, authorizer, lease => TypeHierarchyCoreAsync(lease, request, parameters, limit, cancellationToken), cancellationToken).ConfigureAwait(false);
+    }
+
+    private static async Task<TypeHierarchyResult> TypeHierarchyCoreAsync(ContextLease lease, ContextRequest request, TypeHierarchyParams parameters, int limit, CancellationToken cancellationToken)
+    {
         string workspace = request.Target.Workspace;
         Solution solution = lease.Solution;
         SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);

@@ -147,7 +147,7 @@ internal static class SymbolResolver
     /// <summary>Projects named by <paramref name="project"/> (name, compilation name or workspace-relative path), else all.</summary>
     public static List<Project> SelectProjects(Solution solution, string workspace, string? project)
     {
-        List<Project> all = [.. solution.Projects.Where(p => p.Language == LanguageNames.CSharp).OrderBy(p => p.FilePath, StringComparer.Ordinal).ThenBy(p => p.Name, StringComparer.Ordinal)];
+        List<Project> all = [.. CSharpProjects(solution)];
         if (string.IsNullOrWhiteSpace(project))
         {
             return all;
@@ -256,8 +256,7 @@ internal static class SymbolResolver
     /// </summary>
     internal static Task<SymbolIndex> IndexAsync(Solution solution, CancellationToken cancellationToken)
     {
-        Task<SymbolIndex> index = Indexes.GetValue(solution, s => BuildIndexAsync(
-            [.. s.Projects.Where(p => p.Language == LanguageNames.CSharp).OrderBy(p => p.FilePath, StringComparer.Ordinal).ThenBy(p => p.Name, StringComparer.Ordinal)]));
+        Task<SymbolIndex> index = Indexes.GetValue(solution, s => BuildIndexAsync([.. CSharpProjects(s)]));
         if (index.IsFaulted || index.IsCanceled)
         {
             Indexes.Remove(solution); // Not kept: the next query tries again.
@@ -267,6 +266,15 @@ internal static class SymbolResolver
     }
 
     private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Solution, Task<SymbolIndex>> Indexes = [];
+
+    /// <summary>
+    /// The C# projects of a snapshot in answer order (project file, then name), computed once per snapshot: a warm
+    /// query would otherwise list and sort the solution's projects on every call.
+    /// </summary>
+    internal static IReadOnlyList<Project> CSharpProjects(Solution solution) =>
+        OrderedProjects.GetValue(solution, s => [.. s.Projects.Where(p => p.Language == LanguageNames.CSharp).OrderBy(p => p.FilePath, StringComparer.Ordinal).ThenBy(p => p.Name, StringComparer.Ordinal)]);
+
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<Solution, List<Project>> OrderedProjects = [];
 
     private static async Task<SymbolIndex> BuildIndexAsync(List<Project> projects) =>
         new(await CollectAsync(projects, CancellationToken.None).ConfigureAwait(false));
