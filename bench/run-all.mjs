@@ -36,6 +36,7 @@ const benches = {
   sizes: () => dotnetBench(['sizes', '--sizes', '10,50,200', '--files', '20', '--name', 'sizes']),
   'package-size': () => benchPackageSize(),
   'mcp-navigate': async () => (await import('./mcp-navigate.mjs')).benchMcpNavigate(),
+  'store-search': async () => (await import('./store-search.mjs')).benchStoreSearch(),
   rename: () => dotnetBench(['rename', '--projects', '50', '--files', '20', '--runs', '3', '--out', synth(50)]),
 };
 

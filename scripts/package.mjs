@@ -43,12 +43,23 @@ export function vsixPathFor(target) {
  */
 export function hostFilesFor(target) {
   const windows = target.startsWith('win32-');
-  const runtimeFile = /\.(dll|exe|json|config)$/;
+  const runtimeFile = /\.(dll|exe|json|config|so|dylib)$/;
+  const native = /^runtimes\/([^/]+)\/native\//;
   return fs.readdirSync(serverDir, { recursive: true, encoding: 'utf8' })
     .map((file) => file.split(path.sep).join('/'))
     .filter((file) => runtimeFile.test(file) && fs.statSync(path.join(serverDir, file)).isFile())
     .filter((file) => windows || !(/^BuildHost-net472\//.test(file) || /^runtimes\/win[^/]*\//.test(file)))
+    .filter((file) => !native.test(file) || native.exec(file)[1] === nativeRuntimeOf(target))
     .sort();
+}
+
+/**
+ * The .NET runtime identifier whose `runtimes/<rid>/native/` library (the store's SQLite, e_sqlite3)
+ * a target loads: each package ships only its own (the publish output has all twenty).
+ */
+export function nativeRuntimeOf(target) {
+  const rids = { 'win32-x64': 'win-x64', 'win32-arm64': 'win-arm64', 'linux-x64': 'linux-x64', 'linux-arm64': 'linux-arm64', 'linux-armhf': 'linux-arm', 'alpine-x64': 'linux-musl-x64', 'alpine-arm64': 'linux-musl-arm64', 'darwin-x64': 'osx-x64', 'darwin-arm64': 'osx-arm64' };
+  return rids[target];
 }
 
 const userReadme = path.join(repoRoot, 'docs', 'user-readme.md');
@@ -99,11 +110,14 @@ export async function packageExtension({ skipBuild = false, target = currentTarg
   const listing = vsce(['ls', ...common], { encoding: 'utf8' }).split('\n').filter(Boolean);
   const required = ['dist/extension.js', 'dist/core.js', 'dist/cli.js', 'dist/webview/main.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.dll', 'media/icon.png'];
   if (target.startsWith('win32-')) required.push('dist/server/BuildHost-net472/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.exe');
+  const sqlite = target.startsWith('win32-') ? 'e_sqlite3.dll' : target.startsWith('darwin-') ? 'libe_sqlite3.dylib' : 'libe_sqlite3.so';
+  required.push(`dist/server/runtimes/${nativeRuntimeOf(target)}/native/${sqlite}`);
   for (const file of required) {
     if (!listing.includes(file)) throw new Error(`${path.basename(vsix)} is missing ${file}`);
   }
   const unwanted = listing.filter((file) => /\.pdb$|^README\.md$|^docs\/|\/(cs|de|es|fr|it|ja|ko|pl|pt-BR|ru|tr|zh-Hans|zh-Hant)\/[^/]+\.resources\.dll$/.test(file)
-    || (!target.startsWith('win32-') && /^dist\/server\/(BuildHost-net472|runtimes\/win)/.test(file)));
+    || (!target.startsWith('win32-') && /^dist\/server\/(BuildHost-net472|runtimes\/win)/.test(file))
+    || (/^dist\/server\/runtimes\/[^/]+\/native\//.test(file) && !file.startsWith(`dist/server/runtimes/${nativeRuntimeOf(target)}/native/`)));
   if (unwanted.length > 0) throw new Error(`${path.basename(vsix)} contains files users never load: ${unwanted.slice(0, 5).join(', ')}`);
   const bytes = fs.statSync(vsix).size;
   console.log(`[package] ${path.relative(repoRoot, vsix)} (${target}, ${(bytes / 1024 / 1024).toFixed(2)} MiB, ${listing.length} files) contains the extension, the webview and the Roslyn host`);

@@ -25,6 +25,7 @@ internal static class Program
                   sizes [--sizes 10,50,200] [--files 20] [--iterations 10] [--name sizes]
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
+                  direct-callers --solution X.slnx --type Ns.Type --member Name   (stdin: one line per question)
                 """);
             return args.Length == 0 ? 2 : 0;
         }
@@ -78,6 +79,8 @@ internal static class Program
                 string renameSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string renameResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
                 return await RenameBenchmark.RunAsync(renameSolution, Int(options, "runs", 5), renameResults);
+            case "direct-callers":
+                return await DirectCallersServer.RunAsync(options["solution"], options["type"], options["member"]);
             case "fingerprint":
                 string fingerprintSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 return FingerprintBenchmark.Run(fingerprintSolution, Int(options, "iterations", 200));

@@ -10,12 +10,19 @@ import { Session } from '../../src/engine/session';
 import { allTools, bridgeOnlyTools } from '../../src/engine/tools/registry';
 import { CliPermissionPolicy } from '../../src/surfaces/cli/cliPermissionPolicy';
 import { mcpServerFactory } from '../../src/surfaces/mcp/mcpServer';
-import { mcpTools, mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
+import { mcpToolMentions, mcpTools, mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
 
 describe('the MCP tool table', () => {
+  it('names the tools an MCP text mentions as this server serves them (csharp_navigate is navigate)', () => {
+    const mentions = mcpToolMentions(mcpToolsFor('default'));
+    assert.equal(mentions('Run 1 to 16 independent csharp_navigate queries; run csharp_diagnostics on them.'), 'Run 1 to 16 independent navigate queries; run diagnostics on them.');
+    // Tools served under their own name, and longer names that merely start alike, stay.
+    assert.equal(mentions('selected like csharp_symbol_resolve; csharp_navigate_x; dotnet_solution_inspect'), 'selected like csharp_symbol_resolve; csharp_navigate_x; dotnet_solution_inspect');
+  });
+
   it('maps each MCP name to one registry definition, the bridge names first', () => {
     assert.deepEqual(mcpToolsFor('default').map((tool) => tool.name), ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'lsp', 'dotnet_solution_inspect', 'verify_workspace']);
-    assert.equal(mcpToolsFor('all').length, 12);
+    assert.equal(mcpToolsFor('all').length, 14);
     assert.equal(new Set(mcpTools.map((tool) => tool.name)).size, mcpTools.length);
     assert.equal(new Set(mcpTools.map((tool) => tool.definition)).size, mcpTools.length);
     const registry = [...allTools, ...bridgeOnlyTools];
@@ -39,7 +46,7 @@ describe('the MCP tool table', () => {
         const reads = definition.effects === 'read';
         assert.equal(listed.title, definition.displayName, listed.name);
         assert.deepEqual(listed.annotations, { readOnlyHint: reads, destructiveHint: !reads, openWorldHint: false }, listed.name);
-        assert.equal(listed.description, definition.modelDescription);
+        assert.equal(listed.description, mcpToolMentions(mcpToolsFor('all'))(definition.modelDescription));
         assert.equal(listed.outputSchema?.type, definition.output ? 'object' : undefined, listed.name);
       }
       const result = await client.callTool({ name: 'symbols', arguments: { query: 'X', allowEvaluation: true } });

@@ -2,6 +2,7 @@ using System.Text.Json.Serialization;
 using SharpClaw.Protocol.Lifecycle;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
+using SharpClaw.Protocol.Store;
 
 namespace SharpClaw.Protocol;
 
@@ -56,6 +57,12 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(EditResult))]
 [JsonSerializable(typeof(InterruptedEditsResult))]
 [JsonSerializable(typeof(AuthorizeWriteParams))]
+[JsonSerializable(typeof(SymbolSearchParams))]
+[JsonSerializable(typeof(SymbolSearchResult))]
+[JsonSerializable(typeof(WorkspaceSearchParams))]
+[JsonSerializable(typeof(WorkspaceSearchResult))]
+[JsonSerializable(typeof(ClearStoreParams))]
+[JsonSerializable(typeof(ClearStoreResult))]
 public sealed partial class ProtocolJsonContext : JsonSerializerContext
 {
 }

@@ -38,6 +38,15 @@ public static class ProtocolMethods
     public const string InterruptedEdits = "sharpclaw/interruptedEdits";
     public const string RedoEdit = "sharpclaw/redoEdit";
 
+    /// <summary>Declarations by name from the syntax-only store: no MSBuild, no authorization.</summary>
+    public const string SymbolSearch = "sharpclaw/symbolSearch";
+
+    /// <summary>Text or regex over the workspace's C# files from the syntax-only store: no MSBuild, no authorization.</summary>
+    public const string WorkspaceSearch = "sharpclaw/workspaceSearch";
+
+    /// <summary>Deletes the workspace's store (SharpClaw: Clear Cache); the next search rebuilds it.</summary>
+    public const string ClearStore = "sharpclaw/clearStore";
+
     // Server → client.
     /// <summary>Request: the host asks before evaluating MSBuild (see <c>AuthorizeEvaluationParams</c>).</summary>
     public const string AuthorizeEvaluation = "sharpclaw/authorizeEvaluation";

@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
 using System.Text.Json.Schema;
+using SharpClaw.Protocol.Store;
 
 namespace SharpClaw.Protocol;
 
@@ -61,6 +62,12 @@ public static class ProtocolSchema
             [ParamsKey(ProtocolMethods.Navigate)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.NavigateParams, options),
             [ParamsKey(ProtocolMethods.BulkNavigate)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.BulkNavigateParams, options),
             [ParamsKey(ProtocolMethods.Symbols)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolsParams, options),
+            [ProtocolMethods.SymbolSearch] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolSearchResult, options),
+            [ParamsKey(ProtocolMethods.SymbolSearch)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolSearchParams, options),
+            [ProtocolMethods.WorkspaceSearch] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.WorkspaceSearchResult, options),
+            [ParamsKey(ProtocolMethods.WorkspaceSearch)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.WorkspaceSearchParams, options),
+            [ProtocolMethods.ClearStore] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ClearStoreResult, options),
+            [ParamsKey(ProtocolMethods.ClearStore)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ClearStoreParams, options),
             [ProtocolMethods.LspRequest] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.LspRequestResult, options),
             [ParamsKey(ProtocolMethods.LspRequest)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.LspRequestParams, options),
             [ProtocolMethods.Edit] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.EditResult, options),

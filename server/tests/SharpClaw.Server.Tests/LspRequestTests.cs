@@ -157,11 +157,73 @@ public sealed class LspRequestTests(LspCalculatorFixture fx) : IClassFixture<Lsp
     }
 
     [Fact]
+    public async Task CodeAction_ListsWithoutEdits_AndResolveReturnsTheWorkspaceEdit_WritingNothing()
+    {
+        string before = File.ReadAllText(Path.Combine(fx.Workspace.Root, Calculator));
+        (int line, int character) = fx.Find(Calculator, "Add(");
+        JsonObject parameters = new()
+        {
+            ["textDocument"] = new JsonObject { ["uri"] = fx.Uri(Calculator) },
+            ["range"] = Range(line, character, character),
+            ["context"] = new JsonObject { ["diagnostics"] = new JsonArray(), ["only"] = new JsonArray("refactor") },
+        };
+        JsonArray actions = (await fx.RequestAsync("textDocument/codeAction", parameters))!.AsArray();
+        Assert.All(actions, a => Assert.Equal("refactor", a!["kind"]!.GetValue<string>()));
+        Assert.All(actions, a => Assert.Null(a!["edit"]));
+        const string Explicit = "Implement explicitly > Implement 'Add' explicitly";
+        JsonNode implementExplicitly = Assert.Single(actions, a => a!["title"]!.GetValue<string>() == Explicit)!;
+
+        JsonObject resolved = (await fx.RequestAsync("codeAction/resolve", implementExplicitly.AsObject().DeepClone().AsObject()))!.AsObject();
+        JsonArray edits = resolved["edit"]!["changes"]![fx.Uri(Calculator)]!.AsArray();
+        string after = Apply(before, edits);
+        Assert.Contains("    double ICalculator.Add(double a, double b) => a + b;\n", after.ReplaceLineEndings("\n"), StringComparison.Ordinal);
+        Assert.DoesNotContain("public double Add(", after, StringComparison.Ordinal);
+        Assert.Equal(before, File.ReadAllText(Path.Combine(fx.Workspace.Root, Calculator)));
+
+        // A listing whose entry moved is stale: resolve says so instead of resolving another action.
+        JsonObject moved = implementExplicitly.AsObject().DeepClone().AsObject();
+        moved["title"] = "Something else";
+        RemoteInvocationException stale = await Assert.ThrowsAsync<RemoteInvocationException>(() => fx.RequestAsync("codeAction/resolve", moved));
+        Assert.Contains("is no longer offered there", stale.Message, StringComparison.Ordinal);
+
+        JsonArray quickFixesOnly = (await fx.RequestAsync("textDocument/codeAction", new JsonObject
+        {
+            ["textDocument"] = new JsonObject { ["uri"] = fx.Uri(Calculator) },
+            ["range"] = Range(line, character, character),
+            ["context"] = new JsonObject { ["only"] = new JsonArray("quickfix") },
+        }))!.AsArray();
+        Assert.DoesNotContain(quickFixesOnly, a => a!["title"]!.GetValue<string>() == Explicit);
+    }
+
+    /// <summary>Applies LSP TextEdits (zero-based ranges) to a text, last first.</summary>
+    private static string Apply(string text, JsonArray edits)
+    {
+        string[] lines = text.Split('\n');
+        int Offset(JsonNode position)
+        {
+            int line = position["line"]!.GetValue<int>();
+            return lines.Take(line).Sum(l => l.Length + 1) + position["character"]!.GetValue<int>();
+        }
+
+        foreach (JsonNode edit in edits.Select(e => e!).OrderByDescending(e => Offset(e["range"]!["start"]!)))
+        {
+            int start = Offset(edit["range"]!["start"]!);
+            int end = Offset(edit["range"]!["end"]!);
+            text = text[..start] + edit["newText"]!.GetValue<string>() + text[end..];
+        }
+
+        return text;
+    }
+
+    [Fact]
     public async Task Capabilities_NameWhatIsAnswered()
     {
         JsonObject capabilities = (await fx.RequestAsync("sharpclaw/capabilities", []))!.AsObject();
         Assert.True(capabilities["definitionProvider"]!.GetValue<bool>());
         Assert.True(capabilities["renameProvider"]!["prepareProvider"]!.GetValue<bool>());
+        Assert.True(capabilities["callHierarchyProvider"]!.GetValue<bool>());
+        Assert.True(capabilities["typeHierarchyProvider"]!.GetValue<bool>());
+        Assert.True(capabilities["codeActionProvider"]!["resolveProvider"]!.GetValue<bool>());
         Assert.False(capabilities.ContainsKey("completionProvider"));
     }
 

@@ -25,3 +25,8 @@ export function describeHostState(state: HostState): string {
       return state.message;
   }
 }
+
+/** A load's progress as lsp status and the loading error say it: "Loading Calculator.slnx 40%" (no percentage when Roslyn gives none). */
+export function describeLoadProgress(progress: { target: string; percent: number | null }): string {
+  return `Loading ${progress.target}${progress.percent === null ? '' : ` ${progress.percent}%`}`;
+}

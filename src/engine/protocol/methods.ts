@@ -28,6 +28,7 @@ import {
   TypeHierarchyParamsSchema,
   TypeHierarchyResultSchema,
 } from './symbols';
+import { ClearStoreParamsSchema, ClearStoreResultSchema, SymbolSearchParamsSchema, SymbolSearchResultSchema, WorkspaceSearchParamsSchema, WorkspaceSearchResultSchema } from './store';
 
 /**
  * What a host method does to the workspace: `none` reads no compilation (the host itself, file discovery), `read` answers
@@ -101,6 +102,11 @@ export const Methods = {
   redoEdit: request('sharpclaw/redoEdit', EditHistoryParamsSchema, EditResultSchema, 'write'),
   /** Recovers (journals for undo) and reports the applies a killed host left unfinished; asked when a host starts. */
   interruptedEdits: request('sharpclaw/interruptedEdits', EditHistoryParamsSchema, InterruptedEditsResultSchema, 'write'),
+  /** The syntax-only store: parses files, never evaluates MSBuild, so never asks for authorization. */
+  symbolSearch: request('sharpclaw/symbolSearch', SymbolSearchParamsSchema, SymbolSearchResultSchema, 'none'),
+  workspaceSearch: request('sharpclaw/workspaceSearch', WorkspaceSearchParamsSchema, WorkspaceSearchResultSchema, 'none'),
+  /** Deletes the workspace's store in the state folder (SharpClaw: Clear Cache); nothing in the workspace. */
+  clearStore: request('sharpclaw/clearStore', ClearStoreParamsSchema, ClearStoreResultSchema, 'none'),
 } as const;
 
 /** Host → client traffic. */

@@ -4,6 +4,7 @@ import { bulkNavigateTool, navigateTool, symbolsTool } from './navigation/naviga
 import { editTool, renameSymbolTool } from './edits/editTools';
 import { lspTool } from './lsp/lspTool';
 import { solutionInspectTool } from './solutionInspect/solutionInspectTool';
+import { symbolSearchTool, workspaceSearchTool } from './store/storeTools';
 import { diagnosticsTool } from './symbols/diagnosticsTool';
 import { findReferencesTool, symbolResolveTool, typeHierarchyTool } from './symbols/symbolTools';
 import type { AnyToolDefinition } from './toolDefinition';
@@ -18,6 +19,8 @@ export const allTools: readonly AnyToolDefinition[] = [
   navigateTool,
   bulkNavigateTool,
   symbolsTool,
+  symbolSearchTool,
+  workspaceSearchTool,
   renameSymbolTool,
   editTool,
   verifyWorkspaceTool,

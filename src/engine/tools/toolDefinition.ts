@@ -66,6 +66,8 @@ export interface ToolDefinition<Input = unknown, Result = unknown> {
    * evaluation; that is authorized separately by the permission policy, whatever the effect.
    */
   effects: ToolEffects;
+  /** Whether a call can wait on a workspace load (default yes): a surface with a deadline (MCP's load wait) answers `loading` only for these. */
+  mayLoad?(input: Input): boolean;
   /** Without side effects: what a chat confirmation should show before the call. */
   confirmation?(input: Input): ToolConfirmation | undefined;
   invoke(input: Input, context: ToolContext): Promise<Result>;

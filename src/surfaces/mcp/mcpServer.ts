@@ -7,10 +7,12 @@ import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolA
 import type { Session } from '../../engine/session';
 import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
 import { publishedInputSchema, publishedOutputSchema } from './mcpSchemas';
-import type { McpTool } from './mcpTools';
+import { mcpToolMentions, type McpTool } from './mcpTools';
 import type { McpWorkspace } from './mcpWorkspace';
 import type { McpClientLink } from './mcpPermissionPolicy';
 import type { McpApprovalRounds } from './mcpInputRequired';
+import { forwardLoadProgress } from './mcpLoadProgress';
+import { defaultLoadWaitSeconds, withinLoadWait } from './mcpLoadWait';
 
 export const serverName = 'sharpclaw';
 
@@ -19,8 +21,8 @@ export const serverName = 'sharpclaw';
  * (mcpSchemas.ts), validated by runTool (toolInput.ts, the one rule for every surface: unknown arguments list the
  * valid names, arrays may arrive as JSON strings). The SDK's own check would answer differently.
  */
-function advertisedInput(definition: AnyToolDefinition): StandardSchemaWithJSON {
-  const schema = publishedInputSchema(definition);
+function advertisedInput(definition: AnyToolDefinition, mentions: (text: string) => string): StandardSchemaWithJSON {
+  const schema = JSON.parse(mentions(JSON.stringify(publishedInputSchema(definition)))) as Record<string, unknown>;
   return {
     '~standard': {
       version: 1,
@@ -54,11 +56,11 @@ export function annotationsFor(definition: AnyToolDefinition): ToolAnnotations {
 }
 
 /** A tool outcome as an MCP result: the compact text, the typed record when it is an object, isError on failure. */
-export function toCallToolResult(outcome: Awaited<ReturnType<Session['runTool']>>): CallToolResult {
-  if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text }], isError: true };
+export function toCallToolResult(outcome: Awaited<ReturnType<Session['runTool']>>, mentions: (text: string) => string = (text) => text): CallToolResult {
+  if (!outcome.ok) return { content: [{ type: 'text', text: mentions(outcome.text) }], isError: true };
   const data = outcome.data;
   const structured = typeof data === 'object' && data !== null && !Array.isArray(data) ? { structuredContent: data as Record<string, unknown> } : {};
-  return { content: [{ type: 'text', text: outcome.text }], ...structured };
+  return { content: [{ type: 'text', text: mentions(outcome.text) }], ...structured };
 }
 
 export interface McpServerOptions {
@@ -71,6 +73,8 @@ export interface McpServerOptions {
   link?: McpClientLink;
   /** Asks for a missing permission with input_required (2026-07-28) and applies the answer on the retry. */
   rounds?: McpApprovalRounds;
+  /** How long a read tool's call waits for a workspace load before answering `error loading` (mcpLoadWait.ts). */
+  loadWaitSeconds?: number;
 }
 
 /** The factory serveStdio calls per connection (and per discarded server/discover probe). */
@@ -86,15 +90,22 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
         ...(options.rounds ? { requestState: { verify: options.rounds.verify } } : {}),
       },
     );
+    const mentions = mcpToolMentions(options.tools);
+    const result = (outcome: Awaited<ReturnType<Session['runTool']>>) => toCallToolResult(outcome, mentions);
     for (const tool of options.tools) {
       server.registerTool(
         tool.name,
-        { title: tool.definition.displayName, description: tool.definition.modelDescription, inputSchema: advertisedInput(tool.definition), ...advertisedOutput(tool.definition), annotations: annotationsFor(tool.definition) },
+        { title: tool.definition.displayName, description: mentions(tool.definition.modelDescription), inputSchema: advertisedInput(tool.definition, mentions), ...advertisedOutput(tool.definition), annotations: annotationsFor(tool.definition) },
         async (args: unknown, ctx) => {
           if (options.link) options.link.current = server;
           await options.workspace?.resolve(server);
-          const call = () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal);
-          return options.rounds ? options.rounds.run(tool.name, args, ctx, call, toCallToolResult) : toCallToolResult(await call());
+          const progress = forwardLoadProgress(ctx.mcpReq._meta?.progressToken, options.session.host.onLoadProgress, (notification) => ctx.mcpReq.notify(notification));
+          const call = () => withinLoadWait(tool.definition, args, options.session.hostSession, options.loadWaitSeconds ?? defaultLoadWaitSeconds, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal));
+          try {
+            return options.rounds ? await options.rounds.run(tool.name, args, ctx, call, result) : result(await call());
+          } finally {
+            progress.dispose();
+          }
         },
       );
     }

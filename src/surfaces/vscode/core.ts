@@ -10,6 +10,7 @@ import { ApprovalStore } from './approvals/approvalStore';
 import { resetApprovals } from './approvals/resetApprovalsCommand';
 import { VsCodePermissionPolicy } from './approvals/vscodePermissionPolicy';
 import { restartHost, showHostStatus } from './commands/hostCommands';
+import { clearCache } from './commands/clearCacheCommand';
 import { loadWorkspace } from './commands/loadWorkspaceCommand';
 import { setUpMcpForAnotherAgent } from './commands/setUpMcpCommand';
 import { applyHostWrite } from './edits/hostWrites';
@@ -135,6 +136,7 @@ export class Core implements vscode.Disposable {
       'sharpclaw.openSidebar': () => vscode.commands.executeCommand(`${ReportViewProvider.viewId}.focus`),
       'sharpclaw.loadWorkspace': () => loadWorkspace(this.session, this.reportView, log),
       'sharpclaw.resetApprovals': () => resetApprovals(this.approvalStore, log),
+      'sharpclaw.clearCache': () => clearCache(this.session, log),
       'sharpclaw.setUpMcp': () => setUpMcpForAnotherAgent({ workspaceFolder: firstWorkspaceFolder, cliPath: context.asAbsolutePath(path.join('dist', 'cli.js')), log }),
     };
   }

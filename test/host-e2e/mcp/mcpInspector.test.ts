@@ -79,7 +79,7 @@ describe('sharpclaw mcp through the MCP Inspector CLI (an independent client)', 
     assert.equal(references, cliReferences.stdout.replace(/\n$/, ''));
 
     // (Diagnostics through the SDK client equal the CLI's in mcpServer.test.ts; here the independent client gets them.)
-    const diagnostics = toolText(await inspector(launcher, calculator, stateDir, ['--method', 'tools/call', '--tool-name', 'diagnostics', '--tool-arg', 'path=src/**/*.cs']));
+    const diagnostics = toolText(await inspector(launcher, calculator, stateDir, ['--method', 'tools/call', '--tool-name', 'diagnostics', '--tool-arg', 'file=src/**/*.cs']));
     assert.match(diagnostics, /^3 files checked, 0 diagnostics in 0 files, \d+ below the severity$/m);
   });
 

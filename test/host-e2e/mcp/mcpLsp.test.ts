@@ -88,6 +88,16 @@ describe('sharpclaw mcp: the lsp tool', function () {
     assert.equal(symbols[0]!.children[0]!.kind, 11);
     assert.deepEqual(symbols[0]!.children[0]!.children.map((m) => m.name), ['Add', 'Subtract', 'Multiply', 'Divide']);
 
+    // Call hierarchy: the item from prepare goes back as it came; Program's two calls reach Calculator.Divide through ICalculator.
+    const implementation = path.join(calculator, 'src', 'Calculator.Core', 'Calculator.cs');
+    const prepared = JSON.parse(text(await lsp({ action: 'request', method: 'textDocument/prepareCallHierarchy', parameters: { textDocument: { uri: pathToFileURL(implementation).href }, position: find(implementation, 'Divide(') } }))) as Array<Record<string, unknown>>;
+    assert.equal(prepared.length, 1);
+    assert.equal(prepared[0]!.detail, 'Calculator.Core.Calculator.Divide(double, double)');
+    const incoming = JSON.parse(text(await lsp({ action: 'request', method: 'callHierarchy/incomingCalls', parameters: { item: prepared[0] } }))) as Array<{ from: { uri: string }; fromRanges: Array<{ start: { line: number } }> }>;
+    const fromProgram = incoming.filter((call) => call.from.uri === textDocument.uri);
+    assert.deepEqual(fromProgram.map((call) => call.fromRanges.map((r) => r.start.line)), [[7, 11]]);
+    assert.ok(incoming.some((call) => call.from.uri.endsWith('/tests/Calculator.Tests/CalculatorTests.cs')), 'the tests call it directly');
+
     const status = text(await lsp({ action: 'status' }));
     assert.match(status, /^running: yes \(pid \d+\)\nloading: no\nworkspace: .*; loaded: Calculator\.slnx · Debug \(3 projects\)\nserver: SharpClaw host \S+, Roslyn \S+, \.NET /);
   });

@@ -42,7 +42,7 @@ describe('sharpclaw mcp: every default tool through an MCP client', function () 
     });
 
     it('diagnostics: a file, and ids sent as a JSON string', async () => {
-      assert.match(ok(await call('diagnostics', { path: 'App/Broken.cs' })), /^App\/Broken\.cs\n {2}5:\d+ error CS0103 The name 'UndefinedThing' does not exist in the current context\n1 file checked, 1 diagnostic in 1 file$/m);
+      assert.match(ok(await call('diagnostics', { file: 'App/Broken.cs' })), /^App\/Broken\.cs\n {2}5:\d+ error CS0103 The name 'UndefinedThing' does not exist in the current context\n1 file checked, 1 diagnostic in 1 file$/m);
       const filtered = ok(await call('diagnostics', { path: 'App/Warn.cs', severity: 'hint', ids: '["CS0168"]' }));
       assert.equal(filtered, "App/Warn.cs\n  7:13 warning CS0168 The variable 'unused' is declared but never used\n1 file checked, 1 diagnostic in 1 file, filtered by ids");
     });

@@ -1,5 +1,6 @@
 // Restricted Mode: the folder is not trusted, so nothing may execute project code. Tools that
-// would need it return permission_denied with instructions, and no dialog is shown.
+// would need it return permission_denied with instructions, and no dialog is shown; the syntax-only
+// searches, which execute nothing, answer.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { api, click, descendantsOf, waitFor } from '../support';
@@ -30,6 +31,21 @@ describe('SharpClaw in Restricted Mode', () => {
     assert.match(text, /permission_denied|denied/i);
     assert.match(text, /Restricted Mode/);
     assert.equal(descendantsOf(process.pid).filter((p) => /dotnet (build|test|msbuild)/.test(p.command)).length, before);
+  });
+
+  it('answers the syntax-only searches without a dialog, and Clear Cache deletes their store', async () => {
+    const sharpclaw = await api();
+    const asked = sharpclaw.approvals().length;
+    const symbols = await invoke('csharp_symbol_search', { query: 'Calculator', kind: 'class' });
+    assert.match(symbols, /^syntax-only: /);
+    assert.match(symbols, /^src\/Calculator\.Core\/Calculator\.cs:\d+:\d+ class Calculator$/m);
+    const text = await invoke('csharp_workspace_search', { query: 'Divide(', paths: ['src/**'] });
+    assert.match(text, /^syntax-only: /);
+    assert.match(text, /^src\/Calculator\.Core\/\S+\.cs:\d+:\d+ .*Divide\(/m);
+    assert.equal(sharpclaw.approvals().length, asked, 'no permission was asked');
+    const cleared = await vscode.commands.executeCommand<number>('sharpclaw.clearCache');
+    assert.ok(cleared > 0, `Clear Cache cleared ${cleared} bytes`);
+    assert.match(await invoke('csharp_symbol_search', { query: 'Calculator', kind: 'class' }), /class Calculator$/m);
   });
 
   it('works after the person trusts the folder, without a reload', async () => {

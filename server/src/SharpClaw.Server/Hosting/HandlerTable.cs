@@ -58,6 +58,9 @@ public static class HandlerTable
         [ProtocolMethods.UndoEdit] = RequestEffect.Mutating,
         [ProtocolMethods.RedoEdit] = RequestEffect.Mutating,
         [ProtocolMethods.InterruptedEdits] = RequestEffect.Mutating,
+        [ProtocolMethods.SymbolSearch] = RequestEffect.OutsideSolution,
+        [ProtocolMethods.WorkspaceSearch] = RequestEffect.OutsideSolution,
+        [ProtocolMethods.ClearStore] = RequestEffect.OutsideSolution,
     };
 
     /// <summary>The effect of <paramref name="method"/>; an unknown method (answered "method not found") waits for nothing.</summary>

@@ -41,6 +41,7 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.AddLocalRpcTarget(new StatusHandler(this.State));
         this.rpc.AddLocalRpcTarget(new TextDocumentSyncHandler(this.State.Cache.OpenDocuments));
         this.progress = new JsonRpcLoadProgressSink(this.rpc, log);
+        this.State.Cache.Progress = this.progress;
         this.rpc.AddLocalRpcTarget(new SolutionInspectHandler(this.State, this.rpc, this.progress));
         this.rpc.AddLocalRpcTarget(new ProjectGraphHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new ResolveTargetHandler());
@@ -48,6 +49,7 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.AddLocalRpcTarget(new DiagnosticsHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new NavigationHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new Semantic.Edits.EditHandler(this.State, this.rpc));
+        this.rpc.AddLocalRpcTarget(new Store.StoreHandler(this.State.Store));
 
         this.rpc.Disconnected += (_, e) =>
         {

@@ -24,6 +24,9 @@ public sealed record HostServerOptions
     /// <summary>The clock proposals expire by (tests inject one).</summary>
     public TimeProvider? Clock { get; init; }
 
+    /// <summary>The state folder root of the store (tests); null: <see cref="StateFolder.Root()"/>.</summary>
+    public string? StateRoot { get; init; }
+
     /// <summary>Called before each file write of an edit (tests inject faults and external edits).</summary>
     public Semantic.Edits.EditWriteHook? WriteHook { get; init; }
 }
@@ -52,7 +55,11 @@ public sealed class HostState : IDisposable
         this.Cache = new SemanticContextCache(log, options.ContextCapacity);
         this.Semantic = new SemanticWorkspaceService(this.Cache);
         this.Edits = new Semantic.Edits.EditService(this.Cache, options.Clock, options.WriteHook);
+        this.Store = new Store.StoreService(this.Cache.OpenDocuments, log, options.StateRoot);
     }
+
+    /// <summary>The per-user store: the syntax-only index behind symbol_search and workspace_search.</summary>
+    public Store.StoreService Store { get; }
 
     /// <summary>Proposals, the edit journal and the writer of <c>sharpclaw/edit</c> / undo / redo.</summary>
     public Semantic.Edits.EditService Edits { get; }
@@ -102,6 +109,7 @@ public sealed class HostState : IDisposable
     public void Dispose()
     {
         _ = this.Cache.DisposeAsync().AsTask();
+        this.Store.Dispose();
         lock (this.gate)
         {
             foreach (ParentProcessWatcher watcher in this.watchers)

@@ -2,6 +2,7 @@ using SharpClaw.Protocol;
 using SharpClaw.Protocol.Lifecycle;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
+using SharpClaw.Protocol.Store;
 using SharpClaw.Server.Hosting;
 using SharpClaw.Server.Semantic;
 using SharpClaw.Server.Semantic.Cache;
@@ -50,6 +51,23 @@ internal sealed class SemanticHost : IAsyncDisposable
                 new ProjectGraphParams { Workspace = workspace, Target = target, Configuration = configuration, TargetFramework = targetFramework, Tool = "test-tool" }),
             Timeout,
             "sharpclaw/projectGraph");
+
+    public Task<SymbolSearchResult> SymbolSearchAsync(string workspace, string query, string? kind = null, string? container = null, int? offset = null, int? limit = null) =>
+        Poll.WithTimeout(
+            this.Host.Client.InvokeWithParameterObjectAsync<SymbolSearchResult>(
+                ProtocolMethods.SymbolSearch,
+                new SymbolSearchParams { Workspace = workspace, Query = query, Kind = kind, Container = container, Offset = offset, Limit = limit }),
+            Timeout,
+            "sharpclaw/symbolSearch");
+
+    public Task<WorkspaceSearchResult> WorkspaceSearchAsync(
+        string workspace, string query, bool? regex = null, bool? caseSensitive = null, IReadOnlyList<string>? paths = null, int? offset = null, int? limit = null) =>
+        Poll.WithTimeout(
+            this.Host.Client.InvokeWithParameterObjectAsync<WorkspaceSearchResult>(
+                ProtocolMethods.WorkspaceSearch,
+                new WorkspaceSearchParams { Workspace = workspace, Query = query, Regex = regex, CaseSensitive = caseSensitive, Paths = paths, Offset = offset, Limit = limit }),
+            Timeout,
+            "sharpclaw/workspaceSearch");
 
     public Task<HostStatus> StatusAsync() => this.Host.Client.InvokeAsync<HostStatus>(ProtocolMethods.Status);
 

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../../errors';
-import { describeHostState } from '../../host/hostState';
+import { describeHostState, describeLoadProgress } from '../../host/hostState';
 import { callHost } from '../../protocol/callHost';
 import { lspCapabilitiesMethod } from '../../protocol/lsp';
 import { Methods } from '../../protocol/methods';
@@ -46,7 +46,7 @@ async function status(context: ToolContext): Promise<LspResult> {
   const lines = [`running: ${state.kind === 'ready' ? `yes (pid ${state.pid})` : `no (${describeHostState(state)})`}`];
   const loading = session.loading();
   lines.push(`loading: ${loading ? 'yes' : 'no'}`);
-  if (loading) lines.push(`progress: Loading ${loading.target}${loading.percent === null ? '' : ` ${loading.percent}%`}`);
+  if (loading) lines.push(`progress: ${describeLoadProgress(loading)}`);
   if (state.kind !== 'ready') {
     lines.push(`workspace: ${context.workspaceFolder}`);
     return { action: 'status', lines };
@@ -103,6 +103,8 @@ export const lspTool = defineTool<LspInput, LspResult>({
   input: LspInputSchema,
   output: LspResultSchema,
   effects: 'read',
+  // status, capabilities and reload answer without a loaded workspace.
+  mayLoad: (input) => input.action === 'request',
   invoke: async (input, context) => {
     switch (input.action) {
       case 'status':

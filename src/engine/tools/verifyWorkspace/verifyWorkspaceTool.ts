@@ -2,7 +2,7 @@
 // report. MSBuild and tests execute project code, so the runner asks the host's permission
 // policy for ShellExecution ('shell') before any process starts; read-only modes deny it there.
 import { renderReport } from '../../verification/renderReport';
-import type { VerificationReport } from '../../verification/report';
+import { VerificationReportSchema, type VerificationReport } from '../../verification/report';
 import { resolveVerification, resolveVerifyRequest } from '../../config/settings';
 import { VerifyArgumentsSchema, defaultTimeoutSeconds, type VerifyArguments } from '../../verification/request';
 import { verificationService } from '../../verification/verificationService';
@@ -21,6 +21,7 @@ export const verifyWorkspaceTool = defineTool<VerifyArguments, VerificationRepor
   referenceName: 'verifyWorkspace',
   tags: ['csharp', 'dotnet', 'build', 'test', 'sharpclaw'],
   input: VerifyArgumentsSchema,
+  output: VerificationReportSchema,
   effects: 'build',
   confirmation: (input) => ({
     title: 'Build and test with SharpClaw?',

@@ -21,6 +21,7 @@ import { setupClients, setupPlan, type SetupClient } from '../../../engine/confi
 import { readMcpPermissionSettings } from '../../mcp/mcpPermissionSettings';
 import { McpClientLink, McpPermissionPolicy } from '../../mcp/mcpPermissionPolicy';
 import { McpApprovalRounds } from '../../mcp/mcpInputRequired';
+import { defaultLoadWaitSeconds } from '../../mcp/mcpLoadWait';
 import { CliPermissionPolicy } from '../cliPermissionPolicy';
 import type { CliCommand } from '../commands';
 import { cliVersion } from '../version';
@@ -32,15 +33,16 @@ function log(line: string): void {
 export const mcpCommand: CliCommand = {
   name: 'mcp',
   usage:
-    'sharpclaw mcp [--cwd DIR] [--allow-evaluation] [--allow-write] [--allow-shell] [--tools default|all]\n' +
+    'sharpclaw mcp [--cwd DIR] [--allow-evaluation] [--allow-write] [--allow-shell] [--tools default|all] [--load-wait SECONDS]\n' +
     `  sharpclaw mcp setup --client ${setupClients.join('|')} [--print] [--cwd PROJECT] [--allow-evaluation] [--allow-write] [--allow-shell] [--tools default|all]`,
   summary:
     'serve the tools over MCP on stdio (protocol 2025-11-25 and 2026-07-28); the flags grant what the server may do.\n' +
     "      setup: add this server, with those flags, to a client's configuration (merged; other servers stay), or --print it",
-  options: { tools: { type: 'string' }, client: { type: 'string' }, print: { type: 'boolean' } },
+  options: { tools: { type: 'string' }, client: { type: 'string' }, print: { type: 'boolean' }, 'load-wait': { type: 'string' } },
   async run(values, positionals, globals) {
     const set = ((values.tools as string | undefined) ?? 'default') as McpToolSet;
     if (!mcpToolSets.includes(set)) throw new ToolError('invalid_request', `--tools must be ${mcpToolSets.join(' or ')}, not "${set}".`);
+    const loadWaitSeconds = loadWaitOf(values['load-wait'] as string | undefined);
     if (positionals[0] === 'setup' && positionals.length === 1) return setup(values, globals.cwd, values.cwd !== undefined, set);
     if (positionals.length > 0) throw new ToolError('invalid_request', `unknown argument "${positionals.join(' ')}". sharpclaw mcp takes options only, or "setup".`);
     if (values.client !== undefined || values.print !== undefined) throw new ToolError('invalid_request', '--client and --print belong to "sharpclaw mcp setup".');
@@ -71,7 +73,7 @@ export const mcpCommand: CliCommand = {
     session.host.onLoadProgress((p) => log(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})`));
 
     const version = cliVersion();
-    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace, link, rounds }), { onerror: (error) => log(`mcp: ${error.message}`) });
+    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace, link, rounds, loadWaitSeconds }), { onerror: (error) => log(`mcp: ${error.message}`) });
     log(`sharpclaw mcp: serving ${mcpToolsFor(set).length} tools for ${workspace.source === 'cwd-flag' ? workspace.folder : `the client's first root, else ${workspace.folder}`} on stdio`);
 
     await new Promise<void>((resolve) => {
@@ -86,6 +88,14 @@ export const mcpCommand: CliCommand = {
     return 0;
   },
 };
+
+/** --load-wait: whole seconds, 1 to 3600 (default mcpLoadWait.ts's). */
+function loadWaitOf(value: string | undefined): number {
+  if (value === undefined) return defaultLoadWaitSeconds;
+  const seconds = Number(value);
+  if (!/^\d+$/.test(value.trim()) || seconds < 1 || seconds > 3600) throw new ToolError('invalid_request', `--load-wait must be whole seconds from 1 to 3600, not "${value}".`);
+  return seconds;
+}
 
 /** `sharpclaw mcp setup`: merges (or prints) the chosen client's configuration; writes that one file only. */
 function setup(values: Record<string, unknown>, project: string, cwdGiven: boolean, tools: McpToolSet): number {

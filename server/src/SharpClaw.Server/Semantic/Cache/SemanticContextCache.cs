@@ -98,6 +98,9 @@ public sealed class SemanticContextCache : IAsyncDisposable
         }
     }
 
+    /// <summary>Where loads report their progress when the request names no sink of its own (the host's connection).</summary>
+    public ILoadProgressSink? Progress { get; set; }
+
     /// <summary>
     /// A lease on the compilation context for <paramref name="request"/>: cached when its fingerprint is
     /// valid (refreshing changed documents), else loaded after <paramref name="authorizer"/> grants it.
@@ -125,7 +128,8 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 try
                 {
                     this.ThrowIfDisposed();
-                    context = await this.Loader.LoadAsync(request, reusable, linked.Token).ConfigureAwait(false);
+                    // Every load reports progress (lsp status, the MCP loading error), whichever request started it.
+                    context = await this.Loader.LoadAsync(request.Progress is null ? request with { Progress = this.Progress } : request, reusable, linked.Token).ConfigureAwait(false);
                     Interlocked.Increment(ref this.loadCount);
                 }
                 catch (OperationCanceledException) when (this.shutdown.IsCancellationRequested && !cancellationToken.IsCancellationRequested)

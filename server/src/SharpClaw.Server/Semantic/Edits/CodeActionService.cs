@@ -22,7 +22,11 @@ public sealed record CodeActionListing(
     string FilePath,
     string? FileHash,
     IReadOnlyList<CodeActionEntry> Entries,
-    IReadOnlyList<Func<CancellationToken, Task<CodeAction?>>> Resolvers);
+    IReadOnlyList<Func<CancellationToken, Task<CodeAction?>>> Resolvers)
+{
+    /// <summary>Index-aligned with <see cref="Entries"/>: the LSP CodeActionKind of each (quickfix or refactor).</summary>
+    public IReadOnlyList<string> Kinds { get; init; } = [];
+}
 
 /// <summary>
 /// code_actions from Roslyn's C# code fix and refactoring providers (Microsoft.CodeAnalysis.CSharp.Features):
@@ -34,6 +38,12 @@ public sealed record CodeActionListing(
 public static class CodeActionService
 {
     public const string SuppressGroup = "Suppress or configure issues";
+
+    /// <summary>The LSP CodeActionKind of a code fix (fix-all and suppressions included).</summary>
+    public const string QuickFix = "quickfix";
+
+    /// <summary>The LSP CodeActionKind of a refactoring.</summary>
+    public const string Refactor = "refactor";
 
     /// <summary>How many providers were found (fixers, refactorings, analyzers).</summary>
     public static (int Fixers, int Refactorings, int Analyzers) ProviderCounts =>
@@ -89,7 +99,7 @@ public static class CodeActionService
             })];
         }
 
-        List<(string Title, bool Hidden, Func<CancellationToken, Task<CodeAction?>> Resolve)> entries = [];
+        List<(string Title, bool Hidden, string Kind, Func<CancellationToken, Task<CodeAction?>> Resolve)> entries = [];
         HashSet<(string Provider, string Key, FixAllScope Scope)> fixAllSeen = [];
         foreach (Diagnostic diagnostic in targets)
         {
@@ -107,7 +117,7 @@ public static class CodeActionService
 
                 foreach (CodeAction action in actions)
                 {
-                    AddFlattened(entries, string.Empty, action, hidden: false);
+                    AddFlattened(entries, string.Empty, action, hidden: false, QuickFix);
                 }
 
                 if (fixer.GetFixAllProvider() is not { } fixAll)
@@ -127,7 +137,7 @@ public static class CodeActionService
                         CodeFixProvider provider = fixer;
                         string? key = action.EquivalenceKey;
                         string id = diagnostic.Id;
-                        entries.Add(($"Fix All: {action.Title} ({scope})", false, async ct =>
+                        entries.Add(($"Fix All: {action.Title} ({scope})", false, QuickFix, async ct =>
                         {
                             FixAllContext context = new(document, provider, scope, key, [id], new SolutionDiagnostics(), ct);
                             return await fixAll.GetFixAsync(context).ConfigureAwait(false);
@@ -145,7 +155,7 @@ public static class CodeActionService
             {
                 foreach (CodeAction action in await provider.GetFixesAsync(document, diagnostic, cancellationToken).ConfigureAwait(false))
                 {
-                    AddFlattened(entries, SuppressGroup + " > ", action, hidden: true);
+                    AddFlattened(entries, SuppressGroup + " > ", action, hidden: true, QuickFix);
                 }
             }
         }
@@ -164,12 +174,12 @@ public static class CodeActionService
 
             foreach (CodeAction action in actions)
             {
-                AddFlattened(entries, string.Empty, action, hidden: false);
+                AddFlattened(entries, string.Empty, action, hidden: false, Refactor);
             }
         }
 
         // Stable indexes: hidden entries keep their numbers (they come last, like the editor's menu).
-        List<(string Title, bool Hidden, Func<CancellationToken, Task<CodeAction?>> Resolve)> ordered = [.. entries.Where(e => !e.Hidden), .. entries.Where(e => e.Hidden)];
+        List<(string Title, bool Hidden, string Kind, Func<CancellationToken, Task<CodeAction?>> Resolve)> ordered = [.. entries.Where(e => !e.Hidden), .. entries.Where(e => e.Hidden)];
         // Entries that applying would refuse (an excluded generator can see this document's project) say so.
         bool unverified = EditVerifiability.BlockingGenerators(lease.Context, EditVerifiability.ProjectsThatSee(lease.Solution, [.. lease.Solution.GetDocumentIdsWithFilePath(path).Select(id => id.ProjectId)])).Count > 0;
         return new CodeActionListing(
@@ -177,7 +187,10 @@ public static class CodeActionService
             path,
             ContentHash.OfFile(path),
             [.. ordered.Select((e, i) => new CodeActionEntry(i, e.Title, e.Hidden, unverified))],
-            [.. ordered.Select(e => e.Resolve)]);
+            [.. ordered.Select(e => e.Resolve)])
+        {
+            Kinds = [.. ordered.Select(e => e.Kind)],
+        };
     }
 
     public static async Task<EditPlan> ResolveAsync(ContextLease lease, string workspace, CodeActionListing listing, int index, CancellationToken cancellationToken)
@@ -215,17 +228,17 @@ public static class CodeActionService
         return plan;
     }
 
-    private static void AddFlattened(List<(string, bool, Func<CancellationToken, Task<CodeAction?>>)> entries, string prefix, CodeAction action, bool hidden)
+    private static void AddFlattened(List<(string, bool, string, Func<CancellationToken, Task<CodeAction?>>)> entries, string prefix, CodeAction action, bool hidden, string kind)
     {
         if (action.NestedActions.IsEmpty)
         {
-            entries.Add((prefix + action.Title, hidden, _ => Task.FromResult<CodeAction?>(action)));
+            entries.Add((prefix + action.Title, hidden, kind, _ => Task.FromResult<CodeAction?>(action)));
             return;
         }
 
         foreach (CodeAction nested in action.NestedActions)
         {
-            AddFlattened(entries, prefix + action.Title + " > ", nested, hidden);
+            AddFlattened(entries, prefix + action.Title + " > ", nested, hidden, kind);
         }
     }
 

@@ -7,6 +7,7 @@ using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Edits;
 
 namespace SharpClaw.Server.Semantic.Lsp;
 
@@ -29,7 +30,15 @@ public sealed class LspRequestService(SemanticContextCache cache)
         "textDocument/hover",
         "textDocument/documentSymbol",
         "workspace/symbol",
+        "textDocument/prepareCallHierarchy",
+        "callHierarchy/incomingCalls",
+        "callHierarchy/outgoingCalls",
+        "textDocument/prepareTypeHierarchy",
+        "typeHierarchy/supertypes",
+        "typeHierarchy/subtypes",
         "textDocument/diagnostic",
+        "textDocument/codeAction",
+        "codeAction/resolve",
         "textDocument/prepareRename",
         "textDocument/rename",
     ];
@@ -71,6 +80,10 @@ public sealed class LspRequestService(SemanticContextCache cache)
             "workspace/symbol" => await WorkspaceSymbolsAsync(solution, workspace, Text(request, "query") ?? string.Empty, cancellationToken).ConfigureAwait(false),
             "textDocument/documentSymbol" => await DocumentSymbolsAsync(DocumentOf(solution, workspace, request), cancellationToken).ConfigureAwait(false),
             "textDocument/diagnostic" => await DiagnosticsAsync(DocumentOf(solution, workspace, request), cancellationToken).ConfigureAwait(false),
+            "textDocument/codeAction" => await LspCodeActions.ListAsync(lease, workspace, DocumentOf(solution, workspace, request), request, cancellationToken).ConfigureAwait(false),
+            "codeAction/resolve" => await LspCodeActions.ResolveAsync(lease, workspace, r => DocumentOf(solution, workspace, r), request, cancellationToken).ConfigureAwait(false),
+            "callHierarchy/incomingCalls" or "callHierarchy/outgoingCalls" or "typeHierarchy/supertypes" or "typeHierarchy/subtypes" =>
+                await HierarchyAsync(method, solution, workspace, request, cancellationToken).ConfigureAwait(false),
             _ => await AtPositionAsync(method, solution, workspace, request, cancellationToken).ConfigureAwait(false),
         };
         return new LspRequestResult(result?.ToJsonString() ?? "null");
@@ -86,20 +99,42 @@ public sealed class LspRequestService(SemanticContextCache cache)
         ["hoverProvider"] = true,
         ["documentSymbolProvider"] = true,
         ["workspaceSymbolProvider"] = true,
+        ["callHierarchyProvider"] = true,
+        ["typeHierarchyProvider"] = true,
         ["diagnosticProvider"] = new JsonObject { ["interFileDependencies"] = true, ["workspaceDiagnostics"] = false },
+        ["codeActionProvider"] = new JsonObject { ["codeActionKinds"] = new JsonArray(CodeActionService.QuickFix, CodeActionService.Refactor), ["resolveProvider"] = true },
         ["renameProvider"] = new JsonObject { ["prepareProvider"] = true },
         ["positionEncoding"] = "utf-16",
     };
 
     private static async Task<JsonNode?> AtPositionAsync(string method, Solution solution, string workspace, JsonObject request, CancellationToken cancellationToken)
     {
+        // A multi-targeted file: the default flavour first, then the others (an #if branch is active in one only).
         Document document = DocumentOf(solution, workspace, request);
         SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
         int position = PositionOf(text, request);
-        ISymbol? symbol = await SymbolFinder.FindSymbolAtPositionAsync(document, position, cancellationToken).ConfigureAwait(false);
+        ISymbol? symbol = null;
+        foreach (Document flavour in DocumentsOf(solution, workspace, request))
+        {
+            if ((symbol = await SymbolFinder.FindSymbolAtPositionAsync(flavour, position, cancellationToken).ConfigureAwait(false)) is not null)
+            {
+                document = flavour;
+                break;
+            }
+        }
         if (method == "textDocument/hover")
         {
             return symbol is null ? null : Hover(symbol, await TokenRangeAsync(document, text, position, cancellationToken).ConfigureAwait(false));
+        }
+
+        if (method == "textDocument/prepareCallHierarchy")
+        {
+            return LspHierarchies.PrepareCallHierarchy(document, symbol, workspace);
+        }
+
+        if (method == "textDocument/prepareTypeHierarchy")
+        {
+            return LspHierarchies.PrepareTypeHierarchy(document, symbol, workspace);
         }
 
         if (method is "textDocument/prepareRename" or "textDocument/rename")
@@ -122,6 +157,19 @@ public sealed class LspRequestService(SemanticContextCache cache)
         return LocationArray(locations);
     }
 
+    /// <summary>The calls or types of a hierarchy item sent back from a prepare request.</summary>
+    private static async Task<JsonNode?> HierarchyAsync(string method, Solution solution, string workspace, JsonObject request, CancellationToken cancellationToken)
+    {
+        (ISymbol symbol, string file) = await LspHierarchies.SymbolOfItemAsync(request, solution, workspace, DocumentsOf, cancellationToken).ConfigureAwait(false);
+        return method switch
+        {
+            "callHierarchy/incomingCalls" => await LspHierarchies.IncomingCallsAsync(symbol, solution, workspace, cancellationToken).ConfigureAwait(false),
+            "callHierarchy/outgoingCalls" => await LspHierarchies.OutgoingCallsAsync(symbol, file, solution, workspace, cancellationToken).ConfigureAwait(false),
+            "typeHierarchy/supertypes" => LspHierarchies.Supertypes(symbol, workspace),
+            _ => await LspHierarchies.SubtypesAsync(symbol, solution, workspace, cancellationToken).ConfigureAwait(false),
+        };
+    }
+
     private static ISymbol Definition(ISymbol symbol) => symbol switch
     {
         IMethodSymbol { PartialImplementationPart: { } implementation } => implementation,
@@ -140,18 +188,23 @@ public sealed class LspRequestService(SemanticContextCache cache)
         _ => null,
     };
 
+    /// <summary>Implementations, overrides and derived classes, from every flavour of the declaring project.</summary>
     private static async Task<IEnumerable<Location>> ImplementationsAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
     {
-        List<ISymbol> found = [.. await SymbolFinder.FindImplementationsAsync(symbol.OriginalDefinition, solution, cancellationToken: cancellationToken).ConfigureAwait(false)];
-        if (symbol is INamedTypeSymbol { TypeKind: TypeKind.Class } type)
+        List<ISymbol> found = await Symbols.Flavours.SearchAllAsync(symbol.OriginalDefinition, solution, async flavour =>
         {
-            found.AddRange(await SymbolFinder.FindDerivedClassesAsync(type.OriginalDefinition, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false));
-        }
-        else if (symbol.IsVirtual || symbol.IsAbstract || symbol.IsOverride)
-        {
-            found.AddRange(await SymbolFinder.FindOverridesAsync(symbol.OriginalDefinition, solution, cancellationToken: cancellationToken).ConfigureAwait(false));
-        }
+            List<ISymbol> one = [.. await SymbolFinder.FindImplementationsAsync(flavour, solution, cancellationToken: cancellationToken).ConfigureAwait(false)];
+            if (flavour is INamedTypeSymbol { TypeKind: TypeKind.Class } type)
+            {
+                one.AddRange(await SymbolFinder.FindDerivedClassesAsync(type, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false));
+            }
+            else if (flavour.IsVirtual || flavour.IsAbstract || flavour.IsOverride)
+            {
+                one.AddRange(await SymbolFinder.FindOverridesAsync(flavour, solution, cancellationToken: cancellationToken).ConfigureAwait(false));
+            }
 
+            return one;
+        }, cancellationToken).ConfigureAwait(false);
         return found.SelectMany(s => s.Locations);
     }
 
@@ -318,7 +371,11 @@ public sealed class LspRequestService(SemanticContextCache cache)
         }
     }
 
-    private static Document DocumentOf(Solution solution, string workspace, JsonObject request)
+    /// <summary>The request's document in the default flavour of its project.</summary>
+    private static Document DocumentOf(Solution solution, string workspace, JsonObject request) => DocumentsOf(solution, workspace, request)[0];
+
+    /// <summary>The request's document in every flavour of its project, the default flavour first.</summary>
+    private static List<Document> DocumentsOf(Solution solution, string workspace, JsonObject request)
     {
         string uri = (request["textDocument"] as JsonObject)?["uri"]?.GetValueKind() == JsonValueKind.String
             ? request["textDocument"]!["uri"]!.GetValue<string>()
@@ -334,9 +391,14 @@ public sealed class LspRequestService(SemanticContextCache cache)
             throw SemanticException.InvalidRequest($"textDocument.uri '{uri}' is outside the workspace {workspace}.");
         }
 
-        DocumentId id = solution.GetDocumentIdsWithFilePath(path).FirstOrDefault()
-            ?? throw SemanticException.InvalidRequest($"{PathUtil.ToWorkspaceRelative(workspace, path)} is not a C# document of a loaded project.");
-        return solution.GetDocument(id)!;
+        List<Document> documents = [.. solution.GetDocumentIdsWithFilePath(path)
+            .Select(solution.GetDocument)
+            .OfType<Document>()
+            .OrderBy(d => Symbols.Flavours.Rank(d.Project))
+            .ThenBy(d => d.Project.Name, StringComparer.Ordinal)];
+        return documents.Count > 0
+            ? documents
+            : throw SemanticException.InvalidRequest($"{PathUtil.ToWorkspaceRelative(workspace, path)} is not a C# document of a loaded project.");
     }
 
     private static int PositionOf(SourceText text, JsonObject request)
@@ -389,5 +451,5 @@ public sealed class LspRequestService(SemanticContextCache cache)
         ["end"] = new JsonObject { ["line"] = span.End.Line, ["character"] = span.End.Character },
     };
 
-    private static string UriOf(string path) => new Uri(path).AbsoluteUri;
+    internal static string UriOf(string path) => new Uri(path).AbsoluteUri;
 }

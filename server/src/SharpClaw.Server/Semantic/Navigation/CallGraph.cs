@@ -19,9 +19,16 @@ internal static class CallGraph
     /// cascades across such members in both directions; a call site whose called member cannot run the requested one
     /// (a call to a sibling implementation's base, say) is left out.
     /// </summary>
-    public static async Task<List<RelatedSymbol>> CallersAsync(ISymbol symbol, NavigationFormat format, CancellationToken cancellationToken)
+    public static async Task<List<RelatedSymbol>> CallersAsync(ISymbol symbol, NavigationFormat format, CancellationToken cancellationToken) =>
+        NavigationFormat.Ordered((await CallerSitesAsync(symbol, format.Solution, format.IsGenerated, cancellationToken).ConfigureAwait(false)).Select(entry =>
+            format.Related(entry.Symbol, NavigationFormat.Ordered(entry.Sites.Select(format.Location))) with { Via = entry.Via }));
+
+    /// <summary>
+    /// What <see cref="CallersAsync"/> formats: each calling symbol (once per way it gets here) with its call
+    /// sites, leaving out sites <paramref name="isGenerated"/> says are generated.
+    /// </summary>
+    public static async Task<List<CallSites>> CallerSitesAsync(ISymbol symbol, Solution solution, Func<Location, bool> isGenerated, CancellationToken cancellationToken)
     {
-        Solution solution = format.Solution;
         string target = Flavours.Identity(symbol, solution);
         Dictionary<string, ISymbol> dispatching = new(StringComparer.Ordinal);
         if (symbol is IMethodSymbol or IPropertySymbol or IEventSymbol)
@@ -57,7 +64,7 @@ internal static class CallGraph
         {
             ISymbol calling = Normalize(caller.CallingSymbol);
             string key = Flavours.Identity(calling, solution);
-            foreach (Location location in caller.Locations.Where(l => l.IsInSource && !format.IsGenerated(l)))
+            foreach (Location location in caller.Locations.Where(l => l.IsInSource && !isGenerated(l)))
             {
                 (bool runs, ISymbol? via) = await ClassifyAsync(location, symbol, target, dispatching, solution, cancellationToken).ConfigureAwait(false);
                 if (!runs)
@@ -75,8 +82,7 @@ internal static class CallGraph
             }
         }
 
-        return NavigationFormat.Ordered(entries.Values.Select(entry =>
-            format.Related(entry.Symbol, NavigationFormat.Ordered(entry.Sites.Select(format.Location))) with { Via = entry.Via }));
+        return [.. entries.Values.Select(entry => new CallSites(entry.Symbol, entry.Sites, entry.Via))];
     }
 
     /// <summary>
@@ -123,12 +129,19 @@ internal static class CallGraph
 
     public static async Task<(List<RelatedSymbol> Callees, int OmittedAccesses)> CalleesAsync(ISymbol symbol, NavigationFormat format, CancellationToken cancellationToken)
     {
+        (List<CallSites> callees, int accesses) = await CalleeSitesAsync(symbol, format.Solution, cancellationToken).ConfigureAwait(false);
+        return (NavigationFormat.Ordered(callees.Select(callee => format.Related(callee.Symbol, NavigationFormat.Ordered(callee.Sites.Select(format.Location))))), accesses);
+    }
+
+    /// <summary>What <see cref="CalleesAsync"/> formats: each called method with its call sites in the symbol's declarations.</summary>
+    public static async Task<(List<CallSites> Callees, int OmittedAccesses)> CalleeSitesAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
+    {
         Dictionary<ISymbol, List<Location>> calls = new(SymbolEqualityComparer.Default);
         int accesses = 0;
         foreach (SyntaxReference reference in symbol.DeclaringSyntaxReferences)
         {
             SyntaxNode declaration = await reference.GetSyntaxAsync(cancellationToken).ConfigureAwait(false);
-            Document? document = format.Solution.GetDocument(reference.SyntaxTree);
+            Document? document = solution.GetDocument(reference.SyntaxTree);
             if (document is null or SourceGeneratedDocument || await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model)
             {
                 continue;
@@ -157,8 +170,7 @@ internal static class CallGraph
             }
         }
 
-        List<RelatedSymbol> callees = NavigationFormat.Ordered(calls.Select(pair => format.Related(pair.Key, NavigationFormat.Ordered(pair.Value.Select(format.Location)))));
-        return (callees, accesses);
+        return ([.. calls.Select(pair => new CallSites(pair.Key, pair.Value, Via: null))], accesses);
     }
 
     /// <summary>The code a declaration runs: a primary constructor only its base-type arguments, a field its initializer.</summary>
@@ -245,3 +257,6 @@ internal static class CallGraph
         return symbol.OriginalDefinition;
     }
 }
+
+/// <summary>A calling or called symbol and the call sites that connect it (callers: <c>Via</c> the member it calls, if not the symbol itself).</summary>
+internal sealed record CallSites(ISymbol Symbol, IReadOnlyCollection<Location> Sites, string? Via);

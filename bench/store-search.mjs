@@ -1,0 +1,128 @@
+// The syntax-only store (issue 17) on a synthetic workspace of N C# files (default 10,000): building
+// the index from nothing (the first symbol_search with an empty state folder), refreshing it after
+// one file changed, and symbol_search / workspace_search p50/p95 on a warm store, beside ripgrep for
+// the same text query (`rg --fixed-strings --type cs`, a process per query as an agent would run it)
+// and a ripgrep-free baseline-less symbol row. Also one CLI call end to end (node + host start + query).
+// Usage: node bench/store-search.mjs [--files 10000] [--iterations 30]
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFramedProcess } from './lspClient.mjs';
+import { option, report, row } from './stats.mjs';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(benchDir, '..');
+const serverDll = path.join(repoRoot, 'dist', 'server', 'SharpClaw.Server.dll');
+const cli = path.join(repoRoot, 'dist', 'cli.js');
+
+/** N files in N/50 folders, each a namespace with one class of six members and some body text. */
+function generate(root, files) {
+  fs.rmSync(root, { recursive: true, force: true });
+  for (let i = 0; i < files; i++) {
+    const folder = path.join(root, `src/Area${Math.floor(i / 50)}`);
+    if (i % 50 === 0) fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, `Service${i}.cs`), `using System;
+using System.Collections.Generic;
+
+namespace Synthetic.Area${Math.floor(i / 50)};
+
+/// <summary>Service number ${i}.</summary>
+public sealed class Service${i} : IService
+{
+    private readonly List<int> values = new();
+
+    public int Count => this.values.Count;
+
+    public event EventHandler? Changed;
+
+    public void AddValue(int value)
+    {
+        this.values.Add(value);
+        this.Changed?.Invoke(this, EventArgs.Empty);
+    }
+
+    public int ComputeTotal${i}() => this.values.Count == 0 ? 0 : ${i} + this.values[0];
+
+    public override string ToString() => "Service${i} with " + this.Count + " values";
+}
+`);
+  }
+  fs.writeFileSync(path.join(root, 'src', 'IService.cs'), 'namespace Synthetic;\n\npublic interface IService\n{\n    int Count { get; }\n}\n');
+}
+
+async function timed(action) {
+  const started = performance.now();
+  const result = await action();
+  return { ms: performance.now() - started, result };
+}
+
+export async function benchStoreSearch({ files = Number(option('files', '10000')), iterations = Number(option('iterations', '30')) } = {}) {
+  if (!fs.existsSync(serverDll)) throw new Error(`${serverDll} is missing: run "npm run build" first`);
+  const workspace = path.join(os.tmpdir(), `sharpclaw-synth-files-${files}`);
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sharpclaw-bench-store-'));
+  generate(workspace, files);
+  const host = startFramedProcess('dotnet', [serverDll, '--state-directory', stateDir, '--log-directory', stateDir]);
+  await host.request('initialize', { processId: process.pid, capabilities: {}, rootUri: null });
+  const symbol = (query) => host.request('sharpclaw/symbolSearch', { workspace, query, limit: 50 });
+  const text = (query) => host.request('sharpclaw/workspaceSearch', { workspace, query, limit: 50 });
+
+  const build = await timed(() => symbol('Service1'));
+  if (build.result.indexedFiles !== files + 1) throw new Error(`indexed ${build.result.indexedFiles} files, expected ${files + 1}`);
+  const noChange = [];
+  for (let i = 0; i < 5; i++) noChange.push((await timed(() => symbol('Service1'))).ms);
+  const updates = [];
+  for (let i = 0; i < 5; i++) {
+    const file = path.join(workspace, 'src', 'Area3', `Service${150 + i}.cs`);
+    fs.appendFileSync(file, `\npublic static class Added${i} { }\n`);
+    const { ms, result } = await timed(() => symbol(`Added${i}`));
+    if (result.reindexedFiles !== 1 || result.total !== 1) throw new Error(`after one change: reindexed ${result.reindexedFiles}, found ${result.total}`);
+    updates.push(ms);
+  }
+  const symbolTimes = { exact: [], humps: [], substring: [] };
+  const textTimes = [];
+  const rgTimes = [];
+  const textQuery = 'ComputeTotal42(';
+  for (let i = 0; i < iterations; i++) {
+    symbolTimes.exact.push((await timed(() => symbol(`Service${(i * 37) % files}`))).ms);
+    symbolTimes.humps.push((await timed(() => symbol('CoTo'))).ms);
+    symbolTimes.substring.push((await timed(() => symbol('puteTot'))).ms);
+    const answer = await timed(() => text(textQuery));
+    if (answer.result.total < 1) throw new Error('workspace_search found nothing');
+    textTimes.push(answer.ms);
+    const started = performance.now();
+    const rg = spawnSync('rg', ['--fixed-strings', '--ignore-case', '--type', 'cs', '-n', '--column', textQuery, '.'], { cwd: workspace, encoding: 'utf8' });
+    rgTimes.push(performance.now() - started);
+    if (rg.status !== 0) throw new Error(`rg: ${rg.stderr}`);
+  }
+  await host.request('shutdown', null);
+  host.notify('exit');
+  await host.exited;
+
+  const cliTimes = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    execFileSync(process.execPath, [cli, 'tool', 'csharp_symbol_search', '--cwd', workspace, '--input', '{"query":"Service7"}', '--permission-mode', 'read-only'], { env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir }, stdio: 'ignore' });
+    cliTimes.push(performance.now() - started);
+  }
+  const dbBytes = fs.statSync(path.join(stateDir, 'workspaces', fs.readdirSync(path.join(stateDir, 'workspaces'))[0], 'store.db')).size;
+  fs.rmSync(stateDir, { recursive: true, force: true });
+  const under = (values, ms) => values.every((v) => v <= ms) || [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1] <= ms;
+  return report('store-search', {
+    solution: `synthetic workspace of ${files + 1} C# files (${Math.round(files / 50)} folders), no projects loaded`,
+    store_mb: Number((dbBytes / 1e6).toFixed(1)),
+    rows: [
+      row(`index build, ${files + 1} files (first symbol_search, empty store)`, [build.ms], undefined, { goal: '< 10 s on 2 cores', meets_goal: build.ms < 10_000 }),
+      row('refresh after one file changed (symbol_search that re-parses it)', updates, undefined, { goal: '< 100 ms', meets_goal: under(updates, 100) }),
+      row('symbol_search, nothing changed (the refresh walk + query)', noChange),
+      row('symbol_search exact (Service123)', symbolTimes.exact, undefined, { goal: 'p95 < 20 ms', meets_goal: under(symbolTimes.exact, 20) }),
+      row('symbol_search camel humps (CoTo)', symbolTimes.humps, undefined, { goal: 'p95 < 20 ms', meets_goal: under(symbolTimes.humps, 20) }),
+      row('symbol_search substring (puteTot)', symbolTimes.substring, undefined, { goal: 'p95 < 20 ms', meets_goal: under(symbolTimes.substring, 20) }),
+      row(`workspace_search "${textQuery}" vs rg (a process per query)`, textTimes, rgTimes, { goal: 'p95 < 20 ms', meets_goal: under(textTimes, 20) }),
+      row('CLI csharp_symbol_search end to end (node, host start, warm store)', cliTimes),
+    ],
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchStoreSearch();

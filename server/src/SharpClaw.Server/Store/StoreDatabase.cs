@@ -1,0 +1,190 @@
+using Microsoft.Data.Sqlite;
+using SharpClaw.Server.Hosting;
+
+namespace SharpClaw.Server.Store;
+
+/// <summary>
+/// The per-user SQLite database of one workspace: <c>&lt;state folder&gt;/workspaces/&lt;key&gt;/store.db</c>
+/// (<see cref="StateFolder.ForWorkspace(string)"/>), never inside the workspace. WAL journal and a busy
+/// timeout make concurrent hosts on one workspace safe (writers queue, readers never block). A file that is
+/// not a SQLite database, is damaged, belongs to another application or workspace, or has another schema
+/// version is deleted with a log line and created anew: the store is a cache, rebuilt from the files.
+/// </summary>
+public sealed class StoreDatabase : IDisposable
+{
+    /// <summary>Bumped whenever a table changes: an older store is discarded, not migrated.</summary>
+    public const int SchemaVersion = 1;
+
+    /// <summary><c>PRAGMA application_id</c> of SharpClaw stores ("SClw").</summary>
+    public const int ApplicationId = 0x53436C77;
+
+    public const string FileName = "store.db";
+
+    private static readonly string[] Schema =
+    [
+        "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime INTEGER NOT NULL, hash TEXT NOT NULL)",
+        "CREATE TABLE decls(file_id INTEGER NOT NULL, name TEXT NOT NULL, name_lower TEXT NOT NULL, display TEXT NOT NULL, kind TEXT NOT NULL, container TEXT, signature TEXT NOT NULL, line INTEGER NOT NULL, character INTEGER NOT NULL, end_line INTEGER NOT NULL, end_character INTEGER NOT NULL)",
+        "CREATE INDEX decls_file ON decls(file_id)",
+        "CREATE INDEX decls_name ON decls(name_lower)",
+        "CREATE VIRTUAL TABLE file_text USING fts5(text, tokenize='trigram')",
+    ];
+
+    private StoreDatabase(SqliteConnection connection, string path)
+    {
+        this.Connection = connection;
+        this.Path = path;
+    }
+
+    public SqliteConnection Connection { get; }
+
+    public string Path { get; }
+
+    static StoreDatabase() => SQLitePCL.Batteries_V2.Init();
+
+    /// <summary>Opens (or creates) the store of <paramref name="workspace"/> under the state root <paramref name="root"/>.</summary>
+    public static StoreDatabase Open(string workspace, string root, HostLog? log)
+    {
+        string folder = StateFolder.ForWorkspace(workspace, root);
+        string path = System.IO.Path.Combine(folder, FileName);
+        string canonical = StateFolder.CanonicalWorkspace(workspace);
+        try
+        {
+            return OpenChecked(path, canonical);
+        }
+        catch (Exception ex) when (ex is SqliteException or StoreMismatchException)
+        {
+            log?.Warn($"Store {path} discarded and rebuilt: {ex.Message}");
+            Delete(path);
+            return OpenChecked(path, canonical);
+        }
+    }
+
+    /// <summary>True for errors that mean the file itself is damaged (SQLITE_CORRUPT, SQLITE_NOTADB).</summary>
+    public static bool IsDamaged(SqliteException ex) => ex.SqliteErrorCode is 11 or 26;
+
+    /// <summary>Removes the database and its WAL/shared-memory files.</summary>
+    public static void Delete(string path)
+    {
+        foreach (string file in new[] { path, path + "-wal", path + "-shm", path + "-journal" })
+        {
+            try
+            {
+                File.Delete(file);
+            }
+            catch (IOException)
+            {
+                // Another process still has it open on Windows: the next open reports the damage again.
+            }
+        }
+    }
+
+    public SqliteCommand Command(string sql, SqliteTransaction? transaction = null)
+    {
+        SqliteCommand command = this.Connection.CreateCommand();
+        command.CommandText = sql;
+        command.Transaction = transaction;
+        return command;
+    }
+
+    public void Dispose() => this.Connection.Dispose();
+
+    private static StoreDatabase OpenChecked(string path, string canonical)
+    {
+        bool exists = File.Exists(path);
+        if (!exists && !OperatingSystem.IsWindows())
+        {
+            // Created 0600 before SQLite opens it: the store holds the workspace's source text.
+            try
+            {
+                using FileStream created = new(path, new FileStreamOptions { Mode = FileMode.CreateNew, Access = FileAccess.Write, UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite });
+            }
+            catch (IOException) when (File.Exists(path))
+            {
+                // Another host created it first.
+            }
+        }
+
+        SqliteConnection connection = new(new SqliteConnectionStringBuilder { DataSource = path, Mode = SqliteOpenMode.ReadWriteCreate, Pooling = false, DefaultTimeout = 30 }.ToString());
+        try
+        {
+            connection.Open();
+            StoreDatabase database = new(connection, path);
+            database.Execute("PRAGMA busy_timeout = 10000");
+            database.Execute("PRAGMA journal_size_limit = 8388608"); // The WAL file shrinks back after a checkpoint.
+            long applicationId = database.Scalar("PRAGMA application_id");
+            long version = database.Scalar("PRAGMA user_version");
+            if (applicationId == 0 && version == 0 && database.Scalar("SELECT count(*) FROM sqlite_master") == 0)
+            {
+                database.Create(canonical);
+                applicationId = database.Scalar("PRAGMA application_id");
+                version = database.Scalar("PRAGMA user_version");
+            }
+
+            if (applicationId != ApplicationId)
+            {
+                throw new StoreMismatchException($"not a SharpClaw store (application_id {applicationId})");
+            }
+
+            if (version != SchemaVersion)
+            {
+                throw new StoreMismatchException($"schema version {version}, this host uses {SchemaVersion}");
+            }
+
+            database.Execute("PRAGMA journal_mode = WAL");
+            using SqliteCommand owner = database.Command("SELECT value FROM meta WHERE key = 'workspace'");
+            string? recorded = owner.ExecuteScalar() as string;
+            if (!string.Equals(recorded, canonical, StringComparison.Ordinal))
+            {
+                throw new StoreMismatchException($"it belongs to workspace {recorded ?? "(none)"}");
+            }
+
+            return database;
+        }
+        catch
+        {
+            connection.Dispose();
+            throw;
+        }
+    }
+
+    private void Create(string canonical)
+    {
+        this.Execute("PRAGMA journal_mode = WAL");
+        using SqliteTransaction transaction = this.Connection.BeginTransaction(deferred: false);
+        if (this.Scalar("SELECT count(*) FROM sqlite_master", transaction) != 0)
+        {
+            return; // Another host created it while this one waited for the write lock.
+        }
+
+        foreach (string statement in Schema)
+        {
+            this.Execute(statement, transaction);
+        }
+
+        using (SqliteCommand meta = this.Command("INSERT INTO meta(key, value) VALUES ('workspace', $workspace)", transaction))
+        {
+            meta.Parameters.AddWithValue("$workspace", canonical);
+            meta.ExecuteNonQuery();
+        }
+
+        this.Execute($"PRAGMA application_id = {ApplicationId}", transaction);
+        this.Execute($"PRAGMA user_version = {SchemaVersion}", transaction);
+        transaction.Commit();
+    }
+
+    public void Execute(string sql, SqliteTransaction? transaction = null)
+    {
+        using SqliteCommand command = this.Command(sql, transaction);
+        command.ExecuteNonQuery();
+    }
+
+    public long Scalar(string sql, SqliteTransaction? transaction = null)
+    {
+        using SqliteCommand command = this.Command(sql, transaction);
+        return Convert.ToInt64(command.ExecuteScalar() ?? 0L, System.Globalization.CultureInfo.InvariantCulture);
+    }
+}
+
+/// <summary>The store file is SQLite but not this workspace's store of this schema.</summary>
+internal sealed class StoreMismatchException(string message) : Exception(message);

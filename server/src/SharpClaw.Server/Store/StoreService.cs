@@ -1,0 +1,198 @@
+using System.Collections.Concurrent;
+using Microsoft.Data.Sqlite;
+using SharpClaw.Protocol.Store;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.OpenDocuments;
+
+namespace SharpClaw.Server.Store;
+
+/// <summary>
+/// <c>sharpclaw/symbolSearch</c>, <c>sharpclaw/workspaceSearch</c> and <c>sharpclaw/clearStore</c>: validates the params, opens the
+/// workspace's store (<see cref="StoreDatabase"/>) once per host, refreshes its syntax index and answers from
+/// it. Nothing here loads MSBuild, compiles or runs project code, so nothing asks for authorization. One
+/// query per workspace at a time in this host (other hosts are kept apart by SQLite's locks). A store found
+/// damaged mid-query is deleted with a log line and rebuilt once.
+/// </summary>
+public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, string? stateRoot = null) : IDisposable
+{
+    public const int DefaultLimit = 50;
+    public const int MaxLimit = 200;
+
+    private readonly ConcurrentDictionary<string, WorkspaceStore> stores = new(PathUtil.Comparer);
+
+    public Task<SymbolSearchResult> SymbolSearchAsync(SymbolSearchParams parameters, CancellationToken cancellationToken)
+    {
+        string workspace = ValidWorkspace(parameters.Workspace);
+        string query = Required(parameters.Query, "query");
+        (int offset, int limit) = Paging(parameters.Offset, parameters.Limit);
+        string? kind = string.IsNullOrWhiteSpace(parameters.Kind) ? null : parameters.Kind.Trim().ToLowerInvariant();
+        string? container = string.IsNullOrWhiteSpace(parameters.Container) ? null : parameters.Container.Trim();
+        return this.RunAsync(workspace, cancellationToken, (database, counts) =>
+        {
+            (List<SymbolSearchItem> all, _) = SymbolSearch.Find(database, query, kind, container);
+            List<SymbolSearchItem> page = [.. all.Skip(offset).Take(limit)];
+            bool truncated = offset + page.Count < all.Count;
+            return new SymbolSearchResult(query, page, all.Count, offset, limit, truncated, truncated ? offset + page.Count : null, counts.Indexed, counts.Reindexed);
+        });
+    }
+
+    public Task<WorkspaceSearchResult> WorkspaceSearchAsync(WorkspaceSearchParams parameters, CancellationToken cancellationToken)
+    {
+        string workspace = ValidWorkspace(parameters.Workspace);
+        if (string.IsNullOrEmpty(parameters.Query))
+        {
+            throw SemanticException.InvalidRequest("'query' is required.");
+        }
+
+        string query = parameters.Query;
+        if (query.Contains('\n', StringComparison.Ordinal) && parameters.Regex != true)
+        {
+            throw SemanticException.InvalidRequest("'query' matches within one line: it cannot contain a line break.");
+        }
+
+        (int offset, int limit) = Paging(parameters.Offset, parameters.Limit);
+        return this.RunAsync(workspace, cancellationToken, (database, counts) =>
+        {
+            (List<WorkspaceSearchMatch> all, int files) = TextSearch.Find(database, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, cancellationToken);
+            List<WorkspaceSearchMatch> page = [.. all.Skip(offset).Take(limit)];
+            bool truncated = offset + page.Count < all.Count;
+            return new WorkspaceSearchResult(query, page, all.Count, offset, limit, truncated, truncated ? offset + page.Count : null, files, counts.Indexed, counts.Reindexed);
+        });
+    }
+
+    /// <summary>Closes this host's connection to the workspace's store and deletes its files (SharpClaw: Clear Cache).</summary>
+    public async Task<ClearStoreResult> ClearAsync(ClearStoreParams parameters, CancellationToken cancellationToken)
+    {
+        string workspace = ValidWorkspace(parameters.Workspace);
+        WorkspaceStore store = this.stores.GetOrAdd(workspace, w => new WorkspaceStore(w));
+        await store.Gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            store.Dispose();
+            string path = Path.Combine(StateFolder.ForWorkspace(workspace, this.Root()), StoreDatabase.FileName);
+            long bytes = new[] { path, path + "-wal" }.Where(File.Exists).Sum(f => new FileInfo(f).Length);
+            bool existed = File.Exists(path);
+            StoreDatabase.Delete(path);
+            log?.Info($"Store {path} cleared ({bytes} bytes).");
+            return new ClearStoreResult(path, existed && !File.Exists(path), bytes);
+        }
+        finally
+        {
+            store.Gate.Release();
+        }
+    }
+
+    public void Dispose()
+    {
+        foreach (WorkspaceStore store in this.stores.Values)
+        {
+            store.Dispose();
+        }
+
+        this.stores.Clear();
+    }
+
+    private async Task<T> RunAsync<T>(string workspace, CancellationToken cancellationToken, Func<StoreDatabase, IndexCounts, T> answer)
+    {
+        WorkspaceStore store = this.stores.GetOrAdd(workspace, w => new WorkspaceStore(w));
+        await store.Gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            return await Task.Run(
+                () =>
+                {
+                    for (int attempt = 0; ; attempt++)
+                    {
+                        try
+                        {
+                            if (store.Database is not null && !File.Exists(store.Database.Path))
+                            {
+                                // Cleared by another host (SharpClaw: Clear Cache): start a new one, not the deleted file.
+                                store.Dispose();
+                            }
+
+                            store.Database ??= StoreDatabase.Open(workspace, this.Root(), log);
+                            long started = System.Diagnostics.Stopwatch.GetTimestamp();
+                            IndexCounts counts = SyntaxIndex.Refresh(store.Database, workspace, openDocuments.Snapshot, cancellationToken);
+                            if (counts.Reindexed > 0)
+                            {
+                                log?.Info($"Store of {workspace}: {counts.Reindexed} of {counts.Indexed} C# files parsed in {System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds:F0} ms.");
+                            }
+
+                            return answer(store.Database, counts);
+                        }
+                        catch (SqliteException ex) when (attempt == 0 && StoreDatabase.IsDamaged(ex) && store.Database is not null)
+                        {
+                            log?.Warn($"Store {store.Database.Path} is damaged ({ex.Message}); discarded and rebuilt.");
+                            string path = store.Database.Path;
+                            store.Database.Dispose();
+                            store.Database = null;
+                            StoreDatabase.Delete(path);
+                        }
+                    }
+                },
+                cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            store.Gate.Release();
+        }
+    }
+
+    private string Root() => stateRoot is null ? StateFolder.Root() : StateFolder.Root(stateRoot);
+
+    private static string ValidWorkspace(string? workspace)
+    {
+        if (string.IsNullOrWhiteSpace(workspace))
+        {
+            throw SemanticException.InvalidRequest("'workspace' is required.");
+        }
+
+        if (!Path.IsPathFullyQualified(workspace))
+        {
+            throw SemanticException.InvalidRequest($"'workspace' must be an absolute path: {workspace}.");
+        }
+
+        string normalized = PathUtil.Normalize(workspace);
+        if (!Directory.Exists(normalized))
+        {
+            throw SemanticException.InvalidRequest($"The workspace folder {normalized} does not exist.");
+        }
+
+        return normalized;
+    }
+
+    private static string Required(string? value, string name) =>
+        string.IsNullOrWhiteSpace(value) ? throw SemanticException.InvalidRequest($"'{name}' is required.") : value.Trim();
+
+    private static (int Offset, int Limit) Paging(int? offset, int? limit)
+    {
+        if (offset is < 0)
+        {
+            throw SemanticException.InvalidRequest("'offset' must be 0 or more.");
+        }
+
+        if (limit is < 1 or > MaxLimit)
+        {
+            throw SemanticException.InvalidRequest($"'limit' must be between 1 and {MaxLimit}.");
+        }
+
+        return (offset ?? 0, limit ?? DefaultLimit);
+    }
+
+    private sealed class WorkspaceStore(string workspace) : IDisposable
+    {
+        public string Workspace { get; } = workspace;
+
+        public SemaphoreSlim Gate { get; } = new(1, 1);
+
+        public StoreDatabase? Database { get; set; }
+
+        public void Dispose()
+        {
+            this.Database?.Dispose();
+            this.Database = null;
+        }
+    }
+}

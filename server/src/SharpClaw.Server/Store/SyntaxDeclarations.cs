@@ -1,0 +1,180 @@
+using System.Text;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Text;
+
+namespace SharpClaw.Server.Store;
+
+/// <summary>
+/// One declaration read from syntax alone. <see cref="Display"/> is the name the csharp_* tools accept: the
+/// enclosing types and the name, with type parameters and the parameter types of a method, constructor, delegate or indexer
+/// (<c>Calculator.Add(int, int)</c>); <see cref="Container"/> is the dotted namespace and types around it.
+/// Positions are one-based: the name's start, the declaration's end.
+/// </summary>
+internal sealed record SyntaxDeclaration(string Name, string Display, string Kind, string? Container, string Signature, int Line, int Character, int EndLine, int EndCharacter);
+
+/// <summary>
+/// Parses a C# file with Roslyn's syntax API only (<see cref="CSharpSyntaxTree.ParseText(SourceText, CSharpParseOptions?, string, CancellationToken)"/>):
+/// no compilation, no references, no project. Preprocessor symbols are unknown, so code under an
+/// <c>#if</c> that is not taken by default is not seen; kinds use the names of <c>SymbolFormat.KindOf</c>.
+/// </summary>
+internal static class SyntaxDeclarations
+{
+    private const int MaxSignature = 200;
+
+    public static List<SyntaxDeclaration> Read(SourceText text, CancellationToken cancellationToken)
+    {
+        SyntaxTree tree = CSharpSyntaxTree.ParseText(text, CSharpParseOptions.Default.WithLanguageVersion(LanguageVersion.Preview), cancellationToken: cancellationToken);
+        List<SyntaxDeclaration> result = [];
+        Visit(tree.GetRoot(cancellationToken), null, null, text, result);
+        return result;
+    }
+
+    private static void Visit(SyntaxNode node, string? container, string? typePrefix, SourceText text, List<SyntaxDeclaration> result)
+    {
+        foreach (SyntaxNode child in node.ChildNodes())
+        {
+            switch (child)
+            {
+                case BaseNamespaceDeclarationSyntax ns:
+                {
+                    string name = ns.Name.ToString();
+                    Add(result, text, ns, ns.Name.GetLocation().SourceSpan, name, name, "namespace", container, Header(ns, ns.Name));
+                    Visit(ns, Join(container, name), null, text, result);
+                    break;
+                }
+
+                case BaseTypeDeclarationSyntax type:
+                {
+                    string name = type.Identifier.ValueText;
+                    string display = Join(typePrefix, name + (type is TypeDeclarationSyntax { TypeParameterList: { } typeParameters } ? TypeParameters(typeParameters) : string.Empty));
+                    string kind = type switch
+                    {
+                        RecordDeclarationSyntax => "record",
+                        ClassDeclarationSyntax => "class",
+                        StructDeclarationSyntax => "struct",
+                        InterfaceDeclarationSyntax => "interface",
+                        EnumDeclarationSyntax => "enum",
+                        _ => "type",
+                    };
+                    int headerEnd = type is TypeDeclarationSyntax typed
+                        ? typed.ParameterList?.Span.End ?? typed.TypeParameterList?.Span.End ?? typed.Identifier.Span.End
+                        : type.Identifier.Span.End;
+                    Add(result, text, type, type.Identifier.Span, name, display, kind, container, HeaderTo(type, headerEnd));
+                    if (type is EnumDeclarationSyntax enumeration)
+                    {
+                        foreach (EnumMemberDeclarationSyntax member in enumeration.Members)
+                        {
+                            string memberName = member.Identifier.ValueText;
+                            Add(result, text, member, member.Identifier.Span, memberName, Join(display, memberName), "field", Join(container, name), member.Identifier.ValueText);
+                        }
+                    }
+                    else
+                    {
+                        Visit(type, Join(container, name), display, text, result);
+                    }
+
+                    break;
+                }
+
+                case DelegateDeclarationSyntax del:
+                    Add(result, text, del, del.Identifier.Span, del.Identifier.ValueText, Join(typePrefix, del.Identifier.ValueText) + Parameters(del.ParameterList), "delegate", container, Header(del, del.ParameterList));
+                    break;
+                case MethodDeclarationSyntax method:
+                    Add(result, text, method, method.Identifier.Span, method.Identifier.ValueText, Join(typePrefix, method.Identifier.ValueText) + (method.TypeParameterList is { } methodTypeParameters ? TypeParameters(methodTypeParameters) : string.Empty) + Parameters(method.ParameterList), "method", container, Header(method, method.ParameterList));
+                    break;
+                case ConstructorDeclarationSyntax ctor:
+                    Add(result, text, ctor, ctor.Identifier.Span, ctor.Identifier.ValueText, Join(typePrefix, ctor.Identifier.ValueText) + Parameters(ctor.ParameterList), "constructor", container, Header(ctor, ctor.ParameterList));
+                    break;
+                case OperatorDeclarationSyntax op:
+                    Add(result, text, op, op.OperatorToken.Span, "operator " + op.OperatorToken.Text, Join(typePrefix, "operator " + op.OperatorToken.Text) + Parameters(op.ParameterList), "operator", container, Header(op, op.ParameterList));
+                    break;
+                case ConversionOperatorDeclarationSyntax conversion:
+                    Add(result, text, conversion, conversion.Type.Span, "operator " + conversion.Type, Join(typePrefix, "operator " + conversion.Type) + Parameters(conversion.ParameterList), "operator", container, Header(conversion, conversion.ParameterList));
+                    break;
+                case PropertyDeclarationSyntax property:
+                    Add(result, text, property, property.Identifier.Span, property.Identifier.ValueText, Join(typePrefix, property.Identifier.ValueText), "property", container, HeaderTo(property, property.Identifier.Span.End));
+                    break;
+                case IndexerDeclarationSyntax indexer:
+                    Add(result, text, indexer, indexer.ThisKeyword.Span, "this[]", Join(typePrefix, "this[]"), "property", container, Header(indexer, indexer.ParameterList));
+                    break;
+                case EventDeclarationSyntax ev:
+                    Add(result, text, ev, ev.Identifier.Span, ev.Identifier.ValueText, Join(typePrefix, ev.Identifier.ValueText), "event", container, HeaderTo(ev, ev.Identifier.Span.End));
+                    break;
+                case BaseFieldDeclarationSyntax field:
+                    foreach (VariableDeclaratorSyntax variable in field.Declaration.Variables)
+                    {
+                        string kind = field is EventFieldDeclarationSyntax ? "event" : "field";
+                        Add(result, text, variable, variable.Identifier.Span, variable.Identifier.ValueText, Join(typePrefix, variable.Identifier.ValueText), kind, container, Collapse(field.Modifiers.ToString() + " " + field.Declaration.Type + " " + variable.Identifier.ValueText));
+                    }
+
+                    break;
+            }
+        }
+    }
+
+    private static void Add(List<SyntaxDeclaration> result, SourceText text, SyntaxNode declaration, TextSpan nameSpan, string name, string display, string kind, string? container, string signature)
+    {
+        LinePosition start = text.Lines.GetLinePosition(nameSpan.Start);
+        LinePosition end = text.Lines.GetLinePosition(declaration.Span.End);
+        result.Add(new SyntaxDeclaration(name, display, kind, container, signature, start.Line + 1, start.Character + 1, end.Line + 1, end.Character + 1));
+    }
+
+    private static string Join(string? prefix, string name) => prefix is null ? name : prefix + "." + name;
+
+    /// <summary>Type parameters as the csharp_* tools show and accept them: <c>&lt;T, U&gt;</c>.</summary>
+    private static string TypeParameters(TypeParameterListSyntax list) => "<" + string.Join(", ", list.Parameters.Select(p => p.Identifier.ValueText)) + ">";
+
+    /// <summary>The parameter types as the csharp_* tools accept them: <c>(int, string?)</c>.</summary>
+    private static string Parameters(BaseParameterListSyntax list)
+    {
+        StringBuilder builder = new("(");
+        for (int i = 0; i < list.Parameters.Count; i++)
+        {
+            ParameterSyntax parameter = list.Parameters[i];
+            builder.Append(i > 0 ? ", " : string.Empty).Append(parameter.Type is null ? parameter.Identifier.ValueText : Collapse(parameter.Type.ToString()));
+        }
+
+        return builder.Append(')').ToString();
+    }
+
+    /// <summary>The declaration from its first modifier (attributes left out) to the end of <paramref name="last"/>.</summary>
+    private static string Header(MemberDeclarationSyntax declaration, SyntaxNode last) => HeaderTo(declaration, last.Span.End);
+
+    private static string HeaderTo(MemberDeclarationSyntax declaration, int end)
+    {
+        int start = declaration.Modifiers.Count > 0 ? declaration.Modifiers.Span.Start : declaration.AttributeLists.Count > 0 ? declaration.AttributeLists.Span.End : declaration.SpanStart;
+        string header = declaration.SyntaxTree.GetText().ToString(TextSpan.FromBounds(Math.Min(start, end), end));
+        return Collapse(header.TrimStart());
+    }
+
+    private static string Collapse(string text)
+    {
+        StringBuilder builder = new(Math.Min(text.Length, MaxSignature + 1));
+        bool space = false;
+        foreach (char c in text)
+        {
+            if (char.IsWhiteSpace(c))
+            {
+                space = builder.Length > 0;
+                continue;
+            }
+
+            if (space)
+            {
+                builder.Append(' ');
+                space = false;
+            }
+
+            builder.Append(c);
+            if (builder.Length >= MaxSignature)
+            {
+                builder.Append('…');
+                break;
+            }
+        }
+
+        return builder.ToString();
+    }
+}

@@ -1,0 +1,251 @@
+using Microsoft.Data.Sqlite;
+using SharpClaw.Protocol;
+using SharpClaw.Protocol.Lifecycle;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Protocol.Store;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Store;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>
+/// The syntax-only store behind symbol_search and workspace_search (issue 17), over JSON-RPC on an in-memory
+/// host with its own state folder: what is indexed (.gitignore, bin/obj), ranking and filters, incremental
+/// refresh on the next query, open buffers, paging, a damaged/foreign/older store rebuilt, two hosts at once,
+/// and no authorization asked nor project code run (the marker-writing fixture).
+/// </summary>
+public sealed class StoreSearchTests
+{
+    [Fact]
+    public async Task SymbolSearch_IndexesOnlyTrackedCSharp_AndRanksExactPrefixHumpsSubstring()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        fixture.Write("bin/BinType.cs", "public class BinType { }\n");
+        fixture.Write("src/obj/ObjType.cs", "public class ObjType { }\n");
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+
+        SymbolSearchResult all = await host.SymbolSearchAsync(fixture.Root, "Type");
+        Assert.Empty(all.Items);
+        Assert.Equal(4, all.IndexedFiles); // Box.cs, Calculator.cs, FeatureManager.cs, Kept.cs: nothing ignored, nothing under bin/obj.
+        Assert.Equal(4, all.ReindexedFiles);
+        Assert.Contains((await host.SymbolSearchAsync(fixture.Root, "KeptHelper")).Items, i => i.Path == "src/Generated/Kept.cs");
+        Assert.Empty((await host.SymbolSearchAsync(fixture.Root, "DroppedHelper")).Items);
+
+        SymbolSearchResult add = await host.SymbolSearchAsync(fixture.Root, "Add");
+        Assert.Equal(
+            ["src/Calc/Calculator.cs:10:16 method Calculator.Add(int, int)", "src/Calc/Calculator.cs:16:19 method Calculator.Add(double, double)", "src/Calc/Calculator.cs:31:9 method ICalculator.Add(int, int)"],
+            add.Items.Select(Line));
+        Assert.Equal("Calc.Core.Calculator", add.Items[0].Container);
+        Assert.Equal("public int Add(int a, int b)", add.Items[0].Signature);
+        Assert.Equal(0, add.ReindexedFiles);
+
+        // Exact before prefix before camel humps before substring; types before members within one quality.
+        SymbolSearchResult count = await host.SymbolSearchAsync(fixture.Root, "countcalls");
+        Assert.Equal(["property Calculator.CountCalls", "field Calculator.countCalls"], count.Items.Select(i => $"{i.Kind} {i.Name}"));
+        Assert.Equal("struct FeatureManager", Short((await host.SymbolSearchAsync(fixture.Root, "FeMa")).Items[0]));
+        Assert.Equal(["class Calculator", "interface ICalculator"], (await host.SymbolSearchAsync(fixture.Root, "Calculator")).Items.Where(i => i.Kind != "namespace").Select(Short));
+
+        // Filters: kind, container (suffix at a dot), and a dotted query.
+        Assert.Equal(["Calculator.Add(int, int)", "Calculator.Add(double, double)"], (await host.SymbolSearchAsync(fixture.Root, "Add", container: "Core.Calculator")).Items.Select(i => i.Name));
+        Assert.Equal(["ICalculator.Add(int, int)"], (await host.SymbolSearchAsync(fixture.Root, "ICalculator.Add")).Items.Select(i => i.Name));
+        Assert.Equal(["Calculator.Memory"], (await host.SymbolSearchAsync(fixture.Root, "Mem", kind: "record")).Items.Select(i => i.Name));
+        Assert.Equal(["Calculator.Mode.Scientific"], (await host.SymbolSearchAsync(fixture.Root, "Scientific")).Items.Select(i => i.Name));
+        Assert.Equal(["constructor FeatureManager.FeatureManager(int)"], (await host.SymbolSearchAsync(fixture.Root, "FeatureManager", container: "FeatureManager")).Items.Select(Short));
+        Assert.Equal(["operator FeatureManager.operator +(FeatureManager, FeatureManager)"], (await host.SymbolSearchAsync(fixture.Root, "operator", kind: "operator")).Items.Select(Short));
+        Assert.Equal(["property FeatureManager.this[]"], (await host.SymbolSearchAsync(fixture.Root, "this[]")).Items.Select(Short));
+        Assert.Equal(["class Box<T>", "method Box<T>.Map<TOut>(Func<T, TOut>)"], (await host.SymbolSearchAsync(fixture.Root, "Box")).Items.Where(i => i.Kind != "property").Select(Short).Concat((await host.SymbolSearchAsync(fixture.Root, "Map")).Items.Select(Short)));
+        Assert.Equal(["delegate FeatureChanged(string)"], (await host.SymbolSearchAsync(fixture.Root, "FeatureChanged")).Items.Select(Short));
+
+        // Paging.
+        SymbolSearchResult page = await host.SymbolSearchAsync(fixture.Root, "Add", offset: 1, limit: 1);
+        Assert.Equal((3, true, 2), (page.Total, page.Truncated, page.NextOffset ?? -1));
+        Assert.Equal("Calculator.Add(double, double)", page.Items.Single().Name);
+
+        SemanticErrorData badKind = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => host.SymbolSearchAsync(fixture.Root, "Add", kind: "klass"));
+        Assert.Contains("klass", badKind.Message, StringComparison.Ordinal);
+        await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => host.SymbolSearchAsync("relative/path", "Add"));
+        await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => host.SymbolSearchAsync(fixture.Root, " "));
+        await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => host.SymbolSearchAsync(fixture.Root, "Add", limit: 201));
+        Assert.Empty(Directory.EnumerateFiles(fixture.Root, "*.db", SearchOption.AllDirectories));
+    }
+
+    [Fact]
+    public async Task NextQuery_SeesChangedAddedDeletedFiles_AndOpenBuffers_WithoutWatchers()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+        Assert.Equal(4, (await host.SymbolSearchAsync(fixture.Root, "Add")).ReindexedFiles);
+
+        fixture.Edit("src/Calc/Calculator.cs", t => t.Replace("public int Add(int a, int b)", "public int Sum(int a, int b)", StringComparison.Ordinal));
+        fixture.Write("src/Calc/Extra.cs", "namespace Calc.Core;\n\npublic static class AddedLater\n{\n}\n");
+        fixture.DeleteFile("src/Generated/Kept.cs");
+        SymbolSearchResult after = await host.SymbolSearchAsync(fixture.Root, "Sum");
+        Assert.Equal((2, 4), (after.ReindexedFiles, after.IndexedFiles));
+        Assert.Equal(["Calculator.Sum(int, int)"], after.Items.Select(i => i.Name));
+        Assert.Single((await host.SymbolSearchAsync(fixture.Root, "AddedLater")).Items);
+        Assert.Empty((await host.SymbolSearchAsync(fixture.Root, "KeptHelper")).Items);
+
+        // A touched file with the same content is not re-parsed.
+        fixture.Edit("src/Calc/Extra.cs", t => t);
+        Assert.Equal(0, (await host.SymbolSearchAsync(fixture.Root, "AddedLater")).ReindexedFiles);
+
+        // An open buffer is indexed from its text (unsaved), and the disk counts again once it closes.
+        string uri = new Uri(fixture.Path("src/Calc/Extra.cs")).AbsoluteUri;
+        await host.Host.Client.NotifyWithParameterObjectAsync(ProtocolMethods.DidOpenTextDocument, new DidOpenTextDocumentParams(new TextDocumentItem(uri, "csharp", 1, "public class UnsavedBuffer { }\n")));
+        Assert.True(await Poll.UntilAsync(() => host.Cache.OpenDocuments.Snapshot.Documents.Count == 1, SemanticHost.Timeout));
+        Assert.Equal(["src/Calc/Extra.cs:1:14 class UnsavedBuffer"], (await host.SymbolSearchAsync(fixture.Root, "UnsavedBuffer")).Items.Select(Line));
+        Assert.Single((await host.WorkspaceSearchAsync(fixture.Root, "UnsavedBuffer")).Matches);
+        Assert.Empty((await host.SymbolSearchAsync(fixture.Root, "AddedLater")).Items);
+        await host.Host.Client.NotifyWithParameterObjectAsync(ProtocolMethods.DidCloseTextDocument, new DidCloseTextDocumentParams(new TextDocumentIdentifier(uri)));
+        Assert.True(await Poll.UntilAsync(() => host.Cache.OpenDocuments.Snapshot.Documents.Count == 0, SemanticHost.Timeout));
+        Assert.Single((await host.SymbolSearchAsync(fixture.Root, "AddedLater")).Items);
+        Assert.Empty((await host.SymbolSearchAsync(fixture.Root, "UnsavedBuffer")).Items);
+    }
+
+    [Fact]
+    public async Task WorkspaceSearch_TextRegexCaseGlobsAndPaging()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+
+        WorkspaceSearchResult add = await host.WorkspaceSearchAsync(fixture.Root, "add");
+        Assert.Equal(
+            ["src/Calc/Calculator.cs:3:14 /// <summary>Adds and counts.</summary>", "src/Calc/Calculator.cs:10:16 public int Add(int a, int b)", "src/Calc/Calculator.cs:16:19 public double Add(double a, double b) => a + b;", "src/Calc/Calculator.cs:31:9 int Add(int a, int b);", "src/Calc/FeatureManager.cs:16:29 // TODO: remove the add helper once Calculator.Add covers it."],
+            add.Matches.Select(m => $"{m.Path}:{m.Line}:{m.Character} {m.Text}"));
+        Assert.Equal(2, add.Files);
+        Assert.Equal(["src/Calc/FeatureManager.cs:16:29"], (await host.WorkspaceSearchAsync(fixture.Root, "add", caseSensitive: true)).Matches.Select(m => $"{m.Path}:{m.Line}:{m.Character}"));
+        Assert.Equal(3, (await host.WorkspaceSearchAsync(fixture.Root, @"Add\(\w+ a", regex: true)).Total);
+        Assert.Equal(4, (await host.WorkspaceSearchAsync(fixture.Root, "a,")).Total); // Shorter than a trigram: a scan.
+        Assert.Single((await host.WorkspaceSearchAsync(fixture.Root, "add", paths: ["FeatureManager.cs"])).Matches);
+        Assert.Equal(4, (await host.WorkspaceSearchAsync(fixture.Root, "add", paths: ["src/Calc/Calc*.cs"])).Total);
+        Assert.Empty((await host.WorkspaceSearchAsync(fixture.Root, "IgnoredType")).Matches);
+        Assert.Empty((await host.WorkspaceSearchAsync(fixture.Root, "never indexed")).Matches); // notes.txt is not C#.
+
+        WorkspaceSearchResult page = await host.WorkspaceSearchAsync(fixture.Root, "add", offset: 3, limit: 2);
+        Assert.Equal((5, false, 2), (page.Total, page.Truncated, page.Matches.Count));
+        SemanticErrorData bad = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => host.WorkspaceSearchAsync(fixture.Root, "(", regex: true));
+        Assert.Contains("regular expression", bad.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Searches_AskNoApproval_AndRunNoProjectCode()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("DesignTimeMarker");
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+        host.Client.DenyAll("no approval in this test");
+
+        Assert.Equal(["App/Greeter.cs"], (await host.SymbolSearchAsync(fixture.Root, "Greeter")).Items.Where(i => i.Kind == "class").Select(i => i.Path));
+        Assert.NotEmpty((await host.WorkspaceSearchAsync(fixture.Root, "Greeter")).Matches);
+
+        Assert.Empty(host.Client.AuthorizationRequests);
+        Assert.Empty(host.Client.WriteRequests);
+        Assert.Equal(0, fixture.MarkerLines("App/marker.txt"));
+        Assert.Equal(0, fixture.MarkerLines("App/initial-marker.txt"));
+
+        // The compiler-backed tools still refuse without approval: the store did not load anything for them.
+        await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root));
+        Assert.Equal(0, fixture.MarkerLines("App/initial-marker.txt"));
+    }
+
+    [Theory]
+    [InlineData("garbage")]
+    [InlineData("foreign")]
+    [InlineData("older-schema")]
+    public async Task DamagedForeignOrOlderStore_IsDiscardedWithALogLine_AndRebuilt(string damage)
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        using TempDirectory state = new();
+        string database = Path.Combine(StateFolder.ForWorkspace(fixture.Root, StateFolder.Root(state.Path)), StoreDatabase.FileName);
+        switch (damage)
+        {
+            case "garbage":
+                File.WriteAllText(database, "this is not a SQLite database, just some bytes that happen to sit where the store belongs\n");
+                break;
+            case "foreign":
+                // A store of another workspace (copied over): its recorded workspace differs.
+                using (FixtureWorkspace other = FixtureWorkspace.Copy("SyntaxIndexWorkspace"))
+                {
+                    using TempDirectory otherState = new();
+                    await using (SemanticHost first = await StartAsync(otherState.Path))
+                    {
+                        await first.SymbolSearchAsync(other.Root, "Add");
+                    }
+
+                    SqliteConnection.ClearAllPools();
+                    File.Copy(Path.Combine(StateFolder.ForWorkspace(other.Root, StateFolder.Root(otherState.Path)), StoreDatabase.FileName), database);
+                }
+
+                break;
+            default:
+                using (SqliteConnection connection = new($"Data Source={database}"))
+                {
+                    connection.Open();
+                    using SqliteCommand command = connection.CreateCommand();
+                    command.CommandText = "CREATE TABLE files(path TEXT); PRAGMA user_version = 0; PRAGMA application_id = 1396927607;";
+                    command.ExecuteNonQuery();
+                }
+
+                SqliteConnection.ClearAllPools();
+                break;
+        }
+
+        await using SemanticHost host = await StartAsync(state.Path);
+        SymbolSearchResult result = await host.SymbolSearchAsync(fixture.Root, "Add");
+        Assert.Equal(3, result.Total);
+        Assert.Contains($"Store {database} discarded and rebuilt", host.Host.LogOutput.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task TwoHostsOnOneWorkspace_ShareTheStore()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        for (int i = 0; i < 40; i++)
+        {
+            fixture.Write($"src/Many/File{i}.cs", $"namespace Many;\n\npublic class Generated{i}\n{{\n    public int Value{i} => {i};\n}}\n");
+        }
+
+        using TempDirectory state = new();
+        await using SemanticHost first = await StartAsync(state.Path);
+        await using SemanticHost second = await StartAsync(state.Path);
+        Task<SymbolSearchResult>[] both = [.. Enumerable.Range(0, 6).Select(i => (i % 2 == 0 ? first : second).SymbolSearchAsync(fixture.Root, "Generated"))];
+        SymbolSearchResult[] results = await Task.WhenAll(both);
+        Assert.All(results, r => Assert.Equal(41, r.Total)); // 40 classes and the namespace Calc.Generated.
+        Assert.All(results, r => Assert.Equal(44, r.IndexedFiles));
+        fixture.Edit("src/Many/File3.cs", t => t.Replace("Generated3", "Renamed3", StringComparison.Ordinal));
+        Assert.Equal(40, (await second.SymbolSearchAsync(fixture.Root, "Generated")).Total);
+        Assert.Single((await first.SymbolSearchAsync(fixture.Root, "Renamed3")).Items);
+    }
+
+    [Fact]
+    public async Task ClearStore_DeletesTheFile_AndEveryHostRebuildsOnItsNextSearch()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        using TempDirectory state = new();
+        await using SemanticHost first = await StartAsync(state.Path);
+        await using SemanticHost second = await StartAsync(state.Path);
+        Assert.Equal(4, (await first.SymbolSearchAsync(fixture.Root, "Add")).ReindexedFiles);
+
+        ClearStoreResult cleared = await second.Host.Client.InvokeWithParameterObjectAsync<ClearStoreResult>(ProtocolMethods.ClearStore, new ClearStoreParams { Workspace = fixture.Root });
+        Assert.True(cleared.Deleted);
+        Assert.True(cleared.Bytes > 0);
+        Assert.False(File.Exists(cleared.Path));
+        Assert.Contains($"Store {cleared.Path} cleared", second.Host.LogOutput.ToString(), StringComparison.Ordinal);
+
+        // The host that still had it open notices the file is gone and builds a new one.
+        SymbolSearchResult rebuilt = await first.SymbolSearchAsync(fixture.Root, "Add");
+        Assert.Equal((4, 3), (rebuilt.ReindexedFiles, rebuilt.Total));
+        Assert.True(File.Exists(cleared.Path));
+        Assert.False((await second.Host.Client.InvokeWithParameterObjectAsync<ClearStoreResult>(ProtocolMethods.ClearStore, new ClearStoreParams { Workspace = fixture.Parent + "/missing" }).ContinueWith(t => t.IsCompletedSuccessfully, TaskScheduler.Default)));
+    }
+
+    private static Task<SemanticHost> StartAsync(string stateRoot) => SemanticHost.StartAsync(new HostServerOptions { StateRoot = stateRoot });
+
+    private static string Line(SymbolSearchItem item) => $"{item.Path}:{item.Line}:{item.Character} {item.Kind} {item.Name}";
+
+    private static string Short(SymbolSearchItem item) => $"{item.Kind} {item.Name}";
+}

@@ -1,0 +1,26 @@
+// Compact text of symbol_search and workspace_search: one "path:line:char kind Name" or
+// "path:line:char text" line per result, after a first line saying the answer is syntax-only.
+import type { SymbolSearchResult, WorkspaceSearchResult } from '../../protocol/store';
+
+/** The one line both tools start with, so an agent knows when to move to the compiler-backed tools. */
+export const syntaxOnlyLine = 'syntax-only: from the files as parsed, not compiled (no MSBuild, no approval); for exact symbols, references and types use csharp_navigate / csharp_symbol_resolve.';
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+export function renderSymbolSearch(result: SymbolSearchResult): string {
+  const lines = [syntaxOnlyLine];
+  if (result.total === 0) lines.push(`no declarations match ${result.query} (${plural(result.indexedFiles, 'C# file')} indexed)`);
+  else if (result.items.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'declaration')}`);
+  for (const item of result.items) lines.push(`${item.path}:${item.line}:${item.character} ${item.kind} ${item.name}`);
+  if (result.truncated && result.nextOffset !== null) lines.push(`truncated: ${result.total} declarations in total, next offset: ${result.nextOffset}. Raise limit or narrow the query (kind, container).`);
+  return lines.join('\n');
+}
+
+export function renderWorkspaceSearch(result: WorkspaceSearchResult): string {
+  const lines = [syntaxOnlyLine];
+  if (result.total === 0) lines.push(`no matches for ${result.query} (${plural(result.indexedFiles, 'C# file')} searched)`);
+  else if (result.matches.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'match')}`);
+  for (const match of result.matches) lines.push(`${match.path}:${match.line}:${match.character} ${match.text}`);
+  if (result.truncated && result.nextOffset !== null) lines.push(`truncated: ${result.total} matching lines in ${plural(result.files, 'file')}, next offset: ${result.nextOffset}. Raise limit or narrow the query or paths.`);
+  return lines.join('\n');
+}

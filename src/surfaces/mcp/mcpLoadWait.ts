@@ -1,0 +1,57 @@
+// How long an MCP tool call waits for a workspace load. MCP clients give up on a request after a
+// fixed time (60 s in the SDK's own client and in Codex), and a large solution's cold load takes
+// longer: a read tool's call still waiting on a load when the wait runs out answers
+// `error loading: …` with the load's progress instead, and the load goes on in the host, so a
+// later call finds it further along or done. Calls of tools that write or build keep waiting:
+// answering before they finish could tell the agent nothing happened when something did.
+import { ToolError } from '../../engine/errors';
+import { describeLoadProgress } from '../../engine/host/hostState';
+import type { HostSessionControl, AnyToolDefinition } from '../../engine/tools/toolDefinition';
+import type { ToolOutcome } from '../../engine/tools/runTool';
+
+/** The default wait: under the 60 s request timeout of the SDK's client and of Codex. */
+export const defaultLoadWaitSeconds = 45;
+
+/** How often, after the wait, a still-running call checks whether it is waiting on a load. */
+const recheckMs = 500;
+
+/** Whether a call may answer `loading`: a read that can wait on a load (arguments not yet validated: a bad one answers itself). */
+function answersLoading(definition: AnyToolDefinition, args: unknown): boolean {
+  if (definition.effects !== 'read') return false;
+  const parsed = definition.input.safeParse(args);
+  return !parsed.success || !definition.mayLoad || definition.mayLoad(parsed.data);
+}
+
+export async function withinLoadWait(
+  definition: AnyToolDefinition,
+  args: unknown,
+  session: Pick<HostSessionControl, 'loading'>,
+  waitSeconds: number,
+  call: () => Promise<ToolOutcome>,
+): Promise<ToolOutcome> {
+  const running = call();
+  if (!answersLoading(definition, args)) return running;
+  let timer: NodeJS.Timeout | undefined;
+  const stillLoading = new Promise<ToolOutcome>((resolve) => {
+    const check = (): void => {
+      const progress = session.loading();
+      if (!progress) {
+        timer = setTimeout(check, recheckMs);
+        return;
+      }
+      // projectIndex counts the projects Roslyn has reached; 0 while the solution is still being evaluated.
+      const step = progress.projectIndex > 0 ? ` (project ${progress.projectIndex} of ${progress.projectCount}, ${progress.currentProject})` : ' (evaluating the projects)';
+      const error = new ToolError(
+        'loading',
+        `Roslyn is still loading the workspace: ${describeLoadProgress(progress)}${step}. The load goes on; call again shortly (lsp with action=status shows its progress).`,
+      );
+      resolve({ ok: false, error, text: error.render() });
+    };
+    timer = setTimeout(check, waitSeconds * 1000);
+  });
+  try {
+    return await Promise.race([running, stillLoading]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,38 @@
+// The MCP load wait (src/surfaces/mcp/mcpLoadWait.ts): a read call still waiting on a load when the
+// wait runs out answers `error loading` with the progress; calls that write, lsp status, and calls
+// with no load in progress keep waiting for their own answer.
+import * as assert from 'node:assert/strict';
+import { editTool } from '../../src/engine/tools/edits/editTools';
+import { lspTool } from '../../src/engine/tools/lsp/lspTool';
+import { navigateTool } from '../../src/engine/tools/navigation/navigationTools';
+import type { ToolOutcome } from '../../src/engine/tools/runTool';
+import type { LoadProgress } from '../../src/engine/protocol/callbacks';
+import { withinLoadWait } from '../../src/surfaces/mcp/mcpLoadWait';
+
+const progress: LoadProgress = { target: 'App.slnx', configuration: 'Debug', targetFramework: null, projectIndex: 2, projectCount: 5, currentProject: 'src/Core/Core.csproj', percent: 40 };
+const answered: ToolOutcome = { ok: true, text: 'the answer', data: {} };
+
+/** A call that answers after `ms` milliseconds. */
+const after = (ms: number) => () => new Promise<ToolOutcome>((resolve) => setTimeout(() => resolve(answered), ms));
+
+describe('mcp load wait', () => {
+  it('answers error loading with the progress when a read call still waits on a load', async () => {
+    const outcome = await withinLoadWait(navigateTool, { action: 'references', symbol: 'A.B' }, { loading: () => progress }, 0.05, after(2_000));
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.text, 'error loading: Roslyn is still loading the workspace: Loading App.slnx 40% (project 2 of 5, src/Core/Core.csproj). The load goes on; call again shortly (lsp with action=status shows its progress).');
+  });
+
+  it('keeps waiting when no load is in progress, and answers as soon as the call does', async () => {
+    const outcome = await withinLoadWait(navigateTool, { action: 'references', symbol: 'A.B' }, { loading: () => undefined }, 0.01, after(100));
+    assert.equal(outcome, answered);
+  });
+
+  it('never answers loading for a call that may write, nor for lsp status', async () => {
+    const edit = await withinLoadWait(editTool, { action: 'rename', symbol: 'A.B', newName: 'C', apply: true }, { loading: () => progress }, 0.01, after(100));
+    assert.equal(edit, answered);
+    const status = await withinLoadWait(lspTool, { action: 'status' }, { loading: () => progress }, 0.01, after(100));
+    assert.equal(status, answered);
+    const request = await withinLoadWait(lspTool, { action: 'request', method: 'textDocument/hover' }, { loading: () => progress }, 0.01, after(2_000));
+    assert.equal(request.ok, false);
+  });
+});
