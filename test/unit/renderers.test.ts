@@ -2,12 +2,26 @@
 import * as assert from 'node:assert/strict';
 import type { FindReferencesResult, TypeHierarchyResult } from '../../src/engine/protocol/symbols';
 import type { SolutionInspectResult } from '../../src/engine/protocol/semantic';
-import { renderSolutionInspect } from '../../src/engine/tools/solutionInspect/renderSolutionInspect';
+import { renderExcludedAnalyzers, renderSolutionInspect } from '../../src/engine/tools/solutionInspect/renderSolutionInspect';
 import { renderFindReferences, renderLocationLines, renderTypeHierarchy } from '../../src/engine/tools/symbols/renderSymbols';
 
 const symbol = { name: 'Calculator.Core.Calculator.Add(int, int)', kind: 'method', container: 'Calculator.Core.Calculator', locations: [{ path: 'src/Calculator.cs', line: 12, character: 9 }] };
 
 describe('compact renderings', () => {
+  it('lists each distinct excluded-analyzer set once, with every project and flavour that excludes it (seen on App-vNext/Polly: 40 KB)', () => {
+    const banned = { path: '/p/banned.dll', name: 'BannedApiAnalyzers.dll', origin: 'package' as const, package: 'microsoft.codeanalysis.bannedapianalyzers/5.6.0' };
+    const sonar = { path: '/p/sonar.dll', name: 'SonarAnalyzer.CSharp.dll', origin: 'package' as const, package: 'sonaranalyzer.csharp/10.32.0' };
+    const flavours = (project: string, analyzers: (typeof banned)[]) => ['net10.0', 'net8.0', 'net9.0'].map((targetFramework) => ({ project, targetFramework, analyzers }));
+    assert.deepEqual(
+      renderExcludedAnalyzers([...flavours('test/A.Tests.csproj', [banned, sonar]), ...flavours('test/B.Tests.csproj', [banned, sonar]), { project: 'src/Gen.csproj', targetFramework: null, analyzers: [banned] }]),
+      [
+        'excluded analyzers/generators (project- or package-supplied; results miss what they add or report):',
+        '  test/A.Tests.csproj [net10.0, net8.0, net9.0], test/B.Tests.csproj [net10.0, net8.0, net9.0]: BannedApiAnalyzers.dll (microsoft.codeanalysis.bannedapianalyzers/5.6.0), SonarAnalyzer.CSharp.dll (sonaranalyzer.csharp/10.32.0)',
+        '  src/Gen.csproj: BannedApiAnalyzers.dll (microsoft.codeanalysis.bannedapianalyzers/5.6.0)',
+      ],
+    );
+  });
+
   it('writes locations as one line per file with line:character positions', () => {
     assert.deepEqual(
       renderLocationLines([

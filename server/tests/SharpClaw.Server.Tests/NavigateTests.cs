@@ -39,7 +39,7 @@ public sealed class NavigateTests(ReadToolsFixture fx)
         // A qualified unknown name says which part failed.
         SemanticErrorData member = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync("definition", "Flow.Midle"));
         Assert.StartsWith("The type ReadTools.App.Flow has no member 'Midle'.", member.Message, StringComparison.Ordinal);
-        Assert.Equal(["ReadTools.App.Flow.Middle()"], member.Candidates);
+        Assert.Equal(["Flow.Middle()"], member.Candidates);
     }
 
     [Fact]

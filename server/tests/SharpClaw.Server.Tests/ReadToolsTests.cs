@@ -143,12 +143,14 @@ public sealed class ReadToolsTests(ReadToolsFixture fx)
     {
         SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.AmbiguousSymbol, () => fx.ResolveAsync("Calculator.Add"));
 
-        Assert.Equal(["ReadTools.Core.Calculator.Add(double, double)", "ReadTools.Core.Calculator.Add(int, int)"], error.Candidates);
+        // The shortest names that resolve to one symbol each (parameter types without namespaces), each once.
+        Assert.Equal(["Calculator.Add(double, double)", "Calculator.Add(int, int)"], error.Candidates);
+        Assert.Equal("'Calculator.Add' matches 2 symbols. Ask again with one of these names, exactly as written.", error.Message);
         Assert.Equal(error.Candidates, error.Symbols!.Select(s => s.Name));
         Assert.All(error.Symbols!, s => Assert.Equal(("method", Calculator, false), (s.Kind, s.Path, s.NeedsPath)));
         foreach (SymbolCandidate candidate in error.Symbols!)
         {
-            Assert.Equal(candidate.Name, (await fx.ResolveAsync(candidate.Name)).Symbol.Name);
+            Assert.Equal("ReadTools.Core." + candidate.Name, (await fx.ResolveAsync(candidate.Name)).Symbol.Name);
         }
     }
 
@@ -156,7 +158,8 @@ public sealed class ReadToolsTests(ReadToolsFixture fx)
     public async Task Resolve_GenericTwin_Constructors_PartialTypes_SameFileName_Position()
     {
         SemanticErrorData twin = await SemanticErrors.ExpectAsync(SemanticErrorKind.AmbiguousSymbol, () => fx.ResolveAsync("Box"));
-        Assert.Equal(["ReadTools.Core.Box", "ReadTools.Core.Box<T>"], twin.Candidates);
+        Assert.Equal(["ReadTools.Core.Box", "Box<T>"], twin.Candidates); // "Box" alone also names Box<T>
+        Assert.Equal("ReadTools.Core.Box", (await fx.ResolveAsync("ReadTools.Core.Box")).Symbol.Name);
         Assert.Equal("ReadTools.Core.Box<T>", (await fx.ResolveAsync("Box<T>")).Symbol.Name);
         Assert.Equal("ReadTools.Core.Box<T>", (await fx.ResolveAsync("Core.Box<TValue>")).Symbol.Name);
 
@@ -176,13 +179,17 @@ public sealed class ReadToolsTests(ReadToolsFixture fx)
 
         SemanticErrorData helpers = await SemanticErrors.ExpectAsync(SemanticErrorKind.AmbiguousSymbol, () => fx.ResolveAsync("Helpers.Twice"));
         Assert.Equal(["Core/A/Helpers.cs", "Core/B/Helpers.cs"], helpers.Symbols!.Select(s => s.Path));
+        // Two types of one name in two namespaces: each candidate takes the namespace segment that tells it apart.
+        Assert.Equal([("A.Helpers.Twice(int)", false), ("B.Helpers.Twice(int)", false)], helpers.Symbols!.Select(s => (s.Name, s.NeedsPath)));
+        Assert.Equal("ReadTools.Core.A.Helpers.Twice(int)", (await fx.ResolveAsync("A.Helpers.Twice(int)")).Symbol.Name);
         SymbolResolveResult inB = await fx.ResolveAsync(new SymbolResolveParams { Name = "Helpers.Twice", Path = "B/Helpers.cs" });
         Assert.Equal("ReadTools.Core.B.Helpers.Twice(int)", inB.Symbol.Name);
 
         // Same display name in two projects: each candidate says it needs its path, and the path selects it.
         SemanticErrorData shared = await SemanticErrors.ExpectAsync(SemanticErrorKind.AmbiguousSymbol, () => fx.ResolveAsync("Settings"));
+        Assert.Equal("'Settings' matches 2 symbols. Ask again with one of these names, exactly as written (where two share a name, with the file listed beside it).", shared.Message);
         Assert.Equal(
-            [("ReadTools.Shared.Settings", "App/Settings.cs", true), ("ReadTools.Shared.Settings", "Core/Settings.cs", true)],
+            [("Settings", "App/Settings.cs", true), ("Settings", "Core/Settings.cs", true)],
             shared.Symbols!.Select(s => (s.Name, s.Path, s.NeedsPath)).OrderBy(s => s.Path, StringComparer.Ordinal));
         SymbolResolveResult inCore = await fx.ResolveAsync(new SymbolResolveParams { Name = "ReadTools.Shared.Settings", Path = "Core/Settings.cs" });
         Assert.Equal(("Core/Core.csproj", "Core/Settings.cs"), (inCore.Project, Assert.Single(inCore.Symbol.Locations).Path));
@@ -210,18 +217,18 @@ public sealed class ReadToolsTests(ReadToolsFixture fx)
     public async Task Resolve_NotFound_SuggestsSimilarNames_ContainerAndMemberMessages()
     {
         SemanticErrorData typo = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.ResolveAsync("Calculater"));
-        Assert.Contains("ReadTools.Core.Calculator", typo.Candidates!);
+        Assert.Contains("Calculator", typo.Candidates!);
         Assert.True(typo.Candidates!.Count <= 10);
 
         SemanticErrorData container = await SemanticErrors.ExpectAsync(
             SemanticErrorKind.SymbolNotFound, () => fx.ResolveAsync(new SymbolResolveParams { Name = "Add", Container = "Calculater" }));
         Assert.Contains("no type matches the container", container.Message, StringComparison.OrdinalIgnoreCase);
-        Assert.Equal(["ReadTools.Core.Calculator"], container.Candidates);
+        Assert.Equal(["Calculator"], container.Candidates);
 
         SemanticErrorData member = await SemanticErrors.ExpectAsync(
             SemanticErrorKind.SymbolNotFound, () => fx.ResolveAsync(new SymbolResolveParams { Name = "Ad", Container = "Calculator" }));
         Assert.Contains("has no member", member.Message, StringComparison.Ordinal);
-        Assert.Equal(["ReadTools.Core.Calculator.Add(double, double)", "ReadTools.Core.Calculator.Add(int, int)"], member.Candidates);
+        Assert.Equal(["Calculator.Add(double, double)", "Calculator.Add(int, int)"], member.Candidates);
 
         SemanticErrorData none = await SemanticErrors.ExpectAsync(
             SemanticErrorKind.SymbolNotFound, () => fx.ResolveAsync(new SymbolResolveParams { Name = "Zzyzx", Container = "Calculator" }));

@@ -28,10 +28,10 @@ export const HostErrorDataSchema = z.object({
 
 type SymbolCandidate = NonNullable<z.infer<typeof HostErrorDataSchema>['symbols']>[number];
 
-/** "name (kind)", plus the file to send with it when candidates share a name. */
+/** "name (kind, path:line:char)", and a reminder to send the file with a name two candidates share. One definition: the host's bulk sections write the same line. */
 function candidateLine(candidate: SymbolCandidate): string {
   const where = candidate.path ? `${candidate.path}${candidate.line ? `:${candidate.line}:${candidate.character ?? 1}` : ''}` : '';
-  return `${candidate.name} (${candidate.kind}${where ? `, ${where}` : ''})${candidate.needsPath && candidate.path ? ` — send with path ${candidate.path}` : ''}`;
+  return `${candidate.name} (${candidate.kind}${where ? `, ${where}` : ''})${candidate.needsPath && candidate.path ? ' — give its file too' : ''}`;
 }
 
 type HostErrorKind = z.infer<typeof SemanticErrorDataSchema>['kind'];
@@ -79,7 +79,9 @@ export function toToolError(error: unknown): unknown {
   const data = HostErrorDataSchema.safeParse(candidate.data);
   if (!data.success) return new ToolError('internal_error', String(candidate.message ?? 'The host failed without details.'));
   const kind = codeOfHostKind(data.data.kind);
-  const candidates = [...(data.data.candidates ?? []), ...(data.data.symbols ?? []).map(candidateLine), ...(data.data.details ?? [])];
+  // Symbol candidates come as names and as described symbols: each once, described (names alone would repeat them).
+  const symbols = data.data.symbols ?? [];
+  const candidates = [...(symbols.length ? symbols.map(candidateLine) : (data.data.candidates ?? [])), ...(data.data.details ?? [])];
   return new ToolError(kind, data.data.message, {
     ...(candidates.length ? { candidates } : {}),
     ...(data.data.projects ? { projects: data.data.projects } : {}),

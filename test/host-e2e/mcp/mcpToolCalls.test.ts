@@ -58,7 +58,10 @@ describe('sharpclaw mcp: every default tool through an MCP client', function () 
     });
 
     it('navigate: the typed errors of the bridge spec, each with isError', async () => {
-      assert.match(failed(await call('navigate', { action: 'hover', symbol: 'Calculator.Add' })), /^error ambiguous_symbol: 'Calculator\.Add' matches 2 symbols\..*\n {2}ReadTools\.Core\.Calculator\.Add\(double, double\)/);
+      // Each candidate once (not its name and then its description), by a name that resolves to it alone.
+      const ambiguous = failed(await call('navigate', { action: 'hover', symbol: 'Calculator.Add' }));
+      assert.match(ambiguous, /^error ambiguous_symbol: 'Calculator\.Add' matches 2 symbols\. Ask again with one of these names, exactly as written\.\n {2}Calculator\.Add\(double, double\) \(method, Core\/Calculator\.cs:\d+:\d+\)\n {2}Calculator\.Add\(int, int\) \(method, Core\/Calculator\.cs:\d+:\d+\)$/);
+      assert.match(ok(await call('navigate', { action: 'hover', symbol: 'Calculator.Add(int, int)' })), /ReadTools\.Core\.Calculator\.Add\(int/);
       assert.match(failed(await call('navigate', { action: 'hover', symbol: 'Nope.Missing' })), /^error symbol_not_found: No type matches the container 'Nope'\./);
       assert.match(failed(await call('navigate', { action: 'definition', file: 'Helpers.cs', line: 5, character: 30 })), /^error ambiguous_file: 'Helpers\.cs' matches 2 files\..*\n {2}Core\/A\/Helpers\.cs\n {2}Core\/B\/Helpers\.cs$/);
       assert.match(failed(await call('navigate', { symbol: 'Calculator.Sum' })), /^error invalid_request: action: .*Valid arguments: action, symbol, file/);

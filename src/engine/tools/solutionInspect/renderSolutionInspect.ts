@@ -16,14 +16,27 @@ export function excludedAnalyzersLine(excluded: readonly ExcludedAnalyzers[], re
   return [`excluded: ${total} project/package analyzer(s)/generator(s) in ${projects} project(s) not run${shown ? `; in the answering project: ${shown}` : ''} (full list: dotnet_solution_inspect)`];
 }
 
-/** The full list, for dotnet_solution_inspect. */
+/**
+ * The full list, for dotnet_solution_inspect: one line per distinct list, naming every project and flavour
+ * (target framework) that excludes exactly it (a 15-project solution whose test projects share one analyzer
+ * set in three flavours each wrote that set 30 times).
+ */
 export function renderExcludedAnalyzers(excluded: readonly ExcludedAnalyzers[]): string[] {
   const withAnalyzers = excluded.filter((entry) => entry.analyzers.length > 0);
   if (withAnalyzers.length === 0) return [];
-  const lines = ['excluded analyzers/generators (project- or package-supplied; results miss what they add or report):'];
+  const byList = new Map<string, Map<string, string[]>>();
   for (const entry of withAnalyzers) {
-    const names = entry.analyzers.map((analyzer) => `${analyzer.name}${analyzer.package ? ` (${analyzer.package})` : ` (${analyzer.origin})`}`);
-    lines.push(`  ${entry.project}${entry.targetFramework ? ` [${entry.targetFramework}]` : ''}: ${names.join(', ')}`);
+    const names = entry.analyzers.map((analyzer) => `${analyzer.name}${analyzer.package ? ` (${analyzer.package})` : ` (${analyzer.origin})`}`).join(', ');
+    const projects = byList.get(names) ?? new Map<string, string[]>();
+    byList.set(names, projects);
+    const frameworks = projects.get(entry.project) ?? [];
+    projects.set(entry.project, frameworks);
+    if (entry.targetFramework) frameworks.push(entry.targetFramework);
+  }
+  const lines = ['excluded analyzers/generators (project- or package-supplied; results miss what they add or report):'];
+  for (const [names, projects] of byList) {
+    const where = [...projects].map(([project, frameworks]) => `${project}${frameworks.length ? ` [${frameworks.join(', ')}]` : ''}`);
+    lines.push(`  ${where.join(', ')}: ${names}`);
   }
   return lines;
 }

@@ -8,7 +8,7 @@ import type { ToolError, ToolErrorCode } from '../../../engine/errors';
 const agentHints = [
   /\s*List its members with the members action\.?/g,
   /\s*Raise limit or narrow the query\.?/g,
-  /\s*— send with path \S+/g,
+  /\s*— give its file too/g,
   /\s*Retry with [^.]*\./g,
 ];
 

@@ -7,6 +7,7 @@ using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Edits;
 
@@ -56,7 +57,8 @@ public static class CodeActionService
         }
 
         string path = FileRenameService.ResolveFile(lease.Solution, workspace, parameters.Path);
-        Document document = lease.Solution.GetDocument(lease.Solution.GetDocumentIdsWithFilePath(path).First())!;
+        // The default flavour's copy of a file several target frameworks compile (the one most of the solution compiles against).
+        Document document = lease.Solution.GetDocumentIdsWithFilePath(path).Select(id => lease.Solution.GetDocument(id)!).OrderBy(d => Flavours.Rank(d.Project)).First();
         SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
         ImmutableArray<Diagnostic> diagnostics = await DocumentDiagnosticsAsync(document, cancellationToken).ConfigureAwait(false);
 
@@ -179,7 +181,7 @@ public static class CodeActionService
         // Stable indexes: hidden entries keep their numbers (they come last, like the editor's menu).
         List<(string Title, bool Hidden, string Kind, Func<CancellationToken, Task<CodeAction?>> Resolve)> ordered = [.. entries.Where(e => !e.Hidden), .. entries.Where(e => e.Hidden)];
         // Entries that applying would refuse (an excluded generator can see this document's project) say so.
-        bool unverified = EditVerifiability.BlockingGenerators(lease.Context, EditVerifiability.ProjectsThatSee(lease.Solution, [document.Project.Id])).Count > 0;
+        bool unverified = EditVerifiability.BlockingGenerators(lease.Context, EditVerifiability.ProjectsThatSee(lease.Solution, [.. lease.Solution.GetDocumentIdsWithFilePath(path).Select(id => id.ProjectId)])).Count > 0;
         return new CodeActionListing(
             lease.Solution,
             path,
@@ -209,7 +211,9 @@ public static class CodeActionService
         }
 
         Solution before = listing.Solution;
-        Solution after = apply.ChangedSolution;
+        // The action ran in one flavour of the document; its text is the file's text in every flavour, and
+        // every flavour is validated with it.
+        Solution after = await SolutionDiff.ShareWithLinkedCopiesAsync(before, apply.ChangedSolution, cancellationToken).ConfigureAwait(false);
         EditVerifiability.Require(lease, workspace, $"The code action '{entry.Title}'", EditVerifiability.ProjectsThatSee(before, EditVerifiability.ChangedProjects(before, after)));
         EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "code_actions", entry.Title, cancellationToken, lease.Buffers).ConfigureAwait(false);
         IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken).ConfigureAwait(false);

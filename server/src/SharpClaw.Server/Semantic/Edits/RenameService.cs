@@ -111,6 +111,7 @@ public static class RenameService
         try
         {
             after = await Renamer.RenameSymbolAsync(before, symbol, new SymbolRenameOptions(), newName, cancellationToken).ConfigureAwait(false);
+            after = await SolutionDiff.ShareWithLinkedCopiesAsync(before, after, cancellationToken).ConfigureAwait(false);
         }
         catch (ArgumentException ex)
         {

@@ -20,6 +20,56 @@ public static class SolutionDiff
 
     private static readonly string[] GeneratedSuffixes = [".g.cs", ".g.i.cs", ".designer.cs", ".generated.cs", ".AssemblyInfo.cs", ".AssemblyAttributes.cs", ".GlobalUsings.g.cs"];
 
+    /// <summary>
+    /// A change computed in one flavour is the file's new text: every linked copy of a changed document (the
+    /// same file in another project or target framework) that <paramref name="after"/> left as it was in
+    /// <paramref name="before"/> gets that text, so the plan writes it once and validation compiles every
+    /// flavour with it. Copies the change gave different texts stay as they are (<see cref="PlanAsync"/>
+    /// rejects them as linked_document_conflict); so does a file two changed copies disagree on.
+    /// </summary>
+    public static async Task<Solution> ShareWithLinkedCopiesAsync(Solution before, Solution after, CancellationToken cancellationToken)
+    {
+        Dictionary<string, SourceText?> newTexts = new(PathUtil.Comparer);
+        foreach (ProjectChanges project in after.GetChanges(before).GetProjectChanges())
+        {
+            foreach (DocumentId id in project.GetChangedDocuments(onlyGetDocumentsWithTextChanges: true))
+            {
+                if (after.GetDocument(id) is not { FilePath: { } raw } changed)
+                {
+                    continue;
+                }
+
+                string path = Path.GetFullPath(raw);
+                SourceText text = await changed.GetTextAsync(cancellationToken).ConfigureAwait(false);
+                // null: two changed copies disagree, so no text is shared (the plan reports the conflict).
+                newTexts[path] = newTexts.TryGetValue(path, out SourceText? seen) && (seen is null || !seen.ContentEquals(text)) ? null : text;
+            }
+        }
+
+        if (newTexts.Count == 0)
+        {
+            return after;
+        }
+
+        Solution shared = after;
+        foreach (Document linked in after.Projects.SelectMany(p => p.Documents))
+        {
+            if (linked.FilePath is not { } raw || !newTexts.TryGetValue(Path.GetFullPath(raw), out SourceText? text) || text is null
+                || before.GetDocument(linked.Id) is not { } old)
+            {
+                continue;
+            }
+
+            SourceText current = await linked.GetTextAsync(cancellationToken).ConfigureAwait(false);
+            if (!current.ContentEquals(text) && current.ContentEquals(await old.GetTextAsync(cancellationToken).ConfigureAwait(false)))
+            {
+                shared = shared.WithDocumentText(linked.Id, text, PreservationMode.PreserveIdentity);
+            }
+        }
+
+        return shared;
+    }
+
     public static async Task<EditPlan> PlanAsync(
         Solution before, Solution after, string workspace, string operation, string summary, CancellationToken cancellationToken, OpenDocumentSnapshot? buffers = null)
     {

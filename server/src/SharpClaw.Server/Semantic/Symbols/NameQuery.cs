@@ -114,6 +114,13 @@ internal sealed class NameQuery
         return actual.Count == 0 ? [string.Empty] : [.. actual.Skip(Math.Max(0, actual.Count - 2)).Select(s => WithoutGenerics(NormalizeGenerics(s)))];
     }
 
+    /// <summary>A display name split into its dotted segments (as written) and its parameter list with parentheses (or empty).</summary>
+    public static (List<string> Segments, string Parameters) Split(string display)
+    {
+        int open = IndexAtDepthZero(display, '(');
+        return open >= 0 ? (SplitTopLevel(display[..open], '.'), display[open..]) : (SplitTopLevel(display, '.'), string.Empty);
+    }
+
     /// <summary>True when the display name (parameters ignored) ends with this query's segments.</summary>
     public bool MatchesName(string display)
     {

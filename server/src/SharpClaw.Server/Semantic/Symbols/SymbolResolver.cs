@@ -107,10 +107,10 @@ internal static class SymbolResolver
 
         if (matches.Count > 1)
         {
-            throw Ambiguous(selector.Name, matches, workspace);
+            throw Ambiguous(selector.Name, matches, index, workspace);
         }
 
-        throw NotFound(selector, query, [.. index.All.Where(m => selected.Contains(m.Project.Id))], workspace);
+        throw NotFound(selector, query, [.. index.All.Where(m => selected.Contains(m.Project.Id))], index, workspace);
     }
 
     /// <summary>
@@ -358,25 +358,74 @@ internal static class SymbolResolver
     private static string FirstLocationKey(ISymbol symbol) =>
         symbol.Locations.Where(l => l.IsInSource).Select(l => $"{l.SourceTree?.FilePath}:{l.SourceSpan.Start}").Order(StringComparer.Ordinal).FirstOrDefault() ?? string.Empty;
 
-    private static SemanticException Ambiguous(string name, List<SymbolMatch> matches, string workspace)
+    private static SemanticException Ambiguous(string name, List<SymbolMatch> matches, SymbolIndex index, string workspace)
     {
-        List<SymbolCandidate> candidates = Candidates(matches.OrderBy(m => m.Display, StringComparer.Ordinal), workspace, MaxAmbiguous);
-        string message = $"'{name}' matches {matches.Count} symbols. Send one of the candidates back unchanged as 'name' (with its 'path' when candidates share a name).";
+        List<SymbolCandidate> candidates = Candidates(matches.OrderBy(m => m.Display, StringComparer.Ordinal), index, workspace, MaxAmbiguous);
+        string listed = candidates.Count < matches.Count ? $"; the first {candidates.Count} are listed" : string.Empty;
+        string shared = candidates.Exists(c => c.NeedsPath) ? " (where two share a name, with the file listed beside it)" : string.Empty;
+        string message = $"'{name}' matches {matches.Count} symbols{listed}. Ask again with one of these names, exactly as written{shared}.";
         return new SemanticException(new SemanticErrorData(SemanticErrorKind.AmbiguousSymbol, message, [.. candidates.Select(c => c.Name)], null, null) { Symbols = candidates });
     }
 
-    private static List<SymbolCandidate> Candidates(IEnumerable<SymbolMatch> matches, string workspace, int max)
+    /// <summary>
+    /// One entry per symbol, each named by the shortest name that resolves to it alone (<see cref="ShortestName"/>);
+    /// entries that still share a name (the same symbol in two projects) carry their file, which tells them apart.
+    /// </summary>
+    private static List<SymbolCandidate> Candidates(IEnumerable<SymbolMatch> matches, SymbolIndex index, string workspace, int max)
     {
-        List<SymbolMatch> list = [.. matches.Take(max)];
-        HashSet<string> shared = [.. list.GroupBy(m => m.Display).Where(g => g.Count() > 1).Select(g => g.Key)];
-        return [.. list.Select(m =>
+        List<(SymbolMatch Match, string Name)> list = [.. matches.Take(max).Select(m => (m, ShortestName(m, index)))];
+        HashSet<string> shared = [.. list.GroupBy(e => e.Name, StringComparer.Ordinal).Where(g => g.Count() > 1).Select(g => g.Key)];
+        return [.. list.Select(e =>
         {
-            SourceLocation? location = SymbolFormat.Describe(m.Symbol, workspace, m.Project.Solution).Locations.FirstOrDefault();
-            return new SymbolCandidate(m.Display, m.Kind, location?.Path, location?.Line, location?.Character, shared.Contains(m.Display));
+            SourceLocation? location = SymbolFormat.Describe(e.Match.Symbol, workspace, e.Match.Project.Solution).Locations.FirstOrDefault();
+            return new SymbolCandidate(e.Name, e.Match.Kind, location?.Path, location?.Line, location?.Character, shared.Contains(e.Name));
         })];
     }
 
-    private static SemanticException NotFound(ISymbolSelector selector, NameQuery query, List<SymbolMatch> all, string workspace)
+    /// <summary>
+    /// The shortest name that resolves to <paramref name="match"/> alone in the whole index: its containing types
+    /// and name with parameter types without namespaces, then as many namespace segments as it takes; else its
+    /// fully qualified display name (which the resolver prefers when sent back). The same symbol in several
+    /// projects keeps the short name: only its file tells the copies apart.
+    /// </summary>
+    private static string ShortestName(SymbolMatch match, SymbolIndex index)
+    {
+        (List<string> brief, string parameters) = NameQuery.Split(match.Symbol.ToDisplayString(SymbolFormat.ShortNameFormat));
+        (List<string> full, _) = NameQuery.Split(match.Display);
+        IEnumerable<string> names = Enumerable.Range(brief.Count + 1, Math.Max(0, full.Count - brief.Count))
+            .Select(take => string.Join('.', full.Skip(full.Count - take)))
+            .Prepend(string.Join('.', brief))
+            .Select(n => n + parameters);
+        foreach (string name in names)
+        {
+            NameQuery query;
+            try
+            {
+                query = NameQuery.Parse(name, null);
+            }
+            catch (SemanticException)
+            {
+                break;
+            }
+
+            List<SymbolMatch> hits = Deduplicate([.. index.Candidates(query).Where(m => query.Matches(m.Symbol, m.Display))]);
+            SymbolMatch? resolved = hits.Count == 1 ? hits[0] : hits.Count > 1 ? Preferred(hits, query, name) : null;
+            if (resolved is not null && resolved.Display == match.Display && PathUtil.Comparer.Equals(resolved.Project.FilePath ?? string.Empty, match.Project.FilePath ?? string.Empty))
+            {
+                return name;
+            }
+
+            // The same symbol in several projects: no name tells them apart, the file does (NeedsPath).
+            if (hits.Count > 1 && hits.TrueForAll(h => h.Display == match.Display))
+            {
+                return name;
+            }
+        }
+
+        return match.Display;
+    }
+
+    private static SemanticException NotFound(ISymbolSelector selector, NameQuery query, List<SymbolMatch> all, SymbolIndex index, string workspace)
     {
         string name = selector.Name!;
 
@@ -400,25 +449,25 @@ internal static class SymbolResolver
             {
                 List<SymbolMatch> similarTypes = Similar(all.Where(m => m.Symbol is INamedTypeSymbol), container.SimpleName)
                     .DistinctBy(m => m.Display).Take(MaxSimilar).ToList();
-                return NotFoundError($"No type matches the container '{containerText}'. Types with a similar name are listed as candidates.", similarTypes, workspace);
+                return NotFoundError(index, $"No type matches the container '{containerText}'. Types with a similar name are listed as candidates.", similarTypes, workspace);
             }
 
             List<SymbolMatch> members = [.. Similar(all.Where(m => types.Any(t => SymbolEqualityComparer.Default.Equals(m.Symbol.ContainingType, t.Symbol))), query.SimpleName)
                 .DistinctBy(m => m.Display).Take(MaxSimilar)];
             string typeName = types[0].Display;
             return members.Count == 0
-                ? NotFoundError($"The type {typeName} has no member '{query.SimpleName}' and no member with a similar name. List its members with the members action.", [], workspace)
-                : NotFoundError($"The type {typeName} has no member '{query.SimpleName}'. Members with a similar name are listed as candidates.", members, workspace);
+                ? NotFoundError(index, $"The type {typeName} has no member '{query.SimpleName}' and no member with a similar name. List its members with the members action.", [], workspace)
+                : NotFoundError(index, $"The type {typeName} has no member '{query.SimpleName}'. Members with a similar name are listed as candidates.", members, workspace);
         }
 
         List<SymbolMatch> similar = [.. Similar(all, query.SimpleName).DistinctBy(m => m.Display).Take(MaxSimilar)];
         string filters = selector.Kind is null && selector.Path is null && selector.Project is null && selector.Line is null ? string.Empty : " with the given filters";
-        return NotFoundError($"No symbol named '{name}'{filters}.", similar, workspace);
+        return NotFoundError(index, $"No symbol named '{name}'{filters}.", similar, workspace);
     }
 
-    private static SemanticException NotFoundError(string message, List<SymbolMatch> similar, string workspace)
+    private static SemanticException NotFoundError(SymbolIndex index, string message, List<SymbolMatch> similar, string workspace)
     {
-        List<SymbolCandidate> candidates = Candidates(similar, workspace, MaxSimilar);
+        List<SymbolCandidate> candidates = Candidates(similar, index, workspace, MaxSimilar);
         return new SemanticException(new SemanticErrorData(SemanticErrorKind.SymbolNotFound, message, [.. candidates.Select(c => c.Name)], null, null) { Symbols = candidates });
     }
 
