@@ -115,7 +115,7 @@ public sealed class LspHierarchyTests(MultiTargetHierarchyFixture fx) : IClassFi
             },
         };
         StreamJsonRpc.RemoteInvocationException error = await Assert.ThrowsAsync<StreamJsonRpc.RemoteInvocationException>(() => this.RequestAsync("typeHierarchy/subtypes", stale));
-        Assert.Contains("item.selectionRange.start 900:0 is not in Lib/Shapes.cs", error.Message, StringComparison.Ordinal);
+        Assert.Contains("item.selectionRange.start 900:0 (zero-based) is outside Lib/Shapes.cs (", error.Message, StringComparison.Ordinal);
     }
 
     /// <summary>Roslyn directly: the direct derived interfaces and implementations of IShape from each flavour of Lib, merged.</summary>

@@ -237,6 +237,6 @@ public sealed class LspRequestTests(LspCalculatorFixture fx) : IClassFixture<Lsp
         Assert.Contains("does not answer LSP method 'workspace/executeCommand'", applied.Message, StringComparison.Ordinal);
 
         RemoteInvocationException outside = await Assert.ThrowsAsync<RemoteInvocationException>(() => fx.RequestAsync("textDocument/hover", fx.At(Program, (500, 0))));
-        Assert.Contains("outside the document", outside.Message, StringComparison.Ordinal);
+        Assert.Contains("position 500:0 (zero-based) is outside src/Calculator.App/Program.cs (", outside.Message, StringComparison.Ordinal);
     }
 }

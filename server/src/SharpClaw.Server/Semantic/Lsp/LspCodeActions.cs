@@ -76,8 +76,9 @@ internal static class LspCodeActions
         JsonObject range = request["range"] as JsonObject
             ?? throw SemanticException.InvalidRequest("The request needs range { start, end } (zero-based line and character).");
         SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
-        LinePosition start = PositionOf(text, range["start"] as JsonObject, "range.start");
-        LinePosition end = PositionOf(text, range["end"] as JsonObject, "range.end");
+        string file = PathUtil.ToWorkspaceRelative(workspace, document.FilePath!);
+        LinePosition start = LspPosition.Read(text, range["start"], "range.start", file);
+        LinePosition end = LspPosition.Read(text, range["end"], "range.end", file);
         EditParams parameters = new()
         {
             Workspace = workspace,
@@ -89,18 +90,6 @@ internal static class LspCodeActions
             EndCharacter = end.Character + 1,
         };
         return (await CodeActionService.ListAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false), range);
-    }
-
-    private static LinePosition PositionOf(SourceText text, JsonObject? position, string name)
-    {
-        int line = position?["line"] is JsonValue l && l.TryGetValue(out int lineNumber) ? lineNumber : -1;
-        int character = position?["character"] is JsonValue c && c.TryGetValue(out int characterNumber) ? characterNumber : -1;
-        if (line < 0 || character < 0 || line >= text.Lines.Count || character > text.Lines[line].Span.Length)
-        {
-            throw SemanticException.InvalidRequest($"{name} must be a zero-based {{ line, character }} inside the document ({text.Lines.Count} lines).");
-        }
-
-        return new LinePosition(line, character);
     }
 
     /// <summary>

@@ -118,19 +118,12 @@ internal static class LspHierarchies
     {
         JsonObject item = request["item"] as JsonObject
             ?? throw SemanticException.InvalidRequest("The request needs item (a hierarchy item from the prepare request).");
-        JsonObject start = (item["selectionRange"] as JsonObject)?["start"] as JsonObject
-            ?? throw SemanticException.InvalidRequest("item needs selectionRange.start (as the prepare request returned it).");
         List<Document> documents = documentsOf(solution, workspace, new JsonObject { ["textDocument"] = new JsonObject { ["uri"] = item["uri"]?.DeepClone() } });
         SourceText text = await documents[0].GetTextAsync(cancellationToken).ConfigureAwait(false);
-        int line = start["line"] is JsonValue l && l.TryGetValue(out int lineNumber) ? lineNumber : -1;
-        int character = start["character"] is JsonValue c && c.TryGetValue(out int characterNumber) ? characterNumber : -1;
-        if (line < 0 || line >= text.Lines.Count || character < 0 || character > text.Lines[line].Span.Length)
-        {
-            throw SemanticException.InvalidRequest($"item.selectionRange.start {line}:{character} is not in {PathUtil.ToWorkspaceRelative(workspace, documents[0].FilePath!)}.");
-        }
+        LinePosition start = LspPosition.Read(text, (item["selectionRange"] as JsonObject)?["start"], "item.selectionRange.start", PathUtil.ToWorkspaceRelative(workspace, documents[0].FilePath!));
 
         // The default flavour first; a declaration under #if is active in one flavour only.
-        int position = text.Lines.GetPosition(new LinePosition(line, character));
+        int position = text.Lines.GetPosition(start);
         foreach (Document document in documents)
         {
             if (await SymbolFinder.FindSymbolAtPositionAsync(document, position, cancellationToken).ConfigureAwait(false) is { } symbol)
@@ -139,7 +132,7 @@ internal static class LspHierarchies
             }
         }
 
-        throw SemanticException.InvalidRequest($"No symbol is declared at item.selectionRange.start {line}:{character}; the document changed since the prepare request, so prepare again.");
+        throw SemanticException.InvalidRequest($"No symbol is declared at item.selectionRange.start {start.Line}:{start.Character}; the document changed since the prepare request, so prepare again.");
     }
 
     /// <summary>

@@ -112,7 +112,7 @@ public sealed class LspRequestService(SemanticContextCache cache)
         // A multi-targeted file: the default flavour first, then the others (an #if branch is active in one only).
         Document document = DocumentOf(solution, workspace, request);
         SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
-        int position = PositionOf(text, request);
+        int position = text.Lines.GetPosition(LspPosition.Read(text, request["position"], "position", PathUtil.ToWorkspaceRelative(workspace, document.FilePath!)));
         ISymbol? symbol = null;
         foreach (Document flavour in DocumentsOf(solution, workspace, request))
         {
@@ -400,24 +400,6 @@ public sealed class LspRequestService(SemanticContextCache cache)
             ? documents
             : throw SemanticException.InvalidRequest($"{PathUtil.ToWorkspaceRelative(workspace, path)} is not a C# document of a loaded project.");
     }
-
-    private static int PositionOf(SourceText text, JsonObject request)
-    {
-        JsonObject position = request["position"] as JsonObject ?? throw SemanticException.InvalidRequest("The request needs position { line, character } (zero-based).");
-        int line = Integer(position, "line");
-        int character = Integer(position, "character");
-        if (line >= text.Lines.Count || character > text.Lines[line].End - text.Lines[line].Start)
-        {
-            throw SemanticException.InvalidRequest($"position {line}:{character} (zero-based) is outside the document ({text.Lines.Count} lines).");
-        }
-
-        return text.Lines.GetPosition(new LinePosition(line, character));
-    }
-
-    private static int Integer(JsonObject node, string name) =>
-        node[name] is JsonValue value && value.TryGetValue(out int number) && number >= 0
-            ? number
-            : throw SemanticException.InvalidRequest($"position.{name} must be a non-negative integer.");
 
     private static string? Text(JsonObject request, string name) =>
         request[name] is JsonValue value && value.TryGetValue(out string? text) ? text : null;
