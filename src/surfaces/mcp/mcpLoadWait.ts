@@ -8,6 +8,7 @@ import { ToolError } from '../../engine/errors';
 import { describeLoadProgress } from '../../engine/host/hostState';
 import type { HostSessionControl, AnyToolDefinition } from '../../engine/tools/toolDefinition';
 import type { ToolOutcome } from '../../engine/tools/runTool';
+import { parseToolInput } from '../../engine/tools/toolInput';
 
 /** The default wait: under the 60 s request timeout of the SDK's client and of Codex. */
 export const defaultLoadWaitSeconds = 45;
@@ -15,11 +16,15 @@ export const defaultLoadWaitSeconds = 45;
 /** How often, after the wait, a still-running call checks whether it is waiting on a load. */
 const recheckMs = 500;
 
-/** Whether a call may answer `loading`: a read that can wait on a load (arguments not yet validated: a bad one answers itself). */
+/** Whether a call may answer `loading`: a read that can wait on a load (invalid arguments answer themselves). */
 function answersLoading(definition: AnyToolDefinition, args: unknown): boolean {
   if (definition.effects !== 'read') return false;
-  const parsed = definition.input.safeParse(args);
-  return !parsed.success || !definition.mayLoad || definition.mayLoad(parsed.data);
+  if (!definition.mayLoad) return true;
+  try {
+    return definition.mayLoad(parseToolInput(definition, args));
+  } catch {
+    return true;
+  }
 }
 
 export async function withinLoadWait(

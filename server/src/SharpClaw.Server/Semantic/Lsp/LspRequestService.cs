@@ -110,11 +110,12 @@ public sealed class LspRequestService(SemanticContextCache cache)
     private static async Task<JsonNode?> AtPositionAsync(string method, Solution solution, string workspace, JsonObject request, CancellationToken cancellationToken)
     {
         // A multi-targeted file: the default flavour first, then the others (an #if branch is active in one only).
-        Document document = DocumentOf(solution, workspace, request);
+        List<Document> flavours = DocumentsOf(solution, workspace, request);
+        Document document = flavours[0];
         SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
         int position = text.Lines.GetPosition(LspPosition.Read(text, request["position"], "position", PathUtil.ToWorkspaceRelative(workspace, document.FilePath!)));
         ISymbol? symbol = null;
-        foreach (Document flavour in DocumentsOf(solution, workspace, request))
+        foreach (Document flavour in flavours)
         {
             if ((symbol = await SymbolFinder.FindSymbolAtPositionAsync(flavour, position, cancellationToken).ConfigureAwait(false)) is not null)
             {
