@@ -132,6 +132,24 @@ public sealed class StoreSearchTests
     }
 
     [Fact]
+    public async Task WorkspaceSearch_Literal_MatchesExactly_WhenTheIndexOnlyNamesCandidates()
+    {
+        // The trigram index keeps no positions: a file holding every trigram of the literal but not the literal
+        // itself is a candidate the exact match must drop; quotes and non-ASCII literals reach FTS5 as terms.
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        fixture.Write("src/Calc/Scrambled.cs", "namespace Calc;\n\n// abcd bcde: every trigram of the five letters, never the word.\npublic static class Scrambled { }\n");
+        fixture.Write("src/Calc/Words.cs", "namespace Calc;\n\npublic static class Words\n{\n    public const string Quote = \"say \\\"abcde\\\" twice\";\n    public const string Greek = \"Καλημέρα κόσμε\";\n}\n");
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+
+        Assert.Equal(["src/Calc/Words.cs:5:40"], (await host.WorkspaceSearchAsync(fixture.Root, "abcde")).Matches.Select(m => $"{m.Path}:{m.Line}:{m.Character}"));
+        Assert.Equal(["src/Calc/Words.cs:5:38"], (await host.WorkspaceSearchAsync(fixture.Root, "\\\"abcde\\\"")).Matches.Select(m => $"{m.Path}:{m.Line}:{m.Character}"));
+        Assert.Equal(["src/Calc/Words.cs:6:34"], (await host.WorkspaceSearchAsync(fixture.Root, "ΚΑΛΗΜΈΡΑ")).Matches.Select(m => $"{m.Path}:{m.Line}:{m.Character}"));
+        Assert.Empty((await host.WorkspaceSearchAsync(fixture.Root, "ΚΑΛΗΜΈΡΑ", caseSensitive: true)).Matches);
+        Assert.Single((await host.WorkspaceSearchAsync(fixture.Root, "abcd bcde")).Matches);
+    }
+
+    [Fact]
     public async Task Searches_AskNoApproval_AndRunNoProjectCode()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("DesignTimeMarker");

@@ -28,12 +28,11 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         (int offset, int limit) = Paging(parameters.Offset, parameters.Limit);
         string? kind = string.IsNullOrWhiteSpace(parameters.Kind) ? null : parameters.Kind.Trim().ToLowerInvariant();
         string? container = string.IsNullOrWhiteSpace(parameters.Container) ? null : parameters.Container.Trim();
-        return this.RunAsync(workspace, cancellationToken, (database, counts) =>
+        return this.RunAsync(workspace, cancellationToken, (database, image, counts) =>
         {
-            (List<SymbolSearchItem> all, _) = SymbolSearch.Find(database, query, kind, container);
-            List<SymbolSearchItem> page = [.. all.Skip(offset).Take(limit)];
-            bool truncated = offset + page.Count < all.Count;
-            return new SymbolSearchResult(query, page, all.Count, offset, limit, truncated, truncated ? offset + page.Count : null, counts.Indexed, counts.Reindexed);
+            (List<SymbolSearchItem> page, int total) = SymbolSearch.Find(image, query, kind, container, offset, limit);
+            bool truncated = offset + page.Count < total;
+            return new SymbolSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, counts.Indexed, counts.Reindexed);
         });
     }
 
@@ -52,7 +51,7 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         }
 
         (int offset, int limit) = Paging(parameters.Offset, parameters.Limit);
-        return this.RunAsync(workspace, cancellationToken, (database, counts) =>
+        return this.RunAsync(workspace, cancellationToken, (database, image, counts) =>
         {
             (List<WorkspaceSearchMatch> all, int files) = TextSearch.Find(database, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, cancellationToken);
             List<WorkspaceSearchMatch> page = [.. all.Skip(offset).Take(limit)];
@@ -93,7 +92,7 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         this.stores.Clear();
     }
 
-    private async Task<T> RunAsync<T>(string workspace, CancellationToken cancellationToken, Func<StoreDatabase, IndexCounts, T> answer)
+    private async Task<T> RunAsync<T>(string workspace, CancellationToken cancellationToken, Func<StoreDatabase, IndexImage, IndexCounts, T> answer)
     {
         WorkspaceStore store = this.stores.GetOrAdd(workspace, w => new WorkspaceStore(w));
         await store.Gate.WaitAsync(cancellationToken).ConfigureAwait(false);
@@ -114,20 +113,20 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
 
                             store.Database ??= StoreDatabase.Open(workspace, this.Root(), log);
                             long started = System.Diagnostics.Stopwatch.GetTimestamp();
-                            IndexCounts counts = SyntaxIndex.Refresh(store.Database, workspace, openDocuments.Snapshot, cancellationToken);
+                            (IndexCounts counts, IndexImage image) = SyntaxIndex.Refresh(store.Database, store.Image, workspace, openDocuments.Snapshot, cancellationToken);
+                            store.Image = image;
                             if (counts.Reindexed > 0)
                             {
                                 log?.Info($"Store of {workspace}: {counts.Reindexed} of {counts.Indexed} C# files parsed in {System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds:F0} ms.");
                             }
 
-                            return answer(store.Database, counts);
+                            return answer(store.Database, image, counts);
                         }
-                        catch (SqliteException ex) when (attempt == 0 && StoreDatabase.IsDamaged(ex) && store.Database is not null)
+                        catch (Exception ex) when (attempt == 0 && store.Database is not null && (ex is SqliteException sqlite ? StoreDatabase.IsDamaged(sqlite) : ex is InvalidDataException or EndOfStreamException))
                         {
                             log?.Warn($"Store {store.Database.Path} is damaged ({ex.Message}); discarded and rebuilt.");
                             string path = store.Database.Path;
-                            store.Database.Dispose();
-                            store.Database = null;
+                            store.Dispose();
                             StoreDatabase.Delete(path);
                         }
                     }
@@ -189,10 +188,14 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
 
         public StoreDatabase? Database { get; set; }
 
+        /// <summary>The index as this host last saw it; read again whenever another host committed (<see cref="IndexImage.Current"/>).</summary>
+        public IndexImage? Image { get; set; }
+
         public void Dispose()
         {
             this.Database?.Dispose();
             this.Database = null;
+            this.Image = null;
         }
     }
 }

@@ -1,4 +1,3 @@
-using Microsoft.Data.Sqlite;
 using SharpClaw.Protocol.Store;
 using SharpClaw.Server.Semantic;
 using SharpClaw.Server.Semantic.Navigation;
@@ -9,8 +8,8 @@ namespace SharpClaw.Server.Store;
 /// <c>symbol_search</c> over the syntax index: declarations whose name matches the query, scored by the rule
 /// csharp_symbols uses (<see cref="SymbolsService.Score"/>: exact, prefix, camel humps, substring), then types
 /// before members before fields, then shorter names (JsConv: JsonConverter before CustomJsonConverter), then path and position. A dotted query (<c>Calculator.Add</c>) searches the
-/// last segment inside containers ending with the rest. SQL narrows the rows (the query as a subsequence);
-/// the score decides.
+/// last segment inside containers ending with the rest. Searched in this host's <see cref="IndexImage"/>: the
+/// query as a subsequence narrows the declarations, the score decides.
 /// </summary>
 internal static class SymbolSearch
 {
@@ -19,7 +18,7 @@ internal static class SymbolSearch
         "namespace", "class", "record", "struct", "interface", "enum", "delegate", "method", "constructor", "operator", "property", "field", "event",
     };
 
-    public static (List<SymbolSearchItem> Matches, string Name) Find(StoreDatabase database, string query, string? kind, string? container)
+    public static (List<SymbolSearchItem> Page, int Total) Find(IndexImage image, string query, string? kind, string? container, int offset, int limit)
     {
         if (kind is not null && !Kinds.Contains(kind))
         {
@@ -34,55 +33,69 @@ internal static class SymbolSearch
             name = name[(dot + 1)..];
         }
 
-        string lower = name.ToLowerInvariant();
-        using SqliteCommand command = database.Command(
-            "SELECT d.name, d.display, d.kind, d.container, d.signature, f.path, d.line, d.character, d.end_line, d.end_character FROM decls d JOIN files f ON f.id = d.file_id " +
-            "WHERE d.name_lower GLOB $subsequence" + (kind is null ? string.Empty : " AND d.kind = $kind"));
-        command.Parameters.AddWithValue("$subsequence", Subsequence(lower));
-        if (kind is not null)
+        List<Candidate> scored = [];
+        foreach ((string path, IndexedFile file) in image.Files)
         {
-            command.Parameters.AddWithValue("$kind", kind);
-        }
-
-        List<(int Score, int KindRank, int Length, SymbolSearchItem Item)> scored = [];
-        using SqliteDataReader reader = command.ExecuteReader();
-        while (reader.Read())
-        {
-            string declared = reader.GetString(0);
-            int score = SymbolsService.Score(declared, name);
-            string? declaredContainer = reader.IsDBNull(3) ? null : reader.GetString(3);
-            if (score == int.MaxValue || !ContainerMatches(declaredContainer, container))
+            foreach (SyntaxDeclaration d in file.Declarations)
             {
-                continue;
-            }
+                if ((kind is not null && d.Kind != kind) || !IsSubsequence(name, d.Name))
+                {
+                    continue;
+                }
 
-            string declaredKind = reader.GetString(2);
-            SymbolSearchItem item = new(
-                reader.GetString(1), declaredKind, declaredContainer, reader.GetString(4), reader.GetString(5),
-                reader.GetInt32(6), reader.GetInt32(7), reader.GetInt32(8), reader.GetInt32(9));
-            scored.Add((score, KindRank(declaredKind), declared.Length, item));
+                int score = SymbolsService.Score(d.Name, name);
+                if (score != int.MaxValue && ContainerMatches(d.Container, container))
+                {
+                    scored.Add(new Candidate(score, KindRank(d.Kind), path, d));
+                }
+            }
         }
 
-        List<SymbolSearchItem> ordered = [.. scored
-            .OrderBy(s => s.Score).ThenBy(s => s.KindRank).ThenBy(s => s.Length)
-            .ThenBy(s => s.Item.Path, StringComparer.Ordinal).ThenBy(s => s.Item.Line).ThenBy(s => s.Item.Character)
-            .Select(s => s.Item)];
-        return (ordered, name);
+        scored.Sort(Candidate.Compare);
+        List<SymbolSearchItem> page = [.. scored.Skip(offset).Take(limit).Select(c => new SymbolSearchItem(c.Declaration.Display, c.Declaration.Kind, c.Declaration.Container, c.Declaration.Signature, c.Path, c.Declaration.Line, c.Declaration.Character, c.Declaration.EndLine, c.Declaration.EndCharacter))];
+        return (page, scored.Count);
+    }
+
+    /// <summary>A scored declaration; only the requested page becomes answer items.</summary>
+    private readonly record struct Candidate(int Score, int KindRank, string Path, SyntaxDeclaration Declaration)
+    {
+        public static int Compare(Candidate a, Candidate b)
+        {
+            int order = a.Score.CompareTo(b.Score);
+            order = order != 0 ? order : a.KindRank.CompareTo(b.KindRank);
+            order = order != 0 ? order : a.Declaration.Name.Length.CompareTo(b.Declaration.Name.Length);
+            order = order != 0 ? order : string.CompareOrdinal(a.Path, b.Path);
+            order = order != 0 ? order : a.Declaration.Line.CompareTo(b.Declaration.Line);
+            return order != 0 ? order : a.Declaration.Character.CompareTo(b.Declaration.Character);
+        }
     }
 
     /// <summary>
-    /// A GLOB that matches every lower-cased name containing the query's characters in order (<c>*c*o*t*o*</c>): each
-    /// match quality (exact, prefix, camel humps, substring) implies it, so it narrows the rows without losing one.
+    /// The query's characters appear in the name in order, ignoring case (<c>CoTo</c> in <c>ComputeTotal</c>): each
+    /// match quality (exact, prefix, camel humps, substring) implies it, so it skips most names before scoring.
     /// </summary>
-    private static string Subsequence(string lower)
+    private static bool IsSubsequence(string query, string name)
     {
-        System.Text.StringBuilder pattern = new("*");
-        foreach (char c in lower)
+        int at = 0;
+        foreach (char c in query)
         {
-            pattern.Append(c is '*' or '?' or '[' or ']' ? $"[{c}]" : c.ToString()).Append('*');
+            at = IndexOfIgnoreCase(name, c, at);
+            if (at < 0)
+            {
+                return false;
+            }
+
+            at++;
         }
 
-        return pattern.ToString();
+        return true;
+    }
+
+    private static int IndexOfIgnoreCase(string text, char c, int start)
+    {
+        char lower = char.ToLowerInvariant(c);
+        char upper = char.ToUpperInvariant(c);
+        return lower == upper ? text.IndexOf(c, start) : text.AsSpan(start).IndexOfAny(lower, upper) is int found and >= 0 ? start + found : -1;
     }
 
     /// <summary>The container equals the wanted one or ends with it at a dot (Core.Calculator matches Calc.Core.Calculator).</summary>

@@ -7,7 +7,7 @@ namespace SharpClaw.Server.Store;
 
 /// <summary>
 /// <c>workspace_search</c> over the file text in the store: a literal of three or more characters first asks
-/// the FTS5 trigram index which files contain it (case-insensitively), shorter literals and regular expressions
+/// the FTS5 trigram index which files contain all its trigrams (case-insensitively), shorter literals and regular expressions
 /// scan every indexed file; each candidate's lines are then matched exactly (case as asked). Path globs use
 /// <see cref="PathGlob"/>; a glob without '/' matches at any depth (<c>*Tests.cs</c>). One match per line,
 /// reported at its first occurrence, the line trimmed and cut at 200 characters.
@@ -32,13 +32,14 @@ internal static class TextSearch
 
         bool ignorePathCase = !OperatingSystem.IsLinux();
         List<Regex> paths = [.. (globs ?? []).Where(g => !string.IsNullOrWhiteSpace(g)).Select(g => g.Trim().Replace('\\', '/').TrimStart('/')).Select(g => PathGlob.ToRegex(g.Contains('/', StringComparison.Ordinal) ? g : "**/" + g, ignorePathCase))];
-        bool useIndex = !regex && query.Length >= 3;
+        string? trigrams = regex ? null : Trigrams(query);
+        bool useIndex = trigrams is not null;
         using SqliteCommand command = database.Command(useIndex
-            ? "SELECT f.path, t.text FROM file_text t JOIN files f ON f.id = t.rowid WHERE file_text MATCH $phrase"
+            ? "SELECT f.path, t.text FROM file_text t JOIN files f ON f.id = t.rowid WHERE file_text MATCH $trigrams"
             : "SELECT f.path, t.text FROM files f JOIN file_text t ON t.rowid = f.id");
         if (useIndex)
         {
-            command.Parameters.AddWithValue("$phrase", "\"" + query.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"");
+            command.Parameters.AddWithValue("$trigrams", trigrams);
         }
 
         List<WorkspaceSearchMatch> matches = [];
@@ -68,6 +69,28 @@ internal static class TextSearch
 
         matches.Sort((a, b) => string.CompareOrdinal(a.Path, b.Path) is int byPath and not 0 ? byPath : a.Line != b.Line ? a.Line.CompareTo(b.Line) : a.Character.CompareTo(b.Character));
         return (matches, files);
+    }
+
+    /// <summary>
+    /// Every distinct trigram of the literal (in code points, as the FTS5 tokenizer counts) as an AND query
+    /// (<c>"com" AND "omp" AND …</c>): the index keeps no positions, so it names the files holding all of them, a
+    /// superset of those holding the literal. Null for a literal shorter than three code points.
+    /// </summary>
+    private static string? Trigrams(string literal)
+    {
+        string[] runes = [.. literal.EnumerateRunes().Select(r => r.ToString())];
+        if (runes.Length < 3)
+        {
+            return null;
+        }
+
+        HashSet<string> terms = new(StringComparer.OrdinalIgnoreCase);
+        for (int i = 0; i + 3 <= runes.Length; i++)
+        {
+            terms.Add("\"" + string.Concat(runes[i], runes[i + 1], runes[i + 2]).Replace("\"", "\"\"", StringComparison.Ordinal) + "\"");
+        }
+
+        return string.Join(" AND ", terms);
     }
 
     private static void MatchLines(string path, string text, Regex matcher, List<WorkspaceSearchMatch> matches)

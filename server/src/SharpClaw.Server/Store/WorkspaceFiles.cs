@@ -17,49 +17,68 @@ internal static class WorkspaceFiles
 
     public static List<WorkspaceFile> List(string workspace, CancellationToken cancellationToken)
     {
+        // Breadth first, the folders of one depth in parallel: listing a folder stats each entry, which is most
+        // of a query's cost on a large workspace, and every query walks (the spec rules out watchers).
         List<WorkspaceFile> files = [];
-        Walk(workspace, string.Empty, [], files, cancellationToken);
+        List<Folder> level = [new Folder(workspace, string.Empty, [])];
+        ParallelOptions options = new() { CancellationToken = cancellationToken };
+        while (level.Count > 0)
+        {
+            (List<WorkspaceFile> Files, List<Folder> Subfolders)[] listed = new (List<WorkspaceFile>, List<Folder>)[level.Count];
+            Parallel.For(0, level.Count, options, i => listed[i] = ListFolder(level[i]));
+            level = [];
+            foreach ((List<WorkspaceFile> folderFiles, List<Folder> subfolders) in listed)
+            {
+                files.AddRange(folderFiles);
+                level.AddRange(subfolders);
+            }
+        }
+
         files.Sort((a, b) => string.CompareOrdinal(a.RelativePath, b.RelativePath));
         return files;
     }
 
-    private static void Walk(string folder, string relative, List<GitIgnore> rules, List<WorkspaceFile> files, CancellationToken cancellationToken)
+    private static (List<WorkspaceFile> Files, List<Folder> Subfolders) ListFolder(Folder folder)
     {
-        cancellationToken.ThrowIfCancellationRequested();
-        GitIgnore? own = GitIgnore.Load(Path.Combine(folder, ".gitignore"), relative);
-        List<GitIgnore> active = own is null ? rules : [.. rules, own];
+        List<WorkspaceFile> files = [];
+        List<Folder> subfolders = [];
+        GitIgnore? own = GitIgnore.Load(Path.Combine(folder.Path, ".gitignore"), folder.Relative);
+        List<GitIgnore> active = own is null ? folder.Rules : [.. folder.Rules, own];
         List<Entry> entries;
         try
         {
-            // One pass over the folder's entries with what the OS already returned (no stat or readlink per file).
+            // One pass over the folder's entries: names and types from the listing, size and write time from one stat each.
             entries = [.. new FileSystemEnumerable<Entry>(
-                folder,
+                folder.Path,
                 (ref FileSystemEntry e) => new Entry(e.FileName.ToString(), e.IsDirectory, (e.Attributes & FileAttributes.ReparsePoint) != 0, e.Length, e.LastWriteTimeUtc.UtcTicks),
                 new EnumerationOptions { IgnoreInaccessible = true, AttributesToSkip = 0, RecurseSubdirectories = false })];
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            return;
+            return (files, subfolders);
         }
 
         foreach (Entry entry in entries)
         {
-            string entryRelative = relative.Length == 0 ? entry.Name : relative + "/" + entry.Name;
+            string entryRelative = folder.Relative.Length == 0 ? entry.Name : folder.Relative + "/" + entry.Name;
             if (entry.IsDirectory)
             {
-                if (entry.IsLink || SkippedFolders.Contains(entry.Name) || Ignored(active, entryRelative, isDirectory: true))
+                if (!entry.IsLink && !SkippedFolders.Contains(entry.Name) && !Ignored(active, entryRelative, isDirectory: true))
                 {
-                    continue;
+                    subfolders.Add(new Folder(Path.Combine(folder.Path, entry.Name), entryRelative, active));
                 }
-
-                Walk(Path.Combine(folder, entry.Name), entryRelative, active, files, cancellationToken);
             }
             else if (!entry.IsLink && entry.Name.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) && !Ignored(active, entryRelative, isDirectory: false))
             {
-                files.Add(new WorkspaceFile(Path.Combine(folder, entry.Name), entryRelative, entry.Length, entry.ModifiedTicks));
+                files.Add(new WorkspaceFile(Path.Combine(folder.Path, entry.Name), entryRelative, entry.Length, entry.ModifiedTicks));
             }
         }
+
+        return (files, subfolders);
     }
+
+    /// <summary>A folder to list, with the .gitignore rules of the folders above it.</summary>
+    private sealed record Folder(string Path, string Relative, List<GitIgnore> Rules);
 
     private readonly record struct Entry(string Name, bool IsDirectory, bool IsLink, long Length, long ModifiedTicks);
 

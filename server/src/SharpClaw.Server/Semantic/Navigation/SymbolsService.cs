@@ -241,32 +241,38 @@ public sealed class SymbolsService(SemanticContextCache cache)
     /// <summary>Each query character matches the start of a hump or continues the current one: <c>CoCa</c> and <c>CC</c> match <c>CountCalls</c>.</summary>
     private static bool CamelHumps(string name, string query)
     {
-        List<int> humps = [.. Enumerable.Range(0, name.Length).Where(i => i == 0 || char.IsUpper(name[i]) || (name[i - 1] == '_' && name[i] != '_'))];
-        return Match(0, 0);
-
-        bool Match(int q, int at)
+        // Without allocation: symbol_search scores every indexed name that holds the query's letters in order.
+        Span<bool> humps = name.Length <= 512 ? stackalloc bool[name.Length] : new bool[name.Length];
+        for (int i = 0; i < name.Length; i++)
         {
-            if (q == query.Length)
-            {
-                return true;
-            }
-
-            // Continue within the current hump.
-            if (at < name.Length && q > 0 && char.ToLowerInvariant(name[at]) == char.ToLowerInvariant(query[q]) && !humps.Contains(at) && Match(q + 1, at + 1))
-            {
-                return true;
-            }
-
-            // Or start a later hump.
-            foreach (int hump in humps.Where(h => h >= at))
-            {
-                if (char.ToUpperInvariant(name[hump]) == char.ToUpperInvariant(query[q]) && Match(q + 1, hump + 1))
-                {
-                    return true;
-                }
-            }
-
-            return false;
+            humps[i] = i == 0 || char.IsUpper(name[i]) || (name[i - 1] == '_' && name[i] != '_');
         }
+
+        return MatchHumps(name, query, humps, 0, 0);
+    }
+
+    private static bool MatchHumps(string name, string query, ReadOnlySpan<bool> humps, int q, int at)
+    {
+        if (q == query.Length)
+        {
+            return true;
+        }
+
+        // Continue within the current hump.
+        if (at < name.Length && q > 0 && char.ToLowerInvariant(name[at]) == char.ToLowerInvariant(query[q]) && !humps[at] && MatchHumps(name, query, humps, q + 1, at + 1))
+        {
+            return true;
+        }
+
+        // Or start a later hump.
+        for (int hump = at; hump < name.Length; hump++)
+        {
+            if (humps[hump] && char.ToUpperInvariant(name[hump]) == char.ToUpperInvariant(query[q]) && MatchHumps(name, query, humps, q + 1, hump + 1))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 }
