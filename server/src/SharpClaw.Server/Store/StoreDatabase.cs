@@ -13,7 +13,7 @@ namespace SharpClaw.Server.Store;
 public sealed class StoreDatabase : IDisposable
 {
     /// <summary>Bumped whenever a table changes: an older store is discarded, not migrated.</summary>
-    public const int SchemaVersion = 1;
+    public const int SchemaVersion = 2;
 
     /// <summary><c>PRAGMA application_id</c> of SharpClaw stores ("SClw").</summary>
     public const int ApplicationId = 0x53436C77;
@@ -28,6 +28,8 @@ public sealed class StoreDatabase : IDisposable
         "CREATE INDEX decls_file ON decls(file_id)",
         "CREATE INDEX decls_name ON decls(name_lower)",
         "CREATE VIRTUAL TABLE file_text USING fts5(text, tokenize='trigram')",
+        // Approved snapshots of loaded contexts (Semantic/Snapshots): one row per (target, configuration, framework or '').
+        "CREATE TABLE snapshots(target TEXT NOT NULL, configuration TEXT NOT NULL, framework TEXT NOT NULL, format INTEGER NOT NULL, written_utc TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY(target, configuration, framework))",
     ];
 
     private StoreDatabase(SqliteConnection connection, string path)
