@@ -64,7 +64,7 @@ public sealed class ProtocolTests
             SampleStatus with { LoadedContexts = [new LoadedContextInfo("/w/App.slnx", "Debug", null, 3)] },
             ProtocolJsonContext.Default.HostStatus)!["loadedContexts"]![0]!.AsObject();
 
-        Assert.Equal(["target", "configuration", "targetFramework", "projectCount"], json.Select(p => p.Key));
+        Assert.Equal(["target", "configuration", "targetFramework", "projectCount", "fromSnapshot"], json.Select(p => p.Key));
     }
 
     [Fact]

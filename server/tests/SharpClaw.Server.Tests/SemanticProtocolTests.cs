@@ -95,7 +95,7 @@ public sealed class SemanticProtocolTests
             FromCache: true);
         JsonObject json = JsonSerializer.SerializeToNode(inspect, ProtocolJsonContext.Default.SolutionInspectResult)!.AsObject();
 
-        Assert.Equal(["workspace", "target", "configuration", "targetFramework", "loadStatus", "partialLoad", "loadWarnings", "projects", "excludedAnalyzers", "dynamicImports", "fromCache"], json.Select(p => p.Key));
+        Assert.Equal(["workspace", "target", "configuration", "targetFramework", "loadStatus", "partialLoad", "loadWarnings", "projects", "excludedAnalyzers", "dynamicImports", "fromCache", "fromSnapshot"], json.Select(p => p.Key));
         Assert.Equal("partial", json["loadStatus"]!.GetValue<string>());
         JsonObject project = json["projects"]![0]!.AsObject();
         Assert.Equal(
