@@ -188,7 +188,18 @@ public sealed class SemanticContextCache : IAsyncDisposable
         try
         {
             this.ThrowIfDisposed();
-            SemanticContext? restored = await Task.Run(() => snapshots.TryRestore(request), linked.Token).ConfigureAwait(false);
+            SemanticContext? restored;
+            try
+            {
+                restored = await Task.Run(() => snapshots.TryRestore(request), linked.Token).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                // A snapshot is only ever a shortcut: whatever went wrong, the authorized load is still there.
+                this.log?.Warn($"Approved snapshot of {request.Key} not used: {ex.GetType().Name}: {ex.Message}; loading with authorization.");
+                restored = null;
+            }
+
             if (restored is not null)
             {
                 Interlocked.Increment(ref this.restoreCount);
