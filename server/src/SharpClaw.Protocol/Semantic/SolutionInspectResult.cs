@@ -79,7 +79,7 @@ public sealed record SolutionInspectResult(
     IReadOnlyList<ExcludedAnalyzers> ExcludedAnalyzers,
     IReadOnlyList<string> DynamicImports,
     bool FromCache,
-    bool FromSnapshot = false);
+    bool FromSnapshot);
 
 /// <summary>One project in <see cref="SolutionInspectResult"/>.</summary>
 /// <param name="Path">Workspace-relative project file.</param>
