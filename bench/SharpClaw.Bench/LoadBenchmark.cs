@@ -352,10 +352,11 @@ internal static class LoadBenchmark
 
         public SemanticContextCache Cache => this.server.State.Cache;
 
-        public static async Task<InProcessHost> StartAsync()
+        /// <summary>Without options: no approved snapshots, so every first request is a cold load (the load benches).</summary>
+        public static async Task<InProcessHost> StartAsync(HostServerOptions? options = null)
         {
             (Stream serverStream, Stream clientStream) = FullDuplexStream.CreatePair();
-            HostServer server = new(serverStream, serverStream, new HostLog(null));
+            HostServer server = new(serverStream, serverStream, new HostLog(null), options ?? new HostServerOptions { PersistSnapshots = false });
             server.Start();
             JsonRpc client = new(new HeaderDelimitedMessageHandler(clientStream, clientStream, RpcSerialization.CreateFormatter()));
             client.AddLocalRpcTarget(new GrantingClient());

@@ -24,6 +24,7 @@ internal static class Program
                   real --solution X.sln --type Ns.Type --project Name [--runs 2] [--iterations 10] [--name real]
                   sizes [--sizes 10,50,200] [--files 20] [--iterations 10] [--name sizes]
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
+                  warm [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--restarts 3] [--name warm-restart-50]
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
                   probe [--solution X.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 100] [--name Symbol | breakdown | navigate:ACTION:Symbol]
                   direct-callers --solution X.slnx --type Ns.Type --member Name   (stdin: one line per question)
@@ -49,6 +50,13 @@ internal static class Program
                 string solution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string results = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
                 return await LoadBenchmark.RunAsync(solution, Int(options, "runs", 3), Int(options, "refreshes", 10), results, options.GetValueOrDefault("name") ?? "load");
+            case "warm":
+                return await WarmRestartBenchmark.RunAsync(
+                    options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files),
+                    Int(options, "runs", 3),
+                    Int(options, "restarts", 3),
+                    options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
+                    options.GetValueOrDefault("name") ?? "warm-restart-50");
             case "real":
                 return await RealBenchmark.RunAsync(
                     options["solution"],

@@ -80,6 +80,22 @@ describe('dotnet_solution_inspect through the approval flow', () => {
     assert.equal(sharpclaw.approvals().length, asked, 'a valid cached context must not ask again');
   });
 
+  it('after Restart Host, answers from the approved snapshot without asking or loading (warm restart)', async function () {
+    this.timeout(120_000);
+    const sharpclaw = await api();
+    const asked = sharpclaw.approvals().length;
+    const before = await sharpclaw.hostStatus();
+    const restarted = (await vscode.commands.executeCommand<{ processId: number }>('sharpclaw.restartHost'))!;
+    assert.notEqual(restarted.processId, before.processId, 'a new host process');
+    const text = await invoke('dotnet_solution_inspect', {});
+    assert.match(text, /^target: Calculator\.slnx \(Debug\), 3 projects, load complete, from approved snapshot$/m);
+    assert.match(text, /^tests\/Calculator\.Tests\/Calculator\.Tests\.csproj: exe, test project \(IsTestProject\)$/m);
+    assert.equal(sharpclaw.approvals().length, asked, 'an approved snapshot that still matches the disk must not ask again');
+    const status = await sharpclaw.hostStatus();
+    assert.equal(status.processId, restarted.processId);
+    assert.equal(status.loadedContexts[0]?.fromSnapshot, true);
+  });
+
   it('asks again after a project file changes; "Always for this workspace" holds until SharpClaw: Reset Approvals', async () => {
     const sharpclaw = await api();
     const project = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'src', 'Calculator.Core', 'Calculator.Core.csproj');

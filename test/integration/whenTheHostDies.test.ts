@@ -2,7 +2,7 @@
 // waits for it, vscode.lm.invokeTool answers `error host_exited: …` naming the signal and the log
 // file (before: the languageclient's own "connection got disposed" error, or no answer at all), and
 // during an apply the error lists the files the editor had already written. Runs last in the suite
-// (after symbols.writes.test.ts), on fixtures/Calculator with approvals reset and a fresh host, so
+// (after symbols.writes.test.ts), on fixtures/Calculator with approvals reset, the store cleared and a fresh host, so
 // the first load asks again; it puts the fixture's texts back afterwards.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -31,8 +31,10 @@ describe('a host that dies while a tool waits for it (real extension host)', () 
   before(async function () {
     this.timeout(180_000);
     execFileSync('dotnet', ['restore', 'Calculator.slnx', '-nologo'], { cwd: folder(), stdio: 'ignore' });
-    // A host with nothing loaded and no remembered approval: the first call waits for a dialog.
+    // A host with nothing loaded, no remembered approval and no approved snapshot in the store (which would
+    // answer without a load): the first call waits for a dialog.
     await vscode.commands.executeCommand('sharpclaw.resetApprovals');
+    await vscode.commands.executeCommand('sharpclaw.clearCache');
     await vscode.commands.executeCommand('sharpclaw.restartHost');
   });
 

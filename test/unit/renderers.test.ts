@@ -105,9 +105,11 @@ describe('compact renderings', () => {
       excludedAnalyzers: [],
       dynamicImports: [],
       fromCache: false,
+      fromSnapshot: false,
     };
     const text = renderSolutionInspect(result);
     assert.match(text, /^Lib\.csproj: library$/m);
+    assert.match(renderSolutionInspect({ ...result, fromCache: true, fromSnapshot: true }), /^target: .*, load partial, from approved snapshot$/m);
     assert.match(text, /^  frameworks: net8\.0, net10\.0; restored: net8\.0, net10\.0; compiled for: net8\.0$/m);
     assert.match(text, /^partial load: Broken\/Broken\.csproj: The SDK was not found\.$/m);
   });
@@ -138,6 +140,7 @@ describe('compact renderings', () => {
       excludedAnalyzers: [],
       dynamicImports: [],
       fromCache: false,
+      fromSnapshot: false,
     };
     const text = renderSolutionInspect(result);
     assert.match(text, /^A\.csproj: exe, test project \(IsTestProject\)$/m);

@@ -78,6 +78,11 @@ internal static class Program
 
         HostExit exit = await server.Completion.ConfigureAwait(false);
         log.Info($"Exiting with code {exit.ExitCode}: {exit.Reason}.");
+        if (server.State.Cache.Snapshots is { } snapshots)
+        {
+            // A short CLI call exits right after its answer: let the approved snapshot it loaded reach the store.
+            await snapshots.FlushAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+        }
 
         // Deliberately no DisposeAsync: a thread may be blocked reading stdin, and returning from
         // Main ends the process (and every stream) at once, which is what "exit promptly" needs.

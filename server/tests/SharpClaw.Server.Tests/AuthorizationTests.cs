@@ -100,7 +100,7 @@ public sealed class AuthorizationTests
         Assert.True(graph.FromCache);
         HostStatus status = await host.StatusAsync();
         LoadedContextInfo context = Assert.Single(status.LoadedContexts);
-        Assert.Equal(new LoadedContextInfo(fixture.Path("DesignTimeMarker.slnx"), "Debug", null, 1), context);
+        Assert.Equal(new LoadedContextInfo(fixture.Path("DesignTimeMarker.slnx"), "Debug", null, 1, FromSnapshot: false), context);
 
         // A denied structural reload leaves the (now stale) context unusable, never silently stale.
         fixture.Edit("App/App.csproj", t => t.Replace("<Nullable>enable</Nullable>", "<Nullable>disable</Nullable>", StringComparison.Ordinal));

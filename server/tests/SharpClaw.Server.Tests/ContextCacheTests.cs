@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
+using SharpClaw.Server.Hosting;
 using SharpClaw.Server.Semantic.Cache;
 using SharpClaw.Server.Tests.Infrastructure;
 
@@ -14,7 +15,9 @@ public sealed class ContextCacheTests
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("TopLevelWins");
         fixture.Restore("Top.slnx");
-        await using SemanticHost host = await SemanticHost.StartAsync();
+
+        // Eviction alone: no approved snapshots behind the cache (with them, an evicted context is restored, WarmRestartTests).
+        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { PersistSnapshots = false });
 
         foreach (string configuration in new[] { "C1", "C2", "C3", "C4" })
         {

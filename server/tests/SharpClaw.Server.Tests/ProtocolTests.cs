@@ -61,10 +61,10 @@ public sealed class ProtocolTests
     public void LoadedContext_UsesTheDocumentedMembers()
     {
         JsonObject json = JsonSerializer.SerializeToNode(
-            SampleStatus with { LoadedContexts = [new LoadedContextInfo("/w/App.slnx", "Debug", null, 3)] },
+            SampleStatus with { LoadedContexts = [new LoadedContextInfo("/w/App.slnx", "Debug", null, 3, FromSnapshot: false)] },
             ProtocolJsonContext.Default.HostStatus)!["loadedContexts"]![0]!.AsObject();
 
-        Assert.Equal(["target", "configuration", "targetFramework", "projectCount"], json.Select(p => p.Key));
+        Assert.Equal(["target", "configuration", "targetFramework", "projectCount", "fromSnapshot"], json.Select(p => p.Key));
     }
 
     [Fact]

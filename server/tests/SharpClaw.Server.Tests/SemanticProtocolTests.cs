@@ -92,10 +92,11 @@ public sealed class SemanticProtocolTests
                 [new ProjectCompilation("A", "net10.0", 3, true)])],
             [new ExcludedAnalyzers("A/A.csproj", "net10.0", [new ExcludedAnalyzer("/p/x.dll", "x.dll", AnalyzerOrigin.Package, "x/1.0.0")])],
             [],
-            FromCache: true);
+            FromCache: true,
+            FromSnapshot: false);
         JsonObject json = JsonSerializer.SerializeToNode(inspect, ProtocolJsonContext.Default.SolutionInspectResult)!.AsObject();
 
-        Assert.Equal(["workspace", "target", "configuration", "targetFramework", "loadStatus", "partialLoad", "loadWarnings", "projects", "excludedAnalyzers", "dynamicImports", "fromCache"], json.Select(p => p.Key));
+        Assert.Equal(["workspace", "target", "configuration", "targetFramework", "loadStatus", "partialLoad", "loadWarnings", "projects", "excludedAnalyzers", "dynamicImports", "fromCache", "fromSnapshot"], json.Select(p => p.Key));
         Assert.Equal("partial", json["loadStatus"]!.GetValue<string>());
         JsonObject project = json["projects"]![0]!.AsObject();
         Assert.Equal(

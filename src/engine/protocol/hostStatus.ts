@@ -18,6 +18,8 @@ export const LoadedContextSchema = z.object({
   configuration: z.string(),
   targetFramework: z.string().nullable(),
   projectCount: z.number().int(),
+  /** Rebuilt from the approved snapshot in the store (no MSBuild ran in this host for it). */
+  fromSnapshot: z.boolean(),
 });
 
 export const HostStatusSchema = z.object({

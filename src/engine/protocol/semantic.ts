@@ -73,6 +73,8 @@ export const SolutionInspectResultSchema = z.object({
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema),
   dynamicImports: z.array(z.string()),
   fromCache: z.boolean(),
+  /** The context was rebuilt from the approved snapshot in the store (a warm restart: no evaluation, no approval). */
+  fromSnapshot: z.boolean(),
 });
 
 export const ProjectGraphNodeSchema = z.object({

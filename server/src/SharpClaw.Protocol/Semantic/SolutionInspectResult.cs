@@ -66,6 +66,7 @@ public enum AnalyzerOrigin
 /// <param name="ExcludedAnalyzers">Project/package-supplied analyzers and generators removed from the compilations.</param>
 /// <param name="DynamicImports">Project-authored files with property-driven or wildcard imports (each call re-asks authorization).</param>
 /// <param name="FromCache">True when answered from an already loaded context without evaluating anything.</param>
+/// <param name="FromSnapshot">True when that context was rebuilt from the approved snapshot in the store (a warm restart).</param>
 public sealed record SolutionInspectResult(
     string Workspace,
     string Target,
@@ -77,7 +78,8 @@ public sealed record SolutionInspectResult(
     IReadOnlyList<InspectedProject> Projects,
     IReadOnlyList<ExcludedAnalyzers> ExcludedAnalyzers,
     IReadOnlyList<string> DynamicImports,
-    bool FromCache);
+    bool FromCache,
+    bool FromSnapshot);
 
 /// <summary>One project in <see cref="SolutionInspectResult"/>.</summary>
 /// <param name="Path">Workspace-relative project file.</param>

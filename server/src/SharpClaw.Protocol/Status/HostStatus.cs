@@ -35,4 +35,5 @@ public sealed record SdkInfo(string Version, string Path);
 /// <param name="Configuration">MSBuild configuration, e.g. "Debug".</param>
 /// <param name="TargetFramework">The target framework chosen for multi-targeted projects, if any.</param>
 /// <param name="ProjectCount">Number of projects in the context.</param>
-public sealed record LoadedContextInfo(string Target, string Configuration, string? TargetFramework, int ProjectCount);
+/// <param name="FromSnapshot">Rebuilt from the approved snapshot in the store (no MSBuild ran in this host for it).</param>
+public sealed record LoadedContextInfo(string Target, string Configuration, string? TargetFramework, int ProjectCount, bool FromSnapshot);

@@ -27,6 +27,9 @@ public sealed record HostServerOptions
     /// <summary>The state folder root of the store (tests); null: <see cref="StateFolder.Root()"/>.</summary>
     public string? StateRoot { get; init; }
 
+    /// <summary>Keep approved snapshots in the store and restore from them (warm restart); benches of cold loads turn it off.</summary>
+    public bool PersistSnapshots { get; init; } = true;
+
     /// <summary>Called before each file write of an edit (tests inject faults and external edits).</summary>
     public Semantic.Edits.EditWriteHook? WriteHook { get; init; }
 }
@@ -52,7 +55,10 @@ public sealed class HostState : IDisposable
 
         // Millisecond precision, like JavaScript's Date.toISOString().
         this.StartedAtUtc = new DateTime(started.Ticks - (started.Ticks % TimeSpan.TicksPerMillisecond), DateTimeKind.Utc);
-        this.Cache = new SemanticContextCache(log, options.ContextCapacity);
+        this.Cache = new SemanticContextCache(
+            log,
+            options.ContextCapacity,
+            snapshots: options.PersistSnapshots ? trust => new Semantic.Snapshots.ContextSnapshots(new Store.SnapshotStore(log, options.StateRoot), trust, log) : null);
         this.Semantic = new SemanticWorkspaceService(this.Cache);
         this.Edits = new Semantic.Edits.EditService(this.Cache, options.Clock, options.WriteHook);
         this.Store = new Store.StoreService(this.Cache.OpenDocuments, log, options.StateRoot);

@@ -79,7 +79,8 @@ public static class ResultBuilder
             Projects: projects,
             ExcludedAnalyzers: Group(workspace, context.ExcludedAnalyzers),
             DynamicImports: DynamicImportFiles(workspace, context.Evaluation),
-            FromCache: lease.FromCache);
+            FromCache: lease.FromCache,
+            FromSnapshot: context.FromSnapshot);
     }
 
     public static ProjectGraphResult ProjectGraph(ContextRequest request, EvaluationLease lease, AnalyzerTrust trust)

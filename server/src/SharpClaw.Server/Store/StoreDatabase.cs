@@ -5,7 +5,8 @@ namespace SharpClaw.Server.Store;
 
 /// <summary>
 /// The per-user SQLite database of one workspace: <c>&lt;state folder&gt;/workspaces/&lt;key&gt;/store.db</c>
-/// (<see cref="StateFolder.ForWorkspace(string)"/>), never inside the workspace. WAL journal and a busy
+/// (<see cref="StateFolder.ForWorkspace(string)"/>), never inside the workspace: the syntax index and the approved
+/// snapshots of loaded contexts (<see cref="SnapshotStore"/>). WAL journal and a busy
 /// timeout make concurrent hosts on one workspace safe (writers queue, readers never block). A file that is
 /// not a SQLite database, is damaged, belongs to another application or workspace, or has another schema
 /// version is deleted with a log line and created anew: the store is a cache, rebuilt from the files.
@@ -13,7 +14,7 @@ namespace SharpClaw.Server.Store;
 public sealed class StoreDatabase : IDisposable
 {
     /// <summary>Bumped whenever a table changes: an older store is discarded, not migrated.</summary>
-    public const int SchemaVersion = 2;
+    public const int SchemaVersion = 3;
 
     /// <summary><c>PRAGMA application_id</c> of SharpClaw stores ("SClw").</summary>
     public const int ApplicationId = 0x53436C77;
@@ -28,6 +29,8 @@ public sealed class StoreDatabase : IDisposable
         // Trigrams without positions: the index only names candidate files (every query trigram present);
         // TextSearch matches their text itself. A third the size of detail=full, and faster to build.
         "CREATE VIRTUAL TABLE file_text USING fts5(text, tokenize='trigram', detail=none)",
+        // Approved snapshots of loaded contexts (Semantic/Snapshots): one row per (target, configuration, framework or '').
+        "CREATE TABLE snapshots(target TEXT NOT NULL, configuration TEXT NOT NULL, framework TEXT NOT NULL, format INTEGER NOT NULL, written_utc TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY(target, configuration, framework))",
     ];
 
     private StoreDatabase(SqliteConnection connection, string path)

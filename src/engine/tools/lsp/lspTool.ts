@@ -54,7 +54,7 @@ async function status(context: ToolContext): Promise<LspResult> {
   // The host is running: asking it costs nothing and starts nothing.
   const host = await callHost(context.host, Methods.status, {}, context.signal);
   const relative = (target: string) => (path.isAbsolute(target) && !path.relative(context.workspaceFolder, target).startsWith('..') ? path.relative(context.workspaceFolder, target).split(path.sep).join('/') : target);
-  const loaded = host.loadedContexts.map((c) => `${relative(c.target)} · ${c.configuration}${c.targetFramework ? ` · ${c.targetFramework}` : ''} (${c.projectCount} project${c.projectCount === 1 ? '' : 's'})`);
+  const loaded = host.loadedContexts.map((c) => `${relative(c.target)} · ${c.configuration}${c.targetFramework ? ` · ${c.targetFramework}` : ''} (${c.projectCount} project${c.projectCount === 1 ? '' : 's'}${c.fromSnapshot ? ', from approved snapshot' : ''})`);
   lines.push(`workspace: ${context.workspaceFolder}${loaded.length ? `; loaded: ${loaded.join(', ')}` : '; nothing loaded yet'}`);
   lines.push(`server: SharpClaw host ${host.hostVersion}, Roslyn ${host.roslynVersion}, ${host.runtime.frameworkDescription}`);
   return { action: 'status', lines };

@@ -50,7 +50,7 @@ const testProjectReason: Partial<Record<SolutionInspectResult['projects'][number
 
 export function renderSolutionInspect(result: SolutionInspectResult): string {
   const lines = [
-    `target: ${result.target} (${result.configuration}${result.targetFramework ? `, ${result.targetFramework}` : ''}), ${result.projects.length} projects, load ${result.loadStatus}${result.fromCache ? ', cached' : ''}`,
+    `target: ${result.target} (${result.configuration}${result.targetFramework ? `, ${result.targetFramework}` : ''}), ${result.projects.length} projects, load ${result.loadStatus}${result.fromSnapshot ? ', from approved snapshot' : result.fromCache ? ', cached' : ''}`,
   ];
   for (const project of result.projects) {
     const test = project.isTestProject ? `, test project (${testProjectReason[project.isTestProjectSource] ?? 'Microsoft.NET.Test.Sdk'})` : '';

@@ -1,5 +1,4 @@
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.MSBuild;
 using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Fingerprints;
@@ -36,6 +35,12 @@ public sealed record ContextKey(string TargetPath, string Configuration, string?
 public sealed record ContextRequest(TargetSelection Target, string Configuration, string? TargetFramework, string? Tool, ILoadProgressSink? Progress = null)
 {
     public ContextKey Key { get; } = new(Target.TargetPath, Configuration, TargetFramework);
+
+    /// <summary>
+    /// The request may write files (edits, an LSP method sent with apply): it keeps the authorization rules of a
+    /// load and never uses a context restored from the approved snapshot, which serves read-only queries only.
+    /// </summary>
+    public bool ForWrite { get; init; }
 }
 
 /// <summary>
@@ -51,7 +56,8 @@ public sealed record EvaluationData(
 }
 
 /// <summary>
-/// One loaded compilation context: the MSBuildWorkspace, its current (refreshed, analyzer-filtered)
+/// One loaded compilation context: the MSBuildWorkspace (or, restored from the approved snapshot, an
+/// AdhocWorkspace holding the same projects), its current (refreshed, analyzer-filtered)
 /// <see cref="Solution"/> snapshot, the evaluation it was loaded with and its fingerprint.
 /// Lifetime: reference counted by <see cref="ContextLease"/>s; once retired (evicted, replaced, shut
 /// down) the workspace is disposed when the last lease is released, so no query ever sees a
@@ -67,7 +73,7 @@ public sealed class SemanticContext
         ContextKey key,
         TargetSelection target,
         EvaluationData evaluation,
-        MSBuildWorkspace workspace,
+        Workspace workspace,
         Solution solution,
         ContextFingerprint fingerprint,
         IReadOnlyList<AnalyzerExclusion> excludedAnalyzers,
@@ -97,7 +103,7 @@ public sealed class SemanticContext
 
     public EvaluationData Evaluation { get; }
 
-    internal MSBuildWorkspace Workspace { get; }
+    internal Workspace Workspace { get; }
 
     /// <summary>The newest snapshot (source refreshes replace it). Leases keep the one they got.</summary>
     public Solution Solution { get; private set; }
@@ -122,6 +128,9 @@ public sealed class SemanticContext
     public IReadOnlyDictionary<ProjectId, string?> Frameworks { get; }
 
     public TimeSpan LoadDuration { get; }
+
+    /// <summary>Rebuilt from the approved snapshot in the store (no MSBuild ran in this host for it).</summary>
+    public bool FromSnapshot { get; init; }
 
     public DateTime LoadedAtUtc { get; }
 

@@ -7,6 +7,7 @@ using SharpClaw.Server.Hosting;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
+using SharpClaw.Server.Semantic.Snapshots;
 using SharpClaw.Server.Toolchain;
 
 using SharpClaw.Server.Semantic.OpenDocuments;
@@ -55,12 +56,21 @@ public sealed class SemanticContextCache : IAsyncDisposable
     /// <summary>The editor's open buffers, laid over every lease's solution.</summary>
     public OpenDocumentStore OpenDocuments { get; } = new();
 
-    public SemanticContextCache(HostLog? log = null, int capacity = DefaultCapacity, AnalyzerTrust? trust = null)
+    public SemanticContextCache(HostLog? log = null, int capacity = DefaultCapacity, AnalyzerTrust? trust = null, Func<AnalyzerTrust, ContextSnapshots>? snapshots = null)
     {
         this.log = log;
         this.Capacity = capacity;
         this.Loader = new ContextLoader(trust ?? AnalyzerTrust.FromInstalledSdks(), log);
+        this.Snapshots = snapshots?.Invoke(this.Loader.Trust);
     }
+
+    /// <summary>The approved snapshots in the store (warm restart), or null when this cache keeps none.</summary>
+    public ContextSnapshots? Snapshots { get; }
+
+    /// <summary>Contexts rebuilt from an approved snapshot instead of loaded.</summary>
+    public int RestoreCount => Volatile.Read(ref this.restoreCount);
+
+    private int restoreCount;
 
     public int Capacity { get; }
 
@@ -116,7 +126,19 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 await this.TryUseCachedAsync(request, cancellationToken).ConfigureAwait(false);
             if (cached is not null)
             {
-                return cached;
+                if (!(request.ForWrite && cached.Context.FromSnapshot))
+                {
+                    return cached;
+                }
+
+                // The approved snapshot serves read-only queries; a write keeps the rules of a load.
+                cached.Dispose();
+                reason = EvaluationReason.ColdLoad;
+            }
+            else if (reason == EvaluationReason.ColdLoad && !request.ForWrite
+                && await this.TryRestoreAsync(request, cancellationToken).ConfigureAwait(false) is { } restored)
+            {
+                return await this.InsertAsync(request, restored, fromCache: true).ConfigureAwait(false);
             }
 
             await this.AuthorizeAsync(request, authorizer, reason, changed, cancellationToken).ConfigureAwait(false);
@@ -142,46 +164,103 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 }
             }
 
-            await this.gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
-            try
-            {
-                if (this.disposed)
-                {
-                    context.Retire();
-                    throw SemanticException.LoadFailed("The host is shutting down.");
-                }
-
-                int existing = this.contexts.FindIndex(c => c.Key.Equals(request.Key));
-                if (existing >= 0)
-                {
-                    this.Retire(this.contexts[existing], "replaced by a reload");
-                    this.contexts.RemoveAt(existing);
-                }
-
-                this.contexts.Insert(0, context);
-                while (this.contexts.Count > this.Capacity)
-                {
-                    SemanticContext evicted = this.contexts[^1];
-                    this.contexts.RemoveAt(this.contexts.Count - 1);
-                    this.Retire(evicted, "evicted (least recently used)");
-                }
-
-                this.evaluations.RemoveAll(e => e.Key.Equals(request.Key));
-                this.PublishSnapshot();
-                // The buffers are laid over before the lease is taken, so a cancellation leaks no lease.
-                OpenDocumentSnapshot buffers = this.OpenDocuments.Snapshot;
-                Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, buffers, CancellationToken.None).ConfigureAwait(false);
-                _ = context.TryAddLease();
-                return new ContextLease(context, overlaid, fromCache: false) { Buffers = buffers };
-            }
-            finally
-            {
-                this.gate.Release();
-            }
+            return await this.InsertAsync(request, context, fromCache: false).ConfigureAwait(false);
         }
         finally
         {
             keyLock.Release();
+        }
+    }
+
+    /// <summary>
+    /// Rebuilds the context from its approved snapshot in the store when that is still valid (no MSBuild, no
+    /// authorization); null when there is none or it does not match the disk. Runs in the load slot.
+    /// </summary>
+    private async Task<SemanticContext?> TryRestoreAsync(ContextRequest request, CancellationToken cancellationToken)
+    {
+        if (this.Snapshots is not { } snapshots)
+        {
+            return null;
+        }
+
+        using CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.shutdown.Token);
+        await this.loadSlot.WaitAsync(linked.Token).ConfigureAwait(false);
+        try
+        {
+            this.ThrowIfDisposed();
+            SemanticContext? restored;
+            try
+            {
+                restored = await Task.Run(() => snapshots.TryRestore(request), linked.Token).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is not OperationCanceledException)
+            {
+                // A snapshot is only ever a shortcut: whatever went wrong, the authorized load is still there.
+                this.log?.Warn($"Approved snapshot of {request.Key} not used: {ex.GetType().Name}: {ex.Message}; loading with authorization.");
+                restored = null;
+            }
+
+            if (restored is not null)
+            {
+                Interlocked.Increment(ref this.restoreCount);
+                (request.Progress ?? this.Progress)?.Report(FromSnapshotProgress(request, restored));
+            }
+
+            return restored;
+        }
+        finally
+        {
+            this.loadSlot.Release();
+        }
+    }
+
+    /// <summary>The one progress update of a restore: done at once, its step naming where it came from.</summary>
+    private static LoadProgressParams FromSnapshotProgress(ContextRequest request, SemanticContext context) =>
+        new(request.Target.RelativeTarget, request.Configuration, request.TargetFramework, context.ProjectCount, context.ProjectCount, "from approved snapshot", 100);
+
+    /// <summary>Puts a loaded or restored context first in the cache (evicting the least recently used) and leases it.</summary>
+    private async Task<ContextLease> InsertAsync(ContextRequest request, SemanticContext context, bool fromCache)
+    {
+        await this.gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
+        try
+        {
+            if (this.disposed)
+            {
+                context.Retire();
+                throw SemanticException.LoadFailed("The host is shutting down.");
+            }
+
+            int existing = this.contexts.FindIndex(c => c.Key.Equals(request.Key));
+            if (existing >= 0)
+            {
+                this.Retire(this.contexts[existing], "replaced by a reload");
+                this.contexts.RemoveAt(existing);
+            }
+
+            this.contexts.Insert(0, context);
+            while (this.contexts.Count > this.Capacity)
+            {
+                SemanticContext evicted = this.contexts[^1];
+                this.contexts.RemoveAt(this.contexts.Count - 1);
+                this.Retire(evicted, "evicted (least recently used)");
+            }
+
+            this.evaluations.RemoveAll(e => e.Key.Equals(request.Key));
+            this.PublishSnapshot();
+            if (!context.FromSnapshot)
+            {
+                this.Snapshots?.Save(context); // Captured here: the fingerprint changes only under the gate.
+            }
+
+            // The buffers are laid over before the lease is taken, so a cancellation leaks no lease.
+            OpenDocumentSnapshot buffers = this.OpenDocuments.Snapshot;
+            Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, buffers, CancellationToken.None).ConfigureAwait(false);
+            _ = context.TryAddLease();
+            return new ContextLease(context, overlaid, fromCache) { Buffers = buffers };
+        }
+        finally
+        {
+            this.gate.Release();
         }
     }
 
@@ -236,7 +315,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
         try
         {
             if (this.disposed || this.contexts.Find(c => c.Key.Equals(request.Key)) is not { } context
-                || context.Fingerprint.DynamicImports.Count > 0 || context.IsRetired)
+                || context.Fingerprint.DynamicImports.Count > 0 || context.IsRetired || (request.ForWrite && context.FromSnapshot))
             {
                 return (null, null);
             }
@@ -340,6 +419,13 @@ public sealed class SemanticContextCache : IAsyncDisposable
             finally
             {
                 this.gate.Release();
+            }
+
+            if (reason == EvaluationReason.ColdLoad && !request.ForWrite
+                && await this.TryRestoreAsync(request, cancellationToken).ConfigureAwait(false) is { } restored)
+            {
+                using ContextLease lease = await this.InsertAsync(request, restored, fromCache: true).ConfigureAwait(false);
+                return new EvaluationLease(restored.Evaluation, restored, FromCache: true);
             }
 
             await this.AuthorizeAsync(request, authorizer, reason, changed, cancellationToken).ConfigureAwait(false);
@@ -590,7 +676,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
     private void PublishSnapshot()
     {
         List<LoadedContextInfo> infos = this.contexts
-            .Select(c => new LoadedContextInfo(c.Key.TargetPath, c.Key.Configuration, c.Key.TargetFramework, c.ProjectCount))
+            .Select(c => new LoadedContextInfo(c.Key.TargetPath, c.Key.Configuration, c.Key.TargetFramework, c.ProjectCount, c.FromSnapshot))
             .ToList();
         lock (this.snapshotGate)
         {

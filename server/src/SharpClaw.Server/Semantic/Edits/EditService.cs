@@ -28,7 +28,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
 
     public async Task<EditResult> EditAsync(EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
     {
-        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters) with { ForWrite = true };
         IReadOnlyList<InterruptedEdit>? interrupted = InterruptedEdits.Recover(request.Target.Workspace, this.Journal);
         return Report(interrupted, await this.EditCoreAsync(request, parameters, evaluation, write, cancellationToken).ConfigureAwait(false));
     }
@@ -39,7 +39,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     /// </summary>
     public InterruptedEditsResult RecoverInterrupted(EditHistoryParams parameters)
     {
-        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters) with { ForWrite = true };
         return new InterruptedEditsResult(InterruptedEdits.Recover(request.Target.Workspace, this.Journal) ?? []);
     }
 
@@ -165,7 +165,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
 
     private async Task<EditResult> ReplayAsync(EditHistoryParams parameters, IWriteAuthorizer? write, bool undo, CancellationToken cancellationToken)
     {
-        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters) with { ForWrite = true };
         string workspace = request.Target.Workspace;
         IReadOnlyList<InterruptedEdit>? interrupted = InterruptedEdits.Recover(workspace, this.Journal);
         JournalEntry entry = undo ? this.Journal.PeekUndo(workspace) : this.Journal.PeekRedo(workspace);

@@ -70,7 +70,7 @@ public sealed record FingerprintInputs
 /// only for files whose size/time changed), so a source-only refresh decision is fast. Not thread-safe:
 /// the cache calls it under its gate.
 /// </summary>
-public sealed class ContextFingerprint
+public sealed partial class ContextFingerprint
 {
     private static readonly HashSet<string> AlwaysExcludedNames = new(StringComparer.OrdinalIgnoreCase) { "node_modules" };
 

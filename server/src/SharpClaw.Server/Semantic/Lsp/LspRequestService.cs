@@ -71,7 +71,7 @@ public sealed class LspRequestService(SemanticContextCache cache)
         }
 
         JsonObject request = ParseParams(parameters.Params);
-        ContextRequest context = SemanticWorkspaceService.CreateRequest(parameters);
+        ContextRequest context = SemanticWorkspaceService.CreateRequest(parameters) with { ForWrite = parameters.Apply == true };
         using ContextLease lease = await cache.AcquireAsync(context, authorizer, cancellationToken).ConfigureAwait(false);
         string workspace = context.Target.Workspace;
         Solution solution = lease.Solution;

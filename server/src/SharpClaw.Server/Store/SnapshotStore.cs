@@ -1,0 +1,126 @@
+using System.IO.Compression;
+using System.Text.Json;
+using Microsoft.Data.Sqlite;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Semantic.Snapshots;
+
+namespace SharpClaw.Server.Store;
+
+/// <summary>
+/// The <c>snapshots</c> table of a workspace's store: one gzip'd JSON <see cref="PersistedContext"/> per
+/// (target, configuration, framework). Each call opens the database briefly (<see cref="StoreDatabase.Open"/>
+/// discards a damaged, foreign or older-schema file), so concurrent hosts are kept apart by SQLite's locks.
+/// A row that cannot be read is deleted with a log line; a damaged database file is deleted and rebuilt.
+/// Nothing here decides whether a snapshot is still valid (<see cref="ContextSnapshots"/> does).
+/// </summary>
+public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
+{
+    public PersistedContext? Read(string workspace, string target, string configuration, string? framework)
+    {
+        return this.Run(workspace, database =>
+        {
+            using SqliteCommand select = database.Command("SELECT format, data FROM snapshots WHERE target = $target AND configuration = $configuration AND framework = $framework");
+            Bind(select, target, configuration, framework);
+            using SqliteDataReader reader = select.ExecuteReader();
+            if (!reader.Read())
+            {
+                return null;
+            }
+
+            long format = reader.GetInt64(0);
+            byte[] data = (byte[])reader.GetValue(1);
+            reader.Close();
+            string? problem = null;
+            PersistedContext? snapshot = null;
+            if (format != PersistedContext.CurrentFormat)
+            {
+                problem = $"format {format}, this host writes {PersistedContext.CurrentFormat}";
+            }
+            else
+            {
+                try
+                {
+                    using GZipStream unzip = new(new MemoryStream(data), CompressionMode.Decompress);
+                    snapshot = JsonSerializer.Deserialize(unzip, SnapshotJsonContext.Default.PersistedContext);
+                    problem = snapshot is null ? "empty" : null;
+                }
+                catch (Exception ex) when (ex is JsonException or InvalidDataException or NotSupportedException or ArgumentException)
+                {
+                    problem = ex.Message;
+                }
+            }
+
+            if (problem is not null)
+            {
+                log?.Warn($"Snapshot of {target} [{configuration}] in {database.Path} is unreadable ({problem}); deleted.");
+                using SqliteCommand delete = database.Command("DELETE FROM snapshots WHERE target = $target AND configuration = $configuration AND framework = $framework");
+                Bind(delete, target, configuration, framework);
+                delete.ExecuteNonQuery();
+                return null;
+            }
+
+            return snapshot;
+        });
+    }
+
+    public void Write(string workspace, PersistedContext snapshot)
+    {
+        MemoryStream buffer = new();
+        using (GZipStream zip = new(buffer, CompressionLevel.Fastest, leaveOpen: true))
+        {
+            JsonSerializer.Serialize(zip, snapshot, SnapshotJsonContext.Default.PersistedContext);
+        }
+
+        _ = this.Run<object?>(workspace, database =>
+        {
+            using SqliteCommand insert = database.Command(
+                "INSERT OR REPLACE INTO snapshots(target, configuration, framework, format, written_utc, data) VALUES ($target, $configuration, $framework, $format, $written, $data)");
+            Bind(insert, snapshot.TargetPath, snapshot.Configuration, snapshot.TargetFramework);
+            insert.Parameters.AddWithValue("$format", snapshot.Format);
+            insert.Parameters.AddWithValue("$written", DateTime.UtcNow.ToString("O", System.Globalization.CultureInfo.InvariantCulture));
+            insert.Parameters.AddWithValue("$data", buffer.ToArray());
+            insert.ExecuteNonQuery();
+            return null;
+        });
+    }
+
+    /// <summary>Removes the row (a snapshot that no longer matches the disk is never worth reading again).</summary>
+    public void Delete(string workspace, string target, string configuration, string? framework) =>
+        _ = this.Run<object?>(workspace, database =>
+        {
+            using SqliteCommand delete = database.Command("DELETE FROM snapshots WHERE target = $target AND configuration = $configuration AND framework = $framework");
+            Bind(delete, target, configuration, framework);
+            delete.ExecuteNonQuery();
+            return null;
+        });
+
+    private T? Run<T>(string workspace, Func<StoreDatabase, T?> action)
+    {
+        string root = stateRoot is null ? StateFolder.Root() : StateFolder.Root(stateRoot);
+        for (int attempt = 0; ; attempt++)
+        {
+            StoreDatabase database = StoreDatabase.Open(workspace, root, log);
+            try
+            {
+                return action(database);
+            }
+            catch (SqliteException ex) when (attempt == 0 && StoreDatabase.IsDamaged(ex))
+            {
+                log?.Warn($"Store {database.Path} is damaged ({ex.Message}); discarded and rebuilt.");
+                database.Dispose();
+                StoreDatabase.Delete(database.Path);
+            }
+            finally
+            {
+                database.Dispose();
+            }
+        }
+    }
+
+    private static void Bind(SqliteCommand command, string target, string configuration, string? framework)
+    {
+        command.Parameters.AddWithValue("$target", target);
+        command.Parameters.AddWithValue("$configuration", configuration);
+        command.Parameters.AddWithValue("$framework", framework ?? string.Empty);
+    }
+}

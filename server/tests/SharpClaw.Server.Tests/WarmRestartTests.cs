@@ -1,0 +1,274 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.Data.Sqlite;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Protocol.Status;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Store;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>
+/// Warm restart from the approved snapshot in the store: a later host (a fresh in-memory host on the same state
+/// folder) answers read-only queries without asking and without running project code (the DesignTimeMarker
+/// fixture's MSBuild targets write marker files whenever they run), rebuilds exactly what a cold load builds,
+/// and falls back to the authorized load when a build input changed or the store is damaged.
+/// </summary>
+public sealed class WarmRestartTests
+{
+    private const string DesignTimeMarker = "App/marker.txt";
+    private const string InitialMarker = "App/initial-marker.txt";
+
+    [Fact]
+    public async Task NewHost_AnswersFromTheApprovedSnapshot_WithoutAskingOrRunningProjectCode()
+    {
+        using FixtureWorkspace fixture = RestoredMarkerFixture();
+        using TempDirectory state = new();
+        await LoadAndPersistAsync(fixture, state.Path);
+        (int designTime, int initial) = (fixture.MarkerLines(DesignTimeMarker), fixture.MarkerLines(InitialMarker));
+        Assert.True(designTime >= 1 && initial >= 1, "the approved load ran the project's targets");
+
+        // A .cs edit between the hosts is picked up from disk: the snapshot holds no source text.
+        fixture.Edit("App/Greeter.cs", text => text.Replace("public static class Greeter", "public static class Greeter\n{\n    public static int AddedBetweenHosts() => 1;\n}\n\npublic static class Unused", StringComparison.Ordinal));
+
+        await using SemanticHost warm = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+        warm.Client.DenyAll("must not be asked");
+        SolutionInspectResult inspected = await warm.InspectAsync(fixture.Root);
+        Assert.True(inspected.FromSnapshot);
+        Assert.True(inspected.FromCache);
+        Assert.Empty(warm.Client.AuthorizationRequests);
+        Assert.Equal((designTime, initial), (fixture.MarkerLines(DesignTimeMarker), fixture.MarkerLines(InitialMarker)));
+        Assert.Equal(0, warm.Cache.LoadCount);
+        Assert.Equal(1, warm.Cache.RestoreCount);
+
+        using (ContextLease lease = await warm.CachedLeaseAsync(fixture.Root))
+        {
+            Compilation compilation = (await lease.Solution.Projects.Single().GetCompilationAsync())!;
+            Assert.NotEmpty(compilation.GetSymbolsWithName("AddedBetweenHosts"));
+        }
+
+        HostStatus status = await warm.StatusAsync();
+        Assert.True(status.LoadedContexts.Single().FromSnapshot);
+        Assert.Contains(warm.Client.Progress, p => p.CurrentProject == "from approved snapshot");
+
+        // A write keeps the rules of a load: the restored context is not enough without authorization.
+        ContextRequest write = SemanticWorkspaceService.CreateRequest(new SolutionInspectParams { Workspace = fixture.Root }) with { ForWrite = true };
+        SemanticException denied = await Assert.ThrowsAsync<SemanticException>(() => warm.Cache.AcquireAsync(write, authorizer: null, CancellationToken.None));
+        Assert.Equal(SemanticErrorKind.PermissionDenied, denied.Kind);
+        Assert.Equal((designTime, initial), (fixture.MarkerLines(DesignTimeMarker), fixture.MarkerLines(InitialMarker)));
+    }
+
+    [Theory]
+    [InlineData("App/App.csproj")]
+    [InlineData("Directory.Build.props")]
+    [InlineData("App/obj/project.assets.json")]
+    public async Task ChangedBuildInput_ForcesTheAuthorizedLoadAgain(string changed)
+    {
+        using FixtureWorkspace fixture = RestoredMarkerFixture();
+        using TempDirectory state = new();
+        await LoadAndPersistAsync(fixture, state.Path);
+        int designTime = fixture.MarkerLines(DesignTimeMarker);
+        fixture.Edit(changed, text => changed.EndsWith(".json", StringComparison.Ordinal) ? text + "\n" : text.Replace("</PropertyGroup>", "  <Deterministic>true</Deterministic>\n  </PropertyGroup>", StringComparison.Ordinal));
+
+        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+        host.Client.DenyAll("asked again");
+        await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root));
+        Assert.Equal(EvaluationReason.ColdLoad, Assert.Single(host.Client.AuthorizationRequests).Reason);
+        Assert.Equal(designTime, fixture.MarkerLines(DesignTimeMarker));
+
+        host.Client.GrantAll();
+        SolutionInspectResult loaded = await host.InspectAsync(fixture.Root);
+        Assert.False(loaded.FromSnapshot);
+        Assert.False(loaded.FromCache);
+        Assert.True(fixture.MarkerLines(DesignTimeMarker) > designTime, "the authorized load ran the design-time build again");
+    }
+
+    [Fact]
+    public async Task DamagedStoreOrRow_FallsBackToTheAuthorizedLoad_AndIsRebuilt()
+    {
+        using FixtureWorkspace fixture = RestoredMarkerFixture();
+        using TempDirectory state = new();
+        await LoadAndPersistAsync(fixture, state.Path);
+        string database = Path.Combine(StateFolder.ForWorkspace(fixture.Root, StateFolder.Root(state.Path)), StoreDatabase.FileName);
+
+        // A damaged row: unreadable data is deleted, the host asks, and the approved load writes a new row.
+        using (SqliteConnection connection = new($"Data Source={database};Pooling=False"))
+        {
+            connection.Open();
+            using SqliteCommand update = connection.CreateCommand();
+            update.CommandText = "UPDATE snapshots SET data = x'1f8b0800000000000003ffff'";
+            Assert.Equal(1, update.ExecuteNonQuery());
+        }
+
+        await AssertAskedThenPersistedAsync(fixture, state.Path);
+
+        // A damaged file: not a SQLite database at all.
+        StoreDatabase.Delete(database);
+        await File.WriteAllTextAsync(database, "this is not a database, it is a damaged store");
+        await AssertAskedThenPersistedAsync(fixture, state.Path);
+
+        await using SemanticHost warm = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+        warm.Client.DenyAll("must not be asked");
+        Assert.True((await warm.InspectAsync(fixture.Root)).FromSnapshot);
+        Assert.Empty(warm.Client.AuthorizationRequests);
+    }
+
+    /// <summary>
+    /// The rebuilt solution is the cold load's: same options, documents, references, analyzers, generator
+    /// output and compiler diagnostics, project by project (SDK generators, a package generator replaced by the
+    /// SDK's copy, project references, several target frameworks, excluded project analyzers).
+    /// </summary>
+    [Theory]
+    [InlineData("SdkGenerators", "SdkGenerators.slnx")]
+    [InlineData("Calculator", "Calculator.slnx")]
+    [InlineData("MultiTarget", "MultiTarget.csproj")]
+    [InlineData("CustomAnalyzers", "CustomAnalyzers.slnx")]
+    public async Task RestoredSolution_EqualsTheColdLoad(string name, string target)
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy(name);
+        fixture.Restore(target);
+        using TempDirectory state = new();
+        await using SemanticHost cold = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+        cold.Client.GrantAll();
+        SolutionInspectResult coldInspect = await cold.InspectAsync(fixture.Root, target);
+        await cold.Cache.Snapshots!.FlushAsync(TimeSpan.FromSeconds(30));
+        Assert.Equal(1, cold.Cache.Snapshots.WriteCount);
+
+        await using SemanticHost warm = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+        warm.Client.DenyAll("must not be asked");
+        SolutionInspectResult warmInspect = await warm.InspectAsync(fixture.Root, target);
+        Assert.True(warmInspect.FromSnapshot);
+        Assert.Equal(
+            System.Text.Json.JsonSerializer.Serialize(coldInspect with { FromCache = false, FromSnapshot = false }),
+            System.Text.Json.JsonSerializer.Serialize(warmInspect with { FromCache = false, FromSnapshot = false }));
+
+        using ContextLease coldLease = await cold.CachedLeaseAsync(fixture.Root, target);
+        using ContextLease warmLease = await warm.CachedLeaseAsync(fixture.Root, target);
+        Assert.Equal(coldLease.Solution.FilePath, warmLease.Solution.FilePath);
+        Assert.Equal(coldLease.Solution.Projects.Select(p => p.Name), warmLease.Solution.Projects.Select(p => p.Name));
+        foreach (Project coldProject in coldLease.Solution.Projects)
+        {
+            Project warmProject = warmLease.Solution.Projects.Single(p => p.Name == coldProject.Name);
+            await AssertSameProjectAsync(coldProject, warmProject);
+            Assert.Equal(coldLease.Context.Frameworks[coldProject.Id], warmLease.Context.Frameworks[warmProject.Id]);
+        }
+
+        Assert.Equal(coldLease.Context.ExcludedAnalyzers, warmLease.Context.ExcludedAnalyzers);
+        Assert.Equal(coldLease.Context.SubstitutedAnalyzers, warmLease.Context.SubstitutedAnalyzers);
+    }
+
+    private static async Task AssertSameProjectAsync(Project cold, Project warm)
+    {
+        string name = cold.Name;
+        Assert.Equal(cold.AssemblyName, warm.AssemblyName);
+        Assert.Equal(cold.FilePath, warm.FilePath);
+        Assert.Equal(cold.OutputFilePath, warm.OutputFilePath);
+        Assert.Equal(cold.OutputRefFilePath, warm.OutputRefFilePath);
+        Assert.Equal(cold.CompilationOutputInfo, warm.CompilationOutputInfo);
+        Assert.Equal(cold.DefaultNamespace, warm.DefaultNamespace);
+        Assert.True(cold.ParseOptions!.Equals(warm.ParseOptions), $"{name}: parse options differ");
+        CSharpCompilationOptions coldOptions = (CSharpCompilationOptions)cold.CompilationOptions!;
+        CSharpCompilationOptions warmOptions = (CSharpCompilationOptions)warm.CompilationOptions!;
+        Assert.True(WithoutResolvers(coldOptions).Equals(WithoutResolvers(warmOptions)), $"{name}: compilation options differ: {Differences(WithoutResolvers(coldOptions), WithoutResolvers(warmOptions))}");
+        Assert.Equal(coldOptions.XmlReferenceResolver, warmOptions.XmlReferenceResolver);
+        Assert.Equal(coldOptions.SourceReferenceResolver, warmOptions.SourceReferenceResolver);
+        Assert.Equal(coldOptions.StrongNameProvider, warmOptions.StrongNameProvider);
+        Assert.Equal(Documents(cold.Documents), Documents(warm.Documents));
+        Assert.Equal(Documents(cold.AdditionalDocuments), Documents(warm.AdditionalDocuments));
+        Assert.Equal(Documents(cold.AnalyzerConfigDocuments), Documents(warm.AnalyzerConfigDocuments));
+        Assert.Equal(
+            cold.MetadataReferences.OfType<PortableExecutableReference>().Select(r => (r.FilePath, r.Properties)),
+            warm.MetadataReferences.OfType<PortableExecutableReference>().Select(r => (r.FilePath, r.Properties)));
+        Assert.Equal(cold.MetadataReferences.Count, warm.MetadataReferences.Count);
+        Assert.Equal(
+            cold.ProjectReferences.Select(r => (cold.Solution.GetProject(r.ProjectId)!.Name, string.Join(",", r.Aliases), r.EmbedInteropTypes)),
+            warm.ProjectReferences.Select(r => (warm.Solution.GetProject(r.ProjectId)!.Name, string.Join(",", r.Aliases), r.EmbedInteropTypes)));
+        Assert.Equal(cold.AnalyzerReferences.Select(a => a.FullPath), warm.AnalyzerReferences.Select(a => a.FullPath));
+
+        List<(string, string)> coldGenerated = [];
+        foreach (SourceGeneratedDocument document in await cold.GetSourceGeneratedDocumentsAsync())
+        {
+            coldGenerated.Add((document.HintName, (await document.GetTextAsync()).ToString()));
+        }
+
+        List<(string, string)> warmGenerated = [];
+        foreach (SourceGeneratedDocument document in await warm.GetSourceGeneratedDocumentsAsync())
+        {
+            warmGenerated.Add((document.HintName, (await document.GetTextAsync()).ToString()));
+        }
+
+        // GetSourceGeneratedDocumentsAsync's order varies from run to run even on one load: compare by hint name.
+        Assert.Equal(coldGenerated.Order(), warmGenerated.Order());
+        Compilation coldCompilation = (await cold.GetCompilationAsync())!;
+        Compilation warmCompilation = (await warm.GetCompilationAsync())!;
+        Assert.Equal(Diagnostics(coldCompilation), Diagnostics(warmCompilation));
+        Assert.Equal(coldCompilation.AssemblyName, warmCompilation.AssemblyName);
+    }
+
+    /// <summary>Which properties differ (public and internal: CompilationOptions.Equals compares both), for the failure message.</summary>
+    private static string Differences(CompilationOptions cold, CompilationOptions warm) =>
+        string.Join("; ", cold.GetType()
+            .GetProperties(System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.NonPublic)
+            .Where(p => p.GetIndexParameters().Length == 0)
+            .Select(p => (p.Name, Cold: Read(p, cold), Warm: Read(p, warm)))
+            .Where(p => p.Cold != p.Warm)
+            .Select(p => $"{p.Name}: {p.Cold} vs {p.Warm}"));
+
+    private static string Read(System.Reflection.PropertyInfo property, object target)
+    {
+        try
+        {
+            return Describe(property.GetValue(target));
+        }
+        catch (System.Reflection.TargetInvocationException)
+        {
+            return "(throws)";
+        }
+    }
+
+    private static string Describe(object? value) =>
+        value is System.Collections.IEnumerable sequence and not string ? string.Join(",", sequence.Cast<object?>().Select(v => v?.ToString())) : value?.ToString() ?? "null";
+
+    private static CSharpCompilationOptions WithoutResolvers(CSharpCompilationOptions options) =>
+        options.WithXmlReferenceResolver(null).WithSourceReferenceResolver(null).WithMetadataReferenceResolver(null).WithStrongNameProvider(null).WithSyntaxTreeOptionsProvider(null);
+
+    private static List<string> Documents(IEnumerable<TextDocument> documents) =>
+        [.. documents.Select(d => $"{d.FilePath}|{d.Name}|{string.Join("/", d.Folders)}")];
+
+    private static List<string> Diagnostics(Compilation compilation) =>
+        [.. compilation.GetDiagnostics().Select(d => $"{d.Id} {d.Severity} {d.Location.GetLineSpan()} {d.GetMessage(System.Globalization.CultureInfo.InvariantCulture)}").Order(StringComparer.Ordinal)];
+
+    /// <summary>Host 1 loads with approval and stores the snapshot; it is gone before the next host starts.</summary>
+    private static async Task LoadAndPersistAsync(FixtureWorkspace fixture, string stateRoot)
+    {
+        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = stateRoot });
+        host.Client.GrantAll();
+        SolutionInspectResult loaded = await host.InspectAsync(fixture.Root);
+        Assert.False(loaded.FromSnapshot);
+        await host.Cache.Snapshots!.FlushAsync(TimeSpan.FromSeconds(30));
+        Assert.Equal(1, host.Cache.Snapshots.WriteCount);
+    }
+
+    private static async Task AssertAskedThenPersistedAsync(FixtureWorkspace fixture, string stateRoot)
+    {
+        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = stateRoot });
+        host.Client.DenyAll("asked again");
+        await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root));
+        host.Client.GrantAll();
+        Assert.False((await host.InspectAsync(fixture.Root)).FromSnapshot);
+        await host.Cache.Snapshots!.FlushAsync(TimeSpan.FromSeconds(30));
+        Assert.Equal(1, host.Cache.Snapshots.WriteCount);
+    }
+
+    private static FixtureWorkspace RestoredMarkerFixture()
+    {
+        FixtureWorkspace fixture = FixtureWorkspace.Copy("DesignTimeMarker");
+        fixture.Restore("DesignTimeMarker.slnx");
+        fixture.DeleteFile(DesignTimeMarker); // Restore itself runs InitialTargets: count from zero.
+        fixture.DeleteFile(InitialMarker);
+        return fixture;
+    }
+}
