@@ -7,7 +7,7 @@ using SharpClaw.Protocol.Semantic;
 namespace SharpClaw.Bench;
 
 /// <summary>
-/// <c>hierarchy-check --solution X.slnx --types Ns.IFoo,Ns.Base`1</c>: the host's subtypes of each
+/// <c>hierarchy-check --solution X.slnx --types Ns.IFoo;Ns.Base&lt;T&gt;</c>: the host's subtypes of each
 /// type (csharp_type_hierarchy's derived types and implementations, and navigate subtypes) against a direct
 /// Roslyn union: the type taken from every flavour (target framework compilation) of its declaring project
 /// in a bare MSBuildWorkspace, each searched with SymbolFinder, the results merged by display name. Prints
@@ -35,7 +35,7 @@ internal static class HierarchyCheck
         {
             TypeHierarchyResult hierarchy = await host.InvokeAsync<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, new TypeHierarchyParams { Workspace = workspace, Target = solutionPath, Name = typeName, Limit = 200, Tool = "bench" });
             NavigateResult subtypes = await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, new NavigateParams { Workspace = workspace, Target = solutionPath, Name = typeName, Action = "subtypes", Limit = 200, Tool = "bench" });
-            (SortedSet<string> union, List<string> flavours) = await DirectUnionAsync(solution, typeName);
+            (SortedSet<string> union, List<string> flavours) = await DirectUnionAsync(solution, MetadataName(typeName));
             SortedSet<string> fromHierarchy = new([.. hierarchy.DerivedTypes.Items.Select(s => s.Name), .. hierarchy.Implementations.Items.Select(s => s.Name)], StringComparer.Ordinal);
             SortedSet<string> fromSubtypes = new((subtypes.Related ?? []).Select(r => r.Name), StringComparer.Ordinal);
             Console.WriteLine($"{typeName}: direct union over {flavours.Count} flavours ({string.Join(", ", flavours)}): {union.Count}");
@@ -45,6 +45,10 @@ internal static class HierarchyCheck
 
         return allEqual ? 0 : 1;
     }
+
+    /// <summary>Ns.IBuffer&lt;T&gt; (the host's name) → Ns.IBuffer`1 (Roslyn's metadata name).</summary>
+    private static string MetadataName(string typeName) =>
+        typeName.IndexOf('<', StringComparison.Ordinal) is var open and > 0 ? $"{typeName[..open]}`{typeName.Count(c => c == ',') + 1}" : typeName;
 
     private static bool Compare(string surface, SortedSet<string> ours, SortedSet<string> direct, bool truncated)
     {
@@ -87,7 +91,7 @@ internal static class HierarchyCheck
 
         if (flavours.Count == 0)
         {
-            throw new InvalidOperationException($"{typeName} (a metadata name such as Ns.Type`1) is not declared in {solution.FilePath}.");
+            throw new InvalidOperationException($"{typeName} is not declared in {solution.FilePath}.");
         }
 
         return (names, flavours);
