@@ -28,6 +28,7 @@ internal static class Program
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
                   probe [--solution X.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 100] [--name Symbol | breakdown | navigate:ACTION:Symbol]
                   direct-callers --solution X.slnx --type Ns.Type --member Name   (stdin: one line per question)
+                  hierarchy-check --solution X.slnx --types 'Ns.IFoo;Ns.Base<T>'  (host subtypes vs a direct Roslyn union over every flavour; exit 1 when they differ)
                 """);
             return args.Length == 0 ? 2 : 0;
         }
@@ -90,6 +91,8 @@ internal static class Program
                 return await RenameBenchmark.RunAsync(renameSolution, Int(options, "runs", 5), renameResults);
             case "direct-callers":
                 return await DirectCallersServer.RunAsync(options["solution"], options["type"], options["member"]);
+            case "hierarchy-check":
+                return await HierarchyCheck.RunAsync(options["solution"], options["types"].Split(';'));
             case "fingerprint":
                 string fingerprintSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 return FingerprintBenchmark.Run(fingerprintSolution, Int(options, "iterations", 200));

@@ -65,7 +65,7 @@ describe('dotnet_solution_inspect through the approval flow', () => {
     assert.match(text, /^src\/Calculator\.App\/Calculator\.App\.csproj: exe$/m);
     assert.match(text, /^tests\/Calculator\.Tests\/Calculator\.Tests\.csproj: exe, test project \(IsTestProject\)$/m);
     assert.match(text, /references: src\/Calculator\.Core\/Calculator\.Core\.csproj/);
-    assert.match(text, /compiled for: net10\.0/);
+    assert.match(text, /^ {2}frameworks: net10\.0$/m); // restored and compiled for it (else: not restored / not compiled)
     assert.equal(sharpclaw.approvals().at(-1)!.granted, true);
     const status = await sharpclaw.hostStatus();
     assert.equal(status.loadedContexts.length, 1);

@@ -276,6 +276,30 @@ describe('excluded analyzers in answers (one line; the full list only in dotnet_
     assert.ok(Buffer.byteLength(text) < 8 * 1024, `${Buffer.byteLength(text)} bytes`);
   });
 
+  it('a diagnostics page of polyfill errors (CommunityToolkit/dotnet) names the generators once and stays under 8 KB, paging on', () => {
+    const generators = 'Microsoft.CodeAnalysis.Analyzers, Microsoft.CodeAnalysis.CSharp.Analyzers, PolySharp.SourceGenerators';
+    const diagnostics = Array.from({ length: 50 }, (_, i) => ({
+      path: `src/CommunityToolkit.Mvvm.SourceGenerators/ComponentModel/Models/Info${Math.floor(i / 8)}.cs`,
+      line: 10 + i, character: 16, endLine: 10 + i, endCharacter: 20, severity: 'error', id: 'CS0518',
+      message: "Predefined type 'System.Runtime.CompilerServices.IsExternalInit' is not defined or imported",
+      project: 'src/CommunityToolkit.Mvvm.SourceGenerators.Roslyn4001/CommunityToolkit.Mvvm.SourceGenerators.Roslyn4001.csproj',
+      excludedGenerator: generators,
+    }));
+    const text = renderDiagnostics({
+      projects: [], diagnostics, summary: null, severity: 'error', filteredByIds: false, filesChecked: 329, total: 105, filesWithDiagnostics: 28, belowSeverity: 1804,
+      offset: 0, limit: 50, truncated: true, nextOffset: 50,
+      incomplete: Array.from({ length: 55 }, (_, i) => `tests/CommunityToolkit.Mvvm.UnitTests/Test${i}.cs`),
+      excludedAnalyzers: null, possiblyFromExcludedGenerators: 105,
+    });
+    assert.ok(Buffer.byteLength(text) < 8 * 1024, `${Buffer.byteLength(text)} bytes`);
+    assert.equal(text.split(generators).length - 1, 1);
+    assert.match(text, /^ {2}11:16 error CS0518 .* \(possibly from excluded generator, as above\)$/m);
+    assert.match(text, /^incomplete: 55 files in no project, so no semantic diagnostics: tests\/CommunityToolkit\.Mvvm\.UnitTests\/Test0\.cs, .*Test4\.cs, \+50 more$/m);
+    const shown = text.split('\n').filter((line) => line.startsWith('  ')).length;
+    assert.ok(shown > 20 && shown < 50, `${shown} lines`);
+    assert.match(text, new RegExp(`^truncated: ${shown} of 105 diagnostics shown to stay under 8 KB, next offset: ${shown}\\.`, 'm'));
+  });
+
   it('diagnostics mark errors possibly from an excluded generator and count them apart in the totals line', () => {
     const text = renderDiagnostics({
       projects: [{ project: 'Consumer/Consumer.csproj', targetFramework: 'net10.0' }],

@@ -110,8 +110,45 @@ describe('compact renderings', () => {
     const text = renderSolutionInspect(result);
     assert.match(text, /^Lib\.csproj: library$/m);
     assert.match(renderSolutionInspect({ ...result, fromCache: true, fromSnapshot: true }), /^target: .*, load partial, from approved snapshot$/m);
-    assert.match(text, /^  frameworks: net8\.0, net10\.0; restored: net8\.0, net10\.0; compiled for: net8\.0$/m);
+    assert.match(text, /^  frameworks: net8\.0, net10\.0; not compiled: net10\.0$/m);
     assert.match(text, /^partial load: Broken\/Broken\.csproj: The SDK was not found\.$/m);
+  });
+
+  it('says each framework list and each shared package once, so a 14-project inspection stays under 8 KB', () => {
+    const frameworks = ['netstandard2.0', 'netstandard2.1', 'net8.0'];
+    const shared = ['DotNet.ReproducibleBuilds', 'Microsoft.SourceLink.GitHub', 'Nerdbank.GitVersioning'];
+    const project = (index: number) => ({
+      path: `src/CommunityToolkit.Project${index}/CommunityToolkit.Project${index}.csproj`,
+      name: `CommunityToolkit.Project${index}`,
+      isTestProject: false,
+      isTestProjectSource: 'absent' as const,
+      outputType: 'Library',
+      targetFrameworks: frameworks,
+      restoredTargetFrameworks: index === 1 ? ['net8.0'] : [...frameworks].reverse(),
+      packages: [...shared, `Own.Package${index}`].map((id) => ({ id, requestedVersion: '1.0.0', resolvedVersion: '1.0.0', targetFramework: 'net8.0' })),
+      projectReferences: [],
+      assetsFile: null,
+      compilations: frameworks.map((framework) => ({ name: `P(${framework})`, targetFramework: framework, documentCount: 3, loaded: true })),
+    });
+    const result: SolutionInspectResult = {
+      workspace: '/ws',
+      target: 'dotnet.slnx',
+      configuration: 'Debug',
+      targetFramework: null,
+      loadStatus: 'complete',
+      partialLoad: [],
+      loadWarnings: [],
+      projects: Array.from({ length: 14 }, (_, index) => project(index + 1)),
+      excludedAnalyzers: [],
+      dynamicImports: [],
+      fromCache: false,
+    };
+    const text = renderSolutionInspect(result);
+    assert.match(text, /^packages of every project: DotNet\.ReproducibleBuilds 1\.0\.0, Microsoft\.SourceLink\.GitHub 1\.0\.0, Nerdbank\.GitVersioning 1\.0\.0$/m);
+    assert.equal(text.match(/SourceLink/g)?.length, 1);
+    assert.match(text, /^src\/CommunityToolkit\.Project2\/CommunityToolkit\.Project2\.csproj: library\n {2}frameworks: netstandard2\.0, netstandard2\.1, net8\.0\n {2}packages: Own\.Package2 1\.0\.0$/m);
+    assert.match(text, /^ {2}frameworks: netstandard2\.0, netstandard2\.1, net8\.0; not restored: netstandard2\.0, netstandard2\.1$/m);
+    assert.ok(Buffer.byteLength(text) < 4096, `${Buffer.byteLength(text)} bytes`);
   });
 
   it('names what made a project a test project: IsTestProject, IsTestingPlatformApplication or the test SDK', () => {

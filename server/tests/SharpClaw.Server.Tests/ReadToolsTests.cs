@@ -148,6 +148,8 @@ public sealed class ReadToolsTests(ReadToolsFixture fx)
         Assert.Equal("'Calculator.Add' matches 2 symbols. Ask again with one of these names, exactly as written.", error.Message);
         Assert.Equal(error.Candidates, error.Symbols!.Select(s => s.Name));
         Assert.All(error.Symbols!, s => Assert.Equal(("method", Calculator, false), (s.Kind, s.Path, s.NeedsPath)));
+        // The line every surface prints (the host's one definition of it): name, kind and declaration.
+        Assert.All(error.Symbols!, s => Assert.Equal($"{s.Name} (method, {Calculator}:{s.Line}:{s.Character})", s.Text));
         foreach (SymbolCandidate candidate in error.Symbols!)
         {
             Assert.Equal("ReadTools.Core." + candidate.Name, (await fx.ResolveAsync(candidate.Name)).Symbol.Name);

@@ -19,20 +19,12 @@ export const HostErrorDataSchema = z.object({
   command: z.string().nullable().optional(),
   /** ambiguous_symbol / symbol_not_found: candidates an agent can send back unchanged. */
   symbols: z
-    .array(z.object({ name: z.string(), kind: z.string(), path: z.string().nullable(), line: z.number().int().nullable(), character: z.number().int().nullable(), needsPath: z.boolean() }))
+    .array(z.object({ name: z.string(), kind: z.string(), path: z.string().nullable(), line: z.number().int().nullable(), character: z.number().int().nullable(), needsPath: z.boolean(), text: z.string() }))
     .nullable()
     .optional(),
   /** Edit errors: one line per new error, conflict, residual change or rollback error. */
   details: z.array(z.string()).nullable().optional(),
 });
-
-type SymbolCandidate = NonNullable<z.infer<typeof HostErrorDataSchema>['symbols']>[number];
-
-/** "name (kind, path:line:char)", and a reminder to send the file with a name two candidates share. One definition: the host's bulk sections write the same line. */
-function candidateLine(candidate: SymbolCandidate): string {
-  const where = candidate.path ? `${candidate.path}${candidate.line ? `:${candidate.line}:${candidate.character ?? 1}` : ''}` : '';
-  return `${candidate.name} (${candidate.kind}${where ? `, ${where}` : ''})${candidate.needsPath && candidate.path ? ' — give its file too' : ''}`;
-}
 
 type HostErrorKind = z.infer<typeof SemanticErrorDataSchema>['kind'];
 
@@ -79,9 +71,9 @@ export function toToolError(error: unknown): unknown {
   const data = HostErrorDataSchema.safeParse(candidate.data);
   if (!data.success) return new ToolError('internal_error', String(candidate.message ?? 'The host failed without details.'));
   const kind = codeOfHostKind(data.data.kind);
-  // Symbol candidates come as names and as described symbols: each once, described (names alone would repeat them).
+  // Symbol candidates come as names and as described symbols: each once, in the host's line (names alone would repeat them).
   const symbols = data.data.symbols ?? [];
-  const candidates = [...(symbols.length ? symbols.map(candidateLine) : (data.data.candidates ?? [])), ...(data.data.details ?? [])];
+  const candidates = [...(symbols.length ? symbols.map((candidate) => candidate.text) : (data.data.candidates ?? [])), ...(data.data.details ?? [])];
   return new ToolError(kind, data.data.message, {
     ...(candidates.length ? { candidates } : {}),
     ...(data.data.projects ? { projects: data.data.projects } : {}),

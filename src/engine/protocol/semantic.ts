@@ -124,6 +124,8 @@ export const SymbolCandidateSchema = z.object({
   line: z.number().int().nullable(),
   character: z.number().int().nullable(),
   needsPath: z.boolean(),
+  /** The candidate's line as every surface prints it (the host's one definition). */
+  text: z.string(),
 });
 
 /** The host's symbol and edit error kinds: already the bridge spec's snake_case codes, so they pass through unchanged. */

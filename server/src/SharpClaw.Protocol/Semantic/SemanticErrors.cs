@@ -132,7 +132,21 @@ public sealed record SemanticErrorData(
 /// <param name="Line">One-based line of that declaration, or null.</param>
 /// <param name="Character">One-based UTF-16 character of that declaration, or null.</param>
 /// <param name="NeedsPath">True when another candidate has the same name: send <c>path</c> too.</param>
-public sealed record SymbolCandidate(string Name, string Kind, string? Path, int? Line, int? Character, bool NeedsPath);
+public sealed record SymbolCandidate(string Name, string Kind, string? Path, int? Line, int? Character, bool NeedsPath)
+{
+    /// <summary>
+    /// The candidate as every surface writes it, "name (kind, path:line:char)" with a reminder to send the file
+    /// when two candidates share the name. The one definition: the CLI, MCP and bulk sections print this.
+    /// </summary>
+    public string Text
+    {
+        get
+        {
+            string where = Path is null ? string.Empty : Line is { } line ? $"{Path}:{line}:{Character ?? 1}" : Path;
+            return $"{Name} ({Kind}{(where.Length > 0 ? ", " + where : string.Empty)}){(NeedsPath && Path is not null ? " — give its file too" : string.Empty)}";
+        }
+    }
+}
 
 /// <summary>A project and why it is a problem.</summary>
 /// <param name="Path">Workspace-relative project path (forward slashes), or absolute when outside the workspace.</param>

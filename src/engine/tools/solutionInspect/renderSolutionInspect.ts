@@ -48,24 +48,46 @@ const testProjectReason: Partial<Record<SolutionInspectResult['projects'][number
   testSdkReference: 'Microsoft.NET.Test.Sdk',
 };
 
+/** A project's direct packages, each "Id version" once. */
+function directPackages(project: SolutionInspectResult['projects'][number]): string[] {
+  const direct = project.packages.filter((pkg) => pkg.requestedVersion !== null);
+  return [...new Set(direct.map((pkg) => `${pkg.id} ${pkg.resolvedVersion ?? pkg.requestedVersion}`))];
+}
+
+/**
+ * The frameworks line: the declared frameworks, then only what differs from them (not restored, not
+ * compiled) — a 14-project solution wrote the same list three times per project, past the 8 KB answer budget.
+ */
+function frameworksLine(project: SolutionInspectResult['projects'][number]): string {
+  const declared = project.targetFrameworks;
+  const compiled = new Set(project.compilations.filter((compilation) => compilation.loaded).map((compilation) => compilation.targetFramework ?? 'unknown'));
+  const restored = new Set(project.restoredTargetFrameworks);
+  const notRestored = declared.filter((framework) => !restored.has(framework));
+  const notCompiled = declared.filter((framework) => !compiled.has(framework));
+  const extraCompiled = [...compiled].filter((framework) => !declared.includes(framework));
+  const parts = [`frameworks: ${declared.join(', ') || 'none'}`];
+  if (notRestored.length) parts.push(`not restored: ${notRestored.join(', ')}`);
+  if (notCompiled.length) parts.push(`not compiled: ${notCompiled.join(', ')}`);
+  if (extraCompiled.length) parts.push(`also compiled for: ${extraCompiled.join(', ')}`);
+  return `  ${parts.join('; ')}`;
+}
+
 export function renderSolutionInspect(result: SolutionInspectResult): string {
   const lines = [
     `target: ${result.target} (${result.configuration}${result.targetFramework ? `, ${result.targetFramework}` : ''}), ${result.projects.length} projects, load ${result.loadStatus}${result.fromSnapshot ? ', from approved snapshot' : result.fromCache ? ', cached' : ''}`,
   ];
-  for (const project of result.projects) {
+  // Packages every project references (build tooling such as SourceLink) are said once, not per project.
+  const packageLists = result.projects.map(directPackages);
+  const shared = packageLists.length > 1 ? packageLists[0]!.filter((pkg) => packageLists.every((list) => list.includes(pkg))) : [];
+  if (shared.length) lines.push(`packages of every project: ${shared.join(', ')}`);
+  result.projects.forEach((project, index) => {
     const test = project.isTestProject ? `, test project (${testProjectReason[project.isTestProjectSource] ?? 'Microsoft.NET.Test.Sdk'})` : '';
     lines.push(`${project.path}: ${project.outputType.toLowerCase()}${test}`);
-    const compiled = project.compilations.filter((compilation) => compilation.loaded).map((compilation) => compilation.targetFramework ?? 'unknown');
-    const frameworks = project.targetFrameworks.join(', ') || 'none';
-    const restored = project.restoredTargetFrameworks.join(', ') || 'not restored';
-    lines.push(`  frameworks: ${frameworks}; restored: ${restored}; compiled for: ${compiled.join(', ') || 'none'}`);
+    lines.push(frameworksLine(project));
     if (project.projectReferences.length) lines.push(`  references: ${project.projectReferences.join(', ')}`);
-    const direct = project.packages.filter((pkg) => pkg.requestedVersion !== null);
-    if (direct.length) {
-      const unique = [...new Map(direct.map((pkg) => [`${pkg.id}@${pkg.resolvedVersion}`, `${pkg.id} ${pkg.resolvedVersion ?? pkg.requestedVersion}`])).values()];
-      lines.push(`  packages: ${unique.join(', ')}`);
-    }
-  }
+    const own = packageLists[index]!.filter((pkg) => !shared.includes(pkg));
+    if (own.length) lines.push(`  packages: ${own.join(', ')}`);
+  });
   for (const issue of result.partialLoad) lines.push(`partial load: ${issue.path}: ${issue.reason}`);
   if (result.dynamicImports.length) lines.push(`dynamic imports (re-evaluated with approval on every call): ${result.dynamicImports.join(', ')}`);
   lines.push(...renderExcludedAnalyzers(result.excludedAnalyzers));

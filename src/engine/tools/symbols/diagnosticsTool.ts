@@ -14,24 +14,48 @@ import { workspaceSelection } from './symbolSelector';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
+/** Diagnostic lines stop at this many bytes, so the answer with its closing lines stays under 8 KB. */
+const diagnosticLinesBudget = 6 * 1024;
+
+/** At most this many files are named in the incomplete line (a solution file list named 55, 4.6 KB). */
+const incompleteNamed = 5;
+
 export function renderDiagnostics(result: DiagnosticsResult): string {
   const lines: string[] = resolvedFileLines(result);
+  let shown = 0;
   if (result.summary) {
     for (const line of result.summary) lines.push(`${line.id} x${line.count} ${line.severity} ${line.example.path}:${line.example.line}:${line.example.character} ${line.message}`);
   } else {
     let file: string | undefined;
+    let bytes = 0;
+    // The generators are named in full once; the next errors they may explain say "as above".
+    let named: string | undefined;
     for (const diagnostic of result.diagnostics ?? []) {
-      if (diagnostic.path !== file) lines.push((file = diagnostic.path));
-      const possibly = diagnostic.excludedGenerator ? ` (possibly from excluded generator ${diagnostic.excludedGenerator})` : '';
-      lines.push(`  ${diagnostic.line}:${diagnostic.character} ${diagnostic.severity} ${diagnostic.id} ${diagnostic.message}${possibly}`);
+      const block: string[] = [];
+      if (diagnostic.path !== file) block.push(diagnostic.path);
+      const possibly = !diagnostic.excludedGenerator ? '' : diagnostic.excludedGenerator === named ? ' (possibly from excluded generator, as above)' : ` (possibly from excluded generator ${diagnostic.excludedGenerator})`;
+      block.push(`  ${diagnostic.line}:${diagnostic.character} ${diagnostic.severity} ${diagnostic.id} ${diagnostic.message}${possibly}`);
+      const size = Buffer.byteLength(block.join('\n')) + 1;
+      if (shown > 0 && bytes + size > diagnosticLinesBudget) break;
+      bytes += size;
+      lines.push(...block);
+      file = diagnostic.path;
+      if (diagnostic.excludedGenerator) named = diagnostic.excludedGenerator;
+      shown++;
     }
   }
   const below = result.belowSeverity ? `, ${result.belowSeverity} below the severity` : '';
   const possibly = result.possiblyFromExcludedGenerators ? ` (${result.possiblyFromExcludedGenerators} possibly from excluded generators: a build may not have them)` : '';
   lines.push(`${plural(result.filesChecked, 'file')} checked, ${plural(result.total, 'diagnostic')}${possibly} in ${plural(result.filesWithDiagnostics, 'file')}${below}${result.filteredByIds ? ', filtered by ids' : ''}`);
-  if (result.incomplete.length) lines.push(`incomplete: ${result.incomplete.join(', ')} (not in any project: no semantic diagnostics)`);
+  if (result.incomplete.length) {
+    const more = result.incomplete.length > incompleteNamed ? `, +${result.incomplete.length - incompleteNamed} more` : '';
+    lines.push(`incomplete: ${plural(result.incomplete.length, 'file')} in no project, so no semantic diagnostics: ${result.incomplete.slice(0, incompleteNamed).join(', ')}${more}`);
+  }
   lines.push(...excludedAnalyzersLine(result.excludedAnalyzers ?? [], result.projects.map((project) => project.project)));
-  if (result.truncated && result.nextOffset !== null) {
+  const cutToFit = !result.summary && shown < (result.diagnostics ?? []).length;
+  if (cutToFit) {
+    lines.push(`truncated: ${shown} of ${plural(result.total, 'diagnostic')} shown to stay under 8 KB, next offset: ${result.offset + shown}. Narrow the query (file, project, ids, summary) or page on.`);
+  } else if (result.truncated && result.nextOffset !== null) {
     lines.push(`truncated: ${result.summary ? `${result.summary.length} codes shown of more` : plural(result.total, 'diagnostic')} in total, next offset: ${result.nextOffset}. Raise limit or narrow the query.`);
   }
   return lines.join('\n');

@@ -22,27 +22,45 @@ public static class SolutionDiff
 
     /// <summary>
     /// A change computed in one flavour is the file's new text: every linked copy of a changed document (the
-    /// same file in another project or target framework) that <paramref name="after"/> left as it was in
-    /// <paramref name="before"/> gets that text, so the plan writes it once and validation compiles every
-    /// flavour with it. Copies the change gave different texts stay as they are (<see cref="PlanAsync"/>
-    /// rejects them as linked_document_conflict); so does a file two changed copies disagree on.
+    /// same file in another project or target framework) gets it, so the plan writes it once and validation
+    /// compiles every flavour with it. Copies the change gave different texts (a rename whose uses sit under
+    /// <c>#if</c> in some flavours only) are merged: the union of their edits against the common original,
+    /// as Roslyn merges linked files. Only edits that overlap with different texts stay apart
+    /// (<see cref="PlanAsync"/> rejects them as linked_document_conflict).
     /// </summary>
     public static async Task<Solution> ShareWithLinkedCopiesAsync(Solution before, Solution after, CancellationToken cancellationToken)
     {
-        Dictionary<string, SourceText?> newTexts = new(PathUtil.Comparer);
+        Dictionary<string, (SourceText Old, HashSet<TextChange> Changes, bool Conflict)> byPath = new(PathUtil.Comparer);
         foreach (ProjectChanges project in after.GetChanges(before).GetProjectChanges())
         {
             foreach (DocumentId id in project.GetChangedDocuments(onlyGetDocumentsWithTextChanges: true))
             {
-                if (after.GetDocument(id) is not { FilePath: { } raw } changed)
+                if (after.GetDocument(id) is not { FilePath: { } raw } changed || before.GetDocument(id) is not { } original)
                 {
                     continue;
                 }
 
                 string path = Path.GetFullPath(raw);
-                SourceText text = await changed.GetTextAsync(cancellationToken).ConfigureAwait(false);
-                // null: two changed copies disagree, so no text is shared (the plan reports the conflict).
-                newTexts[path] = newTexts.TryGetValue(path, out SourceText? seen) && (seen is null || !seen.ContentEquals(text)) ? null : text;
+                SourceText old = await original.GetTextAsync(cancellationToken).ConfigureAwait(false);
+                IEnumerable<TextChange> edits = await changed.GetTextChangesAsync(original, cancellationToken).ConfigureAwait(false);
+                if (byPath.TryGetValue(path, out var seen))
+                {
+                    seen.Changes.UnionWith(edits);
+                    byPath[path] = (seen.Old, seen.Changes, seen.Conflict || !seen.Old.ContentEquals(old));
+                }
+                else
+                {
+                    byPath[path] = (old, [.. edits], false);
+                }
+            }
+        }
+
+        Dictionary<string, SourceText> newTexts = new(PathUtil.Comparer);
+        foreach ((string path, var entry) in byPath)
+        {
+            if (!entry.Conflict && Merge(entry.Old, entry.Changes) is { } merged)
+            {
+                newTexts[path] = merged;
             }
         }
 
@@ -54,20 +72,35 @@ public static class SolutionDiff
         Solution shared = after;
         foreach (Document linked in after.Projects.SelectMany(p => p.Documents))
         {
-            if (linked.FilePath is not { } raw || !newTexts.TryGetValue(Path.GetFullPath(raw), out SourceText? text) || text is null
-                || before.GetDocument(linked.Id) is not { } old)
+            if (linked.FilePath is not { } raw || !newTexts.TryGetValue(Path.GetFullPath(raw), out SourceText? text) || before.GetDocument(linked.Id) is null)
             {
                 continue;
             }
 
-            SourceText current = await linked.GetTextAsync(cancellationToken).ConfigureAwait(false);
-            if (!current.ContentEquals(text) && current.ContentEquals(await old.GetTextAsync(cancellationToken).ConfigureAwait(false)))
+            if (!(await linked.GetTextAsync(cancellationToken).ConfigureAwait(false)).ContentEquals(text))
             {
                 shared = shared.WithDocumentText(linked.Id, text, PreservationMode.PreserveIdentity);
             }
         }
 
         return shared;
+    }
+
+    /// <summary>The original with every distinct edit applied, or null when two edits overlap.</summary>
+    private static SourceText? Merge(SourceText old, HashSet<TextChange> changes)
+    {
+        List<TextChange> ordered = [.. changes.OrderBy(c => c.Span.Start).ThenBy(c => c.Span.End)];
+        for (int i = 1; i < ordered.Count; i++)
+        {
+            TextChange previous = ordered[i - 1];
+            TextChange current = ordered[i];
+            if (current.Span.Start < previous.Span.End || (current.Span.Start == previous.Span.Start && current.Span.IsEmpty && previous.Span.IsEmpty))
+            {
+                return null;
+            }
+        }
+
+        return old.WithChanges(ordered);
     }
 
     public static async Task<EditPlan> PlanAsync(

@@ -417,7 +417,7 @@ public static partial class ProjectEvaluator
     /// <summary>
     /// OutputType as a build sees it: from the inner, per-framework evaluations (packages such as
     /// Microsoft.NET.Test.Sdk set Exe only there, so a multi-targeted project's outer evaluation says
-    /// Library). One value when every framework agrees, else "Exe (net10.0), Library (netstandard2.0)".
+    /// Library). One value when every framework agrees, else "Exe (net8.0, net10.0), Library (netstandard2.0)".
     /// </summary>
     private static string OutputTypeOf(JsonElement outer, List<JsonElement> projectRows, List<string> targetFrameworks)
     {
@@ -434,7 +434,8 @@ public static partial class ProjectEvaluator
         }
 
         List<string> distinct = [.. inner.Select(r => r.OutputType).Distinct(StringComparer.OrdinalIgnoreCase)];
-        return distinct.Count == 1 ? distinct[0] : string.Join(", ", inner.Select(r => $"{r.OutputType} ({r.Framework})"));
+        // Frameworks that agree share one entry: "Library (net472), Exe (net8.0, net9.0, net10.0)".
+        return distinct.Count == 1 ? distinct[0] : string.Join(", ", inner.GroupBy(r => r.OutputType, StringComparer.OrdinalIgnoreCase).Select(g => $"{g.Key} ({string.Join(", ", g.Select(r => r.Framework))})"));
     }
 
     private static List<string> Distinct(IEnumerable<string> paths) => paths.Distinct(PathUtil.Comparer).ToList();

@@ -105,7 +105,7 @@ public sealed class BulkNavigateService(SemanticContextCache cache, TimeProvider
         catch (SemanticException ex)
         {
             IReadOnlyList<string>? candidates = ex.Error.Symbols is { Count: > 0 } symbols
-                ? [.. symbols.Select(CandidateLine)]
+                ? [.. symbols.Select(s => s.Text)]
                 : ex.Error.Candidates is { Count: > 0 } list ? list : null;
             return new BulkNavigateSection(index, action, target, null, new BulkNavigateError(Code(ex.Kind), ex.Message, candidates));
         }
@@ -113,13 +113,6 @@ public sealed class BulkNavigateService(SemanticContextCache cache, TimeProvider
         {
             return new BulkNavigateSection(index, action, target, null, new BulkNavigateError("Cancelled", "Cancelled.", null));
         }
-    }
-
-    /// <summary>A candidate as the CLI's error lines write it (engine/host/hostRequester.ts candidateLine): "name (kind, path:line:char)".</summary>
-    private static string CandidateLine(SymbolCandidate s)
-    {
-        string where = s.Path is null ? string.Empty : s.Line is { } line ? $"{s.Path}:{line}:{s.Character ?? 1}" : s.Path;
-        return $"{s.Name} ({s.Kind}{(where.Length > 0 ? ", " + where : string.Empty)}){(s.NeedsPath && s.Path is not null ? " — give its file too" : string.Empty)}";
     }
 
     private static string Code(SemanticErrorKind kind) => kind switch

@@ -10,8 +10,13 @@ namespace SharpClaw.Server.Semantic.Symbols;
 /// </summary>
 public static class ExcludedGeneratorErrors
 {
-    /// <summary>CS8795/CS9248 partial method/property without implementation; CS0234, CS0246 unknown namespace or type; CS0103 unknown name; CS0117, CS1061 unknown member; CS0535 unimplemented interface member.</summary>
-    public static readonly IReadOnlySet<string> Codes = new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "CS8795", "CS9248", "CS0234", "CS0246", "CS0103", "CS0117", "CS1061", "CS0535" };
+    /// <summary>
+    /// CS8795/CS9248 partial method/property without implementation; CS0234, CS0246 unknown namespace or type; CS0103 unknown name;
+    /// CS0117, CS1061 unknown member; CS0535 unimplemented interface member; and what an absent polyfill generator (PolySharp)
+    /// causes: CS0518 predefined type missing (IsExternalInit), CS0656 compiler-required member missing (System.Index.GetOffset),
+    /// CS0122 another assembly's internal copy of the polyfill seen instead of the project's own.
+    /// </summary>
+    public static readonly IReadOnlySet<string> Codes = new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "CS8795", "CS9248", "CS0234", "CS0246", "CS0103", "CS0117", "CS1061", "CS0535", "CS0518", "CS0656", "CS0122" };
 
     /// <summary>Project file → the names of its excluded generators (comma separated).</summary>
     public static Dictionary<string, string> ByProject(SemanticContext context) =>

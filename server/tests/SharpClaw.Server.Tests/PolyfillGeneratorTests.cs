@@ -1,0 +1,33 @@
+using SharpClaw.Protocol;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>
+/// fixtures/PolyfillGenerator: a polyfill generator (like PolySharp, which CommunityToolkit/dotnet uses) that
+/// SharpClaw excludes. Without it the netstandard2.0 flavour misses IsExternalInit (CS0518) and sees another
+/// assembly's internal NotNullWhenAttribute (CS0122) — errors dotnet build does not have. They are marked as
+/// possibly from the excluded generator and counted apart, never reported as plain errors.
+/// </summary>
+public sealed class PolyfillGeneratorTests
+{
+    [Fact]
+    public async Task Diagnostics_MarkTheErrorsAnAbsentPolyfillGeneratorCauses_WhereDotnetBuildHasNone()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("PolyfillGenerator");
+        fixture.Restore("PolyfillGenerator.slnx");
+        (int exitCode, string output) = FixtureWorkspace.Dotnet(fixture.Root, ["build", "PolyfillGenerator.slnx", "-m:1", "--no-restore"]);
+        Assert.True(exitCode == 0 && output.Contains(" 0 Error(s)", StringComparison.Ordinal), output);
+
+        await using SemanticHost host = await SemanticHost.StartAsync();
+        DiagnosticsResult result = await Poll.WithTimeout(
+            host.Host.Client.InvokeWithParameterObjectAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, new DiagnosticsParams { Workspace = fixture.Root, Severity = "error", Tool = "test-tool" }),
+            SemanticHost.Timeout,
+            ProtocolMethods.Diagnostics);
+        string listed = string.Join("\n", result.Diagnostics!.Select(d => $"{d.Id} {d.Path}:{d.Line} {d.ExcludedGenerator} {d.Message}"));
+        Assert.True(result.Diagnostics!.Any(d => d.Id == "CS0518") && result.Diagnostics!.Any(d => d.Id == "CS0122"), listed);
+        Assert.All(result.Diagnostics!, d => Assert.Equal(("Lib/Setting.cs", "Generator"), (d.Path, d.ExcludedGenerator)));
+        Assert.Equal(result.Diagnostics!.Count, result.PossiblyFromExcludedGenerators);
+    }
+}
