@@ -142,6 +142,7 @@ describe('compact renderings', () => {
       excludedAnalyzers: [],
       dynamicImports: [],
       fromCache: false,
+      fromSnapshot: false,
     };
     const text = renderSolutionInspect(result);
     assert.match(text, /^packages of every project: DotNet\.ReproducibleBuilds 1\.0\.0, Microsoft\.SourceLink\.GitHub 1\.0\.0, Nerdbank\.GitVersioning 1\.0\.0$/m);
