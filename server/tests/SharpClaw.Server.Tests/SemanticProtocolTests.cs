@@ -22,7 +22,7 @@ public sealed class SemanticProtocolTests
         Assert.Null(json["projects"]);
         Assert.Null(json["command"]);
         JsonObject symbolError = JsonSerializer.SerializeToNode(
-            new SemanticErrorData(SemanticErrorKind.AmbiguousSymbol, "m", ["A.B()"], null, null) { Symbols = [new SymbolCandidate("A.B()", "method", "A.cs", 1, 2, false)] },
+            new SemanticErrorData(SemanticErrorKind.AmbiguousSymbol, "m", ["A.B()"], null, null) { Symbols = [SymbolCandidate.Of("A.B()", "method", "A.cs", 1, 2, false)] },
             ProtocolJsonContext.Default.SemanticErrorData)!.AsObject();
         Assert.Equal(["kind", "message", "candidates", "projects", "command", "symbols"], symbolError.Select(p => p.Key));
         Assert.Equal("ambiguous_symbol", symbolError["kind"]!.GetValue<string>());

@@ -137,14 +137,15 @@ public sealed record SymbolCandidate(string Name, string Kind, string? Path, int
     /// <summary>
     /// The candidate as every surface writes it, "name (kind, path:line:char)" with a reminder to send the file
     /// when two candidates share the name. The one definition: the CLI, MCP and bulk sections print this.
+    /// A required member (set by <see cref="Of"/>), so the wire schema says it is always there.
     /// </summary>
-    public string Text
+    public required string Text { get; init; }
+
+    public static SymbolCandidate Of(string name, string kind, string? path, int? line, int? character, bool needsPath)
     {
-        get
-        {
-            string where = Path is null ? string.Empty : Line is { } line ? $"{Path}:{line}:{Character ?? 1}" : Path;
-            return $"{Name} ({Kind}{(where.Length > 0 ? ", " + where : string.Empty)}){(NeedsPath && Path is not null ? " — give its file too" : string.Empty)}";
-        }
+        string where = path is null ? string.Empty : line is { } at ? $"{path}:{at}:{character ?? 1}" : path;
+        string text = $"{name} ({kind}{(where.Length > 0 ? ", " + where : string.Empty)}){(needsPath && path is not null ? " — give its file too" : string.Empty)}";
+        return new SymbolCandidate(name, kind, path, line, character, needsPath) { Text = text };
     }
 }
 

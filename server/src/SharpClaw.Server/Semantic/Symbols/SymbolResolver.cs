@@ -378,7 +378,7 @@ internal static class SymbolResolver
         return [.. list.Select(e =>
         {
             SourceLocation? location = SymbolFormat.Describe(e.Match.Symbol, workspace, e.Match.Project.Solution).Locations.FirstOrDefault();
-            return new SymbolCandidate(e.Name, e.Match.Kind, location?.Path, location?.Line, location?.Character, shared.Contains(e.Name));
+            return SymbolCandidate.Of(e.Name, e.Match.Kind, location?.Path, location?.Line, location?.Character, shared.Contains(e.Name));
         })];
     }
 
