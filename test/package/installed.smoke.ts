@@ -134,18 +134,23 @@ describe('the packaged .vsix, installed into code-server', function () {
   });
 
   it('answers a tool call from the installed package (its CLI and its host)', () => {
-    const output = execFileSync(process.execPath, [path.join(installed, 'dist', 'cli.js'), 'tool', 'csharp_symbols', '--input', '{"file":"Discounts.cs"}', '--allow-evaluation'], { cwd: workspace, encoding: 'utf8', timeout: 240_000 });
+    // Its own state folder: the approved snapshot this load leaves would otherwise let the workbench's host
+    // answer the Rename test's first read without the approval that test walks through.
+    const cliState = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-pkg-cli-state-'));
+    const env = { ...process.env, SHARPCLAW_STATE_DIR: cliState };
+    const output = execFileSync(process.execPath, [path.join(installed, 'dist', 'cli.js'), 'tool', 'csharp_symbols', '--input', '{"file":"Discounts.cs"}', '--allow-evaluation'], { cwd: workspace, encoding: 'utf8', timeout: 240_000, env });
     console.log(`      ${output.trim().split('\n').join('\n      ')}`);
     assert.match(output, /class Pricing\.Discounts\n/);
     assert.match(output, /method Pricing\.Discounts\.Legacy\(decimal\)/);
     // Bad input gets zod's English message (the bundles carry its English locale only).
     let rejected = '';
     try {
-      execFileSync(process.execPath, [path.join(installed, 'dist', 'cli.js'), 'tool', 'csharp_symbols', '--input', '{"file":5}'], { cwd: workspace, encoding: 'utf8', stdio: 'pipe', timeout: 60_000 });
+      execFileSync(process.execPath, [path.join(installed, 'dist', 'cli.js'), 'tool', 'csharp_symbols', '--input', '{"file":5}'], { cwd: workspace, encoding: 'utf8', stdio: 'pipe', timeout: 60_000, env });
     } catch (error) {
       rejected = String((error as { stdout?: string }).stdout) + String((error as { stderr?: string }).stderr);
     }
     assert.match(rejected, /invalid_request: file: Invalid input: expected string, received number\./);
+    fs.rmSync(cliState, { recursive: true, force: true });
   });
 
   it('Verify Build asks in a modal, reports the CS0168 warning in Problems, and still does on a second, incremental run', async () => {
