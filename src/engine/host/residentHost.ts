@@ -100,7 +100,8 @@ async function startResident(socket: string, options: ResidentHostOptions): Prom
   const root = stateRoot();
   const logDirectory = options.logDirectory ?? privateSubfolder(root, 'logs');
   const args = [options.serverDll, '--listen', socket, '--idle-exit', String(idleSeconds(options)), '--state-directory', root, '--log-directory', logDirectory];
-  const child = spawn(executable, args, { detached: true, stdio: 'ignore', env: { ...(options.env ?? process.env), DOTNET_NOLOGO: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
+  // Its cwd is the state folder, not this call's: the host outlives the call, and the call's folder may go.
+  const child = spawn(executable, args, { cwd: root, detached: true, stdio: 'ignore', env: { ...(options.env ?? process.env), DOTNET_NOLOGO: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
   let exited: number | null | undefined;
   const ended: ChildEnd = new Promise((resolve) =>
     child.once('exit', (code, signal) => {
