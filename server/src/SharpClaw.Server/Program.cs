@@ -75,6 +75,7 @@ internal static class Program
             LogDirectory = options.LogDirectory,
             ClientProcessId = options.ClientProcessId,
             StartedAtUtc = startedAtUtc,
+            StateRoot = options.StoreDirectory,
         });
         server.Start();
         log.Info($"Listening on stdio ({Stopwatch.GetElapsedTime(mainStarted).TotalMilliseconds:0} ms after Main started).");
@@ -108,7 +109,7 @@ internal static class Program
         log.Info($"{HostInfo.ServerName} {HostInfo.HostVersion} starting as a resident host: pid {Environment.ProcessId}, {RuntimeInformation.FrameworkDescription} ({RuntimeInformation.RuntimeIdentifier}).");
         try
         {
-            return await ResidentHost.RunAsync(socket, log, new HostServerOptions { LogDirectory = options.LogDirectory, StartedAtUtc = startedAtUtc }, options.IdleExit).ConfigureAwait(false);
+            return await ResidentHost.RunAsync(socket, log, new HostServerOptions { LogDirectory = options.LogDirectory, StartedAtUtc = startedAtUtc, StateRoot = options.StoreDirectory }, options.IdleExit).ConfigureAwait(false);
         }
         catch (Exception ex) when (ex is SocketException or IOException or StateFolderException or UnauthorizedAccessException)
         {

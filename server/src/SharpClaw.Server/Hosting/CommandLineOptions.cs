@@ -17,6 +17,8 @@ public sealed record CommandLineOptions
           --state-directory DIR    The private per-user state folder (locks, evaluation projects,
                                    journals). Otherwise the client's rule: SHARPCLAW_STATE_DIR,
                                    else the user's cache folder (see Hosting/StateFolder.cs).
+          --store-directory DIR    Keep the store (syntax index, approved snapshots) under DIR instead
+                                   of the state folder (VS Code: the extension's storage).
           --stdio                  Accepted and ignored: stdio is the default transport.
           --listen PATH            Be a resident host: serve connections one at a time on the Unix
                                    domain socket PATH, which must be in <state folder>/hosts/, keeping
@@ -33,6 +35,9 @@ public sealed record CommandLineOptions
     public int? ClientProcessId { get; init; }
 
     public string? StateDirectory { get; init; }
+
+    /// <summary>The root of the store's per-workspace folders (<c>--store-directory</c>); null: the state folder.</summary>
+    public string? StoreDirectory { get; init; }
 
     /// <summary>The resident host's socket (<c>--listen</c>); null: one stdio connection.</summary>
     public string? Listen { get; init; }
@@ -84,6 +89,15 @@ public sealed record CommandLineOptions
                     }
 
                     options = options with { StateDirectory = stateDirectory };
+                    break;
+
+                case "--store-directory":
+                    if (!TryTakeValue(args, ref i, name, inlineValue, out string? storeDirectory, out error))
+                    {
+                        return false;
+                    }
+
+                    options = options with { StoreDirectory = storeDirectory };
                     break;
 
                 case "--listen":

@@ -24,7 +24,7 @@ public sealed record HostServerOptions
     /// <summary>The clock proposals expire by (tests inject one).</summary>
     public TimeProvider? Clock { get; init; }
 
-    /// <summary>The state folder root of the store (tests); null: <see cref="StateFolder.Root()"/>.</summary>
+    /// <summary>The root of the store (<c>--store-directory</c>: VS Code's extension storage; tests); null: <see cref="StateFolder.Root()"/>.</summary>
     public string? StateRoot { get; init; }
 
     /// <summary>Keep approved snapshots in the store and restore from them (warm restart); benches of cold loads turn it off.</summary>
