@@ -1,8 +1,12 @@
-// Warm restart through the CLI (issue 17): `sharpclaw tool csharp_find_references` end to end (node start, host
-// start, the answer, exit) on the 50-project synthetic when an approved snapshot is in the state folder, beside
-// the cold call that loads it (--allow-evaluation, empty state folder). Every warm call is a new CLI process
-// and a new host, in read-only mode with no --allow-* flag; its answer must equal the cold call's.
-// Usage: node bench/warm-cli.mjs [--projects 50] [--cold 2] [--warm 10]
+// Warm CLI calls (issue 17): `sharpclaw tool csharp_find_references` end to end (node start, the answer, exit)
+// on the 50-project synthetic, beside the cold call that loads it (--allow-evaluation, empty state folder).
+// Two warm paths, each in read-only mode with no --allow-* flag, each answer compared byte for byte with the
+// cold one:
+//   resident  the default: the call connects to the resident host the cold call left running, which still
+//             holds the solution (src/engine/host/residentHost.ts);
+//   snapshot  SHARPCLAW_RESIDENT_HOST=0 after `sharpclaw host stop`: a new host process per call, rebuilding
+//             the solution from the approved snapshot in the state folder without MSBuild.
+// Usage: node bench/warm-cli.mjs [--projects 50] [--cold 2] [--warm 10] [--floor 5]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,65 +24,69 @@ export async function benchWarmCli() {
     execFileSync('dotnet', ['run', '-c', 'Release', '--project', path.join(benchDir, 'SharpClaw.Bench'), '--', 'generate', '--projects', String(projects), '--files', '20', '--out', workspace], { stdio: 'inherit' });
   }
   execFileSync('dotnet', ['restore', 'Synth.slnx', '-nologo', '-v:q'], { cwd: workspace, stdio: 'inherit' });
-  const input = JSON.stringify({ name: 'Lib000.Type00.Compute(int)' });
-  const call = (stateDir, flags) => {
+  const run = (stateDir, args, resident) => {
     const started = performance.now();
-    const result = spawnSync(process.execPath, [cli, 'tool', 'csharp_find_references', '--cwd', workspace, '--input', input, ...flags], {
+    const result = spawnSync(process.execPath, [cli, ...args], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir },
+      env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir, SHARPCLAW_RESIDENT_HOST: resident ? '1' : '0' },
     });
     const ms = performance.now() - started;
-    if (result.status !== 0) throw new Error(`csharp_find_references failed (${result.status}): ${result.stderr}`);
+    if (result.status !== 0) throw new Error(`sharpclaw ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
     return { ms, stdout: result.stdout };
   };
+  const references = (stateDir, flags, resident) =>
+    run(stateDir, ['tool', 'csharp_find_references', '--cwd', workspace, '--input', JSON.stringify({ name: 'Lib000.Type00.Compute(int)' }), ...flags], resident);
+  const search = (stateDir, resident) => run(stateDir, ['tool', 'csharp_symbol_search', '--cwd', workspace, '--input', '{"query":"Type00"}', '--permission-mode', 'read-only'], resident).ms;
 
   const cold = [];
-  const warm = [];
-  const floor = [];
+  const resident = [];
+  const snapshot = [];
+  const residentFloor = [];
+  const processFloor = [];
   let answer = '';
   const states = [];
+  const same = (result, path) => {
+    if (result.stdout !== answer) throw new Error(`the ${path} answer differs from the cold one:\n${result.stdout}\n---\n${answer}`);
+    return result.ms;
+  };
   try {
-    for (let run = 0; run < Number(option('cold', '2')); run++) {
+    for (let i = 0; i < Number(option('cold', '2')); i++) {
+      if (states.length > 0) run(states[states.length - 1], ['host', 'stop'], true);
       const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-warm-cli-'));
       states.push(stateDir);
-      const result = call(stateDir, ['--allow-evaluation']);
+      const result = references(stateDir, ['--allow-evaluation'], true);
       cold.push(result.ms);
       answer = result.stdout;
       console.log(`[bench]   cold ${result.ms.toFixed(0)} ms`);
     }
-    for (let run = 0; run < Number(option('warm', '10')); run++) {
-      const result = call(states[states.length - 1], ['--permission-mode', 'read-only']);
-      if (result.stdout !== answer) throw new Error(`the warm answer differs from the cold one:\n${result.stdout}\n---\n${answer}`);
-      warm.push(result.ms);
-      console.log(`[bench]   warm ${result.ms.toFixed(0)} ms`);
-    }
-    // The floor of any CLI call that starts a host: a syntax-only search on the same workspace (its index built untimed first).
-    const search = (stateDir) => {
-      const started = performance.now();
-      const result = spawnSync(process.execPath, [cli, 'tool', 'csharp_symbol_search', '--cwd', workspace, '--input', '{"query":"Type00"}', '--permission-mode', 'read-only'], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir },
-      });
-      if (result.status !== 0) throw new Error(`csharp_symbol_search failed: ${result.stderr}`);
-      return performance.now() - started;
-    };
-    search(states[states.length - 1]);
-    for (let run = 0; run < Number(option('floor', '5')); run++) floor.push(search(states[states.length - 1]));
+    const state = states[states.length - 1];
+    const warm = Number(option('warm', '10'));
+    for (let i = 0; i < warm; i++) resident.push(same(references(state, ['--permission-mode', 'read-only'], true), 'resident'));
+    console.log(`[bench]   resident p50 ${median(resident).toFixed(0)} ms`);
+    search(state, true);
+    for (let i = 0; i < Number(option('floor', '5')); i++) residentFloor.push(search(state, true));
+    run(state, ['host', 'stop'], true);
+    for (let i = 0; i < Math.min(warm, 5); i++) snapshot.push(same(references(state, ['--permission-mode', 'read-only'], false), 'snapshot'));
+    console.log(`[bench]   snapshot p50 ${median(snapshot).toFixed(0)} ms`);
+    for (let i = 0; i < Number(option('floor', '5')); i++) processFloor.push(search(state, false));
   } finally {
-    for (const stateDir of states) fs.rmSync(stateDir, { recursive: true, force: true });
+    for (const stateDir of states) {
+      fs.rmSync(stateDir, { recursive: true, force: true }); // a resident host left running ends with its socket file
+    }
   }
 
   report('warm-cli', {
     solution: `synthetic ${projects} projects (Synth.slnx), csharp_find_references Lib000.Type00.Compute(int)`,
-    method: 'each call a new CLI process and host; cold: an empty SHARPCLAW_STATE_DIR and --allow-evaluation; warm: read-only, no --allow-* flag, the state folder the last cold call left; answers compared byte for byte',
+    method: 'each call a new CLI process; cold: an empty SHARPCLAW_STATE_DIR and --allow-evaluation (it starts the resident host); warm: read-only, no --allow-* flag, on the state folder the cold call left; answers compared byte for byte',
     rows: [
-      row(`CLI csharp_find_references end to end (node + host start + answer): on the approved snapshot vs a cold call that loads, ${projects} projects`, warm, cold, {
+      row(`CLI csharp_find_references end to end on the resident host the first call left (the default) vs the cold call that loads, ${projects} projects`, resident, cold, {
         goal: '< 1500 ms',
-        meets_goal: median(warm) < 1500,
+        meets_goal: median(resident) < 1500,
       }),
-      row('the floor of a CLI call that starts a host: csharp_symbol_search on the same workspace (node + host start + a syntax-only store query)', floor, []),
+      row(`CLI csharp_find_references end to end in a new host process from the approved snapshot (SHARPCLAW_RESIDENT_HOST=0) vs the cold call, ${projects} projects`, snapshot, cold),
+      row('the floor of a CLI call: csharp_symbol_search on the same workspace (node start + a syntax-only store query), on the resident host', residentFloor, []),
+      row('the floor of a CLI call that starts its own host (SHARPCLAW_RESIDENT_HOST=0): csharp_symbol_search', processFloor, []),
     ],
   });
 }

@@ -18,6 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { build } from './build.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The CLI's resident hosts (src/engine/host/residentHost.ts) stay on in tests, as for users, but end 20 s
+// after their last call instead of 600, so the many short-lived state folders of a run do not leave hosts
+// holding memory for ten minutes each (a test removing its state folder ends its host at once).
+process.env.SHARPCLAW_RESIDENT_IDLE_SECONDS ??= '20';
 const greenFixtures = ['fixtures/Calculator/Calculator.slnx', 'fixtures/EditTools/EditTools.slnx'];
 
 function option(name, fallback) {

@@ -46,7 +46,7 @@ internal static class BenchReport
 
             foreach ((string key, JsonNode? value) in row.Extra)
             {
-                item[key] = value;
+                item[key] = value?.DeepClone(); // a row may be written more than once (the sizes bench writes after every size)
             }
 
             array.Add(item);

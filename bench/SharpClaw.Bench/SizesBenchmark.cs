@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json.Nodes;
 
@@ -14,8 +15,10 @@ internal static class SizesBenchmark
     public static async Task<int> RunAsync(IReadOnlyList<int> sizes, int files, int iterations, string resultsDirectory, string benchName)
     {
         List<BenchRow> rows = [];
+        List<int> measured = [];
         foreach (int size in sizes)
         {
+            long sizeStarted = Stopwatch.GetTimestamp();
             string output = Path.Combine(Path.GetTempPath(), string.Create(CultureInfo.InvariantCulture, $"sharpclaw-synth-sizes-{size}"));
             string solution = SyntheticSolution.Generate(output, size, files);
             string workspace = Path.GetDirectoryName(solution)!;
@@ -57,15 +60,19 @@ internal static class SizesBenchmark
             (long directLoad, long directCompile) = await LoadBenchmark.DirectHeapAsync(solution);
             rows.Add(MemoryRow(size, "GC heap after load", hostLoad, directLoad));
             rows.Add(MemoryRow(size, "GC heap after compiling all", hostCompile, directCompile));
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  {size} projects measured in {Stopwatch.GetElapsedTime(sizeStarted).TotalMinutes:0.0} min"));
+
+            // Written after every size, so a run stopped during a large size still leaves the smaller ones.
+            measured.Add(size);
+            string file = await BenchReport.WriteAsync(resultsDirectory, benchName, rows, new Dictionary<string, JsonNode?>
+            {
+                ["solution"] = $"synthetic solutions of {string.Join(", ", measured)} projects, {files + 1} files per library",
+                ["iterations"] = iterations,
+                ["method"] = "per size: 2 cold loads per side alternating after a direct warm-up; warm queries interleaved with the direct Roslyn call; heap after a forced full GC, host context vs a bare MSBuildWorkspace, measured one after the other",
+            });
+            Console.WriteLine($"Wrote {file}");
         }
 
-        string file = await BenchReport.WriteAsync(resultsDirectory, benchName, rows, new Dictionary<string, JsonNode?>
-        {
-            ["solution"] = $"synthetic solutions of {string.Join(", ", sizes)} projects, {files + 1} files per library",
-            ["iterations"] = iterations,
-            ["method"] = "per size: 2 cold loads per side alternating after a direct warm-up; warm queries interleaved with the direct Roslyn call; heap after a forced full GC, host context vs a bare MSBuildWorkspace, measured one after the other",
-        });
-        Console.WriteLine($"Wrote {file}");
         return 0;
     }
 

@@ -29,6 +29,8 @@ export const suites = [
   { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restricted: false },
   { name: 'verification', dir: 'out/test/integration/verification', fixture: 'fixtures/VerificationFailingTest', restricted: false },
   { name: 'restricted', dir: 'out/test/integration/restricted', fixture: 'fixtures/Calculator', restricted: true },
+  // A VS Code restart: two sessions, one after the other, on the same user data, workspace and state folders.
+  { name: 'restart', phases: ['out/test/integration/restart/before', 'out/test/integration/restart/after'], fixture: 'fixtures/Calculator', restricted: false },
 ];
 
 /** Copies a fixture without build output, so each run starts from sources only. */
@@ -106,16 +108,46 @@ async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) 
   }
 }
 
-export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs = 10 * 60_000, settings = {}, env = {}, artifactsName = '', restricted = false }) {
+export async function runSuiteInVsCode(options) {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-it-'));
+  copyFixture(options.fixture, path.join(workDir, 'ws'));
+  try {
+    return await runSessionInVsCode({ ...options, workDir });
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs each phase's suite folder in a VS Code session of its own, one after the other, on the same
+ * workDir (user data, extensions, workspace, and the state folder inside it): what a person sees after
+ * quitting VS Code and opening it again. Stops at the first phase that fails.
+ */
+export async function runPhasesInVsCode({ phases, fixture, artifactsName, ...options }) {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-it-'));
+  copyFixture(fixture, path.join(workDir, 'ws'));
+  const results = [];
+  try {
+    for (const [index, dir] of phases.entries()) {
+      const result = await runSessionInVsCode({ ...options, workDir, artifactsName: `${artifactsName}-${index + 1}`, env: { ...options.env, SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, dir), SHARPCLAW_STATE_DIR: path.join(workDir, 'state') } });
+      results.push(result);
+      if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0) break;
+    }
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+async function runSessionInVsCode({ version, suiteEntry, workDir, timeoutMs = 10 * 60_000, settings = {}, env = {}, artifactsName = '', restricted = false }) {
   const spec = codeServerVersions[version];
   const artifactsDir = path.join(repoRoot, 'test-results', 'integration', spec.vscode, artifactsName);
   fs.rmSync(artifactsDir, { recursive: true, force: true });
   fs.mkdirSync(artifactsDir, { recursive: true });
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-it-'));
   const controlDir = path.join(workDir, 'control');
+  fs.rmSync(controlDir, { recursive: true, force: true });
   fs.mkdirSync(controlDir);
   const workspace = path.join(workDir, 'ws');
-  copyFixture(fixture, workspace);
 
   const started = Date.now();
   const server = await startCodeServer({
@@ -148,7 +180,6 @@ export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs
     stopSignal.stopped = true;
     await browser.close().catch(() => undefined);
     await server.stop();
-    fs.rmSync(workDir, { recursive: true, force: true });
   }
   const summaryFile = path.join(artifactsDir, 'summary.json');
   const summary = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, 'utf8')) : undefined;
@@ -173,19 +204,19 @@ async function main() {
   for (const version of versions) {
     fs.rmSync(path.join(repoRoot, 'test-results', 'integration', codeServerVersions[version].vscode), { recursive: true, force: true });
     for (const suite of selected) {
-      const result = await runSuiteInVsCode({
-        version,
-        suiteEntry,
-        fixture: path.resolve(repoRoot, suite.fixture),
-        artifactsName: suite.name,
-        restricted: suite.restricted,
-        env: { SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, suite.dir) },
-      });
-      const mochaLog = path.join(result.artifactsDir, 'mocha.log');
-      if (fs.existsSync(mochaLog)) process.stdout.write(fs.readFileSync(mochaLog, 'utf8'));
-      const counts = result.summary ? `${result.summary.passed} passed, ${result.summary.failed} failed` : 'no summary written';
-      console.log(`[integration] VS Code ${result.version} ${suite.name}: exit ${result.exitCode}, ${counts}, ${result.seconds.toFixed(0)} s; artifacts in ${path.relative(repoRoot, result.artifactsDir)}`);
-      if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0 || result.summary.passed === 0) failed = true;
+      const common = { version, suiteEntry, fixture: path.resolve(repoRoot, suite.fixture), artifactsName: suite.name, restricted: suite.restricted };
+      const results = suite.phases
+        ? await runPhasesInVsCode({ ...common, phases: suite.phases })
+        : [await runSuiteInVsCode({ ...common, env: { SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, suite.dir) } })];
+      if (suite.phases && results.length < suite.phases.length) failed = true;
+      for (const [index, result] of results.entries()) {
+        const name = suite.phases ? `${suite.name} (session ${index + 1} of ${suite.phases.length})` : suite.name;
+        const mochaLog = path.join(result.artifactsDir, 'mocha.log');
+        if (fs.existsSync(mochaLog)) process.stdout.write(fs.readFileSync(mochaLog, 'utf8'));
+        const counts = result.summary ? `${result.summary.passed} passed, ${result.summary.failed} failed` : 'no summary written';
+        console.log(`[integration] VS Code ${result.version} ${name}: exit ${result.exitCode}, ${counts}, ${result.seconds.toFixed(0)} s; artifacts in ${path.relative(repoRoot, result.artifactsDir)}`);
+        if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0 || result.summary.passed === 0) failed = true;
+      }
     }
   }
   process.exitCode = failed ? 1 : 0;

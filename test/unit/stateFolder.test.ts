@@ -94,4 +94,10 @@ describe('state folder', () => {
     const args = hostArguments({ serverDll: 'server.dll', stateDirectory: '/state' });
     assert.deepEqual(args.slice(args.indexOf('--state-directory'), args.indexOf('--state-directory') + 2), ['--state-directory', '/state']);
   });
+
+  it('names a separate store folder only when one is given (VS Code: the extension storage)', () => {
+    assert.ok(!hostArguments({ serverDll: 'server.dll', stateDirectory: '/state' }).includes('--store-directory'));
+    const args = hostArguments({ serverDll: 'server.dll', stateDirectory: '/state', storeDirectory: '/ext/globalStorage/sharpclaw.sharpclaw/store' });
+    assert.deepEqual(args.slice(args.indexOf('--store-directory'), args.indexOf('--store-directory') + 2), ['--store-directory', '/ext/globalStorage/sharpclaw.sharpclaw/store']);
+  });
 });

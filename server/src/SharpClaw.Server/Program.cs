@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using System.Text.Json;
 using SharpClaw.Protocol;
@@ -43,7 +44,9 @@ internal static class Program
         }
 
         StateFolder.Configure(options.StateDirectory);
-        return await RunHostAsync(options, startedAtUtc, mainStarted).ConfigureAwait(false);
+        return options.Listen is { } socket
+            ? await RunResidentHostAsync(options, socket, startedAtUtc).ConfigureAwait(false)
+            : await RunHostAsync(options, startedAtUtc, mainStarted).ConfigureAwait(false);
     }
 
     private static async Task<int> RunHostAsync(CommandLineOptions options, DateTime startedAtUtc, long mainStarted)
@@ -72,6 +75,7 @@ internal static class Program
             LogDirectory = options.LogDirectory,
             ClientProcessId = options.ClientProcessId,
             StartedAtUtc = startedAtUtc,
+            StateRoot = options.StoreDirectory,
         });
         server.Start();
         log.Info($"Listening on stdio ({Stopwatch.GetElapsedTime(mainStarted).TotalMilliseconds:0} ms after Main started).");
@@ -87,6 +91,31 @@ internal static class Program
         // Deliberately no DisposeAsync: a thread may be blocked reading stdin, and returning from
         // Main ends the process (and every stream) at once, which is what "exit promptly" needs.
         return exit.ExitCode;
+    }
+
+    /// <summary>A resident host has no stdio client: its stdout and stderr are not read, so it logs to its file only.</summary>
+    private static async Task<int> RunResidentHostAsync(CommandLineOptions options, string socket, DateTime startedAtUtc)
+    {
+        Console.SetOut(TextWriter.Null);
+        using HostLog log = new(TextWriter.Null);
+        AppDomain.CurrentDomain.UnhandledException += (_, e) =>
+            log.Error($"Unhandled exception (terminating: {e.IsTerminating})", e.ExceptionObject as Exception);
+        TaskScheduler.UnobservedTaskException += (_, e) =>
+        {
+            log.Error("Unobserved task exception", e.Exception);
+            e.SetObserved();
+        };
+
+        log.Info($"{HostInfo.ServerName} {HostInfo.HostVersion} starting as a resident host: pid {Environment.ProcessId}, {RuntimeInformation.FrameworkDescription} ({RuntimeInformation.RuntimeIdentifier}).");
+        try
+        {
+            return await ResidentHost.RunAsync(socket, log, new HostServerOptions { LogDirectory = options.LogDirectory, StartedAtUtc = startedAtUtc, StateRoot = options.StoreDirectory }, options.IdleExit).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is SocketException or IOException or StateFolderException or UnauthorizedAccessException)
+        {
+            log.Error($"The resident host cannot listen on {socket}: {ex.Message}");
+            return 2;
+        }
     }
 
     private static void PrintProtocolSchema()

@@ -31,6 +31,16 @@ public sealed class CommandLineOptionsTests
     }
 
     [Fact]
+    public void StoreDirectory_AndTheResidentHostsOptions_AreParsed()
+    {
+        Assert.True(CommandLineOptions.TryParse(["--store-directory", "/ext/store", "--listen", "/s/hosts/h.sock", "--idle-exit=30"], out CommandLineOptions options, out _));
+        Assert.Equal(("/ext/store", "/s/hosts/h.sock", TimeSpan.FromSeconds(30)), (options.StoreDirectory, options.Listen, options.IdleExit));
+        Assert.Equal(TimeSpan.FromSeconds(600), new CommandLineOptions().IdleExit);
+        Assert.False(CommandLineOptions.TryParse(["--idle-exit", "0"], out _, out string? error));
+        Assert.Contains("1 to 86400", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void PrintProtocolSchema_IsAFlag()
     {
         Assert.True(CommandLineOptions.TryParse(["--print-protocol-schema"], out CommandLineOptions options, out _));

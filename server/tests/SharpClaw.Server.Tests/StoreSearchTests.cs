@@ -219,6 +219,32 @@ public sealed class StoreSearchTests
     }
 
     [Fact]
+    public async Task SymbolSearch_PagesOfAQueryMatchingMany_ConcatenateToItsFullRanking()
+    {
+        // Only offset+limit candidates are kept while scanning: every page must still be its slice of the one ranking.
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        for (int i = 0; i < 60; i++)
+        {
+            fixture.Write($"src/Many/File{i}.cs", $"namespace Many;\n\npublic class Gen{new string('x', i % 7)}Value{i}\n{{\n    public int GenValue{i} => {i};\n}}\n");
+        }
+
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+        SymbolSearchResult all = await host.SymbolSearchAsync(fixture.Root, "GenV", limit: 200);
+        Assert.Equal(120, all.Total);
+        List<string> paged = [];
+        for (int offset = 0; offset < all.Total; offset += 7)
+        {
+            SymbolSearchResult page = await host.SymbolSearchAsync(fixture.Root, "GenV", offset: offset, limit: 7);
+            Assert.Equal(all.Total, page.Total);
+            paged.AddRange(page.Items.Select(i => $"{i.Path}:{i.Line}:{i.Name}"));
+        }
+
+        Assert.Equal(all.Items.Select(i => $"{i.Path}:{i.Line}:{i.Name}"), paged);
+        Assert.StartsWith("GenValue", all.Items[0].Name, StringComparison.Ordinal); // prefix before camel humps
+    }
+
+    [Fact]
     public async Task TwoHostsOnOneWorkspace_ShareTheStore()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");

@@ -52,9 +52,9 @@ export class HostStartError extends HostUnavailableError {
   }
 }
 
-/** "was killed by SIGKILL" / "exited with code 3". */
+/** "was killed by SIGKILL" / "exited with code 3" / "closed its connection" (a resident host whose end this client cannot see). */
 export function describeExit(exit: HostExit): string {
-  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  return exit.signal ? `was killed by ${exit.signal}` : exit.code === null ? 'closed its connection' : `exited with code ${exit.code}`;
 }
 
 /** Runs `send` with a JSON-RPC cancellation token that follows `signal` ($/cancelRequest on abort). */

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { ToolError } from '../../engine/errors';
 import { globalOptionSpecs, globalOptionsHelp, parseGlobalOptions } from './cliOptions';
 import type { CliCommand } from './commands';
+import { hostCommand } from './commands/hostCommand';
 import { mcpCommand } from './commands/mcpCommand';
 import { toolCommand } from './commands/toolCommand';
 import { toolsCommand } from './commands/toolsCommand';
@@ -12,7 +13,7 @@ import { verifyCommand } from './commands/verifyCommand';
 import { exitCodeFor, printFailure } from './output';
 import { cliVersion } from './version';
 
-export const cliCommands: CliCommand[] = [toolCommand, toolsCommand, verifyCommand, mcpCommand];
+export const cliCommands: CliCommand[] = [toolCommand, toolsCommand, verifyCommand, mcpCommand, hostCommand];
 
 function usage(): string {
   return [

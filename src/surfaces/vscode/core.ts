@@ -73,7 +73,7 @@ export class Core implements vscode.Disposable {
       surface: 'vscode',
       workspaceFolder: firstWorkspaceFolder,
       permissions: this.permissions,
-      transport: new LanguageClientTransport({ serverDll: context.asAbsolutePath(path.join('dist', 'server', 'SharpClaw.Server.dll')), logDirectory: context.logUri.fsPath, dotnetPath: configuredDotnetPath }, log, trace),
+      transport: new LanguageClientTransport({ serverDll: context.asAbsolutePath(path.join('dist', 'server', 'SharpClaw.Server.dll')), logDirectory: context.logUri.fsPath, storeDirectory: path.join(context.globalStorageUri.fsPath, 'store'), dotnetPath: configuredDotnetPath }, log, trace),
       dotnetPath: configuredDotnetPath,
       applyWrite: applyHostWrite,
       settingsLayers: () => vscodeVerificationLayers(vscode.workspace.workspaceFolders?.[0]?.uri),

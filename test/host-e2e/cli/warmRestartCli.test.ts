@@ -1,18 +1,49 @@
-// Warm restart end to end: the real CLI and host on a copy of fixtures/DesignTimeMarker (whose MSBuild code
-// writes marker files whenever it runs). The first call loads with --allow-evaluation and leaves the approved
-// snapshot in SHARPCLAW_STATE_DIR; a second CLI call (a new host process) in read-only mode, with no
-// --allow-* flag, answers the same from that snapshot without running project code; after a project file
-// changes the snapshot no longer counts and the read-only call is refused again.
+// Warm calls end to end: the real CLI and host on a copy of fixtures/DesignTimeMarker (whose MSBuild code
+// writes marker files whenever it runs). The first call loads with --allow-evaluation; a second CLI call in
+// read-only mode, with no --allow-* flag, answers the same without running project code; after a project
+// file changes, what was loaded no longer counts and the read-only call is refused again. Twice: with
+// SHARPCLAW_RESIDENT_HOST=0 the second call is a new host process answering from the approved snapshot in
+// SHARPCLAW_STATE_DIR; by default it is the resident host the first call left running, which still holds
+// the solution (engine/host/residentHost.ts). Then the resident host's own ends: `sharpclaw host stop`,
+// idleness, and its state folder removed.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const cli = path.join(repoRoot, 'dist', 'cli.js');
 
-describe('sharpclaw tool csharp_find_references after a restart (approved snapshot)', function () {
+/** The resident hosts of a state folder: pid by socket (from the .sock.json each writes). */
+function residentHosts(stateDir: string): number[] {
+  const hosts = path.join(stateDir, 'hosts');
+  if (!fs.existsSync(hosts)) return [];
+  return fs
+    .readdirSync(hosts)
+    .filter((name) => name.endsWith('.sock.json'))
+    .map((name) => (JSON.parse(fs.readFileSync(path.join(hosts, name), 'utf8')) as { pid: number }).pid);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: string, condition: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(100);
+  }
+}
+
+for (const resident of [false, true]) describe(`sharpclaw tool csharp_find_references, a second call ${resident ? 'on the resident host' : 'in a new host process (approved snapshot, SHARPCLAW_RESIDENT_HOST=0)'}`, function () {
   this.timeout(240_000);
   let workspace: string;
   let stateDir: string;
@@ -27,9 +58,12 @@ describe('sharpclaw tool csharp_find_references after a restart (approved snapsh
     for (const marker of markerFiles) fs.rmSync(path.join(workspace, marker), { force: true }); // restore runs InitialTargets
   });
 
-  after(() => {
+  after(async () => {
+    const pids = residentHosts(stateDir);
     fs.rmSync(workspace, { recursive: true, force: true });
     fs.rmSync(stateDir, { recursive: true, force: true });
+    // The resident host ends once its socket file is gone with the state folder.
+    await until('the resident host to exit with its state folder', () => pids.every((pid) => !alive(pid)), 10_000);
   });
 
   const markerFiles = ['App/marker.txt', 'App/initial-marker.txt'];
@@ -39,25 +73,28 @@ describe('sharpclaw tool csharp_find_references after a restart (approved snapsh
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 200_000,
-      env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir },
+      env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir, SHARPCLAW_RESIDENT_HOST: resident ? '1' : '0' },
     });
 
-  it('answers a new process from the approved snapshot: no approval, no project code, the same answer', () => {
+  it('answers the second call without approval and without project code, the same as the first', () => {
     const cold = run('--allow-evaluation');
     assert.equal(cold.status, 0, cold.stderr);
     assert.match(cold.stdout, /^App\/Caller\.cs 5:\d+$/m);
     const afterLoad = markerLines();
     assert.ok(afterLoad[0] >= 1 && afterLoad[1] >= 1, `the approved load ran the project's targets (${afterLoad})`);
 
+    const hosts = residentHosts(stateDir);
+    assert.equal(hosts.length, resident ? 1 : 0, `resident hosts after the first call: ${hosts}`);
     const warm = run('--permission-mode', 'read-only');
     assert.equal(warm.status, 0, warm.stderr);
+    if (resident) assert.ok(alive(hosts[0]!) && residentHosts(stateDir)[0] === hosts[0], 'the same resident host answered and still runs');
     assert.equal(warm.stdout, cold.stdout);
     assert.deepEqual(markerLines(), afterLoad, 'no MSBuild ran in the second process');
     assert.doesNotMatch(warm.stderr, /permission|evaluat/i);
     assert.deepEqual(fs.readdirSync(workspace, { recursive: true, encoding: 'utf8' }).filter((file) => /\.db/.test(file)), [], 'the store is never in the workspace');
   });
 
-  it('refuses again once a project file changed (the snapshot no longer matches)', () => {
+  it('refuses again once a project file changed (what was loaded no longer matches)', () => {
     const project = path.join(workspace, 'App', 'App.csproj');
     fs.writeFileSync(project, fs.readFileSync(project, 'utf8').replace('</PropertyGroup>', '  <Deterministic>true</Deterministic>\n  </PropertyGroup>'));
     const before = markerLines();
@@ -65,5 +102,55 @@ describe('sharpclaw tool csharp_find_references after a restart (approved snapsh
     assert.equal(refused.status, 1, refused.stdout);
     assert.match(refused.stderr, /^error permission_denied: /m);
     assert.deepEqual(markerLines(), before);
+  });
+});
+
+describe('the resident host ends', function () {
+  this.timeout(120_000);
+  let stateDir: string;
+  const workspace = path.join(repoRoot, 'fixtures', 'SyntaxIndexWorkspace');
+  // A syntax-only call: it starts the resident host without loading anything.
+  const search = (env: NodeJS.ProcessEnv = {}) =>
+    spawnSync(process.execPath, [cli, 'tool', 'csharp_symbol_search', '--cwd', workspace, '--input', JSON.stringify({ query: 'Calculator' }), '--permission-mode', 'read-only'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir, SHARPCLAW_RESIDENT_HOST: '1', ...env },
+    });
+
+  beforeEach(() => {
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-cli-resident-'));
+  });
+
+  afterEach(() => {
+    for (const pid of residentHosts(stateDir)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('with sharpclaw host stop, which names it', async () => {
+    assert.equal(search().status, 0);
+    const [pid] = residentHosts(stateDir);
+    assert.ok(pid && alive(pid), 'a resident host runs after the call');
+    const stopped = spawnSync(process.execPath, [cli, 'host', 'stop'], { encoding: 'utf8', env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
+    assert.equal(stopped.status, 0, stopped.stderr);
+    assert.match(stopped.stdout, new RegExp(`^Stopped 1 resident host \\(pid ${pid}\\)\\.$`, 'm'));
+    await until('the stopped host to exit', () => !alive(pid), 10_000);
+    assert.deepEqual(fs.readdirSync(path.join(stateDir, 'hosts')), [], 'its socket and info file are removed');
+    const again = spawnSync(process.execPath, [cli, 'host', 'stop'], { encoding: 'utf8', env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
+    assert.match(again.stdout, /^No resident host was running\.$/m);
+  });
+
+  it('after SHARPCLAW_RESIDENT_IDLE_SECONDS without a call', async () => {
+    assert.equal(search({ SHARPCLAW_RESIDENT_IDLE_SECONDS: '2' }).status, 0);
+    const [pid] = residentHosts(stateDir);
+    assert.ok(pid && alive(pid));
+    await until('the idle host to exit', () => !alive(pid), 15_000);
+    assert.deepEqual(fs.readdirSync(path.join(stateDir, 'hosts')), []);
+  });
+
+  it('not at all with SHARPCLAW_RESIDENT_HOST=0: the call starts and ends a host of its own', () => {
+    const result = search({ SHARPCLAW_RESIDENT_HOST: '0' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /Calculator/);
+    assert.deepEqual(residentHosts(stateDir), []);
   });
 });

@@ -43,8 +43,11 @@ describe('SharpClaw in Restricted Mode', () => {
     assert.match(text, /^syntax-only: /);
     assert.match(text, /^src\/Calculator\.Core\/\S+\.cs:\d+:\d+ .*Divide\(/m);
     assert.equal(sharpclaw.approvals().length, asked, 'no permission was asked');
-    const cleared = await vscode.commands.executeCommand<number>('sharpclaw.clearCache');
-    assert.ok(cleared > 0, `Clear Cache cleared ${cleared} bytes`);
+    const cleared = await vscode.commands.executeCommand<{ bytes: number; paths: string[] }>('sharpclaw.clearCache');
+    assert.ok(cleared.bytes > 0, `Clear Cache cleared ${cleared.bytes} bytes`);
+    // VS Code keeps the store in the extension's storage, not in the CLI's state folder.
+    assert.equal(cleared.paths.length, 1);
+    assert.match(cleared.paths[0]!, /[\\/]globalStorage[\\/][^\\/]*sharpclaw[^\\/]*[\\/]store[\\/]workspaces[\\/][0-9a-f]{16}[\\/]store\.db$/i);
     assert.match(await invoke('csharp_symbol_search', { query: 'Calculator', kind: 'class' }), /class Calculator$/m);
   });
 

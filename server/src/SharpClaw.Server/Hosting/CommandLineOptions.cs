@@ -17,7 +17,13 @@ public sealed record CommandLineOptions
           --state-directory DIR    The private per-user state folder (locks, evaluation projects,
                                    journals). Otherwise the client's rule: SHARPCLAW_STATE_DIR,
                                    else the user's cache folder (see Hosting/StateFolder.cs).
-          --stdio                  Accepted and ignored: stdio is the only transport.
+          --store-directory DIR    Keep the store (syntax index, approved snapshots) under DIR instead
+                                   of the state folder (VS Code: the extension's storage).
+          --stdio                  Accepted and ignored: stdio is the default transport.
+          --listen PATH            Be a resident host: serve connections one at a time on the Unix
+                                   domain socket PATH, which must be in <state folder>/hosts/, keeping
+                                   loaded solutions between them (the CLI's warm calls).
+          --idle-exit SECONDS      With --listen: exit after SECONDS without a connection (default 600).
           --print-protocol-schema  Print the JSON Schemas of the protocol results and exit.
           --version                Print the host version and exit.
           -h, --help               Print this help and exit.
@@ -29,6 +35,15 @@ public sealed record CommandLineOptions
     public int? ClientProcessId { get; init; }
 
     public string? StateDirectory { get; init; }
+
+    /// <summary>The root of the store's per-workspace folders (<c>--store-directory</c>); null: the state folder.</summary>
+    public string? StoreDirectory { get; init; }
+
+    /// <summary>The resident host's socket (<c>--listen</c>); null: one stdio connection.</summary>
+    public string? Listen { get; init; }
+
+    /// <summary>How long a resident host waits for its next connection before it exits.</summary>
+    public TimeSpan IdleExit { get; init; } = TimeSpan.FromSeconds(600);
 
     public bool PrintProtocolSchema { get; init; }
 
@@ -74,6 +89,39 @@ public sealed record CommandLineOptions
                     }
 
                     options = options with { StateDirectory = stateDirectory };
+                    break;
+
+                case "--store-directory":
+                    if (!TryTakeValue(args, ref i, name, inlineValue, out string? storeDirectory, out error))
+                    {
+                        return false;
+                    }
+
+                    options = options with { StoreDirectory = storeDirectory };
+                    break;
+
+                case "--listen":
+                    if (!TryTakeValue(args, ref i, name, inlineValue, out string? socket, out error))
+                    {
+                        return false;
+                    }
+
+                    options = options with { Listen = socket };
+                    break;
+
+                case "--idle-exit":
+                    if (!TryTakeValue(args, ref i, name, inlineValue, out string? idleText, out error))
+                    {
+                        return false;
+                    }
+
+                    if (!int.TryParse(idleText, NumberStyles.None, CultureInfo.InvariantCulture, out int idle) || idle is < 1 or > 86400)
+                    {
+                        error = $"{name} expects a number of seconds from 1 to 86400, got '{idleText}'.";
+                        return false;
+                    }
+
+                    options = options with { IdleExit = TimeSpan.FromSeconds(idle) };
                     break;
 
                 case "--clientProcessId":

@@ -9,7 +9,8 @@ namespace SharpClaw.Server.Hosting;
 
 /// <summary>
 /// One host connection: a JsonRpc over any (sending, receiving) stream pair with every handler
-/// registered. Program runs it over stdout/stdin; tests run it over in-memory streams.
+/// registered. Program runs it over stdout/stdin, the resident host over each socket connection it
+/// accepts (sharing its <see cref="HostServices"/>); tests run it over in-memory streams.
 /// </summary>
 public sealed class HostServer : IAsyncDisposable
 {
@@ -17,9 +18,9 @@ public sealed class HostServer : IAsyncDisposable
     private readonly JsonRpcLoadProgressSink progress;
     private bool started;
 
-    public HostServer(Stream sendingStream, Stream receivingStream, HostLog log, HostServerOptions? options = null)
+    public HostServer(Stream sendingStream, Stream receivingStream, HostLog log, HostServerOptions? options = null, HostServices? shared = null)
     {
-        this.State = new HostState(log, options ?? new HostServerOptions());
+        this.State = new HostState(log, options ?? new HostServerOptions(), shared);
         this.rpc = new HostJsonRpc(new GuardedMessageHandler(sendingStream, receivingStream, RpcSerialization.CreateFormatter()), this.Lifecycle, log)
         {
             CancelLocallyInvokedMethodsWhenConnectionIsClosed = true,
@@ -97,7 +98,10 @@ public sealed class HostServer : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         this.State.Dispose();
-        await this.State.Cache.DisposeAsync().ConfigureAwait(false);
+        if (this.State.OwnsServices)
+        {
+            await this.State.Cache.DisposeAsync().ConfigureAwait(false);
+        }
         this.progress.Complete();
         this.rpc.Dispose();
     }

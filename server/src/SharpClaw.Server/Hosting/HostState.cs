@@ -24,7 +24,7 @@ public sealed record HostServerOptions
     /// <summary>The clock proposals expire by (tests inject one).</summary>
     public TimeProvider? Clock { get; init; }
 
-    /// <summary>The state folder root of the store (tests); null: <see cref="StateFolder.Root()"/>.</summary>
+    /// <summary>The root of the store (<c>--store-directory</c>: VS Code's extension storage; tests); null: <see cref="StateFolder.Root()"/>.</summary>
     public string? StateRoot { get; init; }
 
     /// <summary>Keep approved snapshots in the store and restore from them (warm restart); benches of cold loads turn it off.</summary>
@@ -41,20 +41,15 @@ public enum ClientProcessSource
     Initialize,
 }
 
-/// <summary>State shared by the request handlers of one host connection.</summary>
-public sealed class HostState : IDisposable
+/// <summary>
+/// What outlives a connection: the compilation contexts, the edit service (proposals, journal) and the store.
+/// A stdio host has one connection and owns them; the resident host (<see cref="ResidentHost"/>) keeps one set
+/// for every connection it serves in turn.
+/// </summary>
+public sealed class HostServices : IAsyncDisposable
 {
-    private readonly Lock gate = new();
-    private readonly List<ParentProcessWatcher> watchers = [];
-
-    public HostState(HostLog log, HostServerOptions options)
+    public HostServices(HostLog log, HostServerOptions options)
     {
-        this.Log = log;
-        this.Options = options;
-        DateTime started = options.StartedAtUtc?.ToUniversalTime() ?? DateTime.UtcNow;
-
-        // Millisecond precision, like JavaScript's Date.toISOString().
-        this.StartedAtUtc = new DateTime(started.Ticks - (started.Ticks % TimeSpan.TicksPerMillisecond), DateTimeKind.Utc);
         this.Cache = new SemanticContextCache(
             log,
             options.ContextCapacity,
@@ -64,16 +59,54 @@ public sealed class HostState : IDisposable
         this.Store = new Store.StoreService(this.Cache.OpenDocuments, log, options.StateRoot);
     }
 
-    /// <summary>The per-user store: the syntax-only index behind symbol_search and workspace_search.</summary>
-    public Store.StoreService Store { get; }
-
-    /// <summary>Proposals, the edit journal and the writer of <c>sharpclaw/edit</c> / undo / redo.</summary>
-    public Semantic.Edits.EditService Edits { get; }
-
-    /// <summary>The compilation contexts (lifecycle-owned: released at shutdown/dispose).</summary>
     public SemanticContextCache Cache { get; }
 
     public SemanticWorkspaceService Semantic { get; }
+
+    public Semantic.Edits.EditService Edits { get; }
+
+    public Store.StoreService Store { get; }
+
+    public async ValueTask DisposeAsync()
+    {
+        this.Store.Dispose();
+        await this.Cache.DisposeAsync().ConfigureAwait(false);
+    }
+}
+
+/// <summary>State shared by the request handlers of one host connection.</summary>
+public sealed class HostState : IDisposable
+{
+    private readonly Lock gate = new();
+    private readonly List<ParentProcessWatcher> watchers = [];
+    private readonly HostServices services;
+
+    /// <summary>A connection's state over <paramref name="shared"/> services, or over services of its own (null) that it disposes.</summary>
+    public HostState(HostLog log, HostServerOptions options, HostServices? shared = null)
+    {
+        this.Log = log;
+        this.Options = options;
+        DateTime started = options.StartedAtUtc?.ToUniversalTime() ?? DateTime.UtcNow;
+
+        // Millisecond precision, like JavaScript's Date.toISOString().
+        this.StartedAtUtc = new DateTime(started.Ticks - (started.Ticks % TimeSpan.TicksPerMillisecond), DateTimeKind.Utc);
+        this.OwnsServices = shared is null;
+        this.services = shared ?? new HostServices(log, options);
+    }
+
+    /// <summary>False on a resident host's connection: its services outlive it.</summary>
+    public bool OwnsServices { get; }
+
+    /// <summary>The per-user store: the syntax-only index behind symbol_search and workspace_search.</summary>
+    public Store.StoreService Store => this.services.Store;
+
+    /// <summary>Proposals, the edit journal and the writer of <c>sharpclaw/edit</c> / undo / redo.</summary>
+    public Semantic.Edits.EditService Edits => this.services.Edits;
+
+    /// <summary>The compilation contexts (lifecycle-owned: released at shutdown/dispose).</summary>
+    public SemanticContextCache Cache => this.services.Cache;
+
+    public SemanticWorkspaceService Semantic => this.services.Semantic;
 
     public HostLog Log { get; }
 
@@ -114,8 +147,11 @@ public sealed class HostState : IDisposable
 
     public void Dispose()
     {
-        _ = this.Cache.DisposeAsync().AsTask();
-        this.Store.Dispose();
+        if (this.OwnsServices)
+        {
+            _ = this.services.DisposeAsync().AsTask();
+        }
+
         lock (this.gate)
         {
             foreach (ParentProcessWatcher watcher in this.watchers)

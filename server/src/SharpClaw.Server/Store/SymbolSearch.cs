@@ -33,27 +33,51 @@ internal static class SymbolSearch
             name = name[(dot + 1)..];
         }
 
-        List<Candidate> scored = [];
+        // Only the best offset+limit are kept (a bounded max-heap: its top is the worst kept), so a query that
+        // matches ten thousand names sorts fifty; the total still counts every match.
+        int keep = offset + limit;
+        PriorityQueue<Candidate, Candidate> best = new(keep + 1, Comparer<Candidate>.Create((a, b) => Candidate.Compare(b, a)));
+        int total = 0;
+        ulong wanted = NameMask.Of(name);
         foreach ((string path, IndexedFile file) in image.Files)
         {
-            foreach (SyntaxDeclaration d in file.Declarations)
+            ulong[] masks = file.NameMasks;
+            for (int i = 0; i < masks.Length; i++)
             {
+                if ((masks[i] & wanted) != wanted)
+                {
+                    continue;
+                }
+
+                SyntaxDeclaration d = file.Declarations[i];
                 if ((kind is not null && d.Kind != kind) || !IsSubsequence(name, d.Name))
                 {
                     continue;
                 }
 
                 int score = SymbolsService.Score(d.Name, name);
-                if (score != int.MaxValue && ContainerMatches(d.Container, container))
+                if (score == int.MaxValue || !ContainerMatches(d.Container, container))
                 {
-                    scored.Add(new Candidate(score, KindRank(d.Kind), path, d));
+                    continue;
+                }
+
+                total++;
+                Candidate candidate = new(score, KindRank(d.Kind), path, d);
+                if (best.Count < keep)
+                {
+                    best.Enqueue(candidate, candidate);
+                }
+                else if (Candidate.Compare(candidate, best.Peek()) < 0)
+                {
+                    best.DequeueEnqueue(candidate, candidate);
                 }
             }
         }
 
-        scored.Sort(Candidate.Compare);
-        List<SymbolSearchItem> page = [.. scored.Skip(offset).Take(limit).Select(c => new SymbolSearchItem(c.Declaration.Display, c.Declaration.Kind, c.Declaration.Container, c.Declaration.Signature, c.Path, c.Declaration.Line, c.Declaration.Character, c.Declaration.EndLine, c.Declaration.EndCharacter))];
-        return (page, scored.Count);
+        List<Candidate> kept = [.. best.UnorderedItems.Select(item => item.Element)];
+        kept.Sort(Candidate.Compare);
+        List<SymbolSearchItem> page = [.. kept.Skip(offset).Select(c => new SymbolSearchItem(c.Declaration.Display, c.Declaration.Kind, c.Declaration.Container, c.Declaration.Signature, c.Path, c.Declaration.Line, c.Declaration.Character, c.Declaration.EndLine, c.Declaration.EndCharacter))];
+        return (page, total);
     }
 
     /// <summary>A scored declaration; only the requested page becomes answer items.</summary>

@@ -1,7 +1,8 @@
 // `sharpclaw tool NAME --input JSON`: runs any registered tool exactly as an agent would, through
-// the engine's Session (host started on the first request, stopped when the command ends) and
-// runTool().
-import { StdioHostTransport, bundledServerDll } from '../../../engine/host/hostProcess';
+// the engine's Session and runTool(), on the resident host an earlier call left running (or one it
+// starts; engine/host/residentHost.ts), so a call on a loaded solution does not load it again.
+import { bundledServerDll } from '../../../engine/host/hostProcess';
+import { ResidentHostTransport } from '../../../engine/host/residentHost';
 import { Session } from '../../../engine/session';
 import { interruptedLines } from '../../../engine/tools/edits/renderEdits';
 import { findTool, allTools } from '../../../engine/tools/registry';
@@ -36,7 +37,7 @@ export const toolCommand: CliCommand = {
       surface: 'cli',
       workspaceFolder: () => globals.cwd,
       permissions: globals.permissions,
-      transport: new StdioHostTransport({ serverDll: bundledServerDll() }),
+      transport: new ResidentHostTransport({ serverDll: bundledServerDll() }),
       progress: (_tool, message, percent) => process.stderr.write(`${message}${percent === undefined ? '' : ` ${percent}%`}\n`),
     });
     // A killed host's unfinished apply, found when this command's host started: said before the answer.

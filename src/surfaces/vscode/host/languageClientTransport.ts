@@ -19,6 +19,8 @@ export interface HostLaunchSettings {
   serverDll: string;
   /** Where the host writes its log file (the extension's log folder). */
   logDirectory: string;
+  /** Where the host keeps its store (the extension's global storage). */
+  storeDirectory: string;
   /** The machine-scoped sharpclaw.dotnetPath setting. */
   dotnetPath: () => string;
 }
@@ -48,7 +50,8 @@ export class LanguageClientTransport implements HostTransport {
     let spawned: ChildProcess | undefined;
     const serverOptions = async (): Promise<ChildProcess> => {
       fs.mkdirSync(this.settings.logDirectory, { recursive: true });
-      const args = hostArguments({ serverDll: this.settings.serverDll, logDirectory: this.settings.logDirectory });
+      fs.mkdirSync(this.settings.storeDirectory, { recursive: true, mode: 0o700 });
+      const args = hostArguments({ serverDll: this.settings.serverDll, logDirectory: this.settings.logDirectory, storeDirectory: this.settings.storeDirectory });
       this.log.info(`Starting SharpClaw host: ${dotnet.executable} ${args.join(' ')}`);
       spawned = spawn(dotnet.executable, args, {
         stdio: 'pipe',

@@ -62,20 +62,18 @@ public sealed class SymbolsService(SemanticContextCache cache)
         else
         {
             HashSet<ProjectId> selected = [.. projects.Select(p => p.Id)];
-            List<SymbolMatch> index = SymbolResolver.Deduplicate([.. (await SymbolResolver.IndexAsync(lease.Solution, cancellationToken).ConfigureAwait(false)).All.Where(m => selected.Contains(m.Project.Id))]);
             string query = parameters.Query!.Trim();
-            List<(SymbolMatch Match, int Score, SourceLocation Location)> found = [];
-            foreach (SymbolMatch match in index)
-            {
-                if (match.Symbol is IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor })
-                {
-                    continue;
-                }
 
-                int score = Score(match.Symbol.Name, query);
-                if (score < int.MaxValue && SymbolFormat.Describe(match.Symbol, workspace, lease.Solution).Locations.FirstOrDefault() is { } location)
+            // Filtered by name before deduplicating: symbols that share a display name share their name, so the groups
+            // are the same, and a warm query no longer deduplicates the whole index.
+            List<SymbolMatch> named = SymbolResolver.Deduplicate([.. (await SymbolResolver.IndexAsync(lease.Solution, cancellationToken).ConfigureAwait(false)).All
+                .Where(m => selected.Contains(m.Project.Id) && m.Symbol is not IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor } && Score(m.Symbol.Name, query) < int.MaxValue)]);
+            List<(SymbolMatch Match, int Score, SourceLocation Location)> found = [];
+            foreach (SymbolMatch match in named)
+            {
+                if (SymbolFormat.Describe(match.Symbol, workspace, lease.Solution).Locations.FirstOrDefault() is { } location)
                 {
-                    found.Add((match, score, location));
+                    found.Add((match, Score(match.Symbol.Name, query), location));
                 }
             }
 

@@ -1,0 +1,174 @@
+using System.Net.Sockets;
+using System.Text.Json;
+
+namespace SharpClaw.Server.Hosting;
+
+/// <summary>
+/// The resident host (<c>--listen</c>): serves connections one at a time on a Unix domain socket in the
+/// private state folder's <c>hosts/</c>, keeping one <see cref="HostServices"/> (loaded compilation contexts,
+/// proposals, the store) for all of them, so a CLI call answers from what an earlier call loaded instead of
+/// starting a process and compiling again. Each connection is a whole LSP session of its own: its approvals
+/// come from that client's callbacks, and what it may reuse is what any host may reuse (valid cached
+/// contexts need no authorization; anything stale asks again). A closed connection ends only that session;
+/// <c>shutdown</c> ends the resident host, as does idleness or its socket file disappearing (the state
+/// folder cleared). Next to the socket, <c>PATH.json</c> names the process and its log for clients.
+/// </summary>
+internal static class ResidentHost
+{
+    private static readonly TimeSpan Poll = TimeSpan.FromSeconds(1);
+
+    public static async Task<int> RunAsync(string socketPath, HostLog log, HostServerOptions options, TimeSpan idleExit)
+    {
+        if (options.LogDirectory is { } logDirectory)
+        {
+            log.TryOpenFile(logDirectory);
+        }
+
+        string path = Path.GetFullPath(socketPath);
+        string hosts = StateFolder.Subfolder(StateFolder.Root(), "hosts");
+        if (!PathUtilEquals(Path.GetDirectoryName(path), hosts))
+        {
+            log.Error($"--listen {path} is not in the state folder's hosts/ ({hosts}); refusing to listen elsewhere.");
+            return 2;
+        }
+
+        using Socket listener = new(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        if (!await TryBindAsync(listener, path, log).ConfigureAwait(false))
+        {
+            return 0;
+        }
+
+        // Written before listening: a client connects only once listening, and then finds it.
+        string infoPath = path + ".json";
+        File.WriteAllText(infoPath, JsonSerializer.Serialize(new { pid = Environment.ProcessId, logFile = log.FilePath, version = HostInfo.HostVersion }));
+        listener.Listen(16);
+        log.Info($"Resident host listening on {path} (exits after {idleExit.TotalSeconds:0} s without a connection).");
+        HostServices services = new(log, options);
+        string reason = "stopped";
+        bool socketIsOurs = true;
+        try
+        {
+            while (true)
+            {
+                Socket? client = await AcceptAsync(listener, path, idleExit).ConfigureAwait(false);
+                if (client is null)
+                {
+                    socketIsOurs = File.Exists(path);
+                    reason = socketIsOurs ? $"idle for {idleExit.TotalSeconds:0} s" : "its socket file is gone";
+                    return 0;
+                }
+
+                if (await ServeAsync(client, log, options, services).ConfigureAwait(false))
+                {
+                    reason = "a client asked it to shut down";
+                    return 0;
+                }
+            }
+        }
+        finally
+        {
+            log.Info($"Resident host exits: {reason}.");
+            listener.Close();
+            if (socketIsOurs)
+            {
+                TryDelete(path);
+                TryDelete(infoPath);
+            }
+
+            if (services.Cache.Snapshots is { } snapshots)
+            {
+                await snapshots.FlushAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+            }
+
+            await services.DisposeAsync().ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>One client's session; true when it asked the resident host to shut down.</summary>
+    private static async Task<bool> ServeAsync(Socket client, HostLog log, HostServerOptions options, HostServices services)
+    {
+        await using NetworkStream stream = new(client, ownsSocket: true);
+        HostServer server = new(stream, stream, log, options with { ClientProcessId = null }, services);
+        server.Start();
+        HostExit exit = await server.Completion.ConfigureAwait(false);
+        bool shutdown = server.Lifecycle.Phase == HostPhase.ShutdownRequested;
+        log.Info($"Resident host: connection ended ({exit.Reason}).");
+        await server.DisposeAsync().ConfigureAwait(false);
+        return shutdown;
+    }
+
+    /// <summary>The next connection, or null after <paramref name="idleExit"/> without one or once the socket file is gone.</summary>
+    private static async Task<Socket?> AcceptAsync(Socket listener, string path, TimeSpan idleExit)
+    {
+        using CancellationTokenSource stop = new();
+        Task<Socket> accept = listener.AcceptAsync(stop.Token).AsTask();
+        DateTime deadline = DateTime.UtcNow + idleExit;
+        while (true)
+        {
+            if (await Task.WhenAny(accept, Task.Delay(Poll)).ConfigureAwait(false) == accept)
+            {
+                return await accept.ConfigureAwait(false);
+            }
+
+            if (DateTime.UtcNow >= deadline || !File.Exists(path))
+            {
+                stop.Cancel();
+                try
+                {
+                    // A connection that arrived at the last moment is served rather than dropped.
+                    return await accept.ConfigureAwait(false);
+                }
+                catch (OperationCanceledException)
+                {
+                    return null;
+                }
+            }
+        }
+    }
+
+    /// <summary>Binds the socket; false when another resident host already answers on it (a stale file is replaced).</summary>
+    private static async Task<bool> TryBindAsync(Socket listener, string path, HostLog log)
+    {
+        UnixDomainSocketEndPoint endPoint = new(path);
+        for (int attempt = 0; ; attempt++)
+        {
+            try
+            {
+                listener.Bind(endPoint);
+                return true;
+            }
+            catch (SocketException ex) when (ex.SocketErrorCode == SocketError.AddressAlreadyInUse && attempt == 0)
+            {
+                using Socket probe = new(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+                try
+                {
+                    await probe.ConnectAsync(endPoint).ConfigureAwait(false);
+                    log.Info($"Another resident host already listens on {path}; this one exits.");
+                    return false;
+                }
+                catch (SocketException)
+                {
+                    log.Info($"Replacing the stale socket {path} (nothing listens on it).");
+                    TryDelete(path);
+                }
+            }
+        }
+    }
+
+    private static bool PathUtilEquals(string? a, string b) =>
+        a is not null && string.Equals(Path.TrimEndingDirectorySeparator(a), Path.TrimEndingDirectorySeparator(b), OperatingSystem.IsLinux() ? StringComparison.Ordinal : StringComparison.OrdinalIgnoreCase);
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (IOException)
+        {
+        }
+        catch (UnauthorizedAccessException)
+        {
+        }
+    }
+}

@@ -1,0 +1,240 @@
+// The resident host for the CLI: instead of starting a Roslyn host per call (seconds of process start
+// and JIT, then compiling the solution again), `sharpclaw tool` connects to a host that an earlier call
+// left running, which still holds the solutions it loaded. The host serves one connection at a time on
+// a Unix domain socket in the private state folder (hosts/, 0700, so only this user can connect) and
+// exits after `idleSeconds` without a connection, after `sharpclaw host stop`, or when its socket file
+// is removed. Each call is a session of its own: approvals still come from this call's permissions;
+// what it reuses is only what any host may reuse without asking (valid cached contexts).
+//
+// One resident host per (host build, dotnet, environment that shapes MSBuild): a call whose PATH,
+// DOTNET_* or MSBuild variables differ gets its own. Off with SHARPCLAW_RESIDENT_HOST=0, and on
+// Windows (no private socket there yet): those calls start a host of their own, as before.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { privateSubfolder, stateRoot } from '../stateFolder';
+import { registerHostCallbacks, type HostCallbackOptions } from './hostCallbacks';
+import { StdioHostTransport, type StdioHostTransportOptions } from './hostProcess';
+import { HostStartError, withCancellation, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
+import { locateDotnet } from './dotnetLocator';
+
+/** How long a resident host waits for its next call before it exits (SHARPCLAW_RESIDENT_IDLE_SECONDS). */
+export const defaultIdleSeconds = 600;
+const startTimeoutMs = 20_000;
+/** Unix socket paths are limited to about 104–108 bytes; a longer state folder gets no resident host. */
+const maxSocketPath = 100;
+
+/** The variables a host's MSBuild evaluation and SDK choice depend on: a call with other values gets another host. */
+function shapingEnvironment(env: NodeJS.ProcessEnv): string {
+  return Object.keys(env)
+    .filter((name) => name === 'PATH' || name === 'HOME' || /^(DOTNET_|MSBUILD|NUGET_|SHARPCLAW_)/i.test(name))
+    .sort()
+    .map((name) => `${name}=${env[name]}`)
+    .join('\n');
+}
+
+export interface ResidentHostOptions extends StdioHostTransportOptions {
+  env?: NodeJS.ProcessEnv;
+  idleSeconds?: number;
+}
+
+/** The resident host's socket for this host build, dotnet and environment; undefined where there is none. */
+export function residentSocketPath(options: ResidentHostOptions): string | undefined {
+  const env = options.env ?? process.env;
+  if (process.platform === 'win32' || env.SHARPCLAW_RESIDENT_HOST === '0') return undefined;
+  let build: string;
+  try {
+    const stat = fs.statSync(options.serverDll);
+    build = `${fs.realpathSync.native(options.serverDll)}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return undefined; // Not built: the stdio transport says so.
+  }
+  const configuredPath = options.dotnetPath?.();
+  let dotnet: string;
+  try {
+    dotnet = locateDotnet(configuredPath ? { configuredPath } : {}).executable;
+  } catch {
+    return undefined;
+  }
+  const key = createHash('sha256').update(`${build}\n${dotnet}\n${shapingEnvironment(env)}`).digest('hex').slice(0, 16);
+  const socket = path.join(privateSubfolder(stateRoot(), 'hosts'), `host-${key}.sock`);
+  return Buffer.byteLength(socket) <= maxSocketPath ? socket : undefined;
+}
+
+function idleSeconds(options: ResidentHostOptions): number {
+  const configured = Number((options.env ?? process.env).SHARPCLAW_RESIDENT_IDLE_SECONDS);
+  return Number.isInteger(configured) && configured >= 1 && configured <= 86_400 ? configured : (options.idleSeconds ?? defaultIdleSeconds);
+}
+
+function connect(socket: string): Promise<net.Socket | undefined> {
+  return new Promise((resolve) => {
+    const client = net.connect(socket);
+    client.once('connect', () => resolve(client));
+    client.once('error', () => resolve(undefined));
+  });
+}
+
+interface ResidentInfo {
+  pid: number;
+  logFile: string | null;
+}
+
+function readInfo(socket: string): ResidentInfo | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(`${socket}.json`, 'utf8')) as ResidentInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How the resident host this call started ended, once it has (undefined while it runs). */
+type ChildEnd = Promise<HostExit>;
+
+/** Starts a resident host on `socket` (detached: it outlives this call) and connects once it listens. */
+async function startResident(socket: string, options: ResidentHostOptions): Promise<{ client: net.Socket; ended: ChildEnd }> {
+  const configuredPath = options.dotnetPath?.();
+  const executable = locateDotnet(configuredPath ? { configuredPath } : {}).executable;
+  const root = stateRoot();
+  const logDirectory = options.logDirectory ?? privateSubfolder(root, 'logs');
+  const args = [options.serverDll, '--listen', socket, '--idle-exit', String(idleSeconds(options)), '--state-directory', root, '--log-directory', logDirectory];
+  // Its cwd is the state folder, not this call's: the host outlives the call, and the call's folder may go.
+  const child = spawn(executable, args, { cwd: root, detached: true, stdio: 'ignore', env: { ...(options.env ?? process.env), DOTNET_NOLOGO: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
+  let exited: number | null | undefined;
+  const ended: ChildEnd = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = code;
+      resolve({ code, signal });
+    }),
+  );
+  child.once('error', () => (exited = -1));
+  child.unref();
+  const deadline = Date.now() + startTimeoutMs;
+  while (Date.now() < deadline) {
+    const client = await connect(socket);
+    if (client) return { client, ended };
+    // Exit code 0 before listening: another resident host won the race for the socket; connect to it.
+    if (exited !== undefined && exited !== 0) throw new HostStartError(`The resident host exited with code ${exited} before it listened on ${socket}; its log is in ${logDirectory}.`, false);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new HostStartError(`The resident host did not listen on ${socket} within ${startTimeoutMs / 1000} s.`, false);
+}
+
+/** The CLI's transport: the resident host when there can be one, else a host of this call's own. */
+export class ResidentHostTransport implements HostTransport {
+  constructor(private readonly options: ResidentHostOptions) {}
+
+  async start(callbacks: HostCallbackOptions): Promise<HostConnection> {
+    const socketPath = residentSocketPath(this.options);
+    if (!socketPath) return new StdioHostTransport(this.options).start(callbacks);
+    let socket: net.Socket;
+    let ended: ChildEnd | undefined;
+    try {
+      const running = await connect(socketPath);
+      if (running) socket = running;
+      else ({ client: socket, ended } = await startResident(socketPath, this.options));
+    } catch (error) {
+      // A resident host that cannot start is no reason to fail the call: it runs on a host of its own.
+      if (error instanceof HostStartError) return new StdioHostTransport(this.options).start(callbacks);
+      throw error;
+    }
+    return this.session(socket, socketPath, callbacks, ended);
+  }
+
+  private async session(socket: net.Socket, socketPath: string, callbacks: HostCallbackOptions, ended: ChildEnd | undefined): Promise<HostConnection> {
+    const connection: MessageConnection = createMessageConnection(new StreamMessageReader(socket), new StreamMessageWriter(socket));
+    registerHostCallbacks(connection, callbacks);
+    connection.listen();
+    const info = readInfo(socketPath);
+    let exit: HostExit | undefined;
+    const exitListeners: Array<(exit: HostExit) => void> = [];
+    const closed = new Promise<HostExit>((resolve) =>
+      socket.once('close', () => {
+        void howItEnded(info, ended).then((how) => {
+          exit = how;
+          connection.dispose();
+          for (const listener of exitListeners.splice(0)) listener(how);
+          resolve(how);
+        });
+      }),
+    );
+    socket.on('error', () => undefined); // ends in 'close'
+    const closedBeforeReady = closed.then((how): never => {
+      throw new HostStartError(`The resident host closed the connection before it was ready (${how.output}).`, false);
+    });
+    closedBeforeReady.catch(() => undefined);
+    await Promise.race([
+      connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, clientInfo: { name: this.options.clientName ?? 'sharpclaw-cli' } }),
+      closedBeforeReady,
+    ]);
+    connection.sendNotification('initialized', {});
+    return {
+      pid: info?.pid ?? 0,
+      logFile: info?.logFile ?? `${socketPath}.json names it`,
+      sendRequest: (method, params, signal) => withCancellation(signal, (token) => connection.sendRequest(method, params, token)),
+      onExit(listener) {
+        if (exit) listener(exit);
+        else exitListeners.push(listener);
+      },
+      async stop() {
+        // Ends this call's session only: the resident host stays for the next call.
+        if (!exit) socket.end();
+        const timer = setTimeout(() => socket.destroy(), 2000);
+        await closed;
+        clearTimeout(timer);
+      },
+    };
+  }
+}
+
+/**
+ * Why the connection closed: the exit of the resident host when this call started it (its signal is
+ * known), else whether its process is gone. A resident host that lives on just ended this session.
+ */
+async function howItEnded(info: ResidentInfo | undefined, ended: ChildEnd | undefined): Promise<HostExit> {
+  if (ended) {
+    const exited = await Promise.race([ended, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000))]);
+    if (exited) return exited;
+  }
+  if (info?.pid) {
+    try {
+      process.kill(info.pid, 0);
+      return { code: null, signal: null, output: `The resident host (pid ${info.pid}) closed the connection and still runs.` };
+    } catch {
+      return { code: null, signal: null, output: `The resident host (pid ${info.pid}) is gone.` };
+    }
+  }
+  return { code: null, signal: null };
+}
+
+/** `sharpclaw host stop`: asks every resident host of this state folder to shut down; returns the pids asked. */
+export async function stopResidentHosts(): Promise<number[]> {
+  const hosts = privateSubfolder(stateRoot(), 'hosts');
+  const stopped: number[] = [];
+  for (const name of fs.readdirSync(hosts).filter((entry) => entry.endsWith('.sock'))) {
+    const socketPath = path.join(hosts, name);
+    const socket = await connect(socketPath);
+    if (!socket) {
+      fs.rmSync(socketPath, { force: true });
+      fs.rmSync(`${socketPath}.json`, { force: true });
+      continue;
+    }
+    const connection = createMessageConnection(new StreamMessageReader(socket), new StreamMessageWriter(socket));
+    connection.listen();
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => undefined);
+    try {
+      await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, clientInfo: { name: 'sharpclaw-host-stop' } });
+      await connection.sendRequest('shutdown');
+      connection.sendNotification('exit');
+      stopped.push(readInfo(socketPath)?.pid ?? 0);
+    } finally {
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 3000))]);
+      connection.dispose();
+      socket.destroy();
+    }
+  }
+  return stopped;
+}
