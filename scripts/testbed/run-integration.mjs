@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './browser.mjs';
-import { startCodeServer } from './codeServer.mjs';
+import { execFileSync } from 'node:child_process';
+import { installExtension, startCodeServer } from './codeServer.mjs';
 import { installTestBed, reportStepFailure, TestBedStepError } from './install.mjs';
 import { codeServerVersions } from './paths.mjs';
 
@@ -29,6 +30,16 @@ export const suites = [
   { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restricted: false },
   { name: 'verification', dir: 'out/test/integration/verification', fixture: 'fixtures/VerificationFailingTest', restricted: false },
   { name: 'restricted', dir: 'out/test/integration/restricted', fixture: 'fixtures/Calculator', restricted: true },
+  // @sharpclaw turns driven through the chat view with a scripted chat model: the provider API it
+  // needs (vscode.lm.registerLanguageModelChatProvider) is stable only from VS Code 1.104, so this
+  // suite runs on the newest tested version only (the harness says so when it leaves one out).
+  // testExtensions are packed and installed like a person's extensions (code-server loads only one
+  // extensionDevelopmentPath: SharpClaw's).
+  {
+    name: 'chat', dir: 'out/test/integration/chat', fixture: 'fixtures/AgentTurn', restricted: false, versions: ['latest'], timeoutMs: 25 * 60_000,
+    testExtensions: ['test/integration/chat/scripted-model'],
+    settings: { 'chat.disableAIFeatures': false },
+  },
 ];
 
 /** Copies a fixture without build output, so each run starts from sources only. */
@@ -106,7 +117,16 @@ async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) 
   }
 }
 
-export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs = 10 * 60_000, settings = {}, env = {}, artifactsName = '', restricted = false }) {
+/** Packs a test-only extension folder (never part of SharpClaw's package) and installs it into the run's extensions folder. */
+function installTestExtension({ version, workDir, folder }) {
+  const staging = fs.mkdtempSync(path.join(workDir, 'test-extension-'));
+  fs.cpSync(folder, staging, { recursive: true });
+  const vsix = path.join(workDir, `${path.basename(folder)}.vsix`);
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: staging, stdio: 'pipe' });
+  installExtension({ version, workDir, vsix });
+}
+
+export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs = 10 * 60_000, settings = {}, env = {}, artifactsName = '', restricted = false, testExtensions = [] }) {
   const spec = codeServerVersions[version];
   const artifactsDir = path.join(repoRoot, 'test-results', 'integration', spec.vscode, artifactsName);
   fs.rmSync(artifactsDir, { recursive: true, force: true });
@@ -116,6 +136,7 @@ export async function runSuiteInVsCode({ version, suiteEntry, fixture, timeoutMs
   fs.mkdirSync(controlDir);
   const workspace = path.join(workDir, 'ws');
   copyFixture(fixture, workspace);
+  for (const folder of testExtensions) installTestExtension({ version, workDir, folder: path.resolve(repoRoot, folder) });
 
   const started = Date.now();
   const server = await startCodeServer({
@@ -173,7 +194,14 @@ async function main() {
   for (const version of versions) {
     fs.rmSync(path.join(repoRoot, 'test-results', 'integration', codeServerVersions[version].vscode), { recursive: true, force: true });
     for (const suite of selected) {
+      if (suite.versions && !suite.versions.includes(version)) {
+        console.log(`[integration] VS Code ${codeServerVersions[version].vscode} ${suite.name}: not run here (the suite needs ${suite.versions.join(', ')})`);
+        continue;
+      }
       const result = await runSuiteInVsCode({
+        testExtensions: suite.testExtensions ?? [],
+        ...(suite.timeoutMs ? { timeoutMs: suite.timeoutMs } : {}),
+        settings: suite.settings ?? {},
         version,
         suiteEntry,
         fixture: path.resolve(repoRoot, suite.fixture),
