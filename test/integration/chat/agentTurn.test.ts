@@ -67,9 +67,6 @@ async function runTurn(query: string, whileRunning?: (turnId: () => string | und
   const before = (await events()).filter((event) => event.type === 'turnFinished').length;
   const startedBefore = (await events()).filter((event) => event.type === 'turnStarted').length;
   await vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: false });
-  // The chat's own confirmation of verify_workspace (it runs with the request's toolInvocationToken),
-  // answered once per chat session like a person: Allow in this Session.
-  void click({ selector: 'text="Allow in this Session" >> visible=true' }).catch(() => undefined);
   let latestStarted: string | undefined;
   const turnId = () => latestStarted;
   const watch = setInterval(async () => {
@@ -122,7 +119,7 @@ describe('@sharpclaw turns with verify-and-repair, through the chat view', funct
     scripted().script([breakBuild, done]);
     // The chat asks first (verify_workspace runs with the request's toolInvocationToken): the
     // person allows it for the session, then denies the build in SharpClaw's own dialog.
-    const { finished, turn } = await runTurn('@sharpclaw make Total a statement without its semicolon');
+    const { finished, turn } = await runTurn('@sharpclaw make Total a statement without its semicolon', () => click({ selector: 'text="Allow in this Session" >> visible=true' }));
     assert.equal(finished.verdict, 'unverified', finished.summary);
     assert.equal(finished.succeeded, false);
     assert.equal(types(turn, 'repairStarted').length, 0);

@@ -53,7 +53,8 @@ function historyMessages(context: vscode.ChatContext): vscode.LanguageModelChatM
 function verdictMarkdown(outcome: TurnOutcome): string {
   const heading: Record<TurnOutcome['verdict'], string> = {
     notVerified: 'Not verified',
-    passed: 'Verified: build and tests pass',
+    // The summary says what ran (skipped tests are not evidence that tests pass): the heading claims no more.
+    passed: 'Verified',
     skipped: 'Verification skipped',
     failed: 'Verification failed',
     unverified: 'Not verified',
