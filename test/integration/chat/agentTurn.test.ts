@@ -109,8 +109,14 @@ describe('@sharpclaw turns with verify-and-repair, through the chat view', funct
     dialogs.stopped = true;
   });
 
-  beforeEach(() => {
-    fs.writeFileSync(pricing(), original);
+  beforeEach(async () => {
+    // Through the editor, not behind its back: edit_file reads the open buffer, which a disk write
+    // reaches only when the file watcher catches up.
+    const document = await vscode.workspace.openTextDocument(pricing());
+    const reset = new vscode.WorkspaceEdit();
+    reset.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), original);
+    await vscode.workspace.applyEdit(reset);
+    await document.save();
     dialogs.answer = () => 'Always for this workspace';
   });
 
