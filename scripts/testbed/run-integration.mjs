@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './browser.mjs';
-import { startCodeServer } from './codeServer.mjs';
+import { execFileSync } from 'node:child_process';
+import { installExtension, startCodeServer } from './codeServer.mjs';
 import { installTestBed, reportStepFailure, TestBedStepError } from './install.mjs';
 import { codeServerVersions } from './paths.mjs';
 
@@ -31,6 +32,16 @@ export const suites = [
   { name: 'restricted', dir: 'out/test/integration/restricted', fixture: 'fixtures/Calculator', restricted: true },
   // A VS Code restart: two sessions, one after the other, on the same user data, workspace and state folders.
   { name: 'restart', phases: ['out/test/integration/restart/before', 'out/test/integration/restart/after'], fixture: 'fixtures/Calculator', restricted: false },
+  // @sharpclaw turns driven through the chat view with a scripted chat model: the provider API it
+  // needs (vscode.lm.registerLanguageModelChatProvider) is stable only from VS Code 1.104, so this
+  // suite runs on the newest tested version only (the harness says so when it leaves one out).
+  // testExtensions are packed and installed like a person's extensions (code-server loads only one
+  // extensionDevelopmentPath: SharpClaw's).
+  {
+    name: 'chat', dir: 'out/test/integration/chat', fixture: 'fixtures/AgentTurn', restricted: false, versions: ['latest'], timeoutMs: 25 * 60_000,
+    testExtensions: ['test/integration/chat/scripted-model'],
+    settings: { 'chat.disableAIFeatures': false },
+  },
 ];
 
 /** Copies a fixture without build output, so each run starts from sources only. */
@@ -108,14 +119,29 @@ async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) 
   }
 }
 
-export async function runSuiteInVsCode(options) {
+/** Packs a test-only extension folder (never part of SharpClaw's package) and installs it into the run's extensions folder. */
+function installTestExtension({ version, workDir, folder }) {
+  const staging = fs.mkdtempSync(path.join(workDir, 'test-extension-'));
+  fs.cpSync(folder, staging, { recursive: true });
+  const vsix = path.join(workDir, `${path.basename(folder)}.vsix`);
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: staging, stdio: 'pipe' });
+  installExtension({ version, workDir, vsix });
+}
+
+/** A fresh workDir with the fixture and the suite's test-only extensions, removed after `run`. */
+async function inWorkDir({ version, fixture, testExtensions = [] }, run) {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-it-'));
-  copyFixture(options.fixture, path.join(workDir, 'ws'));
   try {
-    return await runSessionInVsCode({ ...options, workDir });
+    copyFixture(fixture, path.join(workDir, 'ws'));
+    for (const folder of testExtensions) installTestExtension({ version, workDir, folder: path.resolve(repoRoot, folder) });
+    return await run(workDir);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+export async function runSuiteInVsCode(options) {
+  return inWorkDir(options, (workDir) => runSessionInVsCode({ ...options, workDir }));
 }
 
 /**
@@ -123,20 +149,16 @@ export async function runSuiteInVsCode(options) {
  * workDir (user data, extensions, workspace, and the state folder inside it): what a person sees after
  * quitting VS Code and opening it again. Stops at the first phase that fails.
  */
-export async function runPhasesInVsCode({ phases, fixture, artifactsName, ...options }) {
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-it-'));
-  copyFixture(fixture, path.join(workDir, 'ws'));
-  const results = [];
-  try {
+export async function runPhasesInVsCode({ phases, artifactsName, ...options }) {
+  return inWorkDir(options, async (workDir) => {
+    const results = [];
     for (const [index, dir] of phases.entries()) {
       const result = await runSessionInVsCode({ ...options, workDir, artifactsName: `${artifactsName}-${index + 1}`, env: { ...options.env, SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, dir), SHARPCLAW_STATE_DIR: path.join(workDir, 'state') } });
       results.push(result);
       if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0) break;
     }
-  } finally {
-    fs.rmSync(workDir, { recursive: true, force: true });
-  }
-  return results;
+    return results;
+  });
 }
 
 async function runSessionInVsCode({ version, suiteEntry, workDir, timeoutMs = 10 * 60_000, settings = {}, env = {}, artifactsName = '', restricted = false }) {
@@ -204,7 +226,20 @@ async function main() {
   for (const version of versions) {
     fs.rmSync(path.join(repoRoot, 'test-results', 'integration', codeServerVersions[version].vscode), { recursive: true, force: true });
     for (const suite of selected) {
-      const common = { version, suiteEntry, fixture: path.resolve(repoRoot, suite.fixture), artifactsName: suite.name, restricted: suite.restricted };
+      if (suite.versions && !suite.versions.includes(version)) {
+        console.log(`[integration] VS Code ${codeServerVersions[version].vscode} ${suite.name}: not run here (the suite needs ${suite.versions.join(', ')})`);
+        continue;
+      }
+      const common = {
+        version,
+        suiteEntry,
+        fixture: path.resolve(repoRoot, suite.fixture),
+        artifactsName: suite.name,
+        restricted: suite.restricted,
+        testExtensions: suite.testExtensions ?? [],
+        settings: suite.settings ?? {},
+        ...(suite.timeoutMs ? { timeoutMs: suite.timeoutMs } : {}),
+      };
       const results = suite.phases
         ? await runPhasesInVsCode({ ...common, phases: suite.phases })
         : [await runSuiteInVsCode({ ...common, env: { SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, suite.dir) } })];

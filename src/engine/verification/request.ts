@@ -3,6 +3,7 @@
 // caller sends are VerifyArguments (every field optional); config/settings.ts turns them into the
 // VerifyRequest the runner runs: the call's own values, else a setting someone set, else the
 // explicit-call defaults below.
+import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ToolError } from '../errors';
 import { VerificationScopeSchema, scopes } from './report';
@@ -82,4 +83,33 @@ export function parseVerifyOptions(raw: RawVerifyOptions): VerifyArguments {
     throw new ToolError('invalid_request', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`).join('; '));
   }
   return parsed.data;
+}
+
+/** The verify options in node:util parseArgs form: the CLI's `verify` and the chat's `/verify` both parse with these. */
+export const verifyOptionSpecs = {
+  scope: { type: 'string' },
+  target: { type: 'string' },
+  configuration: { type: 'string' },
+  framework: { type: 'string' },
+  restore: { type: 'boolean' },
+  timeout: { type: 'string' },
+  changed: { type: 'string', multiple: true },
+} as const;
+
+/** Splits a typed line into words, honouring "double" and 'single' quotes (for paths with spaces). */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  for (const match of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
+  return words;
+}
+
+/** `/verify --scope affected --timeout 60` (the words after the command): the same parsing as `sharpclaw verify`. */
+export function parseVerifyCommandLine(args: readonly string[]): VerifyArguments {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({ args: [...args], options: verifyOptionSpecs, allowPositionals: false, strict: true }));
+  } catch (error) {
+    throw new ToolError('invalid_request', error instanceof Error ? error.message : String(error));
+  }
+  return parseVerifyOptions(values);
 }

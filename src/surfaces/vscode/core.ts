@@ -14,6 +14,10 @@ import { clearCache } from './commands/clearCacheCommand';
 import { loadWorkspace } from './commands/loadWorkspaceCommand';
 import { setUpMcpForAnotherAgent } from './commands/setUpMcpCommand';
 import { applyHostWrite } from './edits/hostWrites';
+import { createChatHandler } from './chat/chatParticipant';
+import { TurnRecording } from './chat/turnRecording';
+import { TurnStorage } from './chat/turnStorage';
+import { undoLastTurn } from './chat/undoLastTurnCommand';
 import { renameSymbol } from './edits/renameSymbolCommand';
 import { createEditJournal, replayEdit } from './edits/replayEditCommands';
 import type { EditJournal } from './edits/editJournal';
@@ -61,6 +65,12 @@ export class Core implements vscode.Disposable {
   readonly loadProgress: LoadProgressReporter;
   /** SharpClaw's edits in this window, for Undo Last Edit / Redo Last Edit. */
   readonly editJournal: EditJournal;
+  /** @sharpclaw turns of this workspace: their event log and checkpoints, in the extension's workspace storage. */
+  readonly turnStorage: TurnStorage;
+  /** Records our tools' writes into the running @sharpclaw turn. */
+  readonly turnRecording = new TurnRecording();
+  /** The @sharpclaw participant's request handler. */
+  readonly chatHandler: vscode.ChatRequestHandler;
   /** Handlers of the commands contributed in package.json, by command id. */
   readonly commands: Record<string, CommandHandler>;
   private readonly disposables: vscode.Disposable[] = [];
@@ -75,7 +85,11 @@ export class Core implements vscode.Disposable {
       permissions: this.permissions,
       transport: new LanguageClientTransport({ serverDll: context.asAbsolutePath(path.join('dist', 'server', 'SharpClaw.Server.dll')), logDirectory: context.logUri.fsPath, storeDirectory: path.join(context.globalStorageUri.fsPath, 'store'), dotnetPath: configuredDotnetPath }, log, trace),
       dotnetPath: configuredDotnetPath,
-      applyWrite: applyHostWrite,
+      applyWrite: async (params) => {
+        const applied = await applyHostWrite(params);
+        if (applied) await this.turnRecording.recordHostWrite(params);
+        return applied;
+      },
       settingsLayers: () => vscodeVerificationLayers(vscode.workspace.workspaceFolders?.[0]?.uri),
       progress: (tool, message) => log.info(`${tool.name}: ${message}`),
       log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m), trace: (m) => trace.appendLine(m) },
@@ -97,6 +111,8 @@ export class Core implements vscode.Disposable {
       dotnetPath: configuredDotnetPath,
       host: this.session.requester,
     });
+    this.turnStorage = new TurnStorage(context);
+    this.chatHandler = createChatHandler({ storage: this.turnStorage, recording: this.turnRecording, permissions: this.permissions, workspaceFolder: firstWorkspaceFolder });
     reportInvalidSettings(log);
     this.disposables.push(
       this.approvalLog,
@@ -127,6 +143,7 @@ export class Core implements vscode.Disposable {
       'sharpclaw.renameSymbol': rename,
       // The editor context menu's entry (its title names SharpClaw beside VS Code's own Rename Symbol).
       'sharpclaw.renameSymbolInEditor': rename,
+      'sharpclaw.undoLastTurn': () => undoLastTurn(this.turnStorage, log),
       'sharpclaw.undoLastEdit': () => replayEdit(this.editJournal, 'undo', log),
       'sharpclaw.redoLastEdit': () => replayEdit(this.editJournal, 'redo', log),
       'sharpclaw.showHostStatus': () => showHostStatus(host, log),

@@ -10,6 +10,7 @@ import type { HostState } from '../../engine/host/hostState';
 import { ExtensionLog, type LogLine } from './logging/extensionLog';
 import type { HostStatus } from '../../engine/protocol/hostStatus';
 import { HostStatusBar } from './status/hostStatusBar';
+import type { TurnEvent } from '../../engine/turns/turnEvents';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface SharpClawApi {
@@ -23,6 +24,8 @@ export interface SharpClawApi {
   approvals(): readonly ApprovalLogEntry[];
   /** Each step of a solution load (undefined when it ends), as the status bar shows it. */
   onDidChangeLoadProgress: Core['loadProgress']['onDidChange'];
+  /** The @sharpclaw turns' lifecycle events of this workspace, oldest first (what the sidebar's timeline shows). */
+  turnEvents(): readonly TurnEvent[];
   /** Extension tests only (ExtensionMode.Test): the next permission dialog, which VS Code refuses to show while tests run. */
   nextPermissionDialog?(): Promise<PendingPermissionDialog>;
 }
@@ -49,6 +52,14 @@ class DialogQueue {
     const dialog = this.dialogs.shift();
     return dialog ? Promise.resolve(dialog) : new Promise((resolve) => this.waiting.push(resolve));
   }
+}
+
+/** @sharpclaw (contributed in package.json); none where this VS Code has no chat. */
+function createParticipant(handler: vscode.ChatRequestHandler): vscode.Disposable[] {
+  if (typeof vscode.chat?.createChatParticipant !== 'function') return [];
+  const participant = vscode.chat.createChatParticipant('sharpclaw.agent', handler);
+  participant.iconPath = new vscode.ThemeIcon('verified');
+  return [participant];
 }
 
 export function activate(context: vscode.ExtensionContext): SharpClawApi {
@@ -86,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
         invoke: (options, token) => getCore().invokeTool(name, options, token),
       }),
     ),
+    ...createParticipant((request, chatContext, stream, token) => getCore().chatHandler(request, chatContext, stream, token)),
     vscode.window.registerWebviewViewProvider('sharpclaw.reportView', {
       resolveWebviewView: (view, resolveContext, token) => getCore().reportView.resolveWebviewView(view, resolveContext, token),
     }),
@@ -104,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
     onDidChangeHostState: (listener, thisArgs, disposables) => getCore().host.onDidChangeState(listener, thisArgs, disposables),
     onDidRenderSidebar: (listener, thisArgs, disposables) => getCore().reportView.onDidRender(listener, thisArgs, disposables),
     approvals: () => core?.approvalLog.list() ?? [],
+    turnEvents: () => getCore().turnStorage.events.read(),
     onDidChangeLoadProgress: (listener, thisArgs, disposables) => getCore().loadProgress.onDidChange(listener, thisArgs, disposables),
     ...(context.extensionMode === vscode.ExtensionMode.Test
       ? { nextPermissionDialog: () => testDialogs.take() }

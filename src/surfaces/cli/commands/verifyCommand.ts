@@ -8,7 +8,7 @@ import { StdioHostTransport, bundledServerDll } from '../../../engine/host/hostP
 import { Session } from '../../../engine/session';
 import { isFailingStatus } from '../../../engine/verification/report';
 import { renderReport } from '../../../engine/verification/renderReport';
-import { parseVerifyOptions } from '../../../engine/verification/request';
+import { parseVerifyOptions, verifyOptionSpecs } from '../../../engine/verification/request';
 import { verify } from '../../../engine/verification/runner';
 import { ToolError, asToolError } from '../../../engine/errors';
 import type { CliCommand } from '../commands';
@@ -27,15 +27,7 @@ export const verifyCommand: CliCommand = {
   name: 'verify',
   usage: 'sharpclaw verify [--scope build|tests|all|affected] [--target FILE] [--configuration C] [--framework F] [--restore] [--timeout S] [--changed FILE]... [options]',
   summary: 'build and test the workspace and print a typed report (needs --allow-shell when not interactive)',
-  options: {
-    scope: { type: 'string' },
-    target: { type: 'string' },
-    configuration: { type: 'string' },
-    framework: { type: 'string' },
-    restore: { type: 'boolean' },
-    timeout: { type: 'string' },
-    changed: { type: 'string', multiple: true },
-  },
+  options: verifyOptionSpecs,
   async run(values, _positionals, globals) {
     const args = parseVerifyOptions({
       scope: values.scope,

@@ -1,0 +1,162 @@
+// @sharpclaw, the chat participant: runs an agent turn with the model the person picked, our
+// tools and edit_file, then (build mode) the engine's verify-and-repair loop; /plan, /spec and
+// /research only read and never verify; /verify [options] runs verify_workspace with the CLI's
+// option parsing. Progress and the verdict stream into the response; every lifecycle event is
+// appended to the workspace's turn log.
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { resolveVerification } from '../../../engine/config/settings';
+import type { PermissionPolicy } from '../../../engine/permissions/permissionPolicy';
+import { renderReport } from '../../../engine/verification/renderReport';
+import { parseVerifyCommandLine, splitCommandLine } from '../../../engine/verification/request';
+import { verificationService } from '../../../engine/verification/verificationService';
+import { TurnRecorder } from '../../../engine/turns/turnRecorder';
+import type { TurnMode } from '../../../engine/turns/turnEvents';
+import { runTurnLoop, type TurnOutcome } from '../../../engine/turns/verifyRepairLoop';
+import { vscodeVerificationLayers } from '../config/vscodeSettings';
+import { toAbortSignal } from '../tools/vscodeToolAdapter';
+import { runAgentPass } from './agentPass';
+import { runEditFile } from './editFileTool';
+import type { TurnRecording } from './turnRecording';
+import type { TurnStorage } from './turnStorage';
+import { verifyThroughTool } from './turnVerifier';
+
+export const participantId = 'sharpclaw.agent';
+
+export interface ParticipantOptions {
+  storage: TurnStorage;
+  recording: TurnRecording;
+  permissions: PermissionPolicy;
+  workspaceFolder: () => string | undefined;
+}
+
+const modeInstructions: Record<TurnMode, string> = {
+  build: 'You are @sharpclaw, a C# coding agent. Make the requested change with the tools (edit files with sharpclaw_edit_file; use the csharp_* tools for exact answers). Your edits are built and tested automatically after your turn.',
+  plan: 'You are @sharpclaw in plan mode: read the code with the tools and write a step-by-step plan. Do not edit files.',
+  spec: 'You are @sharpclaw in spec mode: read the code with the tools and write a specification of the change. Do not edit files.',
+  research: 'You are @sharpclaw in research mode: answer the question from the code, with the tools. Do not edit files.',
+};
+
+/** The earlier turns of this chat, as messages, so a repair and a new prompt keep the history. */
+function historyMessages(context: vscode.ChatContext): vscode.LanguageModelChatMessage[] {
+  const messages: vscode.LanguageModelChatMessage[] = [];
+  for (const turn of context.history) {
+    if (turn instanceof vscode.ChatRequestTurn) messages.push(vscode.LanguageModelChatMessage.User(turn.prompt));
+    else if (turn instanceof vscode.ChatResponseTurn) {
+      const text = turn.response.map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : '')).join('');
+      if (text) messages.push(vscode.LanguageModelChatMessage.Assistant(text));
+    }
+  }
+  return messages;
+}
+
+function verdictMarkdown(outcome: TurnOutcome): string {
+  const heading: Record<TurnOutcome['verdict'], string> = {
+    notVerified: 'Not verified',
+    // The summary says what ran (skipped tests are not evidence that tests pass): the heading claims no more.
+    passed: 'Verified',
+    skipped: 'Verification skipped',
+    failed: 'Verification failed',
+    unverified: 'Not verified',
+    cancelled: 'Cancelled',
+    error: 'Stopped',
+  };
+  const repairs = outcome.repairs > 0 ? ` after ${outcome.repairs} repair${outcome.repairs === 1 ? '' : 's'}` : '';
+  const lines = [`\n\n**${heading[outcome.verdict]}**${outcome.verdict === 'passed' ? repairs : ''}. ${outcome.summary}`];
+  if (outcome.report && !outcome.succeeded) lines.push('', '```text', renderReport(outcome.report), '```');
+  return lines.join('\n');
+}
+
+/** The participant's request handler (extension.ts registers the participant and calls this lazily). */
+export function createChatHandler(options: ParticipantOptions): vscode.ChatRequestHandler {
+  const handler: vscode.ChatRequestHandler = async (request, context, stream, token) => {
+    const workspaceFolder = options.workspaceFolder();
+    if (!workspaceFolder) {
+      stream.markdown('Open a folder with a .NET solution or project first.');
+      return { errorDetails: { message: 'No workspace folder is open.' } };
+    }
+    if (request.command === 'verify') return verifyCommand(request, stream, token);
+    const mode: TurnMode = request.command === 'plan' || request.command === 'spec' || request.command === 'research' ? request.command : 'build';
+    let settings;
+    try {
+      settings = resolveVerification({ workspaceFolder, editorLayers: vscodeVerificationLayers(vscode.Uri.file(workspaceFolder)) }).values;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      stream.markdown(message);
+      return { errorDetails: { message } };
+    }
+    const turnId = randomUUID().replace(/-/g, '');
+    const recorder = new TurnRecorder(turnId, workspaceFolder);
+    const recording = options.recording.begin(recorder);
+    const messages = [vscode.LanguageModelChatMessage.User(modeInstructions[mode]), ...historyMessages(context)];
+    const abort = toAbortSignal(token);
+    try {
+      const outcome = await runTurnLoop({
+        turnId,
+        mode,
+        prompt: request.prompt,
+        settings,
+        recorder,
+        events: options.storage.events,
+        signal: abort.signal,
+        ...(verificationService.lastReport?.build ? { baselineDiagnostics: verificationService.lastReport.build.diagnostics } : {}),
+        progress: (message) => stream.progress(message),
+        runPass: async (input) => {
+          messages.push(vscode.LanguageModelChatMessage.User(input.kind === 'initial' ? input.prompt : input.repairInput));
+          await runAgentPass({
+            model: request.model,
+            messages,
+            mode,
+            toolInvocationToken: request.toolInvocationToken,
+            stream,
+            token,
+            runEditFile: async (args) => {
+              const result = await runEditFile(args, { workspaceFolder, permissions: options.permissions, signal: abort.signal });
+              if (result.write) options.recording.record('sharpclaw_edit_file', result.write.file, result.write.before, result.write.after);
+              return result;
+            },
+          });
+          // The stable API reports no token usage: none is reported rather than an invented number.
+          return {};
+        },
+        verify: (verifyRequest) => verifyThroughTool(verifyRequest, request.toolInvocationToken, token),
+        saveCheckpoint: (checkpoint) => options.storage.checkpoints.save(checkpoint),
+      });
+      stream.markdown(verdictMarkdown(outcome));
+      if (outcome.checkpoint.mutations.length > 0) stream.button({ command: 'sharpclaw.undoLastTurn', title: 'Undo Last Turn' });
+      stream.button({ command: 'sharpclaw.openSidebar', title: 'Show in SharpClaw sidebar' });
+      return {
+        metadata: { turnId, verdict: outcome.verdict, succeeded: outcome.succeeded, repairs: outcome.repairs, checks: outcome.checks },
+        ...(outcome.succeeded ? {} : { errorDetails: { message: outcome.summary } }),
+      };
+    } finally {
+      recording.dispose();
+      abort.dispose();
+    }
+  };
+
+  async function verifyCommand(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    let args;
+    try {
+      args = parseVerifyCommandLine(splitCommandLine(request.prompt));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      stream.markdown(`/verify: ${message}`);
+      return { errorDetails: { message } };
+    }
+    stream.progress(`Verifying (${args.scope ?? 'from the settings'})…`);
+    try {
+      const report = await verifyThroughTool(args, request.toolInvocationToken, token);
+      stream.markdown(['```text', renderReport(report), '```'].join('\n'));
+      stream.button({ command: 'sharpclaw.openSidebar', title: 'Show in SharpClaw sidebar' });
+      const failed = report.status !== 'passed' && report.status !== 'skipped';
+      return { metadata: { verify: report.status }, ...(failed ? { errorDetails: { message: report.summary } } : {}) };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      stream.markdown(message);
+      return { errorDetails: { message } };
+    }
+  }
+
+  return handler;
+}

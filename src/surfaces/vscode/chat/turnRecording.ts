@@ -1,0 +1,36 @@
+// Connects the writes of our tools to the running @sharpclaw turn: the host's applied writes
+// (csharp_rename_symbol, csharp_edit with apply, which Core applies through the editor) and
+// edit_file's. A write is recorded only when the file now holds what the write planned, so a
+// file the person changed meanwhile (left alone by the write) is not claimed by the turn.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AuthorizeWriteParams } from '../../../engine/protocol/edits';
+import type { TurnRecorder } from '../../../engine/turns/turnRecorder';
+
+export class TurnRecording {
+  private active: TurnRecorder | undefined;
+  private sequence = 0;
+
+  /** Records into `recorder` until the returned disposable is disposed. */
+  begin(recorder: TurnRecorder): vscode.Disposable {
+    this.active = recorder;
+    return new vscode.Disposable(() => {
+      if (this.active === recorder) this.active = undefined;
+    });
+  }
+
+  record(tool: string, file: string, before: string | null, after: string | null): void {
+    this.active?.record({ id: `${this.active.turnId}-${++this.sequence}`, file, tool, before, after });
+  }
+
+  /** After Core applied a host write: records each file change that landed. */
+  async recordHostWrite(params: AuthorizeWriteParams): Promise<void> {
+    if (!this.active) return;
+    for (const change of params.changes ?? []) {
+      const file = path.join(params.workspace, change.newPath ?? change.path);
+      const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.fsPath === file);
+      const now = document ? document.getText() : await vscode.workspace.fs.readFile(vscode.Uri.file(file)).then((bytes) => new TextDecoder().decode(bytes), () => null);
+      if (now === change.after) this.record(params.tool ?? params.operation, file, change.before, change.after);
+    }
+  }
+}
