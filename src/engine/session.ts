@@ -72,6 +72,8 @@ export class Session {
   };
   /** The tool whose call runs now, named in authorization requests that do not name one. */
   private currentTool = 'SharpClaw';
+  /** The interrupted-apply report asked for when the host last became ready (it never rejects). */
+  private recovery: Promise<void> = Promise.resolve();
 
   /** The host as tools and commands use it: the supervisor, with onDidHostAnswer after each answer. */
   readonly requester: HostRequester = {
@@ -98,7 +100,7 @@ export class Session {
       ...(options.crashBudget ? { crashBudget: options.crashBudget } : {}),
     });
     this.stateSubscription = this.host.onDidChangeState((state) => {
-      if (state.kind === 'ready') void this.recoverInterruptedEdits();
+      if (state.kind === 'ready') this.recovery = this.recoverInterruptedEdits();
       if (state.kind !== 'ready') this.lastLoadProgress = undefined;
     });
     this.progressSubscription = this.host.onLoadProgress((progress) => {
@@ -160,9 +162,15 @@ export class Session {
     };
   }
 
-  /** Runs one tool call through the shared pipeline. */
-  runTool(tool: AnyToolDefinition, input: unknown, signal: AbortSignal): Promise<ToolOutcome> {
-    return runTool(tool, input, () => this.toolContext(tool, signal));
+  /**
+   * Runs one tool call through the shared pipeline. A host that started for it first reports a killed
+   * host's interrupted apply: that report is awaited too, so it is out before the answer (a CLI call on
+   * the resident host closes its connection right after the answer, which would drop it).
+   */
+  async runTool(tool: AnyToolDefinition, input: unknown, signal: AbortSignal): Promise<ToolOutcome> {
+    const outcome = await runTool(tool, input, () => this.toolContext(tool, signal));
+    await this.recovery;
+    return outcome;
   }
 
   /** Tells listeners about a verification report (the verifier's own service publishes to this). */
@@ -170,8 +178,9 @@ export class Session {
     this.reportEmitter.fire(report);
   }
 
-  /** Stops the host. */
+  /** Stops the host (after the interrupted-apply report of its start, if still pending). */
   async close(): Promise<void> {
+    await this.recovery;
     await this.host.stop();
   }
 
