@@ -162,15 +162,9 @@ export class Session {
     };
   }
 
-  /**
-   * Runs one tool call through the shared pipeline. A host that started for it first reports a killed
-   * host's interrupted apply: that report is awaited too, so it is out before the answer (a CLI call on
-   * the resident host closes its connection right after the answer, which would drop it).
-   */
-  async runTool(tool: AnyToolDefinition, input: unknown, signal: AbortSignal): Promise<ToolOutcome> {
-    const outcome = await runTool(tool, input, () => this.toolContext(tool, signal));
-    await this.recovery;
-    return outcome;
+  /** Runs one tool call through the shared pipeline. */
+  runTool(tool: AnyToolDefinition, input: unknown, signal: AbortSignal): Promise<ToolOutcome> {
+    return runTool(tool, input, () => this.toolContext(tool, signal));
   }
 
   /** Tells listeners about a verification report (the verifier's own service publishes to this). */
@@ -178,7 +172,11 @@ export class Session {
     this.reportEmitter.fire(report);
   }
 
-  /** Stops the host (after the interrupted-apply report of its start, if still pending). */
+  /**
+   * Stops the host, after the interrupted-apply report its start asked for: a CLI call on the resident host
+   * closes its connection right after the answer, which would drop a report still on its way. (Not awaited
+   * per tool call: the host answers it behind a running load, and other calls must not wait for that.)
+   */
   async close(): Promise<void> {
     await this.recovery;
     await this.host.stop();
