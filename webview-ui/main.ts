@@ -7,6 +7,8 @@ import { actions, emptyState, verifyingNotice, type WorkspaceView } from './sect
 import { workspaceSection } from './sections/workspaceSection';
 import { hostSection, type HostView } from './sections/hostSection';
 import { reportSection } from './sections/reportSection';
+import { turnsSection } from './sections/turnsSection';
+import type { TurnTimeline } from '../src/engine/turns/turnSchemas';
 import type { VerificationReport } from '../src/engine/verification/report';
 
 type ApprovalEntry = Extract<ToWebviewMessage, { type: 'approvals' }>['entries'][number];
@@ -17,6 +19,9 @@ let approvals: readonly ApprovalEntry[] = [];
 let reports: readonly VerificationReport[] = [];
 let selectedReport = 0;
 let workspace: WorkspaceView | undefined;
+let turns: readonly TurnTimeline[] = [];
+let undoableTurn: string | null = null;
+let runningTurn: string | null = null;
 
 function render(): void {
   const report = reports[selectedReport];
@@ -27,7 +32,8 @@ function render(): void {
       }, [...verifyingNotice(workspace), actions(workspace)])
     : emptyState(workspace);
   const loaded = workspaceSection(workspace);
-  app.replaceChildren(verification, ...(loaded ? [loaded] : []), hostSection(host), approvalsSection(approvals, workspace?.remembered ?? []));
+  const timeline = turnsSection(turns, undoableTurn, runningTurn);
+  app.replaceChildren(verification, ...(timeline ? [timeline] : []), ...(loaded ? [loaded] : []), hostSection(host), approvalsSection(approvals, workspace?.remembered ?? []));
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -56,6 +62,11 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       reports = message.reports;
       selectedReport = 0;
       break;
+    case 'turns':
+      turns = message.turns;
+      undoableTurn = message.undoable;
+      runningTurn = message.running;
+      break;
     case 'workspace': {
       const { type: _type, ...rest } = message;
       workspace = rest;
@@ -65,6 +76,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   render();
   if (message.type === 'hostStatus' || message.type === 'hostError') vscode.postMessage({ type: 'rendered', what: message.type });
   if (message.type === 'reports' && reports.length) vscode.postMessage({ type: 'rendered', what: 'report' });
+  // The timeline's text as it is on screen, so a test can read what the person sees.
+  if (message.type === 'turns') vscode.postMessage({ type: 'rendered', what: 'turns', text: (document.querySelector('[data-testid=turns]') as HTMLElement | null)?.innerText.slice(0, 20_000) ?? '' });
 });
 
 render();

@@ -8,31 +8,9 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { VerificationScopeSchema, VerificationStatusSchema } from '../verification/report';
 import { MutationKindSchema } from './mutations';
+import { TurnModeSchema, TurnVerdictSchema, UsageSchema } from './turnSchemas';
 
-export const turnModes = ['build', 'plan', 'spec', 'research'] as const;
-export const TurnModeSchema = z.enum(turnModes);
-export type TurnMode = z.infer<typeof TurnModeSchema>;
-
-export const UsageSchema = z.object({ inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0) });
-export type Usage = z.infer<typeof UsageSchema>;
-
-export const TurnVerdictSchema = z.enum([
-  /** No check ran: a plan/spec/research turn, verification off, or no recorded change to check. */
-  'notVerified',
-  /** The last check passed. */
-  'passed',
-  /** The last check was explicitly skipped (no .NET target, nothing affected). */
-  'skipped',
-  /** Build or tests still fail after the repairs the budget allowed. */
-  'failed',
-  /** The check could not say: denied, missing prerequisites or timed out. No repair was tried for it. */
-  'unverified',
-  /** The person cancelled (or the turn was interrupted); its edits are finalized for undo. */
-  'cancelled',
-  /** The model or a tool failed the pass. */
-  'error',
-]);
-export type TurnVerdict = z.infer<typeof TurnVerdictSchema>;
+export { TurnModeSchema, TurnVerdictSchema, UsageSchema, turnModes, type TurnMode, type TurnVerdict, type Usage } from './turnSchemas';
 
 const base = { turnId: z.string().min(1), at: z.string() };
 

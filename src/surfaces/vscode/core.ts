@@ -97,11 +97,12 @@ export class Core implements vscode.Disposable {
     });
     const host = this.session.host;
     this.loadProgress = new LoadProgressReporter(() => host.cancelAll());
+    this.turnStorage = new TurnStorage(context);
     this.reportView = new ReportViewProvider(context.extensionUri, host, log, this.approvalLog, this.loadProgress, {
       approvalStore: this.approvalStore,
       onDidChangeVerification: (listener) => verificationService.onDidChangeRunning(listener),
       workspaceFolder: firstWorkspaceFolder,
-    });
+    }, { events: this.turnStorage.events, lastUndoableTurn: () => this.turnStorage.lastUndoableTurn(), activeTurnId: () => this.turnRecording.activeTurnId });
     this.editJournal = createEditJournal(this.session.requester, () => this.session.requireWorkspaceFolder());
     const verification = createVerificationFeature({
       service: verificationService,
@@ -111,7 +112,6 @@ export class Core implements vscode.Disposable {
       dotnetPath: configuredDotnetPath,
       host: this.session.requester,
     });
-    this.turnStorage = new TurnStorage(context);
     this.chatHandler = createChatHandler({ storage: this.turnStorage, recording: this.turnRecording, permissions: this.permissions, workspaceFolder: firstWorkspaceFolder });
     reportInvalidSettings(log);
     this.disposables.push(

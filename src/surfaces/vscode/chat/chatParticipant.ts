@@ -12,6 +12,7 @@ import { parseVerifyCommandLine, splitCommandLine } from '../../../engine/verifi
 import { verificationService } from '../../../engine/verification/verificationService';
 import { TurnRecorder } from '../../../engine/turns/turnRecorder';
 import type { TurnMode } from '../../../engine/turns/turnEvents';
+import { verdictHeading } from '../../../engine/turns/turnSchemas';
 import { runTurnLoop, type TurnOutcome } from '../../../engine/turns/verifyRepairLoop';
 import { vscodeVerificationLayers } from '../config/vscodeSettings';
 import { toAbortSignal } from '../tools/vscodeToolAdapter';
@@ -51,18 +52,7 @@ function historyMessages(context: vscode.ChatContext): vscode.LanguageModelChatM
 }
 
 function verdictMarkdown(outcome: TurnOutcome): string {
-  const heading: Record<TurnOutcome['verdict'], string> = {
-    notVerified: 'Not verified',
-    // The summary says what ran (skipped tests are not evidence that tests pass): the heading claims no more.
-    passed: 'Verified',
-    skipped: 'Verification skipped',
-    failed: 'Verification failed',
-    unverified: 'Not verified',
-    cancelled: 'Cancelled',
-    error: 'Stopped',
-  };
-  const repairs = outcome.repairs > 0 ? ` after ${outcome.repairs} repair${outcome.repairs === 1 ? '' : 's'}` : '';
-  const lines = [`\n\n**${heading[outcome.verdict]}**${outcome.verdict === 'passed' ? repairs : ''}. ${outcome.summary}`];
+  const lines = [`\n\n**${verdictHeading(outcome.verdict, outcome.repairs)}**. ${outcome.summary}`];
   if (outcome.report && !outcome.succeeded) lines.push('', '```text', renderReport(outcome.report), '```');
   return lines.join('\n');
 }

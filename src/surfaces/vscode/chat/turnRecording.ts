@@ -11,6 +11,11 @@ export class TurnRecording {
   private active: TurnRecorder | undefined;
   private sequence = 0;
 
+  /** The turn recording now (one runs at a time), for the sidebar to tell a running turn from an interrupted one. */
+  get activeTurnId(): string | undefined {
+    return this.active?.turnId;
+  }
+
   /** Records into `recorder` until the returned disposable is disposed. */
   begin(recorder: TurnRecorder): vscode.Disposable {
     this.active = recorder;

@@ -1,5 +1,5 @@
-// The SharpClaw sidebar (webview view): verification reports, the Roslyn host's live status, what
-// the last load gave, and approvals. Every change is pushed to the view as it happens (host
+// The SharpClaw sidebar (webview view): verification reports, the timeline of @sharpclaw turns, the
+// Roslyn host's live status, what the last load gave, and approvals. Every change is pushed to the view as it happens (host
 // state, loads, verifications under way, approvals, Workspace Trust): the person never needs
 // Refresh to see the truth. Opening it is a user action, so it may start the host.
 import * as vscode from 'vscode';
@@ -12,6 +12,8 @@ import type { VerificationReport } from '../../../engine/verification/report';
 import type { RunningVerification } from '../../../engine/verification/verificationService';
 import type { SolutionInspectResult } from '../../../engine/protocol/semantic';
 import { allTools } from '../../../engine/tools/registry';
+import { turnTimelines } from '../../../engine/turns/turnTimeline';
+import type { TurnEventLog } from '../../../engine/turns/turnEvents';
 import type { ApprovalStore } from '../approvals/approvalStore';
 import { renderWebviewHtml } from './webviewHtml';
 import { FromWebviewMessageSchema, type FromWebviewMessage, type ToWebviewMessage } from './webviewMessages';
@@ -45,6 +47,11 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
       onDidChangeVerification(listener: (running: RunningVerification | undefined) => void): { dispose(): void };
       workspaceFolder(): string | undefined;
     },
+    private readonly turns: {
+      events: TurnEventLog;
+      lastUndoableTurn(): string | undefined;
+      activeTurnId(): string | undefined;
+    },
   ) {
     this.disposables.push(
       host.onDidChangeState((state) => {
@@ -64,6 +71,7 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
         this.postWorkspace();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.postWorkspace()),
+      turns.events.onDidAppend(() => this.postTurns()),
     );
   }
 
@@ -111,6 +119,7 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
     this.post({ type: 'hostState', state: this.host.state, description: describeHostState(this.host.state) });
     this.postApprovals();
     this.postWorkspace();
+    this.postTurns();
     this.post({ type: 'loadProgress', progress: this.loadProgress.last ?? null });
     await this.postHostStatus(true);
   }
@@ -210,6 +219,16 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
     }
     const position = new vscode.Position(line - 1, column - 1);
     await vscode.window.showTextDocument(uri, { selection: new vscode.Range(position, position), preview: true });
+  }
+
+  /** The timeline of the newest turns, read back from the append-only log (it is small: a few turns' events). */
+  private postTurns(): void {
+    if (!this.view) return;
+    try {
+      this.post({ type: 'turns', turns: turnTimelines(this.turns.events.read(), this.workspace.workspaceFolder()), undoable: this.turns.lastUndoableTurn() ?? null, running: this.turns.activeTurnId() ?? null });
+    } catch (error) {
+      this.log.warn(`Could not read the turn log for the sidebar: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private postApprovals(): void {

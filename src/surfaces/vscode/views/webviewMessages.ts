@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { HostStatusSchema } from '../../../engine/protocol/hostStatus';
 import { SolutionInspectResultSchema } from '../../../engine/protocol/semantic';
+import { TurnTimelineSchema } from '../../../engine/turns/turnSchemas';
 import { VerificationReportSchema } from '../../../engine/verification/report';
 
 export const HostStateSchema = z.discriminatedUnion('kind', [
@@ -31,7 +32,7 @@ export const LoadProgressMessageSchema = z.object({
 });
 
 /** Commands the sidebar's buttons may run; anything else is refused. */
-export const sidebarCommands = ['sharpclaw.verifyAffected', 'sharpclaw.loadWorkspace', 'sharpclaw.resetApprovals', 'workbench.trust.manage'] as const;
+export const sidebarCommands = ['sharpclaw.verifyAffected', 'sharpclaw.loadWorkspace', 'sharpclaw.resetApprovals', 'sharpclaw.undoLastTurn', 'workbench.trust.manage'] as const;
 
 /** What the sidebar knows about the open workspace and the work under way. */
 export const WorkspaceMessageSchema = z.object({
@@ -55,6 +56,8 @@ export const ToWebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('loadProgress'), progress: LoadProgressMessageSchema.nullable() }),
   /** Verification reports of this session, newest first (at most a few). */
   z.object({ type: z.literal('reports'), reports: z.array(VerificationReportSchema) }),
+  /** The newest @sharpclaw turns of this workspace, newest first: edits, checks, repairs, verdict. */
+  z.object({ type: z.literal('turns'), turns: z.array(TurnTimelineSchema), undoable: z.string().nullable(), running: z.string().nullable() }),
   z.object({ type: z.literal('workspace') }).merge(WorkspaceMessageSchema),
 ]);
 
@@ -68,7 +71,7 @@ export const FromWebviewMessageSchema = z.discriminatedUnion('type', [
   /** Open a file of the workspace at a one-based position (a diagnostic or a stack frame). */
   z.object({ type: z.literal('openLocation'), file: z.string().min(1), line: z.number().int().min(1), column: z.number().int().min(1).optional() }),
   /** Sent after the webview has put content on screen, so tests screenshot real content. */
-  z.object({ type: z.literal('rendered'), what: z.enum(['hostStatus', 'hostError', 'report']) }),
+  z.object({ type: z.literal('rendered'), what: z.enum(['hostStatus', 'hostError', 'report', 'turns']), text: z.string().max(20_000).optional() }),
 ]);
 
 export type ToWebviewMessage = z.infer<typeof ToWebviewMessageSchema>;
