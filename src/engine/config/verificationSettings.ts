@@ -11,6 +11,11 @@ export const verificationSettingSchemas = {
   maxRepairIterations: z.number().int().min(0).max(5).default(2).describe('How many times the agent may repair a failed verification (0–5). 2 means one initial check plus at most two repairs and their checks.'),
   allowRestore: z.boolean().default(false).describe('Allow `dotnet restore` during verification. Off by default: missing assets are reported as a prerequisite instead.'),
   timeoutSeconds: z.number().int().min(1).max(3600).default(600).describe('Time limit in seconds for each automatic verification step and for acquiring the workspace lock (1–3600).'),
+  afterAgentEdits: z
+    .boolean()
+    .default(false)
+    .describe("VS Code: verify the affected projects once edits to C# and project files by agents SharpClaw does not run (such as Copilot's agent mode) have settled. Edits you type yourself do not count. Off by default; the build still asks for your approval."),
+  afterAgentEditsDelaySeconds: z.number().int().min(1).max(600).default(10).describe('How long agent edits must be quiet, in seconds, before the check of sharpclaw.verification.afterAgentEdits runs (1–600).'),
 } as const;
 
 export type VerificationSettingKey = keyof typeof verificationSettingSchemas;

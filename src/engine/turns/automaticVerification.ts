@@ -21,11 +21,16 @@ export function whyNoAutomaticCheck(mode: TurnMode, settings: VerificationSettin
  * restore setting, and the automatic timeout (600 s by default) per step and for the lock.
  */
 export function automaticVerifyRequest(settings: VerificationSettings, recorder: TurnRecorder): VerifyRequest {
+  return automaticVerifyRequestFor(settings, recorder.workspaceFolder, recorder.changedFiles);
+}
+
+/** The same rule for absolute changed files from anywhere (the check after another agent's edits). */
+export function automaticVerifyRequestFor(settings: VerificationSettings, workspaceFolder: string, changedFiles: readonly string[]): VerifyRequest {
   return VerifyRequestSchema.parse({
     scope: settings.scope,
     restore: settings.allowRestore,
     timeoutSeconds: settings.timeoutSeconds,
-    ...(settings.scope === 'affected' ? { changedFiles: recorder.changedFiles.map((file) => path.relative(recorder.workspaceFolder, file)) } : {}),
+    ...(settings.scope === 'affected' ? { changedFiles: changedFiles.map((file) => path.relative(workspaceFolder, file)) } : {}),
   });
 }
 

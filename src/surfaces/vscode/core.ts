@@ -31,7 +31,8 @@ import type { HostStatusBar } from './status/hostStatusBar';
 import { invokeTool, prepareToolInvocation } from './tools/vscodeToolAdapter';
 import { createVerificationFeature } from './verification/verificationCommands';
 import { ReportViewProvider } from './views/reportViewProvider';
-import { vscodeVerificationLayers } from './config/vscodeSettings';
+import { readVerificationSettings, vscodeVerificationLayers } from './config/vscodeSettings';
+import type { VerificationSettings } from '../../engine/config/verificationSettings';
 import type { HostSupervisor } from '../../engine/host/hostSupervisor';
 import { Session } from '../../engine/session';
 import { findTool } from '../../engine/tools/registry';
@@ -67,6 +68,10 @@ export class Core implements vscode.Disposable {
   readonly editJournal: EditJournal;
   /** @sharpclaw turns of this workspace: their event log and checkpoints, in the extension's workspace storage. */
   readonly turnStorage: TurnStorage;
+  /** sharpclaw.verification.afterAgentEdits: the affected check of files other agents changed. */
+  readonly verifyAfterAgentEdits: (changedFiles: string[]) => Promise<unknown>;
+  /** The resolved verification settings, or undefined when no folder is open or a value is invalid. */
+  readonly afterAgentEditsSettings: () => VerificationSettings | undefined;
   /** Records our tools' writes into the running @sharpclaw turn. */
   readonly turnRecording = new TurnRecording();
   /** The @sharpclaw participant's request handler. */
@@ -137,6 +142,16 @@ export class Core implements vscode.Disposable {
         statusBar.showVerdict(verification.verdict(report));
       }),
     );
+    this.verifyAfterAgentEdits = (files) => verification.verifyAfterAgentEdits(files);
+    this.afterAgentEditsSettings = () => {
+      const folder = firstWorkspaceFolder();
+      if (!folder) return undefined;
+      try {
+        return readVerificationSettings(folder, vscode.Uri.file(folder)).values;
+      } catch {
+        return undefined; // an invalid setting is reported by reportInvalidSettings; nothing runs on it
+      }
+    };
     const rename = () => renameSymbol({ host: this.session.requester, workspaceFolder: firstWorkspaceFolder, journal: this.editJournal, log });
     this.commands = {
       ...verification.commands,

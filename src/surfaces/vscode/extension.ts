@@ -11,6 +11,8 @@ import { ExtensionLog, type LogLine } from './logging/extensionLog';
 import type { HostStatus } from '../../engine/protocol/hostStatus';
 import { HostStatusBar } from './status/hostStatusBar';
 import type { TurnEvent } from '../../engine/turns/turnEvents';
+import type { VerificationReport } from '../../engine/verification/report';
+import { AfterAgentEditsVerifier } from './verification/afterAgentEdits';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface SharpClawApi {
@@ -26,6 +28,8 @@ export interface SharpClawApi {
   onDidChangeLoadProgress: Core['loadProgress']['onDidChange'];
   /** The @sharpclaw turns' lifecycle events of this workspace, oldest first (what the sidebar's timeline shows). */
   turnEvents(): readonly TurnEvent[];
+  /** Every verification report as it is published to the sidebar and the Problems panel. */
+  onDidPublishReport(listener: (report: VerificationReport) => void): vscode.Disposable;
   /** Extension tests only (ExtensionMode.Test): the next permission dialog, which VS Code refuses to show while tests run. */
   nextPermissionDialog?(): Promise<PendingPermissionDialog>;
 }
@@ -98,6 +102,13 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
       }),
     ),
     ...createParticipant((request, chatContext, stream, token) => getCore().chatHandler(request, chatContext, stream, token)),
+    // Cheap until an agent's edit arrives (typing is told apart without reading anything); then the core decides.
+    new AfterAgentEditsVerifier({
+      settings: () => getCore().afterAgentEditsSettings(),
+      verify: (files) => getCore().verifyAfterAgentEdits(files),
+      ownTurnRunning: () => core?.turnRecording.activeTurnId !== undefined,
+      log,
+    }),
     vscode.window.registerWebviewViewProvider('sharpclaw.reportView', {
       resolveWebviewView: (view, resolveContext, token) => getCore().reportView.resolveWebviewView(view, resolveContext, token),
     }),
@@ -117,6 +128,10 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
     onDidRenderSidebar: (listener, thisArgs, disposables) => getCore().reportView.onDidRender(listener, thisArgs, disposables),
     approvals: () => core?.approvalLog.list() ?? [],
     turnEvents: () => getCore().turnStorage.events.read(),
+    onDidPublishReport: (listener) => {
+      const subscription = getCore().session.onDidPublishReport(listener);
+      return new vscode.Disposable(() => subscription.dispose());
+    },
     onDidChangeLoadProgress: (listener, thisArgs, disposables) => getCore().loadProgress.onDidChange(listener, thisArgs, disposables),
     ...(context.extensionMode === vscode.ExtensionMode.Test
       ? { nextPermissionDialog: () => testDialogs.take() }

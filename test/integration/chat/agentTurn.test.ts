@@ -133,8 +133,13 @@ describe('@sharpclaw turns with verify-and-repair, through the chat view', funct
     assert.match(finished.summary, /No repair was tried/);
   });
 
-  it('a turn that breaks the build is verified, repaired within budget and reported green', async () => {
+  it('a turn that breaks the build is verified, repaired within budget and reported green, and the sidebar\'s timeline shows it', async () => {
     scripted().script([breakBuild, done, fixBuild, done]);
+    // What the sidebar's turn timeline puts on screen, each time it renders.
+    const timelineTexts: string[] = [];
+    const rendering = (await api()).onDidRenderSidebar((message) => {
+      if (message.what === 'turns' && message.text) timelineTexts.push(message.text);
+    });
     const { finished, turn } = await runTurn('@sharpclaw change Total');
     assert.equal(finished.verdict, 'passed', finished.summary);
     assert.equal(finished.repairs, 1);
@@ -146,6 +151,23 @@ describe('@sharpclaw turns with verify-and-repair, through the chat view', funct
     assert.match(repairRequest, /Errors new since the turn started:|Build errors:/);
     assert.equal(fs.readFileSync(pricing(), 'utf8'), original);
     assert.deepEqual(types(turn, 'mutationRecorded').map((event) => (event.type === 'mutationRecorded' ? event.tool : '')), ['sharpclaw_edit_file', 'sharpclaw_edit_file']);
+    try {
+      await vscode.commands.executeCommand('sharpclaw.openSidebar');
+      const shown = await waitFor('the turn in the sidebar\'s timeline', () => timelineTexts.find((text) => text.includes('Verified after 1 repair')), 60_000);
+      const lines = shown.split('\n').map((line) => line.trim()).filter(Boolean);
+      // The newest turn first: its prompt, its edit, the failed check, the repair, the fix, the passing check, the verdict.
+      const turnLines = lines.slice(lines.findIndex((line) => line.startsWith('change Total')));
+      assert.ok(lines.findIndex((line) => line.startsWith('change Total')) >= 0, `the timeline does not show the prompt:\n${shown}`);
+      const order = ['edit Shop/Pricing.cs (sharpclaw_edit_file)', 'check 0 affected: failed', 'repair 1 of 2', 'edit Shop/Pricing.cs (sharpclaw_edit_file)', 'check 1 affected: passed', 'Verified after 1 repair'];
+      let at = 0;
+      for (const expected of order) {
+        const found = turnLines.findIndex((line, index) => index >= at && line.startsWith(expected));
+        assert.ok(found >= 0, `the timeline lacks "${expected}" after line ${at}:\n${shown}`);
+        at = found + 1;
+      }
+    } finally {
+      rendering.dispose();
+    }
     await screenshot('chat-turn-repaired');
   });
 

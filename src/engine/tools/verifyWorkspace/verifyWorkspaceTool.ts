@@ -15,7 +15,8 @@ export const verifyWorkspaceTool = defineTool<VerifyArguments, VerificationRepor
   modelDescription:
     'Builds and/or tests the C# workspace with dotnet and returns a typed report: status (passed, failed, skipped, missingPrerequisites, timedOut, cancelled, denied), ' +
     'compiler and MSBuild errors with file and line, test counts and each failed test with its message and stack. ' +
-    'Use scope "affected" after editing files (only the projects that own the changed files and their dependents), "all" for build then test, "build" to compile only, ' +
+    'After you edit C# files, call this with scope "affected" before you say the change is done, and fix what it reports: it builds and tests only the projects that own the changed files and their dependents. ' +
+    'Other scopes: "all" for build then test, "build" to compile only, ' +
     `"tests" to run existing test outputs without building. Restore is off unless restore=true (or the person's settings allow it). Default timeout ${defaultTimeoutSeconds} s per process. Runs project code: the user is asked to approve.`,
   userDescription: 'Build and test the workspace and report errors and failed tests.',
   referenceName: 'verifyWorkspace',

@@ -10,6 +10,7 @@ import type { PermissionPolicy } from '../../../engine/permissions/permissionPol
 import { renderReport } from '../../../engine/verification/renderReport';
 import { parseVerifyCommandLine, splitCommandLine } from '../../../engine/verification/request';
 import { verificationService } from '../../../engine/verification/verificationService';
+import { TurnQueue, TurnWaitCancelledError } from '../../../engine/turns/turnQueue';
 import { TurnRecorder } from '../../../engine/turns/turnRecorder';
 import type { TurnMode } from '../../../engine/turns/turnEvents';
 import { verdictHeading } from '../../../engine/turns/turnSchemas';
@@ -59,13 +60,32 @@ function verdictMarkdown(outcome: TurnOutcome): string {
 
 /** The participant's request handler (extension.ts registers the participant and calls this lazily). */
 export function createChatHandler(options: ParticipantOptions): vscode.ChatRequestHandler {
+  // One turn (or /verify) at a time in this window: a request sent while one runs waits its place.
+  const queue = new TurnQueue();
+
   const handler: vscode.ChatRequestHandler = async (request, context, stream, token) => {
     const workspaceFolder = options.workspaceFolder();
     if (!workspaceFolder) {
       stream.markdown('Open a folder with a .NET solution or project first.');
       return { errorDetails: { message: 'No workspace folder is open.' } };
     }
-    if (request.command === 'verify') return verifyCommand(request, stream, token);
+    const abort = toAbortSignal(token);
+    try {
+      return await queue.run(
+        abort.signal,
+        () => stream.progress('Waiting for the running @sharpclaw turn to finish…'),
+        () => (request.command === 'verify' ? verifyCommand(request, stream, token) : agentTurn(request, context, stream, token, workspaceFolder, abort.signal)),
+      );
+    } catch (error) {
+      if (!(error instanceof TurnWaitCancelledError)) throw error;
+      stream.markdown(error.message);
+      return { errorDetails: { message: error.message } };
+    } finally {
+      abort.dispose();
+    }
+  };
+
+  async function agentTurn(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, workspaceFolder: string, signal: AbortSignal): Promise<vscode.ChatResult> {
     const mode: TurnMode = request.command === 'plan' || request.command === 'spec' || request.command === 'research' ? request.command : 'build';
     let settings;
     try {
@@ -79,7 +99,6 @@ export function createChatHandler(options: ParticipantOptions): vscode.ChatReque
     const recorder = new TurnRecorder(turnId, workspaceFolder);
     const recording = options.recording.begin(recorder);
     const messages = [vscode.LanguageModelChatMessage.User(modeInstructions[mode]), ...historyMessages(context)];
-    const abort = toAbortSignal(token);
     try {
       const outcome = await runTurnLoop({
         turnId,
@@ -88,7 +107,7 @@ export function createChatHandler(options: ParticipantOptions): vscode.ChatReque
         settings,
         recorder,
         events: options.storage.events,
-        signal: abort.signal,
+        signal,
         ...(verificationService.lastReport?.build ? { baselineDiagnostics: verificationService.lastReport.build.diagnostics } : {}),
         progress: (message) => stream.progress(message),
         runPass: async (input) => {
@@ -101,7 +120,7 @@ export function createChatHandler(options: ParticipantOptions): vscode.ChatReque
             stream,
             token,
             runEditFile: async (args) => {
-              const result = await runEditFile(args, { workspaceFolder, permissions: options.permissions, signal: abort.signal });
+              const result = await runEditFile(args, { workspaceFolder, permissions: options.permissions, signal });
               if (result.write) options.recording.record('sharpclaw_edit_file', result.write.file, result.write.before, result.write.after);
               return result;
             },
@@ -121,9 +140,8 @@ export function createChatHandler(options: ParticipantOptions): vscode.ChatReque
       };
     } finally {
       recording.dispose();
-      abort.dispose();
     }
-  };
+  }
 
   async function verifyCommand(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     let args;

@@ -1,5 +1,5 @@
 // The VS Code face of verification: the commands SharpClaw: Verify Affected / All / Build / Tests
-// (cancellable progress, the extension's permission policy, so Restricted Mode denies them) and
+// and the check after agent edits (cancellable progress, the extension's permission policy, so Restricted Mode denies them) and
 // the Problems panel ("SharpClaw" diagnostics from every report, including verify_workspace's).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -10,6 +10,7 @@ import { toAbortSignal } from '../tools/vscodeToolAdapter';
 import { isFailingStatus, type Diagnostic, type FailedTest, type VerificationReport, type VerificationScope, type VerificationStatus } from '../../../engine/verification/report';
 import { StandingResults } from '../../../engine/verification/standingResults';
 import { resolveVerifyRequest } from '../../../engine/config/settings';
+import { automaticVerifyRequestFor } from '../../../engine/turns/automaticVerification';
 import { readVerificationSettings } from '../config/vscodeSettings';
 import { reportSentence } from '../messages/reportText';
 import type { VerificationService } from '../../../engine/verification/verificationService';
@@ -61,6 +62,8 @@ export interface VerificationFeature {
   disposables: vscode.Disposable[];
   /** Handlers of sharpclaw.verifyAffected / verifyAll / verifyBuild / verifyTests, by command id (extension.ts registers the ids from package.json). */
   commands: Record<string, () => Promise<VerificationReport | undefined>>;
+  /** The affected check of sharpclaw.verification.afterAgentEdits: automatic (its timeout), in the status bar, a toast only when it fails. */
+  verifyAfterAgentEdits(changedFiles: string[]): Promise<VerificationReport | undefined>;
   /** The verdict for the status bar after a report: failed while a test of an earlier run still fails. */
   verdict(report: VerificationReport): VerificationStatus;
 }
@@ -77,20 +80,23 @@ export function createVerificationFeature(options: VerificationCommandsOptions):
     options.log.info(`Verification ${report.scope} of ${report.target ?? report.workspaceFolder}: ${report.summary}`);
   }));
 
-  const run = async (scope: VerificationScope, title: string): Promise<VerificationReport | undefined> => {
+  /** `automatic`: the check after other agents' edits, with the automatic request rule and quieter progress. */
+  const run = async (scope: VerificationScope, title: string, automatic?: { changedFiles: string[] }): Promise<VerificationReport | undefined> => {
     const workspaceFolder = options.workspaceFolder();
     if (!workspaceFolder) {
       void vscode.window.showErrorMessage('SharpClaw: open a folder that contains a .NET solution or project first.');
       return undefined;
     }
     return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `SharpClaw: ${title}`, cancellable: true },
+      { location: automatic ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification, title: `SharpClaw: ${title}`, cancellable: true },
       async (progress, token) => {
         const abort = toAbortSignal(token);
         try {
           const dotnet = options.dotnetPath();
-          // The command names the scope; timeout and restore come from the settings someone set, else the defaults.
-          const request = resolveVerifyRequest({ scope }, readVerificationSettings(workspaceFolder, vscode.Uri.file(workspaceFolder)));
+          // The command names the scope; timeout and restore come from the settings someone set, else the
+          // explicit defaults. The automatic check takes the automatic rule (its 600 s default timeout).
+          const settings = readVerificationSettings(workspaceFolder, vscode.Uri.file(workspaceFolder));
+          const request = automatic ? automaticVerifyRequestFor({ ...settings.values, scope }, workspaceFolder, automatic.changedFiles) : resolveVerifyRequest({ scope }, settings);
           const report = await options.service.run(request, {
             workspaceFolder,
             permissions: options.permissions,
@@ -101,8 +107,8 @@ export function createVerificationFeature(options: VerificationCommandsOptions):
             ...(dotnet ? { dotnet } : {}),
           });
           const show = isFailingStatus(report.status) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-          // One sentence for the person; the whole report is in the sidebar.
-          void show(`SharpClaw: ${reportSentence(report)}`, 'Show Details').then((choice) => choice && vscode.commands.executeCommand('sharpclaw.openSidebar'));
+          // One sentence for the person; the whole report is in the sidebar. A passing automatic check stays quiet.
+          if (!automatic || isFailingStatus(report.status)) void show(`SharpClaw: ${reportSentence(report)}`, 'Show Details').then((choice) => choice && vscode.commands.executeCommand('sharpclaw.openSidebar'));
           return report;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
@@ -119,6 +125,7 @@ export function createVerificationFeature(options: VerificationCommandsOptions):
   return {
     disposables: [problems, subscription],
     verdict: (report) => standing.verdict(report),
+    verifyAfterAgentEdits: (changedFiles) => run('affected', 'Verify after agent edits', { changedFiles }),
     commands: {
       'sharpclaw.verifyAffected': () => run('affected', 'Verify Affected'),
       'sharpclaw.verifyAll': () => run('all', 'Verify All'),
