@@ -8,7 +8,7 @@ import { defaultVerificationSettings, resolveVerificationSettings, SettingsValid
 
 describe('sharpclaw.verification settings', () => {
   it('default to off, affected, 2 repairs, no restore, 600 s', () => {
-    assert.deepEqual(defaultVerificationSettings, { enabled: false, scope: 'affected', runAfterMutatingTurn: true, maxRepairIterations: 2, allowRestore: false, timeoutSeconds: 600 });
+    assert.deepEqual(defaultVerificationSettings, { enabled: false, scope: 'affected', runAfterMutatingTurn: true, maxRepairIterations: 2, allowRestore: false, timeoutSeconds: 600, afterAgentEdits: false, afterAgentEditsDelaySeconds: 10 });
   });
 
   it('let workspace values override user values, key by key', () => {
@@ -27,6 +27,8 @@ describe('sharpclaw.verification settings', () => {
     ['timeoutSeconds', 1.5, 'a whole number from 1 to 3600'],
     ['scope', 'everything', 'one of build, tests, all, affected'],
     ['allowRestore', 'yes', 'true or false'],
+    ['afterAgentEdits', 1, 'true or false'],
+    ['afterAgentEditsDelaySeconds', 0, 'a whole number from 1 to 600'],
   ] as const) {
     it(`reject ${key} = ${JSON.stringify(value)} naming the key, the value and the valid range`, () => {
       assert.throws(() => resolveVerificationSettings([{ source: 'workspace settings', values: { [key]: value } }]), (error: unknown) => {
@@ -98,7 +100,7 @@ describe('settings files and the one resolver (engine/config/settings.ts)', () =
       ],
       metadata: { 'sharpclaw.verification.timeoutSeconds': 400, 'other.key': 'ignored' },
     });
-    assert.deepEqual(resolved.values, { enabled: true, scope: 'tests', runAfterMutatingTurn: true, maxRepairIterations: 4, allowRestore: true, timeoutSeconds: 400 });
+    assert.deepEqual(resolved.values, { enabled: true, scope: 'tests', runAfterMutatingTurn: true, maxRepairIterations: 4, allowRestore: true, timeoutSeconds: 400, afterAgentEdits: false, afterAgentEditsDelaySeconds: 10 });
     assert.deepEqual([...resolved.explicit].sort(), ['allowRestore', 'enabled', 'maxRepairIterations', 'scope', 'timeoutSeconds']);
   });
 

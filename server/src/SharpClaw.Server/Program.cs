@@ -58,13 +58,7 @@ internal static class Program
         Console.SetOut(Console.Error);
 
         using HostLog log = new(Console.Error);
-        AppDomain.CurrentDomain.UnhandledException += (_, e) =>
-            log.Error($"Unhandled exception (terminating: {e.IsTerminating})", e.ExceptionObject as Exception);
-        TaskScheduler.UnobservedTaskException += (_, e) =>
-        {
-            log.Error("Unobserved task exception", e.Exception);
-            e.SetObserved();
-        };
+        LogUnhandledExceptions(log);
 
         log.Info($"{HostInfo.ServerName} {HostInfo.HostVersion} starting: pid {Environment.ProcessId}, "
             + $"{RuntimeInformation.FrameworkDescription} ({RuntimeInformation.RuntimeIdentifier}), "
@@ -98,13 +92,7 @@ internal static class Program
     {
         Console.SetOut(TextWriter.Null);
         using HostLog log = new(TextWriter.Null);
-        AppDomain.CurrentDomain.UnhandledException += (_, e) =>
-            log.Error($"Unhandled exception (terminating: {e.IsTerminating})", e.ExceptionObject as Exception);
-        TaskScheduler.UnobservedTaskException += (_, e) =>
-        {
-            log.Error("Unobserved task exception", e.Exception);
-            e.SetObserved();
-        };
+        LogUnhandledExceptions(log);
 
         log.Info($"{HostInfo.ServerName} {HostInfo.HostVersion} starting as a resident host: pid {Environment.ProcessId}, {RuntimeInformation.FrameworkDescription} ({RuntimeInformation.RuntimeIdentifier}).");
         try
@@ -127,5 +115,17 @@ internal static class Program
         }
 
         stdout.Write("\n"u8);
+    }
+
+    /// <summary>A crash or a lost task failure leaves its reason in the host log (both entry points).</summary>
+    private static void LogUnhandledExceptions(HostLog log)
+    {
+        AppDomain.CurrentDomain.UnhandledException += (_, e) =>
+            log.Error($"Unhandled exception (terminating: {e.IsTerminating})", e.ExceptionObject as Exception);
+        TaskScheduler.UnobservedTaskException += (_, e) =>
+        {
+            log.Error("Unobserved task exception", e.Exception);
+            e.SetObserved();
+        };
     }
 }

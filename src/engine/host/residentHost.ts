@@ -52,16 +52,21 @@ export function residentSocketPath(options: ResidentHostOptions): string | undef
   } catch {
     return undefined; // Not built: the stdio transport says so.
   }
-  const configuredPath = options.dotnetPath?.();
   let dotnet: string;
   try {
-    dotnet = locateDotnet(configuredPath ? { configuredPath } : {}).executable;
+    dotnet = residentDotnet(options);
   } catch {
     return undefined;
   }
   const key = createHash('sha256').update(`${build}\n${dotnet}\n${shapingEnvironment(env)}`).digest('hex').slice(0, 16);
   const socket = path.join(privateSubfolder(stateRoot(), 'hosts'), `host-${key}.sock`);
   return Buffer.byteLength(socket) <= maxSocketPath ? socket : undefined;
+}
+
+/** The dotnet that runs the resident host (and keys its socket): the configured one, else PATH's; throws when there is none. */
+function residentDotnet(options: ResidentHostOptions): string {
+  const configuredPath = options.dotnetPath?.();
+  return locateDotnet(configuredPath ? { configuredPath } : {}).executable;
 }
 
 function idleSeconds(options: ResidentHostOptions): number {
@@ -95,8 +100,7 @@ type ChildEnd = Promise<HostExit>;
 
 /** Starts a resident host on `socket` (detached: it outlives this call) and connects once it listens. */
 async function startResident(socket: string, options: ResidentHostOptions): Promise<{ client: net.Socket; ended: ChildEnd }> {
-  const configuredPath = options.dotnetPath?.();
-  const executable = locateDotnet(configuredPath ? { configuredPath } : {}).executable;
+  const executable = residentDotnet(options);
   const root = stateRoot();
   const logDirectory = options.logDirectory ?? privateSubfolder(root, 'logs');
   const args = [options.serverDll, '--listen', socket, '--idle-exit', String(idleSeconds(options)), '--state-directory', root, '--log-directory', logDirectory];

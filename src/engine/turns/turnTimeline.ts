@@ -42,7 +42,9 @@ export function turnTimelines(events: readonly TurnEvent[], workspaceFolder: str
         let running = turn.entries.length - 1;
         while (running >= 0 && !(turn.entries[running]!.kind === 'check' && turn.entries[running]!.text.startsWith(`check ${event.check} `))) running--;
         const scope = running >= 0 ? turn.entries[running]!.text.slice(`check ${event.check} `.length).replace(/…$/, '') : '';
-        const line: TimelineEntry = { kind: 'checkResult', text: `check ${event.check}${scope ? ` ${scope}` : ''}: ${event.status} — ${event.summary}`, tone: statusTone(event.status) };
+        // Reports' summaries usually start with their status ("failed: build failed …"): say it once.
+        const said = event.summary.startsWith(`${event.status}:`) ? event.summary : `${event.status} — ${event.summary}`;
+        const line: TimelineEntry = { kind: 'checkResult', text: `check ${event.check}${scope ? ` ${scope}` : ''}: ${said}`, tone: statusTone(event.status) };
         if (running >= 0) turn.entries[running] = line;
         else turn.entries.push(line);
         break;

@@ -26,7 +26,7 @@ describe('the turn timeline', () => {
     log.append({ type: 'mutationRecorded', turnId, mutationId: `${turnId}-2`, file: '/ws/Shop/Pricing.cs', tool: 'sharpclaw_edit_file', kind: 'source' });
     log.append({ type: 'passFinished', turnId, pass: 1, usage: null, error: null });
     log.append({ type: 'verificationStarted', turnId, check: 1, scope: 'affected' });
-    log.append({ type: 'verificationFinished', turnId, check: 1, status: 'passed', summary: 'build passed' });
+    log.append({ type: 'verificationFinished', turnId, check: 1, status: 'passed', summary: 'passed: build passed' });
     log.append({ type: 'turnFinished', turnId, verdict: 'passed', succeeded: true, summary: 'Checked 2 times.', checkpointId: turnId, mutations: 2, repairs: 1, usage: null, passesWithoutUsage: 2 });
   }
 
@@ -42,7 +42,7 @@ describe('the turn timeline', () => {
         'check 0 affected: failed — build failed (1 error(s))',
         'repair 1 of 2',
         'edit Shop/Pricing.cs (sharpclaw_edit_file)',
-        'check 1 affected: passed — build passed',
+        'check 1 affected: passed: build passed', // the summary's own status is not said twice
       ],
     );
     assert.deepEqual(turn.entries.map((entry) => entry.tone), ['neutral', 'bad', 'neutral', 'neutral', 'ok']);
