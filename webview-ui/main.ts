@@ -77,7 +77,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (message.type === 'hostStatus' || message.type === 'hostError') vscode.postMessage({ type: 'rendered', what: message.type });
   if (message.type === 'reports' && reports.length) vscode.postMessage({ type: 'rendered', what: 'report' });
   // The timeline's text as it is on screen, so a test can read what the person sees.
-  if (message.type === 'turns') vscode.postMessage({ type: 'rendered', what: 'turns', text: (document.querySelector('[data-testid=turns]') as HTMLElement | null)?.innerText.slice(0, 20_000) ?? '' });
+  const timeline = message.type === 'turns' ? (document.querySelector('[data-testid=turns]') as HTMLElement | null) : null;
+  if (timeline) vscode.postMessage({ type: 'rendered', what: 'turns', text: timeline.innerText.slice(0, 20_000) });
 });
 
 render();

@@ -40,6 +40,7 @@ describe('SharpClaw in a real VS Code extension host', () => {
     const sharpclaw = await api();
     const rendered = new Promise<string>((resolve) => {
       const subscription = sharpclaw.onDidRenderSidebar((message) => {
+        if (message.what !== 'hostStatus' && message.what !== 'hostError') return;
         subscription.dispose();
         resolve(message.what);
       });

@@ -8,7 +8,8 @@ export const defaultRepairInputBytes = 6 * 1024;
 
 const keyOf = (diagnostic: Diagnostic) => `${diagnostic.code ?? ''}|${diagnostic.file ?? ''}|${diagnostic.message}`;
 
-function diagnosticLine(diagnostic: Diagnostic, workspaceFolder: string): string {
+/** One diagnostic as agents read it: `- path(line,col): severity CODE: message`. */
+export function diagnosticLine(diagnostic: Diagnostic, workspaceFolder: string): string {
   const file = diagnostic.file && path.isAbsolute(diagnostic.file) ? path.relative(workspaceFolder, diagnostic.file) : (diagnostic.file ?? '');
   const where = diagnostic.line === null ? file : `${file}(${diagnostic.line}${diagnostic.column === null ? '' : `,${diagnostic.column}`})`;
   return `- ${where}: ${diagnostic.severity} ${diagnostic.code ?? ''}: ${diagnostic.message}`.replace(/ {2,}/g, ' ');

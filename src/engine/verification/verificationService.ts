@@ -18,12 +18,21 @@ export type RunningListener = (running: RunningVerification | undefined) => void
 
 export class VerificationService {
   private latest: VerificationReport | undefined;
+  private latestBuild: VerificationReport | undefined;
   private readonly listeners = new Set<ReportListener>();
   private readonly runningListeners = new Set<RunningListener>();
 
   /** The latest finished report (JSON-serializable), if any. */
   get lastReport(): VerificationReport | undefined {
     return this.latest;
+  }
+
+  /**
+   * The latest report whose build actually ran (passed or failed): a later tests-only run or a
+   * missing prerequisite does not replace it, so prompts keep the latest real build result.
+   */
+  get lastBuildReport(): VerificationReport | undefined {
+    return this.latestBuild;
   }
 
   onDidReport(listener: ReportListener): { dispose(): void } {
@@ -67,6 +76,7 @@ export class VerificationService {
 
   publish(report: VerificationReport): void {
     this.latest = report;
+    if (report.build?.status === 'passed' || report.build?.status === 'failed') this.latestBuild = report;
     for (const listener of [...this.listeners]) {
       try {
         listener(report);

@@ -185,6 +185,11 @@ describe('@sharpclaw turns with verify-and-repair, through the chat view', funct
     try {
       scripted().script([breakBuild, done]);
       const { finished, turn } = await runTurn('@sharpclaw change Total once');
+      // The prompt carried the cached result of the last build (the previous turn's failed check), built for nothing.
+      const cached = scripted().requests()[0]!.find((message) => message.startsWith('The most recent verification ('));
+      assert.ok(cached, 'the first request has no cached diagnostics');
+      assert.match(cached, /built with 1 error\(s\)/);
+      assert.match(cached, /Shop\/Pricing\.cs\(\d+,\d+\): error CS1002/);
       assert.equal(finished.verdict, 'failed', finished.summary);
       assert.equal(types(turn, 'verificationFinished').length, 1);
       assert.equal(types(turn, 'repairStarted').length, 0);

@@ -1,7 +1,8 @@
 // @sharpclaw, the chat participant: runs an agent turn with the model the person picked, our
 // tools and edit_file, then (build mode) the engine's verify-and-repair loop; /plan, /spec and
 // /research only read and never verify; /verify [options] runs verify_workspace with the CLI's
-// option parsing. Progress and the verdict stream into the response; every lifecycle event is
+// option parsing. Requests run one at a time (a TurnQueue); the prompt carries the cached build
+// diagnostics. Progress and the verdict stream into the response; every lifecycle event is
 // appended to the workspace's turn log.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -10,6 +11,7 @@ import type { PermissionPolicy } from '../../../engine/permissions/permissionPol
 import { renderReport } from '../../../engine/verification/renderReport';
 import { parseVerifyCommandLine, splitCommandLine } from '../../../engine/verification/request';
 import { verificationService } from '../../../engine/verification/verificationService';
+import { promptDiagnostics } from '../../../engine/turns/promptDiagnostics';
 import { TurnQueue, TurnWaitCancelledError } from '../../../engine/turns/turnQueue';
 import { TurnRecorder } from '../../../engine/turns/turnRecorder';
 import type { TurnMode } from '../../../engine/turns/turnEvents';
@@ -98,7 +100,10 @@ export function createChatHandler(options: ParticipantOptions): vscode.ChatReque
     const turnId = randomUUID().replace(/-/g, '');
     const recorder = new TurnRecorder(turnId, workspaceFolder);
     const recording = options.recording.begin(recorder);
-    const messages = [vscode.LanguageModelChatMessage.User(modeInstructions[mode]), ...historyMessages(context)];
+    // Prompt assembly builds nothing: it passes on the latest cached build result, when there is one.
+    const cachedBuild = verificationService.lastBuildReport?.workspaceFolder === workspaceFolder ? verificationService.lastBuildReport : undefined;
+    const cachedDiagnostics = promptDiagnostics(cachedBuild, workspaceFolder);
+    const messages = [vscode.LanguageModelChatMessage.User(modeInstructions[mode]), ...historyMessages(context), ...(cachedDiagnostics ? [vscode.LanguageModelChatMessage.User(cachedDiagnostics)] : [])];
     try {
       const outcome = await runTurnLoop({
         turnId,
@@ -108,7 +113,7 @@ export function createChatHandler(options: ParticipantOptions): vscode.ChatReque
         recorder,
         events: options.storage.events,
         signal,
-        ...(verificationService.lastReport?.build ? { baselineDiagnostics: verificationService.lastReport.build.diagnostics } : {}),
+        ...(cachedBuild?.build ? { baselineDiagnostics: cachedBuild.build.diagnostics } : {}),
         progress: (message) => stream.progress(message),
         runPass: async (input) => {
           messages.push(vscode.LanguageModelChatMessage.User(input.kind === 'initial' ? input.prompt : input.repairInput));
