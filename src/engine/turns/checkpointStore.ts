@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { VerificationReportSchema } from '../verification/report';
 import { MutationSchema } from './mutations';
 import type { Checkpoint } from './turnRecorder';
 
@@ -13,6 +14,7 @@ const CheckpointFileSchema = z.object({
   mutations: z.array(MutationSchema),
   finalizedAt: z.string().nullable(),
   undoneAt: z.string().nullable().default(null),
+  report: VerificationReportSchema.optional(),
 });
 export type StoredCheckpoint = z.infer<typeof CheckpointFileSchema>;
 

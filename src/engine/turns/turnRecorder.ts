@@ -2,6 +2,7 @@
 // checkpoint mutation set. Recording the same write again (a retried persistence) changes
 // nothing, so checkpoint ids never repeat. The recorder knows nothing of the editor: a surface
 // calls record() for each write its tools made.
+import type { VerificationReport } from '../verification/report';
 import { MutationSchema, mutationKind, startsVerification, type Mutation } from './mutations';
 
 export interface Checkpoint {
@@ -13,6 +14,8 @@ export interface Checkpoint {
   mutations: Mutation[];
   /** Set when the turn finished (normally, failed, interrupted or cancelled). */
   finalizedAt: string | null;
+  /** The last automatic check's report, kept on the finished turn (a failed turn keeps why it failed). */
+  report?: VerificationReport;
 }
 
 export type RecordedWrite = Omit<Mutation, 'kind'> & { kind?: Mutation['kind'] };

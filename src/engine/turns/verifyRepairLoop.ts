@@ -133,7 +133,7 @@ export async function runTurnLoop(options: TurnLoopOptions): Promise<TurnOutcome
     // A separate bounded step: a cancelled turn's signal must not stop its edits being saved.
     const finalizeSignal = AbortSignal.timeout(options.finalizeTimeoutMs ?? 10_000);
     appendMutations();
-    const checkpoint = recorder.finalize();
+    const checkpoint = { ...recorder.finalize(), ...(report ? { report } : {}) };
     try {
       await options.saveCheckpoint(checkpoint, finalizeSignal);
     } catch (error) {

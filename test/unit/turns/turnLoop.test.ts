@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultVerificationSettings, type VerificationSettings } from '../../../src/engine/config/verificationSettings';
+import { CheckpointStore } from '../../../src/engine/turns/checkpointStore';
 import { TurnEventLog, type TurnEvent } from '../../../src/engine/turns/turnEvents';
 import { TurnRecorder, type Checkpoint } from '../../../src/engine/turns/turnRecorder';
 import { PassFailedError, runTurnLoop, type PassInput, type TurnLoopOptions } from '../../../src/engine/turns/verifyRepairLoop';
@@ -98,6 +99,12 @@ describe('the verify-and-repair loop', () => {
     assert.equal(outcome.checks, 3);
     assert.equal(outcome.report?.status, 'failed');
     assert.match(outcome.summary, /2 of 2 repairs used/);
+    // The report is kept on the turn: the final checkpoint carries it, and the store reads it back.
+    assert.equal(turn.saved.at(-1)!.report?.status, 'failed');
+    const store = new CheckpointStore(path.join(os.tmpdir(), `sc-turn-store-${process.pid}`));
+    store.save(turn.saved.at(-1)!);
+    assert.equal(store.load('turn1')!.report?.build?.diagnostics[0]?.code, 'CS1002');
+    fs.rmSync(path.dirname(store.folder), { recursive: true, force: true });
     turn.cleanup();
   });
 
