@@ -668,13 +668,16 @@ async function testProject(
   const stop = interrupted(outcome);
   if (stop) return stop;
 
-  if (/You must install or update \.NET to run this application|Framework: 'Microsoft\.NETCore\.App', version '[^']+' \(\S+\) was not found/i.test(outcome.log.text)) {
+  // Every TRX this invocation wrote, each counted once (a multi-targeted project writes one per framework).
+  const trxFiles = fs.readdirSync(resultsDir).filter((file) => file.toLowerCase().endsWith('.trx')).sort().map((file) => path.join(resultsDir, file));
+  // A framework whose runtime (or mono, for .NET Framework on Linux) is missing is a prerequisite,
+  // not a failure; the frameworks that ran still count. Without a TRX to tell which framework it
+  // was, the whole project is the prerequisite.
+  if (missingTestHost.test(outcome.log.text) && !trxFiles.some((file) => frameworkOfTrx(file, project.targetFrameworks))) {
     report.prerequisites.push({ kind: 'runtime', message: `${relative} needs a .NET runtime that is not installed.`, command: 'dotnet --list-runtimes', project: relative });
     return { result: { ...projectResult(report, project, request, 'missingPrerequisites', 'A required .NET runtime is not installed.'), runner }, failed: [] };
   }
-
-  // Every TRX this invocation wrote, each counted once (a multi-targeted project writes one per framework).
-  const trxFiles = fs.readdirSync(resultsDir).filter((file) => file.toLowerCase().endsWith('.trx')).sort().map((file) => path.join(resultsDir, file));
+  const unrunnable: { framework: string; needs: string }[] = [];
   const expected = request.framework ? 1 : Math.max(1, project.targetFrameworks.length);
   const framework = request.framework ?? (project.targetFrameworks.length === 1 ? project.targetFrameworks[0]! : 'unknown');
   const result = projectResult(report, project, request, 'passed', null);
@@ -695,6 +698,12 @@ async function testProject(
     }
     result.counters = addCounters(result.counters, run.counters);
     zeroTestsExit ||= run.zeroTestsExitCode;
+    const hostMissing = run.runErrors.find((message) => missingTestHost.test(message));
+    const trxFramework = frameworkOfTrx(file, project.targetFrameworks);
+    if (hostMissing && trxFramework && run.counters.total === 0) {
+      unrunnable.push({ framework: trxFramework, needs: /mono/i.test(hostMissing) ? 'mono (to run .NET Framework tests here)' : 'a .NET runtime that is not installed' });
+      continue;
+    }
     for (const message of run.runErrors) {
       runErrors++;
       problems.push(`test run error: ${clip(message, 500)}`);
@@ -719,7 +728,11 @@ async function testProject(
   const zeroTests =
     result.counters.total === 0 &&
     (zeroTestsExit || (meaning?.kind === 'zeroTests') || (runner === 'mtpUnderVstest' && /zero tests ran|exit code 8\b/i.test(outcome.log.text)));
-  const exitFailed = outcome.exitCode !== 0 && !zeroTests;
+  for (const { framework: tfm, needs } of unrunnable) {
+    report.prerequisites.push({ kind: 'runtime', message: `${relative} (${tfm}) needs ${needs}; its tests did not run.`, command: 'dotnet --list-runtimes', project: relative });
+  }
+  // dotnet test exits nonzero for the frameworks it could not run: that exit is the prerequisite's.
+  const exitFailed = outcome.exitCode !== 0 && !zeroTests && unrunnable.length === 0;
   if (problems.length > 0 || result.counters.failed > 0 || runErrors > 0) {
     result.status = 'failed';
     result.reason = problems.length > 0 ? problems.join('; ') : `${result.counters.failed} test${result.counters.failed === 1 ? '' : 's'} failed${meaning && meaning.kind === 'failed' ? ` (${meaning.text})` : ''}.`;
@@ -727,11 +740,27 @@ async function testProject(
     result.status = 'failed';
     const errors = errorLines(outcome.log.text);
     result.reason = `dotnet test exited with code ${outcome.exitCode}${meaning ? ` (${meaning.text})` : ''} although its results show no failure${errors.length ? `: ${errors.join(' | ')}` : '.'}`;
+  } else if (unrunnable.length > 0) {
+    result.status = 'missingPrerequisites';
+    const ran = trxFiles.map((file) => frameworkOfTrx(file, project.targetFrameworks)).filter((tfm): tfm is string => Boolean(tfm) && !unrunnable.some((u) => u.framework === tfm));
+    result.reason = `Not run on ${unrunnable.map((u) => u.framework).join(', ')} (missing runtime)${ran.length ? `; ran on ${ran.join(', ')}: ${result.counters.passed} passed` : ''}.`;
   } else if (result.counters.total === 0) {
     result.status = 'skipped';
     result.reason = trxFiles.length > 0 ? 'The test run was valid but ran no tests (empty TRX).' : 'The test run was valid but ran no tests.';
   }
   return { result, failed };
+}
+
+/** What dotnet test prints when a framework's test host cannot start: its runtime, or mono, is missing. */
+const missingTestHost = /You must install or update \.NET to run this application|Framework: 'Microsoft\.NETCore\.App', version '[^']+' \(\S+\) was not found|Could not find 'mono' host/i;
+
+/**
+ * The framework a VSTest TRX of a multi-targeted run belongs to: VSTest puts it in the file name
+ * as one `_`-separated part (`<LogFilePrefix>_net8.0_20261202180144.trx`, `<run>_net8.0.trx`).
+ */
+function frameworkOfTrx(file: string, frameworks: readonly string[]): string | undefined {
+  const parts = path.basename(file, path.extname(file)).toLowerCase().split('_');
+  return frameworks.find((tfm) => parts.includes(tfm.toLowerCase()));
 }
 
 /** VSTest-mode dotnet test's line for an MTP app: `Failed! - Failed: 1, Passed: 2, Skipped: 0, Total: 3`. */
