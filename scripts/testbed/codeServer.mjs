@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { codeServerEntry, codeServerVersions, node24Binary } from './paths.mjs';
 
 export async function freePort() {
@@ -49,6 +50,22 @@ export function installExtension({ version, workDir, vsix }) {
   const node = spec.node === 'system' ? process.execPath : node24Binary();
   const args = [codeServerEntry(spec.codeServer), '--user-data-dir', path.join(workDir, 'udd'), '--extensions-dir', path.join(workDir, 'exts'), '--install-extension', vsix];
   return execFileSync(node, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Packs a test-only extension folder (never part of SharpClaw's package, e.g.
+ * test/integration/chat/scripted-model) with vsce and installs it like a person's extension into
+ * the extensions folder that startCodeServer({ workDir }) uses: code-server loads only one
+ * extensionDevelopmentPath, SharpClaw's.
+ */
+export function installTestExtension({ version, workDir, folder }) {
+  const staging = fs.mkdtempSync(path.join(workDir, 'test-extension-'));
+  fs.cpSync(folder, staging, { recursive: true });
+  const vsix = path.join(workDir, `${path.basename(folder)}.vsix`);
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: staging, stdio: 'pipe' });
+  return installExtension({ version, workDir, vsix });
 }
 
 /**

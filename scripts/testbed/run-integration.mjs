@@ -9,8 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './browser.mjs';
-import { execFileSync } from 'node:child_process';
-import { installExtension, startCodeServer } from './codeServer.mjs';
+import { installTestExtension, startCodeServer } from './codeServer.mjs';
 import { installTestBed, reportStepFailure, TestBedStepError } from './install.mjs';
 import { codeServerVersions } from './paths.mjs';
 
@@ -117,15 +116,6 @@ async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) 
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-/** Packs a test-only extension folder (never part of SharpClaw's package) and installs it into the run's extensions folder. */
-function installTestExtension({ version, workDir, folder }) {
-  const staging = fs.mkdtempSync(path.join(workDir, 'test-extension-'));
-  fs.cpSync(folder, staging, { recursive: true });
-  const vsix = path.join(workDir, `${path.basename(folder)}.vsix`);
-  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: staging, stdio: 'pipe' });
-  installExtension({ version, workDir, vsix });
 }
 
 /** A fresh workDir with the fixture and the suite's test-only extensions, removed after `run`. */
