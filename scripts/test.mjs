@@ -75,6 +75,8 @@ const layers = {
     return result;
   },
   async e2e() {
+    // Both e2e files (workbench.e2e.ts on VS Code 'min', chatTurn.e2e.ts on 'latest') write here.
+    fs.rmSync(path.join(repoRoot, 'test-results', 'e2e'), { recursive: true, force: true });
     const { code, text } = await run(process.execPath, ['node_modules/mocha/bin/mocha.js', '--config', '.mocharc.e2e.json']);
     return { code, passed: sumMatches(text, /(\d+) passing/g), failed: sumMatches(text, /(\d+) failing/g) };
   },

@@ -102,7 +102,7 @@ describe('SharpClaw in the browser workbench', function () {
   let session: Awaited<ReturnType<typeof openWorkbench>>;
 
   before(async () => {
-    fs.rmSync(artifacts, { recursive: true, force: true });
+    // test-results/e2e is emptied once per layer run (scripts/test.mjs): both e2e files write there.
     fs.mkdirSync(artifacts, { recursive: true });
     session = await openWorkbench(false);
   });
