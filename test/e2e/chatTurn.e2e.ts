@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { openSidebar, runCommand } from '../browser/workbench';
+import { runCommand } from '../browser/workbench';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
@@ -78,35 +78,42 @@ async function openWorkbench(): Promise<{ page: Page; browser: Browser; server: 
 }
 
 const text = async (locator: Locator): Promise<string> => ((await locator.innerText().catch(() => '')) ?? '').trim();
+const visible = (locator: Locator): Locator => locator.locator('visible=true').first();
 
-/** The chat view's input, focused, as a person gets there: Ctrl+Alt+I (Chat: Open Chat), else the palette. */
-async function openChat(page: Page): Promise<Locator> {
-  const input = page.locator('.interactive-input-part .monaco-editor').first();
+/**
+ * Makes the Scripted model the chat's model, as a person would. On a window with no Copilot
+ * sign-in the chat view's model picker first offers only "Sign in to use Copilot…": VS Code asks a
+ * provider for its models only when something needs them. **Chat: Manage Language Models** lists
+ * every provider's models (and so resolves them); after it, the picker shows Scripted.
+ */
+async function pickScriptedModel(page: Page): Promise<{ languageModels: string; picker: string }> {
+  await runCommand(page, 'Chat: Manage Language Models');
+  const name = visible(page.getByText('Scripted', { exact: true }));
+  await name.waitFor({ timeout: 60_000 });
+  const row = page.locator('.monaco-list-row', { has: page.getByText('Scripted', { exact: true }) }).first();
+  const languageModels = ((await text(row)) || (await text(name))).replace(/\s+/g, ' ');
+  await page.screenshot({ path: path.join(artifacts, 'chat-language-models.png') });
+  await page.keyboard.press('Escape');
+  await name.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => runCommand(page, 'View: Close Editor'));
+
+  // Chat: Open Chat (Ctrl+Alt+I), with the focus in the workbench (not an editor or a webview).
   await page.locator('.part.statusbar').click({ position: { x: 600, y: 5 } });
   await page.keyboard.press('Control+Alt+KeyI');
-  if (!(await input.isVisible().catch(() => false))) {
-    await input.waitFor({ timeout: 10_000 }).catch(async () => runCommand(page, 'Chat: Open Chat'));
-  }
+  const input = page.locator('.interactive-input-part .monaco-editor').first();
+  if (!(await input.waitFor({ timeout: 10_000 }).then(() => true, () => false))) await runCommand(page, 'Chat: Open Chat');
   await input.waitFor({ timeout: 60_000 });
-  return input;
-}
-
-/** Makes sure the model picker shows the Scripted model: a click on the picker and on Scripted if not. */
-async function pickScriptedModel(page: Page): Promise<void> {
-  const picker = page.locator('.interactive-input-part .chat-modelPicker-item, .interactive-input-part [aria-label*="Pick Model"], .interactive-input-part .action-label', { hasText: /Scripted|Auto|GPT|Claude|Copilot|model/i }).first();
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const label = await text(picker);
-    if (/Scripted/.test(label)) return;
-    if (Date.now() > deadline) throw new Error(`the model picker shows "${label}", and Scripted was not offered`);
-    if (label) {
-      await picker.click();
-      const item = page.locator('.quick-input-list .monaco-list-row, .action-widget .action-item, .monaco-list-row', { hasText: 'Scripted' }).first();
-      if (await item.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await item.click();
-      else await page.keyboard.press('Escape');
-    }
-    await page.waitForTimeout(1000);
+  const picker = page.locator('.interactive-input-part .model-picker-item').first();
+  await picker.waitFor({ timeout: 30_000 });
+  if (!/Scripted/.test(await text(picker))) {
+    await picker.click();
+    const item = page.locator('.action-widget .monaco-list-row, .action-widget .action-item', { hasText: 'Scripted' }).first();
+    await item.waitFor({ timeout: 10_000 }).catch(async () => {
+      throw new Error(`the model picker offers ${JSON.stringify(await text(page.locator('.action-widget').first()))}, no Scripted`);
+    });
+    await item.click();
   }
+  await page.locator('.interactive-input-part .model-picker-item', { hasText: 'Scripted' }).first().waitFor({ timeout: 10_000 });
+  return { languageModels, picker: await text(picker) };
 }
 
 /** The last response in the chat view. */
@@ -138,71 +145,114 @@ describe('@sharpclaw in the browser chat view (VS Code 1.139.1, scripted model)'
 
   it('a typed @sharpclaw turn breaks the build, shows the check live, repairs it once and says Verified; the sidebar shows the turn', async () => {
     const { page, script, workspace } = session;
+    const started = Date.now();
     const pricing = path.join(workspace, 'Shop', 'Pricing.cs');
     assert.equal(fs.readFileSync(pricing, 'utf8'), original);
     fs.writeFileSync(script, JSON.stringify(repairedTurn));
+    const transcript: string[] = [];
+    const note = (who: string, what: string) => transcript.push(`${`${who}:`.padEnd(12)}${what}`);
 
-    const input = await openChat(page);
-    await pickScriptedModel(page);
-    await input.click();
+    const models = await pickScriptedModel(page);
+    assert.match(models.languageModels, /Scripted/);
+    note('you', `Chat: Manage Language Models lists "${models.languageModels}"; the chat's model picker shows ${models.picker}`);
+    // The chat's one-time tip above the input covers the response in screenshots: dismissed like a person would.
+    await visible(page.locator('.chat-input-notice-dismiss')).click({ timeout: 5_000 }).catch(() => undefined);
+    await page.locator('.interactive-input-part .monaco-editor').first().click();
     await page.keyboard.type('@sharpclaw change Total', { delay: 20 });
     await page.screenshot({ path: path.join(artifacts, 'chat-typed.png') });
+    // What the running response shows, recorded by the page on every change of the chat's DOM:
+    // lines that show for a moment only (the live progress) are caught too. (A string: the tests'
+    // compilation has no DOM types.)
+    await page.evaluate(`(() => {
+      const live = (window.sharpclawLive = []);
+      new MutationObserver(() => {
+        const running = [...document.querySelectorAll('.interactive-item-container.interactive-response.chat-response-loading')].at(-1);
+        if (!running) return;
+        for (const line of running.innerText.split('\\n').map((part) => part.trim())) {
+          if (/^(Verify Workspace|Verifying|Repairing)/.test(line) && !live.some((seen) => seen.line === line)) live.push({ line, at: Date.now() });
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
     await page.keyboard.press('Enter');
+    note('you', 'typed "@sharpclaw change Total" and pressed Enter');
 
-    // Answer what the workbench asks, as a person does, until the verdict shows; note every live
-    // progress line seen on the way.
+    // Answer what the workbench asks, as a person does, until the verdict shows.
     const response = lastResponse(page);
-    const seen = { progress: new Set<string>(), dialogs: [] as string[], confirmations: [] as string[] };
+    const seen = { dialogs: [] as string[], confirmations: [] as string[] };
+    const answers: { at: number; who: string; what: string }[] = [];
+    const liveLines = async () => (await page.evaluate('window.sharpclawLive')) as { line: string; at: number }[];
+    let liveShots = 0;
     const deadline = Date.now() + 4 * 60_000;
-    let verdict = '';
-    while (!verdict) {
+    for (;;) {
       if (Date.now() > deadline) throw new Error(`no verdict within 4 minutes; the response says:\n${await text(response)}`);
       const dialog = page.locator('.monaco-dialog-box');
       if (await dialog.isVisible().catch(() => false)) {
         const message = await text(dialog.locator('.dialog-message-text').first());
         seen.dialogs.push(message);
         await page.screenshot({ path: path.join(artifacts, `chat-dialog-${seen.dialogs.length}.png`) });
+        answers.push({ at: Date.now(), who: 'modal', what: `${message} → Always for this workspace` });
         await dialog.locator('.dialog-buttons .monaco-button', { hasText: 'Always for this workspace' }).first().click();
+        await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
         continue;
       }
-      const allow = page.locator('.chat-confirmation-widget .monaco-button, .chat-confirmation-widget2 .monaco-button', { hasText: /^\s*Allow/ }).first();
-      if (await allow.isVisible().catch(() => false)) {
-        seen.confirmations.push(await text(page.locator('.chat-confirmation-widget, .chat-confirmation-widget2').first()));
+      const allow = visible(page.locator('.chat-confirmation-widget2 .monaco-button', { hasText: 'Allow in this Session' }));
+      if ((await allow.count()) > 0) {
+        const title = ((await page.locator('.chat-confirmation-widget-container', { has: allow }).locator('.chat-confirmation-widget-title').first().textContent()) ?? '').trim();
+        seen.confirmations.push(title);
         await page.screenshot({ path: path.join(artifacts, `chat-confirmation-${seen.confirmations.length}.png`) });
+        answers.push({ at: Date.now(), who: 'chat asks', what: `${title} → Allow in this Session` });
         await allow.click();
+        await page.waitForTimeout(300);
         continue;
       }
-      for (const line of await response.locator('.progress-container, .chat-progress-message, .rendered-markdown').allInnerTexts().catch(() => [] as string[])) {
-        for (const part of line.split('\n')) if (/Verifying|Repairing/.test(part)) seen.progress.add(part.trim());
+      const live = await liveLines();
+      if (live.length > liveShots) {
+        liveShots = live.length;
+        await page.screenshot({ path: path.join(artifacts, `chat-live-${liveShots}.png`) });
       }
-      const all = await text(response);
-      const match = /(Verified|Verification failed|Not verified|Stopped|Cancelled)[^\n]*/.exec(all);
-      if (match && (await response.getByRole('button', { name: 'Show in SharpClaw sidebar' }).count()) > 0) verdict = match[0];
-      await page.waitForTimeout(250);
+      const loading = await response.evaluate((node) => (node as unknown as { classList: { contains(name: string): boolean } }).classList.contains('chat-response-loading')).catch(() => true);
+      if (!loading && /Show in SharpClaw sidebar/.test(await text(response))) break;
+      await page.waitForTimeout(200);
     }
-    const responseText = await text(response);
-    console.log(`  [chat] dialogs: ${JSON.stringify(seen.dialogs)}\n  [chat] confirmations: ${JSON.stringify(seen.confirmations)}\n  [chat] live progress: ${JSON.stringify([...seen.progress])}\n  [chat] response:\n${responseText}`);
-    assert.match(verdict, /^Verified after 1 repair\./);
-    assert.ok([...seen.progress].some((line) => /Verifying \(affected\)/.test(line)), `no live "Verifying (affected)…" was seen: ${JSON.stringify([...seen.progress])}`);
-    assert.ok([...seen.progress].some((line) => /Repairing \(1 of 2\)/.test(line)), `no live "Repairing (1 of 2)…" was seen: ${JSON.stringify([...seen.progress])}`);
+    const live = (await liveLines()).map((entry) => entry.line);
+    const merged = [...answers, ...(await liveLines()).map((entry) => ({ at: entry.at, who: 'live', what: entry.line }))].sort((a, b) => a.at - b.at);
+    for (const entry of merged) note(entry.who, entry.what);
+    const shown = await text(response);
+    const verdict = /^(Verified|Verification failed|Verification skipped|Not verified|Stopped|Cancelled)\b.*$/m.exec(shown)?.[0] ?? '';
+    note('verdict', verdict);
+    assert.deepEqual(seen.dialogs, ['Allow SharpClaw to change files in this workspace?', 'Allow SharpClaw to build and test AgentTurn.slnx?']);
+    assert.deepEqual(seen.confirmations, ['Build and test with SharpClaw?']);
+    assert.match(verdict, /^Verified after 1 repair\. passed: build passed/);
+    // Live while it ran: the check (VS Code shows verify_workspace's invocation message) and the repair.
+    assert.ok(live.some((line) => /^(Verifying \(affected\)…|Verify Workspace \(build and test\))/.test(line)), `no live check was seen: ${JSON.stringify(live)}`);
+    assert.ok(live.includes('Repairing (1 of 2)…'), `no live "Repairing (1 of 2)…" was seen: ${JSON.stringify(live)}`);
     await response.getByRole('button', { name: 'Undo Last Turn' }).waitFor();
+    await response.getByRole('button', { name: 'Show in SharpClaw sidebar' }).waitFor();
     assert.equal(fs.readFileSync(pricing, 'utf8'), original, 'the repair put the semicolon back');
+    // The steps VS Code folded away ("Completed N steps in …"), unfolded for the screenshot.
+    await response.locator('text=/^Completed \\d+ steps/').first().click().catch(() => undefined);
     await page.screenshot({ path: path.join(artifacts, 'chat-turn-finished.png') });
 
-    // The sidebar's turn timeline, newest turn first.
-    const sidebar = await openSidebar(page);
+    // The sidebar's turn timeline, newest turn first, opened from the response's button.
+    await response.getByRole('button', { name: 'Show in SharpClaw sidebar' }).click();
+    const sidebar = page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
     const turn = sidebar.locator('[data-testid=turns] [data-testid=turn]').first();
-    await turn.waitFor({ timeout: 60_000 });
+    await turn.locator('[data-testid=turn-verdict]').waitFor({ timeout: 60_000 });
     const events = (await turn.locator('[data-testid=turn-event]').allInnerTexts()).map((line) => line.trim());
     const turnVerdict = await text(turn.locator('[data-testid=turn-verdict]'));
-    console.log(`  [sidebar] turn events: ${JSON.stringify(events)}\n  [sidebar] verdict: ${turnVerdict}`);
-    const expected = [/edit Shop\/Pricing\.cs \(sharpclaw_edit_file\)/, /check 0 affected: failed/, /repair 1 of 2/, /edit Shop\/Pricing\.cs \(sharpclaw_edit_file\)/, /check 1 affected: passed/];
-    let at = 0;
-    for (const line of events) if (at < expected.length && expected[at]!.test(line)) at++;
-    assert.equal(at, expected.length, `the timeline misses ${expected[at]} in order: ${JSON.stringify(events)}`);
-    assert.match(turnVerdict, /^Verified/);
+    for (const line of events) note('sidebar', line);
+    note('sidebar', turnVerdict);
+    const expected = [/^edit Shop\/Pricing\.cs \(sharpclaw_edit_file\)$/, /^check 0 affected: failed/, /^repair 1 of 2$/, /^edit Shop\/Pricing\.cs \(sharpclaw_edit_file\)$/, /^check 1 affected: passed/];
+    assert.equal(events.length, expected.length, `the timeline: ${JSON.stringify(events)}`);
+    expected.forEach((pattern, index) => assert.match(events[index]!, pattern));
+    assert.match(turnVerdict, /^Verified after 1 repair\./);
+    await turn.scrollIntoViewIfNeeded();
     await page.waitForTimeout(500);
-    await page.screenshot({ path: path.join(artifacts, 'chat-turn-browser.jpg'), type: 'jpeg', quality: 70 });
-    if (updateScreenshots) fs.copyFileSync(path.join(artifacts, 'chat-turn-browser.jpg'), path.join(repoRoot, 'docs', 'chat-turn-browser.jpg'));
+    const shot = path.join(artifacts, 'chat-turn-browser.jpg');
+    await page.screenshot({ path: shot, type: 'jpeg', quality: 70 });
+    if (updateScreenshots) fs.copyFileSync(shot, path.join(repoRoot, 'docs', 'chat-turn-browser.jpg'));
+    const report = `  [transcript, VS Code 1.139.1, ${((Date.now() - started) / 1000).toFixed(0)} s]\n${transcript.map((line) => `  ${line}`).join('\n')}`;
+    fs.writeFileSync(path.join(artifacts, 'chat-turn-transcript.txt'), `${transcript.join('\n')}\n`);
+    console.log(report);
   });
 });
