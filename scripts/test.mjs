@@ -7,6 +7,7 @@
 //   integration  the suites in a real VS Code extension host (code-server + Chromium), on the
 //                lowest and the newest tested VS Code version
 //   e2e          a person's clicks through the workbench in Chromium (real modal dialogs)
+//                on the lowest tested VS Code, and a typed @sharpclaw chat turn on the newest
 //   package      `npm run package`, the .vsix installed into code-server with --install-extension,
 //                and a smoke suite against the installed extension (test/package)
 // Options: --only unit,server,host-e2e,fixtures,integration,e2e,package   --vscode min|latest|all

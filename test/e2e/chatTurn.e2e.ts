@@ -1,7 +1,8 @@
 // A real @sharpclaw turn in the browser workbench's chat view (code-server 'latest', VS Code 1.139.1:
 // the chat view runs a participant with a model from an extension's language-model chat provider,
-// no Copilot sign-in). A person opens the chat, picks the Scripted model, types the request and
-// answers what the workbench asks; the only stand-in is that model (test/integration/chat/
+// no Copilot sign-in). A person lists the models (Chat: Manage Language Models: without a sign-in
+// the chat's model picker offers nothing else until then), opens the chat (Ctrl+Alt+I), sees the
+// Scripted model picked, types the request and answers what the workbench asks; the only stand-in is that model (test/integration/chat/
 // scripted-model), scripted through its data-script file, never by reaching into an extension.
 // Everything else is real: SharpClaw in development mode, its permission modals, the build.
 //
@@ -250,6 +251,7 @@ describe('@sharpclaw in the browser chat view (VS Code 1.139.1, scripted model)'
     await page.waitForTimeout(500);
     const shot = path.join(artifacts, 'chat-turn-browser.jpg');
     await page.screenshot({ path: shot, type: 'jpeg', quality: 70 });
+    await page.screenshot({ path: path.join(artifacts, 'chat-turn-sidebar.png') });
     if (updateScreenshots) fs.copyFileSync(shot, path.join(repoRoot, 'docs', 'chat-turn-browser.jpg'));
     const report = `  [transcript, VS Code 1.139.1, ${((Date.now() - started) / 1000).toFixed(0)} s]\n${transcript.map((line) => `  ${line}`).join('\n')}`;
     fs.writeFileSync(path.join(artifacts, 'chat-turn-transcript.txt'), `${transcript.join('\n')}\n`);
