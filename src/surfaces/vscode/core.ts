@@ -107,7 +107,7 @@ export class Core implements vscode.Disposable {
       approvalStore: this.approvalStore,
       onDidChangeVerification: (listener) => verificationService.onDidChangeRunning(listener),
       workspaceFolder: firstWorkspaceFolder,
-    }, { events: this.turnStorage.events, lastUndoableTurn: () => this.turnStorage.lastUndoableTurn(), activeTurnId: () => this.turnRecording.activeTurnId });
+    }, { events: this.turnStorage.events, lastUndoableTurn: (events) => this.turnStorage.lastUndoableTurn(events), activeTurnId: () => this.turnRecording.activeTurnId });
     this.editJournal = createEditJournal(this.session.requester, () => this.session.requireWorkspaceFolder());
     const verification = createVerificationFeature({
       service: verificationService,

@@ -3,7 +3,7 @@
 // folder per workspace.
 import * as vscode from 'vscode';
 import { CheckpointStore } from '../../../engine/turns/checkpointStore';
-import { TurnEventLog } from '../../../engine/turns/turnEvents';
+import { TurnEventLog, type TurnEvent } from '../../../engine/turns/turnEvents';
 
 export class TurnStorage {
   readonly events: TurnEventLog;
@@ -15,9 +15,12 @@ export class TurnStorage {
     this.checkpoints = new CheckpointStore(folder);
   }
 
-  /** The newest finished turn not undone yet, with a checkpoint that has writes. */
-  lastUndoableTurn(): string | undefined {
-    const finished = this.events.read().filter((event) => event.type === 'turnFinished');
+  /**
+   * The newest finished turn not undone yet, with a checkpoint that has writes. `events`: the log
+   * when the caller has just read it. Turns that finished with no writes are skipped unread.
+   */
+  lastUndoableTurn(events: readonly TurnEvent[] = this.events.read()): string | undefined {
+    const finished = events.filter((event) => event.type === 'turnFinished' && event.mutations > 0);
     for (const event of [...finished].reverse()) {
       const stored = this.checkpoints.load(event.turnId);
       if (stored && stored.undoneAt === null && stored.mutations.length > 0) return event.turnId;

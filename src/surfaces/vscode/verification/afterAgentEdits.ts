@@ -46,16 +46,18 @@ export class AfterAgentEditsVerifier implements vscode.Disposable {
       isUndoOrRedo: event.reason !== undefined,
       activeEditorCursors: shown,
     });
+    if (persons) return;
     // The settings are read only now, for an agent's edit: typing never reads a file.
-    if (persons || !this.enabled()) return;
+    const settings = this.options.settings();
+    if (settings?.afterAgentEdits !== true) return;
     this.pending.add(event.document.uri.fsPath);
-    this.schedule();
+    this.schedule(settings.afterAgentEditsDelaySeconds);
   }
 
   /** (Re)starts the settle timer: the check runs once no agent edit arrived for the delay. */
-  private schedule(): void {
+  private schedule(delaySeconds = this.options.settings()?.afterAgentEditsDelaySeconds ?? 10): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.settled(), (this.options.settings()?.afterAgentEditsDelaySeconds ?? 10) * 1000);
+    this.timer = setTimeout(() => void this.settled(), delaySeconds * 1000);
   }
 
   private async settled(): Promise<void> {

@@ -13,7 +13,7 @@ import type { RunningVerification } from '../../../engine/verification/verificat
 import type { SolutionInspectResult } from '../../../engine/protocol/semantic';
 import { allTools } from '../../../engine/tools/registry';
 import { turnTimelines } from '../../../engine/turns/turnTimeline';
-import type { TurnEventLog } from '../../../engine/turns/turnEvents';
+import type { TurnEvent, TurnEventLog } from '../../../engine/turns/turnEvents';
 import type { ApprovalStore } from '../approvals/approvalStore';
 import { renderWebviewHtml } from './webviewHtml';
 import { FromWebviewMessageSchema, type FromWebviewMessage, type ToWebviewMessage } from './webviewMessages';
@@ -49,7 +49,7 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
     },
     private readonly turns: {
       events: TurnEventLog;
-      lastUndoableTurn(): string | undefined;
+      lastUndoableTurn(events: readonly TurnEvent[]): string | undefined;
       activeTurnId(): string | undefined;
     },
   ) {
@@ -225,7 +225,8 @@ export class ReportViewProvider implements vscode.WebviewViewProvider, vscode.Di
   private postTurns(): void {
     if (!this.view) return;
     try {
-      this.post({ type: 'turns', turns: turnTimelines(this.turns.events.read(), this.workspace.workspaceFolder()), undoable: this.turns.lastUndoableTurn() ?? null, running: this.turns.activeTurnId() ?? null });
+      const events = this.turns.events.read();
+      this.post({ type: 'turns', turns: turnTimelines(events, this.workspace.workspaceFolder()), undoable: this.turns.lastUndoableTurn(events) ?? null, running: this.turns.activeTurnId() ?? null });
     } catch (error) {
       this.log.warn(`Could not read the turn log for the sidebar: ${error instanceof Error ? error.message : String(error)}`);
     }
