@@ -13,12 +13,17 @@ namespace SharpClaw.Server.Semantic.Cache;
 
 /// <summary>
 /// Evaluates and loads contexts. Called by <see cref="SemanticContextCache"/> only after authorization.
-/// A full load runs the single-process evaluation pass and Roslyn's MSBuildWorkspace load side by side
-/// (the build host is mostly single-threaded; the machine has at least two cores), then checks restore
+/// A full load runs the single-process evaluation pass and the workspace load (<see cref="WorkspaceLoader"/>:
+/// parallel design-time builds, or Roslyn's MSBuildWorkspace) side by side, then checks restore
 /// prerequisites, filters analyzers and fingerprints the result.
 /// </summary>
 public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
 {
+    /// <summary>Which loader loads (tests and benches pin one); by default the environment's (<see cref="WorkspaceLoader.ConfiguredKind"/>).</summary>
+    public LoaderKind Loader { get; init; } = WorkspaceLoader.ConfiguredKind;
+
+    public DesignTimeLoadOptions DesignTimeOptions { get; init; } = DesignTimeLoadOptions.Default;
+
     private static readonly string[] ConfigurationFilesAbove = ["global.json", "NuGet.config", "nuget.config", "NuGet.Config"];
 
     public AnalyzerTrust Trust => trust;
@@ -49,7 +54,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
             ? Task.FromResult(reusableEvaluation)
             : this.EvaluateProjectsAsync(request, projects, linked.Token);
         Task<LoadedWorkspace> load = Task.Run(
-            () => WorkspaceLoader.LoadAsync(target, request.Configuration, request.TargetFramework, tracker, linked.Token),
+            () => WorkspaceLoader.LoadAsync(target, projects, request.Configuration, request.TargetFramework, tracker, this.Loader, this.DesignTimeOptions, log, linked.Token),
             CancellationToken.None);
 
         EvaluationData data;

@@ -9,8 +9,11 @@ public sealed record ProcessResult(int ExitCode, string Stdout, string Stderr, T
 
 /// <summary>
 /// Runs the dotnet CLI for evaluation: quiet, no telemetry or first-run banner, no MSBuild node reuse,
-/// English messages (the host parses a few of them), and without MSBuild variables inherited from
-/// whatever started the host (e.g. MSBuildExtensionsPath set by "dotnet test").
+/// English messages (the host parses a few of them), without MSBuild variables inherited from
+/// whatever started the host (e.g. MSBuildExtensionsPath set by "dotnet test"), and without the
+/// runtime's tiered PGO: its instrumentation pays off only in long-running processes, and an
+/// evaluation or design-time pass is a few seconds of mostly first-time JIT (measured on the 50-project
+/// synthetic: a design-time pass takes about 25 % less with it off).
 /// </summary>
 public static class DotnetCli
 {
@@ -41,12 +44,18 @@ public static class DotnetCli
         ["DOTNET_GENERATE_ASPNET_CERTIFICATE"] = "false",
         ["MSBUILDDISABLENODEREUSE"] = "1",
         ["DOTNET_CLI_UI_LANGUAGE"] = "en",
+        ["DOTNET_TieredPGO"] = "0",
     };
 
+    /// <param name="arguments">The dotnet CLI's arguments.</param>
+    /// <param name="workingDirectory">Decides which SDK global.json selects.</param>
+    /// <param name="cancellationToken">Kills the process tree.</param>
+    /// <param name="onOutputLine">Called with each standard-output line as it arrives (progress); the result still holds all of it.</param>
     public static async Task<ProcessResult> RunAsync(
         IReadOnlyList<string> arguments,
         string workingDirectory,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken,
+        Action<string>? onOutputLine = null)
     {
         ProcessStartInfo startInfo = new(FindDotnet())
         {
@@ -79,7 +88,7 @@ public static class DotnetCli
         long started = Stopwatch.GetTimestamp();
         using Process process = Process.Start(startInfo) ?? throw new InvalidOperationException("Could not start dotnet.");
         process.StandardInput.Close();
-        Task<string> stdout = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
+        Task<string> stdout = onOutputLine is null ? process.StandardOutput.ReadToEndAsync(CancellationToken.None) : ReadLinesAsync(process.StandardOutput, onOutputLine);
         Task<string> stderr = process.StandardError.ReadToEndAsync(CancellationToken.None);
         try
         {
@@ -101,6 +110,18 @@ public static class DotnetCli
         }
 
         return new ProcessResult(process.ExitCode, await stdout.ConfigureAwait(false), await stderr.ConfigureAwait(false), Stopwatch.GetElapsedTime(started));
+    }
+
+    private static async Task<string> ReadLinesAsync(StreamReader reader, Action<string> onLine)
+    {
+        StringBuilder all = new();
+        while (await reader.ReadLineAsync(CancellationToken.None).ConfigureAwait(false) is { } line)
+        {
+            all.Append(line).Append('\n');
+            onLine(line);
+        }
+
+        return all.ToString();
     }
 
     /// <summary>MSBuild escaping for item specs and property values (%, $, @, ', ;, ?, *).</summary>

@@ -8,7 +8,11 @@ namespace SharpClaw.Server.Semantic.Evaluation;
 public static class SolutionReader
 {
     /// <summary>Full paths of the solution's C# projects, in solution order.</summary>
-    public static async Task<IReadOnlyList<string>> ReadProjectsAsync(string solutionPath, CancellationToken cancellationToken)
+    public static async Task<IReadOnlyList<string>> ReadProjectsAsync(string solutionPath, CancellationToken cancellationToken) =>
+        [.. (await ReadAllProjectsAsync(solutionPath, cancellationToken).ConfigureAwait(false)).Where(p => p.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase))];
+
+    /// <summary>Full paths of every project the solution lists (C#, F#, VB, anything else), in solution order.</summary>
+    public static async Task<IReadOnlyList<string>> ReadAllProjectsAsync(string solutionPath, CancellationToken cancellationToken)
     {
         ISolutionSerializer? serializer = SolutionSerializers.GetSerializerByMoniker(solutionPath);
         if (serializer is null)
@@ -32,7 +36,7 @@ public static class SolutionReader
         {
             string path = project.FilePath.Replace('\\', Path.DirectorySeparatorChar);
             string full = PathUtil.Normalize(Path.Combine(directory, path));
-            if (full.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase) && !projects.Contains(full, PathUtil.Comparer))
+            if (!projects.Contains(full, PathUtil.Comparer))
             {
                 projects.Add(full);
             }

@@ -44,9 +44,10 @@ public sealed class JsonRpcLoadProgressSink : ILoadProgressSink
 }
 
 /// <summary>
-/// Turns Roslyn's per-operation <see cref="ProjectLoadProgress"/> (evaluate/build/resolve per project)
-/// into "project i of n" updates, and remembers which frameworks each project file resolved for.
-/// Roslyn calls <see cref="Report"/> synchronously on its loading thread.
+/// Turns load steps — Roslyn's per-operation <see cref="ProjectLoadProgress"/> (evaluate/build/resolve per
+/// project) or the parallel design-time pass's finished flavours — into "project i of n" updates, and
+/// remembers which frameworks each project file resolved for. Thread-safe: steps may come from several
+/// design-time processes at once.
 /// </summary>
 public sealed class ProjectLoadTracker(ILoadProgressSink? sink, string workspace, string target, string configuration, string? targetFramework, int expectedProjects)
     : IProgress<ProjectLoadProgress>
@@ -57,24 +58,32 @@ public sealed class ProjectLoadTracker(ILoadProgressSink? sink, string workspace
 
     public void Start() => sink?.Report(new LoadProgressParams(target, configuration, targetFramework, 0, Math.Max(expectedProjects, 1), target, 0));
 
-    public void Report(ProjectLoadProgress value)
+    public void Report(ProjectLoadProgress value) =>
+        this.ReportStep(value.FilePath, value.Operation == ProjectLoadOperation.Resolve ? value.TargetFramework : null);
+
+    /// <summary>
+    /// One step of a project's load: the first step of each project file advances "project i of n"; a
+    /// framework, when given, is one the file was resolved for (Roslyn's Resolve step, or one flavour of the
+    /// parallel design-time pass).
+    /// </summary>
+    public void ReportStep(string projectPath, string? resolvedFramework)
     {
         LoadProgressParams? update = null;
         lock (this.gate)
         {
-            if (value.Operation == ProjectLoadOperation.Resolve && value.TargetFramework is { Length: > 0 } framework)
+            if (resolvedFramework is { Length: > 0 } framework)
             {
-                if (!this.frameworks.TryGetValue(value.FilePath, out List<string>? list))
+                if (!this.frameworks.TryGetValue(projectPath, out List<string>? list))
                 {
-                    this.frameworks[value.FilePath] = list = [];
+                    this.frameworks[projectPath] = list = [];
                 }
 
                 list.Add(framework);
             }
 
-            if (!this.seen.Contains(value.FilePath, PathUtil.Comparer))
+            if (!this.seen.Contains(projectPath, PathUtil.Comparer))
             {
-                this.seen.Add(value.FilePath);
+                this.seen.Add(projectPath);
                 int count = Math.Max(expectedProjects, this.seen.Count);
                 update = new LoadProgressParams(
                     target,
@@ -82,7 +91,7 @@ public sealed class ProjectLoadTracker(ILoadProgressSink? sink, string workspace
                     targetFramework,
                     this.seen.Count,
                     count,
-                    PathUtil.ToWorkspaceRelative(workspace, value.FilePath),
+                    PathUtil.ToWorkspaceRelative(workspace, projectPath),
                     (int)Math.Min(100, Math.Round(this.seen.Count * 100.0 / count)));
             }
         }
@@ -93,7 +102,7 @@ public sealed class ProjectLoadTracker(ILoadProgressSink? sink, string workspace
         }
     }
 
-    /// <summary>The frameworks Roslyn resolved a project file for, in order.</summary>
+    /// <summary>The frameworks a project file was resolved for, in the order they were reported.</summary>
     public IReadOnlyList<string> FrameworksOf(string projectPath)
     {
         lock (this.gate)

@@ -1,9 +1,8 @@
 using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
-using Microsoft.CodeAnalysis.Diagnostics;
-using Microsoft.CodeAnalysis.Host;
 using Microsoft.CodeAnalysis.Host.Mef;
+using SharpClaw.Server.Semantic.Loading;
 
 namespace SharpClaw.Server.Semantic.Snapshots;
 
@@ -36,9 +35,7 @@ public static class SnapshotRebuilder
         AdhocWorkspace workspace = new(MSBuildMefHostServices.DefaultServices, WorkspaceKind.MSBuild);
         try
         {
-            IAnalyzerAssemblyLoader loader = workspace.Services.GetRequiredService<IAnalyzerService>().GetLoader();
-            Dictionary<(string, MetadataImageKind, string, bool), MetadataReference> references = [];
-            Dictionary<string, AnalyzerFileReference> analyzers = new(PathUtil.Comparer);
+            WorkspaceReferences references = new(workspace);
             List<ProjectId> ids = [.. snapshot.Projects.Select(p => ProjectId.CreateNewId(debugName: p.FilePath))];
             Dictionary<ProjectId, string?> frameworks = [];
             List<ProjectInfo> infos = [];
@@ -48,10 +45,7 @@ public static class SnapshotRebuilder
                 ProjectId id = ids[index];
                 frameworks[id] = project.Framework;
                 string directory = project.FilePath is { } file ? Path.GetDirectoryName(file)! : Path.GetDirectoryName(snapshot.TargetPath)!;
-                foreach (string analyzer in project.Analyzers)
-                {
-                    loader.AddDependencyLocation(analyzer);
-                }
+                references.AddDependencyLocations(project.Analyzers);
 
                 VersionStamp version = project.FilePath is { } projectFile && File.Exists(projectFile)
                     ? VersionStamp.Create(File.GetLastWriteTimeUtc(projectFile))
@@ -68,10 +62,8 @@ public static class SnapshotRebuilder
                     ParseOptions(project.ParseOptions),
                     Documents(id, project.Documents),
                     project.ProjectReferences.Select(r => Reference(r, ids)),
-                    project.MetadataReferences.Select(r => MetadataReferenceFor(r, references)),
-                    project.Analyzers.Select(path => analyzers.TryGetValue(path, out AnalyzerFileReference? known)
-                        ? known
-                        : analyzers[path] = new AnalyzerFileReference(path, loader)),
+                    project.MetadataReferences.Select(r => references.Metadata(r.Path, new MetadataReferenceProperties(r.Kind, [.. r.Aliases], r.EmbedInteropTypes))),
+                    project.Analyzers.Select(references.Analyzer),
                     Documents(id, project.AdditionalDocuments),
                     isSubmission: false,
                     hostObjectType: null,
@@ -105,31 +97,10 @@ public static class SnapshotRebuilder
         .WithFeatures(options.Features);
 
     private static IEnumerable<DocumentInfo> Documents(ProjectId project, List<PersistedDocument> documents) =>
-        documents.Select(d => DocumentInfo.Create(
-            DocumentId.CreateNewId(project, debugName: d.Path),
-            d.Name,
-            d.Folders,
-            SourceCodeKind.Regular,
-            new FileTextLoader(d.Path, defaultEncoding: null),
-            d.Path,
-            d.IsGenerated));
+        documents.Select(d => WorkspaceReferences.Document(project, d.Path, d.Name, d.Folders, encoding: null, d.IsGenerated));
 
     private static ProjectReference Reference(PersistedProjectReference reference, List<ProjectId> ids) =>
         reference.Project >= 0 && reference.Project < ids.Count
             ? new ProjectReference(ids[reference.Project], [.. reference.Aliases], reference.EmbedInteropTypes)
             : throw new SnapshotUnusableException($"a project reference points at project {reference.Project} of {ids.Count}");
-
-    /// <summary>One reference object per (file, properties), each with the XML documentation file beside it, as the workspace's metadata service makes them.</summary>
-    private static MetadataReference MetadataReferenceFor(PersistedMetadataReference reference, Dictionary<(string, MetadataImageKind, string, bool), MetadataReference> cache)
-    {
-        (string, MetadataImageKind, string, bool) key = (reference.Path, reference.Kind, string.Join(",", reference.Aliases), reference.EmbedInteropTypes);
-        if (!cache.TryGetValue(key, out MetadataReference? created))
-        {
-            MetadataReferenceProperties properties = new(reference.Kind, [.. reference.Aliases], reference.EmbedInteropTypes);
-            created = MetadataReference.CreateFromFile(reference.Path, properties, XmlDocumentationProvider.CreateFromFile(Path.ChangeExtension(reference.Path, "xml")));
-            cache[key] = created;
-        }
-
-        return created;
-    }
 }

@@ -1,0 +1,427 @@
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using System.Xml.Linq;
+using SharpClaw.Server.Semantic.Discovery;
+using SharpClaw.Server.Semantic.Evaluation;
+
+namespace SharpClaw.Server.Semantic.Loading;
+
+/// <summary>How the parallel design-time pass splits its work (tests lower the threshold to force several processes).</summary>
+/// <param name="MaxProcesses">At most this many <c>dotnet msbuild</c> processes at once (also bounded by the processor count).</param>
+/// <param name="MinProjectsPerProcess">A process starts MSBuild from nothing (about a second of JIT), so each must have this many projects to be worth it.</param>
+public sealed record DesignTimeLoadOptions(int MaxProcesses = 4, int MinProjectsPerProcess = 12)
+{
+    public static DesignTimeLoadOptions Default { get; } = new();
+}
+
+/// <summary>The pass's projects in load order, or why Roslyn's own loader must do the load instead.</summary>
+public sealed record DesignTimePassResult(IReadOnlyList<DesignTimeProject> Projects, string? FallbackReason)
+{
+    public static DesignTimePassResult Fallback(string reason) => new([], reason);
+}
+
+/// <summary>
+/// Runs the design-time builds Roslyn's build host runs — Compile and CoreCompile with DesignTimeBuild,
+/// SkipCompilerExecution and ProvideCommandLineArgs, the same global properties — but in several
+/// <c>dotnet msbuild</c> processes at once, each building a contiguous share of the projects (MSBuildWorkspace
+/// builds them one after another in one build host: dotnet/roslyn#84115). A collector target, imported into
+/// every project like the evaluation pass's, returns per flavour what Roslyn's ProjectInstanceReader reads.
+/// Projects referenced but not listed are built in a further pass, as Roslyn discovers them.
+/// Anything this pass cannot reproduce exactly — an MSBuild error, a project that is not an SDK-style
+/// .csproj, a missing result — is returned as a fallback reason, and the caller loads with Roslyn's
+/// MSBuildWorkspace, whose messages and partial-load rules then apply unchanged.
+/// Runs only after the client authorized evaluation (it executes project targets, as Roslyn's load does).
+/// </summary>
+public static partial class DesignTimePass
+{
+    /// <summary>Imported into every project of the pass; written to a private folder per load and deleted afterwards.</summary>
+    internal const string CollectorTargets = """
+        <Project>
+          <!-- Written by SharpClaw for one design-time load and deleted afterwards. It builds what Roslyn's
+               build host builds (Compile, CoreCompile without running the compiler) and reads the results. -->
+          <Target Name="SharpClawDesignTime" Returns="@(SharpClawDesignTimeResult)">
+            <ItemGroup Condition="'$(IsCrossTargetingBuild)' == 'true'">
+              <_SharpClawDesignTimeFramework Include="$(TargetFrameworks)" />
+            </ItemGroup>
+            <MSBuild Condition="'@(_SharpClawDesignTimeFramework)' != ''"
+                     Projects="$(MSBuildProjectFullPath)"
+                     Targets="SharpClawDesignTime"
+                     Properties="TargetFramework=%(_SharpClawDesignTimeFramework.Identity)">
+              <Output TaskParameter="TargetOutputs" ItemName="SharpClawDesignTimeResult" />
+            </MSBuild>
+            <MSBuild Condition="'$(IsCrossTargetingBuild)' != 'true'"
+                     Projects="$(MSBuildProjectFullPath)"
+                     Targets="Compile;CoreCompile;DesignTimeMarkupCompilation"
+                     SkipNonexistentTargets="true" />
+            <MSBuild Condition="'$(IsCrossTargetingBuild)' != 'true'"
+                     Projects="$(MSBuildProjectFullPath)"
+                     Targets="SharpClawDesignTimeRead">
+              <Output TaskParameter="TargetOutputs" ItemName="SharpClawDesignTimeResult" />
+            </MSBuild>
+          </Target>
+          <Target Name="SharpClawDesignTimeRead" Returns="@(_SharpClawDesignTimeRead)">
+            <ItemGroup>
+              <_SharpClawDesignTimeRead Include="$(MSBuildProjectFullPath)"
+                  ScTargetFramework="$(TargetFramework)"
+                  ScArguments="@(CscCommandLineArgs, '%0A')"
+                  ScCompile="@(Compile->'%(Identity)%09%(FullPath)%09%(Link)', '%0A')"
+                  ScAdditionalFiles="@(AdditionalFiles->'%(Identity)%09%(FullPath)%09%(Link)', '%0A')"
+                  ScEditorConfigFiles="@(EditorConfigFiles->'%(Identity)%09%(FullPath)%09%(Link)', '%0A')"
+                  ScProjectReferences="@(ProjectReference->'%(FullPath)%09%(Aliases)%09%(ReferenceOutputAssembly)', '%0A')"
+                  ScIntermediateAssembly="@(IntermediateAssembly, '%0A')"
+                  ScTargetPath="$(TargetPath)"
+                  ScTargetRefPath="$(TargetRefPath)"
+                  ScGeneratedFilesOutputPath="$(CompilerGeneratedFilesOutputPath)"
+                  ScRootNamespace="$(RootNamespace)" />
+            </ItemGroup>
+            <Message Importance="high" Text="SharpClawDesignTimeDone:$(TargetFramework)%09$(MSBuildProjectFullPath)" />
+          </Target>
+        </Project>
+        """;
+
+    private const string DoneMarker = "SharpClawDesignTimeDone:";
+
+    private const int MaxPasses = 6;
+
+    /// <summary>The global properties Roslyn's build host (ProjectBuildManager) sets for every design-time build.</summary>
+    private static readonly (string Name, string Value)[] DesignTimeProperties =
+    [
+        ("DesignTimeBuild", "true"),
+        ("NonExistentFile", @"__NonExistentSubDir__\__NonExistentFile__"),
+        ("BuildProjectReferences", "false"),
+        ("BuildingProject", "false"),
+        ("ProvideCommandLineArgs", "true"),
+        ("SkipCompilerExecution", "true"),
+        ("ContinueOnError", "ErrorAndContinue"),
+        ("ShouldUnsetParentConfigurationAndPlatform", "false"),
+    ];
+
+    public static async Task<DesignTimePassResult> RunAsync(
+        TargetSelection target,
+        IReadOnlyList<string> projects,
+        string configuration,
+        string? targetFramework,
+        ProjectLoadTracker tracker,
+        DesignTimeLoadOptions options,
+        CancellationToken cancellationToken)
+    {
+        if (UnsupportedProject(projects) is { } unsupported)
+        {
+            return DesignTimePassResult.Fallback(unsupported);
+        }
+
+        // In the private per-user state folder (never a shared temp folder, where anyone could plant a
+        // Directory.Build.props or .rsp above the generated projects).
+        string temp = Hosting.StateFolder.Subfolder(
+            Hosting.StateFolder.Subfolder(Hosting.StateFolder.ForWorkspace(target.Workspace), "designtime"),
+            Guid.NewGuid().ToString("N"));
+        try
+        {
+            string targetsFile = Path.Combine(temp, "SharpClaw.DesignTime.targets");
+            await File.WriteAllTextAsync(targetsFile, CollectorTargets, cancellationToken).ConfigureAwait(false);
+
+            List<DesignTimeProject> loaded = [];
+            HashSet<string> seen = new(projects, PathUtil.Comparer);
+            List<string> pending = [.. projects.Distinct(PathUtil.Comparer)];
+            for (int pass = 0; pass < MaxPasses && pending.Count > 0; pass++)
+            {
+                List<List<string>> shares = Share(pending, ProcessCount(pending.Count, options), Weight);
+                Task<(List<DesignTimeProject> Projects, string? Failure)>[] runs = [.. shares.Select((share, index) =>
+                    RunProcessAsync(target, share, configuration, targetFramework, temp, targetsFile, $"{pass}-{index}", tracker, cancellationToken))];
+                (List<DesignTimeProject> Projects, string? Failure)[] results = await Task.WhenAll(runs).ConfigureAwait(false);
+                if (results.Select(r => r.Failure).OfType<string>().FirstOrDefault() is { } failure)
+                {
+                    return DesignTimePassResult.Fallback(failure);
+                }
+
+                List<DesignTimeProject> built = [.. results.SelectMany(r => r.Projects)];
+                loaded.AddRange(built);
+                pending = [.. built.SelectMany(p => p.ProjectReferences).Select(r => r.Path).Where(seen.Add)];
+                if (UnsupportedProject(pending) is { } discovered)
+                {
+                    return DesignTimePassResult.Fallback(discovered);
+                }
+            }
+
+            return pending.Count > 0
+                ? DesignTimePassResult.Fallback($"project references nest deeper than {MaxPasses} passes")
+                : new DesignTimePassResult(loaded, null);
+        }
+        finally
+        {
+            try
+            {
+                Directory.Delete(temp, recursive: true);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                // Best effort; the next load uses a fresh folder.
+            }
+        }
+    }
+
+    /// <summary>How many processes share <paramref name="projectCount"/> projects.</summary>
+    public static int ProcessCount(int projectCount, DesignTimeLoadOptions options) =>
+        Math.Clamp(projectCount / Math.Max(1, options.MinProjectsPerProcess), 1, Math.Max(1, Math.Min(Environment.ProcessorCount, options.MaxProcesses)));
+
+    /// <summary>
+    /// Contiguous shares of about equal weight: neighbours in a solution tend to reference each other, and a
+    /// process evaluates (but does not build) every project its share references, so contiguous shares
+    /// repeat the least work.
+    /// </summary>
+    public static List<List<string>> Share(IReadOnlyList<string> projects, int count, Func<string, double> weight)
+    {
+        List<List<string>> shares = [];
+        if (count <= 1 || projects.Count <= 1)
+        {
+            shares.Add([.. projects]);
+            return shares;
+        }
+
+        double[] weights = [.. projects.Select(weight)];
+        double total = weights.Sum();
+        double done = 0;
+        List<string> current = [];
+        for (int i = 0; i < projects.Count; i++)
+        {
+            current.Add(projects[i]);
+            done += weights[i];
+            int remainingShares = count - shares.Count - 1;
+            if (remainingShares > 0 && done >= total * (shares.Count + 1) / count && projects.Count - i - 1 >= remainingShares)
+            {
+                shares.Add(current);
+                current = [];
+            }
+        }
+
+        if (current.Count > 0)
+        {
+            shares.Add(current);
+        }
+
+        return shares;
+    }
+
+    /// <summary>
+    /// A rough cost of one project's design-time build, from its file alone: a build per target framework,
+    /// each resolving its project and package references.
+    /// </summary>
+    internal static double Weight(string projectPath)
+    {
+        string text;
+        try
+        {
+            text = File.ReadAllText(projectPath);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return 1;
+        }
+
+        Match frameworks = TargetFrameworksRegex().Match(text);
+        int flavours = frameworks.Success ? Math.Max(1, frameworks.Groups[1].Value.Split(';', StringSplitOptions.RemoveEmptyEntries).Length) : 1;
+        int references = ReferenceRegex().Count(text);
+        return flavours * (2.0 + references);
+    }
+
+    /// <summary>Why a project cannot take this path: missing, not a C# project, or not SDK-style (Roslyn picks another build host for those).</summary>
+    private static string? UnsupportedProject(IEnumerable<string> projects)
+    {
+        foreach (string project in projects)
+        {
+            if (!project.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase))
+            {
+                return $"'{Path.GetFileName(project)}' is not a C# project";
+            }
+
+            if (!File.Exists(project))
+            {
+                return $"'{Path.GetFileName(project)}' does not exist";
+            }
+
+            if (!IsSdkStyle(project))
+            {
+                return $"'{Path.GetFileName(project)}' is not an SDK-style project";
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>An Sdk attribute on the root, an &lt;Sdk&gt; element or an import with an Sdk attribute, as Roslyn's build host manager decides.</summary>
+    private static bool IsSdkStyle(string projectPath)
+    {
+        try
+        {
+            XElement root = XElement.Load(projectPath);
+            return root.Attribute("Sdk") is not null
+                || root.Elements().Any(e => e.Name.LocalName == "Sdk")
+                || root.Elements().Any(e => e.Name.LocalName == "Import" && e.Attribute("Sdk") is not null);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Xml.XmlException)
+        {
+            return true; // MSBuild reports what is wrong with the file; the pass falls back then.
+        }
+    }
+
+    private static async Task<(List<DesignTimeProject>, string?)> RunProcessAsync(
+        TargetSelection target,
+        List<string> share,
+        string configuration,
+        string? targetFramework,
+        string temp,
+        string targetsFile,
+        string name,
+        ProjectLoadTracker tracker,
+        CancellationToken cancellationToken)
+    {
+        string traversal = Path.Combine(temp, $"SharpClaw.DesignTime{name}.proj");
+        string resultFile = Path.Combine(temp, $"result{name}.json");
+        XElement document = new(
+            "Project",
+            new XElement("ItemGroup", share.Select(p => new XElement("SharpClawProject", new XAttribute("Include", DotnetCli.MSBuildEscape(p))))),
+            new XElement(
+                "Target",
+                new XAttribute("Name", "SharpClawDesignTimeAll"),
+                new XAttribute("Returns", "@(SharpClawDesignTimeResult)"),
+                new XElement(
+                    "MSBuild",
+                    new XAttribute("Projects", "@(SharpClawProject)"),
+                    new XAttribute("Targets", "SharpClawDesignTime"),
+                    new XAttribute("ContinueOnError", "true"),
+                    new XAttribute("StopOnFirstFailure", "false"),
+                    new XAttribute("BuildInParallel", "false"),
+                    new XElement("Output", new XAttribute("TaskParameter", "TargetOutputs"), new XAttribute("ItemName", "SharpClawDesignTimeResult")))));
+        await File.WriteAllTextAsync(traversal, document.ToString(), cancellationToken).ConfigureAwait(false);
+
+        List<string> arguments =
+        [
+            // -noAutoResponse: no Directory.Build.rsp in a folder above the generated project may add switches.
+            "msbuild", traversal, "-noAutoResponse", "-nologo", "-nodeReuse:false", "-m:1", "-v:m", "-clp:NoSummary;ForceNoAlign;DisableConsoleColor",
+            "-t:SharpClawDesignTimeAll", "-getItem:SharpClawDesignTimeResult", $"-getResultOutputFile:{resultFile}",
+            $"-p:Configuration={DotnetCli.MSBuildEscape(configuration)}",
+            $"-p:CustomAfterMicrosoftCommonTargets={DotnetCli.MSBuildEscape(targetsFile)}",
+            $"-p:CustomAfterMicrosoftCommonCrossTargetingTargets={DotnetCli.MSBuildEscape(targetsFile)}",
+            .. DesignTimeProperties.Select(p => $"-p:{p.Name}={DotnetCli.MSBuildEscape(p.Value)}"),
+        ];
+        if (targetFramework is not null)
+        {
+            arguments.Add($"-p:TargetFramework={DotnetCli.MSBuildEscape(targetFramework)}");
+        }
+
+        if (target.Kind == TargetKind.Solution)
+        {
+            // What MSBuildWorkspace sets when it opens a solution.
+            arguments.Add($"-p:SolutionDir={DotnetCli.MSBuildEscape(Path.GetDirectoryName(target.TargetPath)! + Path.DirectorySeparatorChar)}");
+        }
+
+        void OnLine(string line)
+        {
+            int marker = line.IndexOf(DoneMarker, StringComparison.Ordinal);
+            if (marker >= 0 && line[(marker + DoneMarker.Length)..].Split('\t', 2) is [var framework, var project])
+            {
+                tracker.ReportStep(PathUtil.Normalize(project.Trim()), framework.Length > 0 ? framework : null);
+            }
+        }
+
+        // The working folder decides which SDK global.json selects: the target's, as the evaluation pass uses.
+        ProcessResult run = await DotnetCli.RunAsync(arguments, Path.GetDirectoryName(target.TargetPath)!, cancellationToken, OnLine).ConfigureAwait(false);
+        // An error anywhere (the traversal continues past failed projects, so the exit code can be 0) means
+        // Roslyn's own loader must decide what loads and how the failure reads.
+        string output = run.Stdout + "\n" + run.Stderr;
+        List<string> errors = ErrorLines(output);
+        if (run.ExitCode != 0 || errors.Count > 0 || !File.Exists(resultFile))
+        {
+            return ([], $"MSBuild reported a problem (exit code {run.ExitCode}): {(errors.Count > 0 ? string.Join(" ", errors.Take(3)) : FirstLines(output))}");
+        }
+
+        List<DesignTimeProject> projects = Parse(await File.ReadAllTextAsync(resultFile, cancellationToken).ConfigureAwait(false));
+        HashSet<string> built = new(projects.Select(p => p.Path), PathUtil.Comparer);
+        if (share.Find(p => !built.Contains(p)) is { } missing)
+        {
+            return ([], $"no design-time result for '{Path.GetFileName(missing)}'");
+        }
+
+        if (projects.Find(p => p.CommandLineArgs.Count == 0) is { } noArguments)
+        {
+            return ([], $"no compiler command line for '{Path.GetFileName(noArguments.Path)}'");
+        }
+
+        return (projects, null);
+    }
+
+    /// <summary>Parses the -getResultOutputFile JSON: one <see cref="DesignTimeProject"/> per flavour, in build order.</summary>
+    internal static List<DesignTimeProject> Parse(string json)
+    {
+        using JsonDocument document = JsonDocument.Parse(json);
+        if (!document.RootElement.TryGetProperty("Items", out JsonElement items)
+            || !items.TryGetProperty("SharpClawDesignTimeResult", out JsonElement results)
+            || results.ValueKind != JsonValueKind.Array)
+        {
+            return [];
+        }
+
+        List<DesignTimeProject> projects = [];
+        foreach (JsonElement row in results.EnumerateArray())
+        {
+            string path = Get(row, "Identity");
+            if (path.Length == 0)
+            {
+                continue;
+            }
+
+            projects.Add(new DesignTimeProject
+            {
+                Path = PathUtil.Normalize(path),
+                TargetFramework = NullIfEmpty(Get(row, "ScTargetFramework")),
+                CommandLineArgs = Lines(Get(row, "ScArguments")),
+                Documents = Items(Get(row, "ScCompile")),
+                AdditionalFiles = Items(Get(row, "ScAdditionalFiles")),
+                EditorConfigFiles = Items(Get(row, "ScEditorConfigFiles")),
+                ProjectReferences = [.. Lines(Get(row, "ScProjectReferences")).Select(line => line.Split('\t')).Select(fields => new DesignTimeReference(
+                    PathUtil.Normalize(fields[0]),
+                    fields.Length > 1 ? [.. fields[1].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)] : [],
+                    fields.Length < 3 || !fields[2].Trim().Equals("false", StringComparison.OrdinalIgnoreCase)))],
+                TargetPath = NullIfEmpty(Get(row, "ScTargetPath")),
+                TargetRefPath = NullIfEmpty(Get(row, "ScTargetRefPath")),
+                IntermediateAssembly = Lines(Get(row, "ScIntermediateAssembly")).FirstOrDefault(),
+                GeneratedFilesOutputPath = NullIfEmpty(Get(row, "ScGeneratedFilesOutputPath")),
+                RootNamespace = NullIfEmpty(Get(row, "ScRootNamespace")),
+            });
+        }
+
+        return projects;
+    }
+
+    private static List<DesignTimeItem> Items(string joined) =>
+        [.. Lines(joined).Select(line => line.Split('\t')).Select(fields => new DesignTimeItem(
+            fields[0],
+            fields.Length > 1 && fields[1].Length > 0 ? fields[1] : fields[0],
+            fields.Length > 2 ? NullIfEmpty(fields[2]) : null))];
+
+    private static List<string> Lines(string joined) =>
+        [.. joined.Split('\n').Select(l => l.TrimEnd('\r')).Where(l => l.Trim().Length > 0)];
+
+    private static string? NullIfEmpty(string value) => value.Trim().Length == 0 ? null : value.Trim();
+
+    /// <summary>The console logger's error lines ("file(line,col): error CODE: text [project]").</summary>
+    private static List<string> ErrorLines(string output) =>
+        [.. output.Split('\n').Select(l => l.Trim()).Where(l => ErrorLineRegex().IsMatch(l)).Distinct()];
+
+    private static string FirstLines(string output) =>
+        string.Join(" ", output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Where(l => !l.Contains(DoneMarker, StringComparison.Ordinal)).Take(3));
+
+    private static string Get(JsonElement row, string name) =>
+        row.ValueKind == JsonValueKind.Object && row.TryGetProperty(name, out JsonElement value) && value.ValueKind == JsonValueKind.String
+            ? value.GetString() ?? string.Empty
+            : string.Empty;
+
+    [GeneratedRegex(@"(?:^|:\s*|\s)error\s+[A-Za-z]+[0-9]+\s*:")]
+    private static partial Regex ErrorLineRegex();
+
+    [GeneratedRegex(@"<TargetFrameworks>\s*([^<]*)</TargetFrameworks>", RegexOptions.IgnoreCase)]
+    private static partial Regex TargetFrameworksRegex();
+
+    [GeneratedRegex(@"<(?:ProjectReference|PackageReference)\b", RegexOptions.IgnoreCase)]
+    private static partial Regex ReferenceRegex();
+}

@@ -1,0 +1,265 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.Diagnostics;
+using Microsoft.CodeAnalysis.Host.Mef;
+using SharpClaw.Server.Semantic.Discovery;
+
+namespace SharpClaw.Server.Semantic.Loading;
+
+/// <summary>
+/// Builds the solution of a parallel design-time pass in an <see cref="AdhocWorkspace"/> by the rules of
+/// Roslyn's MSBuild loader (MSBuildProjectLoader.Worker): the compiler command line parsed into options and
+/// references, documents named by their Link or project-relative path, a multi-targeted project's flavours
+/// named "Name(framework)", each project reference swapped for the metadata reference to the flavour whose
+/// output the command line references, and unresolved metadata references removed with a warning — so the
+/// result equals an MSBuildWorkspace load of the same solution (the parallel-load tests compare them).
+/// </summary>
+public static class DesignTimeSolution
+{
+    public static LoadedWorkspace Build(TargetSelection target, IReadOnlyList<DesignTimeProject> projects)
+    {
+        AdhocWorkspace workspace = new(MSBuildMefHostServices.DefaultServices, WorkspaceKind.MSBuild);
+        try
+        {
+            WorkspaceReferences references = new(workspace);
+            List<WorkspaceDiagnostic> diagnostics = [];
+            List<Flavour> flavours = [.. projects.Select(p => new Flavour(p, ProjectId.CreateNewId(debugName: p.Path), Parse(p)))];
+            ILookup<string, Flavour> byPath = flavours.ToLookup(f => f.Project.Path, PathUtil.Comparer);
+            Dictionary<ProjectId, List<ProjectReference>> referencesOf = [];
+            List<ProjectInfo> infos = [];
+            foreach (Flavour flavour in flavours)
+            {
+                infos.Add(CreateProjectInfo(flavour, byPath[flavour.Project.Path].Count() > 1, byPath, referencesOf, references, diagnostics));
+            }
+
+            // MSBuildWorkspace names the solution file when it opened one, nothing when it opened a project.
+            string? solutionFile = target.Kind == TargetKind.Solution ? target.TargetPath : null;
+            Solution solution = workspace.AddSolution(SolutionInfo.Create(SolutionId.CreateNewId(solutionFile), VersionStamp.Create(), solutionFile, infos));
+            return new LoadedWorkspace(workspace, solution, diagnostics);
+        }
+        catch
+        {
+            workspace.Dispose();
+            throw;
+        }
+    }
+
+    private sealed record Flavour(DesignTimeProject Project, ProjectId Id, CSharpCommandLineArguments Arguments)
+    {
+        public string Directory => System.IO.Path.GetDirectoryName(this.Project.Path)!;
+
+        public string? OutputFilePath => Absolute(this.Project.TargetPath, this.Directory);
+
+        public string? OutputRefFilePath => Absolute(this.Project.TargetRefPath, this.Directory);
+    }
+
+    private static CSharpCommandLineArguments Parse(DesignTimeProject project) =>
+        CSharpCommandLineParser.Default.Parse(
+            project.CommandLineArgs,
+            Path.GetDirectoryName(project.Path)!,
+            sdkDirectory: System.Runtime.InteropServices.RuntimeEnvironment.GetRuntimeDirectory());
+
+    private static ProjectInfo CreateProjectInfo(
+        Flavour flavour,
+        bool multiTargeted,
+        ILookup<string, Flavour> byPath,
+        Dictionary<ProjectId, List<ProjectReference>> referencesOf,
+        WorkspaceReferences references,
+        List<WorkspaceDiagnostic> diagnostics)
+    {
+        DesignTimeProject project = flavour.Project;
+        CSharpCommandLineArguments arguments = flavour.Arguments;
+        string directory = flavour.Directory;
+        string fileName = Path.GetFileNameWithoutExtension(project.Path);
+        string name = multiTargeted && project.TargetFramework is { } framework ? $"{fileName}({framework})" : fileName;
+        string assemblyName = string.IsNullOrWhiteSpace(arguments.CompilationName) ? (string.IsNullOrWhiteSpace(fileName) ? "assembly" : fileName) : arguments.CompilationName;
+
+        CSharpParseOptions parseOptions = arguments.ParseOptions.DocumentationMode == DocumentationMode.None
+            ? arguments.ParseOptions.WithDocumentationMode(DocumentationMode.Parse)
+            : arguments.ParseOptions;
+        CSharpCompilationOptions compilationOptions = arguments.CompilationOptions
+            .WithXmlReferenceResolver(new XmlFileResolver(directory))
+            .WithSourceReferenceResolver(new SourceFileResolver([], directory))
+            .WithMetadataReferenceResolver(null)
+            .WithStrongNameProvider(new DesktopStrongNameProvider(arguments.KeyFileSearchPaths, Path.GetTempPath()))
+            .WithAssemblyIdentityComparer(DesktopAssemblyIdentityComparer.Default);
+
+        List<DocumentInfo> documents = Documents(flavour.Id, project.Documents.Where(d => !Path.GetFileName(d.ItemSpec).StartsWith("TemporaryGeneratedFile_", StringComparison.Ordinal)), directory, arguments.Encoding);
+        List<DocumentInfo> additional = Documents(flavour.Id, project.AdditionalFiles, directory, arguments.Encoding);
+        List<DocumentInfo> analyzerConfigs = Documents(flavour.Id, project.EditorConfigFiles, directory, arguments.Encoding);
+        WarnAboutDuplicates(documents.Concat(additional).Concat(analyzerConfigs), project.Path, flavour.Id, diagnostics);
+
+        (List<ProjectReference> projectReferences, List<MetadataReference> metadataReferences) = ResolveReferences(flavour, byPath, referencesOf, references, diagnostics);
+        return ProjectInfo.Create(
+                flavour.Id,
+                VersionStamp.Create(File.GetLastWriteTimeUtc(project.Path)),
+                name,
+                assemblyName,
+                LanguageNames.CSharp,
+                project.Path,
+                flavour.OutputFilePath,
+                compilationOptions,
+                parseOptions,
+                documents,
+                projectReferences,
+                metadataReferences,
+                AnalyzerReferences(arguments, references),
+                additional,
+                isSubmission: false,
+                hostObjectType: null,
+                outputRefFilePath: flavour.OutputRefFilePath)
+            .WithCompilationOutputInfo(new CompilationOutputInfo()
+                .WithAssemblyPath(Absolute(project.IntermediateAssembly, directory))
+                .WithGeneratedFilesOutputDirectory(Absolute(project.GeneratedFilesOutputPath, directory)))
+            .WithDefaultNamespace(project.RootNamespace ?? string.Empty)
+            .WithAnalyzerConfigDocuments(analyzerConfigs);
+    }
+
+    /// <summary>
+    /// The command line's metadata references with each project reference swapped in for the reference to
+    /// its output (Roslyn's ResolveReferencesAsync): a multi-targeted project is referenced through the
+    /// flavour whose output or reference assembly the command line names, else its first with a warning; a
+    /// reference that would close a cycle is left out; unresolved metadata references are removed with a warning.
+    /// </summary>
+    private static (List<ProjectReference>, List<MetadataReference>) ResolveReferences(
+        Flavour flavour,
+        ILookup<string, Flavour> byPath,
+        Dictionary<ProjectId, List<ProjectReference>> referencesOf,
+        WorkspaceReferences references,
+        List<WorkspaceDiagnostic> diagnostics)
+    {
+        List<(string Path, MetadataReference? Reference, bool Removed)> metadata = [.. flavour.Arguments.MetadataReferences.Select(r =>
+        {
+            string? resolved = ResolveMetadataPath(r.Reference, flavour.Arguments);
+            return (resolved ?? r.Reference, resolved is null ? null : (MetadataReference)references.Metadata(resolved, r.Properties), false);
+        })];
+        bool Contains(string? path) => path is not null && metadata.Exists(m => !m.Removed && PathUtil.Comparer.Equals(m.Path, path));
+        void Remove(string? path)
+        {
+            for (int i = 0; i < metadata.Count; i++)
+            {
+                if (path is not null && PathUtil.Comparer.Equals(metadata[i].Path, path))
+                {
+                    metadata[i] = metadata[i] with { Removed = true };
+                }
+            }
+        }
+
+        List<ProjectReference> projectReferences = [];
+        foreach (DesignTimeReference reference in flavour.Project.ProjectReferences)
+        {
+            List<Flavour> candidates = [.. byPath[reference.Path]];
+            if (!reference.ReferenceOutputAssembly || candidates.Count == 0)
+            {
+                continue; // Built (as Roslyn loads it) but not referenced; the pass guarantees every referenced project was built.
+            }
+
+            Flavour? target = candidates.Find(c => c.OutputFilePath is not null && c.OutputRefFilePath is not null && (Contains(c.OutputFilePath) || Contains(c.OutputRefFilePath)));
+            if (target is null)
+            {
+                target = candidates[0];
+                diagnostics.Add(new ProjectDiagnostic(WorkspaceDiagnosticKind.Warning, $"Found project reference without a matching metadata reference: {reference.Path}", flavour.Id));
+            }
+
+            if (referencesOf.TryGetValue(target.Id, out List<ProjectReference>? theirs) && theirs.Exists(r => r.ProjectId == flavour.Id))
+            {
+                // A reference back would close a cycle: leave it out, and drop outputs that do not exist.
+                Remove(target.OutputRefFilePath is { } refPath && !File.Exists(refPath) ? refPath : null);
+                Remove(target.OutputFilePath is { } outPath && !File.Exists(outPath) ? outPath : null);
+                continue;
+            }
+
+            ProjectReference created = new(target.Id, [.. reference.Aliases]);
+            if (!referencesOf.TryGetValue(flavour.Id, out List<ProjectReference>? ours))
+            {
+                referencesOf[flavour.Id] = ours = [];
+            }
+
+            ours.Add(created);
+            if (!projectReferences.Contains(created))
+            {
+                projectReferences.Add(created);
+            }
+
+            Remove(target.OutputRefFilePath);
+            Remove(target.OutputFilePath);
+        }
+
+        foreach ((string path, MetadataReference? reference, bool removed) in metadata)
+        {
+            if (reference is null && !removed)
+            {
+                diagnostics.Add(new ProjectDiagnostic(WorkspaceDiagnosticKind.Warning, $"Unresolved metadata reference removed from project: {path}", flavour.Id));
+            }
+        }
+
+        List<MetadataReference> kept = [];
+        foreach ((_, MetadataReference? reference, bool removed) in metadata)
+        {
+            if (!removed && reference is not null && !kept.Contains(reference))
+            {
+                kept.Add(reference);
+            }
+        }
+
+        return (projectReferences, kept);
+    }
+
+    /// <summary>An absolute reference as it is; a relative one in the project folder, then along /lib (the compiler's search).</summary>
+    private static string? ResolveMetadataPath(string reference, CSharpCommandLineArguments arguments)
+    {
+        IEnumerable<string> candidates = Path.IsPathRooted(reference)
+            ? [reference]
+            : [Path.Combine(arguments.BaseDirectory ?? string.Empty, reference), .. arguments.ReferencePaths.Select(folder => Path.Combine(folder, reference))];
+        return candidates.Select(Path.GetFullPath).FirstOrDefault(File.Exists);
+    }
+
+    /// <summary>The command line's analyzers (each folder registered with the loader first), one reference per path; a missing file stays an unresolved reference.</summary>
+    private static List<AnalyzerReference> AnalyzerReferences(CSharpCommandLineArguments arguments, WorkspaceReferences references)
+    {
+        List<string> paths = [.. arguments.AnalyzerReferences.Select(a => Path.GetFullPath(Path.Combine(arguments.BaseDirectory ?? string.Empty, a.FilePath))).Distinct(PathUtil.Comparer)];
+        references.AddDependencyLocations(paths.Where(File.Exists));
+        return [.. paths.Select(path => File.Exists(path) ? (AnalyzerReference)references.Analyzer(path) : new UnresolvedAnalyzerReference(path))];
+    }
+
+    /// <summary>Documents named by their logical path: the Link, else the path under the project folder, else the file name.</summary>
+    private static List<DocumentInfo> Documents(ProjectId project, IEnumerable<DesignTimeItem> items, string directory, System.Text.Encoding? encoding) =>
+        [.. items.Select(item =>
+        {
+            string path = Path.GetFullPath(Path.Combine(directory, item.ItemSpec));
+            string[] segments = LogicalPath(item, path, directory).Split(['/', '\\'], StringSplitOptions.RemoveEmptyEntries);
+            string name = segments.Length > 0 ? segments[^1] : item.ItemSpec;
+            return WorkspaceReferences.Document(project, path, name, segments.Length > 1 ? segments[..^1] : [], encoding, isGenerated: false);
+        })];
+
+    private static string LogicalPath(DesignTimeItem item, string path, string directory)
+    {
+        if (item.Link is { Length: > 0 } link)
+        {
+            return link;
+        }
+
+        if (!Path.IsPathRooted(item.ItemSpec))
+        {
+            return item.ItemSpec;
+        }
+
+        string prefix = directory.EndsWith(Path.DirectorySeparatorChar) ? directory : directory + Path.DirectorySeparatorChar;
+        return path.StartsWith(prefix, StringComparison.OrdinalIgnoreCase) ? path[prefix.Length..] : Path.GetFileName(path);
+    }
+
+    private static void WarnAboutDuplicates(IEnumerable<DocumentInfo> documents, string projectPath, ProjectId id, List<WorkspaceDiagnostic> diagnostics)
+    {
+        HashSet<string> seen = new(PathUtil.Comparer);
+        foreach (string path in documents.Select(d => d.FilePath).OfType<string>())
+        {
+            if (!seen.Add(path))
+            {
+                diagnostics.Add(new ProjectDiagnostic(WorkspaceDiagnosticKind.Warning, $"Duplicate source file '{path}' in project '{projectPath}'", id));
+            }
+        }
+    }
+
+    private static string? Absolute(string? value, string directory) =>
+        value is null ? null : Path.GetFullPath(Path.Combine(directory, value));
+}

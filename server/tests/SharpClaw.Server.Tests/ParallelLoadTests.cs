@@ -1,0 +1,156 @@
+using Microsoft.CodeAnalysis;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.Discovery;
+using SharpClaw.Server.Semantic.Evaluation;
+using SharpClaw.Server.Semantic.Loading;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>
+/// The parallel design-time load (several <c>dotnet msbuild</c> processes at once) builds the same solution as
+/// Roslyn's MSBuildWorkspace — project by project: options, documents, references, analyzers, generator output
+/// and compiler diagnostics — and hands anything it cannot reproduce (an MSBuild error) to Roslyn's loader.
+/// </summary>
+public sealed class ParallelLoadTests
+{
+    /// <summary>Every project in a process of its own (up to three at once), so references cross processes.</summary>
+    private static readonly DesignTimeLoadOptions Spread = new(MaxProcesses: 3, MinProjectsPerProcess: 1);
+
+    [Theory]
+    [InlineData("ParallelLoad", "ParallelLoad.slnx")]
+    [InlineData("Calculator", "Calculator.slnx")]
+    [InlineData("MultiTarget", "MultiTarget.csproj")]
+    [InlineData("SdkGenerators", "SdkGenerators.slnx")]
+    [InlineData("CustomAnalyzers", "CustomAnalyzers.slnx")]
+    [InlineData("ArtifactsLayout", "ArtifactsLayout.slnx")]
+    public async Task ParallelLoad_EqualsMSBuildWorkspace(string name, string target)
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy(name);
+        fixture.Restore(target);
+        TargetSelection selection = Selection(fixture, target);
+        IReadOnlyList<string> projects = await ProjectsAsync(selection);
+
+        RecordingSink parallelProgress = new();
+        ProjectLoadTracker parallelTracker = new(parallelProgress, fixture.Root, target, "Debug", null, projects.Count);
+        using LoadedWorkspace parallel = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, parallelTracker, LoaderKind.Parallel, Spread, log: null, CancellationToken.None);
+        ProjectLoadTracker roslynTracker = new(null, fixture.Root, target, "Debug", null, projects.Count);
+        using LoadedWorkspace roslyn = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, roslynTracker, LoaderKind.Roslyn, Spread, log: null, CancellationToken.None);
+
+        Assert.IsType<AdhocWorkspace>(parallel.Workspace); // The parallel pass did the load (no fallback).
+        Assert.Equal(roslyn.Solution.FilePath, parallel.Solution.FilePath);
+        Assert.Equal(roslyn.Solution.Projects.Select(p => p.Name), parallel.Solution.Projects.Select(p => p.Name));
+        foreach (Project expected in roslyn.Solution.Projects)
+        {
+            Project actual = parallel.Solution.Projects.Single(p => p.Name == expected.Name);
+            await SolutionAssert.SameProjectAsync(expected, actual);
+            Assert.Equal(roslynTracker.FrameworksOf(expected.FilePath!), parallelTracker.FrameworksOf(actual.FilePath!));
+        }
+
+        Assert.DoesNotContain(roslyn.Diagnostics, d => d.Kind == WorkspaceDiagnosticKind.Failure);
+        Assert.Equal(
+            roslyn.Diagnostics.Select(d => d.Message).Order(),
+            parallel.Diagnostics.Select(d => d.Message).Order());
+
+        // Progress: every project file once, in "project i of n" steps ending at 100 %.
+        int loadedFiles = parallel.Solution.Projects.Select(p => p.FilePath).Distinct().Count();
+        Assert.Equal(loadedFiles, parallelProgress.Updates.Count);
+        Assert.Equal(Enumerable.Range(1, loadedFiles), parallelProgress.Updates.Select(u => u.ProjectIndex));
+        Assert.Equal(100, parallelProgress.Updates[^1].Percent);
+    }
+
+    [Fact]
+    public async Task ParallelLoad_FindsAReferencedProjectOutsideTheSolution_AndReferencesTheFlavourTheCommandLineNames()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("ParallelLoad");
+        fixture.Restore("ParallelLoad.slnx");
+        TargetSelection selection = Selection(fixture, "ParallelLoad.slnx");
+        IReadOnlyList<string> projects = await ProjectsAsync(selection);
+        ProjectLoadTracker tracker = new(null, fixture.Root, "ParallelLoad.slnx", "Debug", null, projects.Count);
+        using LoadedWorkspace loaded = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, tracker, LoaderKind.Parallel, Spread, log: null, CancellationToken.None);
+
+        Assert.Equal(
+            ["App", "Core", "Spaced", "Multi(net10.0)", "Multi(net9.0)", "Tool", "Extra"],
+            loaded.Solution.Projects.Select(p => p.Name));
+        Project app = loaded.Solution.Projects.Single(p => p.Name == "App");
+        Assert.Equal(
+            ["Core CoreAlias", "Extra ", "Multi(net10.0) ", "Spaced "],
+            app.ProjectReferences.Select(r => $"{loaded.Solution.GetProject(r.ProjectId)!.Name} {string.Join(",", r.Aliases)}").Order());
+        Project spaced = loaded.Solution.Projects.Single(p => p.Name == "Spaced");
+        Assert.Equal("Spaced.Root", spaced.DefaultNamespace);
+        Document linked = spaced.Documents.Single(d => d.Name == "Common.cs");
+        Assert.Equal(["Common"], linked.Folders);
+        Assert.Equal(fixture.Path("shared/Common.cs"), linked.FilePath);
+        Assert.Equal("words.txt", Assert.Single(spaced.AdditionalDocuments).Name);
+        Assert.Contains(spaced.AnalyzerConfigDocuments, d => d.FilePath == fixture.Path(".editorconfig"));
+
+        Compilation compilation = (await app.GetCompilationAsync())!;
+        Assert.Empty(compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+    }
+
+    [Fact]
+    public async Task MSBuildError_FallsBackToMSBuildWorkspace_WithItsPartialLoad()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("PartialLoad");
+        fixture.Restore("Good/Good.csproj");
+        TargetSelection selection = Selection(fixture, "PartialLoad.slnx");
+        IReadOnlyList<string> projects = await ProjectsAsync(selection);
+        ProjectLoadTracker tracker = new(null, fixture.Root, "PartialLoad.slnx", "Debug", null, projects.Count);
+        using StringWriter console = new();
+        using HostLog log = new(console);
+        using LoadedWorkspace loaded = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, tracker, LoaderKind.Parallel, Spread, log, CancellationToken.None);
+
+        Assert.IsNotType<AdhocWorkspace>(loaded.Workspace);
+        WorkspaceDiagnostic failure = Assert.Single(loaded.Diagnostics, d => d.Kind == WorkspaceDiagnosticKind.Failure);
+        Assert.Contains("Broken.csproj", failure.Message, StringComparison.Ordinal);
+        Assert.Contains(loaded.Solution.Projects, p => p.Name == "Good" && p.DocumentIds.Count > 0);
+        string logged = console.ToString();
+        Assert.True(logged.Contains("Parallel design-time load of PartialLoad.slnx not used (MSBuild reported a problem", StringComparison.Ordinal) && logged.Contains("error MSB4025", StringComparison.Ordinal), logged);
+    }
+
+    [Fact]
+    public void Share_IsContiguous_AndBalancedByWeight()
+    {
+        string[] projects = ["a", "b", "c", "d", "e", "f"];
+        Dictionary<string, double> weights = new() { ["a"] = 1, ["b"] = 1, ["c"] = 1, ["d"] = 1, ["e"] = 4, ["f"] = 4 };
+
+        List<List<string>> two = DesignTimePass.Share(projects, 2, p => weights[p]);
+        Assert.Equal([["a", "b", "c", "d", "e"], ["f"]], two);
+        Assert.Equal(projects, two.SelectMany(s => s));
+
+        List<List<string>> three = DesignTimePass.Share(projects, 3, _ => 1);
+        Assert.Equal([["a", "b"], ["c", "d"], ["e", "f"]], three);
+        Assert.Equal([["a"]], DesignTimePass.Share(["a"], 3, _ => 1));
+    }
+
+    [Fact]
+    public void ProcessCount_NeedsEnoughProjectsPerProcess_AndStaysWithinTheCores()
+    {
+        DesignTimeLoadOptions options = new(MaxProcesses: 4, MinProjectsPerProcess: 12);
+        Assert.Equal(1, DesignTimePass.ProcessCount(5, options));
+        Assert.Equal(1, DesignTimePass.ProcessCount(23, options));
+        Assert.Equal(Math.Min(2, Environment.ProcessorCount), DesignTimePass.ProcessCount(24, options));
+        Assert.Equal(Math.Min(4, Environment.ProcessorCount), DesignTimePass.ProcessCount(500, options));
+    }
+
+    private static TargetSelection Selection(FixtureWorkspace fixture, string target) =>
+        new(fixture.Root, fixture.Path(target), target.EndsWith(".csproj", StringComparison.Ordinal) ? TargetKind.Project : TargetKind.Solution);
+
+    private static async Task<IReadOnlyList<string>> ProjectsAsync(TargetSelection selection) =>
+        selection.Kind == TargetKind.Solution ? await SolutionReader.ReadProjectsAsync(selection.TargetPath, CancellationToken.None) : [selection.TargetPath];
+
+    private sealed class RecordingSink : ILoadProgressSink
+    {
+        public List<LoadProgressParams> Updates { get; } = [];
+
+        public void Report(LoadProgressParams progress)
+        {
+            lock (this.Updates)
+            {
+                this.Updates.Add(progress);
+            }
+        }
+    }
+}
