@@ -35,11 +35,12 @@ public sealed class ParallelLoadTests
 
         RecordingSink parallelProgress = new();
         ProjectLoadTracker parallelTracker = new(parallelProgress, fixture.Root, target, "Debug", null, projects.Count);
-        using LoadedWorkspace parallel = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, parallelTracker, LoaderKind.Parallel, Spread, log: null, CancellationToken.None);
+        WorkspaceLoader.ParallelLoad? load = await WorkspaceLoader.TryParallelAsync(selection, projects, "Debug", null, parallelTracker, Spread, collectEvaluation: true, log: null, CancellationToken.None);
+        Assert.NotNull(load);
+        using LoadedWorkspace parallel = load.Loaded;
         ProjectLoadTracker roslynTracker = new(null, fixture.Root, target, "Debug", null, projects.Count);
         using LoadedWorkspace roslyn = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, roslynTracker, LoaderKind.Roslyn, Spread, log: null, CancellationToken.None);
 
-        Assert.IsType<AdhocWorkspace>(parallel.Workspace); // The parallel pass did the load (no fallback).
         Assert.Equal(roslyn.Solution.FilePath, parallel.Solution.FilePath);
         Assert.Equal(roslyn.Solution.Projects.Select(p => p.Name), parallel.Solution.Projects.Select(p => p.Name));
         foreach (Project expected in roslyn.Solution.Projects)
@@ -53,6 +54,17 @@ public sealed class ParallelLoadTests
         Assert.Equal(
             roslyn.Diagnostics.Select(d => d.Message).Order(),
             parallel.Diagnostics.Select(d => d.Message).Order());
+
+        // The evaluation the pass collected on the way is the evaluation pass's, project by project.
+        EvaluationSnapshot standalone = await ProjectEvaluator.EvaluateAsync(selection, projects, "Debug", null, CancellationToken.None);
+        Assert.Empty(standalone.Failures);
+        Assert.Equal(standalone.Projects.Select(p => p.Path), load.Evaluation!.Projects.Select(p => p.Path));
+        foreach ((EvaluatedProject alone, EvaluatedProject collected) in standalone.Projects.Zip(load.Evaluation.Projects))
+        {
+            string expectedJson = System.Text.Json.JsonSerializer.Serialize(alone);
+            string actualJson = System.Text.Json.JsonSerializer.Serialize(collected);
+            Assert.True(expectedJson == actualJson, $"{alone.Path}:\n{expectedJson}\n{actualJson}");
+        }
 
         // Progress: every project file once, in "project i of n" steps ending at 100 %.
         int loadedFiles = parallel.Solution.Projects.Select(p => p.FilePath).Distinct().Count();

@@ -49,12 +49,30 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         ProjectLoadTracker tracker = new(request.Progress, target.Workspace, target.RelativeTarget, request.Configuration, request.TargetFramework, projects.Count);
         tracker.Start();
 
+        // The parallel pass evaluates and builds in one MSBuild run; when it cannot, the evaluation pass and
+        // Roslyn's load run side by side as before.
+        if (this.Loader == LoaderKind.Parallel
+            && await WorkspaceLoader.TryParallelAsync(target, projects, request.Configuration, request.TargetFramework, tracker, this.DesignTimeOptions, collectEvaluation: reusableEvaluation is null, log, cancellationToken).ConfigureAwait(false) is { } parallel)
+        {
+            try
+            {
+                EvaluationData evaluated = reusableEvaluation ?? this.Derive(parallel.Evaluation!);
+                ThrowIfNotRestored(target, evaluated);
+                return this.CreateContext(request, evaluated, parallel.Loaded, tracker, Stopwatch.GetElapsedTime(started));
+            }
+            catch
+            {
+                parallel.Loaded.Dispose();
+                throw;
+            }
+        }
+
         using CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         Task<EvaluationData> evaluation = reusableEvaluation is not null
             ? Task.FromResult(reusableEvaluation)
             : this.EvaluateProjectsAsync(request, projects, linked.Token);
         Task<LoadedWorkspace> load = Task.Run(
-            () => WorkspaceLoader.LoadAsync(target, projects, request.Configuration, request.TargetFramework, tracker, this.Loader, this.DesignTimeOptions, log, linked.Token),
+            () => WorkspaceLoader.LoadWithRoslynAsync(target, request.Configuration, request.TargetFramework, tracker, linked.Token),
             CancellationToken.None);
 
         EvaluationData data;
@@ -140,13 +158,14 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         }
 
         List<string> packageFolders = data.Assets.Values.OfType<AssetsFileInfo>().SelectMany(a => a.PackageFolders).ToList();
+        long filtering = Stopwatch.GetTimestamp();
         AnalyzerFilterResult filter = trust.Filter(loaded.Solution, target.Workspace, p => frameworks.GetValueOrDefault(p.Id), packageFolders);
         (Solution filtered, List<AnalyzerExclusion> excluded) = filter;
         ContextFingerprint fingerprint = ContextFingerprint.Create(this.FingerprintInputs(data, filtered, failures));
         log?.Info(string.Create(
             System.Globalization.CultureInfo.InvariantCulture,
             $"Loaded {target.RelativeTarget} [{request.Configuration}{(request.TargetFramework is null ? string.Empty : ", " + request.TargetFramework)}]: "
-            + $"{filtered.ProjectIds.Count} projects in {duration.TotalMilliseconds:0} ms (evaluation {data.Snapshot.Duration.TotalMilliseconds:0} ms), "
+            + $"{filtered.ProjectIds.Count} projects in {duration.TotalMilliseconds:0} ms (evaluation {data.Snapshot.Duration.TotalMilliseconds:0} ms; then analyzer filter and fingerprint {Stopwatch.GetElapsedTime(filtering).TotalMilliseconds:0} ms), "
             + $"{excluded.Count} analyzer references excluded, {failures.Count} failed, fingerprint {fingerprint.StructuralFileCount} build files, "
             + $"{fingerprint.ContentFileCount} documents, {fingerprint.DirectoryCount} folders, {fingerprint.DynamicImports.Count} dynamic imports."));
         return new SemanticContext(request.Key, target, data, loaded.Workspace, filtered, fingerprint, excluded, failures, warnings, frameworks, duration)

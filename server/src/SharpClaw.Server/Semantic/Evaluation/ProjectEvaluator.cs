@@ -18,7 +18,11 @@ namespace SharpClaw.Server.Semantic.Evaluation;
 /// </summary>
 public static partial class ProjectEvaluator
 {
-    /// <summary>Imported into every evaluated project; written to a private folder per pass (state folder, <c>workspaces/KEY/evaluation/GUID/</c>).</summary>
+    /// <summary>
+    /// Imported into every evaluated project; written to a private folder per pass (state folder,
+    /// <c>workspaces/KEY/evaluation/GUID/</c>). The parallel design-time pass imports it too and runs
+    /// SharpClawCollect before its design-time targets, so one MSBuild run both evaluates and builds.
+    /// </summary>
     internal const string CollectorTargets = """
         <Project>
           <!-- Written by SharpClaw for one evaluation pass and deleted afterwards. It only reads
@@ -288,12 +292,15 @@ public static partial class ProjectEvaluator
     private static string FirstLines(string text, int count) =>
         string.Join(" ", text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Take(count));
 
-    /// <summary>Parses the -getResultOutputFile JSON into one record per project (inner builds merged).</summary>
-    internal static List<EvaluatedProject> Parse(string json)
+    /// <summary>
+    /// Parses the -getResultOutputFile JSON into one record per project (inner builds merged). The design-time
+    /// pass returns the collector's rows among its own under another item name; rows without ScProject are skipped.
+    /// </summary>
+    internal static List<EvaluatedProject> Parse(string json, string itemName = "SharpClawResult")
     {
         using JsonDocument document = JsonDocument.Parse(json);
         if (!document.RootElement.TryGetProperty("Items", out JsonElement items)
-            || !items.TryGetProperty("SharpClawResult", out JsonElement results)
+            || !items.TryGetProperty(itemName, out JsonElement results)
             || results.ValueKind != JsonValueKind.Array)
         {
             return [];
@@ -353,7 +360,7 @@ public static partial class ProjectEvaluator
             Get(outer, name) is { Length: > 0 } value ? value : projectRows.Select(r => Get(r, name)).FirstOrDefault(v => v.Length > 0) ?? string.Empty;
 
         string directory = Path.GetDirectoryName(path)!;
-        string? FullOrNull(string value) => value.Trim().Length == 0 ? null : PathUtil.Normalize(Path.Combine(directory, value.Trim()));
+        string? FullOrNull(string value) => value.Trim().Length == 0 ? null : PathUtil.Normalize(Path.Combine(directory, Separators(value.Trim())));
 
         List<string> targetFrameworks = Property("ScTargetFrameworks")
             .Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
@@ -394,7 +401,7 @@ public static partial class ProjectEvaluator
             BaseOutputPath = FullOrNull(Property("ScBaseOutputPath")),
             ArtifactsPath = FullOrNull(Property("ScArtifactsPath")),
             EnableDefaultCompileItems = !Property("ScEnableDefaultCompileItems").Trim().Equals("false", StringComparison.OrdinalIgnoreCase),
-            DefaultItemExcludes = [.. Property("ScDefaultItemExcludes").Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Distinct(StringComparer.Ordinal)],
+            DefaultItemExcludes = [.. Property("ScDefaultItemExcludes").Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(Separators).Distinct(StringComparer.Ordinal)],
             CompileItems = Distinct(rows.Where(r => Get(r, "ScKind") == "compile").Select(r => PathUtil.Normalize(Get(r, "Identity")))),
             ProjectReferences = rows
                 .Where(r => Get(r, "ScKind") == "projectReference")
@@ -437,6 +444,12 @@ public static partial class ProjectEvaluator
         // Frameworks that agree share one entry: "Library (net472), Exe (net8.0, net9.0, net10.0)".
         return distinct.Count == 1 ? distinct[0] : string.Join(", ", inner.GroupBy(r => r.OutputType, StringComparer.OrdinalIgnoreCase).Select(g => $"{g.Key} ({string.Join(", ", g.Select(r => r.Framework))})"));
     }
+
+    /// <summary>
+    /// Off Windows MSBuild turns a value's "\" into "/" only when the path it names exists (FixFilePath), so one
+    /// project reads "bin\" before its first build and "bin/" after; both mean "/" here.
+    /// </summary>
+    private static string Separators(string value) => OperatingSystem.IsWindows() ? value : value.Replace('\\', '/');
 
     private static List<string> Distinct(IEnumerable<string> paths) => paths.Distinct(PathUtil.Comparer).ToList();
 

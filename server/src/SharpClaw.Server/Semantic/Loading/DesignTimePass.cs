@@ -14,10 +14,10 @@ public sealed record DesignTimeLoadOptions(int MaxProcesses = 4, int MinProjects
     public static DesignTimeLoadOptions Default { get; } = new();
 }
 
-/// <summary>The pass's projects in load order, or why Roslyn's own loader must do the load instead.</summary>
-public sealed record DesignTimePassResult(IReadOnlyList<DesignTimeProject> Projects, string? FallbackReason)
+/// <summary>The pass's projects in load order (and, when asked for, the evaluation it collected), or why Roslyn's own loader must do the load instead.</summary>
+public sealed record DesignTimePassResult(IReadOnlyList<DesignTimeProject> Projects, EvaluationSnapshot? Evaluation, string? FallbackReason)
 {
-    public static DesignTimePassResult Fallback(string reason) => new([], reason);
+    public static DesignTimePassResult Fallback(string reason) => new([], null, reason);
 }
 
 /// <summary>
@@ -26,7 +26,9 @@ public sealed record DesignTimePassResult(IReadOnlyList<DesignTimeProject> Proje
 /// <c>dotnet msbuild</c> processes at once, each building a contiguous share of the projects (MSBuildWorkspace
 /// builds them one after another in one build host: dotnet/roslyn#84115). A collector target, imported into
 /// every project like the evaluation pass's, returns per flavour what Roslyn's ProjectInstanceReader reads.
-/// Projects referenced but not listed are built in a further pass, as Roslyn discovers them.
+/// Projects referenced but not listed are built in a further pass, as Roslyn discovers them. Asked to, the same
+/// run also collects the evaluation (the evaluation pass's collector target, run on each project before its
+/// design-time targets), so a cold load evaluates every project once instead of in a second MSBuild process.
 /// Anything this pass cannot reproduce exactly — an MSBuild error, a project that is not an SDK-style
 /// .csproj, a missing result — is returned as a fallback reason, and the caller loads with Roslyn's
 /// MSBuildWorkspace, whose messages and partial-load rules then apply unchanged.
@@ -39,6 +41,7 @@ public static partial class DesignTimePass
         <Project>
           <!-- Written by SharpClaw for one design-time load and deleted afterwards. It builds what Roslyn's
                build host builds (Compile, CoreCompile without running the compiler) and reads the results. -->
+          <Import Project="$(MSBuildThisFileDirectory)SharpClaw.Collect.targets" />
           <Target Name="SharpClawDesignTime" Returns="@(SharpClawDesignTimeResult)">
             <ItemGroup Condition="'$(IsCrossTargetingBuild)' == 'true'">
               <_SharpClawDesignTimeFramework Include="$(TargetFrameworks)" />
@@ -81,6 +84,9 @@ public static partial class DesignTimePass
 
     private const string DoneMarker = "SharpClawDesignTimeDone:";
 
+    /// <summary>The traversal's result item: design-time rows, and the collector's rows (those with ScKind) when it evaluates too.</summary>
+    private const string ResultItem = "SharpClawDesignTimeResult";
+
     private const int MaxPasses = 6;
 
     /// <summary>The global properties Roslyn's build host (ProjectBuildManager) sets for every design-time build.</summary>
@@ -103,8 +109,11 @@ public static partial class DesignTimePass
         string? targetFramework,
         ProjectLoadTracker tracker,
         DesignTimeLoadOptions options,
+        bool collectEvaluation,
         CancellationToken cancellationToken)
     {
+        DateTime startedUtc = DateTime.UtcNow;
+        long started = System.Diagnostics.Stopwatch.GetTimestamp();
         if (UnsupportedProject(projects) is { } unsupported)
         {
             return DesignTimePassResult.Fallback(unsupported);
@@ -119,16 +128,19 @@ public static partial class DesignTimePass
         {
             string targetsFile = Path.Combine(temp, "SharpClaw.DesignTime.targets");
             await File.WriteAllTextAsync(targetsFile, CollectorTargets, cancellationToken).ConfigureAwait(false);
+            await File.WriteAllTextAsync(Path.Combine(temp, "SharpClaw.Collect.targets"), ProjectEvaluator.CollectorTargets, cancellationToken).ConfigureAwait(false);
+            string targets = collectEvaluation ? "SharpClawCollect;SharpClawDesignTime" : "SharpClawDesignTime";
 
             List<DesignTimeProject> loaded = [];
+            List<EvaluatedProject> evaluated = [];
             HashSet<string> seen = new(projects, PathUtil.Comparer);
             List<string> pending = [.. projects.Distinct(PathUtil.Comparer)];
             for (int pass = 0; pass < MaxPasses && pending.Count > 0; pass++)
             {
                 List<List<string>> shares = Share(pending, ProcessCount(pending.Count, options), Weight);
-                Task<(List<DesignTimeProject> Projects, string? Failure)>[] runs = [.. shares.Select((share, index) =>
-                    RunProcessAsync(target, share, configuration, targetFramework, temp, targetsFile, $"{pass}-{index}", tracker, cancellationToken))];
-                (List<DesignTimeProject> Projects, string? Failure)[] results = await Task.WhenAll(runs).ConfigureAwait(false);
+                Task<ProcessOutcome>[] runs = [.. shares.Select((share, index) =>
+                    RunProcessAsync(target, share, configuration, targetFramework, temp, targetsFile, targets, $"{pass}-{index}", tracker, cancellationToken))];
+                ProcessOutcome[] results = await Task.WhenAll(runs).ConfigureAwait(false);
                 if (results.Select(r => r.Failure).OfType<string>().FirstOrDefault() is { } failure)
                 {
                     return DesignTimePassResult.Fallback(failure);
@@ -136,6 +148,7 @@ public static partial class DesignTimePass
 
                 List<DesignTimeProject> built = [.. results.SelectMany(r => r.Projects)];
                 loaded.AddRange(built);
+                evaluated.AddRange(results.SelectMany(r => r.Evaluated));
                 pending = [.. built.SelectMany(p => p.ProjectReferences).Select(r => r.Path).Where(seen.Add)];
                 if (UnsupportedProject(pending) is { } discovered)
                 {
@@ -143,9 +156,24 @@ public static partial class DesignTimePass
                 }
             }
 
-            return pending.Count > 0
-                ? DesignTimePassResult.Fallback($"project references nest deeper than {MaxPasses} passes")
-                : new DesignTimePassResult(loaded, null);
+            if (pending.Count > 0)
+            {
+                return DesignTimePassResult.Fallback($"project references nest deeper than {MaxPasses} passes");
+            }
+
+            EvaluationSnapshot? evaluation = collectEvaluation
+                ? new EvaluationSnapshot
+                {
+                    Target = target,
+                    Configuration = configuration,
+                    TargetFramework = targetFramework,
+                    Projects = evaluated,
+                    Failures = [],
+                    StartedUtc = startedUtc,
+                    Duration = System.Diagnostics.Stopwatch.GetElapsedTime(started),
+                }
+                : null;
+            return new DesignTimePassResult(loaded, evaluation, null);
         }
         finally
         {
@@ -264,13 +292,19 @@ public static partial class DesignTimePass
         }
     }
 
-    private static async Task<(List<DesignTimeProject>, string?)> RunProcessAsync(
+    private sealed record ProcessOutcome(List<DesignTimeProject> Projects, List<EvaluatedProject> Evaluated, string? Failure)
+    {
+        public static ProcessOutcome Failed(string reason) => new([], [], reason);
+    }
+
+    private static async Task<ProcessOutcome> RunProcessAsync(
         TargetSelection target,
         List<string> share,
         string configuration,
         string? targetFramework,
         string temp,
         string targetsFile,
+        string targets,
         string name,
         ProjectLoadTracker tracker,
         CancellationToken cancellationToken)
@@ -287,7 +321,7 @@ public static partial class DesignTimePass
                 new XElement(
                     "MSBuild",
                     new XAttribute("Projects", "@(SharpClawProject)"),
-                    new XAttribute("Targets", "SharpClawDesignTime"),
+                    new XAttribute("Targets", targets),
                     new XAttribute("ContinueOnError", "true"),
                     new XAttribute("StopOnFirstFailure", "false"),
                     new XAttribute("BuildInParallel", "false"),
@@ -298,7 +332,7 @@ public static partial class DesignTimePass
         [
             // -noAutoResponse: no Directory.Build.rsp in a folder above the generated project may add switches.
             "msbuild", traversal, "-noAutoResponse", "-nologo", "-nodeReuse:false", "-m:1", "-v:m", "-clp:NoSummary;ForceNoAlign;DisableConsoleColor",
-            "-t:SharpClawDesignTimeAll", "-getItem:SharpClawDesignTimeResult", $"-getResultOutputFile:{resultFile}",
+            "-t:SharpClawDesignTimeAll", $"-getItem:{ResultItem}", $"-getResultOutputFile:{resultFile}",
             $"-p:Configuration={DotnetCli.MSBuildEscape(configuration)}",
             $"-p:CustomAfterMicrosoftCommonTargets={DotnetCli.MSBuildEscape(targetsFile)}",
             $"-p:CustomAfterMicrosoftCommonCrossTargetingTargets={DotnetCli.MSBuildEscape(targetsFile)}",
@@ -332,22 +366,30 @@ public static partial class DesignTimePass
         List<string> errors = ErrorLines(output);
         if (run.ExitCode != 0 || errors.Count > 0 || !File.Exists(resultFile))
         {
-            return ([], $"MSBuild reported a problem (exit code {run.ExitCode}): {(errors.Count > 0 ? string.Join(" ", errors.Take(3)) : FirstLines(output))}");
+            return ProcessOutcome.Failed($"MSBuild reported a problem (exit code {run.ExitCode}): {(errors.Count > 0 ? string.Join(" ", errors.Take(3)) : FirstLines(output))}");
         }
 
-        List<DesignTimeProject> projects = Parse(await File.ReadAllTextAsync(resultFile, cancellationToken).ConfigureAwait(false));
+        string json = await File.ReadAllTextAsync(resultFile, cancellationToken).ConfigureAwait(false);
+        List<DesignTimeProject> projects = Parse(json);
         HashSet<string> built = new(projects.Select(p => p.Path), PathUtil.Comparer);
         if (share.Find(p => !built.Contains(p)) is { } missing)
         {
-            return ([], $"no design-time result for '{Path.GetFileName(missing)}'");
+            return ProcessOutcome.Failed($"no design-time result for '{Path.GetFileName(missing)}'");
         }
 
         if (projects.Find(p => p.CommandLineArgs.Count == 0) is { } noArguments)
         {
-            return ([], $"no compiler command line for '{Path.GetFileName(noArguments.Path)}'");
+            return ProcessOutcome.Failed($"no compiler command line for '{Path.GetFileName(noArguments.Path)}'");
         }
 
-        return (projects, null);
+        bool collecting = targets.StartsWith("SharpClawCollect;", StringComparison.Ordinal);
+        List<EvaluatedProject> evaluated = collecting ? ProjectEvaluator.Parse(json, ResultItem) : [];
+        if (collecting && share.Find(p => !evaluated.Exists(e => PathUtil.Comparer.Equals(e.Path, p))) is { } unevaluated)
+        {
+            return ProcessOutcome.Failed($"no evaluation result for '{Path.GetFileName(unevaluated)}'");
+        }
+
+        return new ProcessOutcome(projects, evaluated, null);
     }
 
     /// <summary>Parses the -getResultOutputFile JSON: one <see cref="DesignTimeProject"/> per flavour, in build order.</summary>
@@ -355,7 +397,7 @@ public static partial class DesignTimePass
     {
         using JsonDocument document = JsonDocument.Parse(json);
         if (!document.RootElement.TryGetProperty("Items", out JsonElement items)
-            || !items.TryGetProperty("SharpClawDesignTimeResult", out JsonElement results)
+            || !items.TryGetProperty(ResultItem, out JsonElement results)
             || results.ValueKind != JsonValueKind.Array)
         {
             return [];
@@ -365,9 +407,9 @@ public static partial class DesignTimePass
         foreach (JsonElement row in results.EnumerateArray())
         {
             string path = Get(row, "Identity");
-            if (path.Length == 0)
+            if (path.Length == 0 || Get(row, "ScKind").Length > 0)
             {
-                continue;
+                continue; // The evaluation collector's rows (ProjectEvaluator.Parse reads those).
             }
 
             projects.Add(new DesignTimeProject

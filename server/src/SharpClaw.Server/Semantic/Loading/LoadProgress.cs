@@ -58,6 +58,18 @@ public sealed class ProjectLoadTracker(ILoadProgressSink? sink, string workspace
 
     public void Start() => sink?.Report(new LoadProgressParams(target, configuration, targetFramework, 0, Math.Max(expectedProjects, 1), target, 0));
 
+    /// <summary>Forgets every step and starts again at 0 % (another loader takes over the load).</summary>
+    public void Restart()
+    {
+        lock (this.gate)
+        {
+            this.seen.Clear();
+            this.frameworks.Clear();
+        }
+
+        this.Start();
+    }
+
     public void Report(ProjectLoadProgress value) =>
         this.ReportStep(value.FilePath, value.Operation == ProjectLoadOperation.Resolve ? value.TargetFramework : null);
 

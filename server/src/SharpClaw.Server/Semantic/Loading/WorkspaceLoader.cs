@@ -41,8 +41,59 @@ public static class WorkspaceLoader
     public static LoaderKind ConfiguredKind =>
         string.Equals(Environment.GetEnvironmentVariable("SHARPCLAW_LOADER"), "roslyn", StringComparison.OrdinalIgnoreCase) ? LoaderKind.Roslyn : LoaderKind.Parallel;
 
+    /// <summary>The parallel pass's workspace, and the evaluation it collected when asked to.</summary>
+    public sealed record ParallelLoad(LoadedWorkspace Loaded, EvaluationSnapshot? Evaluation);
+
+    /// <summary>
+    /// Loads with the parallel design-time pass; null (with a log line saying why) when the pass cannot
+    /// reproduce Roslyn's load, and the caller loads with <see cref="LoadWithRoslynAsync"/> instead.
+    /// </summary>
     /// <param name="target">The solution or project.</param>
-    /// <param name="projects">The target's projects (full paths, solution order).</param>
+    /// <param name="projects">The target's C# projects (full paths, solution order).</param>
+    /// <param name="collectEvaluation">Also collect the evaluation (the cold load has none yet).</param>
+    public static async Task<ParallelLoad?> TryParallelAsync(
+        TargetSelection target,
+        IReadOnlyList<string> projects,
+        string configuration,
+        string? targetFramework,
+        ProjectLoadTracker tracker,
+        DesignTimeLoadOptions options,
+        bool collectEvaluation,
+        HostLog? log,
+        CancellationToken cancellationToken)
+    {
+        // Roslyn tries every project a solution lists and reports the ones it cannot load; the pass only builds C#.
+        IReadOnlyList<string> listed = target.Kind == TargetKind.Solution
+            ? await SolutionReader.ReadAllProjectsAsync(target.TargetPath, cancellationToken).ConfigureAwait(false)
+            : projects;
+        long started = System.Diagnostics.Stopwatch.GetTimestamp();
+        DesignTimePassResult pass;
+        try
+        {
+            pass = await DesignTimePass.RunAsync(target, listed, configuration, targetFramework, tracker, options, collectEvaluation, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is System.ComponentModel.Win32Exception or InvalidOperationException)
+        {
+            // dotnet could not be started: the evaluation pass reports that as a missing prerequisite.
+            pass = DesignTimePassResult.Fallback($"the dotnet CLI could not be started: {ex.Message}");
+        }
+
+        if (pass.FallbackReason is not null)
+        {
+            log?.Info($"Parallel design-time load of {target.RelativeTarget} not used ({pass.FallbackReason}); loading with Roslyn's MSBuildWorkspace.");
+            tracker.Restart();
+            return null;
+        }
+
+        TimeSpan built = System.Diagnostics.Stopwatch.GetElapsedTime(started);
+        LoadedWorkspace loaded = DesignTimeSolution.Build(target, pass.Projects);
+        log?.Info(string.Create(
+            System.Globalization.CultureInfo.InvariantCulture,
+            $"Design-time pass of {target.RelativeTarget}: {pass.Projects.Count} project flavours in {DesignTimePass.ProcessCount(listed.Count, options)} process(es){(collectEvaluation ? ", evaluation collected" : string.Empty)}, {built.TotalMilliseconds:0} ms; solution built in {(System.Diagnostics.Stopwatch.GetElapsedTime(started) - built).TotalMilliseconds:0} ms."));
+        return new ParallelLoad(loaded, pass.Evaluation);
+    }
+
+    /// <summary>The parallel pass, else Roslyn's loader (what a cold load does when the evaluation comes from elsewhere).</summary>
     public static async Task<LoadedWorkspace> LoadAsync(
         TargetSelection target,
         IReadOnlyList<string> projects,
@@ -54,25 +105,16 @@ public static class WorkspaceLoader
         HostLog? log,
         CancellationToken cancellationToken)
     {
-        if (kind == LoaderKind.Parallel)
+        if (kind == LoaderKind.Parallel
+            && await TryParallelAsync(target, projects, configuration, targetFramework, tracker, options, collectEvaluation: false, log, cancellationToken).ConfigureAwait(false) is { } parallel)
         {
-            // Roslyn tries every project a solution lists and reports the ones it cannot load; the pass only builds C#.
-            IReadOnlyList<string> listed = target.Kind == TargetKind.Solution
-                ? await SolutionReader.ReadAllProjectsAsync(target.TargetPath, cancellationToken).ConfigureAwait(false)
-                : projects;
-            DesignTimePassResult pass = await DesignTimePass.RunAsync(target, listed, configuration, targetFramework, tracker, options, cancellationToken).ConfigureAwait(false);
-            if (pass.FallbackReason is null)
-            {
-                return DesignTimeSolution.Build(target, pass.Projects);
-            }
-
-            log?.Info($"Parallel design-time load of {target.RelativeTarget} not used ({pass.FallbackReason}); loading with Roslyn's MSBuildWorkspace.");
+            return parallel.Loaded;
         }
 
         return await LoadWithRoslynAsync(target, configuration, targetFramework, tracker, cancellationToken).ConfigureAwait(false);
     }
 
-    private static async Task<LoadedWorkspace> LoadWithRoslynAsync(
+    public static async Task<LoadedWorkspace> LoadWithRoslynAsync(
         TargetSelection target,
         string configuration,
         string? targetFramework,
