@@ -144,7 +144,7 @@ public sealed class LoadingTests
         Assert.Equal("Broken/Broken.csproj", Assert.Single(failed.Projects!).Path);
     }
 
-    /// <summary>Roslyn build host processes started by this test process.</summary>
+    /// <summary>The loader's MSBuild processes started by this test process: Roslyn's build host, or the parallel design-time pass's.</summary>
     private static List<int> BuildHostProcesses()
     {
         List<int> found = [];
@@ -166,7 +166,9 @@ public sealed class LoadingTests
                 string stat = File.ReadAllText(Path.Combine(directory, "stat"));
                 string[] fields = stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
                 bool ours = fields.Length > 1 && fields[1] == Environment.ProcessId.ToString(CultureInfo.InvariantCulture);
-                if (ours && commandLine.Contains("Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost", StringComparison.Ordinal) && fields[0] != "Z")
+                bool loader = commandLine.Contains("Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost", StringComparison.Ordinal) // Roslyn's build host
+                    || commandLine.Contains("SharpClaw.DesignTime", StringComparison.Ordinal); // the parallel design-time pass's MSBuild
+                if (ours && loader && fields[0] != "Z")
                 {
                     found.Add(pid);
                 }

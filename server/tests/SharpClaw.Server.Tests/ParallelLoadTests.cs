@@ -26,6 +26,7 @@ public sealed class ParallelLoadTests
     [InlineData("SdkGenerators", "SdkGenerators.slnx")]
     [InlineData("CustomAnalyzers", "CustomAnalyzers.slnx")]
     [InlineData("ArtifactsLayout", "ArtifactsLayout.slnx")]
+    [InlineData("MultiTargetHierarchy", "MultiTargetHierarchy.slnx")]
     public async Task ParallelLoad_EqualsMSBuildWorkspace(string name, string target)
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Copy(name);

@@ -13,34 +13,93 @@ namespace SharpClaw.Server.Semantic.Loading;
 /// named "Name(framework)", each project reference swapped for the metadata reference to the flavour whose
 /// output the command line references, and unresolved metadata references removed with a warning — so the
 /// result equals an MSBuildWorkspace load of the same solution (the parallel-load tests compare them).
+/// Projects are visited in Roslyn's order — the listed ones in turn, each referenced project depth-first when
+/// first met — because the order decides how a reference picks a flavour: the first project to meet a
+/// multi-targeted reference matches the flavour by its output and its reference assembly together, later
+/// ones by either (a netstandard flavour has no reference assembly, so the two rules can differ).
 /// </summary>
 public static class DesignTimeSolution
 {
-    public static LoadedWorkspace Build(TargetSelection target, IReadOnlyList<DesignTimeProject> projects)
+    /// <param name="target">The solution or project loaded.</param>
+    /// <param name="requested">The projects the target lists, in order (the others were found through references).</param>
+    /// <param name="projects">The pass's flavours.</param>
+    public static LoadedWorkspace Build(TargetSelection target, IReadOnlyList<string> requested, IReadOnlyList<DesignTimeProject> projects)
     {
         AdhocWorkspace workspace = new(MSBuildMefHostServices.DefaultServices, WorkspaceKind.MSBuild);
         try
         {
-            WorkspaceReferences references = new(workspace);
-            List<WorkspaceDiagnostic> diagnostics = [];
-            List<Flavour> flavours = [.. projects.Select(p => new Flavour(p, ProjectId.CreateNewId(debugName: p.Path), Parse(p)))];
-            ILookup<string, Flavour> byPath = flavours.ToLookup(f => f.Project.Path, PathUtil.Comparer);
-            Dictionary<ProjectId, List<ProjectReference>> referencesOf = [];
-            List<ProjectInfo> infos = [];
-            foreach (Flavour flavour in flavours)
+            Builder builder = new(new WorkspaceReferences(workspace), [.. projects.Select(p => new Flavour(p, ProjectId.CreateNewId(debugName: p.Path), Parse(p)))]);
+            foreach (string path in requested)
             {
-                infos.Add(CreateProjectInfo(flavour, byPath[flavour.Project.Path].Count() > 1, byPath, referencesOf, references, diagnostics));
+                builder.Visit(path);
             }
+
+            // MSBuildWorkspace lists the requested projects in order, then the ones it found, as it finished them.
+            HashSet<string> listed = new(requested, PathUtil.Comparer);
+            List<ProjectInfo> infos = [.. requested.Concat(builder.Completed.Where(p => !listed.Contains(p))).SelectMany(builder.InfosOf)];
 
             // MSBuildWorkspace names the solution file when it opened one, nothing when it opened a project.
             string? solutionFile = target.Kind == TargetKind.Solution ? target.TargetPath : null;
             Solution solution = workspace.AddSolution(SolutionInfo.Create(SolutionId.CreateNewId(solutionFile), VersionStamp.Create(), solutionFile, infos));
-            return new LoadedWorkspace(workspace, solution, diagnostics);
+            return new LoadedWorkspace(workspace, solution, builder.Diagnostics);
         }
         catch
         {
             workspace.Dispose();
             throw;
+        }
+    }
+
+    /// <summary>The load's state as Roslyn's worker keeps it: which project files it has met, each flavour's info and references.</summary>
+    private sealed class Builder(WorkspaceReferences references, List<Flavour> flavours)
+    {
+        private readonly ILookup<string, Flavour> byPath = flavours.ToLookup(f => f.Project.Path, PathUtil.Comparer);
+        private readonly HashSet<string> met = new(PathUtil.Comparer);
+        private readonly Dictionary<ProjectId, ProjectInfo> infos = [];
+        private readonly Dictionary<ProjectId, List<ProjectReference>> referencesFrom = [];
+
+        public List<WorkspaceDiagnostic> Diagnostics { get; } = [];
+
+        /// <summary>Project files whose flavours are all built, in the order they finished.</summary>
+        public List<string> Completed { get; } = [];
+
+        public IEnumerable<ProjectInfo> InfosOf(string path) => this.byPath[path].Select(f => this.infos[f.Id]);
+
+        public bool Met(string path) => this.met.Contains(path);
+
+        public void Visit(string path)
+        {
+            if (!this.met.Add(path))
+            {
+                return;
+            }
+
+            List<Flavour> flavoursOfPath = [.. this.byPath[path]];
+            foreach (Flavour flavour in flavoursOfPath)
+            {
+                this.infos[flavour.Id] = CreateProjectInfo(flavour, flavoursOfPath.Count > 1, this, references);
+            }
+
+            this.Completed.Add(path);
+        }
+
+        public List<Flavour> FlavoursOf(string path) => [.. this.byPath[path]];
+
+        public ProjectInfo? InfoOf(ProjectId id) => this.infos.GetValueOrDefault(id);
+
+        public bool References(ProjectId from, ProjectId to) =>
+            this.referencesFrom.TryGetValue(from, out List<ProjectReference>? list) && list.Exists(r => r.ProjectId == to);
+
+        public ProjectReference AddReference(ProjectId from, ProjectId to, IReadOnlyList<string> aliases)
+        {
+            ProjectReference created = new(to, [.. aliases]);
+            if (!this.referencesFrom.TryGetValue(from, out List<ProjectReference>? list))
+            {
+                this.referencesFrom[from] = list = [];
+            }
+
+            list.Add(created);
+            return created;
         }
     }
 
@@ -59,13 +118,7 @@ public static class DesignTimeSolution
             Path.GetDirectoryName(project.Path)!,
             sdkDirectory: System.Runtime.InteropServices.RuntimeEnvironment.GetRuntimeDirectory());
 
-    private static ProjectInfo CreateProjectInfo(
-        Flavour flavour,
-        bool multiTargeted,
-        ILookup<string, Flavour> byPath,
-        Dictionary<ProjectId, List<ProjectReference>> referencesOf,
-        WorkspaceReferences references,
-        List<WorkspaceDiagnostic> diagnostics)
+    private static ProjectInfo CreateProjectInfo(Flavour flavour, bool multiTargeted, Builder builder, WorkspaceReferences references)
     {
         DesignTimeProject project = flavour.Project;
         CSharpCommandLineArguments arguments = flavour.Arguments;
@@ -87,9 +140,9 @@ public static class DesignTimeSolution
         List<DocumentInfo> documents = Documents(flavour.Id, project.Documents.Where(d => !Path.GetFileName(d.ItemSpec).StartsWith("TemporaryGeneratedFile_", StringComparison.Ordinal)), directory, arguments.Encoding);
         List<DocumentInfo> additional = Documents(flavour.Id, project.AdditionalFiles, directory, arguments.Encoding);
         List<DocumentInfo> analyzerConfigs = Documents(flavour.Id, project.EditorConfigFiles, directory, arguments.Encoding);
-        WarnAboutDuplicates(documents.Concat(additional).Concat(analyzerConfigs), project.Path, flavour.Id, diagnostics);
+        WarnAboutDuplicates(documents.Concat(additional).Concat(analyzerConfigs), project.Path, flavour.Id, builder.Diagnostics);
 
-        (List<ProjectReference> projectReferences, List<MetadataReference> metadataReferences) = ResolveReferences(flavour, byPath, referencesOf, references, diagnostics);
+        (List<ProjectReference> projectReferences, List<MetadataReference> metadataReferences) = ResolveReferences(flavour, builder, references);
         return ProjectInfo.Create(
                 flavour.Id,
                 VersionStamp.Create(File.GetLastWriteTimeUtc(project.Path)),
@@ -117,16 +170,14 @@ public static class DesignTimeSolution
 
     /// <summary>
     /// The command line's metadata references with each project reference swapped in for the reference to
-    /// its output (Roslyn's ResolveReferencesAsync): a multi-targeted project is referenced through the
-    /// flavour whose output or reference assembly the command line names, else its first with a warning; a
-    /// reference that would close a cycle is left out; unresolved metadata references are removed with a warning.
+    /// its output (Roslyn's ResolveReferencesAsync). A referenced project met before is matched by the output or
+    /// the reference assembly of any flavour; one met now is built first (depth-first) and matched by a flavour
+    /// whose output and reference assembly are both known and one of them referenced, else its first flavour,
+    /// with a warning. A reference that would close a cycle is left out; a reference with
+    /// ReferenceOutputAssembly=false builds the project but references nothing; unresolved metadata
+    /// references are removed with a warning.
     /// </summary>
-    private static (List<ProjectReference>, List<MetadataReference>) ResolveReferences(
-        Flavour flavour,
-        ILookup<string, Flavour> byPath,
-        Dictionary<ProjectId, List<ProjectReference>> referencesOf,
-        WorkspaceReferences references,
-        List<WorkspaceDiagnostic> diagnostics)
+    private static (List<ProjectReference>, List<MetadataReference>) ResolveReferences(Flavour flavour, Builder builder, WorkspaceReferences references)
     {
         List<(string Path, MetadataReference? Reference, bool Removed)> metadata = [.. flavour.Arguments.MetadataReferences.Select(r =>
         {
@@ -146,36 +197,9 @@ public static class DesignTimeSolution
         }
 
         List<ProjectReference> projectReferences = [];
-        foreach (DesignTimeReference reference in flavour.Project.ProjectReferences)
+        void Swap(Flavour target, IReadOnlyList<string> aliases)
         {
-            List<Flavour> candidates = [.. byPath[reference.Path]];
-            if (!reference.ReferenceOutputAssembly || candidates.Count == 0)
-            {
-                continue; // Built (as Roslyn loads it) but not referenced; the pass guarantees every referenced project was built.
-            }
-
-            Flavour? target = candidates.Find(c => c.OutputFilePath is not null && c.OutputRefFilePath is not null && (Contains(c.OutputFilePath) || Contains(c.OutputRefFilePath)));
-            if (target is null)
-            {
-                target = candidates[0];
-                diagnostics.Add(new ProjectDiagnostic(WorkspaceDiagnosticKind.Warning, $"Found project reference without a matching metadata reference: {reference.Path}", flavour.Id));
-            }
-
-            if (referencesOf.TryGetValue(target.Id, out List<ProjectReference>? theirs) && theirs.Exists(r => r.ProjectId == flavour.Id))
-            {
-                // A reference back would close a cycle: leave it out, and drop outputs that do not exist.
-                Remove(target.OutputRefFilePath is { } refPath && !File.Exists(refPath) ? refPath : null);
-                Remove(target.OutputFilePath is { } outPath && !File.Exists(outPath) ? outPath : null);
-                continue;
-            }
-
-            ProjectReference created = new(target.Id, [.. reference.Aliases]);
-            if (!referencesOf.TryGetValue(flavour.Id, out List<ProjectReference>? ours))
-            {
-                referencesOf[flavour.Id] = ours = [];
-            }
-
-            ours.Add(created);
+            ProjectReference created = builder.AddReference(flavour.Id, target.Id, aliases);
             if (!projectReferences.Contains(created))
             {
                 projectReferences.Add(created);
@@ -185,11 +209,45 @@ public static class DesignTimeSolution
             Remove(target.OutputFilePath);
         }
 
+        foreach (DesignTimeReference reference in flavour.Project.ProjectReferences)
+        {
+            List<Flavour> candidates = builder.FlavoursOf(reference.Path);
+            if (builder.Met(reference.Path) && !candidates.Exists(c => builder.References(c.Id, flavour.Id))
+                && candidates.Find(c => Contains(c.OutputRefFilePath) || Contains(c.OutputFilePath)) is { } known)
+            {
+                Swap(known, reference.Aliases);
+                continue;
+            }
+
+            builder.Visit(reference.Path);
+            if (!reference.ReferenceOutputAssembly || candidates.Count == 0)
+            {
+                continue; // Built, as Roslyn loads it, but not referenced (the pass built every referenced project).
+            }
+
+            Flavour? target = candidates.Find(c => c.OutputFilePath is not null && c.OutputRefFilePath is not null && (Contains(c.OutputFilePath) || Contains(c.OutputRefFilePath)));
+            if (target is null)
+            {
+                target = candidates[0];
+                builder.Diagnostics.Add(new ProjectDiagnostic(WorkspaceDiagnosticKind.Warning, $"Found project reference without a matching metadata reference: {reference.Path}", flavour.Id));
+            }
+
+            if (builder.InfoOf(target.Id) is { } built && built.ProjectReferences.Any(r => r.ProjectId == flavour.Id))
+            {
+                // A reference back would close a cycle: leave it out, and drop outputs that do not exist.
+                Remove(target.OutputRefFilePath is { } refPath && !File.Exists(refPath) ? refPath : null);
+                Remove(target.OutputFilePath is { } outPath && !File.Exists(outPath) ? outPath : null);
+                continue;
+            }
+
+            Swap(target, reference.Aliases);
+        }
+
         foreach ((string path, MetadataReference? reference, bool removed) in metadata)
         {
             if (reference is null && !removed)
             {
-                diagnostics.Add(new ProjectDiagnostic(WorkspaceDiagnosticKind.Warning, $"Unresolved metadata reference removed from project: {path}", flavour.Id));
+                builder.Diagnostics.Add(new ProjectDiagnostic(WorkspaceDiagnosticKind.Warning, $"Unresolved metadata reference removed from project: {path}", flavour.Id));
             }
         }
 
