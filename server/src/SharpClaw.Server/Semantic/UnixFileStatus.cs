@@ -153,4 +153,24 @@ internal static class UnixFileStatus
 
     [DllImport("libSystem.Native", EntryPoint = "SystemNative_Stat", CharSet = CharSet.Ansi, BestFitMapping = false, ThrowOnUnmappableChar = true)]
     private static extern int SystemNativeStatStruct(string path, out FileStatus status);
+
+    /// <summary>The same call on a path already encoded (UTF-8, NUL-terminated): no marshalling per call.</summary>
+    [DllImport("libSystem.Native", EntryPoint = "SystemNative_Stat")]
+    private static extern int SystemNativeStatEncoded(ref byte path, out FileStatus status);
+
+    /// <summary>Whether <see cref="TryStatEncoded"/> works here (Unix, the layout checked).</summary>
+    public static bool FastStatAvailable => !OperatingSystem.IsWindows() && FastStatWorks.Value;
+
+    /// <summary><see cref="TryStat"/> for a path encoded once by the caller (UTF-8 with a trailing NUL); only when <see cref="FastStatAvailable"/>.</summary>
+    public static Snapshot StatEncoded(byte[] path)
+    {
+        if (SystemNativeStatEncoded(ref path[0], out FileStatus status) != 0)
+        {
+            return Snapshot.Missing;
+        }
+
+        long written = DateTime.UnixEpoch.Ticks + (status.MTime * TimeSpan.TicksPerSecond) + (status.MTimeNsec / 100);
+        long changed = (status.CTime * TimeSpan.TicksPerSecond) + (status.CTimeNsec / 100);
+        return new Snapshot(true, (status.Mode & TypeMask) == DirectoryType, status.Size, written, changed);
+    }
 }

@@ -74,24 +74,22 @@ public sealed partial class ContextFingerprint
 {
     private static readonly HashSet<string> AlwaysExcludedNames = new(StringComparer.OrdinalIgnoreCase) { "node_modules" };
 
-    /// <summary>At most this many threads stat files in one check, each at least <see cref="MinFilesPerStatThread"/> files.</summary>
-    private const int MaxStatThreads = 4;
-
-    /// <summary>
-    /// A thousand stats take about a millisecond; below that, handing work to pool threads costs more than it
-    /// saves, and on a busy machine a check that waits for two threads is slower than one that runs alone.
-    /// </summary>
-    private const int MinFilesPerStatThread = 1000;
-
     private readonly Dictionary<string, FileStamp> structural;
     private readonly Dictionary<string, FileStamp> content;
     private readonly Dictionary<string, bool> existence;
     private readonly Dictionary<string, DirectoryRecord> directories;
     private readonly HashSet<string> excluded;
 
-    // The stamps as arrays, built on the first check after a change: a check allocates nothing per file.
-    private KeyValuePair<string, FileStamp>[]? structuralEntries;
-    private KeyValuePair<string, FileStamp>[]? contentEntries;
+    // Everything a check stats, as one batch (built on the first check after a change): the structural
+    // files, the documents, the files whose existence matters, then the watched folders, in that order.
+    private Watched? watched;
+
+    private sealed record Watched(
+        StatBatch Batch,
+        KeyValuePair<string, FileStamp>[] Structural,
+        KeyValuePair<string, FileStamp>[] Content,
+        KeyValuePair<string, bool>[] Existence,
+        DirectoryRecord[] Directories);
 
     private ContextFingerprint(
         Dictionary<string, FileStamp> structural,
@@ -171,15 +169,23 @@ public sealed partial class ContextFingerprint
         return new ContextFingerprint(structural, content, existence, directories, excluded, inputs.DynamicImports, ReadSdkInventory());
     }
 
-    /// <summary>Compares the disk with the fingerprint. Does not change the fingerprint (see <see cref="Commit"/>).</summary>
+    /// <summary>
+    /// Compares the disk with the fingerprint: one stat per watched path, all in one <see cref="StatBatch"/> (spread
+    /// over the cores), then content hashes and folder listings only where a stat differs. Does not change the
+    /// fingerprint (see <see cref="Commit"/>).
+    /// </summary>
     public FingerprintCheck Check()
     {
         long started = Stopwatch.GetTimestamp();
+        Watched watched = this.watched ??= this.Watch();
+        UnixFileStatus.Snapshot[] stats = watched.Batch.Run();
+        int next = 0;
+
         List<string> structuralChanges = [];
         Dictionary<string, FileStamp> touched = new(PathUtil.Comparer);
-        foreach ((string path, FileStamp stamp, bool unchanged, FileStamp current) in Stat(this.structuralEntries ??= [.. this.structural]))
+        foreach ((string path, FileStamp stamp) in watched.Structural)
         {
-            if (!unchanged)
+            if (!stamp.IsUnchanged(path, stats[next++], out FileStamp current))
             {
                 structuralChanges.Add(path);
             }
@@ -189,41 +195,50 @@ public sealed partial class ContextFingerprint
             }
         }
 
-        foreach ((string path, bool existed) in this.existence)
+        List<string> contentChanges = [];
+        Dictionary<string, FileStamp> newStamps = new(PathUtil.Comparer);
+        foreach ((string path, FileStamp stamp) in watched.Content)
         {
-            if (File.Exists(path) != existed)
+            UnixFileStatus.Snapshot stat = stats[next++];
+            if (stamp.IsUnchanged(path, stat, out _))
+            {
+                continue;
+            }
+
+            if (!stat.Exists || stat.IsDirectory)
+            {
+                structuralChanges.Add(path); // A deleted document is a compile-item change.
+            }
+            else
+            {
+                contentChanges.Add(path);
+                newStamps[path] = FileStamp.Take(path, withHash: false);
+            }
+        }
+
+        foreach ((string path, bool existed) in watched.Existence)
+        {
+            UnixFileStatus.Snapshot stat = stats[next++];
+            if ((stat.Exists && !stat.IsDirectory) != existed)
             {
                 structuralChanges.Add(path);
             }
         }
 
         List<DirectoryRecord> newRecords = [];
-        foreach (DirectoryRecord record in this.directories.Values)
+        foreach (DirectoryRecord record in watched.Directories)
         {
-            this.CheckDirectory(record, structuralChanges, newRecords);
+            UnixFileStatus.Snapshot stat = stats[next++];
+            (bool Exists, long Ticks) folder = stat.Exists && stat.IsDirectory ? (true, stat.LastWriteTicks) : (false, 0);
+            if (folder.Exists != record.Exists || folder.Ticks != record.LastWriteTicks)
+            {
+                this.CheckDirectory(record, structuralChanges, newRecords);
+            }
         }
 
         if (ReadSdkInventory() != this.SdkInventory)
         {
             structuralChanges.Add(Path.Combine(Toolchain.SdkInventory.FindDotnetRoot() ?? "dotnet", "sdk"));
-        }
-
-        List<string> contentChanges = [];
-        Dictionary<string, FileStamp> newStamps = new(PathUtil.Comparer);
-        foreach ((string path, _, bool unchanged, FileStamp current) in Stat(this.contentEntries ??= [.. this.content]))
-        {
-            if (!unchanged)
-            {
-                if (!current.Exists)
-                {
-                    structuralChanges.Add(path); // A deleted document is a compile-item change.
-                }
-                else
-                {
-                    contentChanges.Add(path);
-                    newStamps[path] = FileStamp.Take(path, withHash: false);
-                }
-            }
         }
 
         return new FingerprintCheck(structuralChanges.Distinct(PathUtil.Comparer).ToList(), contentChanges, Stopwatch.GetElapsedTime(started))
@@ -234,47 +249,17 @@ public sealed partial class ContextFingerprint
         };
     }
 
-    /// <summary>
-    /// <see cref="FileStamp.IsUnchanged"/> for every stamp, in order; returns the stamps that changed or whose
-    /// current stamp differs (a touch), nothing for the others. Large sets are statted on several threads
-    /// (each file is independent; the stat calls dominate a warm query's freshness check).
-    /// </summary>
-    private static List<(string Path, FileStamp Stamp, bool Unchanged, FileStamp Current)> Stat(KeyValuePair<string, FileStamp>[] entries)
+    private Watched Watch()
     {
-        static void StatRange(KeyValuePair<string, FileStamp>[] entries, int from, int to, List<(string, FileStamp, bool, FileStamp)> found)
-        {
-            for (int i = from; i < to; i++)
-            {
-                (string path, FileStamp stamp) = entries[i];
-                bool unchanged = stamp.IsUnchanged(path, out FileStamp current);
-                if (!unchanged || current != stamp)
-                {
-                    found.Add((path, stamp, unchanged, current));
-                }
-            }
-        }
-
-        int workers = Math.Min(Math.Min(Environment.ProcessorCount, MaxStatThreads), entries.Length / MinFilesPerStatThread);
-        List<(string, FileStamp, bool, FileStamp)> found = [];
-        if (workers <= 1)
-        {
-            StatRange(entries, 0, entries.Length, found);
-            return found;
-        }
-
-        int chunk = (entries.Length + workers - 1) / workers;
-        List<(string, FileStamp, bool, FileStamp)>[] parts = new List<(string, FileStamp, bool, FileStamp)>[workers];
-        Parallel.For(0, workers, new ParallelOptions { MaxDegreeOfParallelism = workers }, worker =>
-        {
-            parts[worker] = [];
-            StatRange(entries, worker * chunk, Math.Min(entries.Length, (worker + 1) * chunk), parts[worker]);
-        });
-        foreach (List<(string, FileStamp, bool, FileStamp)> part in parts)
-        {
-            found.AddRange(part);
-        }
-
-        return found;
+        KeyValuePair<string, FileStamp>[] structural = [.. this.structural];
+        KeyValuePair<string, FileStamp>[] content = [.. this.content];
+        KeyValuePair<string, bool>[] existence = [.. this.existence];
+        DirectoryRecord[] directories = [.. this.directories.Values];
+        StatBatch batch = new(structural.Select(p => p.Key)
+            .Concat(content.Select(p => p.Key))
+            .Concat(existence.Select(p => p.Key))
+            .Concat(directories.Select(d => d.Path)));
+        return new Watched(batch, structural, content, existence, directories);
     }
 
     /// <summary>Accepts a non-structural check after its content changes were applied to the context.</summary>
@@ -288,18 +273,19 @@ public sealed partial class ContextFingerprint
         foreach ((string path, FileStamp stamp) in check.NewContentStamps)
         {
             this.content[path] = stamp;
-            this.contentEntries = null;
+            this.watched = null;
         }
 
         foreach ((string path, FileStamp stamp) in check.NewStructuralStamps)
         {
             this.structural[path] = stamp;
-            this.structuralEntries = null;
+            this.watched = null;
         }
 
         foreach (DirectoryRecord record in check.NewDirectoryRecords)
         {
             this.directories[KeyOf(record)] = record;
+            this.watched = null;
         }
     }
 
@@ -311,11 +297,12 @@ public sealed partial class ContextFingerprint
     {
         this.content.Remove(from);
         this.content[to] = FileStamp.Take(to, withHash: false);
-        this.contentEntries = null;
+        this.watched = null;
         HashSet<string> folders = new([Path.GetDirectoryName(from)!, Path.GetDirectoryName(to)!], PathUtil.Comparer);
         foreach (DirectoryRecord record in this.directories.Values.Where(r => folders.Contains(r.Path)).ToList())
         {
             this.directories[KeyOf(record)] = Scan(record.Path, record.Kind, record.ProjectFileName, this.excluded);
+            this.watched = null;
         }
     }
 

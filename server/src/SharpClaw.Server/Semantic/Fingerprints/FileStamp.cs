@@ -39,10 +39,13 @@ public readonly record struct FileStamp(bool Exists, long Length, long LastWrite
     }
 
     /// <summary>True when the file still looks the same (content compared when needed and possible).</summary>
-    public bool IsUnchanged(string path, out FileStamp current)
+    public bool IsUnchanged(string path, out FileStamp current) => this.IsUnchanged(path, Probe(path), out current);
+
+    /// <summary><see cref="IsUnchanged(string, out FileStamp)"/> with the file's stat already taken (a folder counts as missing).</summary>
+    internal bool IsUnchanged(string path, UnixFileStatus.Snapshot statted, out FileStamp current)
     {
         current = this;
-        UnixFileStatus.Snapshot file = Probe(path);
+        UnixFileStatus.Snapshot file = statted.IsDirectory ? UnixFileStatus.Snapshot.Missing : statted;
         if (file.Exists != this.Exists)
         {
             current = file.Exists ? Take(path, this.Hash is not null) : Missing;
