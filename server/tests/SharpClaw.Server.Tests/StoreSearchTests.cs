@@ -71,6 +71,66 @@ public sealed class StoreSearchTests
         Assert.Empty(Directory.EnumerateFiles(fixture.Root, "*.db", SearchOption.AllDirectories));
     }
 
+    /// <summary>
+    /// A long-lived host re-checks the workspace with one stat per known folder and file and lists again only the
+    /// folders whose time moved; after every kind of change — a file added (also in a folder changed moments ago,
+    /// and in one unchanged for longer than the racy window), a nested folder added, a folder deleted, a file
+    /// renamed and edited, a .gitignore that starts and stops ignoring a folder — it sees exactly what a new host's
+    /// full walk sees.
+    /// </summary>
+    [Fact]
+    public async Task IncrementalTree_SeesWhatAFullWalkSees_AfterEveryKindOfChange()
+    {
+        using TempDirectory workspace = new();
+        void Write(string relative, string type)
+        {
+            string path = Path.Combine(workspace.Path, relative);
+            Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+            File.WriteAllText(path, $"namespace Tree;\n\npublic class {type} {{ }} // TreeMarker\n");
+        }
+
+        Write("src/A.cs", "A");
+        Write("src/deep/B.cs", "B");
+        Write("gen/G.cs", "G");
+        Write("old/O.cs", "O");
+        using TempDirectory state = new();
+        await using SemanticHost longLived = await StartAsync(state.Path);
+
+        async Task SameAsFullWalkAsync(string step)
+        {
+            WorkspaceSearchResult warm = await longLived.WorkspaceSearchAsync(workspace.Path, "TreeMarker", limit: 200);
+            await using SemanticHost fresh = await StartAsync(state.Path);
+            WorkspaceSearchResult full = await fresh.WorkspaceSearchAsync(workspace.Path, "TreeMarker", limit: 200);
+            Assert.True(
+                full.Matches.Select(m => m.Path).SequenceEqual(warm.Matches.Select(m => m.Path)) && full.IndexedFiles == warm.IndexedFiles,
+                $"{step}: full walk [{string.Join(", ", full.Matches.Select(m => m.Path))}] ({full.IndexedFiles}), incremental [{string.Join(", ", warm.Matches.Select(m => m.Path))}] ({warm.IndexedFiles})");
+        }
+
+        await SameAsFullWalkAsync("initial");
+        Write("src/A2.cs", "A2");
+        await SameAsFullWalkAsync("a file added to a folder changed moments ago");
+        Write("src/new/nested/N.cs", "N");
+        await SameAsFullWalkAsync("a nested folder added");
+        Directory.Delete(Path.Combine(workspace.Path, "src/deep"), recursive: true);
+        await SameAsFullWalkAsync("a folder deleted");
+        File.Move(Path.Combine(workspace.Path, "src/A.cs"), Path.Combine(workspace.Path, "src/Renamed.cs"));
+        await SameAsFullWalkAsync("a file renamed");
+        File.WriteAllText(Path.Combine(workspace.Path, ".gitignore"), "gen/\n");
+        await SameAsFullWalkAsync("a .gitignore that ignores a folder");
+        Assert.DoesNotContain((await longLived.WorkspaceSearchAsync(workspace.Path, "TreeMarker", limit: 200)).Matches, m => m.Path.StartsWith("gen/", StringComparison.Ordinal));
+        File.WriteAllText(Path.Combine(workspace.Path, ".gitignore"), "# nothing ignored\n");
+        await SameAsFullWalkAsync("the .gitignore no longer ignores it");
+
+        // "old" was listed long enough ago that its time is trusted: a new file there still moves its time.
+        await Task.Delay(TimeSpan.FromSeconds(2.5));
+        await SameAsFullWalkAsync("after the racy window");
+        Write("old/O2.cs", "O2");
+        await SameAsFullWalkAsync("a file added to a folder unchanged for longer than the racy window");
+        Assert.Contains((await longLived.WorkspaceSearchAsync(workspace.Path, "TreeMarker", limit: 200)).Matches, m => m.Path == "old/O2.cs");
+        File.WriteAllText(Path.Combine(workspace.Path, "old/O.cs"), "namespace Tree;\n\npublic class Edited { } // TreeMarker\n");
+        Assert.Single((await longLived.SymbolSearchAsync(workspace.Path, "Edited")).Items);
+    }
+
     [Fact]
     public async Task NextQuery_SeesChangedAddedDeletedFiles_AndOpenBuffers_WithoutWatchers()
     {

@@ -113,7 +113,7 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
 
                             store.Database ??= StoreDatabase.Open(workspace, this.Root(), log);
                             long started = System.Diagnostics.Stopwatch.GetTimestamp();
-                            (IndexCounts counts, IndexImage image) = SyntaxIndex.Refresh(store.Database, store.Image, workspace, openDocuments.Snapshot, cancellationToken);
+                            (IndexCounts counts, IndexImage image) = SyntaxIndex.Refresh(store.Database, store.Image, store.Tree, workspace, openDocuments.Snapshot, cancellationToken);
                             store.Image = image;
                             if (counts.Reindexed > 0)
                             {
@@ -190,6 +190,9 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
 
         /// <summary>The index as this host last saw it; read again whenever another host committed (<see cref="IndexImage.Current"/>).</summary>
         public IndexImage? Image { get; set; }
+
+        /// <summary>The workspace's folders and files as this host last listed them (kept across a cleared store: it is the disk's, not the store's).</summary>
+        public WorkspaceTree Tree { get; } = new(workspace);
 
         public void Dispose()
         {

@@ -23,9 +23,9 @@ internal static class SyntaxIndex
 {
     private sealed record Change(string Path, long Size, long Mtime, string Hash, SourceText? Text);
 
-    public static (IndexCounts Counts, IndexImage Image) Refresh(StoreDatabase database, IndexImage? current, string workspace, OpenDocumentSnapshot open, CancellationToken cancellationToken)
+    public static (IndexCounts Counts, IndexImage Image) Refresh(StoreDatabase database, IndexImage? current, WorkspaceTree tree, string workspace, OpenDocumentSnapshot open, CancellationToken cancellationToken)
     {
-        List<WorkspaceFile> files = WorkspaceFiles.List(workspace, cancellationToken);
+        List<WorkspaceFile> files = tree.Refresh(cancellationToken);
         Dictionary<string, SourceText> buffers = OpenBuffers(workspace, open);
         IndexImage image = IndexImage.Current(database, current);
         Dictionary<string, IndexedFile> rows = image.Files;

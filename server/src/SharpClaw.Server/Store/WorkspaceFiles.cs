@@ -6,39 +6,18 @@ namespace SharpClaw.Server.Store;
 internal sealed record WorkspaceFile(string FullPath, string RelativePath, long Size, long ModifiedTicks);
 
 /// <summary>
-/// Lists the workspace's <c>*.cs</c> files for the syntax index: every folder below the root except <c>bin</c>,
-/// <c>obj</c> and <c>.git</c>, honouring every <c>.gitignore</c> on the way (<see cref="GitIgnore"/>). Links to
-/// folders are not followed (they could lead outside the workspace); folders that cannot be read are skipped.
-/// Reads only names and sizes: nothing of the project is evaluated.
+/// Lists one folder of the workspace for the syntax index (<see cref="WorkspaceTree"/> walks and re-checks them):
+/// its <c>*.cs</c> files and the subfolders to enter — every folder except <c>bin</c>, <c>obj</c> and <c>.git</c>,
+/// honouring every <c>.gitignore</c> on the way (<see cref="GitIgnore"/>). Links to folders are not followed (they
+/// could lead outside the workspace); folders that cannot be read are skipped. Reads only names, sizes and
+/// times: nothing of the project is evaluated.
 /// </summary>
 internal static class WorkspaceFiles
 {
     private static readonly HashSet<string> SkippedFolders = new(StringComparer.OrdinalIgnoreCase) { "bin", "obj", ".git" };
 
-    public static List<WorkspaceFile> List(string workspace, CancellationToken cancellationToken)
-    {
-        // Breadth first, the folders of one depth in parallel: listing a folder stats each entry, which is most
-        // of a query's cost on a large workspace, and every query walks (the spec rules out watchers).
-        List<WorkspaceFile> files = [];
-        List<Folder> level = [new Folder(workspace, string.Empty, [])];
-        ParallelOptions options = new() { CancellationToken = cancellationToken };
-        while (level.Count > 0)
-        {
-            (List<WorkspaceFile> Files, List<Folder> Subfolders)[] listed = new (List<WorkspaceFile>, List<Folder>)[level.Count];
-            Parallel.For(0, level.Count, options, i => listed[i] = ListFolder(level[i]));
-            level = [];
-            foreach ((List<WorkspaceFile> folderFiles, List<Folder> subfolders) in listed)
-            {
-                files.AddRange(folderFiles);
-                level.AddRange(subfolders);
-            }
-        }
-
-        files.Sort((a, b) => string.CompareOrdinal(a.RelativePath, b.RelativePath));
-        return files;
-    }
-
-    private static (List<WorkspaceFile> Files, List<Folder> Subfolders) ListFolder(Folder folder)
+    /// <summary>One folder, not recursive: its C# files (with size and write time) and the subfolders to enter, by its rules.</summary>
+    internal static (List<WorkspaceFile> Files, List<Folder> Subfolders) ListFolder(Folder folder)
     {
         List<WorkspaceFile> files = [];
         List<Folder> subfolders = [];
@@ -78,7 +57,7 @@ internal static class WorkspaceFiles
     }
 
     /// <summary>A folder to list, with the .gitignore rules of the folders above it.</summary>
-    private sealed record Folder(string Path, string Relative, List<GitIgnore> Rules);
+    internal sealed record Folder(string Path, string Relative, List<GitIgnore> Rules);
 
     private readonly record struct Entry(string Name, bool IsDirectory, bool IsLink, long Length, long ModifiedTicks);
 
