@@ -22,9 +22,13 @@ internal sealed class StatBatch
     private readonly string[] paths;
     private readonly byte[][]? encoded;
 
+    /// <summary>Reused by every run: a large batch's results would otherwise be a large-object allocation per query.</summary>
+    private readonly UnixFileStatus.Snapshot[] results;
+
     public StatBatch(IEnumerable<string> paths)
     {
         this.paths = [.. paths];
+        this.results = new UnixFileStatus.Snapshot[this.paths.Length];
         if (UnixFileStatus.FastStatAvailable)
         {
             this.encoded = new byte[this.paths.Length][];
@@ -41,10 +45,13 @@ internal sealed class StatBatch
 
     public string this[int index] => this.paths[index];
 
-    /// <summary>One stat per path, in order (links followed; a path that cannot be statted is <see cref="UnixFileStatus.Snapshot.Missing"/>).</summary>
+    /// <summary>
+    /// One stat per path, in order (links followed; a path that cannot be statted is <see cref="UnixFileStatus.Snapshot.Missing"/>).
+    /// The array is the batch's own and is overwritten by the next run: read it before running again.
+    /// </summary>
     public UnixFileStatus.Snapshot[] Run()
     {
-        UnixFileStatus.Snapshot[] results = new UnixFileStatus.Snapshot[this.paths.Length];
+        UnixFileStatus.Snapshot[] results = this.results;
         int threads = Math.Clamp(this.paths.Length / MinPathsPerThread, 1, Math.Min(Environment.ProcessorCount, MaxThreads));
         if (threads == 1)
         {

@@ -54,6 +54,12 @@ internal sealed class IndexImage
 
     public Dictionary<string, IndexedFile> Files { get; }
 
+    /// <summary>
+    /// The <see cref="WorkspaceTree.Version"/> the image was last found to match file for file (-1: not since it was
+    /// read): while the tree and the image stay as they were, a refresh has nothing to compare.
+    /// </summary>
+    public long SyncedTreeVersion { get; set; } = -1;
+
     /// <summary>The data_version the image matches; -1 once another host's commit may be missing from it.</summary>
     public long DataVersion { get; private set; }
 

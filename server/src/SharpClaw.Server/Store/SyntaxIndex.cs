@@ -25,17 +25,22 @@ internal static class SyntaxIndex
 
     public static (IndexCounts Counts, IndexImage Image) Refresh(StoreDatabase database, IndexImage? current, WorkspaceTree tree, string workspace, OpenDocumentSnapshot open, CancellationToken cancellationToken)
     {
-        List<WorkspaceFile> files = tree.Refresh(cancellationToken);
+        IReadOnlyList<WorkspaceFile> files = tree.Refresh(cancellationToken);
         Dictionary<string, SourceText> buffers = OpenBuffers(workspace, open);
         IndexImage image = IndexImage.Current(database, current);
+        if (buffers.Count == 0 && image.SyncedTreeVersion == tree.Version)
+        {
+            return (new IndexCounts(files.Count, 0), image); // Neither the disk nor the index moved since they last matched.
+        }
+
         Dictionary<string, IndexedFile> rows = image.Files;
-        HashSet<string> present = new(StringComparer.Ordinal);
+        int rowsSeen = 0;
         List<(WorkspaceFile File, IndexedFile? Row)> toHash = [];
         List<Change> changes = [];
         foreach (WorkspaceFile file in files)
         {
-            present.Add(file.RelativePath);
-            rows.TryGetValue(file.RelativePath, out IndexedFile? row);
+            bool known = rows.TryGetValue(file.RelativePath, out IndexedFile? row);
+            rowsSeen += known ? 1 : 0;
             if (buffers.ContainsKey(file.RelativePath))
             {
                 continue;
@@ -49,7 +54,6 @@ internal static class SyntaxIndex
 
         foreach ((string path, SourceText text) in buffers)
         {
-            present.Add(path);
             string hash = Hash(Encoding.UTF8.GetBytes(text.ToString()));
             if (!rows.TryGetValue(path, out IndexedFile? row) || row.Hash != hash || row.Size != -1)
             {
@@ -76,10 +80,21 @@ internal static class SyntaxIndex
         });
         changes.AddRange(read.OfType<Change>());
 
-        List<string> removed = [.. rows.Keys.Where(p => !present.Contains(p))];
+        // Every row matched a file on disk (the usual case): nothing was removed, and no set of paths is needed.
+        HashSet<string>? present = null;
+        if (rowsSeen != rows.Count || buffers.Count > 0)
+        {
+            present = new(files.Select(f => f.RelativePath), StringComparer.Ordinal);
+            present.UnionWith(buffers.Keys);
+        }
+
+        List<string> removed = present is null ? [] : [.. rows.Keys.Where(p => !present.Contains(p))];
+        int indexed = present?.Count ?? files.Count;
+        bool allRead = changes.Count >= toHash.Count; // No file vanished between the walk and its read.
         if (changes.Count == 0 && removed.Count == 0)
         {
-            return (new IndexCounts(present.Count, 0), image);
+            image.SyncedTreeVersion = buffers.Count == 0 && allRead ? tree.Version : -1;
+            return (new IndexCounts(indexed, 0), image);
         }
 
         Change[] toParse = [.. changes.Where(c => c.Text is not null)];
@@ -92,7 +107,8 @@ internal static class SyntaxIndex
         }
 
         Write(database, image, changes, parsed, removed);
-        return (new IndexCounts(present.Count, toParse.Length), image);
+        image.SyncedTreeVersion = buffers.Count == 0 && allRead && image.DataVersion != -1 ? tree.Version : -1;
+        return (new IndexCounts(indexed, toParse.Length), image);
     }
 
     /// <summary>The open C# buffers inside the workspace, by workspace-relative path (bin/obj left out like the walker does).</summary>

@@ -20,6 +20,14 @@ internal sealed class WorkspaceTree(string workspace)
     /// <summary>Known folders by workspace-relative path ("" is the root).</summary>
     private Dictionary<string, FolderState>? folders;
 
+    /// <summary>The last answer (sorted) and the batch that re-checks it: each folder, its .gitignore, then each file of <see cref="files"/>.</summary>
+    private WorkspaceFile[] files = [];
+    private FolderState[] batchFolders = [];
+    private StatBatch? batch;
+
+    /// <summary>Grows whenever the answer changes (a file's size or time, a file or folder added or gone): the same version, the same list.</summary>
+    public long Version { get; private set; }
+
     /// <summary>One listed folder: its stamp when listed, its own .gitignore's stamp, and what the listing found.</summary>
     private sealed record FolderState(
         WorkspaceFiles.Folder Folder,
@@ -30,44 +38,29 @@ internal sealed class WorkspaceTree(string workspace)
         List<WorkspaceFiles.Folder> Subfolders);
 
     /// <summary>The workspace's C# files, sorted by relative path: the list a full walk makes (the first refresh is one).</summary>
-    public List<WorkspaceFile> Refresh(CancellationToken cancellationToken)
+    public IReadOnlyList<WorkspaceFile> Refresh(CancellationToken cancellationToken)
     {
-        if (this.folders is null)
+        if (this.folders is null || this.batch is null)
         {
             this.folders = [];
             this.Walk(new WorkspaceFiles.Folder(workspace, string.Empty, []), cancellationToken);
-            return this.Files();
+            this.Rebuild();
+            this.Version++;
+            return this.files;
         }
 
-        // One batch: each folder, its .gitignore, then every file of the folders as listed.
-        List<FolderState> known = [.. this.folders.Values];
-        List<string> paths = [];
-        foreach (FolderState state in known)
-        {
-            paths.Add(state.Folder.Path);
-            paths.Add(Path.Combine(state.Folder.Path, ".gitignore"));
-        }
-
-        int firstFile = paths.Count;
-        paths.AddRange(known.SelectMany(s => s.Files).Select(f => f.FullPath));
-        UnixFileStatus.Snapshot[] stats = new StatBatch(paths).Run();
+        UnixFileStatus.Snapshot[] stats = this.batch.Run();
         long now = DateTime.UtcNow.Ticks;
+        int firstFile = 2 * this.batchFolders.Length;
 
+        // Nothing structural moved: only sizes and times can differ (in place, the order stays).
         List<FolderState> relist = [];
         List<FolderState> rewalk = [];
-        Dictionary<string, UnixFileStatus.Snapshot> fileStats = new(StringComparer.Ordinal);
-        int next = firstFile;
-        for (int i = 0; i < known.Count; i++)
+        for (int i = 0; i < this.batchFolders.Length; i++)
         {
-            FolderState state = known[i];
+            FolderState state = this.batchFolders[i];
             UnixFileStatus.Snapshot folder = stats[2 * i];
-            UnixFileStatus.Snapshot gitIgnore = stats[(2 * i) + 1];
-            foreach (WorkspaceFile file in state.Files)
-            {
-                fileStats[file.RelativePath] = stats[next++];
-            }
-
-            if (!SameFile(gitIgnore, state.GitIgnoreStamp))
+            if (!SameFile(stats[(2 * i) + 1], state.GitIgnoreStamp))
             {
                 rewalk.Add(state);
             }
@@ -78,54 +71,113 @@ internal sealed class WorkspaceTree(string workspace)
             }
         }
 
-        // A changed .gitignore: its folder and everything below it are walked again with the new rules.
-        foreach (FolderState state in rewalk.Where(s => this.folders.ContainsKey(s.Folder.Relative)).OrderBy(s => s.Folder.Relative.Length))
+        bool vanished = false;
+        bool stamped = false;
+        for (int i = 0; i < this.files.Length; i++)
         {
-            this.Drop(state.Folder.Relative);
-            this.Walk(state.Folder, cancellationToken);
+            UnixFileStatus.Snapshot stat = stats[firstFile + i];
+            WorkspaceFile file = this.files[i];
+            if (!stat.Exists || stat.IsDirectory)
+            {
+                vanished = true; // Its folder's time says so too, unless the change was racy: list it again.
+            }
+            else if (stat.Length != file.Size || stat.LastWriteTicks != file.ModifiedTicks)
+            {
+                this.files[i] = file with { Size = stat.Length, ModifiedTicks = stat.LastWriteTicks };
+                stamped = true;
+            }
         }
 
-        foreach (FolderState state in relist.Where(s => this.folders.TryGetValue(s.Folder.Relative, out FolderState? current) && current == s))
+        if (relist.Count == 0 && rewalk.Count == 0 && !vanished)
+        {
+            this.Version += stamped ? 1 : 0;
+            return this.files;
+        }
+
+        // The folder states learn the files' new stamps, then the moved folders are listed again.
+        Dictionary<string, WorkspaceFile> current = new(StringComparer.Ordinal);
+        for (int i = 0; i < this.files.Length; i++)
+        {
+            if (stats[firstFile + i].Exists)
+            {
+                current[this.files[i].RelativePath] = this.files[i];
+            }
+        }
+
+        foreach (FolderState state in this.folders.Values.ToList())
+        {
+            this.folders[state.Folder.Relative] = state with { Files = [.. state.Files.Where(f => current.ContainsKey(f.RelativePath)).Select(f => current[f.RelativePath])] };
+        }
+
+        if (vanished)
+        {
+            HashSet<string> gone = new(this.files.Where((_, i) => !stats[firstFile + i].Exists).Select(f => ParentOf(f.RelativePath)), StringComparer.Ordinal);
+            relist.AddRange(this.batchFolders.Where(f => gone.Contains(f.Folder.Relative)));
+        }
+
+        // A changed .gitignore: its folder and everything below it are walked again with the new rules.
+        bool moved = vanished || rewalk.Count > 0;
+        foreach (FolderState state in rewalk.OrderBy(s => s.Folder.Relative.Length))
+        {
+            if (this.folders.ContainsKey(state.Folder.Relative))
+            {
+                this.Drop(state.Folder.Relative);
+                this.Walk(state.Folder, cancellationToken);
+            }
+        }
+
+        foreach (string relative in relist.Select(s => s.Folder.Relative).Distinct(StringComparer.Ordinal))
         {
             cancellationToken.ThrowIfCancellationRequested();
-            this.Relist(state, now, cancellationToken);
-        }
-
-        // Files of folders that were not listed again: their sizes and times from this batch.
-        HashSet<FolderState> unchanged = new(known, ReferenceEqualityComparer.Instance);
-        foreach (FolderState state in this.folders.Values.Where(unchanged.Contains).ToList())
-        {
-            List<WorkspaceFile> current = [];
-            foreach (WorkspaceFile file in state.Files)
+            if (this.folders.TryGetValue(relative, out FolderState? state))
             {
-                UnixFileStatus.Snapshot stat = fileStats[file.RelativePath];
-                if (stat.Exists && !stat.IsDirectory)
-                {
-                    current.Add(file with { Size = stat.Length, ModifiedTicks = stat.LastWriteTicks });
-                }
+                moved |= this.Relist(state, now, cancellationToken);
             }
-
-            this.folders[state.Folder.Relative] = state with { Files = current };
         }
 
-        return this.Files();
+        if (moved)
+        {
+            this.Rebuild();
+            stamped = true;
+        }
+        else
+        {
+            // Listed again (racy, or touched) but the same entries: keep the answer and batch, with the new stamps.
+            for (int i = 0; i < this.batchFolders.Length; i++)
+            {
+                this.batchFolders[i] = this.folders[this.batchFolders[i].Folder.Relative];
+            }
+        }
+
+        this.Version += stamped ? 1 : 0;
+        return this.files;
     }
 
-    private List<WorkspaceFile> Files()
+    /// <summary>The sorted answer and its batch, from the folder states.</summary>
+    private void Rebuild()
     {
-        List<WorkspaceFile> files = [.. this.folders!.Values.SelectMany(s => s.Files)];
-        files.Sort((a, b) => string.CompareOrdinal(a.RelativePath, b.RelativePath));
-        return files;
+        WorkspaceFile[] all = [.. this.folders!.Values.SelectMany(s => s.Files)];
+        Array.Sort(all, (a, b) => string.CompareOrdinal(a.RelativePath, b.RelativePath));
+        this.files = all;
+        this.batchFolders = [.. this.folders.Values];
+        this.batch = new StatBatch(this.batchFolders
+            .SelectMany(s => new[] { s.Folder.Path, Path.Combine(s.Folder.Path, ".gitignore") })
+            .Concat(all.Select(f => f.FullPath)));
     }
 
-    /// <summary>Lists a folder again: its files anew, subfolders that appeared walked whole, ones that vanished dropped.</summary>
-    private void Relist(FolderState state, long now, CancellationToken cancellationToken)
+    private static string ParentOf(string relative) => relative.LastIndexOf('/') is var slash and >= 0 ? relative[..slash] : string.Empty;
+
+    /// <summary>
+    /// Lists a folder again: its files anew, subfolders that appeared walked whole, ones that vanished dropped.
+    /// True when its entries differ from the last listing (the answer must be rebuilt).
+    /// </summary>
+    private bool Relist(FolderState state, long now, CancellationToken cancellationToken)
     {
         UnixFileStatus.Snapshot stamp = Stat(state.Folder.Path);
         if (!stamp.Exists || !stamp.IsDirectory)
         {
             this.Drop(state.Folder.Relative);
-            return;
+            return true;
         }
 
         (List<WorkspaceFile> files, List<WorkspaceFiles.Folder> subfolders) = WorkspaceFiles.ListFolder(state.Folder);
@@ -141,6 +193,8 @@ internal sealed class WorkspaceTree(string workspace)
         {
             this.Walk(added, cancellationToken);
         }
+
+        return !before.SetEquals(after) || !files.Select(f => f.RelativePath).SequenceEqual(state.Files.Select(f => f.RelativePath), StringComparer.Ordinal);
     }
 
     /// <summary>Lists a folder and everything below it (the folders of one depth in parallel) into the tree.</summary>
