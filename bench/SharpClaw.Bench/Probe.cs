@@ -48,6 +48,14 @@ internal static class Probe
             return 0;
         }
 
+        if (name == "heap")
+        {
+            // The loaded host, idle after a full GC, for dotnet-gcdump: what it keeps beyond the solution.
+            Console.WriteLine($"heap {LoadBenchmark.HeapAfterFullGc() / 1024 / 1024} MB; pid {Environment.ProcessId}; waiting {iterations} s");
+            await Task.Delay(TimeSpan.FromSeconds(iterations));
+            return 0;
+        }
+
         if (name == "breakdown")
         {
             await BreakdownAsync(host, workspace, solution, resolve with { Name = "Lib001.Type01.Compute(int)" }, iterations);

@@ -61,6 +61,44 @@ public sealed class FingerprintTests
         Assert.Contains(source, fingerprint.Check().StructuralChanges);
     }
 
+    /// <summary>
+    /// Files that must stay absent (a Directory.Build.props, an .editorconfig) are covered by one stat of their folder
+    /// once the folder's stamp is older than the racy window; a file that appears there moves the folder's times,
+    /// even when its write time is set back afterwards, and is seen.
+    /// </summary>
+    [Theory]
+    [InlineData("structural", false)]
+    [InlineData("existence", false)]
+    [InlineData("structural", true)]
+    public void AbsentFileAppearing_InAFolderWhoseStampCoversIt_IsStructural(string kind, bool restoreFolderTime)
+    {
+        using TempDirectory temp = new();
+        string project = Write(temp, "App/App.csproj", "<Project />");
+        string source = Write(temp, "App/A.cs", "class A {}");
+        string props = Path.Combine(temp.Path, "App", "Directory.Build.props");
+        string editorConfig = Path.Combine(temp.Path, ".editorconfig"); // above the project: no source-folder record sees it
+        DateTime old = DateTime.UtcNow.AddMinutes(-10);
+        Directory.SetLastWriteTimeUtc(Path.Combine(temp.Path, "App"), old); // not racy: their stamps cover the absent files
+        Directory.SetLastWriteTimeUtc(temp.Path, old);
+        FingerprintInputs inputs = Inputs(temp, [project], [source], DateTime.UtcNow.AddMinutes(1)) with
+        {
+            StructuralFiles = [project, props],
+            ExistenceFiles = [editorConfig],
+        };
+        ContextFingerprint fingerprint = ContextFingerprint.Create(inputs);
+        Assert.Empty(fingerprint.Check().StructuralChanges);
+        Assert.Empty(fingerprint.Check().StructuralChanges);
+
+        string appearing = kind == "structural" ? props : editorConfig;
+        File.WriteAllText(appearing, "<Project />");
+        if (restoreFolderTime)
+        {
+            Directory.SetLastWriteTimeUtc(Path.GetDirectoryName(appearing)!, old); // touch -d: the change time still moved
+        }
+
+        Assert.Contains(appearing, fingerprint.Check().StructuralChanges);
+    }
+
     [Fact]
     public void Stamps_ReadWhatFileInfoReads_AndSeeSameSizeEditsWithRestoredTime()
     {

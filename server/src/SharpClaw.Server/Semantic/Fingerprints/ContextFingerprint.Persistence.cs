@@ -12,7 +12,8 @@ public sealed record PersistedFingerprint(
     Dictionary<string, DirectoryRecord> Directories,
     List<string> Excluded,
     List<DynamicImport> DynamicImports,
-    string SdkInventory);
+    string SdkInventory,
+    Dictionary<string, FolderTimeStamp> AbsentFolders);
 
 /// <summary>Export to and import from <see cref="PersistedFingerprint"/>.</summary>
 public sealed partial class ContextFingerprint
@@ -24,7 +25,8 @@ public sealed partial class ContextFingerprint
         new Dictionary<string, DirectoryRecord>(this.directories, PathUtil.Comparer),
         [.. this.excluded],
         [.. this.DynamicImports],
-        this.SdkInventory);
+        this.SdkInventory,
+        new Dictionary<string, FolderTimeStamp>(this.absentFolders, PathUtil.Comparer));
 
     public static ContextFingerprint Import(PersistedFingerprint persisted) => new(
         new Dictionary<string, FileStamp>(persisted.Structural, PathUtil.Comparer),
@@ -40,5 +42,6 @@ public sealed partial class ContextFingerprint
             PathUtil.Comparer),
         new HashSet<string>(persisted.Excluded, PathUtil.Comparer),
         persisted.DynamicImports,
-        persisted.SdkInventory);
+        persisted.SdkInventory,
+        new Dictionary<string, FolderTimeStamp>(persisted.AbsentFolders ?? [], PathUtil.Comparer));
 }

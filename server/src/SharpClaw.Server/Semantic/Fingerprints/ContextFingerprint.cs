@@ -84,12 +84,23 @@ public sealed partial class ContextFingerprint
     // files, the documents, the files whose existence matters, then the watched folders, in that order.
     private Watched? watched;
 
+    /// <summary>
+    /// The folders of files that must stay absent (a Directory.Build.props or global.json that does not exist, a
+    /// missing .editorconfig), stamped before those files were: a file cannot appear in a folder without moving
+    /// the folder's write time, so while a non-racy folder stamp holds, one stat covers every absent file in it.
+    /// </summary>
+    private readonly Dictionary<string, FolderTimeStamp> absentFolders;
+
+    /// <summary>Absent files (structural stamps of missing files, existence entries that were false) whose folder stamp covers them.</summary>
+    private sealed record CoveredFolder(string Folder, FolderTimeStamp Stamp, KeyValuePair<string, FileStamp>[] Structural, string[] Existence);
+
     private sealed record Watched(
         StatBatch Batch,
         KeyValuePair<string, FileStamp>[] Structural,
         KeyValuePair<string, FileStamp>[] Content,
         KeyValuePair<string, bool>[] Existence,
-        DirectoryRecord[] Directories);
+        DirectoryRecord[] Directories,
+        CoveredFolder[] Covered);
 
     private ContextFingerprint(
         Dictionary<string, FileStamp> structural,
@@ -98,8 +109,10 @@ public sealed partial class ContextFingerprint
         Dictionary<string, DirectoryRecord> directories,
         HashSet<string> excluded,
         IReadOnlyList<DynamicImport> dynamicImports,
-        string sdkInventory)
+        string sdkInventory,
+        Dictionary<string, FolderTimeStamp> absentFolders)
     {
+        this.absentFolders = absentFolders;
         this.structural = structural;
         this.content = content;
         this.existence = existence;
@@ -124,6 +137,14 @@ public sealed partial class ContextFingerprint
 
     public static ContextFingerprint Create(FingerprintInputs inputs)
     {
+        // The folders first: a file created after its folder's stamp moves the folder's time, one created before
+        // it is stamped as present below.
+        Dictionary<string, FolderTimeStamp> absentFolders = new(PathUtil.Comparer);
+        foreach (string folder in inputs.StructuralFiles.Concat(inputs.ExistenceFiles).Select(Path.GetDirectoryName).OfType<string>().Distinct(PathUtil.Comparer))
+        {
+            absentFolders[folder] = FolderTimeStamp.Take(folder);
+        }
+
         Dictionary<string, FileStamp> structural = new(PathUtil.Comparer);
         foreach (string file in inputs.StructuralFiles)
         {
@@ -166,7 +187,16 @@ public sealed partial class ContextFingerprint
             directories.TryAdd(key, Scan(folder, DirectoryWatchKind.ProjectExtensions, projectFile, excluded));
         }
 
-        return new ContextFingerprint(structural, content, existence, directories, excluded, inputs.DynamicImports, ReadSdkInventory());
+        // Only folders that hold an absent file are worth keeping.
+        HashSet<string> holdingAbsent = new(
+            structural.Where(p => !p.Value.Exists).Select(p => p.Key).Concat(existence.Where(p => !p.Value).Select(p => p.Key)).Select(Path.GetDirectoryName).OfType<string>(),
+            PathUtil.Comparer);
+        foreach (string folder in absentFolders.Keys.Where(f => !holdingAbsent.Contains(f)).ToList())
+        {
+            absentFolders.Remove(folder);
+        }
+
+        return new ContextFingerprint(structural, content, existence, directories, excluded, inputs.DynamicImports, ReadSdkInventory(), absentFolders);
     }
 
     /// <summary>
@@ -183,9 +213,9 @@ public sealed partial class ContextFingerprint
 
         List<string> structuralChanges = [];
         Dictionary<string, FileStamp> touched = new(PathUtil.Comparer);
-        foreach ((string path, FileStamp stamp) in watched.Structural)
+        void CheckStructural(string path, FileStamp stamp, UnixFileStatus.Snapshot stat)
         {
-            if (!stamp.IsUnchanged(path, stats[next++], out FileStamp current))
+            if (!stamp.IsUnchanged(path, stat, out FileStamp current))
             {
                 structuralChanges.Add(path);
             }
@@ -193,6 +223,11 @@ public sealed partial class ContextFingerprint
             {
                 touched[path] = current; // Same content, new time: remember it so the next check is cheap again.
             }
+        }
+
+        foreach ((string path, FileStamp stamp) in watched.Structural)
+        {
+            CheckStructural(path, stamp, stats[next++]);
         }
 
         List<string> contentChanges = [];
@@ -225,6 +260,23 @@ public sealed partial class ContextFingerprint
             }
         }
 
+        // A covered folder whose time moved: its absent files are statted one by one (a file may have appeared).
+        foreach (CoveredFolder covered in watched.Covered)
+        {
+            UnixFileStatus.Snapshot folder = stats[next++];
+            if (covered.Stamp.Matches(folder))
+            {
+                continue;
+            }
+
+            foreach ((string path, FileStamp stamp) in covered.Structural)
+            {
+                CheckStructural(path, stamp, UnixFileStatus.TryStat(path, out UnixFileStatus.Snapshot stat) ? stat : (File.Exists(path) ? new UnixFileStatus.Snapshot(true, false, 0, 0, 0) : UnixFileStatus.Snapshot.Missing));
+            }
+
+            structuralChanges.AddRange(covered.Existence.Where(File.Exists));
+        }
+
         List<DirectoryRecord> newRecords = [];
         foreach (DirectoryRecord record in watched.Directories)
         {
@@ -251,15 +303,27 @@ public sealed partial class ContextFingerprint
 
     private Watched Watch()
     {
-        KeyValuePair<string, FileStamp>[] structural = [.. this.structural];
+        bool Covered(string path) =>
+            Path.GetDirectoryName(path) is { } folder && this.absentFolders.TryGetValue(folder, out FolderTimeStamp stamp) && !stamp.Racy;
+
+        KeyValuePair<string, FileStamp>[] structural = [.. this.structural.Where(p => p.Value.Exists || !Covered(p.Key))];
         KeyValuePair<string, FileStamp>[] content = [.. this.content];
-        KeyValuePair<string, bool>[] existence = [.. this.existence];
+        KeyValuePair<string, bool>[] existence = [.. this.existence.Where(p => p.Value || !Covered(p.Key))];
         DirectoryRecord[] directories = [.. this.directories.Values];
+        CoveredFolder[] covered = [.. this.structural.Where(p => !p.Value.Exists && Covered(p.Key)).Select(p => (Path.GetDirectoryName(p.Key)!, (object)p))
+            .Concat(this.existence.Where(p => !p.Value && Covered(p.Key)).Select(p => (Path.GetDirectoryName(p.Key)!, (object)p.Key)))
+            .GroupBy(p => p.Item1, PathUtil.Comparer)
+            .Select(g => new CoveredFolder(
+                g.Key,
+                this.absentFolders[g.Key],
+                [.. g.Select(p => p.Item2).OfType<KeyValuePair<string, FileStamp>>()],
+                [.. g.Select(p => p.Item2).OfType<string>()]))];
         StatBatch batch = new(structural.Select(p => p.Key)
             .Concat(content.Select(p => p.Key))
             .Concat(existence.Select(p => p.Key))
+            .Concat(covered.Select(c => c.Folder))
             .Concat(directories.Select(d => d.Path)));
-        return new Watched(batch, structural, content, existence, directories);
+        return new Watched(batch, structural, content, existence, directories, covered);
     }
 
     /// <summary>Accepts a non-structural check after its content changes were applied to the context.</summary>
