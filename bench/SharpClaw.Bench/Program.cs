@@ -26,6 +26,7 @@ internal static class Program
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
                   warm [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--restarts 3] [--name warm-restart-50]
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
+                  load-compare --solution X.slnx [--processes N]   (parallel design-time load vs MSBuildWorkspace: time and every difference; exit 1 when they differ)
                   probe [--solution X.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 100] [--name Symbol | breakdown | navigate:ACTION:Symbol]
                   direct-callers --solution X.slnx --type Ns.Type --member Name   (stdin: one line per question)
                   hierarchy-check --solution X.slnx --types 'Ns.IFoo;Ns.Base<T>'  (host subtypes vs a direct Roslyn union over every flavour; exit 1 when they differ)
@@ -83,6 +84,8 @@ internal static class Program
                     Int(options, "iterations", 30),
                     queryResults,
                     options.GetValueOrDefault("name") ?? string.Create(CultureInfo.InvariantCulture, $"queries-{projects}"));
+            case "load-compare":
+                return await LoadCompare.RunAsync(options["solution"], Int(options, "processes", 0));
             case "probe":
                 return await Probe.RunAsync(options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files), Int(options, "iterations", 100), options.GetValueOrDefault("name"));
             case "rename":

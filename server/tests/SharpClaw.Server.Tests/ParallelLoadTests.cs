@@ -96,6 +96,8 @@ public sealed class ParallelLoadTests
         Document linked = spaced.Documents.Single(d => d.Name == "Common.cs");
         Assert.Equal(["Common"], linked.Folders);
         Assert.Equal(fixture.Path("shared/Common.cs"), linked.FilePath);
+        Document backslashed = spaced.Documents.Single(d => d.FilePath == fixture.Path("shared/Backslashed.cs"));
+        Assert.Equal(OperatingSystem.IsWindows() ? ("Backslashed.cs", "Linked") : ("Linked\\Backslashed.cs", string.Empty), (backslashed.Name, string.Join("/", backslashed.Folders)));
         Assert.Equal("words.txt", Assert.Single(spaced.AdditionalDocuments).Name);
         Assert.Contains(spaced.AnalyzerConfigDocuments, d => d.FilePath == fixture.Path(".editorconfig"));
 

@@ -62,14 +62,16 @@ public static partial class DesignTimePass
               <Output TaskParameter="TargetOutputs" ItemName="SharpClawDesignTimeResult" />
             </MSBuild>
           </Target>
-          <Target Name="SharpClawDesignTimeRead" Returns="@(_SharpClawDesignTimeRead)">
+          <!-- The documents are returned as the items themselves: a transform would turn a Link's "\" into "/"
+               (MSBuild's FixFilePath), and Roslyn reads the metadata as it is. -->
+          <Target Name="SharpClawDesignTimeRead" Returns="@(_SharpClawDesignTimeRead);@(Compile);@(AdditionalFiles);@(EditorConfigFiles)">
             <ItemGroup>
+              <Compile ScDtKind="document" ScDtProject="$(MSBuildProjectFullPath)" ScDtTargetFramework="$(TargetFramework)" />
+              <AdditionalFiles ScDtKind="additional" ScDtProject="$(MSBuildProjectFullPath)" ScDtTargetFramework="$(TargetFramework)" />
+              <EditorConfigFiles ScDtKind="editorconfig" ScDtProject="$(MSBuildProjectFullPath)" ScDtTargetFramework="$(TargetFramework)" />
               <_SharpClawDesignTimeRead Include="$(MSBuildProjectFullPath)"
                   ScTargetFramework="$(TargetFramework)"
                   ScArguments="@(CscCommandLineArgs, '%0A')"
-                  ScCompile="@(Compile->'%(Identity)%09%(FullPath)%09%(Link)', '%0A')"
-                  ScAdditionalFiles="@(AdditionalFiles->'%(Identity)%09%(FullPath)%09%(Link)', '%0A')"
-                  ScEditorConfigFiles="@(EditorConfigFiles->'%(Identity)%09%(FullPath)%09%(Link)', '%0A')"
                   ScProjectReferences="@(ProjectReference->'%(FullPath)%09%(Aliases)%09%(ReferenceOutputAssembly)', '%0A')"
                   ScIntermediateAssembly="@(IntermediateAssembly, '%0A')"
                   ScTargetPath="$(TargetPath)"
@@ -403,23 +405,43 @@ public static partial class DesignTimePass
             return [];
         }
 
+        // Document rows first, by (project, framework, kind), in build order.
+        Dictionary<(string, string, string), List<DesignTimeItem>> documents = [];
+        foreach (JsonElement row in results.EnumerateArray())
+        {
+            if (Get(row, "ScDtKind") is { Length: > 0 } kind)
+            {
+                (string, string, string) key = (PathUtil.Normalize(Get(row, "ScDtProject")), Get(row, "ScDtTargetFramework"), kind);
+                if (!documents.TryGetValue(key, out List<DesignTimeItem>? list))
+                {
+                    documents[key] = list = [];
+                }
+
+                string itemSpec = Get(row, "Identity");
+                list.Add(new DesignTimeItem(itemSpec, Get(row, "FullPath") is { Length: > 0 } full ? full : itemSpec, NullIfEmpty(Get(row, "Link"))));
+            }
+        }
+
         List<DesignTimeProject> projects = [];
         foreach (JsonElement row in results.EnumerateArray())
         {
             string path = Get(row, "Identity");
-            if (path.Length == 0 || Get(row, "ScKind").Length > 0)
+            if (path.Length == 0 || Get(row, "ScKind").Length > 0 || Get(row, "ScDtKind").Length > 0)
             {
-                continue; // The evaluation collector's rows (ProjectEvaluator.Parse reads those).
+                continue; // The evaluation collector's rows (ProjectEvaluator.Parse reads those) and the documents (above).
             }
 
+            string project = PathUtil.Normalize(path);
+            string framework = Get(row, "ScTargetFramework");
+            List<DesignTimeItem> Of(string kind) => documents.GetValueOrDefault((project, framework, kind)) ?? [];
             projects.Add(new DesignTimeProject
             {
-                Path = PathUtil.Normalize(path),
-                TargetFramework = NullIfEmpty(Get(row, "ScTargetFramework")),
+                Path = project,
+                TargetFramework = NullIfEmpty(framework),
                 CommandLineArgs = Lines(Get(row, "ScArguments")),
-                Documents = Items(Get(row, "ScCompile")),
-                AdditionalFiles = Items(Get(row, "ScAdditionalFiles")),
-                EditorConfigFiles = Items(Get(row, "ScEditorConfigFiles")),
+                Documents = Of("document"),
+                AdditionalFiles = Of("additional"),
+                EditorConfigFiles = Of("editorconfig"),
                 ProjectReferences = [.. Lines(Get(row, "ScProjectReferences")).Select(line => line.Split('\t')).Select(fields => new DesignTimeReference(
                     PathUtil.Normalize(fields[0]),
                     fields.Length > 1 ? [.. fields[1].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)] : [],
@@ -434,12 +456,6 @@ public static partial class DesignTimePass
 
         return projects;
     }
-
-    private static List<DesignTimeItem> Items(string joined) =>
-        [.. Lines(joined).Select(line => line.Split('\t')).Select(fields => new DesignTimeItem(
-            fields[0],
-            fields.Length > 1 && fields[1].Length > 0 ? fields[1] : fields[0],
-            fields.Length > 2 ? NullIfEmpty(fields[2]) : null))];
 
     private static List<string> Lines(string joined) =>
         [.. joined.Split('\n').Select(l => l.TrimEnd('\r')).Where(l => l.Trim().Length > 0)];

@@ -285,7 +285,8 @@ public static class DesignTimeSolution
         [.. items.Select(item =>
         {
             string path = Path.GetFullPath(Path.Combine(directory, item.ItemSpec));
-            string[] segments = LogicalPath(item, path, directory).Split(['/', '\\'], StringSplitOptions.RemoveEmptyEntries);
+            // At the platform's separators only, as Roslyn splits it: off Windows a Link of "Utils\\Guard.cs" is one name.
+            string[] segments = LogicalPath(item, path, directory).Split([Path.DirectorySeparatorChar, Path.AltDirectorySeparatorChar], StringSplitOptions.RemoveEmptyEntries);
             string name = segments.Length > 0 ? segments[^1] : item.ItemSpec;
             return WorkspaceReferences.Document(project, path, name, segments.Length > 1 ? segments[..^1] : [], encoding, isGenerated: false);
         })];
