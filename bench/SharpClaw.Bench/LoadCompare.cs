@@ -21,7 +21,7 @@ internal static class LoadCompare
         solution = Path.GetFullPath(solution);
         TargetSelection target = new(Path.GetDirectoryName(solution)!, solution, solution.EndsWith("proj", StringComparison.OrdinalIgnoreCase) ? TargetKind.Project : TargetKind.Solution);
         IReadOnlyList<string> projects = target.Kind == TargetKind.Solution ? await SolutionReader.ReadProjectsAsync(solution, CancellationToken.None) : [solution];
-        DesignTimeLoadOptions options = processes > 0 ? new DesignTimeLoadOptions(MaxProcesses: processes, MinProjectsPerProcess: 1) : DesignTimeLoadOptions.Default;
+        DesignTimeLoadOptions options = processes > 0 ? new DesignTimeLoadOptions(MaxProcesses: processes, MinWeightPerProcess: 0.001) : DesignTimeLoadOptions.Default;
         ProjectLoadTracker tracker = new(null, target.Workspace, target.RelativeTarget, "Debug", null, projects.Count);
 
         long started = Stopwatch.GetTimestamp();

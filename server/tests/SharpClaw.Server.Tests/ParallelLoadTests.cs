@@ -17,7 +17,7 @@ namespace SharpClaw.Server.Tests;
 public sealed class ParallelLoadTests
 {
     /// <summary>Every project in a process of its own (up to three at once), so references cross processes.</summary>
-    private static readonly DesignTimeLoadOptions Spread = new(MaxProcesses: 3, MinProjectsPerProcess: 1);
+    private static readonly DesignTimeLoadOptions Spread = new(MaxProcesses: 3, MinWeightPerProcess: 0.001);
 
     [Theory]
     [InlineData("ParallelLoad", "ParallelLoad.slnx")]
@@ -141,13 +141,26 @@ public sealed class ParallelLoadTests
     }
 
     [Fact]
-    public void ProcessCount_NeedsEnoughProjectsPerProcess_AndStaysWithinTheCores()
+    public void ProcessCount_NeedsEnoughWorkPerProcess_AndStaysWithinTheCores()
     {
-        DesignTimeLoadOptions options = new(MaxProcesses: 4, MinProjectsPerProcess: 12);
+        DesignTimeLoadOptions options = new(MaxProcesses: 4, MinWeightPerProcess: 40);
         Assert.Equal(1, DesignTimePass.ProcessCount(5, options));
-        Assert.Equal(1, DesignTimePass.ProcessCount(23, options));
-        Assert.Equal(Math.Min(2, Environment.ProcessorCount), DesignTimePass.ProcessCount(24, options));
-        Assert.Equal(Math.Min(4, Environment.ProcessorCount), DesignTimePass.ProcessCount(500, options));
+        Assert.Equal(1, DesignTimePass.ProcessCount(79, options));
+        Assert.Equal(Math.Min(2, Environment.ProcessorCount), DesignTimePass.ProcessCount(80, options));
+        Assert.Equal(Math.Min(4, Environment.ProcessorCount), DesignTimePass.ProcessCount(5000, options));
+    }
+
+    [Fact]
+    public void Weight_CountsFrameworksAndReferences()
+    {
+        using TempDirectory temp = new();
+        string single = Path.Combine(temp.Path, "Single.csproj");
+        File.WriteAllText(single, "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup><ItemGroup><ProjectReference Include=\"../A/A.csproj\" /></ItemGroup></Project>");
+        string multi = Path.Combine(temp.Path, "Multi.csproj");
+        File.WriteAllText(multi, "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFrameworks>net10.0;net9.0;netstandard2.0</TargetFrameworks></PropertyGroup><ItemGroup><PackageReference Include=\"X\" /><PackageReference Include=\"Y\" /></ItemGroup></Project>");
+        Assert.Equal(3, DesignTimePass.Weight(single));
+        Assert.Equal(12, DesignTimePass.Weight(multi));
+        Assert.Equal(1, DesignTimePass.Weight(Path.Combine(temp.Path, "Missing.csproj")));
     }
 
     private static TargetSelection Selection(FixtureWorkspace fixture, string target) =>

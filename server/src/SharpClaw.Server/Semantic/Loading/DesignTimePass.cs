@@ -8,8 +8,12 @@ namespace SharpClaw.Server.Semantic.Loading;
 
 /// <summary>How the parallel design-time pass splits its work (tests lower the threshold to force several processes).</summary>
 /// <param name="MaxProcesses">At most this many <c>dotnet msbuild</c> processes at once (also bounded by the processor count).</param>
-/// <param name="MinProjectsPerProcess">A process starts MSBuild from nothing (about a second of JIT), so each must have this many projects to be worth it.</param>
-public sealed record DesignTimeLoadOptions(int MaxProcesses = 4, int MinProjectsPerProcess = 12)
+/// <param name="MinWeightPerProcess">
+/// A process starts MSBuild from nothing (about a second of JIT), so each must get this much work to be worth it:
+/// <see cref="DesignTimePass.Weight"/> summed over its projects (40 is about a dozen single-framework projects
+/// with a reference or two, or three multi-targeted libraries).
+/// </param>
+public sealed record DesignTimeLoadOptions(int MaxProcesses = 4, double MinWeightPerProcess = 40)
 {
     public static DesignTimeLoadOptions Default { get; } = new();
 }
@@ -139,7 +143,8 @@ public static partial class DesignTimePass
             List<string> pending = [.. projects.Distinct(PathUtil.Comparer)];
             for (int pass = 0; pass < MaxPasses && pending.Count > 0; pass++)
             {
-                List<List<string>> shares = Share(pending, ProcessCount(pending.Count, options), Weight);
+                Dictionary<string, double> weights = pending.ToDictionary(p => p, Weight, PathUtil.Comparer);
+                List<List<string>> shares = Share(pending, ProcessCount(weights.Values.Sum(), options), p => weights[p]);
                 Task<ProcessOutcome>[] runs = [.. shares.Select((share, index) =>
                     RunProcessAsync(target, share, configuration, targetFramework, temp, targetsFile, targets, $"{pass}-{index}", tracker, cancellationToken))];
                 ProcessOutcome[] results = await Task.WhenAll(runs).ConfigureAwait(false);
@@ -190,9 +195,9 @@ public static partial class DesignTimePass
         }
     }
 
-    /// <summary>How many processes share <paramref name="projectCount"/> projects.</summary>
-    public static int ProcessCount(int projectCount, DesignTimeLoadOptions options) =>
-        Math.Clamp(projectCount / Math.Max(1, options.MinProjectsPerProcess), 1, Math.Max(1, Math.Min(Environment.ProcessorCount, options.MaxProcesses)));
+    /// <summary>How many processes share projects of <paramref name="totalWeight"/> (<see cref="Weight"/> summed).</summary>
+    public static int ProcessCount(double totalWeight, DesignTimeLoadOptions options) =>
+        Math.Clamp((int)(totalWeight / Math.Max(0.001, options.MinWeightPerProcess)), 1, Math.Max(1, Math.Min(Environment.ProcessorCount, options.MaxProcesses)));
 
     /// <summary>
     /// Contiguous shares of about equal weight: neighbours in a solution tend to reference each other, and a
@@ -236,7 +241,7 @@ public static partial class DesignTimePass
     /// A rough cost of one project's design-time build, from its file alone: a build per target framework,
     /// each resolving its project and package references.
     /// </summary>
-    internal static double Weight(string projectPath)
+    public static double Weight(string projectPath)
     {
         string text;
         try

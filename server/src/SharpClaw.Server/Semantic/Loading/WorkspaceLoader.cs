@@ -89,7 +89,7 @@ public static class WorkspaceLoader
         LoadedWorkspace loaded = DesignTimeSolution.Build(target, listed, pass.Projects);
         log?.Info(string.Create(
             System.Globalization.CultureInfo.InvariantCulture,
-            $"Design-time pass of {target.RelativeTarget}: {pass.Projects.Count} project flavours in {DesignTimePass.ProcessCount(listed.Count, options)} process(es){(collectEvaluation ? ", evaluation collected" : string.Empty)}, {built.TotalMilliseconds:0} ms; solution built in {(System.Diagnostics.Stopwatch.GetElapsedTime(started) - built).TotalMilliseconds:0} ms."));
+            $"Design-time pass of {target.RelativeTarget}: {pass.Projects.Count} project flavours in {DesignTimePass.ProcessCount(listed.Sum(DesignTimePass.Weight), options)} process(es){(collectEvaluation ? ", evaluation collected" : string.Empty)}, {built.TotalMilliseconds:0} ms; solution built in {(System.Diagnostics.Stopwatch.GetElapsedTime(started) - built).TotalMilliseconds:0} ms."));
         return new ParallelLoad(loaded, pass.Evaluation);
     }
 
