@@ -26,6 +26,7 @@ internal static class Program
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
                   warm [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--restarts 3] [--name warm-restart-50]
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
+                  heap --side host|direct --solution X.slnx   (GC heap after load and after compiling, this side alone in this process)
                   load-compare --solution X.slnx [--processes N]   (parallel design-time load vs MSBuildWorkspace: time and every difference; exit 1 when they differ)
                   probe [--solution X.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 100] [--name Symbol | breakdown | navigate:ACTION:Symbol]
                   direct-callers --solution X.slnx --type Ns.Type --member Name   (stdin: one line per question)
@@ -84,6 +85,8 @@ internal static class Program
                     Int(options, "iterations", 30),
                     queryResults,
                     options.GetValueOrDefault("name") ?? string.Create(CultureInfo.InvariantCulture, $"queries-{projects}"));
+            case "heap":
+                return await HeapProbe.RunAsync(options["side"], options["solution"]);
             case "load-compare":
                 return await LoadCompare.RunAsync(options["solution"], Int(options, "processes", 0));
             case "probe":

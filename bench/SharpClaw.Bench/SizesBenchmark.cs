@@ -56,8 +56,8 @@ internal static class SizesBenchmark
                 rows.Add(row);
             }
 
-            (long hostLoad, long hostCompile) = await HostHeapAsync(workspace, solution);
-            (long directLoad, long directCompile) = await LoadBenchmark.DirectHeapAsync(solution);
+            (long hostLoad, long hostCompile) = await HeapProbe.MeasureAsync("host", solution);
+            (long directLoad, long directCompile) = await HeapProbe.MeasureAsync("direct", solution);
             rows.Add(MemoryRow(size, "GC heap after load", hostLoad, directLoad));
             rows.Add(MemoryRow(size, "GC heap after compiling all", hostCompile, directCompile));
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  {size} projects measured in {Stopwatch.GetElapsedTime(sizeStarted).TotalMinutes:0.0} min"));
@@ -68,7 +68,7 @@ internal static class SizesBenchmark
             {
                 ["solution"] = $"synthetic solutions of {string.Join(", ", measured)} projects, {files + 1} files per library",
                 ["iterations"] = iterations,
-                ["method"] = "per size: 2 cold loads per side alternating after a direct warm-up; warm queries interleaved with the direct Roslyn call; heap after a forced full GC, host context vs a bare MSBuildWorkspace, measured one after the other",
+                ["method"] = "per size: 2 cold loads per side alternating after a direct warm-up; warm queries interleaved with the direct Roslyn call; heap after a forced full GC, host context vs a bare MSBuildWorkspace, each in a process of its own",
             });
             Console.WriteLine($"Wrote {file}");
         }
@@ -94,23 +94,5 @@ internal static class SizesBenchmark
         row.Extra["baseline"] = new JsonObject { ["mb"] = baseline / 1024 / 1024 };
         row.Extra["ratio"] = Math.Round(ratio, 2);
         return row;
-    }
-
-    private static async Task<(long AfterLoad, long AfterCompile)> HostHeapAsync(string workspace, string solution)
-    {
-        // Measured from a started host that holds nothing yet, as the direct side starts from a created workspace:
-        // both count what holding the solution costs, not the host's pipes or the MEF composition.
-        await using LoadBenchmark.InProcessHost host = await LoadBenchmark.InProcessHost.StartAsync();
-        long before = LoadBenchmark.HeapAfterFullGc();
-        await host.InspectAsync(workspace, solution);
-        long afterLoad = LoadBenchmark.HeapAfterFullGc() - before;
-        Server.Semantic.Cache.ContextRequest request = Server.Semantic.SemanticWorkspaceService.CreateRequest(new Protocol.Semantic.SolutionInspectParams { Workspace = workspace, Target = solution });
-        using Server.Semantic.Cache.ContextLease lease = await host.Cache.AcquireAsync(request, authorizer: null, CancellationToken.None);
-        foreach (Microsoft.CodeAnalysis.Project project in lease.Solution.Projects)
-        {
-            _ = await project.GetCompilationAsync();
-        }
-
-        return (afterLoad, LoadBenchmark.HeapAfterFullGc() - before);
     }
 }

@@ -1,0 +1,78 @@
+using System.Diagnostics;
+using System.Globalization;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.MSBuild;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.Cache;
+
+namespace SharpClaw.Bench;
+
+/// <summary>
+/// What holding a solution costs in GC heap, each side in a process of its own (so neither sees the other's
+/// garbage or caches): <c>heap --side host|direct --solution X</c> starts the host (or creates the workspace),
+/// forces a full compacting GC, loads, measures, compiles every project, measures again, and prints
+/// "afterLoad afterCompile" in bytes. <see cref="MeasureAsync"/> runs it for the benches.
+/// </summary>
+internal static class HeapProbe
+{
+    public static async Task<int> RunAsync(string side, string solution)
+    {
+        solution = Path.GetFullPath(solution);
+        string workspace = Path.GetDirectoryName(solution)!;
+        long afterLoad;
+        long afterCompile;
+        if (side == "host")
+        {
+            await using LoadBenchmark.InProcessHost host = await LoadBenchmark.InProcessHost.StartAsync();
+            long before = LoadBenchmark.HeapAfterFullGc();
+            await host.InspectAsync(workspace, solution);
+            afterLoad = LoadBenchmark.HeapAfterFullGc() - before;
+            ContextRequest request = SemanticWorkspaceService.CreateRequest(new SolutionInspectParams { Workspace = workspace, Target = solution });
+            using ContextLease lease = await host.Cache.AcquireAsync(request, authorizer: null, CancellationToken.None);
+            foreach (Project project in lease.Solution.Projects)
+            {
+                _ = await project.GetCompilationAsync();
+            }
+
+            afterCompile = LoadBenchmark.HeapAfterFullGc() - before;
+        }
+        else
+        {
+            using MSBuildWorkspace direct = MSBuildWorkspace.Create(new Dictionary<string, string> { ["Configuration"] = "Debug" });
+            long before = LoadBenchmark.HeapAfterFullGc();
+            Solution loaded = await direct.OpenSolutionAsync(solution);
+            afterLoad = LoadBenchmark.HeapAfterFullGc() - before;
+            foreach (Project project in loaded.Projects)
+            {
+                _ = await project.GetCompilationAsync();
+            }
+
+            afterCompile = LoadBenchmark.HeapAfterFullGc() - before;
+            GC.KeepAlive(loaded);
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{afterLoad} {afterCompile}"));
+        return 0;
+    }
+
+    /// <summary>Runs the probe for one side in a new process of this bench.</summary>
+    public static async Task<(long AfterLoad, long AfterCompile)> MeasureAsync(string side, string solution)
+    {
+        ProcessStartInfo start = new("dotnet", [typeof(HeapProbe).Assembly.Location, "heap", "--side", side, "--solution", solution])
+        {
+            RedirectStandardOutput = true,
+            UseShellExecute = false,
+        };
+        using Process process = Process.Start(start)!;
+        string output = await process.StandardOutput.ReadToEndAsync();
+        await process.WaitForExitAsync();
+        string[] last = output.Trim().Split('\n')[^1].Trim().Split(' ');
+        if (process.ExitCode != 0 || last.Length != 2)
+        {
+            throw new InvalidOperationException($"heap --side {side} failed (exit {process.ExitCode}): {output}");
+        }
+
+        return (long.Parse(last[0], CultureInfo.InvariantCulture), long.Parse(last[1], CultureInfo.InvariantCulture));
+    }
+}
