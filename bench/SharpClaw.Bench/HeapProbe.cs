@@ -16,7 +16,10 @@ namespace SharpClaw.Bench;
 /// </summary>
 internal static class HeapProbe
 {
-    public static async Task<int> RunAsync(string side, string solution)
+    /// <param name="side">host or direct.</param>
+    /// <param name="solution">The solution.</param>
+    /// <param name="waitSeconds">Pause after the load is measured (to take a dotnet-gcdump of this process).</param>
+    public static async Task<int> RunAsync(string side, string solution, int waitSeconds = 0)
     {
         solution = Path.GetFullPath(solution);
         string workspace = Path.GetDirectoryName(solution)!;
@@ -28,6 +31,7 @@ internal static class HeapProbe
             long before = LoadBenchmark.HeapAfterFullGc();
             await host.InspectAsync(workspace, solution);
             afterLoad = LoadBenchmark.HeapAfterFullGc() - before;
+            await PauseAsync(waitSeconds);
             ContextRequest request = SemanticWorkspaceService.CreateRequest(new SolutionInspectParams { Workspace = workspace, Target = solution });
             using ContextLease lease = await host.Cache.AcquireAsync(request, authorizer: null, CancellationToken.None);
             foreach (Project project in lease.Solution.Projects)
@@ -43,6 +47,7 @@ internal static class HeapProbe
             long before = LoadBenchmark.HeapAfterFullGc();
             Solution loaded = await direct.OpenSolutionAsync(solution);
             afterLoad = LoadBenchmark.HeapAfterFullGc() - before;
+            await PauseAsync(waitSeconds);
             foreach (Project project in loaded.Projects)
             {
                 _ = await project.GetCompilationAsync();
@@ -54,6 +59,15 @@ internal static class HeapProbe
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{afterLoad} {afterCompile}"));
         return 0;
+    }
+
+    private static async Task PauseAsync(int seconds)
+    {
+        if (seconds > 0)
+        {
+            Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $"loaded; pid {Environment.ProcessId}; waiting {seconds} s"));
+            await Task.Delay(TimeSpan.FromSeconds(seconds));
+        }
     }
 
     /// <summary>Runs the probe for one side in a new process of this bench.</summary>

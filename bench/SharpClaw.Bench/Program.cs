@@ -86,7 +86,7 @@ internal static class Program
                     queryResults,
                     options.GetValueOrDefault("name") ?? string.Create(CultureInfo.InvariantCulture, $"queries-{projects}"));
             case "heap":
-                return await HeapProbe.RunAsync(options["side"], options["solution"]);
+                return await HeapProbe.RunAsync(options["side"], options["solution"], Int(options, "wait", 0));
             case "load-compare":
                 return await LoadCompare.RunAsync(options["solution"], Int(options, "processes", 0));
             case "probe":

@@ -9,13 +9,14 @@ namespace SharpClaw.Server.Semantic.Loading;
 /// design-time load, the warm restart from a snapshot), made as the workspace's own services make them:
 /// one reference object per (file, properties) with the XML documentation file beside it, so every project
 /// shares one copy of each assembly's metadata; analyzers through the workspace's analyzer loader, with
-/// each one's folder registered as a dependency location first, one reference per path.
+/// each one's folder registered as a dependency location first, and — as MSBuildWorkspace does — a
+/// reference of its own per project (the loader still loads each assembly once): projects analyzed in
+/// parallel then run separate analyzer instances instead of contending for shared ones.
 /// </summary>
 public sealed class WorkspaceReferences(Workspace workspace)
 {
     private readonly IAnalyzerAssemblyLoader loader = workspace.Services.GetRequiredService<IAnalyzerService>().GetLoader();
     private readonly Dictionary<(string, MetadataImageKind, string, bool), PortableExecutableReference> metadata = [];
-    private readonly Dictionary<string, AnalyzerFileReference> analyzers = new(PathUtil.Comparer);
 
     public PortableExecutableReference Metadata(string path, MetadataReferenceProperties properties)
     {
@@ -38,8 +39,7 @@ public sealed class WorkspaceReferences(Workspace workspace)
         }
     }
 
-    public AnalyzerFileReference Analyzer(string path) =>
-        this.analyzers.TryGetValue(path, out AnalyzerFileReference? known) ? known : this.analyzers[path] = new AnalyzerFileReference(path, this.loader);
+    public AnalyzerFileReference Analyzer(string path) => new(path, this.loader);
 
     /// <summary>A document read from disk on demand, as the MSBuild loader adds it.</summary>
     public static DocumentInfo Document(ProjectId project, string path, string name, IEnumerable<string> folders, System.Text.Encoding? encoding, bool isGenerated) =>
