@@ -353,6 +353,7 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
     public async Task RenameFile_MovesTheDocument_WithoutReevaluation_AndUndoMovesItBack()
     {
         fx.ResetSources();
+        _ = await fx.ResolveAsync("Formatter.Describe"); // Loaded first (run alone, this test would count the cold load's approval).
         int authorizations = fx.Host.Client.AuthorizationRequests.Count;
         EditResult preview = await fx.EditAsync(new EditParams { Action = "rename_file", Path = "Formatter.cs", NewName = "TextFormatter.cs" });
         Assert.Equal("Lib/Formatter.cs", preview.ResolvedFile);

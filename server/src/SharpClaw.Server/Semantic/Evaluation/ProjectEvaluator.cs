@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Text.Json;
 using System.Text.RegularExpressions;
 using System.Xml.Linq;
 using SharpClaw.Protocol.Semantic;
@@ -213,7 +212,7 @@ public static partial class ProjectEvaluator
                 batch.ConvertAll(p => new ProjectIssue(PathUtil.ToWorkspaceRelative(target.Workspace, p), "MSBuild evaluation failed.")));
         }
 
-        List<EvaluatedProject> results = File.Exists(resultFile) ? Parse(await File.ReadAllTextAsync(resultFile, cancellationToken).ConfigureAwait(false)) : [];
+        List<EvaluatedProject> results = File.Exists(resultFile) ? Parse(await File.ReadAllBytesAsync(resultFile, cancellationToken).ConfigureAwait(false)) : [];
         Dictionary<string, List<string>> errors = CollectErrors(output, batch);
         List<EvaluationFailure> failures = [];
         foreach (string project in batch)
@@ -296,20 +295,15 @@ public static partial class ProjectEvaluator
     /// Parses the -getResultOutputFile JSON into one record per project (inner builds merged). The design-time
     /// pass returns the collector's rows among its own under another item name; rows without ScProject are skipped.
     /// </summary>
-    internal static List<EvaluatedProject> Parse(string json, string itemName = "SharpClawResult")
-    {
-        using JsonDocument document = JsonDocument.Parse(json);
-        if (!document.RootElement.TryGetProperty("Items", out JsonElement items)
-            || !items.TryGetProperty(itemName, out JsonElement results)
-            || results.ValueKind != JsonValueKind.Array)
-        {
-            return [];
-        }
+    internal static List<EvaluatedProject> Parse(ReadOnlySpan<byte> utf8Json) => Parse(ResultItems.Read(utf8Json, "SharpClawResult"));
 
+    /// <summary>The same, from the collector's rows already read (the design-time pass reads its file once for both).</summary>
+    internal static List<EvaluatedProject> Parse(IReadOnlyList<IReadOnlyDictionary<string, string>> results)
+    {
         // project path → (framework → rows); "" is the outer (or only) evaluation.
-        Dictionary<string, Dictionary<string, List<JsonElement>>> byProject = new(PathUtil.Comparer);
+        Dictionary<string, Dictionary<string, List<IReadOnlyDictionary<string, string>>>> byProject = new(PathUtil.Comparer);
         List<string> order = [];
-        foreach (JsonElement row in results.EnumerateArray())
+        foreach (IReadOnlyDictionary<string, string> row in results)
         {
             string project = Get(row, "ScProject");
             if (project.Length == 0)
@@ -317,19 +311,19 @@ public static partial class ProjectEvaluator
                 continue;
             }
 
-            if (!byProject.TryGetValue(project, out Dictionary<string, List<JsonElement>>? frameworks))
+            if (!byProject.TryGetValue(project, out Dictionary<string, List<IReadOnlyDictionary<string, string>>>? frameworks))
             {
-                byProject[project] = frameworks = new Dictionary<string, List<JsonElement>>(StringComparer.Ordinal);
+                byProject[project] = frameworks = new Dictionary<string, List<IReadOnlyDictionary<string, string>>>(StringComparer.Ordinal);
                 order.Add(project);
             }
 
             string key = Get(row, "ScKind") == "project" && Get(row, "ScCrossTargeting") == "true" ? string.Empty : Get(row, "ScTargetFramework");
-            if (!frameworks.TryGetValue(key, out List<JsonElement>? list))
+            if (!frameworks.TryGetValue(key, out List<IReadOnlyDictionary<string, string>>? list))
             {
                 frameworks[key] = list = [];
             }
 
-            list.Add(row.Clone());
+            list.Add(row);
         }
 
         List<EvaluatedProject> projects = [];
@@ -341,20 +335,18 @@ public static partial class ProjectEvaluator
         return projects;
     }
 
-    private static EvaluatedProject Merge(string path, Dictionary<string, List<JsonElement>> frameworks)
+    private static EvaluatedProject Merge(string path, Dictionary<string, List<IReadOnlyDictionary<string, string>>> frameworks)
     {
-        List<JsonElement> projectRows = frameworks.Values.SelectMany(r => r).Where(r => Get(r, "ScKind") == "project").ToList();
-        JsonElement outer = projectRows.Find(r => Get(r, "ScCrossTargeting") == "true") is { ValueKind: JsonValueKind.Object } cross
-            ? cross
-            : projectRows.FirstOrDefault();
+        List<IReadOnlyDictionary<string, string>> projectRows = frameworks.Values.SelectMany(r => r).Where(r => Get(r, "ScKind") == "project").ToList();
+        IReadOnlyDictionary<string, string> outer = projectRows.Find(r => Get(r, "ScCrossTargeting") == "true") ?? projectRows.FirstOrDefault() ?? ResultItems.Empty;
         bool crossTargeting = Get(outer, "ScCrossTargeting") == "true";
 
         // A multi-targeted outer build only sees glob items; the inner builds are authoritative.
-        IEnumerable<JsonElement> itemRows = frameworks
+        IEnumerable<IReadOnlyDictionary<string, string>> itemRows = frameworks
             .Where(f => !crossTargeting || f.Key.Length > 0)
             .SelectMany(f => f.Value)
             .Where(r => Get(r, "ScKind") != "project");
-        List<JsonElement> rows = [.. itemRows];
+        List<IReadOnlyDictionary<string, string>> rows = [.. itemRows];
 
         string Property(string name) =>
             Get(outer, name) is { Length: > 0 } value ? value : projectRows.Select(r => Get(r, name)).FirstOrDefault(v => v.Length > 0) ?? string.Empty;
@@ -373,7 +365,7 @@ public static partial class ProjectEvaluator
 
         bool AnyTrue(string name) => projectRows.Exists(r => Get(r, name).Trim().Equals("true", StringComparison.OrdinalIgnoreCase));
         List<ProjectFrameworkOutput> outputs = [];
-        foreach (JsonElement row in projectRows.Where(r => Get(r, "ScCrossTargeting") != "true" && Get(r, "ScTargetFramework").Length > 0))
+        foreach (IReadOnlyDictionary<string, string> row in projectRows.Where(r => Get(r, "ScCrossTargeting") != "true" && Get(r, "ScTargetFramework").Length > 0))
         {
             string framework = Get(row, "ScTargetFramework");
             if (outputs.Exists(o => o.TargetFramework.Equals(framework, StringComparison.OrdinalIgnoreCase)))
@@ -426,9 +418,9 @@ public static partial class ProjectEvaluator
     /// Microsoft.NET.Test.Sdk set Exe only there, so a multi-targeted project's outer evaluation says
     /// Library). One value when every framework agrees, else "Exe (net8.0, net10.0), Library (netstandard2.0)".
     /// </summary>
-    private static string OutputTypeOf(JsonElement outer, List<JsonElement> projectRows, List<string> targetFrameworks)
+    private static string OutputTypeOf(IReadOnlyDictionary<string, string> outer, List<IReadOnlyDictionary<string, string>> projectRows, List<string> targetFrameworks)
     {
-        static string Value(JsonElement row) => Get(row, "ScOutputType").Trim() is { Length: > 0 } value ? value : "Library";
+        static string Value(IReadOnlyDictionary<string, string> row) => Get(row, "ScOutputType").Trim() is { Length: > 0 } value ? value : "Library";
         List<(string Framework, string OutputType)> inner = [.. projectRows
             .Where(r => Get(r, "ScCrossTargeting") != "true" && Get(r, "ScTargetFramework").Length > 0)
             .Select(r => (Framework: Get(r, "ScTargetFramework"), OutputType: Value(r)))
@@ -453,10 +445,7 @@ public static partial class ProjectEvaluator
 
     private static List<string> Distinct(IEnumerable<string> paths) => paths.Distinct(PathUtil.Comparer).ToList();
 
-    private static string Get(JsonElement row, string name) =>
-        row.ValueKind == JsonValueKind.Object && row.TryGetProperty(name, out JsonElement value) && value.ValueKind == JsonValueKind.String
-            ? value.GetString() ?? string.Empty
-            : string.Empty;
+    private static string Get(IReadOnlyDictionary<string, string> row, string name) => ResultItems.Get(row, name);
 
     [GeneratedRegex(@"Requested SDK version:\s*(\S+)")]
     private static partial Regex RequestedSdkRegex();

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using System.Text.RegularExpressions;
 using System.Xml.Linq;
 using SharpClaw.Server.Semantic.Discovery;
@@ -376,8 +375,8 @@ public static partial class DesignTimePass
             return ProcessOutcome.Failed($"MSBuild reported a problem (exit code {run.ExitCode}): {(errors.Count > 0 ? string.Join(" ", errors.Take(3)) : FirstLines(output))}");
         }
 
-        string json = await File.ReadAllTextAsync(resultFile, cancellationToken).ConfigureAwait(false);
-        List<DesignTimeProject> projects = Parse(json);
+        List<IReadOnlyDictionary<string, string>> rows = ResultItems.Read(await File.ReadAllBytesAsync(resultFile, cancellationToken).ConfigureAwait(false), ResultItem);
+        List<DesignTimeProject> projects = Parse(rows);
         HashSet<string> built = new(projects.Select(p => p.Path), PathUtil.Comparer);
         if (share.Find(p => !built.Contains(p)) is { } missing)
         {
@@ -390,7 +389,7 @@ public static partial class DesignTimePass
         }
 
         bool collecting = targets.StartsWith("SharpClawCollect;", StringComparison.Ordinal);
-        List<EvaluatedProject> evaluated = collecting ? ProjectEvaluator.Parse(json, ResultItem) : [];
+        List<EvaluatedProject> evaluated = collecting ? ProjectEvaluator.Parse(rows) : [];
         if (collecting && share.Find(p => !evaluated.Exists(e => PathUtil.Comparer.Equals(e.Path, p))) is { } unevaluated)
         {
             return ProcessOutcome.Failed($"no evaluation result for '{Path.GetFileName(unevaluated)}'");
@@ -399,20 +398,12 @@ public static partial class DesignTimePass
         return new ProcessOutcome(projects, evaluated, null);
     }
 
-    /// <summary>Parses the -getResultOutputFile JSON: one <see cref="DesignTimeProject"/> per flavour, in build order.</summary>
-    internal static List<DesignTimeProject> Parse(string json)
+    /// <summary>The design-time rows of the -getResultOutputFile JSON as one <see cref="DesignTimeProject"/> per flavour, in build order.</summary>
+    internal static List<DesignTimeProject> Parse(IReadOnlyList<IReadOnlyDictionary<string, string>> results)
     {
-        using JsonDocument document = JsonDocument.Parse(json);
-        if (!document.RootElement.TryGetProperty("Items", out JsonElement items)
-            || !items.TryGetProperty(ResultItem, out JsonElement results)
-            || results.ValueKind != JsonValueKind.Array)
-        {
-            return [];
-        }
-
         // Document rows first, by (project, framework, kind), in build order.
         Dictionary<(string, string, string), List<DesignTimeItem>> documents = [];
-        foreach (JsonElement row in results.EnumerateArray())
+        foreach (IReadOnlyDictionary<string, string> row in results)
         {
             if (Get(row, "ScDtKind") is { Length: > 0 } kind)
             {
@@ -428,7 +419,7 @@ public static partial class DesignTimePass
         }
 
         List<DesignTimeProject> projects = [];
-        foreach (JsonElement row in results.EnumerateArray())
+        foreach (IReadOnlyDictionary<string, string> row in results)
         {
             string path = Get(row, "Identity");
             if (path.Length == 0 || Get(row, "ScKind").Length > 0 || Get(row, "ScDtKind").Length > 0)
@@ -474,10 +465,7 @@ public static partial class DesignTimePass
     private static string FirstLines(string output) =>
         string.Join(" ", output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Where(l => !l.Contains(DoneMarker, StringComparison.Ordinal)).Take(3));
 
-    private static string Get(JsonElement row, string name) =>
-        row.ValueKind == JsonValueKind.Object && row.TryGetProperty(name, out JsonElement value) && value.ValueKind == JsonValueKind.String
-            ? value.GetString() ?? string.Empty
-            : string.Empty;
+    private static string Get(IReadOnlyDictionary<string, string> row, string name) => ResultItems.Get(row, name);
 
     [GeneratedRegex(@"(?:^|:\s*|\s)error\s+[A-Za-z]+[0-9]+\s*:")]
     private static partial Regex ErrorLineRegex();
