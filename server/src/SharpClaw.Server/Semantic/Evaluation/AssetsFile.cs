@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.Json.Serialization;
 
 namespace SharpClaw.Server.Semantic.Evaluation;
 
@@ -16,7 +17,12 @@ public sealed record AssetsFileInfo(
     IReadOnlyList<string> ConfigFilePaths,
     IReadOnlyList<AssetsAnalyzer> Analyzers);
 
-/// <summary>Reads NuGet's project.assets.json (format version 3/4) without NuGet's libraries.</summary>
+/// <summary>
+/// Reads NuGet's project.assets.json (format version 3/4) without NuGet's libraries: deserialized straight from
+/// the file's bytes into the few sections SharpClaw needs (everything else is skipped by the reader). Not a
+/// <see cref="JsonDocument"/>: a document rents buffers the size of the file (megabytes for a test project) from
+/// the shared array pool, which keeps them after the parse.
+/// </summary>
 public static class AssetsFile
 {
     /// <summary>Null when the file is missing or unreadable.</summary>
@@ -29,143 +35,164 @@ public static class AssetsFile
 
         try
         {
-            using FileStream stream = new(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-            using JsonDocument document = JsonDocument.Parse(stream);
-            return Read(document.RootElement);
+            byte[] bytes = File.ReadAllBytes(path);
+            return JsonSerializer.Deserialize(bytes, AssetsJsonContext.Default.AssetsJson) is { } assets ? Read(assets) : null;
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or JsonException)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or JsonException or NotSupportedException)
         {
             return null;
         }
     }
 
-    internal static AssetsFileInfo Read(JsonElement root)
+    private static AssetsFileInfo Read(AssetsJson root)
     {
-        List<string> packageFolders = [];
-        if (root.TryGetProperty("packageFolders", out JsonElement folders) && folders.ValueKind == JsonValueKind.Object)
-        {
-            packageFolders.AddRange(folders.EnumerateObject().Select(f => f.Name));
-        }
-
+        List<string> packageFolders = root.PackageFolders is { } folders ? [.. folders.Keys] : [];
         List<string> frameworks = [];
         List<AssetsPackage> packages = [];
-        List<string> configFiles = [];
-        JsonElement targets = root.TryGetProperty("targets", out JsonElement t) && t.ValueKind == JsonValueKind.Object ? t : default;
-        JsonElement libraries = root.TryGetProperty("libraries", out JsonElement l) && l.ValueKind == JsonValueKind.Object ? l : default;
+        List<string> configFiles = [.. root.Project?.Restore?.ConfigFilePaths?.OfType<string>() ?? []];
         List<AssetsAnalyzer> analyzers = [];
-
-        if (root.TryGetProperty("project", out JsonElement project) && project.ValueKind == JsonValueKind.Object)
+        foreach ((string alias, AssetsJson.ProjectFramework? framework) in root.Project?.Frameworks ?? [])
         {
-            if (project.TryGetProperty("restore", out JsonElement restore)
-                && restore.TryGetProperty("configFilePaths", out JsonElement configs)
-                && configs.ValueKind == JsonValueKind.Array)
+            frameworks.Add(alias);
+            Dictionary<string, AssetsJson.TargetLibrary?>? target = FindTarget(root.Targets, alias, framework?.Framework ?? alias);
+            foreach ((string id, AssetsJson.Dependency? dependency) in framework?.Dependencies ?? [])
             {
-                configFiles.AddRange(configs.EnumerateArray().Where(c => c.ValueKind == JsonValueKind.String).Select(c => c.GetString()!));
+                packages.Add(new AssetsPackage(id, dependency?.Version, FindResolved(target, id), alias));
             }
 
-            if (project.TryGetProperty("frameworks", out JsonElement projectFrameworks) && projectFrameworks.ValueKind == JsonValueKind.Object)
-            {
-                foreach (JsonProperty framework in projectFrameworks.EnumerateObject())
-                {
-                    string alias = framework.Name;
-                    frameworks.Add(alias);
-                    string frameworkName = framework.Value.TryGetProperty("framework", out JsonElement fw) && fw.ValueKind == JsonValueKind.String
-                        ? fw.GetString()!
-                        : alias;
-                    JsonElement target = FindTarget(targets, alias, frameworkName);
-                    if (framework.Value.TryGetProperty("dependencies", out JsonElement dependencies) && dependencies.ValueKind == JsonValueKind.Object)
-                    {
-                        foreach (JsonProperty dependency in dependencies.EnumerateObject())
-                        {
-                            string? requested = dependency.Value.TryGetProperty("version", out JsonElement v) && v.ValueKind == JsonValueKind.String ? v.GetString() : null;
-                            packages.Add(new AssetsPackage(dependency.Name, requested, FindResolved(target, dependency.Name), alias));
-                        }
-                    }
-
-                    analyzers.AddRange(FindAnalyzers(target, libraries, packageFolders, alias));
-                }
-            }
+            analyzers.AddRange(FindAnalyzers(target, root.Libraries, packageFolders, alias));
         }
 
         return new AssetsFileInfo(frameworks, packages, packageFolders, configFiles, analyzers);
     }
 
-    private static JsonElement FindTarget(JsonElement targets, string alias, string frameworkName)
+    private static Dictionary<string, AssetsJson.TargetLibrary?>? FindTarget(Dictionary<string, Dictionary<string, AssetsJson.TargetLibrary?>?>? targets, string alias, string frameworkName)
     {
-        if (targets.ValueKind != JsonValueKind.Object)
-        {
-            return default;
-        }
-
-        foreach (JsonProperty target in targets.EnumerateObject())
+        foreach ((string name, Dictionary<string, AssetsJson.TargetLibrary?>? target) in targets ?? [])
         {
             // Keys are "net10.0" (alias) in current NuGet, ".NETCoreApp,Version=v8.0" in older files; "/rid" for RID-specific graphs.
-            if (!target.Name.Contains('/', StringComparison.Ordinal)
-                && (target.Name.Equals(alias, StringComparison.OrdinalIgnoreCase) || target.Name.Equals(frameworkName, StringComparison.OrdinalIgnoreCase)))
+            if (!name.Contains('/', StringComparison.Ordinal)
+                && (name.Equals(alias, StringComparison.OrdinalIgnoreCase) || name.Equals(frameworkName, StringComparison.OrdinalIgnoreCase)))
             {
-                return target.Value;
-            }
-        }
-
-        return default;
-    }
-
-    private static string? FindResolved(JsonElement target, string id)
-    {
-        if (target.ValueKind != JsonValueKind.Object)
-        {
-            return null;
-        }
-
-        foreach (JsonProperty library in target.EnumerateObject())
-        {
-            int slash = library.Name.IndexOf('/', StringComparison.Ordinal);
-            if (slash > 0 && library.Name.AsSpan(0, slash).Equals(id, StringComparison.OrdinalIgnoreCase)
-                && (!library.Value.TryGetProperty("type", out JsonElement type) || type.GetString() == "package"))
-            {
-                return library.Name[(slash + 1)..];
+                return target;
             }
         }
 
         return null;
     }
 
-    private static IEnumerable<AssetsAnalyzer> FindAnalyzers(JsonElement target, JsonElement libraries, List<string> packageFolders, string alias)
+    private static bool IsPackage(AssetsJson.TargetLibrary? library) => library?.Type is null or "package";
+
+    private static string? FindResolved(Dictionary<string, AssetsJson.TargetLibrary?>? target, string id)
     {
-        if (target.ValueKind != JsonValueKind.Object || libraries.ValueKind != JsonValueKind.Object || packageFolders.Count == 0)
+        foreach ((string name, AssetsJson.TargetLibrary? library) in target ?? [])
+        {
+            int slash = name.IndexOf('/', StringComparison.Ordinal);
+            if (slash > 0 && name.AsSpan(0, slash).Equals(id, StringComparison.OrdinalIgnoreCase) && IsPackage(library))
+            {
+                return name[(slash + 1)..];
+            }
+        }
+
+        return null;
+    }
+
+    private static IEnumerable<AssetsAnalyzer> FindAnalyzers(
+        Dictionary<string, AssetsJson.TargetLibrary?>? target, Dictionary<string, AssetsJson.Library?>? libraries, List<string> packageFolders, string alias)
+    {
+        if (target is null || libraries is null || packageFolders.Count == 0)
         {
             yield break;
         }
 
-        foreach (JsonProperty library in target.EnumerateObject())
+        foreach ((string name, AssetsJson.TargetLibrary? library) in target)
         {
-            if (library.Value.TryGetProperty("type", out JsonElement type) && type.GetString() != "package")
+            if (!IsPackage(library) || libraries.GetValueOrDefault(name) is not { Path: { } packagePath, Files: { } files })
             {
                 continue;
             }
 
-            if (!libraries.TryGetProperty(library.Name, out JsonElement info)
-                || !info.TryGetProperty("path", out JsonElement pathElement)
-                || !info.TryGetProperty("files", out JsonElement files)
-                || files.ValueKind != JsonValueKind.Array)
+            foreach (string? entry in files)
             {
-                continue;
-            }
-
-            string packagePath = pathElement.GetString() ?? string.Empty;
-            foreach (JsonElement file in files.EnumerateArray())
-            {
-                string name = file.GetString() ?? string.Empty;
-                if (name.StartsWith("analyzers/", StringComparison.OrdinalIgnoreCase)
-                    && name.EndsWith(".dll", StringComparison.OrdinalIgnoreCase)
-                    && !name.Contains("/vb/", StringComparison.OrdinalIgnoreCase)
-                    && !name.Contains("/fs/", StringComparison.OrdinalIgnoreCase)
-                    && !name.EndsWith(".resources.dll", StringComparison.OrdinalIgnoreCase))
+                string file = entry ?? string.Empty;
+                if (file.StartsWith("analyzers/", StringComparison.OrdinalIgnoreCase)
+                    && file.EndsWith(".dll", StringComparison.OrdinalIgnoreCase)
+                    && !file.Contains("/vb/", StringComparison.OrdinalIgnoreCase)
+                    && !file.Contains("/fs/", StringComparison.OrdinalIgnoreCase)
+                    && !file.EndsWith(".resources.dll", StringComparison.OrdinalIgnoreCase))
                 {
-                    string full = Path.GetFullPath(Path.Combine(packageFolders[0], packagePath, name));
-                    yield return new AssetsAnalyzer(full, library.Name, alias);
+                    string full = Path.GetFullPath(Path.Combine(packageFolders[0], packagePath, file));
+                    yield return new AssetsAnalyzer(full, name, alias);
                 }
             }
         }
     }
 }
+
+/// <summary>The parts of project.assets.json that <see cref="AssetsFile"/> reads; the reader skips the rest.</summary>
+internal sealed class AssetsJson
+{
+    [JsonPropertyName("packageFolders")]
+    public Dictionary<string, Nothing?>? PackageFolders { get; set; }
+
+    [JsonPropertyName("targets")]
+    public Dictionary<string, Dictionary<string, TargetLibrary?>?>? Targets { get; set; }
+
+    [JsonPropertyName("libraries")]
+    public Dictionary<string, Library?>? Libraries { get; set; }
+
+    [JsonPropertyName("project")]
+    public ProjectSection? Project { get; set; }
+
+    /// <summary>An object whose content does not matter (a package folder's value).</summary>
+    internal sealed class Nothing;
+
+    internal sealed class TargetLibrary
+    {
+        [JsonPropertyName("type")]
+        public string? Type { get; set; }
+    }
+
+    internal sealed class Library
+    {
+        [JsonPropertyName("path")]
+        public string? Path { get; set; }
+
+        [JsonPropertyName("files")]
+        public List<string?>? Files { get; set; }
+    }
+
+    internal sealed class ProjectSection
+    {
+        [JsonPropertyName("restore")]
+        public RestoreSection? Restore { get; set; }
+
+        [JsonPropertyName("frameworks")]
+        public Dictionary<string, ProjectFramework?>? Frameworks { get; set; }
+    }
+
+    internal sealed class RestoreSection
+    {
+        [JsonPropertyName("configFilePaths")]
+        public List<string?>? ConfigFilePaths { get; set; }
+    }
+
+    internal sealed class ProjectFramework
+    {
+        [JsonPropertyName("framework")]
+        public string? Framework { get; set; }
+
+        [JsonPropertyName("dependencies")]
+        public Dictionary<string, Dependency?>? Dependencies { get; set; }
+    }
+
+    internal sealed class Dependency
+    {
+        [JsonPropertyName("version")]
+        public string? Version { get; set; }
+    }
+}
+
+[JsonSourceGenerationOptions(AllowTrailingCommas = true, ReadCommentHandling = JsonCommentHandling.Skip)]
+[JsonSerializable(typeof(AssetsJson))]
+internal sealed partial class AssetsJsonContext : JsonSerializerContext;
