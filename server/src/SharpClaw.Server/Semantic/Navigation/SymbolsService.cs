@@ -71,7 +71,8 @@ public sealed class SymbolsService(SemanticContextCache cache)
             List<(SymbolMatch Match, int Score, SourceLocation Location)> found = [];
             foreach (SymbolMatch match in named)
             {
-                if (SymbolFormat.Describe(match.Symbol, workspace, lease.Solution).Locations.FirstOrDefault() is { } location)
+                // Only the location: the display strings of a full description, for thousands of matches, were most of the call.
+                if (SymbolFormat.Locations(match.Symbol, workspace, lease.Solution).FirstOrDefault() is { } location)
                 {
                     found.Add((match, Score(match.Symbol.Name, query), location));
                 }

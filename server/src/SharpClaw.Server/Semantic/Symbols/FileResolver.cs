@@ -31,8 +31,13 @@ internal static class FileResolver
             throw SemanticException.InvalidRequest("The file argument is empty.");
         }
 
-        List<string> documents = [.. solution.Projects.SelectMany(p => p.Documents).Select(d => d.FilePath).OfType<string>().Distinct(PathUtil.Comparer)];
         string full = Path.GetFullPath(Path.IsPathRooted(wanted) ? wanted : Path.Combine(workspace, wanted));
+        if (HoldsExactly(solution, full))
+        {
+            return new ResolvedFile(PathUtil.ToWorkspaceRelative(workspace, full), full, false);
+        }
+
+        List<string> documents = [.. solution.Projects.SelectMany(p => p.Documents).Select(d => d.FilePath).OfType<string>().Distinct(PathUtil.Comparer)];
         if (documents.Contains(full, PathUtil.Comparer) || (PathUtil.IsUnder(full, workspace) && File.Exists(full)))
         {
             return new ResolvedFile(PathUtil.ToWorkspaceRelative(workspace, full), full, false);
@@ -72,8 +77,23 @@ internal static class FileResolver
             null));
 
     /// <summary>The documents of <paramref name="resolved"/> in the given projects (one per compilation), possibly none.</summary>
-    public static List<Document> Documents(IEnumerable<Project> projects, ResolvedFile resolved) =>
-        [.. projects.SelectMany(p => p.Documents).Where(d => d.FilePath is { } f && PathUtil.Comparer.Equals(f, resolved.FullPath))];
+    public static List<Document> Documents(IEnumerable<Project> projects, ResolvedFile resolved)
+    {
+        List<Project> candidates = [.. projects];
+        if (candidates.Count > 0 && candidates[0].Solution.GetDocumentIdsWithFilePath(resolved.FullPath) is { IsEmpty: false } ids)
+        {
+            // Roslyn's path index names the projects that hold the file, so only their documents are listed (a
+            // warm query on 200 projects no longer walks every document of the solution).
+            HashSet<ProjectId> holding = [.. ids.Select(id => id.ProjectId)];
+            candidates = candidates.FindAll(p => holding.Contains(p.Id));
+        }
+
+        return [.. candidates.SelectMany(p => p.Documents).Where(d => d.FilePath is { } f && PathUtil.Comparer.Equals(f, resolved.FullPath))];
+    }
+
+    /// <summary>True when a document of the solution has exactly this path (by Roslyn's path index, then the path rule).</summary>
+    private static bool HoldsExactly(Solution solution, string full) =>
+        solution.GetDocumentIdsWithFilePath(full).Any(id => solution.GetDocument(id)?.FilePath is { } f && PathUtil.Comparer.Equals(f, full));
 
     /// <summary>
     /// .cs/.csx files under the workspace (bin, obj, artifacts, node_modules and dot folders skipped;

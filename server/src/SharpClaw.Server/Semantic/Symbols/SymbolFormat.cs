@@ -64,15 +64,18 @@ internal static class SymbolFormat
 
     public static ResolvedSymbol Describe(ISymbol symbol, string workspace, Solution solution)
     {
-        List<SourceLocation> locations = [.. symbol.Locations
-            .Where(l => l.IsInSource)
-            .Select(l => ToLocation(l, workspace, solution))
-            .Distinct()
-            .OrderBy(l => l.Path, StringComparer.Ordinal).ThenBy(l => l.Line).ThenBy(l => l.Character)];
+        List<SourceLocation> locations = Locations(symbol, workspace, solution);
         string? container = symbol.ContainingType?.ToDisplayString(NameFormat)
             ?? (symbol.ContainingNamespace is { IsGlobalNamespace: false } ns ? ns.ToDisplayString(NameFormat) : null);
         return new ResolvedSymbol(symbol.ToDisplayString(NameFormat), KindOf(symbol), container, locations);
     }
+
+    /// <summary>A symbol's source locations as answers list them: distinct, by path, line and character.</summary>
+    public static List<SourceLocation> Locations(ISymbol symbol, string workspace, Solution solution) => [.. symbol.Locations
+        .Where(l => l.IsInSource)
+        .Select(l => ToLocation(l, workspace, solution))
+        .Distinct()
+        .OrderBy(l => l.Path, StringComparer.Ordinal).ThenBy(l => l.Line).ThenBy(l => l.Character)];
 
     /// <summary>A source location, marked <c>Generated</c> in a source-generated document (whose path is then an absolute URI).</summary>
     public static SourceLocation ToLocation(Location location, string workspace, Solution solution)
