@@ -98,7 +98,8 @@ function writeIgnoreFile(target) {
   return path.relative(repoRoot, file);
 }
 
-export async function packageExtension({ skipBuild = false, target = currentTarget() } = {}) {
+/** enforceBudget: false only for the size bench, which reports an over-budget package as a failed goal instead of stopping. */
+export async function packageExtension({ skipBuild = false, target = currentTarget(), enforceBudget = true } = {}) {
   if (!targets.includes(target)) throw new Error(`unknown target ${target}; one of: ${targets.join(', ')}`);
   if (!skipBuild) await build({ production: true });
   fs.mkdirSync(path.dirname(packagedReadme), { recursive: true });
@@ -123,7 +124,7 @@ export async function packageExtension({ skipBuild = false, target = currentTarg
   if (unwanted.length > 0) throw new Error(`${path.basename(vsix)} contains files users never load: ${unwanted.slice(0, 5).join(', ')}`);
   const bytes = fs.statSync(vsix).size;
   console.log(`[package] ${path.relative(repoRoot, vsix)} (${target}, ${(bytes / 1024 / 1024).toFixed(2)} MiB, ${listing.length} files) contains the extension, the webview and the Roslyn host`);
-  if (bytes > maxVsixBytesFor(target)) {
+  if (bytes > maxVsixBytesFor(target) && enforceBudget) {
     const hint = recompressed.deflater.startsWith('zopfli') ? '' : ' (deflated with zlib: install the @gfx/zopfli dev dependency, which deflates 6 % smaller)';
     throw new Error(`${path.basename(vsix)} is ${(bytes / 1024 / 1024).toFixed(2)} MiB, over the ${maxVsixBytesFor(target) / 1024 / 1024} MiB budget for ${target}${hint}`);
   }
