@@ -3,6 +3,7 @@ using System.Text.RegularExpressions;
 using System.Xml.Linq;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Semantic.Discovery;
+using ResultRow = System.Collections.Generic.IReadOnlyDictionary<string, string>;
 
 namespace SharpClaw.Server.Semantic.Evaluation;
 
@@ -298,12 +299,12 @@ public static partial class ProjectEvaluator
     internal static List<EvaluatedProject> Parse(ReadOnlySpan<byte> utf8Json) => Parse(ResultItems.Read(utf8Json, "SharpClawResult"));
 
     /// <summary>The same, from the collector's rows already read (the design-time pass reads its file once for both).</summary>
-    internal static List<EvaluatedProject> Parse(IReadOnlyList<IReadOnlyDictionary<string, string>> results)
+    internal static List<EvaluatedProject> Parse(IReadOnlyList<ResultRow> results)
     {
         // project path → (framework → rows); "" is the outer (or only) evaluation.
-        Dictionary<string, Dictionary<string, List<IReadOnlyDictionary<string, string>>>> byProject = new(PathUtil.Comparer);
+        Dictionary<string, Dictionary<string, List<ResultRow>>> byProject = new(PathUtil.Comparer);
         List<string> order = [];
-        foreach (IReadOnlyDictionary<string, string> row in results)
+        foreach (ResultRow row in results)
         {
             string project = Get(row, "ScProject");
             if (project.Length == 0)
@@ -311,14 +312,14 @@ public static partial class ProjectEvaluator
                 continue;
             }
 
-            if (!byProject.TryGetValue(project, out Dictionary<string, List<IReadOnlyDictionary<string, string>>>? frameworks))
+            if (!byProject.TryGetValue(project, out Dictionary<string, List<ResultRow>>? frameworks))
             {
-                byProject[project] = frameworks = new Dictionary<string, List<IReadOnlyDictionary<string, string>>>(StringComparer.Ordinal);
+                byProject[project] = frameworks = new Dictionary<string, List<ResultRow>>(StringComparer.Ordinal);
                 order.Add(project);
             }
 
             string key = Get(row, "ScKind") == "project" && Get(row, "ScCrossTargeting") == "true" ? string.Empty : Get(row, "ScTargetFramework");
-            if (!frameworks.TryGetValue(key, out List<IReadOnlyDictionary<string, string>>? list))
+            if (!frameworks.TryGetValue(key, out List<ResultRow>? list))
             {
                 frameworks[key] = list = [];
             }
@@ -335,18 +336,18 @@ public static partial class ProjectEvaluator
         return projects;
     }
 
-    private static EvaluatedProject Merge(string path, Dictionary<string, List<IReadOnlyDictionary<string, string>>> frameworks)
+    private static EvaluatedProject Merge(string path, Dictionary<string, List<ResultRow>> frameworks)
     {
-        List<IReadOnlyDictionary<string, string>> projectRows = frameworks.Values.SelectMany(r => r).Where(r => Get(r, "ScKind") == "project").ToList();
-        IReadOnlyDictionary<string, string> outer = projectRows.Find(r => Get(r, "ScCrossTargeting") == "true") ?? projectRows.FirstOrDefault() ?? ResultItems.Empty;
+        List<ResultRow> projectRows = frameworks.Values.SelectMany(r => r).Where(r => Get(r, "ScKind") == "project").ToList();
+        ResultRow outer = projectRows.Find(r => Get(r, "ScCrossTargeting") == "true") ?? projectRows.FirstOrDefault() ?? ResultItems.Empty;
         bool crossTargeting = Get(outer, "ScCrossTargeting") == "true";
 
         // A multi-targeted outer build only sees glob items; the inner builds are authoritative.
-        IEnumerable<IReadOnlyDictionary<string, string>> itemRows = frameworks
+        IEnumerable<ResultRow> itemRows = frameworks
             .Where(f => !crossTargeting || f.Key.Length > 0)
             .SelectMany(f => f.Value)
             .Where(r => Get(r, "ScKind") != "project");
-        List<IReadOnlyDictionary<string, string>> rows = [.. itemRows];
+        List<ResultRow> rows = [.. itemRows];
 
         string Property(string name) =>
             Get(outer, name) is { Length: > 0 } value ? value : projectRows.Select(r => Get(r, name)).FirstOrDefault(v => v.Length > 0) ?? string.Empty;
@@ -365,7 +366,7 @@ public static partial class ProjectEvaluator
 
         bool AnyTrue(string name) => projectRows.Exists(r => Get(r, name).Trim().Equals("true", StringComparison.OrdinalIgnoreCase));
         List<ProjectFrameworkOutput> outputs = [];
-        foreach (IReadOnlyDictionary<string, string> row in projectRows.Where(r => Get(r, "ScCrossTargeting") != "true" && Get(r, "ScTargetFramework").Length > 0))
+        foreach (ResultRow row in projectRows.Where(r => Get(r, "ScCrossTargeting") != "true" && Get(r, "ScTargetFramework").Length > 0))
         {
             string framework = Get(row, "ScTargetFramework");
             if (outputs.Exists(o => o.TargetFramework.Equals(framework, StringComparison.OrdinalIgnoreCase)))
@@ -418,9 +419,9 @@ public static partial class ProjectEvaluator
     /// Microsoft.NET.Test.Sdk set Exe only there, so a multi-targeted project's outer evaluation says
     /// Library). One value when every framework agrees, else "Exe (net8.0, net10.0), Library (netstandard2.0)".
     /// </summary>
-    private static string OutputTypeOf(IReadOnlyDictionary<string, string> outer, List<IReadOnlyDictionary<string, string>> projectRows, List<string> targetFrameworks)
+    private static string OutputTypeOf(ResultRow outer, List<ResultRow> projectRows, List<string> targetFrameworks)
     {
-        static string Value(IReadOnlyDictionary<string, string> row) => Get(row, "ScOutputType").Trim() is { Length: > 0 } value ? value : "Library";
+        static string Value(ResultRow row) => Get(row, "ScOutputType").Trim() is { Length: > 0 } value ? value : "Library";
         List<(string Framework, string OutputType)> inner = [.. projectRows
             .Where(r => Get(r, "ScCrossTargeting") != "true" && Get(r, "ScTargetFramework").Length > 0)
             .Select(r => (Framework: Get(r, "ScTargetFramework"), OutputType: Value(r)))
@@ -445,7 +446,7 @@ public static partial class ProjectEvaluator
 
     private static List<string> Distinct(IEnumerable<string> paths) => paths.Distinct(PathUtil.Comparer).ToList();
 
-    private static string Get(IReadOnlyDictionary<string, string> row, string name) => ResultItems.Get(row, name);
+    private static string Get(ResultRow row, string name) => ResultItems.Get(row, name);
 
     [GeneratedRegex(@"Requested SDK version:\s*(\S+)")]
     private static partial Regex RequestedSdkRegex();

@@ -10,10 +10,8 @@ namespace SharpClaw.Server.Semantic.Evaluation;
 /// </summary>
 public static class ResultItems
 {
-    private static readonly IReadOnlyDictionary<string, string> NoRow = new Dictionary<string, string>();
-
     /// <summary>A row standing for "no row": every metadata reads as empty.</summary>
-    public static IReadOnlyDictionary<string, string> Empty => NoRow;
+    public static IReadOnlyDictionary<string, string> Empty { get; } = new Dictionary<string, string>();
 
     /// <summary>The rows of <paramref name="itemName"/> in file order; empty when the file has none. Non-string values are skipped.</summary>
     /// <exception cref="JsonException">The text is not valid JSON.</exception>

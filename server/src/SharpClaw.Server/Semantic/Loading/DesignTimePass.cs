@@ -2,6 +2,7 @@ using System.Text.RegularExpressions;
 using System.Xml.Linq;
 using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Evaluation;
+using ResultRow = System.Collections.Generic.IReadOnlyDictionary<string, string>;
 
 namespace SharpClaw.Server.Semantic.Loading;
 
@@ -375,7 +376,7 @@ public static partial class DesignTimePass
             return ProcessOutcome.Failed($"MSBuild reported a problem (exit code {run.ExitCode}): {(errors.Count > 0 ? string.Join(" ", errors.Take(3)) : FirstLines(output))}");
         }
 
-        List<IReadOnlyDictionary<string, string>> rows = ResultItems.Read(await File.ReadAllBytesAsync(resultFile, cancellationToken).ConfigureAwait(false), ResultItem);
+        List<ResultRow> rows = ResultItems.Read(await File.ReadAllBytesAsync(resultFile, cancellationToken).ConfigureAwait(false), ResultItem);
         List<DesignTimeProject> projects = Parse(rows);
         HashSet<string> built = new(projects.Select(p => p.Path), PathUtil.Comparer);
         if (share.Find(p => !built.Contains(p)) is { } missing)
@@ -399,11 +400,11 @@ public static partial class DesignTimePass
     }
 
     /// <summary>The design-time rows of the -getResultOutputFile JSON as one <see cref="DesignTimeProject"/> per flavour, in build order.</summary>
-    internal static List<DesignTimeProject> Parse(IReadOnlyList<IReadOnlyDictionary<string, string>> results)
+    internal static List<DesignTimeProject> Parse(IReadOnlyList<ResultRow> results)
     {
         // Document rows first, by (project, framework, kind), in build order.
         Dictionary<(string, string, string), List<DesignTimeItem>> documents = [];
-        foreach (IReadOnlyDictionary<string, string> row in results)
+        foreach (ResultRow row in results)
         {
             if (Get(row, "ScDtKind") is { Length: > 0 } kind)
             {
@@ -419,7 +420,7 @@ public static partial class DesignTimePass
         }
 
         List<DesignTimeProject> projects = [];
-        foreach (IReadOnlyDictionary<string, string> row in results)
+        foreach (ResultRow row in results)
         {
             string path = Get(row, "Identity");
             if (path.Length == 0 || Get(row, "ScKind").Length > 0 || Get(row, "ScDtKind").Length > 0)
@@ -465,7 +466,7 @@ public static partial class DesignTimePass
     private static string FirstLines(string output) =>
         string.Join(" ", output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Where(l => !l.Contains(DoneMarker, StringComparison.Ordinal)).Take(3));
 
-    private static string Get(IReadOnlyDictionary<string, string> row, string name) => ResultItems.Get(row, name);
+    private static string Get(ResultRow row, string name) => ResultItems.Get(row, name);
 
     [GeneratedRegex(@"(?:^|:\s*|\s)error\s+[A-Za-z]+[0-9]+\s*:")]
     private static partial Regex ErrorLineRegex();

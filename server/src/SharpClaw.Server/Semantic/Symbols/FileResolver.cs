@@ -32,13 +32,7 @@ internal static class FileResolver
         }
 
         string full = Path.GetFullPath(Path.IsPathRooted(wanted) ? wanted : Path.Combine(workspace, wanted));
-        if (HoldsExactly(solution, full))
-        {
-            return new ResolvedFile(PathUtil.ToWorkspaceRelative(workspace, full), full, false);
-        }
-
-        List<string> documents = [.. solution.Projects.SelectMany(p => p.Documents).Select(d => d.FilePath).OfType<string>().Distinct(PathUtil.Comparer)];
-        if (documents.Contains(full, PathUtil.Comparer) || (PathUtil.IsUnder(full, workspace) && File.Exists(full)))
+        if (HoldsExactly(solution, full) || (PathUtil.IsUnder(full, workspace) && File.Exists(full)))
         {
             return new ResolvedFile(PathUtil.ToWorkspaceRelative(workspace, full), full, false);
         }
@@ -49,6 +43,7 @@ internal static class FileResolver
         }
 
         string suffix = "/" + wanted.TrimStart('/');
+        IEnumerable<string> documents = solution.Projects.SelectMany(p => p.Documents).Select(d => d.FilePath).OfType<string>();
         List<string> matches = [.. documents.Concat(DiskFiles(workspace))
             .Distinct(PathUtil.Comparer)
             .Select(f => PathUtil.ToWorkspaceRelative(workspace, f))
@@ -91,7 +86,10 @@ internal static class FileResolver
         return [.. candidates.SelectMany(p => p.Documents).Where(d => d.FilePath is { } f && PathUtil.Comparer.Equals(f, resolved.FullPath))];
     }
 
-    /// <summary>True when a document of the solution has exactly this path (by Roslyn's path index, then the path rule).</summary>
+    /// <summary>
+    /// True when a document of the solution has exactly this path: Roslyn's path index (case-insensitive, so it finds
+    /// every candidate) narrowed by the path rule, with no walk over every document.
+    /// </summary>
     private static bool HoldsExactly(Solution solution, string full) =>
         solution.GetDocumentIdsWithFilePath(full).Any(id => solution.GetDocument(id)?.FilePath is { } f && PathUtil.Comparer.Equals(f, full));
 
