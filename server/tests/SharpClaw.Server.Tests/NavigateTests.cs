@@ -402,6 +402,7 @@ public sealed class NavigateTests(ReadToolsFixture fx)
         SymbolsResult paged = await fx.SymbolsAsync(new SymbolsParams { Query = "Area", Limit = 1, Offset = 1 });
         Assert.Equal("ReadTools.Core.IShape.Area()", Assert.Single(paged.Items).Name);
         Assert.Equal((3, true, (int?)2), (paged.Total, paged.Truncated, paged.NextOffset));
+        Assert.Equal(["Core/Core.csproj"], paged.Projects.Select(p => p.Project)); // The page's projects, not every match's (App's Square.Area).
     }
 }
 

@@ -90,7 +90,9 @@ public sealed class SymbolsService(SemanticContextCache cache)
                 .OrderBy(f => f.Score).ThenBy(f => KindRank(f.Match.Symbol))
                 .ThenBy(f => f.Location.Path, StringComparer.Ordinal).ThenBy(f => f.Location.Line).ThenBy(f => f.Location.Character).ThenBy(f => f.Match.Display, StringComparer.Ordinal)];
             items = [.. ordered.Select(f => new SymbolItem(f.Match.Display, f.Match.Kind, f.Location.Path, f.Location.Line, f.Location.Character, null, null, 0))];
-            answering = [.. ordered.Select(f => f.Match.Project).DistinctBy(p => p.Id)];
+            // The projects of the page's symbols, not of every match: a name found in 190 projects would otherwise
+            // list all of them (about 8 KB at 200 projects) beside a page of 50.
+            answering = [.. ordered.Skip(offset).Take(limit).Select(f => f.Match.Project).DistinctBy(p => p.Id)];
         }
 
         List<SymbolItem> page = [.. items.Skip(offset).Take(limit)];
