@@ -1,4 +1,5 @@
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Semantic.Cache;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
@@ -48,7 +49,7 @@ public sealed class BuildFileFingerprintTests
         fixture.Edit(".editorconfig", t => t.Replace("none", "warning", StringComparison.Ordinal));
         Assert.True((await host.InspectAsync(fixture.Root)).FromCache);
         Assert.Equal(asked, host.Client.AuthorizationRequests.Count);
-        using (SharpClaw.Server.Semantic.Cache.ContextLease lease = await host.CachedLeaseAsync(fixture.Root))
+        using (ContextLease lease = await host.CachedLeaseAsync(fixture.Root))
         {
             Microsoft.CodeAnalysis.AnalyzerConfigDocument config = lease.Solution.Projects.Single().AnalyzerConfigDocuments.Single(d => d.FilePath == fixture.Path(".editorconfig"));
             Assert.Contains("warning", (await config.GetTextAsync()).ToString(), StringComparison.Ordinal);
@@ -94,11 +95,30 @@ public sealed class BuildFileFingerprintTests
         Assert.Equal(["WildcardImport.csproj"], first.DynamicImports);
         Assert.Equal(EvaluationReason.ColdLoad, host.Client.AuthorizationRequests[^1].Reason);
 
+        SemanticContext loaded = Assert.Single(await host.Cache.GetContextsAsync());
         SolutionInspectResult second = await host.InspectAsync(fixture.Root);
         Assert.False(second.FromCache);
         AuthorizeEvaluationParams again = host.Client.AuthorizationRequests[^1];
         Assert.Equal(EvaluationReason.DynamicImports, again.Reason);
         Assert.Equal(["WildcardImport.csproj"], again.ChangedFiles);
+
+        // MSBuild ran again and gave the same answer: the loaded context (its compilations warm) stays.
+        Assert.Same(loaded, Assert.Single(await host.Cache.GetContextsAsync()));
+        Assert.Equal((1, 1), (host.Cache.LoadCount, host.Cache.RevalidationCount));
+        Assert.Contains("ONE_IMPORTED", await PreprocessorSymbolsAsync(host));
+
+        // An edit to a file only the wildcard reaches (nothing watches it) is seen by that re-evaluation: a reload.
+        fixture.Edit("build/One.props", t => t.Replace("ONE_IMPORTED", "ONE_CHANGED", StringComparison.Ordinal));
+        Assert.False((await host.InspectAsync(fixture.Root)).FromCache);
+        Assert.Equal(2, host.Cache.LoadCount);
+        Assert.NotSame(loaded, Assert.Single(await host.Cache.GetContextsAsync()));
+        Assert.Contains("ONE_CHANGED", await PreprocessorSymbolsAsync(host));
+
+        // So is a new file the wildcard now matches.
+        fixture.Write("build/Two.props", "<Project>\n  <PropertyGroup>\n    <DefineConstants>$(DefineConstants);TWO_ADDED</DefineConstants>\n  </PropertyGroup>\n</Project>\n");
+        await host.InspectAsync(fixture.Root);
+        Assert.Equal(3, host.Cache.LoadCount);
+        Assert.Contains("TWO_ADDED", await PreprocessorSymbolsAsync(host));
 
         ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
         Assert.False(graph.FromCache);
@@ -153,5 +173,12 @@ public sealed class BuildFileFingerprintTests
         Assert.Equal(EvaluationReason.StructuralChange, host.Client.AuthorizationRequests[^1].Reason);
         Assert.Contains(changedFile, host.Client.AuthorizationRequests[^1].ChangedFiles);
         Assert.True((await host.InspectAsync(fixture.Root)).FromCache, $"{changedFile}: the reloaded context is not reused.");
+    }
+
+    /// <summary>The loaded context's symbols (a lease would need authorization again: the imports are dynamic).</summary>
+    private static async Task<IReadOnlyList<string>> PreprocessorSymbolsAsync(SemanticHost host)
+    {
+        SemanticContext context = Assert.Single(await host.Cache.GetContextsAsync());
+        return [.. context.Solution.Projects.Single().ParseOptions!.PreprocessorSymbolNames];
     }
 }

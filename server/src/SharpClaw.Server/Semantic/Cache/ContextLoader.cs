@@ -41,7 +41,18 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         return await this.EvaluateProjectsAsync(request, projects, cancellationToken).ConfigureAwait(false);
     }
 
-    public async Task<SemanticContext> LoadAsync(ContextRequest request, EvaluationData? reusableEvaluation, CancellationToken cancellationToken)
+    public async Task<SemanticContext> LoadAsync(ContextRequest request, EvaluationData? reusableEvaluation, CancellationToken cancellationToken) =>
+        (await this.LoadCoreAsync(request, reusableEvaluation, keepIfSameAs: null, cancellationToken).ConfigureAwait(false))!;
+
+    /// <summary>
+    /// For a loaded context that must be re-evaluated on every call (property-driven or wildcard imports): runs the
+    /// design-time pass again and returns null when MSBuild's answer is exactly what <paramref name="current"/> was
+    /// loaded from (the caller keeps it, compilations warm), else the context loaded from that same pass.
+    /// </summary>
+    public Task<SemanticContext?> ReloadUnlessSameAsync(ContextRequest request, SemanticContext current, CancellationToken cancellationToken) =>
+        this.LoadCoreAsync(request, reusableEvaluation: null, keepIfSameAs: current, cancellationToken);
+
+    private async Task<SemanticContext?> LoadCoreAsync(ContextRequest request, EvaluationData? reusableEvaluation, SemanticContext? keepIfSameAs, CancellationToken cancellationToken)
     {
         long started = Stopwatch.GetTimestamp();
         TargetSelection target = request.Target;
@@ -52,13 +63,22 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         // The parallel pass evaluates and builds in one MSBuild run; when it cannot, the evaluation pass and
         // Roslyn's load run side by side as before.
         if (this.Loader == LoaderKind.Parallel
-            && await WorkspaceLoader.TryParallelAsync(target, projects, request.Configuration, request.TargetFramework, tracker, this.DesignTimeOptions, collectEvaluation: reusableEvaluation is null, log, cancellationToken).ConfigureAwait(false) is { } parallel)
+            && await WorkspaceLoader.RunParallelPassAsync(target, projects, request.Configuration, request.TargetFramework, tracker, this.DesignTimeOptions, collectEvaluation: reusableEvaluation is null, log, cancellationToken).ConfigureAwait(false) is { } pass)
         {
+            if (keepIfSameAs?.DesignTimeDigest is { } digest && digest == pass.Digest)
+            {
+                log?.Info(string.Create(
+                    System.Globalization.CultureInfo.InvariantCulture,
+                    $"Re-evaluated {target.RelativeTarget} (dynamic imports) in {Stopwatch.GetElapsedTime(started).TotalMilliseconds:0} ms: MSBuild's answer is unchanged, the loaded context stays."));
+                return null;
+            }
+
+            WorkspaceLoader.ParallelLoad parallel = WorkspaceLoader.BuildFromPass(target, pass, log);
             try
             {
                 EvaluationData evaluated = reusableEvaluation ?? this.Derive(parallel.Evaluation!);
                 ThrowIfNotRestored(target, evaluated);
-                return this.CreateContext(request, evaluated, parallel.Loaded, tracker, Stopwatch.GetElapsedTime(started));
+                return this.CreateContext(request, evaluated, parallel.Loaded, tracker, Stopwatch.GetElapsedTime(started), parallel.Digest);
             }
             catch
             {
@@ -108,7 +128,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         try
         {
             cancellationToken.ThrowIfCancellationRequested();
-            return this.CreateContext(request, data, loaded, tracker, Stopwatch.GetElapsedTime(started));
+            return this.CreateContext(request, data, loaded, tracker, Stopwatch.GetElapsedTime(started), designTimeDigest: null);
         }
         catch
         {
@@ -117,7 +137,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         }
     }
 
-    private SemanticContext CreateContext(ContextRequest request, EvaluationData data, LoadedWorkspace loaded, ProjectLoadTracker tracker, TimeSpan duration)
+    private SemanticContext CreateContext(ContextRequest request, EvaluationData data, LoadedWorkspace loaded, ProjectLoadTracker tracker, TimeSpan duration, string? designTimeDigest)
     {
         TargetSelection target = request.Target;
         List<EvaluationFailure> failures = [.. data.Snapshot.Failures];
@@ -171,6 +191,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         return new SemanticContext(request.Key, target, data, loaded.Workspace, filtered, fingerprint, excluded, failures, warnings, frameworks, duration)
         {
             SubstitutedAnalyzers = filter.Substituted,
+            DesignTimeDigest = designTimeDigest,
         };
     }
 

@@ -129,6 +129,12 @@ public sealed class SemanticContext
 
     public TimeSpan LoadDuration { get; }
 
+    /// <summary>
+    /// What the parallel design-time pass returned for this context (<see cref="Loading.DesignTimeDigest"/>); null when
+    /// Roslyn's loader loaded it or it was restored. A re-evaluation with the same digest keeps the context.
+    /// </summary>
+    public string? DesignTimeDigest { get; init; }
+
     /// <summary>Rebuilt from the approved snapshot in the store (no MSBuild ran in this host for it).</summary>
     public bool FromSnapshot { get; init; }
 

@@ -32,7 +32,8 @@ public sealed record EvaluationLease(EvaluationData Data, SemanticContext? Conte
 /// <item>Queries hold a <see cref="ContextLease"/>; eviction retires a context, and its workspace is disposed
 /// only when the last lease is released.</item>
 /// <item>Valid fingerprint → cached snapshot. Content-only changes → documents refreshed in place (no
-/// MSBuild). Structural change or dynamic imports → fresh authorization, then a reload.</item>
+/// MSBuild). Structural change → fresh authorization, then a reload. Dynamic imports → fresh authorization on
+/// every call, then a re-evaluation that keeps the loaded context when MSBuild's answer is unchanged.</item>
 /// </list>
 /// </summary>
 public sealed class SemanticContextCache : IAsyncDisposable
@@ -79,6 +80,11 @@ public sealed class SemanticContextCache : IAsyncDisposable
     /// <summary>Full loads performed (MSBuildWorkspace opened).</summary>
     public int LoadCount => Volatile.Read(ref this.loadCount);
 
+    /// <summary>Re-evaluations (dynamic imports) that found MSBuild's answer unchanged and kept the loaded context.</summary>
+    public int RevalidationCount => Volatile.Read(ref this.revalidationCount);
+
+    private int revalidationCount;
+
     /// <summary>Evaluation-only passes performed.</summary>
     public int EvaluationCount => Volatile.Read(ref this.evaluationCount);
 
@@ -123,7 +129,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
         try
         {
             (ContextLease? cached, EvaluationReason reason, IReadOnlyList<string> changed, EvaluationData? reusable) =
-                await this.TryUseCachedAsync(request, cancellationToken).ConfigureAwait(false);
+                await this.TryUseCachedAsync(request, reevaluated: false, cancellationToken).ConfigureAwait(false);
             if (cached is not null)
             {
                 if (!(request.ForWrite && cached.Context.FromSnapshot))
@@ -143,25 +149,20 @@ public sealed class SemanticContextCache : IAsyncDisposable
 
             await this.AuthorizeAsync(request, authorizer, reason, changed, cancellationToken).ConfigureAwait(false);
 
-            SemanticContext context;
-            using (CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.shutdown.Token))
+            // Dynamic imports: the authorized re-evaluation may leave the loaded context as it is.
+            SemanticContext? current = reason == EvaluationReason.DynamicImports ? await this.FindLoadedAsync(request.Key, cancellationToken).ConfigureAwait(false) : null;
+            SemanticContext? context = await this.LoadInSlotAsync(request, reusable, current, cancellationToken).ConfigureAwait(false);
+            if (context is null)
             {
-                await this.loadSlot.WaitAsync(linked.Token).ConfigureAwait(false);
-                try
+                Interlocked.Increment(ref this.revalidationCount);
+                (ContextLease? kept, _, _, _) = await this.TryUseCachedAsync(request, reevaluated: true, cancellationToken).ConfigureAwait(false);
+                if (kept is not null)
                 {
-                    this.ThrowIfDisposed();
-                    // Every load reports progress (lsp status, the MCP loading error), whichever request started it.
-                    context = await this.Loader.LoadAsync(request.Progress is null ? request with { Progress = this.Progress } : request, reusable, linked.Token).ConfigureAwait(false);
-                    Interlocked.Increment(ref this.loadCount);
+                    return kept;
                 }
-                catch (OperationCanceledException) when (this.shutdown.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
-                {
-                    throw SemanticException.LoadFailed("The host is shutting down; the load was cancelled.");
-                }
-                finally
-                {
-                    this.loadSlot.Release();
-                }
+
+                // Build files changed while MSBuild ran: load from scratch under the same authorization.
+                context = (await this.LoadInSlotAsync(request, reusable, keepIfSameAs: null, cancellationToken).ConfigureAwait(false))!;
             }
 
             return await this.InsertAsync(request, context, fromCache: false).ConfigureAwait(false);
@@ -169,6 +170,52 @@ public sealed class SemanticContextCache : IAsyncDisposable
         finally
         {
             keyLock.Release();
+        }
+    }
+
+    /// <summary>
+    /// Loads in the load slot (one load at a time). With <paramref name="keepIfSameAs"/>, re-evaluates instead and
+    /// returns null when MSBuild's answer is what that context was loaded from.
+    /// </summary>
+    private async Task<SemanticContext?> LoadInSlotAsync(ContextRequest request, EvaluationData? reusable, SemanticContext? keepIfSameAs, CancellationToken cancellationToken)
+    {
+        using CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.shutdown.Token);
+        await this.loadSlot.WaitAsync(linked.Token).ConfigureAwait(false);
+        try
+        {
+            this.ThrowIfDisposed();
+            // Every load reports progress (lsp status, the MCP loading error), whichever request started it.
+            ContextRequest reporting = request.Progress is null ? request with { Progress = this.Progress } : request;
+            SemanticContext? context = keepIfSameAs is { DesignTimeDigest: not null, IsRetired: false }
+                ? await this.Loader.ReloadUnlessSameAsync(reporting, keepIfSameAs, linked.Token).ConfigureAwait(false)
+                : await this.Loader.LoadAsync(reporting, reusable, linked.Token).ConfigureAwait(false);
+            if (context is not null)
+            {
+                Interlocked.Increment(ref this.loadCount);
+            }
+
+            return context;
+        }
+        catch (OperationCanceledException) when (this.shutdown.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
+        {
+            throw SemanticException.LoadFailed("The host is shutting down; the load was cancelled.");
+        }
+        finally
+        {
+            this.loadSlot.Release();
+        }
+    }
+
+    private async Task<SemanticContext?> FindLoadedAsync(ContextKey key, CancellationToken cancellationToken)
+    {
+        await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            return this.contexts.Find(c => c.Key.Equals(key));
+        }
+        finally
+        {
+            this.gate.Release();
         }
     }
 
@@ -471,9 +518,13 @@ public sealed class SemanticContextCache : IAsyncDisposable
         }
     }
 
-    /// <summary>Under the gate: a lease on a valid cached context (after refreshing changed documents), or why not.</summary>
+    /// <summary>
+    /// Under the gate: a lease on a valid cached context (after refreshing changed documents), or why not.
+    /// <paramref name="reevaluated"/>: this call re-evaluated the context's dynamic imports and found them unchanged,
+    /// so only a structural change still stands in the way (and the lease does not count as from cache).
+    /// </summary>
     private async Task<(ContextLease? Lease, EvaluationReason Reason, IReadOnlyList<string> Changed, EvaluationData? Reusable)> TryUseCachedAsync(
-        ContextRequest request, CancellationToken cancellationToken)
+        ContextRequest request, bool reevaluated, CancellationToken cancellationToken)
     {
         await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
         try
@@ -498,7 +549,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
 
             SemanticContext context = this.contexts[index];
             FingerprintCheck check = context.Fingerprint.Check();
-            if (check.IsStructural || context.Fingerprint.DynamicImports.Count > 0)
+            if (check.IsStructural || (context.Fingerprint.DynamicImports.Count > 0 && !reevaluated))
             {
                 (EvaluationReason reason, IReadOnlyList<string> changed) = Why(request, check, context.Fingerprint);
                 return (null, reason, changed, reusable);
@@ -516,7 +567,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
             OpenDocumentSnapshot buffers = this.OpenDocuments.Snapshot;
             Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, buffers, cancellationToken).ConfigureAwait(false);
             _ = context.TryAddLease();
-            return (new ContextLease(context, overlaid, fromCache: true) { Buffers = buffers }, default, [], null);
+            return (new ContextLease(context, overlaid, fromCache: !reevaluated) { Buffers = buffers }, default, [], null);
         }
         finally
         {

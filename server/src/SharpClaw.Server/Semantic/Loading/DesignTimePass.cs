@@ -415,7 +415,7 @@ public static partial class DesignTimePass
                 }
 
                 string itemSpec = Get(row, "Identity");
-                list.Add(new DesignTimeItem(itemSpec, Get(row, "FullPath") is { Length: > 0 } full ? full : itemSpec, NullIfEmpty(Get(row, "Link"))));
+                list.Add(new DesignTimeItem(itemSpec, NullIfEmpty(Get(row, "Link"))));
             }
         }
 

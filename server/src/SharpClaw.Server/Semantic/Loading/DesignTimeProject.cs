@@ -37,10 +37,13 @@ public sealed record DesignTimeProject
     public string? RootNamespace { get; init; }
 }
 
-/// <param name="ItemSpec">The item as written or produced (may be relative).</param>
-/// <param name="FullPath">MSBuild's %(FullPath).</param>
+/// <param name="ItemSpec">The item as written or produced (may be relative to the project folder).</param>
 /// <param name="Link">%(Link), or null.</param>
-public sealed record DesignTimeItem(string ItemSpec, string FullPath, string? Link);
+/// <remarks>
+/// No %(FullPath): items handed back to the traversal project get it computed against the traversal's folder, not
+/// the project's (and that folder is new on every pass); the solution factory resolves the item spec as Roslyn does.
+/// </remarks>
+public sealed record DesignTimeItem(string ItemSpec, string? Link);
 
 /// <param name="Path">The referenced project file (full path).</param>
 /// <param name="Aliases">%(Aliases), split at commas.</param>

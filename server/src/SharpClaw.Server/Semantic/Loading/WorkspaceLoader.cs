@@ -42,7 +42,15 @@ public static class WorkspaceLoader
         string.Equals(Environment.GetEnvironmentVariable("SHARPCLAW_LOADER"), "roslyn", StringComparison.OrdinalIgnoreCase) ? LoaderKind.Roslyn : LoaderKind.Parallel;
 
     /// <summary>The parallel pass's workspace, and the evaluation it collected when asked to.</summary>
-    public sealed record ParallelLoad(LoadedWorkspace Loaded, EvaluationSnapshot? Evaluation);
+    /// <param name="Digest">What the pass returned, digested (<see cref="DesignTimeDigest"/>).</param>
+    public sealed record ParallelLoad(LoadedWorkspace Loaded, EvaluationSnapshot? Evaluation, string Digest);
+
+    /// <summary>A finished parallel design-time pass, before any solution is built from it.</summary>
+    /// <param name="Listed">Every project the target lists (the solution is built over these).</param>
+    public sealed record ParallelPass(IReadOnlyList<string> Listed, DesignTimePassResult Result, TimeSpan Duration, int Processes)
+    {
+        public string Digest { get; } = DesignTimeDigest.Of(Result.Projects, Result.Evaluation?.Projects ?? []);
+    }
 
     /// <summary>
     /// Loads with the parallel design-time pass; null (with a log line saying why) when the pass cannot
@@ -52,6 +60,21 @@ public static class WorkspaceLoader
     /// <param name="projects">The target's C# projects (full paths, solution order).</param>
     /// <param name="collectEvaluation">Also collect the evaluation (the cold load has none yet).</param>
     public static async Task<ParallelLoad?> TryParallelAsync(
+        TargetSelection target,
+        IReadOnlyList<string> projects,
+        string configuration,
+        string? targetFramework,
+        ProjectLoadTracker tracker,
+        DesignTimeLoadOptions options,
+        bool collectEvaluation,
+        HostLog? log,
+        CancellationToken cancellationToken) =>
+        await RunParallelPassAsync(target, projects, configuration, targetFramework, tracker, options, collectEvaluation, log, cancellationToken).ConfigureAwait(false) is { } pass
+            ? BuildFromPass(target, pass, log)
+            : null;
+
+    /// <summary>Runs the parallel design-time pass; null (with a log line saying why) when Roslyn's loader must load instead.</summary>
+    public static async Task<ParallelPass?> RunParallelPassAsync(
         TargetSelection target,
         IReadOnlyList<string> projects,
         string configuration,
@@ -85,12 +108,18 @@ public static class WorkspaceLoader
             return null;
         }
 
-        TimeSpan built = System.Diagnostics.Stopwatch.GetElapsedTime(started);
-        LoadedWorkspace loaded = DesignTimeSolution.Build(target, listed, pass.Projects);
+        return new ParallelPass(listed, pass, System.Diagnostics.Stopwatch.GetElapsedTime(started), DesignTimePass.ProcessCount(listed.Sum(DesignTimePass.Weight), options));
+    }
+
+    /// <summary>Builds the solution a parallel pass describes.</summary>
+    public static ParallelLoad BuildFromPass(TargetSelection target, ParallelPass pass, HostLog? log)
+    {
+        long started = System.Diagnostics.Stopwatch.GetTimestamp();
+        LoadedWorkspace loaded = DesignTimeSolution.Build(target, pass.Listed, pass.Result.Projects);
         log?.Info(string.Create(
             System.Globalization.CultureInfo.InvariantCulture,
-            $"Design-time pass of {target.RelativeTarget}: {pass.Projects.Count} project flavours in {DesignTimePass.ProcessCount(listed.Sum(DesignTimePass.Weight), options)} process(es){(collectEvaluation ? ", evaluation collected" : string.Empty)}, {built.TotalMilliseconds:0} ms; solution built in {(System.Diagnostics.Stopwatch.GetElapsedTime(started) - built).TotalMilliseconds:0} ms."));
-        return new ParallelLoad(loaded, pass.Evaluation);
+            $"Design-time pass of {target.RelativeTarget}: {pass.Result.Projects.Count} project flavours in {pass.Processes} process(es){(pass.Result.Evaluation is not null ? ", evaluation collected" : string.Empty)}, {pass.Duration.TotalMilliseconds:0} ms; solution built in {System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds:0} ms."));
+        return new ParallelLoad(loaded, pass.Result.Evaluation, pass.Digest);
     }
 
     /// <summary>The parallel pass, else Roslyn's loader (what a cold load does when the evaluation comes from elsewhere).</summary>
