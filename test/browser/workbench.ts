@@ -32,6 +32,23 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 }
 
 /** Shows the SharpClaw sidebar (through its command: a click on an open view's icon would close it). */
+/**
+ * Closes every editor and waits until no tab is left (retrying the command): a command that works on "the
+ * symbol under the cursor" must not find an editor a previous step left open.
+ */
+export async function closeAllEditors(page: Page): Promise<void> {
+  const tabs = page.locator('.tabs-container .tab');
+  for (let attempt = 1; ; attempt++) {
+    await runCommand(page, 'View: Close All Editors');
+    try {
+      await tabs.first().waitFor({ state: 'detached', timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw new Error(`editors still open after View: Close All Editors: ${(await tabs.allTextContents()).join(', ')}`, { cause: error });
+    }
+  }
+}
+
 export async function openSidebar(page: Page): Promise<FrameLocator> {
   await runCommand(page, 'SharpClaw: Open Sidebar');
   return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');

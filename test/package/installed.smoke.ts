@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
-import { openSidebar, runCommand, shrinkSidebarToMinimum } from '../browser/workbench';
+import { closeAllEditors, openSidebar, runCommand, shrinkSidebarToMinimum } from '../browser/workbench';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const artifacts = path.join(repoRoot, 'test-results', 'package');
@@ -170,7 +170,7 @@ describe('the packaged .vsix, installed into code-server', function () {
   });
 
   it('Verify Affected shows the failing test and the warning in the sidebar; a click on the warning opens the editor at it (README screenshot)', async () => {
-    await runCommand(page, 'View: Close All Editors');
+    await closeAllEditors(page);
     await runCommand(page, 'Notifications: Clear All Notifications');
     const sidebar = await openSidebar(page);
     await runCommand(page, 'SharpClaw: Verify Affected');
@@ -188,7 +188,7 @@ describe('the packaged .vsix, installed into code-server', function () {
   });
 
   it('Rename Symbol (compiler-checked)… says a conflict in one sentence, then shows the rename as a diff in the Refactor Preview (README screenshots)', async () => {
-    await runCommand(page, 'View: Close All Editors');
+    await closeAllEditors(page);
     await runCommand(page, 'Notifications: Clear All Notifications');
     const sidebar = await openSidebar(page);
     const newNameBox = page.locator('.quick-input-widget', { hasText: 'Rename method Pricing.Discounts.Apply(decimal)' });
@@ -224,7 +224,7 @@ describe('the packaged .vsix, installed into code-server', function () {
     assert.match(fs.readFileSync(path.join(workspace, 'src', 'Pricing', 'Discounts.cs'), 'utf8'), /decimal Apply\(/, 'the preview wrote before Apply');
     // Discard: nothing is written.
     await page.getByRole('button', { name: 'Discard', exact: true }).first().click();
-    await runCommand(page, 'View: Close All Editors');
+    await closeAllEditors(page);
   });
 
   it('the details page shows the user README with its images rendered', async () => {
@@ -260,7 +260,7 @@ describe('the packaged .vsix, installed into code-server', function () {
   });
 
   it('the whole sidebar stays readable at its narrowest in the dark and high-contrast themes (screenshots)', async () => {
-    await runCommand(page, 'View: Close All Editors');
+    await closeAllEditors(page);
     await runCommand(page, 'Notifications: Clear All Notifications');
     const sidebar = await openSidebar(page);
     await sidebar.locator('[data-testid=host-section]').waitFor({ timeout: 30_000 });
