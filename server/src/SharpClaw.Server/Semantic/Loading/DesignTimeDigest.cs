@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Security.Cryptography;
 using System.Text.Json;
 using SharpClaw.Server.Semantic.Evaluation;
@@ -18,9 +19,45 @@ public static class DesignTimeDigest
 
     public static string Of(IReadOnlyList<DesignTimeProject> projects, IReadOnlyList<EvaluatedProject> evaluated)
     {
-        using IncrementalHash hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-        hash.AppendData(JsonSerializer.SerializeToUtf8Bytes(projects, Options));
-        hash.AppendData(JsonSerializer.SerializeToUtf8Bytes(evaluated, Options));
-        return Convert.ToHexString(hash.GetHashAndReset());
+        using HashingBufferWriter hashing = new();
+        using (Utf8JsonWriter writer = new(hashing))
+        {
+            writer.WriteStartArray();
+            JsonSerializer.Serialize(writer, projects, Options);
+            JsonSerializer.Serialize(writer, evaluated, Options);
+            writer.WriteEndArray();
+        }
+
+        return hashing.Finish();
+    }
+
+    /// <summary>
+    /// Hashes what is written through one small reused buffer. Serializing to a byte array would rent a buffer the
+    /// size of the whole text (megabytes at 50 projects) from the shared pool, which keeps it alive afterwards.
+    /// </summary>
+    private sealed class HashingBufferWriter : IBufferWriter<byte>, IDisposable
+    {
+        private readonly IncrementalHash hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        private byte[] buffer = new byte[16 * 1024];
+
+        public void Advance(int count) => this.hash.AppendData(this.buffer, 0, count);
+
+        public Memory<byte> GetMemory(int sizeHint = 0) => this.Ensure(sizeHint);
+
+        public Span<byte> GetSpan(int sizeHint = 0) => this.Ensure(sizeHint);
+
+        public string Finish() => Convert.ToHexString(this.hash.GetHashAndReset());
+
+        public void Dispose() => this.hash.Dispose();
+
+        private byte[] Ensure(int sizeHint)
+        {
+            if (sizeHint > this.buffer.Length)
+            {
+                this.buffer = new byte[sizeHint];
+            }
+
+            return this.buffer;
+        }
     }
 }
