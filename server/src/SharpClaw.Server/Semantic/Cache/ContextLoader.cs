@@ -65,7 +65,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         if (this.Loader == LoaderKind.Parallel
             && await WorkspaceLoader.RunParallelPassAsync(target, projects, request.Configuration, request.TargetFramework, tracker, this.DesignTimeOptions, collectEvaluation: reusableEvaluation is null, log, cancellationToken).ConfigureAwait(false) is { } pass)
         {
-            if (keepIfSameAs?.DesignTimeDigest is { } digest && digest == pass.Digest)
+            if (keepIfSameAs?.DesignTimeDigest is { } loadedFrom && loadedFrom == pass.Digest)
             {
                 log?.Info(string.Create(
                     System.Globalization.CultureInfo.InvariantCulture,
@@ -78,7 +78,8 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
             {
                 EvaluationData evaluated = reusableEvaluation ?? this.Derive(parallel.Evaluation!);
                 ThrowIfNotRestored(target, evaluated);
-                return this.CreateContext(request, evaluated, parallel.Loaded, tracker, Stopwatch.GetElapsedTime(started), parallel.Digest);
+                string? digest = evaluated.DynamicImports.Count > 0 ? pass.Digest : null; // Only those are re-evaluated.
+                return this.CreateContext(request, evaluated, parallel.Loaded, tracker, Stopwatch.GetElapsedTime(started), digest);
             }
             catch
             {

@@ -130,8 +130,9 @@ public sealed class SemanticContext
     public TimeSpan LoadDuration { get; }
 
     /// <summary>
-    /// What the parallel design-time pass returned for this context (<see cref="Loading.DesignTimeDigest"/>); null when
-    /// Roslyn's loader loaded it or it was restored. A re-evaluation with the same digest keeps the context.
+    /// What the parallel design-time pass returned for this context (<see cref="Loading.DesignTimeDigest"/>), kept only
+    /// when it has dynamic imports (re-evaluated on every call; the same digest keeps the context); null otherwise and
+    /// when Roslyn's loader loaded it or it was restored.
     /// </summary>
     public string? DesignTimeDigest { get; init; }
 

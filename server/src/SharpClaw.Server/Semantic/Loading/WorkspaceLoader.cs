@@ -42,14 +42,17 @@ public static class WorkspaceLoader
         string.Equals(Environment.GetEnvironmentVariable("SHARPCLAW_LOADER"), "roslyn", StringComparison.OrdinalIgnoreCase) ? LoaderKind.Roslyn : LoaderKind.Parallel;
 
     /// <summary>The parallel pass's workspace, and the evaluation it collected when asked to.</summary>
-    /// <param name="Digest">What the pass returned, digested (<see cref="DesignTimeDigest"/>).</param>
-    public sealed record ParallelLoad(LoadedWorkspace Loaded, EvaluationSnapshot? Evaluation, string Digest);
+    public sealed record ParallelLoad(LoadedWorkspace Loaded, EvaluationSnapshot? Evaluation);
 
     /// <summary>A finished parallel design-time pass, before any solution is built from it.</summary>
     /// <param name="Listed">Every project the target lists (the solution is built over these).</param>
     public sealed record ParallelPass(IReadOnlyList<string> Listed, DesignTimePassResult Result, TimeSpan Duration, int Processes)
     {
-        public string Digest { get; } = DesignTimeDigest.Of(Result.Projects, Result.Evaluation?.Projects ?? []);
+        // Computed on first use: only contexts that are re-evaluated on every call (dynamic imports) need it.
+        private readonly Lazy<string> digest = new(() => DesignTimeDigest.Of(Result.Projects, Result.Evaluation?.Projects ?? []));
+
+        /// <summary>What the pass returned, digested (<see cref="DesignTimeDigest"/>).</summary>
+        public string Digest => this.digest.Value;
     }
 
     /// <summary>
@@ -119,7 +122,7 @@ public static class WorkspaceLoader
         log?.Info(string.Create(
             System.Globalization.CultureInfo.InvariantCulture,
             $"Design-time pass of {target.RelativeTarget}: {pass.Result.Projects.Count} project flavours in {pass.Processes} process(es){(pass.Result.Evaluation is not null ? ", evaluation collected" : string.Empty)}, {pass.Duration.TotalMilliseconds:0} ms; solution built in {System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds:0} ms."));
-        return new ParallelLoad(loaded, pass.Result.Evaluation, pass.Digest);
+        return new ParallelLoad(loaded, pass.Result.Evaluation);
     }
 
     /// <summary>The parallel pass, else Roslyn's loader (what a cold load does when the evaluation comes from elsewhere).</summary>
