@@ -347,6 +347,49 @@ public sealed class StoreSearchTests
         Assert.False((await second.Host.Client.InvokeWithParameterObjectAsync<ClearStoreResult>(ProtocolMethods.ClearStore, new ClearStoreParams { Workspace = fixture.Parent + "/missing" }).ContinueWith(t => t.IsCompletedSuccessfully, TaskScheduler.Default)));
     }
 
+    /// <summary>
+    /// The first index of a large workspace is one write transaction as large as the index. Found on dotnet/efcore:
+    /// SQLite left a write-ahead log as large as the store beside it (129 MB beside 128 MB) until the next write,
+    /// which a store that is only read never makes. A commit now truncates a log past the limit; a bulk parse also
+    /// hands its memory back (the log line says so).
+    /// </summary>
+    [Fact]
+    public async Task FirstIndexOfALargeWorkspace_LeavesNoLargeWriteAheadLog()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        const int Files = 400;
+        for (int i = 0; i < Files; i++)
+        {
+            System.Text.StringBuilder text = new($"namespace Bulk.Area{i % 7};\n\npublic static class Bulk{i}\n{{\n");
+            for (int m = 0; m < 120; m++)
+            {
+                text.Append(System.Globalization.CultureInfo.InvariantCulture, $"    public static string Member{i}x{m}() => \"{Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(BitConverter.GetBytes((i * 1000) + m)))}\";\n");
+            }
+
+            fixture.Write($"src/Bulk/Bulk{i}.cs", text.Append("}\n").ToString());
+        }
+
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+        SymbolSearchResult built = await host.SymbolSearchAsync(fixture.Root, "Member17x42");
+        Assert.Equal((Files + 4, Files + 4), (built.IndexedFiles, built.ReindexedFiles));
+        Assert.Equal("src/Bulk/Bulk17.cs", built.Items.Single().Path);
+
+        string store = Path.Combine(StateFolder.ForWorkspace(fixture.Root, StateFolder.Root(state.Path)), StoreDatabase.FileName);
+        long storeBytes = new FileInfo(store).Length;
+        long logBytes = File.Exists(store + "-wal") ? new FileInfo(store + "-wal").Length : 0;
+        Assert.True(storeBytes > StoreDatabase.WriteAheadLogLimitBytes, $"the test needs an index larger than the log limit; the store is {storeBytes} bytes");
+        Assert.True(logBytes <= StoreDatabase.WriteAheadLogLimitBytes, $"write-ahead log of {logBytes} bytes left beside a store of {storeBytes} bytes");
+        Assert.Contains("memory of the parse released", host.Host.LogOutput.ToString(), StringComparison.Ordinal);
+
+        // Still answers, and a small change afterwards neither grows the log again nor collects.
+        fixture.Edit("src/Bulk/Bulk17.cs", t => t.Replace("Member17x42", "Renamed17x42", StringComparison.Ordinal));
+        Assert.Equal(1, (await host.SymbolSearchAsync(fixture.Root, "Renamed17x42")).Total);
+        Assert.Single(System.Text.RegularExpressions.Regex.Matches(host.Host.LogOutput.ToString(), "memory of the parse released"));
+        string literal = Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(BitConverter.GetBytes(17042)));
+        Assert.Contains("Renamed17x42", (await host.WorkspaceSearchAsync(fixture.Root, literal)).Matches.Single().Text, StringComparison.Ordinal);
+    }
+
     private static Task<SemanticHost> StartAsync(string stateRoot) => SemanticHost.StartAsync(new HostServerOptions { StateRoot = stateRoot });
 
     private static string Line(SymbolSearchItem item) => $"{item.Path}:{item.Line}:{item.Character} {item.Kind} {item.Name}";

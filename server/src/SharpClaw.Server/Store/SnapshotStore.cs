@@ -80,6 +80,7 @@ public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
             insert.Parameters.AddWithValue("$written", DateTime.UtcNow.ToString("O", System.Globalization.CultureInfo.InvariantCulture));
             insert.Parameters.AddWithValue("$data", buffer.ToArray());
             insert.ExecuteNonQuery();
+            database.ShrinkWriteAheadLog();
             return null;
         });
     }

@@ -7,8 +7,8 @@ using SharpClaw.Server.Semantic.OpenDocuments;
 
 namespace SharpClaw.Server.Store;
 
-/// <summary>How many files the index holds after a refresh and how many it re-parsed.</summary>
-internal sealed record IndexCounts(int Indexed, int Reindexed);
+/// <summary>How many files the index holds after a refresh, how many it re-parsed and how many characters of text those held.</summary>
+internal sealed record IndexCounts(int Indexed, int Reindexed, long ParsedChars = 0);
 
 /// <summary>
 /// Brings the store's syntax index up to date with the workspace, at the start of every query (no file
@@ -108,7 +108,7 @@ internal static class SyntaxIndex
 
         Write(database, image, changes, parsed, removed);
         image.SyncedTreeVersion = buffers.Count == 0 && allRead && image.DataVersion != -1 ? tree.Version : -1;
-        return (new IndexCounts(indexed, toParse.Length), image);
+        return (new IndexCounts(indexed, toParse.Length, toParse.Sum(c => (long)c.Text!.Length)), image);
     }
 
     /// <summary>The open C# buffers inside the workspace, by workspace-relative path (bin/obj left out like the walker does).</summary>
@@ -231,6 +231,7 @@ internal static class SyntaxIndex
 
         transaction.Commit();
         image.Apply(committed, versionInsideWrite);
+        database.ShrinkWriteAheadLog();
     }
 
     private static string Hash(byte[] bytes) => Convert.ToHexStringLower(SHA256.HashData(bytes))[..32];
