@@ -305,6 +305,44 @@ public sealed class StoreSearchTests
     }
 
     [Fact]
+    public async Task WorkspaceSearch_PagesOfAQueryMatchingMany_ConcatenateToItsFullOrder()
+    {
+        // Only offset+limit matches are kept while scanning, and rows come in the store's order (an edited file's row
+        // is written anew, after the others): every page must still be its slice of the path, line, column order.
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        for (int i = 0; i < 60; i++)
+        {
+            fixture.Write($"src/Many/File{i}.cs", $"namespace Many;\n\n// needle {i} needle\npublic class Holder{i}\n{{\n    public string Needle => \"needle\";\n    // needle\n}}\n");
+        }
+
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+        Assert.Equal(180, (await host.WorkspaceSearchAsync(fixture.Root, "needle", caseSensitive: true, limit: 1)).Total);
+        foreach (int i in new[] { 0, 5, 17 })
+        {
+            fixture.Edit($"src/Many/File{i}.cs", t => t.Replace("// needle\n}", "// needle again\n}", StringComparison.Ordinal));
+        }
+
+        WorkspaceSearchResult all = await host.WorkspaceSearchAsync(fixture.Root, "needle", caseSensitive: true, limit: 200);
+        Assert.Equal((180, 60, false), (all.Total, all.Files, all.Truncated));
+        List<string> expected = [.. Enumerable.Range(0, 60).Select(i => $"src/Many/File{i}.cs").Order(StringComparer.Ordinal).SelectMany(path => new[] { $"{path}:3:4", $"{path}:6:30", $"{path}:7:8" })];
+        Assert.Equal(expected, all.Matches.Select(m => $"{m.Path}:{m.Line}:{m.Character}"));
+        Assert.Equal("// needle again", all.Matches.Single(m => m.Path == "src/Many/File17.cs" && m.Line == 7).Text);
+
+        List<string> paged = [];
+        for (int offset = 0; offset < all.Total; offset += 7)
+        {
+            WorkspaceSearchResult page = await host.WorkspaceSearchAsync(fixture.Root, "needle", caseSensitive: true, offset: offset, limit: 7);
+            Assert.Equal((180, 60), (page.Total, page.Files));
+            Assert.Equal(offset + 7 < 180, page.Truncated);
+            paged.AddRange(page.Matches.Select(m => $"{m.Path}:{m.Line}:{m.Character}"));
+        }
+
+        Assert.Equal(expected, paged);
+        Assert.Empty((await host.WorkspaceSearchAsync(fixture.Root, "needle", caseSensitive: true, offset: 180)).Matches);
+    }
+
+    [Fact]
     public async Task TwoHostsOnOneWorkspace_ShareTheStore()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");

@@ -56,10 +56,9 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         (int offset, int limit) = Paging(parameters.Offset, parameters.Limit);
         return this.RunAsync(workspace, cancellationToken, (database, image, counts) =>
         {
-            (List<WorkspaceSearchMatch> all, int files) = TextSearch.Find(database, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, cancellationToken);
-            List<WorkspaceSearchMatch> page = [.. all.Skip(offset).Take(limit)];
-            bool truncated = offset + page.Count < all.Count;
-            return new WorkspaceSearchResult(query, page, all.Count, offset, limit, truncated, truncated ? offset + page.Count : null, files, counts.Indexed, counts.Reindexed);
+            (List<WorkspaceSearchMatch> page, int total, int files) = TextSearch.Find(database, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, offset, limit, cancellationToken);
+            bool truncated = offset + page.Count < total;
+            return new WorkspaceSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, files, counts.Indexed, counts.Reindexed);
         });
     }
 

@@ -10,14 +10,16 @@ namespace SharpClaw.Server.Store;
 /// the FTS5 trigram index which files contain all its trigrams (case-insensitively), shorter literals and regular expressions
 /// scan every indexed file; each candidate's lines are then matched exactly (case as asked). Path globs use
 /// <see cref="PathGlob"/>; a glob without '/' matches at any depth (<c>*Tests.cs</c>). One match per line,
-/// reported at its first occurrence, the line trimmed and cut at 200 characters.
+/// reported at its first occurrence, the line trimmed and cut at 200 characters. Only the requested page is kept
+/// (a bounded heap in path, line, column order) and only its lines are cut out of the text: a query matching
+/// hundreds of thousands of lines counts them without making an answer item of each.
 /// </summary>
 internal static class TextSearch
 {
     private const int MaxLineText = 200;
     private static readonly TimeSpan RegexTimeout = TimeSpan.FromSeconds(2);
 
-    public static (List<WorkspaceSearchMatch> Matches, int Files) Find(StoreDatabase database, string query, bool regex, bool caseSensitive, IReadOnlyList<string>? globs, CancellationToken cancellationToken)
+    public static (List<WorkspaceSearchMatch> Page, int Total, int Files) Find(StoreDatabase database, string query, bool regex, bool caseSensitive, IReadOnlyList<string>? globs, int offset, int limit, CancellationToken cancellationToken)
     {
         Regex matcher;
         try
@@ -42,7 +44,10 @@ internal static class TextSearch
             command.Parameters.AddWithValue("$trigrams", trigrams);
         }
 
-        List<WorkspaceSearchMatch> matches = [];
+        // A max-heap of the first offset+limit matches in answer order: its top is the last one kept.
+        int keep = offset + limit;
+        PriorityQueue<WorkspaceSearchMatch, WorkspaceSearchMatch> kept = new(keep + 1, Comparer<WorkspaceSearchMatch>.Create((a, b) => Compare(b, a)));
+        int total = 0;
         int files = 0;
         using SqliteDataReader reader = command.ExecuteReader();
         while (reader.Read())
@@ -54,22 +59,27 @@ internal static class TextSearch
                 continue;
             }
 
-            int before = matches.Count;
+            int lines;
             try
             {
-                MatchLines(path, reader.GetString(1), matcher, matches);
+                lines = MatchLines(path, reader.GetString(1), matcher, kept, keep);
             }
             catch (RegexMatchTimeoutException)
             {
                 throw SemanticException.InvalidRequest($"The regular expression '{query}' took too long on {path}; make it more specific.");
             }
 
-            files += matches.Count > before ? 1 : 0;
+            total += lines;
+            files += lines > 0 ? 1 : 0;
         }
 
-        matches.Sort((a, b) => string.CompareOrdinal(a.Path, b.Path) is int byPath and not 0 ? byPath : a.Line != b.Line ? a.Line.CompareTo(b.Line) : a.Character.CompareTo(b.Character));
-        return (matches, files);
+        List<WorkspaceSearchMatch> page = [.. kept.UnorderedItems.Select(item => item.Element)];
+        page.Sort(Compare);
+        return ([.. page.Skip(offset)], total, files);
     }
+
+    /// <summary>The answer's order: path (ordinal), then line, then column.</summary>
+    private static int Compare(WorkspaceSearchMatch a, WorkspaceSearchMatch b) => Compare(a.Path, a.Line, a.Character, b);
 
     /// <summary>
     /// Every distinct trigram of the literal (in code points, as the FTS5 tokenizer counts) as an AND query
@@ -93,8 +103,10 @@ internal static class TextSearch
         return string.Join(" AND ", terms);
     }
 
-    private static void MatchLines(string path, string text, Regex matcher, List<WorkspaceSearchMatch> matches)
+    /// <summary>Counts the file's matching lines; a line that belongs among the first <paramref name="keep"/> of the answer is cut out and kept.</summary>
+    private static int MatchLines(string path, string text, Regex matcher, PriorityQueue<WorkspaceSearchMatch, WorkspaceSearchMatch> kept, int keep)
     {
+        int count = 0;
         int line = 1;
         int lineStart = 0;
         int lastLine = 0;
@@ -118,9 +130,29 @@ internal static class TextSearch
             }
 
             lastLine = line;
+            count++;
+            int character = match.Index - lineStart + 1;
+            if (kept.Count == keep && Compare(path, line, character, kept.Peek()) >= 0)
+            {
+                continue; // After every kept match: counted, never shown.
+            }
+
             int lineEnd = text.IndexOf('\n', lineStart);
             string lineText = text[lineStart..(lineEnd < 0 ? text.Length : lineEnd)].TrimEnd('\r').Trim();
-            matches.Add(new WorkspaceSearchMatch(path, line, match.Index - lineStart + 1, lineText.Length > MaxLineText ? lineText[..MaxLineText] + "…" : lineText));
+            WorkspaceSearchMatch found = new(path, line, character, lineText.Length > MaxLineText ? lineText[..MaxLineText] + "…" : lineText);
+            if (kept.Count < keep)
+            {
+                kept.Enqueue(found, found);
+            }
+            else
+            {
+                kept.DequeueEnqueue(found, found);
+            }
         }
+
+        return count;
     }
+
+    private static int Compare(string path, int line, int character, WorkspaceSearchMatch b) =>
+        string.CompareOrdinal(path, b.Path) is int byPath and not 0 ? byPath : line != b.Line ? line.CompareTo(b.Line) : character.CompareTo(b.Character);
 }
