@@ -305,6 +305,54 @@ public sealed class StoreSearchTests
     }
 
     [Fact]
+    public async Task SymbolSearch_OverAnIndexSearchedInSlices_RanksAsOne()
+    {
+        // More than 20,000 declarations: the index is searched in slices on every core, each keeping its own best.
+        // The exact matches sit in the first, a middle and the last file; pages must still be slices of one ranking.
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        const int Files = 100;
+        const int Members = 220;
+        foreach (int i in Enumerable.Range(0, Files))
+        {
+            System.Text.StringBuilder text = new($"namespace Many;\n\npublic class Big{i}\n{{\n");
+            if (i is 0 or 57 or Files - 1)
+            {
+                text.Append("    public int GenValue() => 0;\n");
+            }
+
+            foreach (int m in Enumerable.Range(0, Members))
+            {
+                text.Append(System.Globalization.CultureInfo.InvariantCulture, $"    public int GenValue{(m * 7919 % Members) + (i * 1000)}() => 0;\n");
+            }
+
+            fixture.Write($"src/Many/File{i:D3}.cs", text.Append("}\n").ToString());
+        }
+
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+        SymbolSearchResult all = await host.SymbolSearchAsync(fixture.Root, "GenValue", limit: 200);
+        Assert.Equal(3 + (Files * Members), all.Total);
+        Assert.Equal(["src/Many/File000.cs:5", "src/Many/File057.cs:5", "src/Many/File099.cs:5"], all.Items.Take(3).Select(i => $"{i.Path}:{i.Line}"));
+
+        // Then prefix matches, shortest names first, then by path and line: GenValue0 .. GenValue9, GenValue10 ..
+        List<SymbolSearchItem> prefix = [.. all.Items.Skip(3)];
+        Assert.All(prefix.Zip(prefix.Skip(1)), pair => Assert.True(
+            pair.First.Name.Length < pair.Second.Name.Length || (pair.First.Name.Length == pair.Second.Name.Length && string.CompareOrdinal($"{pair.First.Path}:{pair.First.Line:D5}", $"{pair.Second.Path}:{pair.Second.Line:D5}") < 0),
+            $"{pair.First.Name} ({pair.First.Path}:{pair.First.Line}) ranked before {pair.Second.Name} ({pair.Second.Path}:{pair.Second.Line})"));
+        Assert.Equal("Big0.GenValue0()", prefix[0].Name);
+
+        List<string> paged = [];
+        for (int offset = 0; offset < 200; offset += 37)
+        {
+            SymbolSearchResult page = await host.SymbolSearchAsync(fixture.Root, "GenValue", offset: offset, limit: Math.Min(37, 200 - offset));
+            Assert.Equal(all.Total, page.Total);
+            paged.AddRange(page.Items.Select(i => $"{i.Path}:{i.Line}:{i.Name}"));
+        }
+
+        Assert.Equal(all.Items.Select(i => $"{i.Path}:{i.Line}:{i.Name}"), paged);
+    }
+
+    [Fact]
     public async Task WorkspaceSearch_PagesOfAQueryMatchingMany_ConcatenateToItsFullOrder()
     {
         // Only offset+limit matches are kept while scanning, and rows come in the store's order (an edited file's row

@@ -54,6 +54,15 @@ internal sealed class IndexImage
 
     public Dictionary<string, IndexedFile> Files { get; }
 
+    /// <summary>The files as an array, so a search can split them over the cores; made again after a change.</summary>
+    public KeyValuePair<string, IndexedFile>[] Entries => this.entries ??= [.. this.Files];
+
+    /// <summary>How many declarations the files hold (<see cref="Entries"/>' time).</summary>
+    public int DeclarationCount => this.declarationCount ??= this.Files.Values.Sum(f => f.Declarations.Length);
+
+    private KeyValuePair<string, IndexedFile>[]? entries;
+    private int? declarationCount;
+
     /// <summary>
     /// The <see cref="WorkspaceTree.Version"/> the image was last found to match file for file (-1: not since it was
     /// read): while the tree and the image stay as they were, a refresh has nothing to compare.
@@ -77,6 +86,8 @@ internal sealed class IndexImage
     /// </summary>
     public void Apply(IEnumerable<KeyValuePair<string, IndexedFile?>> changes, long versionInsideWrite)
     {
+        this.entries = null;
+        this.declarationCount = null;
         foreach ((string path, IndexedFile? file) in changes)
         {
             if (file is null)

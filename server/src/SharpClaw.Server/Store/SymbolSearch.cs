@@ -13,6 +13,14 @@ namespace SharpClaw.Server.Store;
 /// </summary>
 internal static class SymbolSearch
 {
+    /// <summary>Below this many declarations one thread answers sooner than several can be started.</summary>
+    private const int ParallelDeclarations = 20_000;
+
+    /// <summary>More slices than cores, so a core that starts late still finds slices left to take.</summary>
+    private const int SlicesPerCore = 4;
+
+    private const int MaxCores = 4;
+
     private static readonly HashSet<string> Kinds = new(StringComparer.Ordinal)
     {
         "namespace", "class", "record", "struct", "interface", "enum", "delegate", "method", "constructor", "operator", "property", "field", "event",
@@ -33,14 +41,32 @@ internal static class SymbolSearch
             name = name[(dot + 1)..];
         }
 
-        // Only the best offset+limit are kept (a bounded max-heap: its top is the worst kept), so a query that
-        // matches ten thousand names sorts fifty; the total still counts every match.
+        // Only the best offset+limit of each slice are kept (a bounded max-heap: its top is the worst kept), so a query
+        // that matches ten thousand names sorts fifty; the total still counts every match. A large index is split in
+        // slices searched on all cores; the best of the union of the slices' best is the best of all.
         int keep = offset + limit;
+        KeyValuePair<string, IndexedFile>[] entries = image.Entries;
+        int slices = image.DeclarationCount < ParallelDeclarations ? 1 : SlicesPerCore * Math.Min(Environment.ProcessorCount, MaxCores);
+        (List<Candidate> Kept, int Total)[] found = new (List<Candidate>, int)[slices];
+        ulong wanted = NameMask.Of(name);
+        int size = (entries.Length + slices - 1) / slices;
+        Parallel.For(0, slices, new ParallelOptions { MaxDegreeOfParallelism = Math.Min(Environment.ProcessorCount, MaxCores) }, slice =>
+            found[slice] = Scan(entries, slice * size, Math.Min(entries.Length, (slice + 1) * size), name, wanted, kind, container, keep));
+
+        List<Candidate> kept = [.. found.SelectMany(f => f.Kept)];
+        kept.Sort(Candidate.Compare);
+        List<SymbolSearchItem> page = [.. kept.Take(keep).Skip(offset).Select(c => new SymbolSearchItem(c.Declaration.Display, c.Declaration.Kind, c.Declaration.Container, c.Declaration.Signature, c.Path, c.Declaration.Line, c.Declaration.Character, c.Declaration.EndLine, c.Declaration.EndCharacter))];
+        return (page, found.Sum(f => f.Total));
+    }
+
+    /// <summary>One slice of the files: its matches' count and its best <paramref name="keep"/>.</summary>
+    private static (List<Candidate> Kept, int Total) Scan(KeyValuePair<string, IndexedFile>[] entries, int from, int to, string name, ulong wanted, string? kind, string? container, int keep)
+    {
         PriorityQueue<Candidate, Candidate> best = new(keep + 1, Comparer<Candidate>.Create((a, b) => Candidate.Compare(b, a)));
         int total = 0;
-        ulong wanted = NameMask.Of(name);
-        foreach ((string path, IndexedFile file) in image.Files)
+        for (int f = from; f < to; f++)
         {
+            (string path, IndexedFile file) = entries[f];
             ulong[] masks = file.NameMasks;
             for (int i = 0; i < masks.Length; i++)
             {
@@ -74,10 +100,7 @@ internal static class SymbolSearch
             }
         }
 
-        List<Candidate> kept = [.. best.UnorderedItems.Select(item => item.Element)];
-        kept.Sort(Candidate.Compare);
-        List<SymbolSearchItem> page = [.. kept.Skip(offset).Select(c => new SymbolSearchItem(c.Declaration.Display, c.Declaration.Kind, c.Declaration.Container, c.Declaration.Signature, c.Path, c.Declaration.Line, c.Declaration.Character, c.Declaration.EndLine, c.Declaration.EndCharacter))];
-        return (page, total);
+        return ([.. best.UnorderedItems.Select(item => item.Element)], total);
     }
 
     /// <summary>A scored declaration; only the requested page becomes answer items.</summary>
