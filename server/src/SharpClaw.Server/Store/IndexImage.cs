@@ -1,40 +1,13 @@
 using Microsoft.Data.Sqlite;
+using SharpClaw.Server.Semantic.Navigation;
 
 namespace SharpClaw.Server.Store;
 
 /// <summary>One indexed file as the image holds it: its row's stamps and hash, and its declarations.</summary>
 internal sealed record IndexedFile(long Id, long Size, long Mtime, string Hash, SyntaxDeclaration[] Declarations)
 {
-    /// <summary>Per declaration, the characters its name holds (<see cref="NameMask"/>), so a search skips most names without reading them.</summary>
-    public ulong[] NameMasks { get; } = [.. Declarations.Select(d => NameMask.Of(d.Name))];
-}
-
-/// <summary>
-/// The set of characters in a name, ignoring case, as 64 bits: a–z, 0–9, '_' and one bit for anything else.
-/// A name can match a query (each match kind implies the query is a subsequence of the name) only if
-/// its mask holds every bit of the query's.
-/// </summary>
-internal static class NameMask
-{
-    public static ulong Of(string text)
-    {
-        ulong mask = 0;
-        foreach (char c in text)
-        {
-            mask |= 1UL << Bit(c);
-        }
-
-        return mask;
-    }
-
-    private static int Bit(char c) => c switch
-    {
-        >= 'a' and <= 'z' => c - 'a',
-        >= 'A' and <= 'Z' => c - 'A',
-        >= '0' and <= '9' => 26 + (c - '0'),
-        '_' => 36,
-        _ => 37 + (char.ToLowerInvariant(c) % 27),
-    };
+    /// <summary>Per declaration, the characters its name holds (<see cref="NameFilter.NameMask"/>), so a search skips most names without reading them.</summary>
+    public ulong[] NameMasks { get; } = [.. Declarations.Select(d => NameFilter.NameMask(d.Name))];
 }
 
 /// <summary>

@@ -9,7 +9,7 @@ namespace SharpClaw.Server.Store;
 /// csharp_symbols uses (<see cref="SymbolsService.Score"/>: exact, prefix, camel humps, substring), then types
 /// before members before fields, then shorter names (JsConv: JsonConverter before CustomJsonConverter), then path and position. A dotted query (<c>Calculator.Add</c>) searches the
 /// last segment inside containers ending with the rest. Searched in this host's <see cref="IndexImage"/>: the
-/// query as a subsequence narrows the declarations, the score decides.
+/// query's characters (<see cref="NameFilter"/>) narrow the declarations, the score decides.
 /// </summary>
 internal static class SymbolSearch
 {
@@ -48,7 +48,7 @@ internal static class SymbolSearch
         KeyValuePair<string, IndexedFile>[] entries = image.Entries;
         int slices = image.DeclarationCount < ParallelDeclarations ? 1 : SlicesPerCore * Math.Min(Environment.ProcessorCount, MaxCores);
         (List<Candidate> Kept, int Total)[] found = new (List<Candidate>, int)[slices];
-        ulong wanted = NameMask.Of(name);
+        ulong wanted = NameFilter.QueryMask(name);
         int size = (entries.Length + slices - 1) / slices;
         Parallel.For(0, slices, new ParallelOptions { MaxDegreeOfParallelism = Math.Min(Environment.ProcessorCount, MaxCores) }, slice =>
             found[slice] = Scan(entries, slice * size, Math.Min(entries.Length, (slice + 1) * size), name, wanted, kind, container, keep));
@@ -70,13 +70,13 @@ internal static class SymbolSearch
             ulong[] masks = file.NameMasks;
             for (int i = 0; i < masks.Length; i++)
             {
-                if ((masks[i] & wanted) != wanted)
+                if (!NameFilter.MayMatch(masks[i], wanted))
                 {
                     continue;
                 }
 
                 SyntaxDeclaration d = file.Declarations[i];
-                if ((kind is not null && d.Kind != kind) || !IsSubsequence(name, d.Name))
+                if ((kind is not null && d.Kind != kind) || !NameFilter.MayBeSubsequence(name, d.Name))
                 {
                     continue;
                 }
@@ -115,34 +115,6 @@ internal static class SymbolSearch
             order = order != 0 ? order : a.Declaration.Line.CompareTo(b.Declaration.Line);
             return order != 0 ? order : a.Declaration.Character.CompareTo(b.Declaration.Character);
         }
-    }
-
-    /// <summary>
-    /// The query's characters appear in the name in order, ignoring case (<c>CoTo</c> in <c>ComputeTotal</c>): each
-    /// match quality (exact, prefix, camel humps, substring) implies it, so it skips most names before scoring.
-    /// </summary>
-    private static bool IsSubsequence(string query, string name)
-    {
-        int at = 0;
-        foreach (char c in query)
-        {
-            at = IndexOfIgnoreCase(name, c, at);
-            if (at < 0)
-            {
-                return false;
-            }
-
-            at++;
-        }
-
-        return true;
-    }
-
-    private static int IndexOfIgnoreCase(string text, char c, int start)
-    {
-        char lower = char.ToLowerInvariant(c);
-        char upper = char.ToUpperInvariant(c);
-        return lower == upper ? text.IndexOf(c, start) : text.AsSpan(start).IndexOfAny(lower, upper) is int found and >= 0 ? start + found : -1;
     }
 
     /// <summary>The container equals the wanted one or ends with it at a dot (Core.Calculator matches Calc.Core.Calculator).</summary>

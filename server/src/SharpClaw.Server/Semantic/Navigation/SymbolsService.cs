@@ -66,8 +66,21 @@ public sealed class SymbolsService(SemanticContextCache cache)
 
             // Filtered by name before deduplicating: symbols that share a display name share their name, so the groups
             // are the same, and a warm query no longer deduplicates the whole index.
-            List<SymbolMatch> named = SymbolResolver.Deduplicate([.. (await SymbolResolver.IndexAsync(lease.Solution, cancellationToken).ConfigureAwait(false)).All
-                .Where(m => selected.Contains(m.Project.Id) && m.Symbol is not IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor } && Score(m.Symbol.Name, query) < int.MaxValue)]);
+            SymbolIndex index = await SymbolResolver.IndexAsync(lease.Solution, cancellationToken).ConfigureAwait(false);
+            ulong wanted = NameFilter.QueryMask(query);
+            List<SymbolMatch> matching = [];
+            for (int i = 0; i < index.All.Count; i++)
+            {
+                SymbolMatch m = index.All[i];
+                if (NameFilter.MayMatch(index.NameMasks[i], wanted) && selected.Contains(m.Project.Id)
+                    && m.Symbol is not IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor }
+                    && NameFilter.MayBeSubsequence(query, m.Symbol.Name) && Score(m.Symbol.Name, query) < int.MaxValue)
+                {
+                    matching.Add(m);
+                }
+            }
+
+            List<SymbolMatch> named = SymbolResolver.Deduplicate(matching);
             List<(SymbolMatch Match, int Score, SourceLocation Location)> found = [];
             foreach (SymbolMatch match in named)
             {
@@ -204,7 +217,7 @@ public sealed class SymbolsService(SemanticContextCache cache)
     /// Lower is better: exact (case-sensitive, then not), prefix (the same), camel humps (<c>FeMa</c> →
     /// <c>FeatureManager</c>: a deliberate abbreviation), substring (the same); int.MaxValue: no match.
     /// </summary>
-    internal static int Score(string name, string query)
+    public static int Score(string name, string query)
     {
         if (name.Equals(query, StringComparison.Ordinal))
         {

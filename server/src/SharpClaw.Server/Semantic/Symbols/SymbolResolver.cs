@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Navigation;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 
@@ -15,8 +16,11 @@ internal sealed class SymbolIndex
     public SymbolIndex(List<SymbolMatch> all)
     {
         this.All = all;
-        foreach (SymbolMatch match in all)
+        this.NameMasks = new ulong[all.Count];
+        for (int i = 0; i < all.Count; i++)
         {
+            SymbolMatch match = all[i];
+            this.NameMasks[i] = NameFilter.NameMask(match.Symbol.Name);
             IReadOnlyList<string> tail = NameQuery.TailOf(match.Display);
             Add(this.byName, tail[^1], match);
             if (tail.Count > 1)
@@ -27,6 +31,9 @@ internal sealed class SymbolIndex
     }
 
     public List<SymbolMatch> All { get; }
+
+    /// <summary>Per entry of <see cref="All"/>, the characters of its simple name (<see cref="NameFilter.NameMask"/>): a name search skips most symbols without reading them.</summary>
+    public ulong[] NameMasks { get; }
 
     /// <summary>
     /// The only symbols that can match <paramref name="query"/>, in index order: those whose display name ends
