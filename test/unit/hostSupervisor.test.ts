@@ -242,7 +242,7 @@ describe('the host supervisor (fake transport)', () => {
     const seen: number[] = [];
     host.onLoadProgress((progress) => seen.push(progress.projectIndex));
     await host.status();
-    const progress = { target: 'A.sln', configuration: 'Debug', targetFramework: null, projectCount: 2, currentProject: 'A', percent: null };
+    const progress = { kind: 'load' as const, target: 'A.sln', configuration: 'Debug', targetFramework: null, projectCount: 2, currentProject: 'A', percent: null };
     transport.last.callbacks.onProgress({ ...progress, projectIndex: 1 });
     transport.last.callbacks.onProgress({ ...progress, projectIndex: 2 });
     assert.deepEqual(seen, [1, 2]);

@@ -5,11 +5,12 @@ import * as assert from 'node:assert/strict';
 import { editTool } from '../../src/engine/tools/edits/editTools';
 import { lspTool } from '../../src/engine/tools/lsp/lspTool';
 import { navigateTool } from '../../src/engine/tools/navigation/navigationTools';
+import { symbolSearchTool } from '../../src/engine/tools/store/storeTools';
 import type { ToolOutcome } from '../../src/engine/tools/runTool';
 import type { LoadProgress } from '../../src/engine/protocol/callbacks';
 import { withinLoadWait } from '../../src/surfaces/mcp/mcpLoadWait';
 
-const progress: LoadProgress = { target: 'App.slnx', configuration: 'Debug', targetFramework: null, projectIndex: 2, projectCount: 5, currentProject: 'src/Core/Core.csproj', percent: 40 };
+const progress: LoadProgress = { kind: 'load', target: 'App.slnx', configuration: 'Debug', targetFramework: null, projectIndex: 2, projectCount: 5, currentProject: 'src/Core/Core.csproj', percent: 40 };
 const answered: ToolOutcome = { ok: true, text: 'the answer', data: {} };
 
 /** A call that answers after `ms` milliseconds. */
@@ -20,6 +21,13 @@ describe('mcp load wait', () => {
     const outcome = await withinLoadWait(navigateTool, { action: 'references', symbol: 'A.B' }, { loading: () => progress }, 0.05, after(2_000));
     assert.equal(outcome.ok, false);
     assert.equal(outcome.text, 'error loading: Roslyn is still loading the workspace: Loading App.slnx 40% (project 2 of 5, src/Core/Core.csproj). The load goes on; call again shortly (lsp with action=status shows its progress).');
+  });
+
+  it('says a syntax index build is under way, with the file it reached, not a project count', async () => {
+    const index: LoadProgress = { kind: 'index', target: 'syntax index of efcore', configuration: '', targetFramework: null, projectIndex: 4100, projectCount: 11522, currentProject: 'parsed src/EFCore/DbContext.cs', percent: 35 };
+    const outcome = await withinLoadWait(symbolSearchTool, { query: 'DbContext' }, { loading: () => index }, 0.05, after(2_000));
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.text, "error loading: SharpClaw is still building the workspace's syntax index: Building the syntax index of efcore 35% (parsed src/EFCore/DbContext.cs). The build goes on; call again shortly (lsp with action=status shows its progress).");
   });
 
   it('keeps waiting when no load is in progress, and answers as soon as the call does', async () => {

@@ -85,7 +85,7 @@ describe('answering the host\'s evaluation authorization requests', () => {
 
   it('forwards only well-formed progress', () => {
     const { notify, progress } = harness({ request: async () => ({ granted: false, source: 'policy' }) }, '/ws');
-    notify({ target: 'App.slnx', configuration: 'Debug', targetFramework: null, projectIndex: 1, projectCount: 2, currentProject: 'A', percent: 50 });
+    notify({ kind: 'load', target: 'App.slnx', configuration: 'Debug', targetFramework: null, projectIndex: 1, projectCount: 2, currentProject: 'A', percent: 50 });
     notify({ nonsense: true });
     assert.equal(progress.length, 1);
   });

@@ -39,7 +39,7 @@ function progressBar(progress: NonNullable<LoadProgress>): HTMLElement {
   return element(
     'div',
     { className: 'progress', attrs: { role: 'progressbar', 'aria-valuenow': String(percent), 'aria-valuemin': '0', 'aria-valuemax': '100', 'data-testid': 'load-progress' } },
-    element('div', { text: `Loading ${progress.target}: ${progress.projectIndex}/${progress.projectCount} ${progress.currentProject} (${percent}%)` }),
+    element('div', { text: progress.kind === 'index' ? `Building the ${progress.target}: ${progress.currentProject} (${percent}%)` : `Loading ${progress.target}: ${progress.projectIndex}/${progress.projectCount} ${progress.currentProject} (${percent}%)` }),
     element('div', { className: 'bar' }, bar),
   );
 }

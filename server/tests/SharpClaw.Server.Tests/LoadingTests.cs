@@ -19,7 +19,7 @@ public sealed class LoadingTests
 
         Assert.True(await Poll.UntilAsync(() => host.Client.Progress.Count >= 4, TimeSpan.FromSeconds(10)));
         IReadOnlyList<LoadProgressParams> progress = host.Client.Progress;
-        Assert.Equal(new LoadProgressParams("Calculator.slnx", "Debug", null, 0, 3, "Calculator.slnx", 0), progress[0]);
+        Assert.Equal(new LoadProgressParams(ProgressKind.Load, "Calculator.slnx", "Debug", null, 0, 3, "Calculator.slnx", 0), progress[0]);
         Assert.Equal([1, 2, 3], progress.Skip(1).Select(p => p.ProjectIndex));
         Assert.All(progress.Skip(1), p => Assert.Equal(3, p.ProjectCount));
         Assert.Equal(100, progress[^1].Percent);

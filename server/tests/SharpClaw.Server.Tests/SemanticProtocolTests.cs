@@ -77,9 +77,9 @@ public sealed class SemanticProtocolTests
     [Fact]
     public void LoadProgress_Shape()
     {
-        string json = JsonSerializer.Serialize(new LoadProgressParams("App.slnx", "Debug", "net8.0", 2, 5, "src/A/A.csproj", 40), ProtocolJsonContext.Default.LoadProgressParams);
+        string json = JsonSerializer.Serialize(new LoadProgressParams(ProgressKind.Load, "App.slnx", "Debug", "net8.0", 2, 5, "src/A/A.csproj", 40), ProtocolJsonContext.Default.LoadProgressParams);
 
-        Assert.Equal("""{"target":"App.slnx","configuration":"Debug","targetFramework":"net8.0","projectIndex":2,"projectCount":5,"currentProject":"src/A/A.csproj","percent":40}""", json);
+        Assert.Equal("""{"kind":"load","target":"App.slnx","configuration":"Debug","targetFramework":"net8.0","projectIndex":2,"projectCount":5,"currentProject":"src/A/A.csproj","percent":40}""", json);
     }
 
     [Fact]

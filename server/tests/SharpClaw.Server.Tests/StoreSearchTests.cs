@@ -353,6 +353,39 @@ public sealed class StoreSearchTests
     }
 
     [Fact]
+    public async Task LargeIndexBuild_ReportsProgress_ASmallRefreshDoesNot()
+    {
+        // A first index of hundreds of files takes seconds to minutes: the host reports it as loadProgress of kind
+        // index (each file parsed, then stored), which every surface shows and an MCP call answers with when it
+        // outlasts its wait. A refresh of one file reports nothing.
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        const int Files = 600;
+        for (int i = 0; i < Files; i++)
+        {
+            fixture.Write($"src/Many/File{i:D3}.cs", $"namespace Many;\n\npublic class Generated{i}\n{{\n    public int Value{i} => {i};\n}}\n");
+        }
+
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+        Assert.Equal(Files + 4, (await host.SymbolSearchAsync(fixture.Root, "Generated599")).ReindexedFiles);
+        int steps = 2 * (Files + 4);
+        Assert.True(await Poll.UntilAsync(() => host.Client.Progress.Any(p => p.ProjectIndex == steps), TimeSpan.FromSeconds(10)), "no final progress step");
+        IReadOnlyList<LoadProgressParams> progress = host.Client.Progress;
+        string target = "syntax index of " + Path.GetFileName(fixture.Root);
+        Assert.All(progress, p => Assert.Equal((ProgressKind.Index, target, steps), (p.Kind, p.Target, p.ProjectCount)));
+        Assert.Equal((0, 0, $"{Files + 4} files to parse"), (progress[0].ProjectIndex, progress[0].Percent ?? -1, progress[0].CurrentProject));
+        Assert.Equal(100, progress[^1].Percent);
+        Assert.True(progress.Count is > 50 and <= 101, $"{progress.Count} steps: one per percent moved");
+        Assert.Equal(progress.Select(p => p.Percent ?? -1).Order(), progress.Select(p => p.Percent ?? -1));
+        Assert.Contains(progress, p => p.CurrentProject.StartsWith("parsed src/", StringComparison.Ordinal));
+        Assert.StartsWith("stored src/", progress[^1].CurrentProject, StringComparison.Ordinal);
+
+        fixture.Edit("src/Many/File007.cs", t => t.Replace("Generated7", "Renamed7", StringComparison.Ordinal));
+        Assert.Equal(1, (await host.SymbolSearchAsync(fixture.Root, "Renamed7")).ReindexedFiles);
+        Assert.Equal(progress.Count, host.Client.Progress.Count);
+    }
+
+    [Fact]
     public async Task WorkspaceSearch_PagesOfAQueryMatchingMany_ConcatenateToItsFullOrder()
     {
         // Only offset+limit matches are kept while scanning, and rows come in the store's order (an edited file's row

@@ -26,7 +26,17 @@ export function describeHostState(state: HostState): string {
   }
 }
 
-/** A load's progress as lsp status and the loading error say it: "Loading Calculator.slnx 40%" (no percentage when Roslyn gives none). */
-export function describeLoadProgress(progress: { target: string; percent: number | null }): string {
-  return `Loading ${progress.target}${progress.percent === null ? '' : ` ${progress.percent}%`}`;
+type ProgressStep = { kind: 'load' | 'index'; target: string; percent: number | null; projectIndex: number; projectCount: number; currentProject: string };
+
+/**
+ * A load's progress as lsp status and the loading error say it: "Loading Calculator.slnx 40%" (no percentage when
+ * Roslyn gives none), or a syntax index build's: "Building the syntax index of efcore 40%".
+ */
+export function describeLoadProgress(progress: Pick<ProgressStep, 'kind' | 'target' | 'percent'>): string {
+  return `${progress.kind === 'index' ? 'Building the' : 'Loading'} ${progress.target}${progress.percent === null ? '' : ` ${progress.percent}%`}`;
+}
+
+/** Where a step is: "project 2 of 5, src/A/A.csproj" for a load, "parsed src/A/B.cs" for an index build (its counts are file steps, not projects). */
+export function describeProgressStep(progress: Omit<ProgressStep, 'target' | 'percent'>): string {
+  return progress.kind === 'index' ? progress.currentProject : `project ${progress.projectIndex} of ${progress.projectCount}, ${progress.currentProject}`;
 }

@@ -20,6 +20,8 @@ export const AuthorizeEvaluationResultSchema = z.object({
 });
 
 export const LoadProgressSchema = z.object({
+  /** load: a workspace load, counted in projects; index: the store's syntax index being built, counted in file steps (parsed, then stored). */
+  kind: z.enum(['load', 'index']),
   target: z.string(),
   configuration: z.string(),
   targetFramework: z.string().nullable(),

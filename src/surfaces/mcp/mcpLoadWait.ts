@@ -5,7 +5,7 @@
 // later call finds it further along or done. Calls of tools that write or build keep waiting:
 // answering before they finish could tell the agent nothing happened when something did.
 import { ToolError } from '../../engine/errors';
-import { describeLoadProgress } from '../../engine/host/hostState';
+import { describeLoadProgress, describeProgressStep } from '../../engine/host/hostState';
 import type { HostSessionControl, AnyToolDefinition } from '../../engine/tools/toolDefinition';
 import type { ToolOutcome } from '../../engine/tools/runTool';
 import { parseToolInput } from '../../engine/tools/toolInput';
@@ -44,11 +44,14 @@ export async function withinLoadWait(
         timer = setTimeout(check, recheckMs);
         return;
       }
-      // projectIndex counts the projects Roslyn has reached; 0 while the solution is still being evaluated.
-      const step = progress.projectIndex > 0 ? ` (project ${progress.projectIndex} of ${progress.projectCount}, ${progress.currentProject})` : ' (evaluating the projects)';
+      // projectIndex counts the projects Roslyn has reached (the index's file steps); 0 while the solution is still being evaluated.
+      const index = progress.kind === 'index';
+      const step = progress.projectIndex > 0 ? ` (${describeProgressStep(progress)})` : index ? '' : ' (evaluating the projects)';
       const error = new ToolError(
         'loading',
-        `Roslyn is still loading the workspace: ${describeLoadProgress(progress)}${step}. The load goes on; call again shortly (lsp with action=status shows its progress).`,
+        index
+          ? `SharpClaw is still building the workspace's syntax index: ${describeLoadProgress(progress)}${step}. The build goes on; call again shortly (lsp with action=status shows its progress).`
+          : `Roslyn is still loading the workspace: ${describeLoadProgress(progress)}${step}. The load goes on; call again shortly (lsp with action=status shows its progress).`,
       );
       resolve({ ok: false, error, text: error.render() });
     };

@@ -55,6 +55,28 @@ describe('sharpclaw tool csharp_symbol_search / csharp_workspace_search', functi
     assert.deepEqual(fs.readdirSync(workspace, { recursive: true, encoding: 'utf8' }).filter((file) => /\.db/.test(file)), []);
   });
 
+  it('shows the progress of a large first index on stderr, and none for a refresh', () => {
+    for (let i = 0; i < 520; i++) {
+      const folder = path.join(workspace, 'Generated', `Area${Math.floor(i / 100)}`);
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, `Type${i}.cs`), `namespace Generated;\n\npublic sealed class Type${i}\n{\n    public int Value${i} => ${i};\n}\n`);
+    }
+    const first = run('csharp_symbol_search', { query: 'Type519' });
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /^Generated\/Area5\/Type519\.cs:3:21 class Type519$/m);
+    const lines = first.stderr.trim().split('\n');
+    const name = path.basename(workspace);
+    assert.match(lines[0], new RegExp(`^Building the syntax index of ${name} 0% \\(5\\d\\d files to parse\\)$`));
+    assert.match(lines.find((line) => line.includes('parsed ')) ?? '', new RegExp(`^Building the syntax index of ${name} \\d+% \\(parsed [\\w/]+\\.cs\\)$`));
+    assert.match(lines[lines.length - 1], new RegExp(`^Building the syntax index of ${name} 100% \\(stored [\\w/]+\\.cs\\)$`));
+
+    fs.appendFileSync(path.join(workspace, 'Generated', 'Area0', 'Type7.cs'), 'public sealed class Added7 { }\n');
+    const again = run('csharp_symbol_search', { query: 'Added7' });
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stdout, /class Added7$/m);
+    assert.equal(again.stderr, '');
+  });
+
   it('rejects a bad regular expression as a typed error', () => {
     const result = run('csharp_workspace_search', { query: '(', regex: true });
     assert.equal(result.status, 2, 'invalid input exits 2');

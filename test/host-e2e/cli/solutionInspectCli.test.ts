@@ -54,7 +54,7 @@ describe('sharpclaw tool dotnet_solution_inspect', function () {
     assert.equal(tests.isTestProject, true);
     assert.equal(tests.isTestProjectSource, 'evaluated');
     assert.match(envelope.text, /^target: Calculator\.slnx \(Debug\), 3 projects, load complete$/m);
-    assert.match(result.stderr, /loading Calculator\.slnx/, 'progress goes to stderr');
+    assert.match(result.stderr, /Loading Calculator\.slnx( \d+%)? \((evaluating|project \d of 3)/, 'progress goes to stderr');
   });
 
   it('names an ambiguous or missing target and rejects unknown arguments', () => {

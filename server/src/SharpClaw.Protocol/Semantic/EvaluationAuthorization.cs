@@ -53,9 +53,23 @@ public sealed record AuthorizeEvaluationResult
     public bool? AppliedByClient { get; init; }
 }
 
+/// <summary>What a <c>sharpclaw/loadProgress</c> step is the progress of.</summary>
+[JsonConverter(typeof(JsonStringEnumConverter<ProgressKind>))]
+public enum ProgressKind
+{
+    /// <summary>A workspace load (MSBuild evaluation, design-time build, Roslyn): the counts are projects.</summary>
+    [JsonStringEnumMemberName("load")]
+    Load,
+
+    /// <summary>The store's syntax index being built (no MSBuild): the counts are file steps (parsed, then stored).</summary>
+    [JsonStringEnumMemberName("index")]
+    Index,
+}
+
 /// <summary>
-/// Params of the server→client notification <c>sharpclaw/loadProgress</c> while a workspace loads.
+/// Params of the server→client notification <c>sharpclaw/loadProgress</c> while a workspace loads or the store builds its syntax index.
 /// </summary>
+/// <param name="Kind">A load, or a syntax index build (whose target is the workspace folder's name).</param>
 /// <param name="Target">Workspace-relative target being loaded.</param>
 /// <param name="Configuration">MSBuild Configuration.</param>
 /// <param name="TargetFramework">Requested target framework, or null.</param>
@@ -64,6 +78,7 @@ public sealed record AuthorizeEvaluationResult
 /// <param name="CurrentProject">Workspace-relative path of the project just processed (the target while starting).</param>
 /// <param name="Percent">0–100 when the count is known, else null.</param>
 public sealed record LoadProgressParams(
+    ProgressKind Kind,
     string Target,
     string Configuration,
     string? TargetFramework,

@@ -43,6 +43,7 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.AddLocalRpcTarget(new TextDocumentSyncHandler(this.State.Cache.OpenDocuments));
         this.progress = new JsonRpcLoadProgressSink(this.rpc, log);
         this.State.Cache.Progress = this.progress;
+        this.State.Store.Progress = this.progress;
         this.rpc.AddLocalRpcTarget(new SolutionInspectHandler(this.State, this.rpc, this.progress));
         this.rpc.AddLocalRpcTarget(new ProjectGraphHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new ResolveTargetHandler());

@@ -3,6 +3,7 @@ using Microsoft.Data.Sqlite;
 using SharpClaw.Protocol.Store;
 using SharpClaw.Server.Hosting;
 using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Semantic.OpenDocuments;
 
 namespace SharpClaw.Server.Store;
@@ -23,6 +24,9 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
     private const long BulkParseChars = 4 * 1024 * 1024;
 
     private readonly ConcurrentDictionary<string, WorkspaceStore> stores = new(PathUtil.Comparer);
+
+    /// <summary>Where a large index build reports its progress (<see cref="IndexProgress"/>); set by the host server.</summary>
+    public ILoadProgressSink? Progress { get; set; }
 
     public Task<SymbolSearchResult> SymbolSearchAsync(SymbolSearchParams parameters, CancellationToken cancellationToken)
     {
@@ -115,7 +119,7 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
 
                             store.Database ??= StoreDatabase.Open(workspace, this.Root(), log);
                             long started = System.Diagnostics.Stopwatch.GetTimestamp();
-                            (IndexCounts counts, IndexImage image) = SyntaxIndex.Refresh(store.Database, store.Image, store.Tree, workspace, openDocuments.Snapshot, cancellationToken);
+                            (IndexCounts counts, IndexImage image) = SyntaxIndex.Refresh(store.Database, store.Image, store.Tree, workspace, openDocuments.Snapshot, this.Progress, cancellationToken);
                             store.Image = image;
                             if (counts.Reindexed > 0)
                             {

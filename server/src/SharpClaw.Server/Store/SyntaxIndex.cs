@@ -3,6 +3,7 @@ using System.Text;
 using Microsoft.CodeAnalysis.Text;
 using Microsoft.Data.Sqlite;
 using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Semantic.OpenDocuments;
 
 namespace SharpClaw.Server.Store;
@@ -23,7 +24,7 @@ internal static class SyntaxIndex
 {
     private sealed record Change(string Path, long Size, long Mtime, string Hash, SourceText? Text);
 
-    public static (IndexCounts Counts, IndexImage Image) Refresh(StoreDatabase database, IndexImage? current, WorkspaceTree tree, string workspace, OpenDocumentSnapshot open, CancellationToken cancellationToken)
+    public static (IndexCounts Counts, IndexImage Image) Refresh(StoreDatabase database, IndexImage? current, WorkspaceTree tree, string workspace, OpenDocumentSnapshot open, ILoadProgressSink? progressSink, CancellationToken cancellationToken)
     {
         IReadOnlyList<WorkspaceFile> files = tree.Refresh(cancellationToken);
         Dictionary<string, SourceText> buffers = OpenBuffers(workspace, open);
@@ -99,14 +100,19 @@ internal static class SyntaxIndex
 
         Change[] toParse = [.. changes.Where(c => c.Text is not null)];
         SyntaxDeclaration[][] results = new SyntaxDeclaration[toParse.Length][];
-        Parallel.For(0, toParse.Length, new ParallelOptions { CancellationToken = cancellationToken }, i => results[i] = [.. SyntaxDeclarations.Read(toParse[i].Text!, cancellationToken)]);
+        IndexProgress? progress = IndexProgress.For(progressSink, workspace, toParse.Length);
+        Parallel.For(0, toParse.Length, new ParallelOptions { CancellationToken = cancellationToken }, i =>
+        {
+            results[i] = [.. SyntaxDeclarations.Read(toParse[i].Text!, cancellationToken)];
+            progress?.Parsed(toParse[i].Path);
+        });
         Dictionary<string, SyntaxDeclaration[]> parsed = new(StringComparer.Ordinal);
         for (int i = 0; i < toParse.Length; i++)
         {
             parsed[toParse[i].Path] = results[i];
         }
 
-        Write(database, image, changes, parsed, removed);
+        Write(database, image, changes, parsed, removed, progress);
         image.SyncedTreeVersion = buffers.Count == 0 && allRead && image.DataVersion != -1 ? tree.Version : -1;
         return (new IndexCounts(indexed, toParse.Length, toParse.Sum(c => (long)c.Text!.Length)), image);
     }
@@ -139,7 +145,7 @@ internal static class SyntaxIndex
     /// have written the same rows since the image was read); ids are assigned here, under the write lock.
     /// The image learns the committed rows afterwards.
     /// </summary>
-    private static void Write(StoreDatabase database, IndexImage image, List<Change> changes, Dictionary<string, SyntaxDeclaration[]> parsed, List<string> removed)
+    private static void Write(StoreDatabase database, IndexImage image, List<Change> changes, Dictionary<string, SyntaxDeclaration[]> parsed, List<string> removed, IndexProgress? progress)
     {
         using SqliteTransaction transaction = database.Connection.BeginTransaction(deferred: false);
         long versionInsideWrite = database.Scalar("PRAGMA data_version", transaction);
@@ -227,6 +233,7 @@ internal static class SyntaxIndex
             textValue.Value = change.Text.ToString();
             insertText.ExecuteNonQuery();
             committed[change.Path] = new IndexedFile(id, change.Size, change.Mtime, change.Hash, declarations);
+            progress?.Stored(change.Path);
         }
 
         transaction.Commit();

@@ -24,6 +24,7 @@ import { McpApprovalRounds } from '../../mcp/mcpInputRequired';
 import { defaultLoadWaitSeconds } from '../../mcp/mcpLoadWait';
 import { CliPermissionPolicy } from '../cliPermissionPolicy';
 import type { CliCommand } from '../commands';
+import { describeLoadProgress, describeProgressStep } from '../../../engine/host/hostState';
 import { cliVersion } from '../version';
 
 function log(line: string): void {
@@ -70,7 +71,7 @@ export const mcpCommand: CliCommand = {
       log: { info: log, warn: log, error: log },
     });
     session.onDidRecoverInterruptedEdits((edits) => log(edits.flatMap(interruptedLines).join('\n')));
-    session.host.onLoadProgress((p) => log(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})`));
+    session.host.onLoadProgress((p) => log(`${describeLoadProgress(p)} (${describeProgressStep(p)})`));
 
     const version = cliVersion();
     const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace, link, rounds, loadWaitSeconds }), { onerror: (error) => log(`mcp: ${error.message}`) });

@@ -8,6 +8,7 @@ import { interruptedLines } from '../../../engine/tools/edits/renderEdits';
 import { findTool, allTools } from '../../../engine/tools/registry';
 import { ToolError } from '../../../engine/errors';
 import type { CliCommand } from '../commands';
+import { describeLoadProgress, describeProgressStep } from '../../../engine/host/hostState';
 import { exitCodeFor, printFailure, printSuccess } from '../output';
 
 export const toolCommand: CliCommand = {
@@ -42,7 +43,7 @@ export const toolCommand: CliCommand = {
     });
     // A killed host's unfinished apply, found when this command's host started: said before the answer.
     session.onDidRecoverInterruptedEdits((edits) => process.stderr.write(`${edits.flatMap(interruptedLines).join('\n')}\n`));
-    session.host.onLoadProgress((p) => process.stderr.write(`loading ${p.target} ${p.percent ?? ''}${p.percent === null ? '' : '%'} (${p.projectIndex}/${p.projectCount} ${p.currentProject})\n`));
+    session.host.onLoadProgress((p) => process.stderr.write(`${describeLoadProgress(p)} (${describeProgressStep(p)})\n`));
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);

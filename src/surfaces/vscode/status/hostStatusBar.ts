@@ -1,6 +1,6 @@
 // The status bar item: host state at a glance; a click opens the SharpClaw sidebar.
 import * as vscode from 'vscode';
-import { describeHostState, type HostState } from '../../../engine/host/hostState';
+import { describeHostState, describeLoadProgress, describeProgressStep, type HostState } from '../../../engine/host/hostState';
 import type { LoadProgress } from '../../../engine/host/hostCallbacks';
 import { statusWord } from '../messages/reportText';
 
@@ -51,8 +51,8 @@ export class HostStatusBar implements vscode.Disposable {
       return;
     }
     const percent = progress.percent ?? Math.round((100 * progress.projectIndex) / Math.max(1, progress.projectCount));
-    this.item.text = `$(loading~spin) SharpClaw: loading ${percent}%`;
-    this.item.tooltip = `SharpClaw is loading ${progress.target}: project ${progress.projectIndex} of ${progress.projectCount} (${progress.currentProject}).`;
+    this.item.text = `$(loading~spin) SharpClaw: ${progress.kind === 'index' ? 'indexing' : 'loading'} ${percent}%`;
+    this.item.tooltip = `SharpClaw: ${describeLoadProgress(progress)} (${describeProgressStep(progress)}).`;
   }
 
   update(state: HostState): void {

@@ -52,7 +52,7 @@ export class LoadProgressReporter implements vscode.Disposable {
     let finish: () => void = () => undefined;
     let lastPercent = 0;
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `SharpClaw: loading ${first.target}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `SharpClaw: ${first.kind === 'index' ? 'building the' : 'loading'} ${first.target}`, cancellable: true },
       (progress, token) =>
         new Promise<void>((resolve) => {
           token.onCancellationRequested(() => {
@@ -62,7 +62,7 @@ export class LoadProgressReporter implements vscode.Disposable {
           finish = resolve;
           report = (p) => {
             const percent = p.percent ?? Math.round((100 * p.projectIndex) / Math.max(1, p.projectCount));
-            progress.report({ message: `${p.projectIndex}/${p.projectCount} ${p.currentProject}`, increment: Math.max(0, percent - lastPercent) });
+            progress.report({ message: p.kind === 'index' ? p.currentProject : `${p.projectIndex}/${p.projectCount} ${p.currentProject}`, increment: Math.max(0, percent - lastPercent) });
             lastPercent = percent;
           };
         }),

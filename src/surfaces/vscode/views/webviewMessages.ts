@@ -24,6 +24,7 @@ export const ApprovalEntrySchema = z.object({
 });
 
 export const LoadProgressMessageSchema = z.object({
+  kind: z.enum(['load', 'index']),
   target: z.string(),
   projectIndex: z.number().int(),
   projectCount: z.number().int(),

@@ -263,7 +263,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
 
     /// <summary>The one progress update of a restore: done at once, its step naming where it came from.</summary>
     private static LoadProgressParams FromSnapshotProgress(ContextRequest request, SemanticContext context) =>
-        new(request.Target.RelativeTarget, request.Configuration, request.TargetFramework, context.ProjectCount, context.ProjectCount, "from approved snapshot", 100);
+        new(ProgressKind.Load, request.Target.RelativeTarget, request.Configuration, request.TargetFramework, context.ProjectCount, context.ProjectCount, "from approved snapshot", 100);
 
     /// <summary>Puts a loaded or restored context first in the cache (evicting the least recently used) and leases it.</summary>
     private async Task<ContextLease> InsertAsync(ContextRequest request, SemanticContext context, bool fromCache)

@@ -56,7 +56,7 @@ public sealed class ProjectLoadTracker(ILoadProgressSink? sink, string workspace
     private readonly List<string> seen = [];
     private readonly Dictionary<string, List<string>> frameworks = new(PathUtil.Comparer);
 
-    public void Start() => sink?.Report(new LoadProgressParams(target, configuration, targetFramework, 0, Math.Max(expectedProjects, 1), target, 0));
+    public void Start() => sink?.Report(new LoadProgressParams(ProgressKind.Load, target, configuration, targetFramework, 0, Math.Max(expectedProjects, 1), target, 0));
 
     /// <summary>Forgets every step and starts again at 0 % (another loader takes over the load).</summary>
     public void Restart()
@@ -98,6 +98,7 @@ public sealed class ProjectLoadTracker(ILoadProgressSink? sink, string workspace
                 this.seen.Add(projectPath);
                 int count = Math.Max(expectedProjects, this.seen.Count);
                 update = new LoadProgressParams(
+                    ProgressKind.Load,
                     target,
                     configuration,
                     targetFramework,
