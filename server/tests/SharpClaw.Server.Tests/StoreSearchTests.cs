@@ -283,10 +283,7 @@ public sealed class StoreSearchTests
     {
         // Only offset+limit candidates are kept while scanning: every page must still be its slice of the one ranking.
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
-        for (int i = 0; i < 60; i++)
-        {
-            fixture.Write($"src/Many/File{i}.cs", $"namespace Many;\n\npublic class Gen{new string('x', i % 7)}Value{i}\n{{\n    public int GenValue{i} => {i};\n}}\n");
-        }
+        WriteMany(fixture, 60, i => ($"src/Many/File{i}.cs", $"namespace Many;\n\npublic class Gen{new string('x', i % 7)}Value{i}\n{{\n    public int GenValue{i} => {i};\n}}\n"));
 
         using TempDirectory state = new();
         await using SemanticHost host = await StartAsync(state.Path);
@@ -360,10 +357,7 @@ public sealed class StoreSearchTests
         // outlasts its wait. A refresh of one file reports nothing.
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
         const int Files = 600;
-        for (int i = 0; i < Files; i++)
-        {
-            fixture.Write($"src/Many/File{i:D3}.cs", $"namespace Many;\n\npublic class Generated{i}\n{{\n    public int Value{i} => {i};\n}}\n");
-        }
+        WriteMany(fixture, Files, i => ($"src/Many/File{i:D3}.cs", $"namespace Many;\n\npublic class Generated{i}\n{{\n    public int Value{i} => {i};\n}}\n"));
 
         using TempDirectory state = new();
         await using SemanticHost host = await StartAsync(state.Path);
@@ -391,10 +385,7 @@ public sealed class StoreSearchTests
         // Only offset+limit matches are kept while scanning, and rows come in the store's order (an edited file's row
         // is written anew, after the others): every page must still be its slice of the path, line, column order.
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
-        for (int i = 0; i < 60; i++)
-        {
-            fixture.Write($"src/Many/File{i}.cs", $"namespace Many;\n\n// needle {i} needle\npublic class Holder{i}\n{{\n    public string Needle => \"needle\";\n    // needle\n}}\n");
-        }
+        WriteMany(fixture, 60, i => ($"src/Many/File{i}.cs", $"namespace Many;\n\n// needle {i} needle\npublic class Holder{i}\n{{\n    public string Needle => \"needle\";\n    // needle\n}}\n"));
 
         using TempDirectory state = new();
         await using SemanticHost host = await StartAsync(state.Path);
@@ -427,10 +418,7 @@ public sealed class StoreSearchTests
     public async Task TwoHostsOnOneWorkspace_ShareTheStore()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
-        for (int i = 0; i < 40; i++)
-        {
-            fixture.Write($"src/Many/File{i}.cs", $"namespace Many;\n\npublic class Generated{i}\n{{\n    public int Value{i} => {i};\n}}\n");
-        }
+        WriteMany(fixture, 40, i => ($"src/Many/File{i}.cs", $"namespace Many;\n\npublic class Generated{i}\n{{\n    public int Value{i} => {i};\n}}\n"));
 
         using TempDirectory state = new();
         await using SemanticHost first = await StartAsync(state.Path);
@@ -507,6 +495,16 @@ public sealed class StoreSearchTests
         Assert.Single(System.Text.RegularExpressions.Regex.Matches(host.Host.LogOutput.ToString(), "memory of the parse released"));
         string literal = Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(BitConverter.GetBytes(17042)));
         Assert.Contains("Renamed17x42", (await host.WorkspaceSearchAsync(fixture.Root, literal)).Matches.Single().Text, StringComparison.Ordinal);
+    }
+
+    /// <summary>Writes <paramref name="count"/> generated files into the fixture: file i's path and text.</summary>
+    private static void WriteMany(FixtureWorkspace fixture, int count, Func<int, (string Path, string Text)> file)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            (string path, string text) = file(i);
+            fixture.Write(path, text);
+        }
     }
 
     private static Task<SemanticHost> StartAsync(string stateRoot) => SemanticHost.StartAsync(new HostServerOptions { StateRoot = stateRoot });
