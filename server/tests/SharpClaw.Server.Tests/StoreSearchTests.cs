@@ -412,6 +412,16 @@ public sealed class StoreSearchTests
 
         Assert.Equal(expected, paged);
         Assert.Empty((await host.WorkspaceSearchAsync(fixture.Root, "needle", caseSensitive: true, offset: 180)).Matches);
+
+        // A regular expression scans every file (one thread reads the store while another matches): the same order.
+        WorkspaceSearchResult scanned = await host.WorkspaceSearchAsync(fixture.Root, "need(le)", regex: true, caseSensitive: true, offset: 11, limit: 50);
+        Assert.Equal((180, 60, true), (scanned.Total, scanned.Files, scanned.Truncated));
+        Assert.Equal(expected.Skip(11).Take(50), scanned.Matches.Select(m => $"{m.Path}:{m.Line}:{m.Character}"));
+
+        // A pattern that backtracks past the time limit on one file fails the whole search with a typed error.
+        fixture.Write("src/Many/Zz.cs", "// " + new string('a', 40) + "b\n");
+        SemanticErrorData slow = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => host.WorkspaceSearchAsync(fixture.Root, "(a+)+$", regex: true));
+        Assert.Contains("took too long on src/Many/Zz.cs", slow.Message, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -30,7 +30,7 @@ internal sealed class IndexImage
     /// <summary>The files as an array, so a search can split them over the cores; made again after a change.</summary>
     public KeyValuePair<string, IndexedFile>[] Entries => this.entries ??= [.. this.Files];
 
-    /// <summary>How many declarations the files hold (<see cref="Entries"/>' time).</summary>
+    /// <summary>How many declarations the files hold, counted again after a change (it decides whether a search is split).</summary>
     public int DeclarationCount => this.declarationCount ??= this.Files.Values.Sum(f => f.Declarations.Length);
 
     private KeyValuePair<string, IndexedFile>[]? entries;

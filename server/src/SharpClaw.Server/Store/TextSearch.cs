@@ -49,20 +49,12 @@ internal static class TextSearch
         PriorityQueue<WorkspaceSearchMatch, WorkspaceSearchMatch> kept = new(keep + 1, Comparer<WorkspaceSearchMatch>.Create((a, b) => Compare(b, a)));
         int total = 0;
         int files = 0;
-        using SqliteDataReader reader = command.ExecuteReader();
-        while (reader.Read())
+        void Match(string path, string text)
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            string path = reader.GetString(0);
-            if (paths.Count > 0 && !paths.Any(p => p.IsMatch(path)))
-            {
-                continue;
-            }
-
             int lines;
             try
             {
-                lines = MatchLines(path, reader.GetString(1), matcher, kept, keep);
+                lines = MatchLines(path, text, matcher, kept, keep);
             }
             catch (RegexMatchTimeoutException)
             {
@@ -73,9 +65,103 @@ internal static class TextSearch
             files += lines > 0 ? 1 : 0;
         }
 
+        using SqliteDataReader reader = command.ExecuteReader();
+        IEnumerable<(string Path, string Text)> Rows()
+        {
+            while (reader.Read())
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                string path = reader.GetString(0);
+                if (paths.Count == 0 || paths.Exists(p => p.IsMatch(path)))
+                {
+                    yield return (path, reader.GetString(1));
+                }
+            }
+        }
+
+        if (useIndex)
+        {
+            foreach ((string path, string text) in Rows())
+            {
+                Match(path, text);
+            }
+        }
+        else
+        {
+            // A scan of every file: reading the text out of SQLite costs about as much as matching it, so one thread
+            // reads while another matches (dotnet/efcore, 77 M characters: regexes matching on many lines took
+            // 149–188 ms, now 113–159 ms on the third call).
+            Pipelined(Rows(), Match, cancellationToken);
+        }
+
         List<WorkspaceSearchMatch> page = [.. kept.UnorderedItems.Select(item => item.Element)];
         page.Sort(Compare);
         return ([.. page.Skip(offset)], total, files);
+    }
+
+    /// <summary>
+    /// Feeds <paramref name="rows"/> (read on this thread: the connection is not shared) to <paramref name="match"/>
+    /// on a thread of its own through a small bounded queue. A failure on either side stops both and is thrown here.
+    /// </summary>
+    private static void Pipelined(IEnumerable<(string Path, string Text)> rows, Action<string, string> match, CancellationToken cancellationToken)
+    {
+        using System.Collections.Concurrent.BlockingCollection<(string Path, string Text)> queue = new(boundedCapacity: 32);
+        using CancellationTokenSource stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        Task matching = Task.Factory.StartNew(
+            () =>
+            {
+                try
+                {
+                    foreach ((string path, string text) in queue.GetConsumingEnumerable(stop.Token))
+                    {
+                        match(path, text);
+                    }
+                }
+                catch
+                {
+                    stop.Cancel(); // The reader must not wait on a queue nobody empties.
+                    throw;
+                }
+            },
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning, // A thread of its own: a busy pool must not leave the reader waiting.
+            TaskScheduler.Default);
+        try
+        {
+            foreach ((string Path, string Text) row in rows)
+            {
+                queue.Add(row, stop.Token);
+            }
+        }
+        catch (OperationCanceledException) when (matching.IsFaulted || (stop.IsCancellationRequested && !cancellationToken.IsCancellationRequested))
+        {
+            // The matcher failed: its exception is the answer, thrown below.
+        }
+        catch
+        {
+            stop.Cancel();
+            queue.CompleteAdding();
+            try
+            {
+                matching.Wait(CancellationToken.None);
+            }
+            catch (AggregateException)
+            {
+                // The reader's own failure is the one to report.
+            }
+
+            throw;
+        }
+
+        queue.CompleteAdding();
+        try
+        {
+            matching.Wait(CancellationToken.None);
+        }
+        catch (AggregateException ex) when (ex.InnerExceptions.Count == 1)
+        {
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(ex.InnerExceptions[0]);
+        }
     }
 
     /// <summary>The answer's order: path (ordinal), then line, then column.</summary>
