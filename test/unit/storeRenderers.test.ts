@@ -1,9 +1,11 @@
 // The compact text of csharp_symbol_search and csharp_workspace_search (engine/tools/store/): the
-// syntax-only first line, one line per result, the empty, past-the-end and truncated answers.
+// syntax-only first line, one line per result, the empty, past-the-end and truncated answers, and the
+// answer budget that stops a page of long lines short of 8 KB.
 import * as assert from 'node:assert/strict';
 import { SymbolSearchResultSchema, WorkspaceSearchResultSchema } from '../../src/engine/protocol/store';
 import { renderSymbolSearch, renderWorkspaceSearch, syntaxOnlyLine } from '../../src/engine/tools/store/renderStore';
 import { SymbolSearchInputSchema, WorkspaceSearchInputSchema } from '../../src/engine/tools/store/storeTools';
+import { linesWithinBudget } from '../../src/engine/tools/answerBudget';
 
 const page = { offset: 0, limit: 50, truncated: false, nextOffset: null, indexedFiles: 3, reindexedFiles: 0 };
 
@@ -20,6 +22,34 @@ describe('store tool renderers', () => {
     const result = WorkspaceSearchResultSchema.parse({ ...page, query: 'add', matches: [{ path: 'src/A.cs', line: 3, character: 14, text: '/// Adds' }], total: 1, files: 1 });
     assert.equal(renderWorkspaceSearch(result), `${syntaxOnlyLine}\nsrc/A.cs:3:14 /// Adds`);
     assert.match(renderWorkspaceSearch({ ...result, matches: [], total: 0 }), /\nno matches for add \(3 C# files searched\)$/);
+  });
+
+  it('a page of long lines stops under 8 KB and names the offset it stopped at; a page that fits is left whole', () => {
+    const long = 'x'.repeat(190);
+    const matches = Array.from({ length: 50 }, (_, i) => ({ path: `src/Generated/Messages${i}.cs`, line: i + 1, character: 5, text: `${long} ${i}` }));
+    const result = WorkspaceSearchResultSchema.parse({ ...page, offset: 100, query: 'x', matches, total: 400, files: 60, truncated: true, nextOffset: 150 });
+    const text = renderWorkspaceSearch(result);
+    assert.ok(Buffer.byteLength(text) < 8 * 1024, `${Buffer.byteLength(text)} bytes`);
+    const shown = text.split('\n').filter((line) => line.startsWith('src/')).length;
+    assert.ok(shown >= 20 && shown < 50, `${shown} lines`);
+    assert.match(text, new RegExp(`\ntruncated: ${shown} of 400 matching lines in 60 files shown to stay under 8 KB, next offset: ${100 + shown}\\. Narrow the query or paths, or page on\\.$`));
+
+    const items = Array.from({ length: 50 }, (_, i) => ({ name: `Extensions.Configure${i}(${'IReadOnlyDictionary<string, int>, '.repeat(6)}int)`, kind: 'method', container: 'A', signature: 'public static int Configure()', path: 'src/Configuration/Extensions.cs', line: i + 1, character: 5, endLine: i + 1, endCharacter: 9 }));
+    const symbols = renderSymbolSearch(SymbolSearchResultSchema.parse({ ...page, query: 'Configure', items, total: 50 }));
+    assert.ok(Buffer.byteLength(symbols) < 8 * 1024, `${Buffer.byteLength(symbols)} bytes`);
+    const declarations = symbols.split('\n').filter((line) => line.startsWith('src/')).length;
+    assert.match(symbols, new RegExp(`\ntruncated: ${declarations} of 50 declarations shown to stay under 8 KB, next offset: ${declarations}\\.`));
+
+    const fits = renderWorkspaceSearch({ ...result, matches: matches.slice(0, 3) });
+    assert.equal(fits.split('\n').filter((line) => line.startsWith('src/')).length, 3);
+    assert.match(fits, /\ntruncated: 400 matching lines in 60 files, next offset: 150\./);
+  });
+
+  it('the budget counts bytes, not characters, and always keeps the first line', () => {
+    assert.equal(linesWithinBudget(['é'.repeat(600), 'é'.repeat(600)], 2000), 1); // 1,201 bytes each.
+    assert.equal(linesWithinBudget(['a'.repeat(600), 'a'.repeat(600)], 2000), 2);
+    assert.equal(linesWithinBudget(['a'.repeat(9000)], 2000), 1);
+    assert.equal(linesWithinBudget([], 2000), 0);
   });
 
   it('inputs: query required, kinds from a fixed list, no workspace-selection arguments', () => {

@@ -210,6 +210,33 @@ public sealed class StoreSearchTests
     }
 
     [Fact]
+    public async Task WorkspaceSearch_LongLine_ShowsAWindowHoldingTheMatch()
+    {
+        // fixtures/StoreLongAnswers: generated lines of 270 characters whose key sits past the 200th; a line of
+        // surrogate pairs is cut on whole characters.
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("StoreLongAnswers");
+        string emoji = string.Concat(Enumerable.Repeat("\U0001F600", 150));
+        fixture.Write("src/Wide.cs", $"// {emoji}aneedleb{emoji}\n// short needle line\n"); // Both cuts fall inside a pair.
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+
+        WorkspaceSearchMatch key = (await host.WorkspaceSearchAsync(fixture.Root, "LookupKey07")).Matches.Single();
+        Assert.Equal(("src/Generated/Messages.cs", 13), (key.Path, key.Line));
+        Assert.StartsWith("…", key.Text, StringComparison.Ordinal);
+        Assert.EndsWith("(see LookupKey07 for the key that names it)\";", key.Text, StringComparison.Ordinal);
+        Assert.Equal(201, key.Text.Length);
+
+        WorkspaceSearchMatch start = (await host.WorkspaceSearchAsync(fixture.Root, "Message07 =")).Matches.Single();
+        Assert.StartsWith("public const string Message07 = \"The requested operation", start.Text, StringComparison.Ordinal);
+        Assert.EndsWith("…", start.Text, StringComparison.Ordinal);
+
+        WorkspaceSearchMatch[] wide = [.. (await host.WorkspaceSearchAsync(fixture.Root, "needle")).Matches];
+        Assert.Matches("^…(\U0001F600){10,}aneedleb(\U0001F600){10,}…$", wide[0].Text); // Whole pairs only: half of one would be U+FFFD.
+        Assert.True(wide[0].Text.Length <= 202);
+        Assert.Equal("// short needle line", wide[1].Text);
+    }
+
+    [Fact]
     public async Task Searches_AskNoApproval_AndRunNoProjectCode()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("DesignTimeMarker");

@@ -77,6 +77,43 @@ describe('sharpclaw tool csharp_symbol_search / csharp_workspace_search', functi
     assert.equal(again.stderr, '');
   });
 
+  it('keeps default answers under 8 KB on long lines and long declarations, shows each match, and pages on from where it cut (fixtures/StoreLongAnswers)', () => {
+    const longAnswers = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-cli-long-'));
+    try {
+      fs.cpSync(path.join(repoRoot, 'fixtures', 'StoreLongAnswers'), longAnswers, { recursive: true });
+      const runIn = (tool: string, input: object) =>
+        spawnSync(process.execPath, [cli, 'tool', tool, '--cwd', longAnswers, '--input', JSON.stringify(input), '--permission-mode', 'read-only'], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: 100_000,
+          env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir },
+        });
+
+      // 80 generated lines of 270 characters, each with its key past the 200th.
+      const text = runIn('csharp_workspace_search', { query: 'LookupKey' });
+      assert.equal(text.status, 0, text.stderr);
+      assert.ok(Buffer.byteLength(text.stdout) < 8 * 1024, `${Buffer.byteLength(text.stdout)} bytes`);
+      const matches = text.stdout.split('\n').filter((line) => line.startsWith('src/'));
+      assert.ok(matches.length >= 10, text.stdout);
+      matches.forEach((line, i) => assert.match(line, new RegExp(`^src/Generated/Messages\\.cs:${6 + i}:\\d+ ….*\\(see LookupKey${String(i).padStart(2, '0')} for the key that names it\\)";$`)));
+      const cut = /^truncated: (\d+) of 80 matching lines in 1 file shown to stay under 8 KB, next offset: (\d+)\./m.exec(text.stdout);
+      assert.ok(cut, text.stdout);
+      assert.equal(Number(cut[1]), matches.length);
+      const next = runIn('csharp_workspace_search', { query: 'LookupKey', offset: Number(cut[2]) });
+      assert.match(next.stdout.split('\n')[1], new RegExp(`^src/Generated/Messages\\.cs:${6 + matches.length}:\\d+ .*LookupKey${String(matches.length).padStart(2, '0')} `));
+
+      // 60 overloads whose names with their parameter types run past 200 characters.
+      const symbols = runIn('csharp_symbol_search', { query: 'ConfigurePipelineRegistration' });
+      assert.equal(symbols.status, 0, symbols.stderr);
+      assert.ok(Buffer.byteLength(symbols.stdout) < 8 * 1024, `${Buffer.byteLength(symbols.stdout)} bytes`);
+      const declarations = symbols.stdout.split('\n').filter((line) => line.startsWith('src/'));
+      assert.ok(declarations.length >= 10, symbols.stdout);
+      assert.match(symbols.stdout, new RegExp(`^truncated: ${declarations.length} of 60 declarations shown to stay under 8 KB, next offset: ${declarations.length}\\.`, 'm'));
+    } finally {
+      fs.rmSync(longAnswers, { recursive: true, force: true });
+    }
+  });
+
   it('rejects a bad regular expression as a typed error', () => {
     const result = run('csharp_workspace_search', { query: '(', regex: true });
     assert.equal(result.status, 2, 'invalid input exits 2');

@@ -1,6 +1,9 @@
 // Compact text of symbol_search and workspace_search: one "path:line:char kind Name" or
-// "path:line:char text" line per result, after a first line saying the answer is syntax-only.
+// "path:line:char text" line per result, after a first line saying the answer is syntax-only. The
+// result lines stop at the answer budget (long generated lines, long parameter lists) and say where
+// to page on.
 import type { SymbolSearchResult, WorkspaceSearchResult } from '../../protocol/store';
+import { linesWithinBudget } from '../answerBudget';
 
 /** The one line both tools start with, so an agent knows when to move to the compiler-backed tools. */
 export const syntaxOnlyLine = 'syntax-only: from the files as parsed, not compiled (no MSBuild, no approval); for exact symbols, references and types use csharp_navigate / csharp_symbol_resolve.';
@@ -11,8 +14,11 @@ export function renderSymbolSearch(result: SymbolSearchResult): string {
   const lines = [syntaxOnlyLine];
   if (result.total === 0) lines.push(`no declarations match ${result.query} (${plural(result.indexedFiles, 'C# file')} indexed)`);
   else if (result.items.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'declaration')}`);
-  for (const item of result.items) lines.push(`${item.path}:${item.line}:${item.character} ${item.kind} ${item.name}`);
-  if (result.truncated && result.nextOffset !== null) lines.push(`truncated: ${result.total} declarations in total, next offset: ${result.nextOffset}. Raise limit or narrow the query (kind, container).`);
+  const items = result.items.map((item) => `${item.path}:${item.line}:${item.character} ${item.kind} ${item.name}`);
+  const shown = linesWithinBudget(items);
+  lines.push(...items.slice(0, shown));
+  if (shown < items.length) lines.push(`truncated: ${shown} of ${plural(result.total, 'declaration')} shown to stay under 8 KB, next offset: ${result.offset + shown}. Narrow the query (kind, container) or page on.`);
+  else if (result.truncated && result.nextOffset !== null) lines.push(`truncated: ${result.total} declarations in total, next offset: ${result.nextOffset}. Raise limit or narrow the query (kind, container).`);
   return lines.join('\n');
 }
 
@@ -20,7 +26,10 @@ export function renderWorkspaceSearch(result: WorkspaceSearchResult): string {
   const lines = [syntaxOnlyLine];
   if (result.total === 0) lines.push(`no matches for ${result.query} (${plural(result.indexedFiles, 'C# file')} searched)`);
   else if (result.matches.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'match')}`);
-  for (const match of result.matches) lines.push(`${match.path}:${match.line}:${match.character} ${match.text}`);
-  if (result.truncated && result.nextOffset !== null) lines.push(`truncated: ${result.total} matching lines in ${plural(result.files, 'file')}, next offset: ${result.nextOffset}. Raise limit or narrow the query or paths.`);
+  const matches = result.matches.map((match) => `${match.path}:${match.line}:${match.character} ${match.text}`);
+  const shown = linesWithinBudget(matches);
+  lines.push(...matches.slice(0, shown));
+  if (shown < matches.length) lines.push(`truncated: ${shown} of ${plural(result.total, 'matching line')} in ${plural(result.files, 'file')} shown to stay under 8 KB, next offset: ${result.offset + shown}. Narrow the query or paths, or page on.`);
+  else if (result.truncated && result.nextOffset !== null) lines.push(`truncated: ${result.total} matching lines in ${plural(result.files, 'file')}, next offset: ${result.nextOffset}. Raise limit or narrow the query or paths.`);
   return lines.join('\n');
 }

@@ -8,14 +8,13 @@ import { Methods } from '../../protocol/methods';
 import type { DiagnosticsResult } from '../../protocol/symbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 import { hostTool } from '../hostTool';
+import { resultLinesBudget } from '../answerBudget';
 import { ToolError } from '../../errors';
 import { resolvedFileLines } from './renderSymbols';
 import { workspaceSelection } from './symbolSelector';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** Diagnostic lines stop at this many bytes, so the answer with its closing lines stays under 8 KB. */
-const diagnosticLinesBudget = 6 * 1024;
 
 /** At most this many files are named in the incomplete line (a solution file list named 55, 4.6 KB). */
 const incompleteNamed = 5;
@@ -36,7 +35,7 @@ export function renderDiagnostics(result: DiagnosticsResult): string {
       const possibly = !diagnostic.excludedGenerator ? '' : diagnostic.excludedGenerator === named ? ' (possibly from excluded generator, as above)' : ` (possibly from excluded generator ${diagnostic.excludedGenerator})`;
       block.push(`  ${diagnostic.line}:${diagnostic.character} ${diagnostic.severity} ${diagnostic.id} ${diagnostic.message}${possibly}`);
       const size = Buffer.byteLength(block.join('\n')) + 1;
-      if (shown > 0 && bytes + size > diagnosticLinesBudget) break;
+      if (shown > 0 && bytes + size > resultLinesBudget) break;
       bytes += size;
       lines.push(...block);
       file = diagnostic.path;
