@@ -48,6 +48,24 @@ internal static class Probe
             return 0;
         }
 
+        if (name?.StartsWith("symbols:", StringComparison.Ordinal) == true)
+        {
+            // symbols:QUERY — csharp_symbols' workspace query: its first page and its warm time.
+            SymbolsParams query = new() { Workspace = workspace, Target = solution, Query = name["symbols:".Length..], Tool = "bench" };
+            SymbolsResult answer = await host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, query);
+            Console.WriteLine($"total {answer.Total}: {string.Join("; ", answer.Items.Take(5).Select(i => $"{i.Path}:{i.Line}:{i.Character} {i.Kind} {i.Name}"))}");
+            List<double> warm = [];
+            for (int i = 0; i < iterations; i++)
+            {
+                long started = Stopwatch.GetTimestamp();
+                await host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, query);
+                warm.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            }
+
+            Console.WriteLine($"warm symbols: p50 {BenchReport.Percentile(warm, 0.5):0.00} ms, p95 {BenchReport.Percentile(warm, 0.95):0.00} ms over {iterations}");
+            return 0;
+        }
+
         if (name == "heap")
         {
             // The loaded host, idle after a full GC, for dotnet-gcdump: what it keeps beyond the solution.

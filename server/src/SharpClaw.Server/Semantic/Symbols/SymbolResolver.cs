@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
@@ -31,6 +32,29 @@ internal sealed class SymbolIndex
     }
 
     public List<SymbolMatch> All { get; }
+
+    /// <summary>
+    /// What deduplication and a workspace query compute per match, kept with the snapshot's index (by reference: a
+    /// <c>with</c> copy just computes again), so a repeated query over thousands of matches does not redo it.
+    /// </summary>
+    private readonly ConcurrentDictionary<SymbolMatch, string> locationKeys = new(ReferenceEqualityComparer.Instance);
+    private readonly ConcurrentDictionary<SymbolMatch, (string Workspace, SourceLocation? Location)> firstLocations = new(ReferenceEqualityComparer.Instance);
+
+    /// <summary>The match's first source position (path and offset), which tells apart two declarations sharing a display name.</summary>
+    public string LocationKey(SymbolMatch match) => this.locationKeys.GetOrAdd(match, static m => SymbolResolver.FirstLocationKey(m.Symbol));
+
+    /// <summary>The first of the match's locations as answers list them (<see cref="SymbolFormat.Locations"/>), or null when it has none in source.</summary>
+    public SourceLocation? FirstLocation(SymbolMatch match, string workspace, Solution solution)
+    {
+        if (this.firstLocations.TryGetValue(match, out (string Workspace, SourceLocation? Location) known) && known.Workspace == workspace)
+        {
+            return known.Location;
+        }
+
+        SourceLocation? location = SymbolFormat.Locations(match.Symbol, workspace, solution).FirstOrDefault();
+        this.firstLocations[match] = (workspace, location);
+        return location;
+    }
 
     /// <summary>Per entry of <see cref="All"/>, the characters of its simple name (<see cref="NameFilter.NameMask"/>): a name search skips most symbols without reading them.</summary>
     public ulong[] NameMasks { get; }
@@ -100,7 +124,7 @@ internal static class SymbolResolver
         // Only symbols whose names end like the query's can match: the index's tables keep a warm resolve
         // independent of the solution's size.
         List<SymbolMatch> matches = [.. index.Candidates(query).Where(m => selected.Contains(m.Project.Id) && query.Matches(m.Symbol, m.Display) && Filter(m, selector, file))];
-        matches = Deduplicate(matches);
+        matches = Deduplicate(matches, index);
 
         if (matches.Count == 1)
         {
@@ -357,12 +381,12 @@ internal static class SymbolResolver
     /// where its declaration differs per framework under <c>#if</c>; linked files give the same symbol per compilation.
     /// The default flavour's entry is kept (<see cref="Flavours.Rank"/>).
     /// </summary>
-    internal static List<SymbolMatch> Deduplicate(List<SymbolMatch> matches) =>
+    internal static List<SymbolMatch> Deduplicate(List<SymbolMatch> matches, SymbolIndex index) =>
         [.. matches
             .GroupBy(m => (m.Display, Owner: m.Project.FilePath ?? m.Project.Name)).Select(g => g.OrderBy(m => Flavours.Rank(m.Project)).First())
-            .GroupBy(m => (m.Display, Location: FirstLocationKey(m.Symbol))).Select(g => g.First())];
+            .GroupBy(m => (m.Display, Location: index.LocationKey(m))).Select(g => g.First())];
 
-    private static string FirstLocationKey(ISymbol symbol) =>
+    internal static string FirstLocationKey(ISymbol symbol) =>
         symbol.Locations.Where(l => l.IsInSource).Select(l => $"{l.SourceTree?.FilePath}:{l.SourceSpan.Start}").Order(StringComparer.Ordinal).FirstOrDefault() ?? string.Empty;
 
     private static SemanticException Ambiguous(string name, List<SymbolMatch> matches, SymbolIndex index, string workspace)
@@ -415,7 +439,7 @@ internal static class SymbolResolver
                 break;
             }
 
-            List<SymbolMatch> hits = Deduplicate([.. index.Candidates(query).Where(m => query.Matches(m.Symbol, m.Display))]);
+            List<SymbolMatch> hits = Deduplicate([.. index.Candidates(query).Where(m => query.Matches(m.Symbol, m.Display))], index);
             SymbolMatch? resolved = hits.Count == 1 ? hits[0] : hits.Count > 1 ? Preferred(hits, query, name) : null;
             if (resolved is not null && resolved.Display == match.Display && PathUtil.Comparer.Equals(resolved.Project.FilePath ?? string.Empty, match.Project.FilePath ?? string.Empty))
             {
