@@ -95,6 +95,21 @@ describe('csharp_navigate renderings', () => {
     assert.match(callees, /^3 property, field and constant accesses left out$/m);
   });
 
+  it('cuts the source of a large declaration under 8 KB and says where the rest starts', () => {
+    const body = Array.from({ length: 400 }, (_, i) => `    public int Value${i} => ${i}; // ${'x'.repeat(40)}`);
+    const part = { path: 'src/Big.cs', firstLine: 10, lastLine: 411, kind: 'class', name: 'MyApp.Big', text: ['public sealed class Big', '{', ...body.slice(0, 399)].join('\n') };
+    const text = renderNavigate(result('source', { sources: [part, { ...part, path: 'src/Big.Part2.cs', firstLine: 1 }] }));
+    assert.ok(Buffer.byteLength(text) < 8 * 1024, `${Buffer.byteLength(text)} bytes`);
+    const lines = text.split('\n');
+    assert.equal(lines[0], 'src/Big.cs:10-411 class MyApp.Big');
+    const shownText = lines.length - 3; // The header, the truncated line, the answered-by line.
+    assert.match(text, new RegExp(`\ntruncated: ${2 * 401 - shownText} lines of source left out to stay under 8 KB; read src/Big\\.cs from line ${10 + shownText}, or ask members for the outline\\.\n`));
+    assert.equal(lines[shownText], `    public int Value${shownText - 3} => ${shownText - 3}; // ${'x'.repeat(40)}`);
+
+    const small = renderNavigate(result('source', { sources: [{ ...part, text: 'public sealed class Big { }', lastLine: 10 }] }));
+    assert.doesNotMatch(small, /truncated/);
+  });
+
   it('renders hover as plain text, source after file:first-last headers, and members grouped by file', () => {
     assert.match(renderNavigate(result('hover', { hover: '(method) public string MyApp.Greeter.Greet(string name)\nSays hello.' })), /^\(method\) public string MyApp\.Greeter\.Greet\(string name\)\nSays hello\.\nproject: /);
     const source = renderNavigate(result('source', { sources: [{ path: 'src/Greeter.cs', firstLine: 4, lastLine: 5, kind: 'method', name: symbol.name, text: '    /// <summary>Says hello.</summary>\n    public string Greet(string name) => name;' }] }));

@@ -148,6 +148,7 @@ export const SymbolsParamsSchema = z.object({
 
 export type NavigateLocation = z.infer<typeof NavigateLocationSchema>;
 export type RelatedSymbol = z.infer<typeof RelatedSymbolSchema>;
+export type SourcePart = z.infer<typeof SourcePartSchema>;
 export type NavigateResult = z.infer<typeof NavigateResultSchema>;
 export type BulkNavigateResult = z.infer<typeof BulkNavigateResultSchema>;
 export type SymbolsResult = z.infer<typeof SymbolsResultSchema>;

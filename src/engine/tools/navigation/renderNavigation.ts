@@ -1,7 +1,8 @@
 // Compact text for csharp_navigate, csharp_bulk_navigate and csharp_symbols, in the bridge-tools
 // formats: locations one line per file, related symbols as "path:line:char kind Name" with indented
 // call sites, fixed order, a final truncated: line when a page leaves results out.
-import type { BulkNavigateResult, NavigateLocation, NavigateResult, RelatedSymbol, SymbolsResult } from '../../protocol/navigation';
+import type { BulkNavigateResult, NavigateLocation, NavigateResult, RelatedSymbol, SourcePart, SymbolsResult } from '../../protocol/navigation';
+import { linesWithinBudget } from '../answerBudget';
 import { ToolError, type ToolErrorCode } from '../../errors';
 import { answeredBy, renderLocationLines, resolvedFileLines } from '../symbols/renderSymbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
@@ -58,6 +59,28 @@ function pageNoun(action: string): string {
   return 'locations';
 }
 
+/**
+ * Each declaration's header and text, cut where the text reaches the answer budget (a large class is
+ * hundreds of KB), with a line that says where the left-out text starts.
+ */
+function sourceLines(parts: readonly SourcePart[]): string[] {
+  const lines: string[] = [];
+  const at: Array<{ path: string; line: number } | undefined> = []; // Each text line's file and line; headers have none.
+  for (const part of parts) {
+    lines.push(`${part.path}:${part.firstLine}-${part.lastLine} ${part.kind} ${part.name}`);
+    at.push(undefined);
+    part.text.split(/\r?\n/).forEach((text, i) => {
+      lines.push(text);
+      at.push({ path: part.path, line: part.firstLine + i });
+    });
+  }
+  const shown = linesWithinBudget(lines);
+  if (shown === lines.length) return lines;
+  const next = at[shown] ?? at[shown + 1];
+  const left = at.slice(shown).filter((line) => line !== undefined).length;
+  return [...lines.slice(0, shown), `truncated: ${plural(left, 'line')} of source left out to stay under 8 KB${next ? `; read ${next.path} from line ${next.line}` : ''}, or ask members for the outline.`];
+}
+
 function body(result: NavigateResult): string[] {
   const { action } = result;
   const withContext = (list: ReadonlyArray<{ context: string | null }>) => list.some((item) => item.context !== null);
@@ -78,7 +101,7 @@ function body(result: NavigateResult): string[] {
     case 'hover':
       return [result.hover ?? ''];
     case 'source':
-      return (result.sources ?? []).flatMap((part) => [`${part.path}:${part.firstLine}-${part.lastLine} ${part.kind} ${part.name}`, ...part.text.split(/\r?\n/)]);
+      return sourceLines(result.sources ?? []);
     case 'members': {
       const first = result.symbol.locations[0];
       const lines = [`${first ? `${first.path}:${first.line}:${first.character} ` : ''}${result.symbol.kind} ${result.symbol.name}`];

@@ -1,0 +1,60 @@
+// `sharpclaw tool csharp_navigate` action source on a large class (fixtures/LongSource: 400 properties,
+// 38 KB of source): the real CLI and host on a restored copy. The answer stays under 8 KB and says
+// which file and line the left-out text starts at; a member's source comes whole.
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
+const cli = path.join(repoRoot, 'dist', 'cli.js');
+
+describe('csharp_navigate source of a large declaration', function () {
+  this.timeout(240_000);
+  let workspace: string;
+  let stateDir: string;
+
+  before(() => {
+    assert.ok(fs.existsSync(cli), `${cli} is missing: run "npm run build"`);
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-cli-source-'));
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-cli-source-state-'));
+    fs.cpSync(path.join(repoRoot, 'fixtures', 'LongSource'), workspace, { recursive: true });
+    execFileSync('dotnet', ['restore', 'LongSource.csproj', '-nologo'], { cwd: workspace, stdio: 'ignore' });
+  });
+
+  after(() => {
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  const navigate = (input: object) =>
+    spawnSync(process.execPath, [cli, 'tool', 'csharp_navigate', '--cwd', workspace, '--input', JSON.stringify(input), '--allow-evaluation'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 200_000,
+      env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir },
+    });
+
+  it('cuts the class under 8 KB, naming where the rest starts; a member comes whole', () => {
+    const whole = navigate({ action: 'source', symbol: 'LongSource.Settings' });
+    assert.equal(whole.status, 0, whole.stderr);
+    assert.ok(Buffer.byteLength(whole.stdout) < 8 * 1024, `${Buffer.byteLength(whole.stdout)} bytes`);
+    const lines = whole.stdout.split('\n');
+    assert.equal(lines[0], 'Settings.cs:3-1205 class LongSource.Settings');
+    assert.equal(lines[1], '/// <summary>A settings class as large as real ones get: its source is far past 8 KB.</summary>');
+    const cut = /^truncated: (\d+) lines of source left out to stay under 8 KB; read Settings\.cs from line (\d+), or ask members for the outline\.$/m.exec(whole.stdout);
+    assert.ok(cut, whole.stdout);
+    const from = Number(cut[2]);
+    assert.equal(Number(cut[1]), 1205 - from + 1);
+    const shown = lines.slice(1, lines.findIndex((line) => line.startsWith('truncated: ')));
+    assert.equal(shown.length, from - 3);
+    const file = fs.readFileSync(path.join(workspace, 'Settings.cs'), 'utf8').split('\n');
+    assert.deepEqual(shown, file.slice(2, from - 1));
+
+    const member = navigate({ action: 'source', symbol: 'LongSource.Settings.Setting399' });
+    assert.equal(member.status, 0, member.stderr);
+    assert.match(member.stdout, /^Settings\.cs:1203-1204 property LongSource\.Settings\.Setting399\n {4}\/\/\/ <summary>Setting number 399\.<\/summary>\n {4}public int Setting399 \{ get; set; \} = 399;\n/);
+    assert.doesNotMatch(member.stdout, /truncated/);
+  });
+});
