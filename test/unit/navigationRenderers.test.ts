@@ -95,6 +95,21 @@ describe('csharp_navigate renderings', () => {
     assert.match(callees, /^3 property, field and constant accesses left out$/m);
   });
 
+  it('bulk: sections that do not fit under 8 KB together are named with their size, the rest answered', () => {
+    const big = (index: number) => ({
+      index,
+      action: 'source',
+      target: `Big${index}`,
+      result: result('source', { sources: [{ path: `src/Big${index}.cs`, firstLine: 1, lastLine: 60, kind: 'class', name: `MyApp.Big${index}`, text: Array.from({ length: 60 }, (_, i) => `    public int Value${i} { get; } = ${i}; // ${'x'.repeat(20)}`).join('\n') }] }),
+      error: null,
+    });
+    const hover = { index: 4, action: 'hover', target: 'Greeter.Greet', result: result('hover', { hover: 'string Greeter.Greet(string name)' }), error: null };
+    const text = renderBulkNavigate({ timedOut: false, sections: [big(1), big(2), big(3), hover] });
+    assert.ok(Buffer.byteLength(text) < 8 * 1024, `${Buffer.byteLength(text)} bytes`);
+    assert.match(text, /^## 1 source Big1\nsrc\/Big1\.cs:1-60 class MyApp\.Big1\n/);
+    assert.match(text, /\n## 2 source Big2\nomitted to fit under 8 KB \(62 lines, 3770 bytes\): ask for this query alone\.\n## 3 source Big3\nomitted to fit under 8 KB \(62 lines, 3770 bytes\): ask for this query alone\.\n## 4 hover Greeter\.Greet\nstring Greeter\.Greet\(string name\)\n/);
+  });
+
   it('cuts the source of a large declaration under 8 KB and says where the rest starts', () => {
     const body = Array.from({ length: 400 }, (_, i) => `    public int Value${i} => ${i}; // ${'x'.repeat(40)}`);
     const part = { path: 'src/Big.cs', firstLine: 10, lastLine: 411, kind: 'class', name: 'MyApp.Big', text: ['public sealed class Big', '{', ...body.slice(0, 399)].join('\n') };

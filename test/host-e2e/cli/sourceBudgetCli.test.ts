@@ -57,4 +57,14 @@ describe('csharp_navigate source of a large declaration', function () {
     assert.match(member.stdout, /^Settings\.cs:1203-1204 property LongSource\.Settings\.Setting399\n {4}\/\/\/ <summary>Setting number 399\.<\/summary>\n {4}public int Setting399 \{ get; set; \} = 399;\n/);
     assert.doesNotMatch(member.stdout, /truncated/);
   });
+
+  it('bulk: a section that does not fit beside the others is named with its size, the others answered', () => {
+    const result = spawnSync(process.execPath, [cli, 'tool', 'csharp_bulk_navigate', '--cwd', workspace, '--allow-evaluation', '--input', JSON.stringify({
+      queries: [{ action: 'source', symbol: 'LongSource.Settings.Setting001' }, { action: 'source', symbol: 'LongSource.Settings' }, { action: 'hover', symbol: 'LongSource.Settings.Setting399' }],
+    })], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 200_000, env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
+    assert.equal(result.status, 0, result.stderr);
+    assert.ok(Buffer.byteLength(result.stdout) < 8 * 1024, `${Buffer.byteLength(result.stdout)} bytes`);
+    assert.match(result.stdout, /^## 1 source LongSource\.Settings\.Setting001\nSettings\.cs:9-10 property LongSource\.Settings\.Setting001\n/);
+    assert.match(result.stdout, /\n## 2 source LongSource\.Settings\nomitted to fit under 8 KB \(\d+ lines, \d+ bytes\): ask for this query alone\.\n## 3 hover LongSource\.Settings\.Setting399\n.*Setting399/);
+  });
 });

@@ -2,7 +2,7 @@
 // formats: locations one line per file, related symbols as "path:line:char kind Name" with indented
 // call sites, fixed order, a final truncated: line when a page leaves results out.
 import type { BulkNavigateResult, NavigateLocation, NavigateResult, RelatedSymbol, SourcePart, SymbolsResult } from '../../protocol/navigation';
-import { linesWithinBudget } from '../answerBudget';
+import { linesWithinBudget, resultLinesBudget } from '../answerBudget';
 import { ToolError, type ToolErrorCode } from '../../errors';
 import { answeredBy, renderLocationLines, resolvedFileLines } from '../symbols/renderSymbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
@@ -144,10 +144,24 @@ export function renderBulkNavigate(result: BulkNavigateResult): string {
   const lines: string[] = [];
   // The exclusion line once for the whole answer, naming what the answering projects exclude.
   const answered = result.sections.flatMap((section) => (section.result ? [section.result] : []));
+  // Sections in request order while they fit the answer budget together; one that does not is
+  // named with its size, so the agent asks for it alone (sixteen sources would be far past 8 KB).
+  let bytes = 0;
   for (const section of result.sections) {
     lines.push(`## ${section.index} ${section.action} ${section.target}`);
-    if (section.result) lines.push(renderNavigate(section.result, false));
-    else if (section.error) lines.push(new ToolError(section.error.code as ToolErrorCode, section.error.message, section.error.candidates?.length ? { candidates: section.error.candidates } : {}).render());
+    const text = section.result
+      ? renderNavigate(section.result, false)
+      : section.error
+        ? new ToolError(section.error.code as ToolErrorCode, section.error.message, section.error.candidates?.length ? { candidates: section.error.candidates } : {}).render()
+        : undefined;
+    if (text === undefined) continue;
+    const size = Buffer.byteLength(text) + 1;
+    if (bytes + size > resultLinesBudget) {
+      lines.push(`omitted to fit under 8 KB (${plural(text.split('\n').length, 'line')}, ${size} bytes): ask for this query alone.`);
+      continue;
+    }
+    bytes += size;
+    lines.push(text);
   }
   const first = answered.find((section) => section.excludedAnalyzers?.length);
   if (first) lines.push(...excludedAnalyzersLine(first.excludedAnalyzers ?? [], [...new Set(answered.map((section) => section.project))]));
