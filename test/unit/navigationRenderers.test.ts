@@ -95,6 +95,17 @@ describe('csharp_navigate renderings', () => {
     assert.match(callees, /^3 property, field and constant accesses left out$/m);
   });
 
+  it('locations with context stop under 8 KB with their next offset; without context they are left whole', () => {
+    const locations = Array.from({ length: 50 }, (_, i) => ({ ...loc(`src/Generated/File${i}.cs`, i + 1, 9), context: `${'x'.repeat(190)} ${i}` }));
+    const text = renderNavigate(result('references', { locations, total: 120, offset: 50, truncated: true, nextOffset: 100 }));
+    assert.ok(Buffer.byteLength(text) < 8 * 1024, `${Buffer.byteLength(text)} bytes`);
+    const shown = text.split('\n').filter((line) => line.startsWith('src/')).length;
+    assert.ok(shown >= 20 && shown < 50, `${shown}`);
+    assert.match(text, new RegExp(`\ntruncated: ${shown} of 120 locations shown to stay under 8 KB \\(each with its source line\\), next offset: ${50 + shown}\\. Page on, or ask without context\\.$`));
+    const plain = renderNavigate(result('references', { locations: locations.map((l) => ({ ...l, context: null })), total: 120, offset: 50, truncated: true, nextOffset: 100 }));
+    assert.match(plain, /\ntruncated: 120 locations in total, next offset: 100\./);
+  });
+
   it('bulk: sections that do not fit under 8 KB together are named with their size, the rest answered', () => {
     const big = (index: number) => ({
       index,

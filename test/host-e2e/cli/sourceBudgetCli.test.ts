@@ -1,6 +1,8 @@
-// `sharpclaw tool csharp_navigate` action source on a large class (fixtures/LongSource: 400 properties,
-// 38 KB of source): the real CLI and host on a restored copy. The answer stays under 8 KB and says
-// which file and line the left-out text starts at; a member's source comes whole.
+// csharp_navigate and csharp_bulk_navigate on large code (fixtures/LongSource: a class of 400
+// properties, 38 KB of source, and 60 generated lines of 250 characters that read one of them past
+// their 200th character): the real CLI and host on a restored copy. Every answer stays under 8 KB and
+// says where to go on — the file and line the left-out source starts at, the next offset of a page
+// of references with context, the bulk section to ask for alone.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -10,7 +12,7 @@ import * as path from 'node:path';
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const cli = path.join(repoRoot, 'dist', 'cli.js');
 
-describe('csharp_navigate source of a large declaration', function () {
+describe('csharp_navigate answers on large code stay under 8 KB', function () {
   this.timeout(240_000);
   let workspace: string;
   let stateDir: string;
@@ -56,6 +58,19 @@ describe('csharp_navigate source of a large declaration', function () {
     assert.equal(member.status, 0, member.stderr);
     assert.match(member.stdout, /^Settings\.cs:1203-1204 property LongSource\.Settings\.Setting399\n {4}\/\/\/ <summary>Setting number 399\.<\/summary>\n {4}public int Setting399 \{ get; set; \} = 399;\n/);
     assert.doesNotMatch(member.stdout, /truncated/);
+  });
+
+  it('references with context: each long line cut around the reference, the page stopped under 8 KB with its next offset', () => {
+    const first = navigate({ action: 'references', symbol: 'LongSource.Settings.Setting001', context: true });
+    assert.equal(first.status, 0, first.stderr);
+    assert.ok(Buffer.byteLength(first.stdout) < 8 * 1024, `${Buffer.byteLength(first.stdout)} bytes`);
+    const lines = first.stdout.split('\n').filter((line) => line.startsWith('Usages.cs:'));
+    assert.ok(lines.length >= 10, first.stdout);
+    lines.forEach((line, i) => assert.match(line, new RegExp(`^Usages\\.cs:${6 + i}:\\d+ ….*settings\\.Setting001 \\* ${i};$`)));
+    const cut = new RegExp(`^truncated: ${lines.length} of 60 locations shown to stay under 8 KB \\(each with its source line\\), next offset: ${lines.length}\\.`, 'm');
+    assert.match(first.stdout, cut);
+    const next = navigate({ action: 'references', symbol: 'LongSource.Settings.Setting001', context: true, offset: lines.length });
+    assert.match(next.stdout.split('\n')[0], new RegExp(`^Usages\\.cs:${6 + lines.length}:\\d+ `));
   });
 
   it('bulk: a section that does not fit beside the others is named with its size, the others answered', () => {

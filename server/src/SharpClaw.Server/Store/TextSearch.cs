@@ -10,16 +10,12 @@ namespace SharpClaw.Server.Store;
 /// the FTS5 trigram index which files contain all its trigrams (case-insensitively), shorter literals and regular expressions
 /// scan every indexed file; each candidate's lines are then matched exactly (case as asked). Path globs use
 /// <see cref="PathGlob"/>; a glob without '/' matches at any depth (<c>*Tests.cs</c>). One match per line,
-/// reported at its first occurrence, the line trimmed and, past 200 characters, cut to a window around the match. Only the requested page is kept
+/// reported at its first occurrence, the line as <see cref="LineExcerpt"/> shows it (a long one cut around the match). Only the requested page is kept
 /// (a bounded heap in path, line, column order) and only its lines are cut out of the text: a query matching
 /// hundreds of thousands of lines counts them without making an answer item of each.
 /// </summary>
 internal static class TextSearch
 {
-    private const int MaxLineText = 200;
-
-    /// <summary>Characters of a long line shown before its match (<see cref="Excerpt"/>).</summary>
-    private const int ContextBeforeMatch = 40;
     private static readonly TimeSpan RegexTimeout = TimeSpan.FromSeconds(2);
 
     public static (List<WorkspaceSearchMatch> Page, int Total, int Files) Find(StoreDatabase database, string query, bool regex, bool caseSensitive, IReadOnlyList<string>? globs, int offset, int limit, CancellationToken cancellationToken)
@@ -227,7 +223,7 @@ internal static class TextSearch
             }
 
             int lineEnd = text.IndexOf('\n', lineStart);
-            WorkspaceSearchMatch found = new(path, line, character, Excerpt(text, lineStart, lineEnd < 0 ? text.Length : lineEnd, match.Index));
+            WorkspaceSearchMatch found = new(path, line, character, LineExcerpt.Around(text.AsSpan(lineStart, (lineEnd < 0 ? text.Length : lineEnd) - lineStart), match.Index - lineStart));
             if (kept.Count < keep)
             {
                 kept.Enqueue(found, found);
@@ -239,28 +235,6 @@ internal static class TextSearch
         }
 
         return count;
-    }
-
-    /// <summary>
-    /// The matching line, trimmed; a line longer than <see cref="MaxLineText"/> is cut to a window that holds the match
-    /// (from <see cref="ContextBeforeMatch"/> characters before it), with "…" where it was cut, so a long generated line
-    /// shows what matched and not only its start.
-    /// </summary>
-    private static string Excerpt(string text, int lineStart, int lineEnd, int matchIndex)
-    {
-        ReadOnlySpan<char> whole = text.AsSpan(lineStart, lineEnd - lineStart);
-        int from = lineStart + (whole.Length - whole.TrimStart().Length);
-        int to = lineStart + whole.TrimEnd().Length;
-        if (to - from <= MaxLineText)
-        {
-            return text[from..to];
-        }
-
-        int start = Math.Max(from, Math.Min(matchIndex - ContextBeforeMatch, to - MaxLineText));
-        int end = Math.Min(to, start + MaxLineText);
-        start += start > from && char.IsLowSurrogate(text[start]) ? 1 : 0; // Never half a character.
-        end -= end < to && char.IsHighSurrogate(text[end - 1]) ? 1 : 0;
-        return (start > from ? "…" : string.Empty) + text[start..end] + (end < to ? "…" : string.Empty);
     }
 
     private static int Compare(string path, int line, int character, WorkspaceSearchMatch b) =>

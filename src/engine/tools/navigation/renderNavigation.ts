@@ -81,12 +81,24 @@ function sourceLines(parts: readonly SourcePart[]): string[] {
   return [...lines.slice(0, shown), `truncated: ${plural(left, 'line')} of source left out to stay under 8 KB${next ? `; read ${next.path} from line ${next.line}` : ''}, or ask members for the outline.`];
 }
 
-function body(result: NavigateResult): string[] {
+const withContext = (list: ReadonlyArray<{ context: string | null }>) => list.some((item) => item.context !== null);
+
+/**
+ * How many locations fit the answer budget when each comes with its source line (context), or
+ * undefined when all do: without context they are a few positions per file line and always fit.
+ */
+function locationsWithinBudget(result: NavigateResult): number | undefined {
+  const locations = result.locations ?? [];
+  if (!locationActions.has(result.action) || !withContext(locations)) return undefined;
+  const shown = linesWithinBudget(positionLines(locations, true));
+  return shown < locations.length ? shown : undefined;
+}
+
+function body(result: NavigateResult, shownLocations: number | undefined): string[] {
   const { action } = result;
-  const withContext = (list: ReadonlyArray<{ context: string | null }>) => list.some((item) => item.context !== null);
   const pastTheEnd = `offset ${result.offset} is past the last of ${plural(result.total, pageNoun(action).replace(/s$/, ''))}`;
   if (locationActions.has(action)) {
-    const locations = result.locations ?? [];
+    const locations = (result.locations ?? []).slice(0, shownLocations);
     const lines = result.total === 0 ? [emptyLocations[action] ?? `no ${action}`] : locations.length === 0 ? [pastTheEnd] : positionLines(locations, withContext(locations));
     if (result.omittedGenerated > 0) lines.push(`${result.omittedGenerated} source-generated occurrences left out`);
     return lines;
@@ -133,8 +145,11 @@ function body(result: NavigateResult): string[] {
 }
 
 export function renderNavigate(result: NavigateResult, withExclusion = true): string {
-  const lines = [...resolvedFileLines(result), ...body(result), ...answeredBy(result, withExclusion)];
-  if (result.truncated && result.nextOffset !== null) {
+  const shown = locationsWithinBudget(result);
+  const lines = [...resolvedFileLines(result), ...body(result, shown), ...answeredBy(result, withExclusion)];
+  if (shown !== undefined) {
+    lines.push(`truncated: ${shown} of ${plural(result.total, 'location')} shown to stay under 8 KB (each with its source line), next offset: ${result.offset + shown}. Page on, or ask without context.`);
+  } else if (result.truncated && result.nextOffset !== null) {
     lines.push(`truncated: ${result.total} ${pageNoun(result.action)} in total, next offset: ${result.nextOffset}. Raise limit or narrow the query.`);
   }
   return lines.join('\n');

@@ -16,9 +16,7 @@ internal sealed class NavigationFormat(Solution solution, string workspace, bool
     public NavigateLocation Location(Location location)
     {
         FileLinePositionSpan span = location.GetLineSpan();
-        string? line = context && location.SourceTree is { } tree
-            ? tree.GetText().Lines.GetLineFromPosition(location.SourceSpan.Start).ToString().Trim()
-            : null;
+        string? line = context && location.SourceTree is { } tree ? LineText(tree.GetText(), location.SourceSpan.Start) : null;
         return new NavigateLocation(SymbolFormat.LocationPath(workspace, span.Path, this.IsGenerated(location)), span.StartLinePosition.Line + 1, span.StartLinePosition.Character + 1, line);
     }
 
@@ -53,6 +51,10 @@ internal sealed class NavigationFormat(Solution solution, string workspace, bool
             .ThenBy(s => s.Name, StringComparer.Ordinal)
             .ThenBy(s => s.Via, StringComparer.Ordinal)];
 
-    /// <summary>The trimmed text of the line holding <paramref name="position"/>.</summary>
-    public static string LineText(SourceText text, int position) => text.Lines.GetLineFromPosition(position).ToString().Trim();
+    /// <summary>The line holding <paramref name="position"/>, trimmed, and cut around the position when long (<see cref="LineExcerpt"/>).</summary>
+    public static string LineText(SourceText text, int position)
+    {
+        TextLine line = text.Lines.GetLineFromPosition(position);
+        return LineExcerpt.Around(text.ToString(line.Span), position - line.Start);
+    }
 }
