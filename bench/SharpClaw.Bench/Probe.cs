@@ -36,15 +36,7 @@ internal static class Probe
             NavigateParams navigate = new() { Workspace = workspace, Target = solution, Action = parts[1], Name = parts[2], Tool = "bench" };
             NavigateResult answer = await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, navigate);
             Console.WriteLine($"total {answer.Total}: {string.Join("; ", (answer.Related ?? []).Select(r => $"{r.Name}{(r.Via is null ? string.Empty : " via " + r.Via)}").Order(StringComparer.Ordinal))}");
-            List<double> warm = [];
-            for (int i = 0; i < iterations; i++)
-            {
-                long started = Stopwatch.GetTimestamp();
-                await host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, navigate);
-                warm.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-            }
-
-            Console.WriteLine($"warm {parts[1]}: p50 {BenchReport.Percentile(warm, 0.5):0.00} ms, p95 {BenchReport.Percentile(warm, 0.95):0.00} ms over {iterations}");
+            await ReportWarmAsync(parts[1], iterations, () => host.InvokeAsync<NavigateResult>(ProtocolMethods.Navigate, navigate));
             return 0;
         }
 
@@ -54,15 +46,7 @@ internal static class Probe
             SymbolsParams query = new() { Workspace = workspace, Target = solution, Query = name["symbols:".Length..], Tool = "bench" };
             SymbolsResult answer = await host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, query);
             Console.WriteLine($"total {answer.Total}: {string.Join("; ", answer.Items.Take(5).Select(i => $"{i.Path}:{i.Line}:{i.Character} {i.Kind} {i.Name}"))}");
-            List<double> warm = [];
-            for (int i = 0; i < iterations; i++)
-            {
-                long started = Stopwatch.GetTimestamp();
-                await host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, query);
-                warm.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-            }
-
-            Console.WriteLine($"warm symbols: p50 {BenchReport.Percentile(warm, 0.5):0.00} ms, p95 {BenchReport.Percentile(warm, 0.95):0.00} ms over {iterations}");
+            await ReportWarmAsync("symbols", iterations, () => host.InvokeAsync<SymbolsResult>(ProtocolMethods.Symbols, query));
             return 0;
         }
 
@@ -149,5 +133,19 @@ internal static class Probe
         {
             Console.WriteLine($"{what,-45} p50 {BenchReport.Percentile(list, 0.5),7:0.000} ms  p95 {BenchReport.Percentile(list, 0.95),7:0.000} ms");
         }
+    }
+
+    /// <summary>Times <paramref name="call"/> <paramref name="iterations"/> times and prints its p50 and p95.</summary>
+    private static async Task ReportWarmAsync(string label, int iterations, Func<Task> call)
+    {
+        List<double> warm = [];
+        for (int i = 0; i < iterations; i++)
+        {
+            long started = Stopwatch.GetTimestamp();
+            await call();
+            warm.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        }
+
+        Console.WriteLine($"warm {label}: p50 {BenchReport.Percentile(warm, 0.5):0.00} ms, p95 {BenchReport.Percentile(warm, 0.95):0.00} ms over {iterations}");
     }
 }

@@ -28,8 +28,8 @@ describe('sharpclaw tool csharp_symbol_search / csharp_workspace_search', functi
     fs.rmSync(stateDir, { recursive: true, force: true });
   });
 
-  const run = (tool: string, input: object) =>
-    spawnSync(process.execPath, [cli, 'tool', tool, '--cwd', workspace, '--input', JSON.stringify(input), '--permission-mode', 'read-only'], {
+  const run = (tool: string, input: object, cwd = workspace) =>
+    spawnSync(process.execPath, [cli, 'tool', tool, '--cwd', cwd, '--input', JSON.stringify(input), '--permission-mode', 'read-only'], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 100_000,
@@ -81,13 +81,7 @@ describe('sharpclaw tool csharp_symbol_search / csharp_workspace_search', functi
     const longAnswers = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-cli-long-'));
     try {
       fs.cpSync(path.join(repoRoot, 'fixtures', 'StoreLongAnswers'), longAnswers, { recursive: true });
-      const runIn = (tool: string, input: object) =>
-        spawnSync(process.execPath, [cli, 'tool', tool, '--cwd', longAnswers, '--input', JSON.stringify(input), '--permission-mode', 'read-only'], {
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'pipe'],
-          timeout: 100_000,
-          env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir },
-        });
+      const runIn = (tool: string, input: object) => run(tool, input, longAnswers);
 
       // 80 generated lines of 270 characters, each with its key past the 200th.
       const text = runIn('csharp_workspace_search', { query: 'LookupKey' });
