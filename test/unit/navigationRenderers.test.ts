@@ -106,6 +106,23 @@ describe('csharp_navigate renderings', () => {
     assert.match(plain, /\ntruncated: 120 locations in total, next offset: 100\./);
   });
 
+  it('impact: the largest sections by bytes go when long lines pass 8 KB, named beside the ones the host left out', () => {
+    const references = Array.from({ length: 40 }, (_, i) => ({ ...loc(`src/Generated/File${i}.cs`, i + 1, 9), context: `${'x'.repeat(190)} ${i}` }));
+    const callers = Array.from({ length: 10 }, (_, i) => ({ name: `MyApp.Caller${i}.Run()`, kind: 'method', location: { path: `src/Caller${i}.cs`, line: 3, character: 17 }, via: null, callSites: null }));
+    const text = renderNavigate(result('impact', {
+      sections: [
+        { action: 'references', total: 40, locations: references, related: null, omittedGenerated: 0 },
+        { action: 'callers', total: 10, locations: null, related: callers, omittedGenerated: 0 },
+      ],
+      omittedToFit: [{ action: 'implementations', total: 200, lines: 200 }],
+      total: 250,
+    }));
+    assert.ok(Buffer.byteLength(text) < 8 * 1024, `${Buffer.byteLength(text)} bytes`);
+    assert.match(text, /^## callers\nsrc\/Caller0\.cs:3:17 method MyApp\.Caller0\.Run\(\)\n/);
+    assert.doesNotMatch(text, /## references/);
+    assert.match(text, /\nomitted to fit: implementations \(200 lines\), references \(40 lines\)\. Request those alone\.\n/);
+  });
+
   it('bulk: sections that do not fit under 8 KB together are named with their size, the rest answered', () => {
     const big = (index: number) => ({
       index,

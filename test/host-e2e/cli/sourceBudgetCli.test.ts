@@ -73,6 +73,14 @@ describe('csharp_navigate answers on large code stay under 8 KB', function () {
     assert.match(next.stdout.split('\n')[0], new RegExp(`^Usages\\.cs:${6 + lines.length}:\\d+ `));
   });
 
+  it('impact with context: a section whose lines pass 8 KB is named with the ones the host left out', () => {
+    const impact = navigate({ action: 'impact', symbol: 'LongSource.Settings.Setting001', context: true });
+    assert.equal(impact.status, 0, impact.stderr);
+    assert.ok(Buffer.byteLength(impact.stdout) < 8 * 1024, `${Buffer.byteLength(impact.stdout)} bytes`);
+    assert.match(impact.stdout, /^omitted to fit: .*references \(60 lines\).*\. Request those alone\.$/m);
+    assert.doesNotMatch(impact.stdout, /^## references$/m);
+  });
+
   it('bulk: a section that does not fit beside the others is named with its size, the others answered', () => {
     const result = spawnSync(process.execPath, [cli, 'tool', 'csharp_bulk_navigate', '--cwd', workspace, '--allow-evaluation', '--input', JSON.stringify({
       queries: [{ action: 'source', symbol: 'LongSource.Settings.Setting001' }, { action: 'source', symbol: 'LongSource.Settings' }, { action: 'hover', symbol: 'LongSource.Settings.Setting399' }],

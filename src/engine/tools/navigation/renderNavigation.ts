@@ -128,14 +128,22 @@ function body(result: NavigateResult, shownLocations: number | undefined): strin
       return lines;
     }
     case 'impact': {
-      const lines: string[] = [];
-      for (const section of result.sections ?? []) {
-        lines.push(`## ${section.action}`);
+      const sections = (result.sections ?? []).map((section) => {
+        const lines = [`## ${section.action}`];
         if (section.locations) lines.push(...(section.locations.length ? positionLines(section.locations, withContext(section.locations)) : ['no references']));
         if (section.related) lines.push(...(section.related.length ? relatedLines(section.action, section.related, result.symbol.locations[0]?.path) : emptyRelated(section.action)));
         if (section.omittedGenerated > 0) lines.push(`${section.omittedGenerated} source-generated occurrences left out`);
+        return { action: section.action, lines, bytes: Buffer.byteLength(lines.join('\n')) + 1 };
+      });
+      // The host leaves out its largest sections past a count of lines; long lines (context, long
+      // names) can still pass the answer budget, so the largest sections by bytes go the same way.
+      const omitted = (result.omittedToFit ?? []).map((section) => ({ action: section.action, lines: section.lines }));
+      while (sections.length > 0 && sections.reduce((sum, section) => sum + section.bytes, 0) > resultLinesBudget) {
+        const largest = sections.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+        sections.splice(sections.indexOf(largest), 1);
+        omitted.push({ action: largest.action, lines: largest.lines.length - 1 });
       }
-      const omitted = result.omittedToFit ?? [];
+      const lines = sections.flatMap((section) => section.lines);
       if (omitted.length) lines.push(`omitted to fit: ${omitted.map((section) => `${section.action} (${plural(section.lines, 'line')})`).join(', ')}. Request those alone.`);
       return lines;
     }
