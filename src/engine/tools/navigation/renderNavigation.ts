@@ -138,10 +138,12 @@ function body(result: NavigateResult, shownLocations: number | undefined): strin
       // The host leaves out its largest sections past a count of lines; long lines (context, long
       // names) can still pass the answer budget, so the largest sections by bytes go the same way.
       const omitted = (result.omittedToFit ?? []).map((section) => ({ action: section.action, lines: section.lines }));
-      while (sections.length > 0 && sections.reduce((sum, section) => sum + section.bytes, 0) > resultLinesBudget) {
+      let bytes = sections.reduce((sum, section) => sum + section.bytes, 0);
+      while (sections.length > 0 && bytes > resultLinesBudget) {
         const largest = sections.reduce((a, b) => (b.bytes > a.bytes ? b : a));
         sections.splice(sections.indexOf(largest), 1);
         omitted.push({ action: largest.action, lines: largest.lines.length - 1 });
+        bytes -= largest.bytes;
       }
       const lines = sections.flatMap((section) => section.lines);
       if (omitted.length) lines.push(`omitted to fit: ${omitted.map((section) => `${section.action} (${plural(section.lines, 'line')})`).join(', ')}. Request those alone.`);

@@ -15,7 +15,6 @@ import { workspaceSelection } from './symbolSelector';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-
 /** At most this many files are named in the incomplete line (a solution file list named 55, 4.6 KB). */
 const incompleteNamed = 5;
 
