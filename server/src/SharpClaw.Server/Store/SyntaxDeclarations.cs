@@ -45,6 +45,19 @@ internal static class SyntaxDeclarations
                     break;
                 }
 
+                case ExtensionBlockDeclarationSyntax extension:
+                {
+                    // A C# 14 extension block has no name: it is a segment of its members' names as Roslyn displays
+                    // them (TextExtensions.extension(string).Shout()), and its members stay in the declaring class.
+                    string block = "extension" + (extension.TypeParameterList is { } blockTypeParameters ? TypeParameters(blockTypeParameters) : string.Empty)
+                        + (extension.ParameterList is { } receiver ? Parameters(receiver) : "()");
+                    string display = Join(typePrefix, block);
+                    int headerEnd = extension.ParameterList?.Span.End ?? extension.Keyword.Span.End;
+                    Add(result, text, extension, extension.Keyword.Span, "extension", display, "type", container, HeaderTo(extension, headerEnd));
+                    Visit(extension, container, display, text, result);
+                    break;
+                }
+
                 case BaseTypeDeclarationSyntax type:
                 {
                     string name = type.Identifier.ValueText;

@@ -101,6 +101,8 @@ internal static class CallGraph
             return (true, null);
         }
 
+        // A C# 14 extension member also runs when its implementation method is called by name (TextExtensions.Shout("x")).
+        string? implementation = symbol is IMethodSymbol { AssociatedExtensionImplementation: { } implemented } ? Flavours.Identity(implemented, solution) : null;
         bool other = false;
         SyntaxNode? node = root.FindNode(location.SourceSpan, getInnermostNodeForTie: true);
         for (int depth = 0; node is not null && depth < 3; depth++, node = node.Parent)
@@ -113,7 +115,7 @@ internal static class CallGraph
 
             named = Normalize(named).OriginalDefinition;
             string id = Flavours.Identity(named, solution);
-            if (id == target)
+            if (id == target || id == implementation)
             {
                 return (true, null);
             }

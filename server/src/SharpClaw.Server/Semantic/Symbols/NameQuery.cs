@@ -6,8 +6,11 @@ namespace SharpClaw.Server.Semantic.Symbols;
 /// <summary>
 /// A parsed <c>name</c>: dotted segments (generic arguments optional, compared by arity) plus an
 /// optional parameter list. A qualified name matches the end of the fully qualified name.
+/// A C# 14 extension member's name has its block as a segment, as Roslyn displays it
+/// (<c>TextExtensions.extension(string).Shout()</c>); a name may leave the block out (<c>TextExtensions.Shout()</c>),
+/// and a block named in a query matches by its type parameters' count and its receiver type, namespaces ignored.
 /// </summary>
-internal sealed class NameQuery
+internal sealed partial class NameQuery
 {
     private readonly List<string> segments;
     private readonly List<string>? parameters;
@@ -27,7 +30,7 @@ internal sealed class NameQuery
     {
         string text = name.Trim();
         List<string>? parameters = null;
-        int open = IndexAtDepthZero(text, '(');
+        int open = ParameterListStart(text);
         if (open >= 0)
         {
             int close = text.LastIndexOf(')');
@@ -50,7 +53,7 @@ internal sealed class NameQuery
             parameters = SplitParameters(list);
         }
 
-        List<string> segments = [.. SplitTopLevel(SymbolFormat.Strip(text), '.').Select(NormalizeGenerics)];
+        List<string> segments = [.. SplitTopLevel(SymbolFormat.Strip(text), '.').Select(s => IsExtensionBlock(s) ? s : NormalizeGenerics(s))];
         if (segments.Count == 0 || segments.Any(s => s.Length == 0))
         {
             throw SemanticException.InvalidRequest($"'{name}' is not a symbol name.");
@@ -80,6 +83,7 @@ internal sealed class NameQuery
         IReadOnlyList<IParameterSymbol>? actual = symbol switch
         {
             IMethodSymbol m => m.Parameters,
+            INamedTypeSymbol { IsExtension: true, ExtensionParameter: { } receiver } => [receiver], // extension(string)
             IPropertySymbol { IsIndexer: true } p => p.Parameters,
             INamedTypeSymbol { DelegateInvokeMethod: { } invoke } => invoke.Parameters,
             _ => null,
@@ -100,8 +104,18 @@ internal sealed class NameQuery
         return true;
     }
 
-    /// <summary>The query's last two segments (one for a one-segment query) without generic arguments: the key of <see cref="SymbolIndex.Candidates"/>.</summary>
-    public IReadOnlyList<string> Tail => [.. this.segments.Skip(Math.Max(0, this.segments.Count - 2)).Select(WithoutGenerics)];
+    /// <summary>
+    /// The query's last two segments (one for a one-segment query) without generic arguments and without extension
+    /// blocks: the key of <see cref="SymbolIndex.Candidates"/>.
+    /// </summary>
+    public IReadOnlyList<string> Tail
+    {
+        get
+        {
+            List<string> named = [.. this.segments.Where(s => !IsExtensionBlock(s))];
+            return [.. named.Skip(Math.Max(0, named.Count - 2)).Select(WithoutGenerics)];
+        }
+    }
 
     /// <summary>
     /// The last two segments (or one) of a symbol's display name, parameters and generic arguments dropped, split
@@ -109,29 +123,40 @@ internal sealed class NameQuery
     /// </summary>
     public static IReadOnlyList<string> TailOf(string display)
     {
-        int open = IndexAtDepthZero(display, '(');
-        List<string> actual = SplitTopLevel(SymbolFormat.Strip(open >= 0 ? display[..open] : display), '.');
+        int open = ParameterListStart(display);
+        List<string> actual = [.. SplitTopLevel(SymbolFormat.Strip(open >= 0 ? display[..open] : display), '.').Where(s => !IsExtensionBlock(s))];
         return actual.Count == 0 ? [string.Empty] : [.. actual.Skip(Math.Max(0, actual.Count - 2)).Select(s => WithoutGenerics(NormalizeGenerics(s)))];
     }
 
     /// <summary>A display name split into its dotted segments (as written) and its parameter list with parentheses (or empty).</summary>
     public static (List<string> Segments, string Parameters) Split(string display)
     {
-        int open = IndexAtDepthZero(display, '(');
+        int open = ParameterListStart(display);
         return open >= 0 ? (SplitTopLevel(display[..open], '.'), display[open..]) : (SplitTopLevel(display, '.'), string.Empty);
     }
 
     /// <summary>True when the display name (parameters ignored) ends with this query's segments.</summary>
     public bool MatchesName(string display)
     {
-        string withoutParameters = display;
-        int open = IndexAtDepthZero(display, '(');
-        if (open >= 0)
+        List<string> actual = SplitTopLevel(SymbolFormat.Strip(WithoutParameters(display)), '.');
+        if (this.EndsLike(actual))
         {
-            withoutParameters = display[..open];
+            return true;
         }
 
-        List<string> actual = SplitTopLevel(SymbolFormat.Strip(withoutParameters), '.');
+        // TextExtensions.Shout names the member of TextExtensions.extension(string) too.
+        return !this.segments.Exists(IsExtensionBlock) && actual.Exists(IsExtensionBlock) && this.EndsLike([.. actual.Where(s => !IsExtensionBlock(s))]);
+    }
+
+    /// <summary>A name or display name without its parameter list (the one after its last segment).</summary>
+    public static string WithoutParameters(string name)
+    {
+        int open = ParameterListStart(name);
+        return open >= 0 ? name[..open] : name;
+    }
+
+    private bool EndsLike(List<string> actual)
+    {
         if (actual.Count < this.segments.Count)
         {
             return false;
@@ -141,10 +166,12 @@ internal sealed class NameQuery
         for (int i = 0; i < this.segments.Count; i++)
         {
             string wanted = this.segments[i];
-            string candidate = NormalizeGenerics(actual[offset + i]);
-            bool equal = wanted.Contains('<', StringComparison.Ordinal)
-                ? wanted.Equals(candidate, StringComparison.Ordinal)
-                : wanted.Equals(WithoutGenerics(candidate), StringComparison.Ordinal);
+            string candidate = actual[offset + i];
+            bool equal = IsExtensionBlock(wanted) || IsExtensionBlock(candidate)
+                ? SameExtensionBlock(wanted, candidate)
+                : wanted.Contains('<', StringComparison.Ordinal)
+                    ? wanted.Equals(NormalizeGenerics(candidate), StringComparison.Ordinal)
+                    : wanted.Equals(WithoutGenerics(NormalizeGenerics(candidate)), StringComparison.Ordinal);
             if (!equal)
             {
                 return false;
@@ -153,6 +180,30 @@ internal sealed class NameQuery
 
         return true;
     }
+
+    /// <summary>An extension block as a segment of a name: <c>extension(string)</c>, <c>extension&lt;T&gt;(IEnumerable&lt;T&gt;)</c>.</summary>
+    internal static bool IsExtensionBlock(string segment) =>
+        segment.Length > "extension()".Length && segment.StartsWith("extension", StringComparison.Ordinal) && segment[9] is '(' or '<' && segment.EndsWith(')');
+
+    /// <summary>Two extension blocks with as many type parameters and the same receiver type, namespaces and nullability ignored.</summary>
+    private static bool SameExtensionBlock(string wanted, string candidate)
+    {
+        if (!IsExtensionBlock(wanted) || !IsExtensionBlock(candidate))
+        {
+            return false;
+        }
+
+        int wantedOpen = ParameterListStart(wanted);
+        int candidateOpen = ParameterListStart(candidate);
+        return NormalizeGenerics(wanted[..wantedOpen]) == NormalizeGenerics(candidate[..candidateOpen])
+            && Unqualified(wanted[(wantedOpen + 1)..^1]).TrimEnd('?') == Unqualified(candidate[(candidateOpen + 1)..^1]).TrimEnd('?');
+    }
+
+    /// <summary>A type as written without namespaces or containing types: <c>System.Collections.Generic.IEnumerable&lt;T&gt;</c> → <c>IEnumerable&lt;T&gt;</c>.</summary>
+    private static string Unqualified(string type) => QualifierPattern().Replace(SplitParameters(type).FirstOrDefault() ?? string.Empty, string.Empty);
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"(?:global::)?(?:@?[\p{L}_][\p{L}\p{N}_]*\.)+")]
+    private static partial System.Text.RegularExpressions.Regex QualifierPattern();
 
     private static bool ParameterMatches(string wanted, string actual)
     {
@@ -250,24 +301,47 @@ internal sealed class NameQuery
         return parts;
     }
 
-    private static int IndexAtDepthZero(string text, char wanted)
+    /// <summary>
+    /// Where the parameter list of a name starts: the first <c>(</c> outside generic arguments in its last segment
+    /// (after the last dot outside brackets, so an extension block's receiver in an earlier segment is not it), else -1.
+    /// </summary>
+    private static int ParameterListStart(string text)
     {
+        int segmentStart = 0;
         int depth = 0;
         for (int i = 0; i < text.Length; i++)
         {
             char c = text[i];
-            if (c == wanted && depth == 0)
+            if (c is '<' or '(' or '[')
+            {
+                depth++;
+            }
+            else if (c is '>' or ')' or ']')
+            {
+                depth = Math.Max(0, depth - 1);
+            }
+            else if (c == '.' && depth == 0)
+            {
+                segmentStart = i + 1;
+            }
+        }
+
+        int angle = 0;
+        for (int i = segmentStart; i < text.Length; i++)
+        {
+            char c = text[i];
+            if (c == '(' && angle == 0)
             {
                 return i;
             }
 
             if (c == '<')
             {
-                depth++;
+                angle++;
             }
             else if (c == '>')
             {
-                depth--;
+                angle = Math.Max(0, angle - 1);
             }
         }
 

@@ -247,8 +247,12 @@ internal static class SymbolResolver
 
         if (!string.IsNullOrWhiteSpace(selector.Container))
         {
+            // An extension block's member is also in the class that declares the block.
             INamedTypeSymbol? type = match.Symbol.ContainingType;
-            if (type is null || !NameQuery.Parse(selector.Container, null).MatchesName(type.ToDisplayString(SymbolFormat.NameFormat)))
+            NameQuery container = NameQuery.Parse(selector.Container, null);
+            bool inContainer = type is not null && (container.Matches(type, type.ToDisplayString(SymbolFormat.NameFormat))
+                || (type is { IsExtension: true, ContainingType: { } declaring } && container.Matches(declaring, declaring.ToDisplayString(SymbolFormat.NameFormat))));
+            if (!inContainer)
             {
                 return false;
             }
@@ -425,8 +429,14 @@ internal static class SymbolResolver
         (List<string> full, _) = NameQuery.Split(match.Display);
         IEnumerable<string> names = Enumerable.Range(brief.Count + 1, Math.Max(0, full.Count - brief.Count))
             .Select(take => string.Join('.', full.Skip(full.Count - take)))
-            .Prepend(string.Join('.', brief))
-            .Select(n => n + parameters);
+            .Prepend(string.Join('.', brief));
+        if (match.Symbol.ContainingType is { IsExtension: true })
+        {
+            // TextExtensions.Shout() before TextExtensions.extension(string).Shout(), where it names the member alone.
+            names = names.Prepend(string.Join('.', brief.Where(s => !NameQuery.IsExtensionBlock(s))));
+        }
+
+        names = names.Select(n => n + parameters);
         foreach (string name in names)
         {
             NameQuery query;
@@ -464,7 +474,7 @@ internal static class SymbolResolver
         string? containerText = selector.Container;
         if (string.IsNullOrWhiteSpace(containerText))
         {
-            string withoutParameters = name.Split('(')[0].Trim();
+            string withoutParameters = NameQuery.WithoutParameters(name.Trim()).Trim();
             int dot = withoutParameters.LastIndexOf('.');
             if (dot > 0 && withoutParameters.IndexOf('<', StringComparison.Ordinal) < 0)
             {
@@ -475,7 +485,7 @@ internal static class SymbolResolver
         if (!string.IsNullOrWhiteSpace(containerText))
         {
             NameQuery container = NameQuery.Parse(containerText, null);
-            List<SymbolMatch> types = [.. all.Where(m => m.Symbol is INamedTypeSymbol && container.MatchesName(m.Display))];
+            List<SymbolMatch> types = [.. all.Where(m => m.Symbol is INamedTypeSymbol && container.Matches(m.Symbol, m.Display))];
             if (types.Count == 0)
             {
                 List<SymbolMatch> similarTypes = Similar(all.Where(m => m.Symbol is INamedTypeSymbol), container.SimpleName)
@@ -508,12 +518,20 @@ internal static class SymbolResolver
         string wanted = simpleName.ToLowerInvariant();
         int budget = Math.Max(1, wanted.Length / 3);
         return symbols
-            .Select(m => (Match: m, Name: (m.Symbol is IMethodSymbol { MethodKind: MethodKind.Constructor } ? m.Symbol.ContainingType.Name : m.Symbol.Name).ToLowerInvariant()))
+            .Select(m => (Match: m, Name: SimpleName(m.Symbol).ToLowerInvariant()))
             .Select(x => (x.Match, Score: x.Name == wanted ? 0 : x.Name.Contains(wanted, StringComparison.Ordinal) || wanted.Contains(x.Name, StringComparison.Ordinal) ? 1 : 1 + Distance(x.Name, wanted)))
             .Where(x => x.Score <= 1 + budget && !(x.Score > 1 && x.Match.Symbol.Name.Length < 2))
             .OrderBy(x => x.Score).ThenBy(x => x.Match.Display, StringComparer.Ordinal)
             .Select(x => x.Match);
     }
+
+    /// <summary>The name a person types for a symbol: a constructor's type's; an extension block's keyword (Roslyn names the block with an empty string).</summary>
+    private static string SimpleName(ISymbol symbol) => symbol switch
+    {
+        IMethodSymbol { MethodKind: MethodKind.Constructor } => symbol.ContainingType.Name,
+        INamedTypeSymbol { IsExtension: true } => "extension",
+        _ => symbol.Name,
+    };
 
     private static int Distance(string a, string b)
     {
