@@ -53,6 +53,16 @@ public sealed class ExtensionMemberTests
         Assert.StartsWith("(property) public bool Shapes.TextExtensions.extension(string).IsBlank", (await NavigateAsync(host, fixture, new NavigateParams { Action = "hover", Name = "IsBlank" })).Hover, StringComparison.Ordinal);
         Assert.Equal(3, (await NavigateAsync(host, fixture, new NavigateParams { Action = "references", Name = "Shout", Container = "TextExtensions", Kind = "method", Line = 11 })).Total);
 
+        // The class's members include its blocks' members, named so they resolve.
+        NavigateResult members = await NavigateAsync(host, fixture, new NavigateParams { Action = "members", Name = "Shapes.TextExtensions" });
+        Assert.Equal(
+            ["6:5 type extension(string)", "9:21 property extension(string).IsBlank", "11:23 method extension(string).Shout()", "13:23 method extension(string).Shout(int)",
+                "16:5 type extension(string)", "18:30 method extension(string).Join3(string, string, string)",
+                "21:5 type extension<T>(System.Collections.Generic.IEnumerable<T>)", "23:20 method extension<T>(System.Collections.Generic.IEnumerable<T>).CountOf(T)",
+                "26:26 method Whisper(string)"],
+            members.Members!.Select(m => $"{m.Line}:{m.Character} {m.Kind} {m.Name}"));
+        Assert.Equal("Shapes.TextExtensions.extension(string).Join3(string, string, string)", (await NavigateAsync(host, fixture, new NavigateParams { Action = "definition", Name = "TextExtensions." + members.Members![5].Name })).Symbol.Name);
+
         // A call of the implementation method by name (TextExtensions.Shout("direct")) runs the member: a caller.
         NavigateResult callers = await NavigateAsync(host, fixture, new NavigateParams { Action = "callers", Name = "TextExtensions.Shout()" });
         Assert.Equal(

@@ -19,7 +19,7 @@ internal static class MemberListing
     {
         string prefix = type.ToDisplayString(SymbolFormat.NameFormat) + ".";
         List<MemberItem> items = [];
-        foreach (ISymbol member in type.GetMembers())
+        foreach (ISymbol member in type.GetMembers().SelectMany(WithExtensionMembers))
         {
             if (!Listed(member))
             {
@@ -37,6 +37,10 @@ internal static class MemberListing
 
         return [.. items.Distinct().OrderBy(i => i.Path, StringComparer.Ordinal).ThenBy(i => i.Line).ThenBy(i => i.Character).ThenBy(i => i.Name, StringComparer.Ordinal)];
     }
+
+    /// <summary>A C# 14 extension block with its members, which a person reads as members of the class that declares the block.</summary>
+    private static IEnumerable<ISymbol> WithExtensionMembers(ISymbol member) =>
+        member is INamedTypeSymbol { IsExtension: true } block ? block.GetMembers().Prepend(block) : [member];
 
     private static bool Listed(ISymbol member)
     {
