@@ -53,7 +53,7 @@ internal sealed partial class NameQuery
             parameters = SplitParameters(list);
         }
 
-        List<string> segments = [.. SplitTopLevel(SymbolFormat.Strip(text), '.').Select(s => IsExtensionBlock(s) ? s : NormalizeGenerics(s))];
+        List<string> segments = [.. SplitTopLevel(SymbolFormat.Strip(text), '.').Select(s => IsExtensionBlock(s) || ConversionKeywordLength(s, 0) > 0 ? s : NormalizeGenerics(s))];
         if (segments.Count == 0 || segments.Any(s => s.Length == 0))
         {
             throw SemanticException.InvalidRequest($"'{name}' is not a symbol name.");
@@ -113,7 +113,7 @@ internal sealed partial class NameQuery
         get
         {
             List<string> named = [.. this.segments.Where(s => !IsExtensionBlock(s))];
-            return [.. named.Skip(Math.Max(0, named.Count - 2)).Select(WithoutGenerics)];
+            return [.. named.Skip(Math.Max(0, named.Count - 2)).Select(SegmentKey)];
         }
     }
 
@@ -125,7 +125,7 @@ internal sealed partial class NameQuery
     {
         int open = ParameterListStart(display);
         List<string> actual = [.. SplitTopLevel(SymbolFormat.Strip(open >= 0 ? display[..open] : display), '.').Where(s => !IsExtensionBlock(s))];
-        return actual.Count == 0 ? [string.Empty] : [.. actual.Skip(Math.Max(0, actual.Count - 2)).Select(s => WithoutGenerics(NormalizeGenerics(s)))];
+        return actual.Count == 0 ? [string.Empty] : [.. actual.Skip(Math.Max(0, actual.Count - 2)).Select(SegmentKey)];
     }
 
     /// <summary>A display name split into its dotted segments (as written) and its parameter list with parentheses (or empty).</summary>
@@ -169,7 +169,9 @@ internal sealed partial class NameQuery
             string candidate = actual[offset + i];
             bool equal = IsExtensionBlock(wanted) || IsExtensionBlock(candidate)
                 ? SameExtensionBlock(wanted, candidate)
-                : wanted.Contains('<', StringComparison.Ordinal)
+                : ConversionKeywordLength(wanted, 0) > 0 || ConversionKeywordLength(candidate, 0) > 0
+                ? SegmentKey(wanted) == SegmentKey(candidate)
+                : GenericStart(wanted) >= 0
                     ? wanted.Equals(NormalizeGenerics(candidate), StringComparison.Ordinal)
                     : wanted.Equals(WithoutGenerics(NormalizeGenerics(candidate)), StringComparison.Ordinal);
             if (!equal)
@@ -250,19 +252,20 @@ internal sealed partial class NameQuery
 
     private static string NormalizeGenerics(string segment)
     {
-        int open = segment.IndexOf('<', StringComparison.Ordinal);
-        if (open < 0)
+        int open = GenericStart(segment);
+        int close = segment.LastIndexOf('>');
+        if (open < 0 || close < open)
         {
             return segment;
         }
 
-        int arity = SplitTopLevel(segment[(open + 1)..segment.LastIndexOf('>')], ',').Count;
+        int arity = SplitTopLevel(segment[(open + 1)..close], ',').Count;
         return segment[..open] + "<" + new string(',', Math.Max(0, arity - 1)) + ">";
     }
 
     private static string WithoutGenerics(string segment)
     {
-        int open = segment.IndexOf('<', StringComparison.Ordinal);
+        int open = GenericStart(segment);
         return open < 0 ? segment : segment[..open];
     }
 
@@ -271,15 +274,22 @@ internal sealed partial class NameQuery
         List<string> parts = [];
         int depth = 0;
         StringBuilder current = new();
-        foreach (char c in text)
+        for (int i = 0; i < text.Length; i++)
         {
-            if (c is '<' or '(' or '[')
+            char c = text[i];
+            if (IsBracket(text, i, "<(["))
             {
                 depth++;
             }
-            else if (c is '>' or ')' or ']')
+            else if (IsBracket(text, i, ">)]"))
             {
-                depth--;
+                depth = Math.Max(0, depth - 1);
+            }
+
+            if (separator == '.' && current.Length == 0 && ConversionKeywordLength(text, i) > 0)
+            {
+                current.Append(text[i..]); // implicit operator Ledger.Money: the type it converts to is part of the name.
+                break;
             }
 
             if (c == separator && depth == 0)
@@ -312,11 +322,11 @@ internal sealed partial class NameQuery
         for (int i = 0; i < text.Length; i++)
         {
             char c = text[i];
-            if (c is '<' or '(' or '[')
+            if (IsBracket(text, i, "<(["))
             {
                 depth++;
             }
-            else if (c is '>' or ')' or ']')
+            else if (IsBracket(text, i, ">)]"))
             {
                 depth = Math.Max(0, depth - 1);
             }
@@ -335,17 +345,94 @@ internal sealed partial class NameQuery
                 return i;
             }
 
-            if (c == '<')
+            if (IsBracket(text, i, "<"))
             {
                 angle++;
             }
-            else if (c == '>')
+            else if (IsBracket(text, i, ">"))
             {
                 angle = Math.Max(0, angle - 1);
             }
         }
 
         return -1;
+    }
+
+    /// <summary>
+    /// A segment as the index keys it: without generic arguments; a conversion operator's with its keyword and the
+    /// type it converts to without namespaces (<c>implicitoperatorLedger.Money</c> → <c>implicitoperatorMoney</c>).
+    /// </summary>
+    private static string SegmentKey(string segment)
+    {
+        int keyword = ConversionKeywordLength(segment, 0);
+        return keyword > 0
+            ? SymbolFormat.Strip(segment[..keyword]) + WithoutGenerics(Unqualified(SymbolFormat.Strip(segment[keyword..])))
+            : WithoutGenerics(NormalizeGenerics(segment));
+    }
+
+    /// <summary>The length of <c>implicit operator</c> or <c>explicit operator</c> (written with or without spaces) at <paramref name="start"/>, else 0.</summary>
+    private static int ConversionKeywordLength(string text, int start)
+    {
+        foreach (string keyword in ConversionKeywords)
+        {
+            if (string.CompareOrdinal(text, start, keyword, 0, keyword.Length) == 0)
+            {
+                int end = start + keyword.Length;
+                return end < text.Length && text[end] == ' ' ? keyword.Length + 1 : keyword.Length;
+            }
+        }
+
+        return 0;
+    }
+
+    private static readonly string[] ConversionKeywords = ["implicit operator", "explicit operator", "implicitoperator", "explicitoperator"];
+
+    /// <summary>The first <c>&lt;</c> of a segment's generic arguments, or -1 (<c>operator &lt;</c> has none).</summary>
+    private static int GenericStart(string segment)
+    {
+        for (int i = 0; i < segment.Length; i++)
+        {
+            if (IsBracket(segment, i, "<"))
+            {
+                return i;
+            }
+        }
+
+        return -1;
+    }
+
+    /// <summary>
+    /// True when the character at <paramref name="index"/> is one of <paramref name="brackets"/> and opens or closes
+    /// something: the <c>&lt;</c> and <c>&gt;</c> of an operator's name (<c>operator &lt;=</c>, <c>operator &gt;&gt;</c>) do not.
+    /// </summary>
+    private static bool IsBracket(string text, int index, string brackets)
+    {
+        char c = text[index];
+        if (!brackets.Contains(c, StringComparison.Ordinal))
+        {
+            return false;
+        }
+
+        if (c is not ('<' or '>'))
+        {
+            return true;
+        }
+
+        int start = index;
+        while (start > 0 && text[start - 1] is '<' or '>' or '=')
+        {
+            start--;
+        }
+
+        while (start > 0 && text[start - 1] == ' ')
+        {
+            start--;
+        }
+
+        const string Keyword = "operator";
+        return !(start >= Keyword.Length
+            && string.CompareOrdinal(text, start - Keyword.Length, Keyword, 0, Keyword.Length) == 0
+            && (start == Keyword.Length || !(char.IsLetterOrDigit(text[start - Keyword.Length - 1]) || text[start - Keyword.Length - 1] == '_')));
     }
 
     private static int LastIndexAtDepthZero(string text, char wanted)
