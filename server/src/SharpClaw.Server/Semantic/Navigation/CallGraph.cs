@@ -30,22 +30,7 @@ internal static class CallGraph
     public static async Task<List<CallSites>> CallerSitesAsync(ISymbol symbol, Solution solution, Func<Location, bool> isGenerated, CancellationToken cancellationToken)
     {
         string target = Flavours.Identity(symbol, solution);
-        Dictionary<string, ISymbol> dispatching = new(StringComparer.Ordinal);
-        if (symbol is IMethodSymbol or IPropertySymbol or IEventSymbol)
-        {
-            // Transitively: an override of a base member that implements an interface member is reached through both.
-            Queue<ISymbol> pending = new([symbol]);
-            while (pending.Count > 0)
-            {
-                foreach (ISymbol member in Relations.Supertypes(pending.Dequeue()))
-                {
-                    if (dispatching.TryAdd(Flavours.Identity(member, solution), member.OriginalDefinition))
-                    {
-                        pending.Enqueue(member);
-                    }
-                }
-            }
-        }
+        Dictionary<string, ISymbol> dispatching = Relations.DispatchingMembers(symbol, solution);
 
         // Callers compile against different flavours of a multi-targeted declaring project: search from each
         // (Roslyn's search already follows a flavour declared at the same place of a linked file), and from each

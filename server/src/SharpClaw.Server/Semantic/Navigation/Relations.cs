@@ -45,6 +45,33 @@ internal static class Relations
     }
 
     /// <summary>
+    /// The members a call may go through to run <paramref name="symbol"/>: the interface members it implements and
+    /// the base members it overrides, transitively (an override of a base member that implements an interface member
+    /// is reached through both), keyed by <see cref="Flavours.Identity"/>. Empty for anything but a method, property
+    /// or event.
+    /// </summary>
+    public static Dictionary<string, ISymbol> DispatchingMembers(ISymbol symbol, Solution solution)
+    {
+        Dictionary<string, ISymbol> dispatching = new(StringComparer.Ordinal);
+        if (symbol is IMethodSymbol or IPropertySymbol or IEventSymbol)
+        {
+            Queue<ISymbol> pending = new([symbol]);
+            while (pending.Count > 0)
+            {
+                foreach (ISymbol member in Supertypes(pending.Dequeue()))
+                {
+                    if (dispatching.TryAdd(Flavours.Identity(member, solution), member.OriginalDefinition))
+                    {
+                        pending.Enqueue(member);
+                    }
+                }
+            }
+        }
+
+        return dispatching;
+    }
+
+    /// <summary>
     /// A type's derived classes, derived interfaces and implementations (transitive); a member's overrides and
     /// implementations — searched from every flavour (target framework) of the declaring project and merged.
     /// </summary>

@@ -4,6 +4,7 @@ using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Navigation;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 
@@ -55,36 +56,12 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         Solution solution = lease.Solution;
         SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
 
-        IEnumerable<ReferencedSymbol> found = await SymbolFinder.FindReferencesAsync(match.Symbol, solution, cancellationToken).ConfigureAwait(false);
-        HashSet<(string Path, int Start)> seen = [];
-        HashSet<(string Path, int Start)> seenGenerated = [];
-        List<(SymbolReference Location, Document Document, TextSpan Span)> references = [];
-        foreach (ReferencedSymbol referenced in found)
+        (List<ReferenceHit> hits, int omittedGenerated) = await ReferenceFinder.FindAsync(match.Symbol, solution, cancellationToken).ConfigureAwait(false);
+        List<(SymbolReference Location, Document Document, TextSpan Span)> references = [.. hits.Select(hit =>
         {
-            foreach (Microsoft.CodeAnalysis.FindSymbols.ReferenceLocation location in referenced.Locations)
-            {
-                if (location.IsImplicit || !location.Location.IsInSource)
-                {
-                    continue;
-                }
-
-                string path = location.Location.SourceTree!.FilePath;
-                int start = location.Location.SourceSpan.Start;
-                if (location.Document is SourceGeneratedDocument)
-                {
-                    seenGenerated.Add((path, start));
-                    continue;
-                }
-
-                if (!seen.Add((path, start)))
-                {
-                    continue; // The same file in several compilations (multi-targeting).
-                }
-
-                SourceLocation at = SymbolFormat.ToLocation(location.Location, workspace, lease.Solution);
-                references.Add((new SymbolReference(at.Path, at.Line, at.Character, null), location.Document, location.Location.SourceSpan));
-            }
-        }
+            SourceLocation at = SymbolFormat.ToLocation(hit.Location, workspace, lease.Solution);
+            return (new SymbolReference(at.Path, at.Line, at.Character, null), hit.Document, hit.Location.SourceSpan);
+        })];
 
         List<(SymbolReference Location, Document Document, TextSpan Span)> ordered = [.. references
             .OrderBy(r => r.Location.Path, StringComparer.Ordinal).ThenBy(r => r.Location.Line).ThenBy(r => r.Location.Character)];
@@ -114,7 +91,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
             limit,
             truncated,
             truncated ? offset + page.Count : null,
-            seenGenerated.Count,
+            omittedGenerated,
             Excluded(lease, workspace))
         {
             ResolvedFile = match.ResolvedFile,
