@@ -1,4 +1,3 @@
-using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Hosting;
 using SharpClaw.Server.Tests.Infrastructure;
@@ -21,8 +20,8 @@ public sealed class OperatorNameTests
         using TempDirectory state = new();
         await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
 
-        Assert.Equal("Ledger.Accounts.Within(Ledger.Money, Ledger.Money)", (await NavigateAsync(host, fixture, "definition", "Accounts.Within")).Symbol.Name);
-        Assert.Equal("Ledger.Money", (await NavigateAsync(host, fixture, "definition", "Money")).Symbol.Name);
+        Assert.Equal("Ledger.Accounts.Within(Ledger.Money, Ledger.Money)", (await host.NavigateAsync(fixture.Root, new NavigateParams { Action = "definition", Name = "Accounts.Within" })).Symbol.Name);
+        Assert.Equal("Ledger.Money", (await host.NavigateAsync(fixture.Root, new NavigateParams { Action = "definition", Name = "Money" })).Symbol.Name);
 
         // Each operator by the name the tools display it with, and by a shorter one; its one use in Accounts.Within.
         (string Name, string Use)[] operators =
@@ -37,26 +36,21 @@ public sealed class OperatorNameTests
         string within = fixture.Read("Money.cs").ReplaceLineEndings("\n").Split('\n')[22];
         foreach ((string name, string use) in operators)
         {
-            NavigateResult references = await NavigateAsync(host, fixture, "references", name);
+            NavigateResult references = await host.NavigateAsync(fixture.Root, new NavigateParams { Action = "references", Name = name });
             string op = name[(name.IndexOf("operator ", StringComparison.Ordinal) + 9)..name.IndexOf('(', StringComparison.Ordinal)];
             int column = within.IndexOf(use, StringComparison.Ordinal) + use.IndexOf(" " + op + " ", StringComparison.Ordinal) + 2;
             Assert.Equal([$"Money.cs:23:{column}"], references.Locations!.Select(l => $"{l.Path}:{l.Line}:{l.Character}"));
         }
 
         // The conversion operator: by its display name, and with the converted-to type written without its namespace.
-        NavigateResult members = await NavigateAsync(host, fixture, "members", "Money");
+        NavigateResult members = await host.NavigateAsync(fixture.Root, new NavigateParams { Action = "members", Name = "Money" });
         string conversion = Assert.Single(members.Members!, m => m.Kind == "operator" && m.Name.StartsWith("implicit", StringComparison.Ordinal)).Name;
         Assert.Equal("implicit operator Ledger.Money(decimal)", conversion);
         foreach (string name in new[] { "Ledger.Money." + conversion, "Money.implicit operator Money(decimal)" })
         {
-            NavigateLocation definition = (await NavigateAsync(host, fixture, "definition", name)).Locations!.Single();
+            NavigateLocation definition = (await host.NavigateAsync(fixture.Root, new NavigateParams { Action = "definition", Name = name })).Locations!.Single();
             Assert.Equal(("Money.cs", 18, 37), (definition.Path, definition.Line, definition.Character));
         }
     }
 
-    private static Task<NavigateResult> NavigateAsync(SemanticHost host, FixtureWorkspace fixture, string action, string name) =>
-        Poll.WithTimeout(
-            host.Host.Client.InvokeWithParameterObjectAsync<NavigateResult>(ProtocolMethods.Navigate, new NavigateParams { Action = action, Name = name, Workspace = fixture.Root, Tool = "test-tool" }),
-            SemanticHost.Timeout,
-            ProtocolMethods.Navigate);
 }

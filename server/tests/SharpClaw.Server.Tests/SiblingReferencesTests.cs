@@ -1,4 +1,3 @@
-using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Hosting;
 using SharpClaw.Server.Tests.Infrastructure;
@@ -45,16 +44,10 @@ public sealed class SiblingReferencesTests
         ];
         foreach ((string name, string[] expected) in cases)
         {
-            NavigateResult navigate = await Poll.WithTimeout(
-                host.Host.Client.InvokeWithParameterObjectAsync<NavigateResult>(ProtocolMethods.Navigate, new NavigateParams { Action = "references", Name = name, Workspace = fixture.Root, Tool = "test-tool" }),
-                SemanticHost.Timeout,
-                ProtocolMethods.Navigate);
+            NavigateResult navigate = await host.NavigateAsync(fixture.Root, new NavigateParams { Action = "references", Name = name });
             Assert.True(expected.SequenceEqual(navigate.Locations!.Select(l => $"{l.Path}:{l.Line}:{l.Character}")), $"{name}: {string.Join(", ", navigate.Locations!.Select(l => $"{l.Path}:{l.Line}:{l.Character}"))}");
 
-            FindReferencesResult references = await Poll.WithTimeout(
-                host.Host.Client.InvokeWithParameterObjectAsync<FindReferencesResult>(ProtocolMethods.FindReferences, new FindReferencesParams { Name = name, Workspace = fixture.Root, Tool = "test-tool" }),
-                SemanticHost.Timeout,
-                ProtocolMethods.FindReferences);
+            FindReferencesResult references = await host.FindReferencesAsync(fixture.Root, new FindReferencesParams { Name = name });
             Assert.Equal(expected, references.References.Select(l => $"{l.Path}:{l.Line}:{l.Character}"));
         }
     }

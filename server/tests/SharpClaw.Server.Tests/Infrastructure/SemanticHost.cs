@@ -69,6 +69,18 @@ internal sealed class SemanticHost : IAsyncDisposable
             Timeout,
             "sharpclaw/workspaceSearch");
 
+    public Task<NavigateResult> NavigateAsync(string workspace, NavigateParams parameters) =>
+        Poll.WithTimeout(
+            this.Host.Client.InvokeWithParameterObjectAsync<NavigateResult>(ProtocolMethods.Navigate, parameters with { Workspace = workspace, Tool = "test-tool" }),
+            Timeout,
+            ProtocolMethods.Navigate);
+
+    public Task<FindReferencesResult> FindReferencesAsync(string workspace, FindReferencesParams parameters) =>
+        Poll.WithTimeout(
+            this.Host.Client.InvokeWithParameterObjectAsync<FindReferencesResult>(ProtocolMethods.FindReferences, parameters with { Workspace = workspace, Tool = "test-tool" }),
+            Timeout,
+            ProtocolMethods.FindReferences);
+
     public Task<HostStatus> StatusAsync() => this.Host.Client.InvokeAsync<HostStatus>(ProtocolMethods.Status);
 
     /// <summary>A lease from the cache with no authorizer at all: succeeds only from a valid cached context.</summary>
