@@ -29,7 +29,13 @@ internal static class CallGraph
     /// </summary>
     public static async Task<List<CallSites>> CallerSitesAsync(ISymbol symbol, Solution solution, Func<Location, bool> isGenerated, CancellationToken cancellationToken)
     {
-        string target = Flavours.Identity(symbol, solution);
+        // A C# 14 extension member also runs when its implementation method is called by name (TextExtensions.Shout("x")).
+        HashSet<string> targets = [Flavours.Identity(symbol, solution)];
+        if (symbol is IMethodSymbol { AssociatedExtensionImplementation: { } implementation })
+        {
+            targets.Add(Flavours.Identity(implementation, solution));
+        }
+
         Dictionary<string, ISymbol> dispatching = Relations.DispatchingMembers(symbol, solution);
 
         // Callers compile against different flavours of a multi-targeted declaring project: search from each
@@ -53,7 +59,7 @@ internal static class CallGraph
             string key = Flavours.Identity(calling, solution);
             foreach (Location location in caller.Locations.Where(l => l.IsInSource && !isGenerated(l)))
             {
-                (bool runs, ISymbol? via) = await ClassifyAsync(location, symbol, target, dispatching, solution, cancellationToken).ConfigureAwait(false);
+                (bool runs, ISymbol? via) = await ClassifyAsync(location, symbol, targets, dispatching, solution, cancellationToken).ConfigureAwait(false);
                 if (!runs)
                 {
                     continue;
@@ -74,33 +80,22 @@ internal static class CallGraph
 
     /// <summary>
     /// Whether the call at <paramref name="location"/> can run <paramref name="symbol"/>: it names the symbol
-    /// (in any flavour), or a member in <paramref name="dispatching"/> (then that member is the way); a call naming
-    /// another member of the same name and kind cannot. Anything not recognised is kept as a direct call.
+    /// (in any flavour; <paramref name="targets"/>), or a member in <paramref name="dispatching"/> (then that member
+    /// is the way); a call naming another member of the same name and kind cannot. Anything not recognised is kept
+    /// as a direct call.
     /// </summary>
-    private static async Task<(bool Runs, ISymbol? Via)> ClassifyAsync(Location location, ISymbol symbol, string target, Dictionary<string, ISymbol> dispatching, Solution solution, CancellationToken cancellationToken)
+    private static async Task<(bool Runs, ISymbol? Via)> ClassifyAsync(Location location, ISymbol symbol, HashSet<string> targets, Dictionary<string, ISymbol> dispatching, Solution solution, CancellationToken cancellationToken)
     {
-        if (solution.GetDocument(location.SourceTree) is not { } document
-            || await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model
-            || await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false) is not { } root)
+        if (solution.GetDocument(location.SourceTree) is not { } document)
         {
             return (true, null);
         }
 
-        // A C# 14 extension member also runs when its implementation method is called by name (TextExtensions.Shout("x")).
-        string? implementation = symbol is IMethodSymbol { AssociatedExtensionImplementation: { } implemented } ? Flavours.Identity(implemented, solution) : null;
         bool other = false;
-        SyntaxNode? node = root.FindNode(location.SourceSpan, getInnermostNodeForTie: true);
-        for (int depth = 0; node is not null && depth < 3; depth++, node = node.Parent)
+        await foreach (ISymbol named in NamedAtAsync(document, location.SourceSpan, cancellationToken).ConfigureAwait(false))
         {
-            SymbolInfo info = model.GetSymbolInfo(node, cancellationToken);
-            if ((info.Symbol ?? info.CandidateSymbols.FirstOrDefault()) is not { } named)
-            {
-                continue;
-            }
-
-            named = Normalize(named).OriginalDefinition;
             string id = Flavours.Identity(named, solution);
-            if (id == target || id == implementation)
+            if (targets.Contains(id))
             {
                 return (true, null);
             }
@@ -231,6 +226,30 @@ internal static class CallGraph
     }
 
     /// <summary>Lambdas and extension-method reductions report their member; generic instances their definition.</summary>
+    /// <summary>
+    /// The symbols a reference or call site names, innermost first: the node at <paramref name="span"/> and up to two
+    /// of its parents (a member access names its member, an invocation its method), each normalized as a caller is;
+    /// bound one at a time, so a caller that stops at the first binds no more.
+    /// </summary>
+    internal static async IAsyncEnumerable<ISymbol> NamedAtAsync(Document document, Microsoft.CodeAnalysis.Text.TextSpan span, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        if (await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model
+            || await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false) is not { } root)
+        {
+            yield break;
+        }
+
+        SyntaxNode? node = root.FindNode(span, getInnermostNodeForTie: true);
+        for (int depth = 0; node is not null && depth < 3; depth++, node = node.Parent)
+        {
+            SymbolInfo info = model.GetSymbolInfo(node, cancellationToken);
+            if ((info.Symbol ?? info.CandidateSymbols.FirstOrDefault()) is { } symbol)
+            {
+                yield return Normalize(symbol);
+            }
+        }
+    }
+
     private static ISymbol Normalize(ISymbol symbol)
     {
         while (symbol is IMethodSymbol { MethodKind: MethodKind.AnonymousFunction } && symbol.ContainingSymbol is { } container)

@@ -62,19 +62,22 @@ internal sealed class ReferenceScope
     /// </summary>
     public List<(ReferencedSymbol Referenced, Group Group)> Classify(IEnumerable<ReferencedSymbol> found)
     {
-        List<(ReferencedSymbol Referenced, string Id, Group Group)> classified = [.. found.Select(r => (r, Flavours.Identity(r.Definition, this.solution), this.Classify(r.Definition)))];
+        List<(ReferencedSymbol Referenced, string Id, Group Group)> classified = [.. found.Select(r =>
+        {
+            string id = Flavours.Identity(r.Definition, this.solution);
+            return (r, id, this.Classify(r.Definition, id));
+        })];
         HashSet<string> unrelated = [.. classified.Where(c => c.Group == Group.Unrelated).Select(c => c.Id)];
         return [.. classified.Select(c => (c.Referenced, unrelated.Contains(c.Id) ? Group.Unrelated : c.Group))];
     }
 
-    private Group Classify(ISymbol definition)
+    private Group Classify(ISymbol definition, string id)
     {
         if (this.own.Count == 0 || definition is not (IMethodSymbol or IPropertySymbol or IEventSymbol))
         {
             return Group.Own;
         }
 
-        string id = Flavours.Identity(definition, this.solution);
         if (this.own.Contains(id))
         {
             return Group.Own;
@@ -91,21 +94,10 @@ internal sealed class ReferenceScope
     /// <summary>True when the reference's expression binds to the member or to a member a call may go through to run it (or binds to nothing known).</summary>
     public async Task<bool> NamesRunningMemberAsync(ReferenceLocation location, CancellationToken cancellationToken)
     {
-        if (await location.Document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model
-            || await location.Document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false) is not { } root)
+        await foreach (ISymbol named in CallGraph.NamedAtAsync(location.Document, location.Location.SourceSpan, cancellationToken).ConfigureAwait(false))
         {
-            return true;
-        }
-
-        SyntaxNode? node = root.FindNode(location.Location.SourceSpan, getInnermostNodeForTie: true);
-        for (int depth = 0; node is not null && depth < 3; depth++, node = node.Parent)
-        {
-            SymbolInfo info = model.GetSymbolInfo(node, cancellationToken);
-            if ((info.Symbol ?? info.CandidateSymbols.FirstOrDefault()) is { } named)
-            {
-                string id = Flavours.Identity(named is IMethodSymbol { ReducedFrom: { } reduced } ? reduced : named, this.solution);
-                return this.own.Contains(id) || this.running.Contains(id);
-            }
+            string id = Flavours.Identity(named, this.solution);
+            return this.own.Contains(id) || this.running.Contains(id);
         }
 
         return true;
