@@ -331,11 +331,11 @@ public sealed class StoreSearchTests
     [Fact]
     public async Task SymbolSearch_OverAnIndexSearchedInSlices_RanksAsOne()
     {
-        // More than 20,000 declarations: the index is searched in slices on every core, each keeping its own best.
+        // More than 250,000 declarations: the index is searched in slices on every core, each keeping its own best.
         // The exact matches sit in the first, a middle and the last file; pages must still be slices of one ranking.
         using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
         const int Files = 100;
-        const int Members = 220;
+        const int Members = 2_520;
         foreach (int i in Enumerable.Range(0, Files))
         {
             System.Text.StringBuilder text = new($"namespace Many;\n\npublic class Big{i}\n{{\n");
@@ -346,7 +346,7 @@ public sealed class StoreSearchTests
 
             foreach (int m in Enumerable.Range(0, Members))
             {
-                text.Append(System.Globalization.CultureInfo.InvariantCulture, $"    public int GenValue{(m * 7919 % Members) + (i * 1000)}() => 0;\n");
+                text.Append(System.Globalization.CultureInfo.InvariantCulture, $"    public int GenValue{(m * 7919 % Members) + (i * 10_000)}() => 0;\n");
             }
 
             fixture.Write($"src/Many/File{i:D3}.cs", text.Append("}\n").ToString());
@@ -374,6 +374,68 @@ public sealed class StoreSearchTests
         }
 
         Assert.Equal(all.Items.Select(i => $"{i.Path}:{i.Line}:{i.Name}"), paged);
+    }
+
+    /// <summary>
+    /// A long-lived host changes its name table file by file (block copies of the unchanged files into the table
+    /// before it); a new host builds its table from the store in one pass. After every kind of change, at the start,
+    /// middle and end of the path order and several at once, both must rank every query the same.
+    /// </summary>
+    [Fact]
+    public async Task SymbolSearch_AfterFilesChangeOneByOne_RanksAsAHostReadingTheStoreAnew()
+    {
+        using TempDirectory workspace = new();
+        void Write(string relative, params string[] members)
+        {
+            string path = Path.Combine(workspace.Path, relative);
+            Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+            string type = Path.GetFileNameWithoutExtension(relative);
+            File.WriteAllText(path, $"namespace Table;\n\npublic class {type}Tab\n{{\n{string.Concat(members.Select(m => $"    public int {m}() => 0;\n"))}}}\n");
+        }
+
+        foreach (int i in Enumerable.Range(0, 12))
+        {
+            Write($"src/F{i:D2}.cs", [.. Enumerable.Range(0, 3 + (i % 4)).Select(m => $"TabMember{i}x{m}")]);
+        }
+
+        using TempDirectory state = new();
+        await using SemanticHost longLived = await StartAsync(state.Path);
+        (string Query, string? Kind)[] queries = [("Tab", null), ("TaMe", null), ("Tab", "method"), ("F07Tab.TabMember", null), ("abMem", "method")];
+
+        async Task SameAsANewHostAsync(string step)
+        {
+            await using SemanticHost fresh = await StartAsync(state.Path);
+            foreach ((string query, string? kind) in queries)
+            {
+                SymbolSearchResult warm = await longLived.SymbolSearchAsync(workspace.Path, query, kind: kind, limit: 200);
+                SymbolSearchResult anew = await fresh.SymbolSearchAsync(workspace.Path, query, kind: kind, limit: 200);
+                Assert.True(
+                    warm.Total == anew.Total && warm.Items.Select(Line).SequenceEqual(anew.Items.Select(Line)),
+                    $"{step}, '{query}' ({kind}): changed table {warm.Total} [{string.Join("; ", warm.Items.Select(Line))}], new table {anew.Total} [{string.Join("; ", anew.Items.Select(Line))}]");
+            }
+        }
+
+        await SameAsANewHostAsync("initial");
+        Write("src/F05.cs", [.. Enumerable.Range(0, 9).Select(m => $"TabMemberGrown{m}")]);
+        await SameAsANewHostAsync("a middle file grew");
+        Write("src/F07.cs", "TabMember7x0");
+        await SameAsANewHostAsync("a middle file shrank");
+        File.Delete(Path.Combine(workspace.Path, "src/F00.cs"));
+        await SameAsANewHostAsync("the first file deleted");
+        Write("src/0First.cs", "TabMemberFirst");
+        await SameAsANewHostAsync("a file added first in path order");
+        Write("src/zz/Last.cs", "TabMemberLast", "TabMemberLast2");
+        await SameAsANewHostAsync("a file added last in path order");
+        Write("src/F03.cs");
+        await SameAsANewHostAsync("a file left with its class only");
+        File.Delete(Path.Combine(workspace.Path, "src/zz/Last.cs"));
+        Write("src/F01.cs", "TabMemberA", "TabMemberB");
+        Write("src/F10.cs", [.. Enumerable.Range(0, 20).Select(m => $"TabMemberMany{m}")]);
+        Write("src/F06b.cs", "TabMemberBetween");
+        await SameAsANewHostAsync("four changes in one refresh");
+        Assert.Equal(
+            ["src/F06b.cs:5:16 method F06bTab.TabMemberBetween()"],
+            (await longLived.SymbolSearchAsync(workspace.Path, "TabMemberBetween")).Items.Select(Line));
     }
 
     [Fact]

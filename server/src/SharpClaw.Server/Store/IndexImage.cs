@@ -1,14 +1,9 @@
 using Microsoft.Data.Sqlite;
-using SharpClaw.Server.Semantic.Navigation;
 
 namespace SharpClaw.Server.Store;
 
 /// <summary>One indexed file as the image holds it: its row's stamps and hash, and its declarations.</summary>
-internal sealed record IndexedFile(long Id, long Size, long Mtime, string Hash, SyntaxDeclaration[] Declarations)
-{
-    /// <summary>Per declaration, the characters its name holds (<see cref="NameFilter.NameMask"/>), so a search skips most names without reading them.</summary>
-    public ulong[] NameMasks { get; } = [.. Declarations.Select(d => NameFilter.NameMask(d.Name))];
-}
+internal sealed record IndexedFile(long Id, long Size, long Mtime, string Hash, SyntaxDeclaration[] Declarations);
 
 /// <summary>
 /// This host's in-memory copy of the store's <c>files</c> rows (stamps, hashes, declarations) by
@@ -27,14 +22,10 @@ internal sealed class IndexImage
 
     public Dictionary<string, IndexedFile> Files { get; }
 
-    /// <summary>The files as an array, so a search can split them over the cores; made again after a change.</summary>
-    public KeyValuePair<string, IndexedFile>[] Entries => this.entries ??= [.. this.Files];
+    /// <summary>The declarations laid out for a name scan: made on the first search, then kept up to date by <see cref="Apply"/>.</summary>
+    public DeclarationTable Table => this.table ??= DeclarationTable.Of(this.Files);
 
-    /// <summary>How many declarations the files hold, counted again after a change (it decides whether a search is split).</summary>
-    public int DeclarationCount => this.declarationCount ??= this.Files.Values.Sum(f => f.Declarations.Length);
-
-    private KeyValuePair<string, IndexedFile>[]? entries;
-    private int? declarationCount;
+    private DeclarationTable? table;
 
     /// <summary>
     /// The <see cref="WorkspaceTree.Version"/> the image was last found to match file for file (-1: not since it was
@@ -57,10 +48,9 @@ internal sealed class IndexImage
     /// this host held the write lock: when it differs from the image's, another host committed in between and
     /// the next query reads the image again.
     /// </summary>
-    public void Apply(IEnumerable<KeyValuePair<string, IndexedFile?>> changes, long versionInsideWrite)
+    public void Apply(IReadOnlyCollection<KeyValuePair<string, IndexedFile?>> changes, long versionInsideWrite)
     {
-        this.entries = null;
-        this.declarationCount = null;
+        this.table = this.table?.With(changes);
         foreach ((string path, IndexedFile? file) in changes)
         {
             if (file is null)

@@ -54,7 +54,7 @@ public static class NameFilter
     /// match quality implies it. Decided for ASCII names and queries only; anything else passes (non-ASCII case
     /// rules differ between the score's comparisons, and the score decides).
     /// </summary>
-    public static bool MayBeSubsequence(string query, string name)
+    public static bool MayBeSubsequence(ReadOnlySpan<char> query, ReadOnlySpan<char> name)
     {
         if (!Ascii.IsValid(query) || !Ascii.IsValid(name))
         {
@@ -66,7 +66,7 @@ public static class NameFilter
         {
             char lower = char.ToLowerInvariant(c);
             char upper = char.ToUpperInvariant(c);
-            int found = lower == upper ? name.AsSpan(at).IndexOf(c) : name.AsSpan(at).IndexOfAny(lower, upper);
+            int found = lower == upper ? name[at..].IndexOf(c) : name[at..].IndexOfAny(lower, upper);
             if (found < 0)
             {
                 return false;

@@ -228,7 +228,7 @@ public sealed class SymbolsService(SemanticContextCache cache)
     /// Lower is better: exact (case-sensitive, then not), prefix (the same), camel humps (<c>FeMa</c> →
     /// <c>FeatureManager</c>: a deliberate abbreviation), substring (the same); int.MaxValue: no match.
     /// </summary>
-    public static int Score(string name, string query)
+    public static int Score(ReadOnlySpan<char> name, ReadOnlySpan<char> query)
     {
         if (name.Equals(query, StringComparison.Ordinal))
         {
@@ -264,7 +264,7 @@ public sealed class SymbolsService(SemanticContextCache cache)
     }
 
     /// <summary>Each query character matches the start of a hump or continues the current one: <c>CoCa</c> and <c>CC</c> match <c>CountCalls</c>.</summary>
-    private static bool CamelHumps(string name, string query)
+    private static bool CamelHumps(ReadOnlySpan<char> name, ReadOnlySpan<char> query)
     {
         // Without allocation: symbol_search scores every indexed name that holds the query's letters in order.
         Span<bool> humps = name.Length <= 512 ? stackalloc bool[name.Length] : new bool[name.Length];
@@ -276,7 +276,7 @@ public sealed class SymbolsService(SemanticContextCache cache)
         return MatchHumps(name, query, humps, 0, 0);
     }
 
-    private static bool MatchHumps(string name, string query, ReadOnlySpan<bool> humps, int q, int at)
+    private static bool MatchHumps(ReadOnlySpan<char> name, ReadOnlySpan<char> query, ReadOnlySpan<bool> humps, int q, int at)
     {
         if (q == query.Length)
         {
