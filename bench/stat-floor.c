@@ -7,7 +7,10 @@
 //   gcc -O2 -pthread bench/stat-floor.c -o /tmp/stat-floor
 //   S=/tmp/sharpclaw-synth-50; { find $S -name '*.cs' -not -path '*/obj/*'; find $S -type d -not -path '*/obj*' -not -path '*/bin*';
 //     find $S \( -name '*.csproj' -o -name '*.props' -o -name '*.targets' -o -name '*.slnx' -o -path '*/obj/*.json' \); } > /tmp/paths.txt
-//   /tmp/stat-floor /tmp/paths.txt [RUNS=21] [GAP_MS=0]
+//   /tmp/stat-floor /tmp/paths.txt [RUNS=21] [GAP_MS=0] [samples]
+// With "samples" only the chunked runs are made, after one that is not counted (a new process's first run is
+// slow), and each one's time is printed: bench/store-search.mjs interleaves them with its queries, so the floor
+// is sampled at the same moments as the searches.
 // The store's check of the 10,001-file synthetic (bench/store-search.mjs) stats each folder, its .gitignore and each file:
 //   S=/tmp/sharpclaw-synth-files-10000; { find $S -type d | sed 'p;s|$|/.gitignore|'; find $S -name '*.cs'; } > /tmp/paths.txt
 #define _GNU_SOURCE
@@ -61,9 +64,13 @@ static void report(const char *name, double *times, int runs) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || argc > 4) { fprintf(stderr, "usage: %s PATHS.txt [RUNS] [GAP_MS]\n", argv[0]); return 2; }
+  if (argc < 2 || argc > 5 || (argc == 5 && strcmp(argv[4], "samples") != 0)) {
+    fprintf(stderr, "usage: %s PATHS.txt [RUNS] [GAP_MS] [samples]\n", argv[0]);
+    return 2;
+  }
   int runs = argc > 2 ? atoi(argv[2]) : 21;
   int gap_ms = argc > 3 ? atoi(argv[3]) : 0;
+  int samples_only = argc == 5;
   if (runs < 1 || runs > MAX_RUNS || gap_ms < 0) { fprintf(stderr, "RUNS must be 1-%d and GAP_MS 0 or more\n", MAX_RUNS); return 2; }
   FILE *file = fopen(argv[1], "r");
   if (!file) { perror(argv[1]); return 2; }
@@ -75,14 +82,14 @@ int main(int argc, char **argv) {
   fclose(file);
 
   static double one[MAX_RUNS], halves[MAX_RUNS], chunks[MAX_RUNS];
-  for (int r = 0; r < runs; r++) {
+  for (int r = 0; r < runs && !samples_only; r++) {
     if (gap_ms) usleep(gap_ms * 1000);
     double started = now_ms();
     Range all = { 0, count };
     stat_range(&all);
     one[r] = now_ms() - started;
   }
-  for (int r = 0; r < runs; r++) {
+  for (int r = 0; r < runs && !samples_only; r++) {
     if (gap_ms) usleep(gap_ms * 1000);
     double started = now_ms();
     pthread_t other;
@@ -92,7 +99,7 @@ int main(int argc, char **argv) {
     pthread_join(other, NULL);
     halves[r] = now_ms() - started;
   }
-  for (int r = 0; r < runs; r++) {
+  for (int r = samples_only ? -1 : 0; r < runs; r++) {
     if (gap_ms) usleep(gap_ms * 1000);
     double started = now_ms();
     pthread_t other;
@@ -100,7 +107,11 @@ int main(int argc, char **argv) {
     pthread_create(&other, NULL, stat_chunks, NULL);
     stat_chunks(NULL);
     pthread_join(other, NULL);
-    chunks[r] = now_ms() - started;
+    if (r >= 0) chunks[r] = now_ms() - started;
+  }
+  if (samples_only) {
+    for (int r = 0; r < runs; r++) printf("%.3f%c", chunks[r], r + 1 < runs ? ' ' : '\n');
+    return 0;
   }
   printf("%d paths, %d runs, %d ms apart: ", count, runs, gap_ms);
   report("one thread", one, runs);

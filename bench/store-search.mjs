@@ -2,7 +2,8 @@
 // the index from nothing (the first symbol_search with an empty state folder), refreshing it after
 // one file changed, and symbol_search / workspace_search p50/p95 on a warm store, beside ripgrep for
 // the same text query (`rg --fixed-strings --type cs`, a process per query as an agent would run it)
-// and a ripgrep-free baseline-less symbol row. Also one CLI call end to end (node + host start + query).
+// and a ripgrep-free baseline-less symbol row. Also one CLI call end to end (node + host start + query), and
+// the floor under every search: stat(2) of the paths its freshness check stats, in C (bench/stat-floor.c, when cc exists).
 // Usage: node bench/store-search.mjs [--files 10000] [--iterations 30]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,6 +53,43 @@ public sealed class Service${i} : IService
   fs.writeFileSync(path.join(root, 'src', 'IService.cs'), 'namespace Synthetic;\n\npublic interface IService\n{\n    int Count { get; }\n}\n');
 }
 
+/** The paths one query's freshness check stats: each folder (the root too), its .gitignore, and each C# file. */
+function checkedPaths(root) {
+  const paths = [];
+  const folders = [root];
+  for (let i = 0; i < folders.length; i++) {
+    paths.push(folders[i], path.join(folders[i], '.gitignore'));
+    for (const entry of fs.readdirSync(folders[i], { withFileTypes: true })) {
+      const full = path.join(folders[i], entry.name);
+      if (entry.isDirectory()) folders.push(full);
+      else if (entry.name.endsWith('.cs')) paths.push(full);
+    }
+  }
+  return paths;
+}
+
+/**
+ * The floor under every search: bench/stat-floor.c stats the same paths on two threads in chunks, as the host
+ * does. `sample(runs)` makes that many runs now and returns their times, so the bench can take them between its
+ * queries (the VM's speed drifts: a floor measured apart from the searches would compare different moments).
+ * Null when no C compiler is installed (the row is then left out).
+ */
+function statFloor(workspace, scratch) {
+  const binary = path.join(scratch, 'stat-floor');
+  const compiled = spawnSync('cc', ['-O2', '-pthread', path.join(benchDir, 'stat-floor.c'), '-o', binary], { encoding: 'utf8' });
+  if (compiled.error || compiled.status !== 0) {
+    console.log(`[bench] no stat floor: cc ${compiled.error?.message ?? compiled.stderr}`);
+    return null;
+  }
+  const list = path.join(scratch, 'paths.txt');
+  const paths = checkedPaths(workspace);
+  fs.writeFileSync(list, paths.join('\n') + '\n');
+  return {
+    paths: paths.length,
+    sample: (runs) => execFileSync(binary, [list, String(runs), '1', 'samples'], { encoding: 'utf8' }).trim().split(' ').map(Number),
+  };
+}
+
 async function timed(action) {
   const started = performance.now();
   const result = await action();
@@ -80,6 +118,8 @@ export async function benchStoreSearch({ files = Number(option('files', '10000')
     if (result.reindexedFiles !== 1 || result.total !== 1) throw new Error(`after one change: reindexed ${result.reindexedFiles}, found ${result.total}`);
     updates.push(ms);
   }
+  const floor = statFloor(workspace, stateDir);
+  const floorTimes = [];
   const symbolTimes = { exact: [], humps: [], substring: [] };
   const textTimes = [];
   const rgTimes = [];
@@ -95,6 +135,7 @@ export async function benchStoreSearch({ files = Number(option('files', '10000')
     const rg = spawnSync('rg', ['--fixed-strings', '--ignore-case', '--type', 'cs', '-n', '--column', textQuery, '.'], { cwd: workspace, encoding: 'utf8' });
     rgTimes.push(performance.now() - started);
     if (rg.status !== 0) throw new Error(`rg: ${rg.stderr}`);
+    floorTimes.push(...(floor?.sample(4) ?? []));
   }
   await host.request('shutdown', null);
   host.notify('exit');
@@ -121,6 +162,7 @@ export async function benchStoreSearch({ files = Number(option('files', '10000')
       row('symbol_search substring (puteTot)', symbolTimes.substring, undefined, { goal: 'p95 < 20 ms', meets_goal: under(symbolTimes.substring, 20) }),
       row(`workspace_search "${textQuery}" vs rg (a process per query)`, textTimes, rgTimes, { goal: 'p95 < 20 ms', meets_goal: under(textTimes, 20) }),
       row('CLI csharp_symbol_search end to end (node, host start, warm store)', cliTimes),
+      ...(floor ? [row(`floor: stat(2) of the ${floor.paths} paths every search checks, in C on two threads (bench/stat-floor.c, 4 runs between each round of queries)`, floorTimes)] : []),
     ],
   });
 }

@@ -438,6 +438,63 @@ public sealed class StoreSearchTests
             (await longLived.SymbolSearchAsync(workspace.Path, "TabMemberBetween")).Items.Select(Line));
     }
 
+    /// <summary>
+    /// Past 4,096 checked paths the freshness check runs on kept helper threads, each pinned to another core than
+    /// its caller's (Linux). Changes anywhere in the list (its first and last files, one in the middle, one deleted)
+    /// must be seen by the next query, and no thread but those helpers may be pinned (the pool's threads run everything else).
+    /// </summary>
+    [Fact]
+    public async Task FreshnessCheckOfALargeWorkspace_SeesEveryChange_AndPinsOnlyItsHelpers()
+    {
+        using TempDirectory workspace = new();
+        const int Files = 4_400;
+        string FilePath(int i) => Path.Combine(workspace.Path, $"src/Part{i / 100:D2}/Unit{i:D4}.cs");
+        for (int i = 0; i < Files; i++)
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(FilePath(i))!);
+            File.WriteAllText(FilePath(i), $"namespace Large;\n\npublic class Unit{i:D4} {{ }}\n");
+        }
+
+        using TempDirectory state = new();
+        await using SemanticHost host = await StartAsync(state.Path);
+        Assert.Equal(Files, (await host.SymbolSearchAsync(workspace.Path, "Unit0001")).IndexedFiles);
+        foreach (int i in new[] { 0, 2_222, Files - 1 })
+        {
+            File.WriteAllText(FilePath(i), $"namespace Large;\n\npublic class Changed{i} {{ }}\n");
+        }
+
+        File.Delete(FilePath(1_000));
+        SymbolSearchResult after = await host.SymbolSearchAsync(workspace.Path, "Changed");
+        Assert.Equal((Files - 1, 3), (after.IndexedFiles, after.ReindexedFiles));
+        Assert.Equal(["Changed0", "Changed2222", "Changed4399"], after.Items.Select(item => item.Name).Order(StringComparer.Ordinal));
+        Assert.Equal(0, (await host.SymbolSearchAsync(workspace.Path, "Unit1000")).Total);
+
+        // Two checks at once in one process: one has the kept helpers, the other the thread pool; both see the change.
+        await using SemanticHost second = await StartAsync(state.Path);
+        Assert.Equal(Files - 1, (await second.SymbolSearchAsync(workspace.Path, "Unit0001")).IndexedFiles);
+        File.WriteAllText(FilePath(3_333), "namespace Large;\n\npublic class Changed3333 { }\n");
+        for (int round = 0; round < 5; round++)
+        {
+            SymbolSearchResult[] both = await Task.WhenAll(host.SymbolSearchAsync(workspace.Path, "Changed3333"), second.SymbolSearchAsync(workspace.Path, "Changed3333"));
+            Assert.All(both, result => Assert.Equal(1, result.Total));
+        }
+
+        if (OperatingSystem.IsLinux())
+        {
+            // Every other thread of this process (the in-memory host's included) may run where the process may.
+            string? Read(string file) => File.Exists(file) ? File.ReadAllText(file) : null;
+            string Allowed(string status) => status.Split('\n').Single(line => line.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal));
+            string process = Allowed(Read("/proc/self/status")!);
+            List<(string Name, string Allowed)> threads = [.. Directory.EnumerateDirectories("/proc/self/task")
+                .Select(task => (Name: Read(Path.Combine(task, "comm"))?.Trim(), Status: Read(Path.Combine(task, "status"))))
+                .Where(t => t.Name is not null && t.Status is not null)
+                .Select(t => (t.Name!, Allowed(t.Status!)))];
+            Assert.Contains(threads, t => t.Name == "SharpClaw stat");
+            List<string> pinned = [.. threads.Where(t => t.Name != "SharpClaw stat" && t.Allowed != process).Select(t => $"{t.Name}: {t.Allowed}")];
+            Assert.True(pinned.Count == 0, $"threads pinned besides the stat helpers (process: {process}): {string.Join("; ", pinned)}");
+        }
+    }
+
     [Fact]
     public async Task LargeIndexBuild_ReportsProgress_ASmallRefreshDoesNot()
     {
