@@ -78,7 +78,14 @@ internal sealed class DeclarationTable
             table.AppendFile(path, indexed[path]);
         }
 
-        return table.Sealed();
+        // The arrays the first change is written into, made and written once now: fresh memory costs its page faults
+        // on first write, and a workspace's first edit should not pay them (dotnet/efcore: 45 ms for one changed file
+        // before the table, 60–102 ms when its first change wrote fresh arrays).
+        table.Sealed();
+        DeclarationTable spare = new(table.fileCount, table.count, table.charCount, reuse: null);
+        spare.AppendRun(table, 0, table.fileCount);
+        table.spare = spare.Sealed();
+        return table;
     }
 
     /// <summary>The code of a kind (<see cref="OtherKind"/> for one no filter names).</summary>
