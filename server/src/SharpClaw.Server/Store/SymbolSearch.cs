@@ -14,9 +14,9 @@ namespace SharpClaw.Server.Store;
 internal static class SymbolSearch
 {
     /// <summary>
-    /// Below this many declarations one thread answers sooner than several can be started: the table's scan of the
-    /// 10,001-file synthetic (80,000 declarations, 10,000 of them scored for CoTo) takes about 2 ms on one core,
-    /// and splitting it made it slower (waking a second core on a VM costs milliseconds).
+    /// Below this many declarations one thread scans the table: the 80,000 of the 10,001-file synthetic (10,000 of
+    /// them scored for CoTo) take 1–2.5 ms on one core, about what waking a second core can cost on a VM (the
+    /// freshness check's helpers were measured starting up to several milliseconds late).
     /// </summary>
     private const int ParallelDeclarations = 250_000;
 
