@@ -14,31 +14,43 @@ internal static class CoreAffinity
     /// <summary>Bytes of a CPU mask: room for 1,024 cores, glibc's cpu_set_t.</summary>
     private const int MaskBytes = 128;
 
-    /// <summary>The cores this thread may run on and the one it runs on now; null when that cannot be known here.</summary>
-    public static (byte[] Allowed, int Current)? OfThisThread()
+    /// <summary>
+    /// The cores this thread may run on other than the one it runs on now, from the one after it round to the one
+    /// before (so runs on different cores do not all pick core 0); empty when that cannot be known here.
+    /// </summary>
+    public static List<int> CoresOtherThanThisThreads()
     {
+        List<int> others = [];
         if (!OperatingSystem.IsLinux())
         {
-            return null;
+            return others;
         }
 
         try
         {
             byte[] allowed = new byte[MaskBytes];
             int current = sched_getcpu();
-            return sched_getaffinity(0, MaskBytes, allowed) == 0 && current >= 0 && current < MaskBytes * 8 && Has(allowed, current)
-                ? (allowed, current)
-                : null;
+            if (sched_getaffinity(0, MaskBytes, allowed) != 0 || current < 0 || current >= MaskBytes * 8 || !Has(allowed, current))
+            {
+                return others;
+            }
+
+            for (int step = 1; step < MaskBytes * 8; step++)
+            {
+                int core = (current + step) % (MaskBytes * 8);
+                if (Has(allowed, core))
+                {
+                    others.Add(core);
+                }
+            }
+
+            return others;
         }
         catch (Exception ex) when (ex is DllNotFoundException or EntryPointNotFoundException)
         {
-            return null;
+            return others;
         }
     }
-
-    /// <summary>The allowed cores other than <paramref name="except"/>, from the one after it round to the one before (so runs on different cores do not all pick core 0).</summary>
-    public static List<int> Others(byte[] allowed, int except) =>
-        [.. Enumerable.Range(1, (MaskBytes * 8) - 1).Select(step => (except + step) % (MaskBytes * 8)).Where(core => Has(allowed, core))];
 
     /// <summary>The kernel's id of this thread (what <see cref="Pin"/> takes), or -1 where there is none to know.</summary>
     public static int ThisThreadId()

@@ -13,7 +13,7 @@ namespace SharpClaw.Server.Semantic;
 internal sealed class StatBatch
 {
     /// <summary>More threads than this do not help: the calls contend in the kernel's path lookup.</summary>
-    internal const int MaxThreads = 4;
+    private const int MaxThreads = 4;
 
     /// <summary>
     /// Paths per unit of work: enough to pay for a hand-off, few enough that the threads finish together. One half
@@ -83,7 +83,7 @@ internal sealed class StatBatch
     }
 
     /// <summary>
-    /// The chunks, numbered by one counter, taken by this thread and by up to <paramref name="threads"/> - 1 kept
+    /// The chunks, numbered by one counter, taken by this thread and by <paramref name="threads"/> - 1 kept
     /// helpers (<see cref="StatHelpers"/>), or by pool workers when another run holds the helpers.
     /// </summary>
     private void RunOnKeptHelpers(UnixFileStatus.Snapshot[] results, int chunks, int threads)

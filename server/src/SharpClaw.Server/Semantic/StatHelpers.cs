@@ -1,8 +1,8 @@
 namespace SharpClaw.Server.Semantic;
 
 /// <summary>
-/// Threads kept for long <see cref="StatBatch"/> runs: up to one fewer than the cores <see cref="StatBatch"/> uses,
-/// started on the first such run and then waiting for the next. Before each run every helper is pinned to a core
+/// Threads kept for long <see cref="StatBatch"/> runs: as many as a run has asked for, each started on the first
+/// run that needed it and then waiting for the next. Before each run every helper is pinned to a core
 /// other than the caller's (<see cref="CoreAffinity"/>, Linux), so the kernel cannot wake it beside the caller, and
 /// the caller never waits for a thread to be created. One run at a time: a second concurrent run is told no and
 /// uses the thread pool.
@@ -10,10 +10,10 @@ namespace SharpClaw.Server.Semantic;
 internal static class StatHelpers
 {
     private static readonly object Gate = new();
-    private static Helper[]? helpers;
+    private static readonly List<Helper> Helpers = [];
 
     /// <summary>
-    /// Runs <paramref name="work"/> on this thread and on up to <paramref name="count"/> helpers at once, and returns
+    /// Runs <paramref name="work"/> on this thread and on <paramref name="count"/> helpers at once, and returns
     /// when all are done; false, without running anything, when another run holds the helpers.
     /// <paramref name="work"/> must not throw: it runs on threads that have no caller to throw to.
     /// </summary>
@@ -26,19 +26,23 @@ internal static class StatHelpers
 
         try
         {
-            Helper[] all = helpers ??= [.. Enumerable.Range(0, Math.Max(1, Math.Min(Environment.ProcessorCount, StatBatch.MaxThreads) - 1)).Select(_ => new Helper())];
-            int used = Math.Min(count, all.Length);
-            (byte[] Allowed, int Current)? caller = CoreAffinity.OfThisThread();
-            List<int> elsewhere = caller is { } known ? CoreAffinity.Others(known.Allowed, known.Current) : [];
-            using CountdownEvent done = new(used);
-            for (int i = 0; i < used; i++)
+            while (Helpers.Count < count)
             {
-                if (elsewhere.Count > 0 && all[i].Core != elsewhere[i % elsewhere.Count] && CoreAffinity.Pin(all[i].ThreadId, elsewhere[i % elsewhere.Count]))
+                Helpers.Add(new Helper());
+            }
+
+            List<int> elsewhere = CoreAffinity.CoresOtherThanThisThreads();
+            using CountdownEvent done = new(count);
+            for (int i = 0; i < count; i++)
+            {
+                Helper helper = Helpers[i];
+                int core = elsewhere.Count > 0 ? elsewhere[i % elsewhere.Count] : -1;
+                if (core >= 0 && helper.Core != core && CoreAffinity.Pin(helper.ThreadId, core))
                 {
-                    all[i].Core = elsewhere[i % elsewhere.Count];
+                    helper.Core = core;
                 }
 
-                all[i].Start(work, done);
+                helper.Start(work, done);
             }
 
             work();
