@@ -1,6 +1,6 @@
 // `npm run bench [-- --only NAME[,NAME]] [-- --quick]`: the benchmarks, each writing bench/results/NAME.json
 // (rows: measure, ours p50/p95, baseline p50/p95, ratio_p50); `node scripts/bench-readme.mjs` turns those
-// files into the README's tables.
+// files into the tables of docs/benchmarks.md.
 //   --quick   only the query bench on a 20-project synthetic, 10 iterations (queries-quick.json; < 3 min on 2 idle cores)
 //   --only    a comma-separated subset of the names below
 // The C# benches (SharpClaw.Bench) run host and direct Roslyn in one process, interleaved, so on a busy

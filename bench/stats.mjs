@@ -41,7 +41,7 @@ export function row(measure, ours, baseline, extra = {}) {
   return { ...result, ...extra };
 }
 
-/** Prints a result and keeps it in bench/results/<name>.json (its `rows` feed the README tables, scripts/bench-readme.mjs). */
+/** Prints a result and keeps it in bench/results/<name>.json (its `rows` feed the tables of docs/benchmarks.md, scripts/bench-readme.mjs). */
 export function report(name, result) {
   const stamped = { bench: name, date_utc: new Date().toISOString().slice(0, 16).replace('T', ' '), cores: os.cpus().length, load_average: os.loadavg()[0].toFixed(1), ...result };
   fs.mkdirSync(resultsDir, { recursive: true });

@@ -1,13 +1,13 @@
-// Regenerates the README's benchmark tables from bench/results/NAME.json (written by `npm run bench`).
-// Every block between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` in README.md is replaced by the table
-// of NAME.json; nothing in those blocks is edited by hand. Usage: node scripts/bench-readme.mjs [--check]
-// (--check: exit 1 when README.md is not what the results give, without writing).
+// Regenerates the benchmark tables of docs/benchmarks.md from bench/results/NAME.json (written by `npm run bench`).
+// Every block between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` in docs/benchmarks.md is replaced by the
+// table of NAME.json; nothing in those blocks is edited by hand. Usage: node scripts/bench-readme.mjs [--check]
+// (--check: exit 1 when docs/benchmarks.md is not what the results give, without writing).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const readmePath = path.join(repoRoot, 'README.md');
+const benchmarksPath = path.join(repoRoot, 'docs', 'benchmarks.md');
 const resultsDir = path.join(repoRoot, 'bench', 'results');
 
 const ms = (value) => (value === undefined || value < 0 ? '—' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : value >= 100 ? `${value.toFixed(0)} ms` : `${value.toFixed(1)} ms`);
@@ -50,9 +50,9 @@ function sizesTable(result) {
   return [facts(result), '', 'Each cell: ours vs the direct Roslyn baseline measured in the same run (ratio).', '', ...lines].join('\n');
 }
 
-const readme = fs.readFileSync(readmePath, 'utf8');
+const document = fs.readFileSync(benchmarksPath, 'utf8');
 const missing = [];
-const updated = readme.replace(/<!-- bench:([\w-]+) -->[\s\S]*?<!-- \/bench:\1 -->/g, (block, name) => {
+const updated = document.replace(/<!-- bench:([\w-]+) -->[\s\S]*?<!-- \/bench:\1 -->/g, (block, name) => {
   const file = path.join(resultsDir, `${name}.json`);
   if (!fs.existsSync(file)) {
     missing.push(name);
@@ -62,11 +62,11 @@ const updated = readme.replace(/<!-- bench:([\w-]+) -->[\s\S]*?<!-- \/bench:\1 -
 });
 if (missing.length > 0) console.error(`No results for: ${missing.join(', ')} (run npm run bench -- --only ${missing.join(',')})`);
 if (process.argv.includes('--check')) {
-  if (updated !== readme) {
-    console.error('README.md benchmark tables differ from bench/results/*.json; run node scripts/bench-readme.mjs');
+  if (updated !== document) {
+    console.error('docs/benchmarks.md tables differ from bench/results/*.json; run node scripts/bench-readme.mjs');
     process.exit(1);
   }
-} else if (updated !== readme) {
-  fs.writeFileSync(readmePath, updated);
-  console.log('README.md benchmark tables regenerated.');
+} else if (updated !== document) {
+  fs.writeFileSync(benchmarksPath, updated);
+  console.log('docs/benchmarks.md tables regenerated.');
 }
