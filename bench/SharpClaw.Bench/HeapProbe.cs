@@ -4,7 +4,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.MSBuild;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Semantic;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 
 namespace SharpClaw.Bench;
 

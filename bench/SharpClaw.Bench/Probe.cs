@@ -3,8 +3,8 @@ using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
 using SharpClaw.Server.Semantic;
-using SharpClaw.Server.Semantic.Cache;
-using SharpClaw.Server.Semantic.Symbols;
+using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Semantic.Navigation;
 
 namespace SharpClaw.Bench;
 

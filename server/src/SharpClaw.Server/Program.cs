@@ -3,7 +3,9 @@ using System.Net.Sockets;
 using System.Runtime.InteropServices;
 using System.Text.Json;
 using SharpClaw.Protocol;
+using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server;
 

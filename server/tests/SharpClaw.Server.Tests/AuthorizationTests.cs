@@ -2,7 +2,7 @@ using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Tests.Infrastructure;
 using StreamJsonRpc;
 

@@ -1,5 +1,5 @@
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;

@@ -1,8 +1,9 @@
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
-using SharpClaw.Server.Hosting;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Handlers;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
@@ -82,7 +83,7 @@ public sealed class ContextCacheTests
                 {
                     lease = await host.CachedLeaseAsync(fixture.Root, configuration: configuration);
                 }
-                catch (SharpClaw.Server.Semantic.SemanticException ex) when (ex.Kind == SemanticErrorKind.PermissionDenied)
+                catch (SemanticException ex) when (ex.Kind == SemanticErrorKind.PermissionDenied)
                 {
                     return; // Evicted: a cached-only query is refused, never handed a disposed workspace.
                 }

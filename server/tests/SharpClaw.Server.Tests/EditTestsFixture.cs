@@ -1,6 +1,6 @@
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Semantic.Edits;
 using SharpClaw.Server.Tests.Infrastructure;
 

@@ -2,9 +2,9 @@ using System.Text;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Hosting;
-using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Edits;
+using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;

@@ -1,6 +1,6 @@
 using System.Text.Json.Nodes;
 using SharpClaw.Protocol;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;

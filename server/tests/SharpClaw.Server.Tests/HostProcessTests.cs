@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using SharpClaw.Protocol;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;

@@ -1,7 +1,7 @@
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Tests.Infrastructure;
 

@@ -2,9 +2,9 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic.Cache;
 
 using SharpClaw.Server.Tests.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 
 namespace SharpClaw.Server.Tests;
 

@@ -1,4 +1,4 @@
-using SharpClaw.Server.Semantic.Navigation;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
 
@@ -31,7 +31,7 @@ public sealed class NameFilterTests
         {
             foreach (string query in Queries)
             {
-                if (SymbolsService.Score(name, query) == int.MaxValue)
+                if (NameMatch.Score(name, query) == int.MaxValue)
                 {
                     continue;
                 }
@@ -52,7 +52,7 @@ public sealed class NameFilterTests
     [InlineData("ToString", "CoTo")]
     public void NamesThatCannotMatch_AreSkipped(string name, string query)
     {
-        Assert.Equal(int.MaxValue, SymbolsService.Score(name, query));
+        Assert.Equal(int.MaxValue, NameMatch.Score(name, query));
         Assert.False(NameFilter.MayMatch(NameFilter.NameMask(name), NameFilter.QueryMask(query)) && NameFilter.MayBeSubsequence(query, name));
     }
 }

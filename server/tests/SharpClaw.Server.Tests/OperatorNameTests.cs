@@ -1,5 +1,5 @@
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;

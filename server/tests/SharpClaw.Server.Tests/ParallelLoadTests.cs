@@ -1,7 +1,6 @@
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Hosting;
-using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Loading;

@@ -3,7 +3,7 @@ using System.Net.Sockets;
 using System.Text;
 using System.Text.Json.Nodes;
 using SharpClaw.Protocol;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;

@@ -3,6 +3,7 @@ using System.Text.Json.Nodes;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic;
 
 namespace SharpClaw.Server.Tests;

@@ -2,14 +2,13 @@ using System.Diagnostics;
 using System.Net;
 using System.Text;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Hosting;
-using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Edits;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
 
-/// <summary>The host's private state folder (Hosting/StateFolder.cs) and the write lock inside it.</summary>
+/// <summary>The host's private state folder (Infrastructure/StateFolder.cs) and the write lock inside it.</summary>
 public sealed class StateFolderTests : IDisposable
 {
     private readonly TempDirectory temp = new();

@@ -3,7 +3,8 @@ using SharpClaw.Protocol;
 using SharpClaw.Protocol.Lifecycle;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Store;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Handlers;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Store;
 using SharpClaw.Server.Tests.Infrastructure;
 

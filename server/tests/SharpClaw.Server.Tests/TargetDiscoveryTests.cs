@@ -1,5 +1,5 @@
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Tests.Infrastructure;
 

@@ -3,9 +3,10 @@ using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.Data.Sqlite;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Handlers;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Store;
 using SharpClaw.Server.Tests.Infrastructure;
 

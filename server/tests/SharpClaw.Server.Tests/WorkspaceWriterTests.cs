@@ -1,6 +1,5 @@
 using System.Text;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic;
 using SharpClaw.Server.Semantic.Edits;
 using SharpClaw.Server.Tests.Infrastructure;
 

@@ -16,7 +16,7 @@ public sealed record CommandLineOptions
           --clientProcessId N      Exit when process N exits (like initialize's processId).
           --state-directory DIR    The private per-user state folder (locks, evaluation projects,
                                    journals). Otherwise the client's rule: SHARPCLAW_STATE_DIR,
-                                   else the user's cache folder (see Hosting/StateFolder.cs).
+                                   else the user's cache folder (see Infrastructure/StateFolder.cs).
           --store-directory DIR    Keep the store (syntax index, approved snapshots) under DIR instead
                                    of the state folder (VS Code: the extension's storage).
           --stdio                  Accepted and ignored: stdio is the default transport.

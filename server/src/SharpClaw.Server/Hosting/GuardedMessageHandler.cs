@@ -3,6 +3,7 @@ using System.Globalization;
 using System.IO.Pipelines;
 using System.Text;
 using System.Text.Json;
+using SharpClaw.Server.Infrastructure;
 using StreamJsonRpc;
 using StreamJsonRpc.Protocol;
 
@@ -246,6 +247,6 @@ public sealed class RejectedMessageHandler(HostLog log)
     public void Reject(string reason)
     {
         log.Warn($"Refused a message: {reason}");
-        throw Semantic.SemanticException.InvalidRequest(reason).ToRpcException();
+        throw SemanticException.InvalidRequest(reason).ToRpcException();
     }
 }

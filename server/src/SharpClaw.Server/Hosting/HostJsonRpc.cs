@@ -2,7 +2,8 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using SharpClaw.Protocol;
-using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Handlers;
+using SharpClaw.Server.Infrastructure;
 using StreamJsonRpc;
 using StreamJsonRpc.Protocol;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using SharpClaw.Protocol;
-using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Infrastructure;
 using StreamJsonRpc;
 
 namespace SharpClaw.Server.Hosting;

@@ -1,8 +1,7 @@
 using System.Diagnostics;
-using SharpClaw.Server.Lifecycle;
-using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Handlers;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Loading;
-using SharpClaw.Server.Status;
 using StreamJsonRpc;
 
 namespace SharpClaw.Server.Hosting;
@@ -50,8 +49,8 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.AddLocalRpcTarget(new SymbolQueryHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new DiagnosticsHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new NavigationHandler(this.State, this.rpc));
-        this.rpc.AddLocalRpcTarget(new Semantic.Edits.EditHandler(this.State, this.rpc));
-        this.rpc.AddLocalRpcTarget(new Store.StoreHandler(this.State.Store));
+        this.rpc.AddLocalRpcTarget(new EditHandler(this.State, this.rpc));
+        this.rpc.AddLocalRpcTarget(new StoreHandler(this.State.Store));
 
         this.rpc.Disconnected += (_, e) =>
         {

@@ -1,5 +1,7 @@
 using System.Net.Sockets;
 using System.Text.Json;
+using SharpClaw.Server.Handlers;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Hosting;
 

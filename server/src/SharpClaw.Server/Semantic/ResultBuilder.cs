@@ -1,6 +1,8 @@
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Toolchain;

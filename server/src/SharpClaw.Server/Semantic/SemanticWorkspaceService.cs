@@ -1,7 +1,9 @@
 using System.Text.RegularExpressions;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Loading;
 

@@ -1,4 +1,4 @@
-using SharpClaw.Server.Semantic.Navigation;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Store;
 

@@ -1,12 +1,12 @@
 using Microsoft.Data.Sqlite;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Store;
 
 /// <summary>
 /// The per-user SQLite database of one workspace: <c>&lt;state folder&gt;/workspaces/&lt;key&gt;/store.db</c>
 /// (<see cref="StateFolder.ForWorkspace(string)"/>), never inside the workspace: the syntax index and the approved
-/// snapshots of loaded contexts (<see cref="SnapshotStore"/>). WAL journal and a busy
+/// snapshots of loaded contexts (the <c>snapshots</c> table, which <c>Semantic.Snapshots.SnapshotStore</c> keeps). WAL journal and a busy
 /// timeout make concurrent hosts on one workspace safe (writers queue, readers never block). A file that is
 /// not a SQLite database, is damaged, belongs to another application or workspace, or has another schema
 /// version is deleted with a log line and created anew: the store is a cache, rebuilt from the files.

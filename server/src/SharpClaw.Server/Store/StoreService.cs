@@ -1,8 +1,7 @@
 using System.Collections.Concurrent;
 using Microsoft.Data.Sqlite;
 using SharpClaw.Protocol.Store;
-using SharpClaw.Server.Hosting;
-using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Semantic.OpenDocuments;
 

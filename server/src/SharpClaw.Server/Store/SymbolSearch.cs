@@ -1,12 +1,11 @@
 using SharpClaw.Protocol.Store;
-using SharpClaw.Server.Semantic;
-using SharpClaw.Server.Semantic.Navigation;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Store;
 
 /// <summary>
 /// <c>symbol_search</c> over the syntax index: declarations whose name matches the query, scored by the rule
-/// csharp_symbols uses (<see cref="SymbolsService.Score"/>: exact, prefix, camel humps, substring), then types
+/// csharp_symbols uses (<see cref="NameMatch.Score"/>: exact, prefix, camel humps, substring), then types
 /// before members before fields, then shorter names (JsConv: JsonConverter before CustomJsonConverter), then path and position. A dotted query (<c>Calculator.Add</c>) searches the
 /// last segment inside containers ending with the rest. Searched in this host's <see cref="IndexImage"/>, in its
 /// <see cref="DeclarationTable"/>: the query's characters (<see cref="NameFilter"/>) narrow the declarations, the score decides.
@@ -95,7 +94,7 @@ internal static class SymbolSearch
                 continue;
             }
 
-            int score = SymbolsService.Score(declared, name);
+            int score = NameMatch.Score(declared, name);
             if (score == int.MaxValue || (container is not null && !ContainerMatches(table.Declaration(i).Container, container)))
             {
                 continue;

@@ -2,7 +2,7 @@ using System.Security.Cryptography;
 using System.Text;
 using Microsoft.CodeAnalysis.Text;
 using Microsoft.Data.Sqlite;
-using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Semantic.OpenDocuments;
 

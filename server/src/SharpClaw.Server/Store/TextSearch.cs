@@ -1,7 +1,7 @@
 using System.Text.RegularExpressions;
 using Microsoft.Data.Sqlite;
 using SharpClaw.Protocol.Store;
-using SharpClaw.Server.Semantic;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Store;
 

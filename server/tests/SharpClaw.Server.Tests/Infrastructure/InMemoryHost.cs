@@ -1,6 +1,8 @@
 using System.Text.Json;
 using Nerdbank.Streams;
+using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 using StreamJsonRpc;
 
 namespace SharpClaw.Server.Tests.Infrastructure;

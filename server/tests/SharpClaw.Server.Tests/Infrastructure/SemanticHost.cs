@@ -3,9 +3,11 @@ using SharpClaw.Protocol.Lifecycle;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
 using SharpClaw.Protocol.Store;
+using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Hosting;
 using SharpClaw.Server.Semantic;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 
 namespace SharpClaw.Server.Tests.Infrastructure;
 

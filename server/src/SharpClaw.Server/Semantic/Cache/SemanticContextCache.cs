@@ -3,7 +3,6 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
-using SharpClaw.Server.Hosting;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
@@ -11,6 +10,8 @@ using SharpClaw.Server.Semantic.Snapshots;
 using SharpClaw.Server.Toolchain;
 
 using SharpClaw.Server.Semantic.OpenDocuments;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 
 namespace SharpClaw.Server.Semantic.Cache;
 

@@ -1,3 +1,5 @@
+using SharpClaw.Server.Infrastructure;
+
 namespace SharpClaw.Server.Semantic.Discovery;
 
 /// <summary>Solution or project.</summary>

@@ -6,7 +6,8 @@ using Microsoft.CodeAnalysis.CodeRefactorings;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Edits;

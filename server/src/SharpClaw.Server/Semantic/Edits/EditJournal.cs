@@ -1,4 +1,5 @@
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Edits;
 

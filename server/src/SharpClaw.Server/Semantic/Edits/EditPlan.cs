@@ -1,6 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Edits;
 

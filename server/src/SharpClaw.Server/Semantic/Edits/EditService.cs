@@ -5,6 +5,8 @@ using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
 
 using SharpClaw.Server.Semantic.Symbols;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 
 namespace SharpClaw.Server.Semantic.Edits;
 

@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Edits;
 

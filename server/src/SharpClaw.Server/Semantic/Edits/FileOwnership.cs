@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Edits;
 

@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 
 namespace SharpClaw.Server.Semantic.Edits;
 

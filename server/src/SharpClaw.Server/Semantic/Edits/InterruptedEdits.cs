@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Edits;
 

@@ -1,7 +1,8 @@
 using System.Collections.Concurrent;
 using System.Security.Cryptography;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Fingerprints;
 
 namespace SharpClaw.Server.Semantic.Edits;

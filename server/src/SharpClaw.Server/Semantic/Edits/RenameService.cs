@@ -3,7 +3,8 @@ using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Rename;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Edits;

@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
 
 using SharpClaw.Server.Semantic.OpenDocuments;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Edits;
 

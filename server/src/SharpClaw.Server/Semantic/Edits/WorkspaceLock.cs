@@ -3,7 +3,7 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Edits;
 

@@ -1,3 +1,4 @@
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Discovery;
 
 namespace SharpClaw.Server.Semantic.Evaluation;

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text.RegularExpressions;
 using System.Xml.Linq;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Discovery;
 using ResultRow = System.Collections.Generic.IReadOnlyDictionary<string, string>;
 
@@ -84,8 +85,8 @@ public static partial class ProjectEvaluator
         long started = Stopwatch.GetTimestamp();
         // In the private per-user state folder (never a shared temp folder, where anyone could plant a
         // Directory.Build.rsp or Directory.Build.props above the generated project).
-        string temp = Hosting.StateFolder.Subfolder(
-            Hosting.StateFolder.Subfolder(Hosting.StateFolder.ForWorkspace(target.Workspace), "evaluation"),
+        string temp = StateFolder.Subfolder(
+            StateFolder.Subfolder(StateFolder.ForWorkspace(target.Workspace), "evaluation"),
             Guid.NewGuid().ToString("N"));
         try
         {

@@ -1,6 +1,7 @@
 using Microsoft.VisualStudio.SolutionPersistence;
 using Microsoft.VisualStudio.SolutionPersistence.Model;
 using Microsoft.VisualStudio.SolutionPersistence.Serializer;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Evaluation;
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Fingerprints;
 

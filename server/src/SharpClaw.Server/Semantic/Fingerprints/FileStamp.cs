@@ -1,4 +1,5 @@
 using System.Security.Cryptography;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Fingerprints;
 

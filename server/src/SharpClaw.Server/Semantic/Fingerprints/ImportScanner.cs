@@ -1,6 +1,7 @@
 using System.Text.RegularExpressions;
 using System.Xml;
 using System.Xml.Linq;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Fingerprints;
 

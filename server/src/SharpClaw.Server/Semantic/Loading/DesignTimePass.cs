@@ -1,5 +1,6 @@
 using System.Text.RegularExpressions;
 using System.Xml.Linq;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Evaluation;
 using ResultRow = System.Collections.Generic.IReadOnlyDictionary<string, string>;
@@ -127,8 +128,8 @@ public static partial class DesignTimePass
 
         // In the private per-user state folder (never a shared temp folder, where anyone could plant a
         // Directory.Build.props or .rsp above the generated projects).
-        string temp = Hosting.StateFolder.Subfolder(
-            Hosting.StateFolder.Subfolder(Hosting.StateFolder.ForWorkspace(target.Workspace), "designtime"),
+        string temp = StateFolder.Subfolder(
+            StateFolder.Subfolder(StateFolder.ForWorkspace(target.Workspace), "designtime"),
             Guid.NewGuid().ToString("N"));
         try
         {

@@ -2,6 +2,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Host.Mef;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Discovery;
 
 namespace SharpClaw.Server.Semantic.Loading;

@@ -2,7 +2,7 @@ using System.Threading.Channels;
 using Microsoft.CodeAnalysis.MSBuild;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 using StreamJsonRpc;
 
 namespace SharpClaw.Server.Semantic.Loading;

@@ -2,7 +2,8 @@ using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Edits;
 
 namespace SharpClaw.Server.Semantic.Lsp;

@@ -2,6 +2,7 @@ using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Navigation;
 using SharpClaw.Server.Semantic.Symbols;
 

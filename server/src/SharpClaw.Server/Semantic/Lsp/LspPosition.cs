@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Lsp;
 

@@ -5,8 +5,10 @@ using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Rename;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Edits;
 
 namespace SharpClaw.Server.Semantic.Lsp;

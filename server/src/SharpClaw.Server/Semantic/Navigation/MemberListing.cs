@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Navigation;

@@ -2,8 +2,10 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Navigation;
@@ -77,7 +79,7 @@ public sealed class SymbolsService(SemanticContextCache cache)
                 SymbolMatch m = index.All[i];
                 if (NameFilter.MayMatch(index.NameMasks[i], wanted) && selected.Contains(m.Project.Id)
                     && m.Symbol is not IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor }
-                    && NameFilter.MayBeSubsequence(query, m.Symbol.Name) && Score(m.Symbol.Name, query) < int.MaxValue)
+                    && NameFilter.MayBeSubsequence(query, m.Symbol.Name) && NameMatch.Score(m.Symbol.Name, query) < int.MaxValue)
                 {
                     matching.Add(m);
                 }
@@ -91,7 +93,7 @@ public sealed class SymbolsService(SemanticContextCache cache)
                 // the call), and kept with the snapshot's index: at 200 projects, placing 3,840 matches took half the call.
                 if (index.FirstLocation(match, workspace, lease.Solution) is { } location)
                 {
-                    found.Add((match, Score(match.Symbol.Name, query), location));
+                    found.Add((match, NameMatch.Score(match.Symbol.Name, query), location));
                 }
             }
 
@@ -212,92 +214,5 @@ public sealed class SymbolsService(SemanticContextCache cache)
 
     /// <summary>A declaration in a generated file: a source generator's output, or a file under obj/ or named *.g.cs / *.g.i.cs.</summary>
     internal static bool IsGeneratedDeclaration(SourceLocation location) =>
-        location.Generated == true || IsGeneratedPath(location.Path);
-
-    /// <summary>A workspace-relative (or file://) path of a generated file: under an obj folder, or named *.g.cs / *.g.i.cs.</summary>
-    internal static bool IsGeneratedPath(string path)
-    {
-        string normalized = path.Replace('\\', '/');
-        return normalized.StartsWith("obj/", StringComparison.OrdinalIgnoreCase)
-            || normalized.Contains("/obj/", StringComparison.OrdinalIgnoreCase)
-            || normalized.EndsWith(".g.cs", StringComparison.OrdinalIgnoreCase)
-            || normalized.EndsWith(".g.i.cs", StringComparison.OrdinalIgnoreCase);
-    }
-
-    /// <summary>
-    /// Lower is better: exact (case-sensitive, then not), prefix (the same), camel humps (<c>FeMa</c> →
-    /// <c>FeatureManager</c>: a deliberate abbreviation), substring (the same); int.MaxValue: no match.
-    /// </summary>
-    public static int Score(ReadOnlySpan<char> name, ReadOnlySpan<char> query)
-    {
-        if (name.Equals(query, StringComparison.Ordinal))
-        {
-            return 0;
-        }
-
-        if (name.Equals(query, StringComparison.OrdinalIgnoreCase))
-        {
-            return 1;
-        }
-
-        if (name.StartsWith(query, StringComparison.Ordinal))
-        {
-            return 2;
-        }
-
-        if (name.StartsWith(query, StringComparison.OrdinalIgnoreCase))
-        {
-            return 3;
-        }
-
-        if (CamelHumps(name, query))
-        {
-            return 4;
-        }
-
-        if (name.Contains(query, StringComparison.Ordinal))
-        {
-            return 5;
-        }
-
-        return name.Contains(query, StringComparison.OrdinalIgnoreCase) ? 6 : int.MaxValue;
-    }
-
-    /// <summary>Each query character matches the start of a hump or continues the current one: <c>CoCa</c> and <c>CC</c> match <c>CountCalls</c>.</summary>
-    private static bool CamelHumps(ReadOnlySpan<char> name, ReadOnlySpan<char> query)
-    {
-        // Without allocation: symbol_search scores every indexed name that holds the query's letters in order.
-        Span<bool> humps = name.Length <= 512 ? stackalloc bool[name.Length] : new bool[name.Length];
-        for (int i = 0; i < name.Length; i++)
-        {
-            humps[i] = i == 0 || char.IsUpper(name[i]) || (name[i - 1] == '_' && name[i] != '_');
-        }
-
-        return MatchHumps(name, query, humps, 0, 0);
-    }
-
-    private static bool MatchHumps(ReadOnlySpan<char> name, ReadOnlySpan<char> query, ReadOnlySpan<bool> humps, int q, int at)
-    {
-        if (q == query.Length)
-        {
-            return true;
-        }
-
-        // Continue within the current hump.
-        if (at < name.Length && q > 0 && char.ToLowerInvariant(name[at]) == char.ToLowerInvariant(query[q]) && !humps[at] && MatchHumps(name, query, humps, q + 1, at + 1))
-        {
-            return true;
-        }
-
-        // Or start a later hump.
-        for (int hump = at; hump < name.Length; hump++)
-        {
-            if (humps[hump] && char.ToUpperInvariant(name[hump]) == char.ToUpperInvariant(query[q]) && MatchHumps(name, query, humps, q + 1, hump + 1))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
+        location.Generated == true || SymbolFormat.IsGeneratedPath(location.Path);
 }

@@ -1,4 +1,5 @@
 using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.OpenDocuments;
 

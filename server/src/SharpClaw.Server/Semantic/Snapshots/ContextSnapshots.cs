@@ -2,11 +2,10 @@ using System.Diagnostics;
 using System.Globalization;
 using Microsoft.CodeAnalysis;
 using Microsoft.Data.Sqlite;
-using SharpClaw.Server.Hosting;
-using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
-using SharpClaw.Server.Store;
 
 namespace SharpClaw.Server.Semantic.Snapshots;
 

@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Snapshots;
 

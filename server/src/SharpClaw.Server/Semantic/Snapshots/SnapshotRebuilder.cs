@@ -2,6 +2,7 @@ using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.Host.Mef;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Loading;
 
 namespace SharpClaw.Server.Semantic.Snapshots;

@@ -2,8 +2,10 @@ using System.Text;
 using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 
@@ -64,7 +66,7 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         // Generated files (under obj/, *.g.cs) only when asked for: an exact path, or a glob that names them itself.
         bool withGenerated = AsksForGenerated(parameters.Path);
         List<(Document Document, string Relative)> selected = [.. documents
-            .Where(d => matches(d.Relative) && (withGenerated || !Navigation.SymbolsService.IsGeneratedPath(d.Relative)))
+            .Where(d => matches(d.Relative) && (withGenerated || !SymbolFormat.IsGeneratedPath(d.Relative)))
             .OrderBy(d => d.Relative, StringComparer.Ordinal).Take(MaxFiles)];
 
         // Projects are analyzed in parallel (each on its own compilation); the items are sorted below, so

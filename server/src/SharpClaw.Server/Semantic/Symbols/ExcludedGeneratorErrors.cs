@@ -1,5 +1,6 @@
-using SharpClaw.Server.Semantic.Cache;
-using SharpClaw.Server.Semantic.Edits;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Semantic.Loading;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 

@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 

@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 

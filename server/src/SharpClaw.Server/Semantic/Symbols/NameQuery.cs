@@ -1,5 +1,6 @@
 using System.Text;
 using Microsoft.CodeAnalysis;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 

@@ -1,6 +1,7 @@
 using System.Text;
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 
@@ -91,6 +92,16 @@ internal static class SymbolFormat
     /// <summary>True in a source-generated document (or a tree that no document of the solution holds).</summary>
     public static bool IsGenerated(Location location, Solution solution) =>
         location.SourceTree is { } tree && solution.GetDocument(tree) is null or SourceGeneratedDocument;
+
+    /// <summary>A workspace-relative (or file://) path of a generated file: under an obj folder, or named *.g.cs / *.g.i.cs.</summary>
+    internal static bool IsGeneratedPath(string path)
+    {
+        string normalized = path.Replace('\\', '/');
+        return normalized.StartsWith("obj/", StringComparison.OrdinalIgnoreCase)
+            || normalized.Contains("/obj/", StringComparison.OrdinalIgnoreCase)
+            || normalized.EndsWith(".g.cs", StringComparison.OrdinalIgnoreCase)
+            || normalized.EndsWith(".g.i.cs", StringComparison.OrdinalIgnoreCase);
+    }
 
     /// <summary>
     /// The path a location is reported with: workspace-relative for a workspace file; the absolute <c>file://</c> URI

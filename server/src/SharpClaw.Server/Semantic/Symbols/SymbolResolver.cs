@@ -3,8 +3,8 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic.Cache;
-using SharpClaw.Server.Semantic.Navigation;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Contexts;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 

@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
 
-namespace SharpClaw.Server.Semantic;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>
 /// The fields of stat(2) .NET does not expose — owner, group and the inode change time (ctime, which

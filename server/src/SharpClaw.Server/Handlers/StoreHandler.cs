@@ -1,8 +1,9 @@
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Store;
+using SharpClaw.Server.Store;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Store;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary><c>sharpclaw/symbolSearch</c>, <c>sharpclaw/workspaceSearch</c>, <c>sharpclaw/clearStore</c>: the syntax-only store (no authorizer is ever passed).</summary>
 public sealed class StoreHandler(StoreService service)

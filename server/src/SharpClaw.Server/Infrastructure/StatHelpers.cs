@@ -1,4 +1,4 @@
-namespace SharpClaw.Server.Semantic;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>
 /// Threads kept for long <see cref="StatBatch"/> runs: as many as a run has asked for, each started on the first

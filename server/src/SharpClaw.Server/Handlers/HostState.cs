@@ -1,7 +1,8 @@
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic;
 using SharpClaw.Server.Semantic.Cache;
 
-namespace SharpClaw.Server.Hosting;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary>What the host was started with (command line in the real process, anything in tests).</summary>
 public sealed record HostServerOptions
@@ -43,7 +44,7 @@ public enum ClientProcessSource
 
 /// <summary>
 /// What outlives a connection: the compilation contexts, the edit service (proposals, journal) and the store.
-/// A stdio host has one connection and owns them; the resident host (<see cref="ResidentHost"/>) keeps one set
+/// A stdio host has one connection and owns them; the resident host (<c>Hosting/ResidentHost</c>) keeps one set
 /// for every connection it serves in turn.
 /// </summary>
 public sealed class HostServices : IAsyncDisposable
@@ -53,7 +54,7 @@ public sealed class HostServices : IAsyncDisposable
         this.Cache = new SemanticContextCache(
             log,
             options.ContextCapacity,
-            snapshots: options.PersistSnapshots ? trust => new Semantic.Snapshots.ContextSnapshots(new Store.SnapshotStore(log, options.StateRoot), trust, log) : null);
+            snapshots: options.PersistSnapshots ? trust => new Semantic.Snapshots.ContextSnapshots(new Semantic.Snapshots.SnapshotStore(log, options.StateRoot), trust, log) : null);
         this.Semantic = new SemanticWorkspaceService(this.Cache);
         this.Edits = new Semantic.Edits.EditService(this.Cache, options.Clock, options.WriteHook);
         this.Store = new Store.StoreService(this.Cache.OpenDocuments, log, options.StateRoot);

@@ -1,9 +1,8 @@
 using System.Text.Json;
 using SharpClaw.Protocol;
-using SharpClaw.Server.Hosting;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Lifecycle;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary>LSP <c>exit</c> notification: the process exits with 0 after <c>shutdown</c>, else 1.</summary>
 public sealed class ExitHandler(HostState state)

@@ -1,8 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
-using SharpClaw.Server.Semantic;
 
-namespace SharpClaw.Server.Hosting;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>
 /// The private per-user state folder, where the host keeps the files it generates (the workspace lock,

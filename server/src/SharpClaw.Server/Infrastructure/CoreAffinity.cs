@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
 
-namespace SharpClaw.Server.Semantic;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>
 /// Keeps the threads of one short parallel run on different cores (Linux only; elsewhere every call declines).

@@ -1,10 +1,9 @@
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Hosting;
 using SharpClaw.Server.Semantic.Authorization;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Semantic.Edits;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary><c>sharpclaw/edit</c>, <c>sharpclaw/undoEdit</c>, <c>sharpclaw/redoEdit</c>, <c>sharpclaw/interruptedEdits</c>.</summary>
 public sealed class EditHandler(HostState state, JsonRpc rpc)

@@ -1,9 +1,9 @@
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Lifecycle;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Lifecycle;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary>LSP <c>initialize</c>: records the client, starts watching its process, answers with our identity.</summary>
 public sealed class InitializeHandler(HostState state)

@@ -1,4 +1,4 @@
-namespace SharpClaw.Server.Semantic;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>Path helpers shared by discovery, fingerprints and results.</summary>
 public static class PathUtil

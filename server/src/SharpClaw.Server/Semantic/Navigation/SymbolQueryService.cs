@@ -2,11 +2,13 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
-using SharpClaw.Server.Semantic.Navigation;
+using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Semantic.Symbols;
 
-namespace SharpClaw.Server.Semantic.Symbols;
+namespace SharpClaw.Server.Semantic.Navigation;
 
 /// <summary>The read tools' symbol queries: resolve, references, type hierarchy.</summary>
 public sealed class SymbolQueryService(SemanticContextCache cache)

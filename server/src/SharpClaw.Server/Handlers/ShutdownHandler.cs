@@ -1,8 +1,7 @@
 using SharpClaw.Protocol;
-using SharpClaw.Server.Hosting;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Lifecycle;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary>
 /// LSP <c>shutdown</c>: answers null; from then on <see cref="HostLifecycle"/> rejects every

@@ -3,7 +3,7 @@ using SharpClaw.Protocol.Lifecycle;
 using SharpClaw.Server.Semantic.OpenDocuments;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Lifecycle;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary>LSP full-text document synchronization: keeps the editor's buffers for queries.</summary>
 public sealed class TextDocumentSyncHandler(OpenDocumentStore documents)

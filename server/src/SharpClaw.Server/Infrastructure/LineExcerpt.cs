@@ -1,4 +1,4 @@
-namespace SharpClaw.Server.Semantic;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>
 /// A source line as answers show it: trimmed, and when longer than <see cref="MaxLength"/> cut to a window that holds

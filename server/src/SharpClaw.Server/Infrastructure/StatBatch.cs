@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace SharpClaw.Server.Semantic;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>
 /// Stats a fixed list of paths, as often as asked, as cheaply as this runtime allows: on Unix each path is

@@ -1,10 +1,10 @@
 using System.IO.Compression;
 using System.Text.Json;
 using Microsoft.Data.Sqlite;
-using SharpClaw.Server.Hosting;
-using SharpClaw.Server.Semantic.Snapshots;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Store;
 
-namespace SharpClaw.Server.Store;
+namespace SharpClaw.Server.Semantic.Snapshots;
 
 /// <summary>
 /// The <c>snapshots</c> table of a workspace's store: one gzip'd JSON <see cref="PersistedContext"/> per

@@ -1,6 +1,6 @@
 using System.Reflection;
 
-namespace SharpClaw.Server.Hosting;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>Facts about this host build, computed once.</summary>
 public static class HostInfo

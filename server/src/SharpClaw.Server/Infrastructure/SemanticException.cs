@@ -2,7 +2,7 @@ using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Semantic;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>
 /// A typed semantic failure. Handlers turn it into a JSON-RPC error with code -32001 and

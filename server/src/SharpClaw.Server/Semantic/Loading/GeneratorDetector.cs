@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using System.Reflection.Metadata;
 using System.Reflection.PortableExecutable;
 
-namespace SharpClaw.Server.Semantic.Edits;
+namespace SharpClaw.Server.Semantic.Loading;
 
 /// <summary>
 /// Whether an excluded analyzer assembly may contain a source generator, read from its metadata only (no

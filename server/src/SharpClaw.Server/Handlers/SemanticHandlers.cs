@@ -1,11 +1,16 @@
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
+using SharpClaw.Server.Semantic.Discovery;
+using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Loading;
+using SharpClaw.Server.Semantic.Lsp;
+using SharpClaw.Server.Semantic.Navigation;
+using SharpClaw.Server.Semantic.Symbols;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Semantic;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary>
 /// <c>sharpclaw/solutionInspect</c>: projects, evaluated references, restored frameworks/packages,
@@ -35,7 +40,7 @@ public sealed class ProjectGraphHandler(HostState state, JsonRpc rpc)
 /// <summary><c>sharpclaw/symbolResolve</c>, <c>sharpclaw/findReferences</c>, <c>sharpclaw/typeHierarchy</c>.</summary>
 public sealed class SymbolQueryHandler(HostState state, JsonRpc rpc)
 {
-    private readonly Symbols.SymbolQueryService service = new(state.Cache);
+    private readonly SymbolQueryService service = new(state.Cache);
 
     [JsonRpcMethod(ProtocolMethods.SymbolResolve, UseSingleObjectParameterDeserialization = true)]
     public Task<SymbolResolveResult> ResolveAsync(SymbolResolveParams? parameters = null, CancellationToken cancellationToken = default) =>
@@ -53,7 +58,7 @@ public sealed class SymbolQueryHandler(HostState state, JsonRpc rpc)
 /// <summary><c>sharpclaw/diagnostics</c>.</summary>
 public sealed class DiagnosticsHandler(HostState state, JsonRpc rpc)
 {
-    private readonly Symbols.DiagnosticsService service = new(state.Cache);
+    private readonly DiagnosticsService service = new(state.Cache);
 
     [JsonRpcMethod(ProtocolMethods.Diagnostics, UseSingleObjectParameterDeserialization = true)]
     public async Task<DiagnosticsResult> GetAsync(DiagnosticsParams? parameters = null, CancellationToken cancellationToken = default)
@@ -65,10 +70,10 @@ public sealed class DiagnosticsHandler(HostState state, JsonRpc rpc)
 /// <summary><c>sharpclaw/navigate</c>, <c>sharpclaw/bulkNavigate</c>, <c>sharpclaw/symbols</c>, <c>sharpclaw/lspRequest</c>.</summary>
 public sealed class NavigationHandler(HostState state, JsonRpc rpc)
 {
-    private readonly Navigation.NavigateService navigate = new(state.Cache);
-    private readonly Navigation.BulkNavigateService bulk = new(state.Cache);
-    private readonly Navigation.SymbolsService symbols = new(state.Cache);
-    private readonly Lsp.LspRequestService lsp = new(state.Cache);
+    private readonly NavigateService navigate = new(state.Cache);
+    private readonly BulkNavigateService bulk = new(state.Cache);
+    private readonly SymbolsService symbols = new(state.Cache);
+    private readonly LspRequestService lsp = new(state.Cache);
 
     [JsonRpcMethod(ProtocolMethods.Navigate, UseSingleObjectParameterDeserialization = true)]
     public Task<NavigateResult> NavigateAsync(NavigateParams? parameters = null, CancellationToken cancellationToken = default) =>
@@ -89,7 +94,7 @@ public sealed class NavigationHandler(HostState state, JsonRpc rpc)
 
 /// <summary>
 /// <c>sharpclaw/resolveTarget</c>: the target every other request with the same workspace/target would
-/// use (<see cref="Discovery.TargetDiscovery"/>), from files only: no MSBuild, no authorization.
+/// use (<see cref="TargetDiscovery"/>), from files only: no MSBuild, no authorization.
 /// The verifier asks it so that read tools and verification cannot disagree about the target.
 /// </summary>
 public sealed class ResolveTargetHandler
@@ -98,14 +103,14 @@ public sealed class ResolveTargetHandler
     public async Task<ResolveTargetResult> ResolveAsync(ResolveTargetParams? parameters = null, CancellationToken cancellationToken = default)
     {
         parameters ??= new ResolveTargetParams();
-        Discovery.TargetSelection target = Discovery.TargetDiscovery.Resolve(parameters.Workspace, parameters.Target);
-        IReadOnlyList<string> projects = target.Kind == Discovery.TargetKind.Solution
-            ? await Evaluation.SolutionReader.ReadProjectsAsync(target.TargetPath, cancellationToken).ConfigureAwait(false)
+        TargetSelection target = TargetDiscovery.Resolve(parameters.Workspace, parameters.Target);
+        IReadOnlyList<string> projects = target.Kind == TargetKind.Solution
+            ? await SolutionReader.ReadProjectsAsync(target.TargetPath, cancellationToken).ConfigureAwait(false)
             : [target.TargetPath];
         return new ResolveTargetResult(
             target.Workspace,
             target.RelativeTarget,
-            target.Kind == Discovery.TargetKind.Solution ? ResolvedTargetKind.Solution : ResolvedTargetKind.Project,
+            target.Kind == TargetKind.Solution ? ResolvedTargetKind.Solution : ResolvedTargetKind.Project,
             projects.Select(p => PathUtil.ToWorkspaceRelative(target.Workspace, p)).ToList());
     }
 }

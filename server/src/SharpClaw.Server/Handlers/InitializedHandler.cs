@@ -1,9 +1,8 @@
 using System.Text.Json;
 using SharpClaw.Protocol;
-using SharpClaw.Server.Hosting;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Lifecycle;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary>LSP <c>initialized</c> notification: nothing to do yet beyond noting it.</summary>
 public sealed class InitializedHandler(HostState state)

@@ -1,10 +1,10 @@
 using System.Text;
 
-namespace SharpClaw.Server.Semantic.Navigation;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>
 /// Cheap tests that let a name search (csharp_symbols' workspace query, the store's symbol_search) skip most names
-/// before scoring them with <see cref="SymbolsService.Score"/>. Each is exact: it never rejects a name the score
+/// before scoring them with <see cref="NameMatch.Score"/>. Each is exact: it never rejects a name the score
 /// would accept, under any of the score's case rules (ordinal, ordinal ignoring case, invariant lower case).
 /// </summary>
 public static class NameFilter

@@ -5,8 +5,9 @@ using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
 
 using SharpClaw.Server.Semantic.OpenDocuments;
+using SharpClaw.Server.Infrastructure;
 
-namespace SharpClaw.Server.Semantic.Cache;
+namespace SharpClaw.Server.Semantic.Contexts;
 
 /// <summary>Identifies a compilation context: which target, evaluated how.</summary>
 /// <param name="TargetPath">Full path of the .sln/.slnx/.csproj.</param>

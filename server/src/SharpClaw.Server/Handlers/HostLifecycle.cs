@@ -1,6 +1,6 @@
 using SharpClaw.Protocol;
 
-namespace SharpClaw.Server.Hosting;
+namespace SharpClaw.Server.Handlers;
 
 public enum HostPhase
 {
@@ -15,7 +15,7 @@ public sealed record HostExit(int ExitCode, string Reason);
 /// <summary>
 /// The LSP lifecycle state machine (initialize → running → shutdown → exit) plus the single
 /// "the host should now exit" signal that Program waits on. It never exits the process itself,
-/// so a <see cref="HostServer"/> can run in-memory inside tests.
+/// so a <c>HostServer</c> can run in-memory inside tests.
 /// </summary>
 public sealed class HostLifecycle
 {

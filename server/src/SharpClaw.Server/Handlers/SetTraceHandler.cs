@@ -2,7 +2,7 @@ using System.Text.Json;
 using SharpClaw.Protocol;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Lifecycle;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary>
 /// LSP <c>$/setTrace</c>: vscode-languageclient sends it when the trace setting changes. The host

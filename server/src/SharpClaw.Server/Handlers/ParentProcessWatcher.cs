@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 
-namespace SharpClaw.Server.Hosting;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary>
 /// Polls a process (the VS Code extension host) about once a second and reports when it is gone,

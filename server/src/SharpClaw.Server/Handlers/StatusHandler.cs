@@ -1,11 +1,11 @@
 using System.Runtime.InteropServices;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Status;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Toolchain;
 using StreamJsonRpc;
 
-namespace SharpClaw.Server.Status;
+namespace SharpClaw.Server.Handlers;
 
 /// <summary><c>sharpclaw/status</c>: what the host is, what it runs on, and what it has loaded.</summary>
 public sealed class StatusHandler(HostState state)

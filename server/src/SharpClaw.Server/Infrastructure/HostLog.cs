@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace SharpClaw.Server.Hosting;
+namespace SharpClaw.Server.Infrastructure;
 
 public enum HostLogLevel
 {
