@@ -2,7 +2,7 @@
 // server): the workspace folder, the permission policy, the host supervisor, the configured dotnet,
 // progress and events (an edit applied, a verification report published). It makes the ToolContext
 // of each tool call and runs tools through runTool(), so surfaces only wire and present.
-import { Emitter, type Event } from './events';
+import { Emitter, type Event } from 'vscode-jsonrpc';
 import type { InterruptedEdit } from './protocol/edits';
 import { callHost } from './protocol/callHost';
 import { Methods } from './protocol/methods';

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { z } from 'zod';
-import { Emitter, type Event } from '../events';
+import { Emitter, type Event } from 'vscode-jsonrpc';
 import { HostStatusSchema, type HostStatus } from '../protocol/hostStatus';
 import type { AuthorizeWriteParams } from '../protocol/edits';
 import { HostMethods } from '../protocol/methods';

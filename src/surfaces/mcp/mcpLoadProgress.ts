@@ -3,7 +3,7 @@
 // Roslyn gives one, else the project count), so the client shows it and, where it resets its
 // request timeout on progress, keeps waiting. The MCP spec wants each value to grow: a step that
 // does not is not sent.
-import type { Disposable, Event } from '../../engine/events';
+import type { Disposable, Event } from 'vscode-jsonrpc';
 import { describeLoadProgress } from '../../engine/host/hostState';
 import type { LoadProgress } from '../../engine/protocol/callbacks';
 

@@ -14,15 +14,6 @@ import { ToolError, asToolError } from '../../../engine/errors';
 import type { CliCommand } from '../commands';
 import { exitCodeFor, printFailure, printSuccess } from '../output';
 
-export const verifyOptionsHelp = `Options of verify:
-  --scope build|tests|all|affected  what to check (default: verification.scope when set, else all)
-  --target FILE                     the .sln, .slnx or project (default: the workspace's only one)
-  --configuration C                 MSBuild configuration (default: Debug)
-  --framework F                     one target framework (default: every framework of each project)
-  --restore                         allow NuGet restore (the only flag that allows it; or verification.allowRestore in settings.jsonc)
-  --timeout S                       seconds for the lock wait, the evaluation and each process (default: verification.timeoutSeconds when set, else 120)
-  --changed FILE                    affected: a changed file (repeatable; default: Git's changes)`;
-
 export const verifyCommand: CliCommand = {
   name: 'verify',
   usage: 'sharpclaw verify [--scope build|tests|all|affected] [--target FILE] [--configuration C] [--framework F] [--restore] [--timeout S] [--changed FILE]... [options]',

@@ -25,8 +25,6 @@ import type { TurnRecording } from './turnRecording';
 import type { TurnStorage } from './turnStorage';
 import { verifyThroughTool } from './turnVerifier';
 
-export const participantId = 'sharpclaw.agent';
-
 export interface ParticipantOptions {
   storage: TurnStorage;
   recording: TurnRecording;
