@@ -19,7 +19,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isAlive as isRunning, liveProcessGroups, onProcessGroupsChanged, type ProcessIdentity } from './verification/processTree';
+import { isAlive as isRunning, liveProcessGroups, onProcessGroupsChanged, type ProcessIdentity } from './processes/processTree';
 
 export type LockPurpose = 'verify' | 'write';
 

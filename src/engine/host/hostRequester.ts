@@ -4,9 +4,7 @@ import { z } from 'zod';
 import { SemanticErrorDataSchema } from '../protocol/semantic';
 import { ToolError, type ToolErrorCode } from '../errors';
 
-export interface HostRequester {
-  request<T>(method: string, params: unknown, resultSchema: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
-}
+export type { HostRequester } from '../protocol/callHost';
 
 /** The JSON-RPC error code the host uses for its typed errors; `data` follows HostErrorDataSchema. */
 export const hostErrorCode = -32001;

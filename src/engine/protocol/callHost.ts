@@ -1,8 +1,17 @@
 // The typed way to call the host: callHost(host, Methods.navigate, params, signal). The params and
 // the result type come from the protocol table, so a param the table does not know (a renamed one)
 // fails to compile; the result is validated by the method's result schema.
-import type { HostRequester } from '../host/hostRequester';
+import type { z } from 'zod';
 import type { HostRequest, ParamsOf, ResultOf } from './methods';
+
+/**
+ * What sends a request to the host and validates its answer: the host supervisor, or a session's
+ * requester around it. Defined here, beside the one typed way to call it, so the protocol needs
+ * nothing from the host folder above it (engine/host/hostRequester.ts re-exports it).
+ */
+export interface HostRequester {
+  request<T>(method: string, params: unknown, resultSchema: z.ZodType<T>, signal?: AbortSignal): Promise<T>;
+}
 
 /** `Given` with no property the table's `Shape` lacks: an extra (misspelt, renamed) key becomes `never`. */
 export type Exactly<Shape, Given> = Given & { [Key in Exclude<keyof Given, keyof Shape>]: never };

@@ -3,7 +3,7 @@
 // cancellation are different outcomes, and both kill the whole process tree.
 import { BoundedLog, type BoundedLogSnapshot } from './boundedLog';
 import { loadExeca } from './execaLoader';
-import { killProcessTree, trackProcessTree } from './processTree';
+import { killProcessTree, trackProcessTree } from '../processes/processTree';
 
 export type ProcessOutcomeKind = 'exited' | 'timedOut' | 'cancelled' | 'failedToStart';
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { descendantPids, isAlive, processIdentity } from '../../../src/engine/verification/processTree';
+import { descendantPids, isAlive, processIdentity } from '../../../src/engine/processes/processTree';
 import type { VerificationReport } from '../../../src/engine/verification/report';
 import { verificationStateFolder } from '../../../src/engine/verification/runDirectory';
 import { acquireWorkspaceLock, lockGroupsPath, workspaceLockPath } from '../../../src/engine/workspaceLock';
