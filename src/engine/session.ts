@@ -1,7 +1,9 @@
 // One session of SharpClaw on one workspace, whichever surface runs it (VS Code, the CLI, the MCP
 // server): the workspace folder, the permission policy, the host supervisor, the configured dotnet,
-// progress and events (an edit applied, a verification report published). It makes the ToolContext
-// of each tool call and runs tools through runTool(), so surfaces only wire and present.
+// progress and events (an edit applied, a verification running, a report published). It is the one
+// entry per capability: runTool() for every tool call (it makes each call's ToolContext) and
+// verify() for every verification (verify_workspace, the VS Code commands, `sharpclaw verify`, the
+// check after agent edits, an @sharpclaw turn through the tool), so surfaces only wire and present.
 import { Emitter, type Event } from 'vscode-jsonrpc';
 import type { InterruptedEdit } from './protocol/edits';
 import { callHost } from './protocol/callHost';
@@ -11,12 +13,16 @@ import type { HostRequester } from './host/hostRequester';
 import { HostSupervisor, type HostSupervisorLog } from './host/hostSupervisor';
 import type { HostTransport } from './host/hostTransport';
 import type { CrashBudget } from './host/crashBudget';
+import { resolveAutomaticVerifyRequest, resolveVerification, resolveVerifyRequest, type ResolvedVerificationSettings } from './config/settings';
 import type { SettingsLayer } from './config/verificationSettings';
 import type { PermissionPolicy } from './permissions/permissionPolicy';
 import { runTool, type ToolOutcome } from './tools/runTool';
 import type { AnyToolDefinition, HostSessionControl, Surface, ToolContext } from './tools/toolDefinition';
 import { ToolError } from './errors';
 import type { VerificationReport } from './verification/report';
+import { ReportHistory, type RunningVerification } from './verification/reportHistory';
+import type { VerifyArguments } from './verification/request';
+import { verify as runVerification } from './verification/runner';
 
 export interface SessionOptions {
   surface: Surface;
@@ -31,11 +37,33 @@ export interface SessionOptions {
   applyWrite?: HostCallbackOptions['applyWrite'];
   /** The surface's own settings layers over the JSONC files (VS Code: sharpclaw.verification.*). */
   settingsLayers?: () => SettingsLayer[];
+  /** The home folder of ~/.sharpclaw/settings.jsonc (default: the user's). */
+  home?: string;
   /** Progress of a tool's long work (loads, builds). */
   progress?: (tool: AnyToolDefinition, message: string, percent?: number) => void;
   log?: HostSupervisorLog;
   restartHint?: string;
   crashBudget?: CrashBudget;
+}
+
+/** How one verification is asked for (Session.verify). */
+export interface VerifyOptions {
+  /** Who asks ("verify_workspace", "SharpClaw: Verify All", "sharpclaw verify"): named in the approval and the sidebar. */
+  requestedBy: string;
+  /** Each step ("Building 3 affected projects…"), for the caller's own progress display. */
+  progress?: (message: string) => void;
+  signal?: AbortSignal;
+  /**
+   * An automatic check (after another agent's edits): unset fields come from the settings with their
+   * defaults (the configured scope, the 600 s automatic timeout), not from the explicit-call defaults.
+   */
+  automatic?: boolean;
+}
+
+/** What the caller of one tool call wants to hear of it, beyond its outcome. */
+export interface ToolCallHooks {
+  /** The report of a verification this call ran (also when the call then fails, e.g. denied). */
+  onVerificationReport?(report: VerificationReport): void;
 }
 
 export interface EditApplied {
@@ -50,8 +78,13 @@ export class Session {
   private readonly answerEmitter = new Emitter<void>();
   /** After a tool's host wrote an edit (VS Code's Undo Last Edit replays them in order). */
   readonly onDidApplyEdit: Event<EditApplied> = this.editEmitter.event;
-  /** A verification report, from a tool or a command. */
+  /** Every verification report of this session, whoever asked (a tool, a command, an automatic check). */
   readonly onDidPublishReport: Event<VerificationReport> = this.reportEmitter.event;
+  private readonly runningEmitter = new Emitter<RunningVerification | undefined>();
+  /** A verification starts, reaches a step, or ends (undefined). */
+  readonly onDidChangeVerification: Event<RunningVerification | undefined> = this.runningEmitter.event;
+  /** The latest reports of this session (prompt assembly reads the latest real build). */
+  readonly reports = new ReportHistory();
   /** After every host answer (or failure): loaded contexts may have changed. */
   readonly onDidHostAnswer: Event<void> = this.answerEmitter.event;
   private readonly interruptedEmitter = new Emitter<InterruptedEdit[]>();
@@ -144,10 +177,9 @@ export class Session {
   }
 
   /** The context of one call of `tool`. */
-  toolContext(tool: AnyToolDefinition, signal: AbortSignal): ToolContext {
+  toolContext(tool: AnyToolDefinition, signal: AbortSignal, hooks: ToolCallHooks = {}): ToolContext {
     const workspaceFolder = this.requireWorkspaceFolder();
     this.currentTool = tool.name;
-    const dotnetPath = this.dotnetPath();
     return {
       workspaceFolder,
       permissions: this.options.permissions,
@@ -157,19 +189,60 @@ export class Session {
       progress: (message, percent) => this.options.progress?.(tool, message, percent),
       onEditApplied: (summary) => this.editEmitter.fire({ tool: tool.name, summary }),
       hostSession: this.hostSession,
-      ...(dotnetPath ? { dotnetPath } : {}),
-      ...(this.options.settingsLayers ? { settingsLayers: this.options.settingsLayers } : {}),
+      verify: async (args, options) => {
+        const report = await this.verify(args, { ...options, signal: options.signal ?? signal });
+        hooks.onVerificationReport?.(report);
+        return report;
+      },
     };
   }
 
   /** Runs one tool call through the shared pipeline. */
-  runTool(tool: AnyToolDefinition, input: unknown, signal: AbortSignal): Promise<ToolOutcome> {
-    return runTool(tool, input, () => this.toolContext(tool, signal));
+  runTool(tool: AnyToolDefinition, input: unknown, signal: AbortSignal, hooks?: ToolCallHooks): Promise<ToolOutcome> {
+    return runTool(tool, input, () => this.toolContext(tool, signal, hooks));
   }
 
-  /** Tells listeners about a verification report (the verifier's own service publishes to this). */
-  publishReport(report: VerificationReport): void {
-    this.reportEmitter.fire(report);
+  /** The sharpclaw.verification.* settings of this session's layers: the JSONC files, then the surface's own. Throws SettingsValidationError. */
+  verificationSettings(): ResolvedVerificationSettings {
+    const layers = this.options.settingsLayers?.();
+    return resolveVerification({
+      workspaceFolder: this.requireWorkspaceFolder(),
+      ...(layers ? { editorLayers: layers } : {}),
+      ...(this.options.home ? { home: this.options.home } : {}),
+    });
+  }
+
+  /**
+   * The one way to verify: resolves the request from `args` and this session's settings layers,
+   * runs the runner (which asks the permission policy before any process), tells onDidPublishReport
+   * and returns the report to its caller, which gets exactly the report of its own run.
+   */
+  async verify(args: VerifyArguments, options: VerifyOptions): Promise<VerificationReport> {
+    const workspaceFolder = this.requireWorkspaceFolder();
+    const settings = this.verificationSettings();
+    const request = options.automatic ? resolveAutomaticVerifyRequest(args, settings.values) : resolveVerifyRequest(args, settings);
+    const running: RunningVerification = { scope: request.scope, requestedBy: options.requestedBy };
+    this.runningEmitter.fire(running);
+    try {
+      const dotnet = this.dotnetPath();
+      const report = await runVerification(request, {
+        workspaceFolder,
+        permissions: this.options.permissions,
+        requestedBy: options.requestedBy,
+        host: this.requester,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(dotnet ? { dotnet } : {}),
+        progress: (message) => {
+          this.runningEmitter.fire({ ...running, step: message });
+          options.progress?.(message);
+        },
+      });
+      this.reports.record(report);
+      this.reportEmitter.fire(report);
+      return report;
+    } finally {
+      this.runningEmitter.fire(undefined);
+    }
   }
 
   /**
@@ -189,6 +262,7 @@ export class Session {
     this.host.dispose();
     this.editEmitter.dispose();
     this.reportEmitter.dispose();
+    this.runningEmitter.dispose();
     this.answerEmitter.dispose();
   }
 }

@@ -71,7 +71,7 @@ describe('protocol table', () => {
   it('every host-backed tool sends the workspace, its own name and typed params', async () => {
     const { host, calls } = recordingHost(symbolsAnswer);
     const tool = allTools.find((candidate) => candidate.name === 'csharp_symbols')!;
-    const context = { workspaceFolder: '/ws', host, permissions: { request: async () => ({ granted: true, source: 'cli-flag' as const }) }, surface: 'cli' as const, signal: new AbortController().signal, progress: () => undefined };
+    const context = { workspaceFolder: '/ws', host, permissions: { request: async () => ({ granted: true, source: 'cli-flag' as const }) }, surface: 'cli' as const, signal: new AbortController().signal, progress: () => undefined, verify: () => Promise.reject(new Error('unused')) };
     await tool.invoke(tool.input.parse({ file: 'Calculator.cs' }), context);
     assert.deepEqual(calls, [{ method: 'sharpclaw/symbols', params: { path: 'Calculator.cs', workspace: '/ws', tool: 'csharp_symbols' } }]);
   });

@@ -36,6 +36,7 @@ describe('runTool, the one pipeline of every surface', () => {
     surface: 'cli',
     signal: new AbortController().signal,
     progress: () => undefined,
+    verify: () => Promise.reject(new Error('unused')),
   });
 
   it('returns the compact text and the typed data', async () => {
@@ -70,7 +71,7 @@ describe('the session', () => {
     const context = s.toolContext(echo, new AbortController().signal);
     assert.equal(context.workspaceFolder, '/repo');
     assert.equal(context.surface, 'mcp');
-    assert.equal(context.dotnetPath, undefined, 'an empty dotnetPath means dotnet on PATH');
+    assert.equal(s.dotnetPath(), undefined, 'an empty dotnetPath means dotnet on PATH');
     context.onEditApplied?.('rename Add to Sum');
     assert.deepEqual(edits, ['echo: rename Add to Sum']);
     assert.deepEqual(await s.runTool(echo, { word: 'hi' }, new AbortController().signal), { ok: true, text: 'hi (2)', data: { word: 'hi', length: 2 } });

@@ -64,3 +64,17 @@ export function resolveVerifyRequest(args: VerifyArguments, settings?: ResolvedV
     timeoutSeconds: args.timeoutSeconds ?? set('timeoutSeconds') ?? defaultTimeoutSeconds,
   });
 }
+
+/**
+ * The request an automatic check runs (after an agent turn, after another agent's edits): the
+ * call's own arguments, else the settings with their defaults filled in — the configured scope,
+ * allowRestore and the automatic timeout (600 s by default) per step and for the lock.
+ */
+export function resolveAutomaticVerifyRequest(args: VerifyArguments, settings: VerificationSettings): VerifyRequest {
+  return VerifyRequestSchema.parse({
+    ...args,
+    scope: args.scope ?? settings.scope,
+    restore: args.restore ?? settings.allowRestore,
+    timeoutSeconds: args.timeoutSeconds ?? settings.timeoutSeconds,
+  });
+}

@@ -9,9 +9,10 @@ export type Surface = 'vscode' | 'cli' | 'mcp';
 
 export type ToolEffects = 'read' | 'write' | 'build';
 
-import type { SettingsLayer } from '../config/verificationSettings';
 import type { LoadProgress } from '../host/hostCallbacks';
 import type { HostState } from '../host/hostState';
+import type { VerificationReport } from '../verification/report';
+import type { VerifyArguments } from '../verification/request';
 
 /** The host's lifecycle as a tool may see and drive it (the lsp tool's status and reload). */
 export interface HostSessionControl {
@@ -32,14 +33,15 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Reports progress of long work (loads, builds) to whoever shows it. */
   progress(message: string, percent?: number): void;
-  /** The dotnet executable the person configured (VS Code: the machine-scoped sharpclaw.dotnetPath); absent or empty: dotnet on PATH. */
-  dotnetPath?: string;
   /** Called after the host wrote an edit for this call (so VS Code's Undo Last Edit can replay it in order). */
   onEditApplied?(summary: string): void;
   /** The host's lifecycle (absent where a surface keeps it to itself). */
   hostSession?: HostSessionControl;
-  /** The surface's own settings layers over the JSONC files (VS Code: sharpclaw.verification.* in user, workspace, folder settings). */
-  settingsLayers?(): SettingsLayer[];
+  /**
+   * The session's one verification entry (Session.verify: its settings layers, configured dotnet,
+   * permission policy and report events); the call's signal unless `signal` is given.
+   */
+  verify(args: VerifyArguments, options: { requestedBy: string; progress?: (message: string) => void; signal?: AbortSignal }): Promise<VerificationReport>;
 }
 
 export interface ToolConfirmation {

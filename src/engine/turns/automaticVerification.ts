@@ -2,7 +2,8 @@
 // which outcomes a repair pass may answer. One definition, used by the loop and its tests.
 import * as path from 'node:path';
 import type { VerificationSettings } from '../config/verificationSettings';
-import { VerifyRequestSchema, type VerifyRequest } from '../verification/request';
+import { resolveAutomaticVerifyRequest } from '../config/settings';
+import type { VerifyRequest } from '../verification/request';
 import type { VerificationReport } from '../verification/report';
 import type { TurnMode } from './turnEvents';
 import type { TurnRecorder } from './turnRecorder';
@@ -21,17 +22,8 @@ export function whyNoAutomaticCheck(mode: TurnMode, settings: VerificationSettin
  * restore setting, and the automatic timeout (600 s by default) per step and for the lock.
  */
 export function automaticVerifyRequest(settings: VerificationSettings, recorder: TurnRecorder): VerifyRequest {
-  return automaticVerifyRequestFor(settings, recorder.workspaceFolder, recorder.changedFiles);
-}
-
-/** The same rule for absolute changed files from anywhere (the check after another agent's edits). */
-export function automaticVerifyRequestFor(settings: VerificationSettings, workspaceFolder: string, changedFiles: readonly string[]): VerifyRequest {
-  return VerifyRequestSchema.parse({
-    scope: settings.scope,
-    restore: settings.allowRestore,
-    timeoutSeconds: settings.timeoutSeconds,
-    ...(settings.scope === 'affected' ? { changedFiles: changedFiles.map((file) => path.relative(workspaceFolder, file)) } : {}),
-  });
+  const changedFiles = recorder.changedFiles.map((file) => path.relative(recorder.workspaceFolder, file));
+  return resolveAutomaticVerifyRequest(settings.scope === 'affected' ? { changedFiles } : {}, settings);
 }
 
 /** Only build and test failures start a repair; denial, missing prerequisites, skips, timeouts and cancellation never do. */

@@ -31,13 +31,13 @@ import type { HostStatusBar } from './status/hostStatusBar';
 import { invokeTool, prepareToolInvocation } from './tools/vscodeToolAdapter';
 import { createVerificationFeature } from './verification/verificationCommands';
 import { ReportViewProvider } from './views/reportViewProvider';
-import { readVerificationSettings, vscodeVerificationLayers } from './config/vscodeSettings';
+import { vscodeVerificationLayers } from './config/vscodeSettings';
+import { TurnVerifications } from './chat/turnVerifications';
 import type { VerificationSettings } from '../../engine/config/verificationSettings';
 import type { HostSupervisor } from '../../engine/host/hostSupervisor';
 import { Session } from '../../engine/session';
 import { findTool } from '../../engine/tools/registry';
 import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
-import { verificationService } from '../../engine/verification/verificationService';
 
 export interface CoreServices {
   context: vscode.ExtensionContext;
@@ -74,6 +74,8 @@ export class Core implements vscode.Disposable {
   readonly afterAgentEditsSettings: () => VerificationSettings | undefined;
   /** Records our tools' writes into the running @sharpclaw turn. */
   readonly turnRecording = new TurnRecording();
+  /** The verifications @sharpclaw turns wait on: the tool adapter hands each its own report. */
+  private readonly turnVerifications = new TurnVerifications();
   /** The @sharpclaw participant's request handler. */
   readonly chatHandler: vscode.ChatRequestHandler;
   /** Handlers of the commands contributed in package.json, by command id. */
@@ -105,19 +107,20 @@ export class Core implements vscode.Disposable {
     this.turnStorage = new TurnStorage(context);
     this.reportView = new ReportViewProvider(context.extensionUri, host, log, this.approvalLog, this.loadProgress, {
       approvalStore: this.approvalStore,
-      onDidChangeVerification: (listener) => verificationService.onDidChangeRunning(listener),
+      onDidChangeVerification: (listener) => this.session.onDidChangeVerification(listener),
       workspaceFolder: firstWorkspaceFolder,
     }, { events: this.turnStorage.events, lastUndoableTurn: (events) => this.turnStorage.lastUndoableTurn(events), activeTurnId: () => this.turnRecording.activeTurnId });
     this.editJournal = createEditJournal(this.session.requester, () => this.session.requireWorkspaceFolder());
-    const verification = createVerificationFeature({
-      service: verificationService,
+    const verification = createVerificationFeature({ session: this.session, log, workspaceFolder: firstWorkspaceFolder });
+    this.chatHandler = createChatHandler({
+      storage: this.turnStorage,
+      recording: this.turnRecording,
       permissions: this.permissions,
-      log,
       workspaceFolder: firstWorkspaceFolder,
-      dotnetPath: configuredDotnetPath,
-      host: this.session.requester,
+      verifications: this.turnVerifications,
+      settings: () => this.session.verificationSettings().values,
+      lastBuildReport: () => this.session.reports.lastBuildReport,
     });
-    this.chatHandler = createChatHandler({ storage: this.turnStorage, recording: this.turnRecording, permissions: this.permissions, workspaceFolder: firstWorkspaceFolder });
     reportInvalidSettings(log);
     this.disposables.push(
       this.approvalLog,
@@ -135,8 +138,6 @@ export class Core implements vscode.Disposable {
         if (event.affectsConfiguration('sharpclaw.verification')) reportInvalidSettings(log);
       }),
       ...verification.disposables,
-      // The verifier's process-wide service publishes every report (tool or command) to the session.
-      verificationService.onDidReport((report) => this.session.publishReport(report)),
       this.session.onDidPublishReport((report) => {
         this.reportView.addReport(report);
         statusBar.showVerdict(verification.verdict(report));
@@ -147,7 +148,7 @@ export class Core implements vscode.Disposable {
       const folder = firstWorkspaceFolder();
       if (!folder) return undefined;
       try {
-        return readVerificationSettings(folder, vscode.Uri.file(folder)).values;
+        return this.session.verificationSettings().values;
       } catch {
         return undefined; // an invalid setting is reported by reportInvalidSettings; nothing runs on it
       }
@@ -182,8 +183,8 @@ export class Core implements vscode.Disposable {
     return prepareToolInvocation(this.tool(name), options);
   }
 
-  invokeTool(name: string, options: { input: unknown }, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    return invokeTool(this.session, this.tool(name), options, token);
+  invokeTool(name: string, options: { input: unknown; toolInvocationToken?: unknown }, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    return invokeTool(this.session, this.tool(name), options, token, this.turnVerifications);
   }
 
   dispose(): void {

@@ -1,9 +1,9 @@
 // Prompt assembly's cached diagnostics (src/engine/turns/promptDiagnostics.ts) and the build result
-// it reads (VerificationService.lastBuildReport): the latest real build survives a later
+// it reads (ReportHistory.lastBuildReport, kept by the Session): the latest real build survives a later
 // tests-only run and a missing prerequisite; nothing is built to assemble a prompt.
 import * as assert from 'node:assert/strict';
 import { promptDiagnostics } from '../../../src/engine/turns/promptDiagnostics';
-import { VerificationService } from '../../../src/engine/verification/verificationService';
+import { ReportHistory } from '../../../src/engine/verification/reportHistory';
 import type { VerificationReport } from '../../../src/engine/verification/report';
 import { diagnostic, report } from './reports';
 
@@ -28,15 +28,15 @@ describe('diagnostics in a new turn\'s prompt', () => {
   });
 
   it('keeps the latest real build result across a tests-only run and a missing prerequisite', () => {
-    const service = new VerificationService();
+    const service = new ReportHistory();
     const failedBuild = report('failed', { errors: [diagnostic('/ws/A.cs', 3, 'CS1002', '; expected')] });
-    service.publish(failedBuild);
-    service.publish(withoutBuild(failedBuild, 'failed'));
-    service.publish(withoutBuild(failedBuild, 'missingPrerequisites'));
+    service.record(failedBuild);
+    service.record(withoutBuild(failedBuild, 'failed'));
+    service.record(withoutBuild(failedBuild, 'missingPrerequisites'));
     assert.equal(service.lastBuildReport, failedBuild);
     assert.match(promptDiagnostics(service.lastBuildReport, '/ws')!, /A\.cs\(3,1\): error CS1002/);
     const passed = report('passed');
-    service.publish(passed);
+    service.record(passed);
     assert.equal(service.lastBuildReport, passed);
     assert.equal(promptDiagnostics(passed, '/ws'), 'The most recent verification (affected, finished 2026-01-01T00:00:01.000Z) built with 0 error(s) and 0 warning(s).');
   });

@@ -1,11 +1,10 @@
-// verify_workspace: builds and tests the workspace with the shared runner and returns the typed
-// report. MSBuild and tests execute project code, so the runner asks the host's permission
-// policy for ShellExecution ('shell') before any process starts; read-only modes deny it there.
+// verify_workspace: builds and tests the workspace through the session's one verification entry
+// (Session.verify) and returns the typed report. MSBuild and tests execute project code, so the
+// runner asks the permission policy for ShellExecution ('shell') before any process starts;
+// read-only modes deny it there.
 import { renderReport } from '../../verification/renderReport';
 import { VerificationReportSchema, type VerificationReport } from '../../verification/report';
-import { resolveVerification, resolveVerifyRequest } from '../../config/settings';
 import { VerifyArgumentsSchema, defaultTimeoutSeconds, type VerifyArguments } from '../../verification/request';
-import { verificationService } from '../../verification/verificationService';
 import { defineTool } from '../toolDefinition';
 import { ToolError } from '../../errors';
 
@@ -29,17 +28,8 @@ export const verifyWorkspaceTool = defineTool<VerifyArguments, VerificationRepor
     message: `Runs \`dotnet build\`/\`dotnet test\` (scope **${input.scope ?? 'from the settings, else all'}**${input.target ? ` on \`${input.target}\`` : ''}), which executes code from the project and build files.`,
   }),
   async invoke(input, context) {
-    // The call's arguments, else the sharpclaw.verification.* settings someone set, else the defaults.
-    const settings = resolveVerification({ workspaceFolder: context.workspaceFolder, ...(context.settingsLayers ? { editorLayers: context.settingsLayers() } : {}) });
-    const report = await verificationService.run(resolveVerifyRequest(input, settings), {
-      workspaceFolder: context.workspaceFolder,
-      permissions: context.permissions,
-      requestedBy: 'verify_workspace',
-      host: context.host,
-      signal: context.signal,
-      progress: (message) => context.progress(message),
-      ...(context.dotnetPath ? { dotnet: context.dotnetPath } : {}),
-    });
+    // The call's arguments, else the sharpclaw.verification.* settings someone set, else the defaults (Session.verify).
+    const report = await context.verify(input, { requestedBy: 'verify_workspace', progress: (message) => context.progress(message) });
     if (report.status === 'denied') throw new ToolError('permission_denied', report.notes[0] ?? report.summary);
     return report;
   },

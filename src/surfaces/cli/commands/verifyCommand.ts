@@ -1,15 +1,13 @@
-// `sharpclaw verify`: builds and tests with the shared runner; the target and the project graph
-// come from the Roslyn host, started on first use like `sharpclaw tool` does. Flags win over the
+// `sharpclaw verify`: builds and tests through the session's one verification entry (Session.verify);
+// the target and the project graph come from the Roslyn host, started on first use like `sharpclaw tool` does. Flags win over the
 // settings files (~/.sharpclaw and <workspace>/.sharpclaw settings.jsonc), which win over defaults. Exit 0 when the check passed or was
 // explicitly skipped (no .NET target, nothing changed), 1 when it failed, timed out, was
 // cancelled, lacked prerequisites or was denied, 2 for a usage error.
-import { resolveVerification, resolveVerifyRequest } from '../../../engine/config/settings';
 import { StdioHostTransport, bundledServerDll } from '../../../engine/host/hostProcess';
 import { Session } from '../../../engine/session';
 import { isFailingStatus } from '../../../engine/verification/report';
 import { renderReport } from '../../../engine/verification/renderReport';
 import { parseVerifyOptions, verifyOptionSpecs } from '../../../engine/verification/request';
-import { verify } from '../../../engine/verification/runner';
 import { ToolError, asToolError } from '../../../engine/errors';
 import type { CliCommand } from '../commands';
 import { exitCodeFor, printFailure, printSuccess } from '../output';
@@ -40,12 +38,8 @@ export const verifyCommand: CliCommand = {
       transport: new StdioHostTransport({ serverDll: bundledServerDll() }),
     });
     try {
-      const request = resolveVerifyRequest(args, resolveVerification({ workspaceFolder: globals.cwd }));
-      const report = await verify(request, {
-        workspaceFolder: globals.cwd,
-        permissions: globals.permissions,
+      const report = await session.verify(args, {
         requestedBy: 'sharpclaw verify',
-        host: session.requester,
         signal: controller.signal,
         progress: (message) => {
           if (globals.outputFormat === 'text') process.stderr.write(`${message}\n`);

@@ -6,30 +6,36 @@
 // appended to the workspace's turn log.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { resolveVerification } from '../../../engine/config/settings';
+import type { VerificationSettings } from '../../../engine/config/verificationSettings';
 import type { PermissionPolicy } from '../../../engine/permissions/permissionPolicy';
 import { renderReport } from '../../../engine/verification/renderReport';
+import type { VerificationReport } from '../../../engine/verification/report';
 import { parseVerifyCommandLine, splitCommandLine } from '../../../engine/verification/request';
-import { verificationService } from '../../../engine/verification/verificationService';
 import { promptDiagnostics } from '../../../engine/turns/promptDiagnostics';
 import { TurnQueue, TurnWaitCancelledError } from '../../../engine/turns/turnQueue';
 import { TurnRecorder } from '../../../engine/turns/turnRecorder';
 import type { TurnMode } from '../../../engine/turns/turnEvents';
 import { verdictHeading } from '../../../engine/turns/turnSchemas';
 import { runTurnLoop, type TurnOutcome } from '../../../engine/turns/verifyRepairLoop';
-import { vscodeVerificationLayers } from '../config/vscodeSettings';
 import { toAbortSignal } from '../tools/vscodeToolAdapter';
 import { runAgentPass } from './agentPass';
 import { runEditFile } from './editFileTool';
 import type { TurnRecording } from './turnRecording';
 import type { TurnStorage } from './turnStorage';
 import { verifyThroughTool } from './turnVerifier';
+import type { TurnVerifications } from './turnVerifications';
 
 export interface ParticipantOptions {
   storage: TurnStorage;
   recording: TurnRecording;
   permissions: PermissionPolicy;
   workspaceFolder: () => string | undefined;
+  /** Where the tool adapter hands each turn the report of its own verify_workspace call. */
+  verifications: TurnVerifications;
+  /** The session's resolved sharpclaw.verification.* settings (throws on an invalid value). */
+  settings: () => VerificationSettings;
+  /** The session's latest report whose build ran, for the prompt's cached diagnostics. */
+  lastBuildReport: () => VerificationReport | undefined;
 }
 
 const modeInstructions: Record<TurnMode, string> = {
@@ -89,7 +95,7 @@ export function createChatHandler(options: ParticipantOptions): vscode.ChatReque
     const mode: TurnMode = request.command === 'plan' || request.command === 'spec' || request.command === 'research' ? request.command : 'build';
     let settings;
     try {
-      settings = resolveVerification({ workspaceFolder, editorLayers: vscodeVerificationLayers(vscode.Uri.file(workspaceFolder)) }).values;
+      settings = options.settings();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       stream.markdown(message);
@@ -99,7 +105,8 @@ export function createChatHandler(options: ParticipantOptions): vscode.ChatReque
     const recorder = new TurnRecorder(turnId, workspaceFolder);
     const recording = options.recording.begin(recorder);
     // Prompt assembly builds nothing: it passes on the latest cached build result, when there is one.
-    const cachedBuild = verificationService.lastBuildReport?.workspaceFolder === workspaceFolder ? verificationService.lastBuildReport : undefined;
+    const lastBuild = options.lastBuildReport();
+    const cachedBuild = lastBuild?.workspaceFolder === workspaceFolder ? lastBuild : undefined;
     const cachedDiagnostics = promptDiagnostics(cachedBuild, workspaceFolder);
     const messages = [vscode.LanguageModelChatMessage.User(modeInstructions[mode]), ...historyMessages(context), ...(cachedDiagnostics ? [vscode.LanguageModelChatMessage.User(cachedDiagnostics)] : [])];
     try {
@@ -131,7 +138,7 @@ export function createChatHandler(options: ParticipantOptions): vscode.ChatReque
           // The stable API reports no token usage: none is reported rather than an invented number.
           return {};
         },
-        verify: (verifyRequest) => verifyThroughTool(verifyRequest, request.toolInvocationToken, token),
+        verify: (verifyRequest) => verifyThroughTool(verifyRequest, request.toolInvocationToken, token, options.verifications),
         saveCheckpoint: (checkpoint) => options.storage.checkpoints.save(checkpoint),
       });
       stream.markdown(verdictMarkdown(outcome));
@@ -157,7 +164,7 @@ export function createChatHandler(options: ParticipantOptions): vscode.ChatReque
     }
     stream.progress(`Verifying (${args.scope ?? 'from the settings'})…`);
     try {
-      const report = await verifyThroughTool(args, request.toolInvocationToken, token);
+      const report = await verifyThroughTool(args, request.toolInvocationToken, token, options.verifications);
       stream.markdown(['```text', renderReport(report), '```'].join('\n'));
       stream.button({ command: 'sharpclaw.openSidebar', title: 'Show in SharpClaw sidebar' });
       const failed = report.status !== 'passed' && report.status !== 'skipped';

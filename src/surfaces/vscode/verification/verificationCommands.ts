@@ -1,29 +1,21 @@
 // The VS Code face of verification: the commands SharpClaw: Verify Affected / All / Build / Tests
-// and the check after agent edits (cancellable progress, the extension's permission policy, so Restricted Mode denies them) and
-// the Problems panel ("SharpClaw" diagnostics from every report, including verify_workspace's).
+// and the check after agent edits, each a call of the session's one entry (Session.verify) with
+// cancellable progress (the session's permission policy, so Restricted Mode denies them), and the
+// Problems panel ("SharpClaw" diagnostics from every report the session publishes, verify_workspace's too).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HostRequester } from '../../../engine/host/hostRequester';
-import type { PermissionPolicy } from '../../../engine/permissions/permissionPolicy';
 import type { ExtensionLog } from '../logging/extensionLog';
 import { toAbortSignal } from '../tools/vscodeToolAdapter';
 import { isFailingStatus, type Diagnostic, type FailedTest, type VerificationReport, type VerificationScope, type VerificationStatus } from '../../../engine/verification/report';
 import { StandingResults } from '../../../engine/verification/standingResults';
-import { resolveVerifyRequest } from '../../../engine/config/settings';
-import { automaticVerifyRequestFor } from '../../../engine/turns/automaticVerification';
-import { readVerificationSettings } from '../config/vscodeSettings';
 import { reportSentence } from '../messages/reportText';
-import type { VerificationService } from '../../../engine/verification/verificationService';
+import type { Session } from '../../../engine/session';
 
 export interface VerificationCommandsOptions {
-  service: VerificationService;
-  permissions: PermissionPolicy;
+  /** The session: its verify() runs every check, its onDidPublishReport feeds the Problems panel. */
+  session: Session;
   log: ExtensionLog;
   workspaceFolder: () => string | undefined;
-  /** The machine-scoped sharpclaw.dotnetPath, or empty for PATH. */
-  dotnetPath: () => string;
-  /** The Roslyn host: the verifier takes the target and the project graph from it. */
-  host: HostRequester;
 }
 
 const stackFrame = /\s+in\s+(.+?):line\s+(\d+)\s*$/m;
@@ -72,7 +64,7 @@ export function createVerificationFeature(options: VerificationCommandsOptions):
   const problems = vscode.languages.createDiagnosticCollection('SharpClaw');
   // Build entries come from the latest build; test entries stay until their tests run again.
   const standing = new StandingResults();
-  const subscription = vscode.Disposable.from(options.service.onDidReport((report) => {
+  const subscription = vscode.Disposable.from(options.session.onDidPublishReport((report) => {
     if (!standing.apply(report)) return;
     problems.clear();
     const entries = reportDiagnostics({ workspaceFolder: report.workspaceFolder, buildDiagnostics: standing.buildDiagnostics, failedTests: standing.failedTests });
@@ -92,19 +84,14 @@ export function createVerificationFeature(options: VerificationCommandsOptions):
       async (progress, token) => {
         const abort = toAbortSignal(token);
         try {
-          const dotnet = options.dotnetPath();
           // The command names the scope; timeout and restore come from the settings someone set, else the
           // explicit defaults. The automatic check takes the automatic rule (its 600 s default timeout).
-          const settings = readVerificationSettings(workspaceFolder, vscode.Uri.file(workspaceFolder));
-          const request = automatic ? automaticVerifyRequestFor({ ...settings.values, scope }, workspaceFolder, automatic.changedFiles) : resolveVerifyRequest({ scope }, settings);
-          const report = await options.service.run(request, {
-            workspaceFolder,
-            permissions: options.permissions,
+          const changedFiles = automatic?.changedFiles.map((file) => path.relative(workspaceFolder, file));
+          const report = await options.session.verify(changedFiles ? { scope, changedFiles } : { scope }, {
             requestedBy: `SharpClaw: ${title}`,
-            host: options.host,
             signal: abort.signal,
             progress: (message) => progress.report({ message }),
-            ...(dotnet ? { dotnet } : {}),
+            automatic: automatic !== undefined,
           });
           const show = isFailingStatus(report.status) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
           // One sentence for the person; the whole report is in the sidebar. A passing automatic check stays quiet.

@@ -9,7 +9,7 @@ import type { HostSupervisor } from '../../../engine/host/hostSupervisor';
 import type { LoadProgressReporter } from '../status/loadProgressReporter';
 import type { ExtensionLog } from '../logging/extensionLog';
 import type { VerificationReport } from '../../../engine/verification/report';
-import type { RunningVerification } from '../../../engine/verification/verificationService';
+import type { RunningVerification } from '../../../engine/verification/reportHistory';
 import type { SolutionInspectResult } from '../../../engine/protocol/semantic';
 import { allTools } from '../../../engine/tools/registry';
 import { turnTimelines } from '../../../engine/turns/turnTimeline';
