@@ -43,6 +43,8 @@ export const dotnetEnvironment: Record<string, string> = {
   NO_COLOR: '1',
 };
 
+export type ProcessRunner = (file: string, args: readonly string[], options: RunProcessOptions) => Promise<ProcessOutcome>;
+
 export async function runProcess(file: string, args: readonly string[], options: RunProcessOptions): Promise<ProcessOutcome> {
   const started = performance.now();
   const startedAt = new Date().toISOString();

@@ -1,0 +1,152 @@
+// The runner's steps (src/engine/verification/steps) over its process-runner seam: what each step
+// selects, runs and reports, from scripted and recorded dotnet outputs, without dotnet. The same
+// behaviours against real dotnet are in test/host-e2e/verification.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
+import { node, RecordedWorkspace, removeRecordedWorkspaces, testNode, trxOf, type ScriptedRun } from './recordedRuns';
+
+const lib = node('src/Lib/Lib.csproj');
+const app = node('src/App/App.csproj', { projectReferences: ['src/Lib/Lib.csproj'] });
+const libTests = testNode('tests/Lib.Tests/Lib.Tests.csproj', { projectReferences: ['src/Lib/Lib.csproj'] });
+const appTests = testNode('tests/App.Tests/App.Tests.csproj', { projectReferences: ['src/App/App.csproj'] });
+const graph = [lib, app, libTests, appTests];
+
+/** dotnet that passes everything: the SDK answers, the build is clean, each test project passes two tests. */
+function passing(args: readonly string[]): ScriptedRun {
+  if (args[0] === '--version') return { output: '10.0.100' };
+  if (args[0] === 'build') return { output: '' };
+  const name = path.basename(args[1]!, '.csproj');
+  return { output: 'Passed!', trx: { [`${name}.trx`]: trxOf({ [`${name}.One`]: 'Passed', [`${name}.Two`]: 'Passed' }) } };
+}
+
+const checked = (report: VerificationReport) => VerificationReportSchema.parse(report);
+
+describe('verification steps over recorded dotnet runs', () => {
+  after(removeRecordedWorkspaces);
+
+  it('all: SDK check, one build of the target, each test project once; passed with the counts of every TRX', async () => {
+    const ws = new RecordedWorkspace(graph, passing);
+    const report = checked(await ws.verify({ scope: 'all' }));
+    assert.equal(report.status, 'passed', report.summary);
+    assert.deepEqual([...ws.commands().slice(0, 2), ...ws.commands().slice(2).sort()], ['--version', 'build', 'test App.Tests', 'test Lib.Tests']);
+    assert.equal(ws.calls[1]!.args[1], path.join(ws.folder, 'App.slnx'));
+    assert.ok(ws.calls[1]!.args.includes('--no-restore'));
+    assert.deepEqual(report.tests?.counters, { total: 4, passed: 4, failed: 0, skipped: 0, other: 0 });
+    assert.deepEqual(report.selection?.projects.map((p) => p.name).sort(), ['App', 'App.Tests', 'Lib', 'Lib.Tests']);
+    assert.match(report.summary, /^passed: build passed \(0 error\(s\), 0 warning\(s\)\); tests passed: 4 passed, 0 failed, 0 skipped in 2 project\(s\)$/);
+  });
+
+  it('affected: the owner of a changed file and its dependents, built through their roots, and only their tests', async () => {
+    const ws = new RecordedWorkspace(graph, passing);
+    const report = checked(await ws.verify({ scope: 'affected', changedFiles: ['src/App/App.cs'] }));
+    assert.equal(report.status, 'passed', report.summary);
+    assert.deepEqual(report.selection?.projects.map((p) => p.name).sort(), ['App', 'App.Tests']);
+    assert.equal(report.selection?.wholeTarget, false);
+    assert.deepEqual(ws.commands(), ['--version', 'build', 'test App.Tests']);
+    // One root (App.Tests references App): built directly, not through a traversal project.
+    assert.equal(ws.calls[1]!.args[1], path.join(ws.folder, 'tests', 'App.Tests', 'App.Tests.csproj'));
+  });
+
+  it('affected with nothing changed: skipped before any build', async () => {
+    const ws = new RecordedWorkspace(graph, passing);
+    const report = checked(await ws.verify({ scope: 'affected', changedFiles: [] }));
+    assert.equal(report.status, 'skipped', report.summary);
+    assert.deepEqual(ws.commands(), ['--version']);
+    assert.equal(report.tests?.status, 'skipped');
+  });
+
+  it('a dotnet that cannot start is a missing SDK, named, and nothing else runs', async () => {
+    const ws = new RecordedWorkspace(graph, () => ({ kind: 'failedToStart' }));
+    const report = checked(await ws.verify({ scope: 'all' }));
+    assert.equal(report.status, 'missingPrerequisites');
+    assert.deepEqual(report.prerequisites.map((p) => p.kind), ['sdk']);
+    assert.match(report.prerequisites[0]!.message, /could not be started \(spawn dotnet ENOENT\)/);
+    assert.equal(ws.calls.length, 1);
+  });
+
+  it('an unrestored project is a prerequisite with its restore command, and nothing is built', async () => {
+    const ws = new RecordedWorkspace(graph, passing, { unrestored: ['src/Lib/Lib.csproj'] });
+    const report = checked(await ws.verify({ scope: 'all' }));
+    assert.equal(report.status, 'missingPrerequisites');
+    assert.deepEqual(report.prerequisites.map((p) => [p.kind, p.project, p.command]), [['assets', 'src/Lib/Lib.csproj', 'dotnet restore App.slnx']]);
+    assert.deepEqual(ws.commands(), ['--version']);
+    assert.equal(report.tests?.status, 'notRun');
+  });
+
+  it('the build\'s exit code decides: exit 1 without a diagnostic fails, and no test runs', async () => {
+    const ws = new RecordedWorkspace(graph, (args) => (args[0] === 'build' ? { exitCode: 1, output: 'Build FAILED.' } : passing(args)));
+    const report = checked(await ws.verify({ scope: 'all' }));
+    assert.equal(report.status, 'failed');
+    assert.equal(report.build?.reason, 'dotnet build exited with code 1 without printing any diagnostic.');
+    assert.equal(report.tests?.status, 'notRun');
+    assert.deepEqual(ws.commands(), ['--version', 'build']);
+  });
+
+  it('build errors that are all missing assets are prerequisites, not a failure; warnings are counted', async () => {
+    const lines = [
+      `${path.join('{workspace}', 'src', 'Lib', 'Lib.cs')}(3,13): warning CS0168: The variable 'x' is declared but never used [${path.join('{workspace}', 'src', 'Lib', 'Lib.csproj')}]`,
+      `/usr/share/dotnet/sdk/10.0.100/Sdks/Microsoft.NET.Sdk/targets/Microsoft.PackageDependencyResolution.targets(266,5): error NETSDK1004: Assets file '${path.join('{workspace}', 'src', 'App', 'obj', 'project.assets.json')}' not found. Run a NuGet package restore to generate this file. [${path.join('{workspace}', 'src', 'App', 'App.csproj')}]`,
+    ];
+    const ws = new RecordedWorkspace(graph, (args) => (args[0] === 'build' ? { exitCode: 1, output: lines.join('\n') } : passing(args)));
+    const report = checked(await ws.verify({ scope: 'build' }));
+    assert.equal(report.status, 'missingPrerequisites', report.summary);
+    assert.deepEqual(report.prerequisites.map((p) => [p.kind, p.project]), [['assets', 'src/App/App.csproj']]);
+    assert.equal(report.build?.status, 'missingPrerequisites');
+    assert.equal(report.build?.warnings, 1);
+  });
+
+  it('a build stopped by the timeout keeps its section and what it printed, and runs no test', async () => {
+    const ws = new RecordedWorkspace(graph, (args) => (args[0] === 'build' ? { kind: 'timedOut', output: `${path.join('{workspace}', 'src', 'Lib', 'Lib.cs')}(1,1): warning CS1591: Missing XML comment [${path.join('{workspace}', 'src', 'Lib', 'Lib.csproj')}]` } : passing(args)));
+    const report = checked(await ws.verify({ scope: 'all', timeoutSeconds: 5 }));
+    assert.equal(report.status, 'timedOut');
+    assert.match(report.summary, /Timed out after 5 s during the build/);
+    assert.equal(report.build?.status, 'timedOut');
+    assert.equal(report.build?.warnings, 1);
+    assert.equal(report.tests?.status, 'notRun');
+  });
+
+  it('a failed test fails the run with its name, message and stack; a missing TRX of a framework is a failure', async () => {
+    const multi = testNode('tests/Lib.Tests/Lib.Tests.csproj', { targetFrameworks: ['net8.0', 'net10.0'], projectReferences: ['src/Lib/Lib.csproj'] });
+    const ws = new RecordedWorkspace([lib, multi], (args) =>
+      args[0] === 'test' ? { exitCode: 1, trx: { 'Lib.Tests_net10.0_1.trx': trxOf({ 'Lib.Tests.Adds': 'Passed', 'Lib.Tests.Subtracts': 'Failed' }) } } : passing(args),
+    );
+    const report = checked(await ws.verify({ scope: 'all' }));
+    assert.equal(report.status, 'failed');
+    assert.deepEqual(report.tests?.failedTests.map((t) => [t.name, t.message, t.framework]), [['Lib.Tests.Subtracts', 'Assert.Equal() Failure', 'unknown']]);
+    assert.match(report.tests!.projects[0]!.reason!, /^expected 2 TRX file\(s\) \(one per target framework\) and found 1; dotnet test exited with code 1/);
+  });
+
+  it('a VSTest framework whose runtime is missing is a named prerequisite per framework; the framework that ran counts', async () => {
+    const multi = testNode('tests/Lib.Tests/Lib.Tests.csproj', { targetFrameworks: ['net8.0', 'net10.0'], projectReferences: ['src/Lib/Lib.csproj'] });
+    const missing = "You must install or update .NET to run this application. Framework: 'Microsoft.NETCore.App', version '8.0.0' (x64) was not found.";
+    const ws = new RecordedWorkspace([lib, multi], (args) =>
+      args[0] === 'test'
+        ? { exitCode: 1, output: missing, trx: { 'Lib.Tests_net10.0_1.trx': trxOf({ 'Lib.Tests.Adds': 'Passed' }), 'Lib.Tests_net8.0_1.trx': trxOf({}, missing) } }
+        : passing(args),
+    );
+    const report = checked(await ws.verify({ scope: 'all' }));
+    assert.equal(report.status, 'missingPrerequisites', report.summary);
+    assert.deepEqual(report.prerequisites.map((p) => [p.kind, p.message]), [['runtime', 'tests/Lib.Tests/Lib.Tests.csproj (net8.0) needs a .NET runtime that is not installed; its tests did not run.']]);
+    assert.equal(report.tests?.projects[0]?.reason, 'Not run on net8.0 (missing runtime); ran on net10.0: 1 passed.');
+  });
+
+  it('an MTP app is asked for its TRX option first, and the option it names is used', async () => {
+    const mtp = testNode('tests/Lib.Tests/Lib.Tests.csproj', { isTestingPlatformApplication: true, isTestProjectSource: 'testingPlatformApplication', projectReferences: ['src/Lib/Lib.csproj'] });
+    const ws = new RecordedWorkspace(
+      [lib, mtp],
+      (args) => {
+        if (args.includes('--help')) return { output: '  --report-xunit-trx   Enable generating xUnit TRX report.' };
+        if (args[0] === 'test') return { trx: { 'Lib.Tests.trx': trxOf({ 'Lib.Tests.Adds': 'Passed' }) } };
+        return passing(args);
+      },
+      { globalJson: '{ "test": { "runner": "Microsoft.Testing.Platform" } }' },
+    );
+    const report = checked(await ws.verify({ scope: 'all' }));
+    assert.equal(report.status, 'passed', report.summary);
+    assert.deepEqual(ws.commands(), ['--version', 'build', 'test Lib.Tests --help', 'test Lib.Tests']);
+    assert.ok(ws.calls[3]!.args.includes('--report-xunit-trx'));
+    assert.equal(report.tests?.projects[0]?.runner, 'mtp');
+    assert.equal(report.tests?.projects[0]?.trxOption, '--report-xunit-trx');
+  });
+});
