@@ -61,3 +61,35 @@ describe('verification with real dotnet: a test framework whose runtime is not i
     assert.ok(report.prerequisites.some((p) => p.kind === 'runtime' && /net8\.0/.test(p.message)), JSON.stringify(report.prerequisites));
   });
 });
+
+// The same promise on Microsoft.Testing.Platform (fixtures/VerificationMtpMissingFramework: MTP
+// mode, MSTest.Sdk on net10.0 and net472). Found on a real multi-targeted library: MTP-mode dotnet
+// test writes no TRX for the framework it cannot start (net472 without mono) and says so only in
+// its output, and the report said "failed: expected 2 TRX file(s) … found 1" with no prerequisite.
+describe('verification with real dotnet: an MTP test framework that cannot start here (net472 without mono)', function () {
+  this.timeout(400_000);
+  let workspace: string;
+
+  before(function () {
+    try {
+      execFileSync('mono', ['--version'], { stdio: 'ignore' });
+      this.skip(); // the premise: mono is not installed here
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    workspace = copyFixture('VerificationMtpMissingFramework');
+    restore(workspace, 'MtpMissingFramework.slnx');
+  });
+  after(cleanUpCopies);
+
+  it('counts the net10.0 tests and names mono for net472 as the missing prerequisite', async () => {
+    const report = await testsOf(workspace);
+    assert.equal(report.status, 'missingPrerequisites', report.summary);
+    const project = report.tests!.projects[0]!;
+    assert.equal(project.runner, 'mtp');
+    assert.equal(project.status, 'missingPrerequisites', project.reason ?? '');
+    assert.equal(project.counters.passed, 2, 'the net10.0 tests ran and passed');
+    assert.equal(project.reason, 'Not run on net472 (missing runtime); ran on net10.0: 2 passed.');
+    assert.deepEqual(report.prerequisites.map((p) => [p.kind, p.message]), [['runtime', 'tests/Shapes.Tests/Shapes.Tests.csproj (net472) needs mono (to run .NET Framework tests here); its tests did not run.']]);
+  });
+});

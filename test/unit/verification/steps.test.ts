@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
-import { node, RecordedWorkspace, removeRecordedWorkspaces, testNode, trxOf, type ScriptedRun } from './recordedRuns';
+import { node, recorded, RecordedWorkspace, removeRecordedWorkspaces, testNode, trxOf, type ScriptedRun } from './recordedRuns';
 
 const lib = node('src/Lib/Lib.csproj');
 const app = node('src/App/App.csproj', { projectReferences: ['src/Lib/Lib.csproj'] });
@@ -148,5 +148,50 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.ok(ws.calls[3]!.args.includes('--report-xunit-trx'));
     assert.equal(report.tests?.projects[0]?.runner, 'mtp');
     assert.equal(report.tests?.projects[0]?.trxOption, '--report-xunit-trx');
+  });
+
+  describe('Microsoft.Testing.Platform: a framework of a multi-targeted app that cannot start here (recorded: net472 on Linux without mono)', () => {
+    // Recorded from fixtures/VerificationMtpMissingFramework: MTP-mode `dotnet test` wrote the net10.0
+    // TRX and said it could not start `mono` for the net472 app; it exited with code 1.
+    const shapes = node('src/Shapes/Shapes.csproj', { targetFrameworks: ['net10.0', 'net472'] });
+    const shapesTests = testNode('tests/Shapes.Tests/Shapes.Tests.csproj', {
+      targetFrameworks: ['net10.0', 'net472'],
+      isTestingPlatformApplication: true,
+      isTestProjectSource: 'testingPlatformApplication',
+      packageReferences: [],
+      projectReferences: ['src/Shapes/Shapes.csproj'],
+      outputs: [
+        { targetFramework: 'net10.0', targetPath: 'tests/Shapes.Tests/bin/Debug/net10.0/Shapes.Tests.dll', intermediateAssembly: null },
+        { targetFramework: 'net472', targetPath: 'tests/Shapes.Tests/bin/Debug/net472/Shapes.Tests.exe', intermediateAssembly: null },
+      ],
+    });
+    const run = (trx: string) => (args: readonly string[]): ScriptedRun => {
+      if (args.includes('--help')) return { output: '  --report-trx              Enable generating TRX report.' };
+      if (args[0] === 'test') return { exitCode: 1, output: recorded('mtp-net472-without-mono', 'output.txt'), trx: { 'Shapes.Tests_net10.0_x64.trx': trx } };
+      return passing(args);
+    };
+    const mtpMode = { globalJson: '{ "test": { "runner": "Microsoft.Testing.Platform" } }' };
+
+    it('names the missing prerequisite per framework, and the net10.0 tests that ran still count', async () => {
+      const ws = new RecordedWorkspace([shapes, shapesTests], run(recorded('mtp-net472-without-mono', 'Shapes.Tests_net10.0_x64.trx')), mtpMode);
+      const report = checked(await ws.verify({ scope: 'all' }));
+      assert.equal(report.status, 'missingPrerequisites', report.summary);
+      assert.deepEqual(report.prerequisites.map((p) => [p.kind, p.message]), [['runtime', 'tests/Shapes.Tests/Shapes.Tests.csproj (net472) needs mono (to run .NET Framework tests here); its tests did not run.']]);
+      const project = report.tests!.projects[0]!;
+      assert.equal(project.status, 'missingPrerequisites');
+      assert.deepEqual(project.counters, { total: 2, passed: 2, failed: 0, skipped: 0, other: 0 });
+      assert.equal(project.reason, 'Not run on net472 (missing runtime); ran on net10.0: 2 passed.');
+    });
+
+    it('a failing net10.0 test still fails the run, and the missing net472 prerequisite is still named', async () => {
+      const failing = recorded('mtp-net472-without-mono', 'Shapes.Tests_net10.0_x64.trx').replace(/(testName="AreaOfThreeIsNine"[^>]*outcome=")Passed"/, '$1Failed"');
+      assert.notEqual(failing, recorded('mtp-net472-without-mono', 'Shapes.Tests_net10.0_x64.trx'), 'the recorded TRX has the passing test to turn into a failure');
+      const ws = new RecordedWorkspace([shapes, shapesTests], run(failing), mtpMode);
+      const report = checked(await ws.verify({ scope: 'all' }));
+      assert.equal(report.status, 'failed', report.summary);
+      assert.deepEqual(report.tests!.failedTests.map((t) => t.name), ['AreaOfThreeIsNine']);
+      assert.equal(report.tests!.projects[0]!.reason, '1 test failed (exit code 1: an unknown error in the test platform).');
+      assert.ok(report.prerequisites.some((p) => p.kind === 'runtime' && /\(net472\) needs mono/.test(p.message)), JSON.stringify(report.prerequisites));
+    });
   });
 });

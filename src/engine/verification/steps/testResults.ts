@@ -1,7 +1,8 @@
 // What one test project's `dotnet test` run says: its TRX files (each counted once), or the totals
 // an MTP app without a TRX option printed; its failed tests; the frameworks that could not start
-// here (a missing .NET runtime, or mono for .NET Framework on Linux), which are named
-// prerequisites while the frameworks that ran still count; and the exit code, which still decides
+// here (a missing .NET runtime, or mono for .NET Framework on Linux: VSTest says so in the
+// framework's TRX, MTP mode only in its output), which are named prerequisites while the
+// frameworks that ran still count; and the exit code, which still decides
 // when the results show no failure. No process runs here: unit tests feed it recorded outputs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -71,11 +72,15 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
       failed.push({ name: test.name, outcome: test.outcome, message: clip(test.message), stackTrace: clip(test.stackTrace), project: relative, framework });
     }
   }
+  // MTP-mode dotnet test starts each framework's app itself, and a framework whose app cannot start
+  // here writes no TRX at all: the output names it, and it is a prerequisite like VSTest's above.
+  const unstarted = runner === 'mtp' ? unstartedFrameworks(outcome.log.text, project).filter((u) => !trxFiles.some((file) => frameworkOfTrx(file, project.targetFrameworks) === u.framework)) : [];
+  unrunnable.push(...unstarted);
   // Without a TRX option the app's printed totals are all there is; its exit code still decides.
   const printed = runner !== 'vstest' && !trxOption ? (parseMtpSummary(outcome.log.text) ?? parseBridgeSummary(outcome.log.text)) : null;
   if (printed) result.counters = printed;
   if (trxOption || runner === 'vstest') {
-    if (trxFiles.length < expected) {
+    if (trxFiles.length + unstarted.length < expected) {
       problems.unshift(`expected ${expected} TRX file(s) (one per target framework) and found ${trxFiles.length}; dotnet test exited with code ${outcome.exitCode}`);
       problems.push(...errorLines(outcome.log.text));
     }
@@ -111,6 +116,27 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
 
 /** What dotnet test prints when a framework's test host cannot start: its runtime, or mono, is missing. */
 const missingTestHost = /You must install or update \.NET to run this application|Framework: 'Microsoft\.NETCore\.App', version '[^']+' \(\S+\) was not found|Could not find 'mono' host/i;
+
+/**
+ * The frameworks whose test app MTP-mode `dotnet test` could not start, from what it printed:
+ * `The following exception occurred when running the test module with RunCommand 'mono' and
+ * RunArguments '"…/bin/Debug/net472/App.Tests.exe" ':` (then `An error occurred trying to start
+ * process 'mono'…`). The module names the framework by its output path.
+ */
+function unstartedFrameworks(output: string, project: EvaluatedProject): { framework: string; needs: string }[] {
+  const found: { framework: string; needs: string }[] = [];
+  for (const match of output.matchAll(/exception occurred when running the test module with RunCommand '([^']*)' and RunArguments '([^']*)'/gi)) {
+    const [, command, runArguments] = match as unknown as [string, string, string];
+    const framework = project.targetFrameworks.find((tfm) => {
+      const module = project.targetPaths[tfm];
+      return (module !== undefined && runArguments.includes(module)) || runArguments.split(/[\\/]/).some((part) => part.toLowerCase() === tfm.toLowerCase());
+    });
+    if (!framework || found.some((u) => u.framework === framework)) continue;
+    const program = path.basename(command).replace(/\.exe$/i, '');
+    found.push({ framework, needs: program === 'mono' ? 'mono (to run .NET Framework tests here)' : `${program}, which could not be started here` });
+  }
+  return found;
+}
 
 /**
  * The framework a VSTest TRX of a multi-targeted run belongs to: VSTest puts it in the file name
