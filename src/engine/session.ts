@@ -237,6 +237,8 @@ export class Session {
           options.progress?.(message);
         },
       });
+      // Settings that were set but not taken (a workspace's allowRestore) are said where the run is read.
+      report.notes.push(...settings.notes);
       this.reports.record(report);
       this.reportEmitter.fire(report);
       return report;

@@ -108,10 +108,35 @@ describe('settings files and the one resolver (engine/config/settings.ts)', () =
     const none = resolveVerification({ workspaceFolder: workspace, home });
     assert.deepEqual(none.explicit.size, 0);
     assert.deepEqual(resolveVerifyRequest({}, none), { scope: 'all', configuration: 'Debug', restore: false, timeoutSeconds: 120 });
-    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{"verification": {"scope": "build", "allowRestore": true, "timeoutSeconds": 30}}');
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{"verification": {"scope": "build", "timeoutSeconds": 30}}');
+    // allowRestore from the person's own file: a workspace's cannot turn restore on (the next test).
+    write(path.join(home, '.sharpclaw', 'settings.jsonc'), '{"verification": {"allowRestore": true}}');
     const set = resolveVerification({ workspaceFolder: workspace, home });
     assert.deepEqual(resolveVerifyRequest({}, set), { scope: 'build', configuration: 'Debug', restore: true, timeoutSeconds: 30 });
     assert.deepEqual(resolveVerifyRequest({ scope: 'tests', restore: false, timeoutSeconds: 9, configuration: 'Release' }, set), { scope: 'tests', configuration: 'Release', restore: false, timeoutSeconds: 9 });
+  });
+
+  it('restore is allowed only by the person\'s layers: a workspace file or VS Code workspace setting cannot turn it on, only off', () => {
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{"verification": {"allowRestore": true, "scope": "build"}}');
+    const fromWorkspace = resolveVerification({ workspaceFolder: workspace, home });
+    assert.equal(fromWorkspace.values.allowRestore, false);
+    assert.ok(!fromWorkspace.explicit.has('allowRestore'));
+    assert.deepEqual(resolveVerifyRequest({}, fromWorkspace), { scope: 'build', configuration: 'Debug', restore: false, timeoutSeconds: 120 });
+    assert.deepEqual(fromWorkspace.notes, [`${path.join(workspace, '.sharpclaw', 'settings.jsonc')} sets verification.allowRestore, which only your own settings (~/.sharpclaw/settings.jsonc, VS Code user settings) or --restore can: restore stays off.`]);
+    const fromEditorWorkspace = resolveVerification({ workspaceFolder: workspace, home, editorLayers: [{ source: 'workspace settings', owner: 'workspace', values: { allowRestore: true } }] });
+    assert.equal(fromEditorWorkspace.values.allowRestore, false);
+    // The person's own file, VS Code user settings and request metadata may; a workspace file's false still wins over the user file's true.
+    write(path.join(home, '.sharpclaw', 'settings.jsonc'), '{"verification": {"allowRestore": true}}');
+    assert.equal(resolveVerification({ workspaceFolder: workspace, home }).values.allowRestore, true);
+    write(path.join(home, '.sharpclaw', 'settings.jsonc'), '{}');
+    assert.equal(resolveVerification({ workspaceFolder: workspace, home, editorLayers: [{ source: 'user settings', owner: 'person', values: { allowRestore: true } }] }).values.allowRestore, true);
+    assert.equal(resolveVerification({ workspaceFolder: workspace, home, metadata: { 'sharpclaw.verification.allowRestore': true } }).values.allowRestore, true);
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{"verification": {"allowRestore": false}}');
+    write(path.join(home, '.sharpclaw', 'settings.jsonc'), '{"verification": {"allowRestore": true}}');
+    assert.equal(resolveVerification({ workspaceFolder: workspace, home }).values.allowRestore, false);
+    // An invalid value is still an error wherever it is.
+    write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{"verification": {"allowRestore": "yes"}}');
+    assert.throws(() => resolveVerification({ workspaceFolder: workspace, home }), /sharpclaw\.verification\.allowRestore = "yes" in .*settings\.jsonc: expected true or false/);
   });
 
   it('an invalid value in the request metadata names its source', () => {

@@ -3,7 +3,9 @@
 // (<workspace>/.sharpclaw/settings.jsonc; workspace fields override user fields); the editor's
 // layers (VS Code: sharpclaw.verification.* in user, workspace, folder settings); and last the
 // request metadata (`sharpclaw.verification.<key>` entries of one request). Every value is
-// validated where it is found. Settings configure behaviour; they never grant a permission.
+// validated where it is found. Settings configure behaviour; they never grant a permission. Restore
+// (NuGet fetching packages, whose build files then run) is the person's to allow: allowRestore
+// counts only from the person's own layers; a workspace's layer may turn it off, never on.
 import * as os from 'node:os';
 import { VerifyRequestSchema, defaultTimeoutSeconds, type VerifyArguments, type VerifyRequest } from '../verification/request';
 import { readSettingsLayer, userSettingsFile, workspaceSettingsFile } from './settingsFiles';
@@ -24,6 +26,8 @@ export interface ResolvedVerificationSettings {
   values: VerificationSettings;
   /** The keys some layer set (not just defaulted): only these change an explicit verify call. */
   explicit: ReadonlySet<VerificationSettingKey>;
+  /** What was set but not taken (a workspace's allowRestore: true), in words for the report. */
+  notes: string[];
 }
 
 const metadataPrefix = 'sharpclaw.verification.';
@@ -32,20 +36,36 @@ const metadataPrefix = 'sharpclaw.verification.';
 export function metadataLayer(metadata: Record<string, unknown> | undefined): SettingsLayer {
   const values: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(metadata ?? {})) if (key.startsWith(metadataPrefix)) values[key.slice(metadataPrefix.length)] = value;
-  return { source: 'request metadata', values };
+  return { source: 'request metadata', owner: 'person', values };
 }
 
 /** The layers in precedence order, lowest first (without the defaults). */
 export function verificationLayers(sources: SettingsSources): SettingsLayer[] {
   const home = sources.home ?? os.homedir();
-  return [readSettingsLayer(userSettingsFile(home)), readSettingsLayer(workspaceSettingsFile(sources.workspaceFolder)), ...(sources.editorLayers ?? []), metadataLayer(sources.metadata)];
+  return [
+    { ...readSettingsLayer(userSettingsFile(home)), owner: 'person' },
+    { ...readSettingsLayer(workspaceSettingsFile(sources.workspaceFolder)), owner: 'workspace' },
+    ...(sources.editorLayers ?? []),
+    metadataLayer(sources.metadata),
+  ];
+}
+
+/** The layers with a workspace's allowRestore: true taken out (after its value was validated), and what was taken. */
+function withoutWorkspaceRestore(layers: SettingsLayer[]): { layers: SettingsLayer[]; notes: string[] } {
+  const notes: string[] = [];
+  const kept = layers.map((layer) => {
+    if (layer.owner === 'person' || layer.values.allowRestore !== true) return layer;
+    notes.push(`${layer.source} sets verification.allowRestore, which only your own settings (~/.sharpclaw/settings.jsonc, VS Code user settings) or --restore can: restore stays off.`);
+    return { ...layer, values: { ...layer.values, allowRestore: undefined } };
+  });
+  return { layers: kept, notes };
 }
 
 export function resolveVerification(sources: SettingsSources): ResolvedVerificationSettings {
-  const layers = verificationLayers(sources);
+  const { layers, notes } = withoutWorkspaceRestore(verificationLayers(sources));
   const explicit = new Set<VerificationSettingKey>();
   for (const layer of layers) for (const [key, value] of Object.entries(layer.values)) if (value !== undefined && (verificationSettingKeys as string[]).includes(key)) explicit.add(key as VerificationSettingKey);
-  return { values: resolveVerificationSettings(layers), explicit };
+  return { values: resolveVerificationSettings(layers), explicit, notes };
 }
 
 /**

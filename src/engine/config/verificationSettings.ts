@@ -9,7 +9,10 @@ export const verificationSettingSchemas = {
   scope: z.enum(verificationScopes).default('affected').describe('What automatic verification checks: build, tests, all (build then tests) or affected (the projects owning the changed files and their dependents).'),
   runAfterMutatingTurn: z.boolean().default(true).describe('Verify after each agent turn that recorded a source, project or build-input change (when verification is enabled).'),
   maxRepairIterations: z.number().int().min(0).max(5).default(2).describe('How many times the agent may repair a failed verification (0–5). 2 means one initial check plus at most two repairs and their checks.'),
-  allowRestore: z.boolean().default(false).describe('Allow `dotnet restore` during verification. Off by default: missing assets are reported as a prerequisite instead.'),
+  allowRestore: z
+    .boolean()
+    .default(false)
+    .describe("Allow `dotnet restore` during verification. Off by default: missing assets are reported as a prerequisite instead. Only your own settings (user settings, ~/.sharpclaw/settings.jsonc) can turn it on; a workspace's settings can only turn it off."),
   timeoutSeconds: z.number().int().min(1).max(3600).default(600).describe('Time limit in seconds for each automatic verification step and for acquiring the workspace lock (1–3600).'),
   afterAgentEdits: z
     .boolean()
@@ -48,8 +51,13 @@ export function describeValidValues(key: VerificationSettingKey): string {
   return schema.type ?? 'a valid value';
 }
 
-/** One layer of settings (user, workspace, a file) as found: only the keys it sets. */
-export type SettingsLayer = { source: string; values: Partial<Record<string, unknown>> };
+/**
+ * One layer of settings (user, workspace, a file) as found: only the keys it sets. `owner` says whose
+ * it is: the person's own (~/.sharpclaw/settings.jsonc, VS Code user settings, request metadata) or
+ * the workspace's (its .sharpclaw/settings.jsonc, VS Code workspace and folder settings), which a
+ * repository controls. Without an owner a layer counts as the workspace's.
+ */
+export type SettingsLayer = { source: string; owner?: 'person' | 'workspace'; values: Partial<Record<string, unknown>> };
 
 /**
  * Merges layers in increasing precedence (later layers win: user, then workspace) over the

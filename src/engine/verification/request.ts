@@ -33,7 +33,7 @@ export const VerifyArgumentsSchema = z.strictObject({
   target: VerifyRequestSchema.shape.target,
   configuration: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional().describe('MSBuild configuration, e.g. Debug or Release. Default: Debug.'),
   framework: VerifyRequestSchema.shape.framework,
-  restore: z.boolean().optional().describe('Allow NuGet restore. Default: the sharpclaw.verification.allowRestore setting, else off: missing packages are reported as a prerequisite instead.'),
+  restore: z.boolean().optional().describe("Allow NuGet restore. Default: the person's own sharpclaw.verification.allowRestore setting, else off: missing packages are reported as a prerequisite instead."),
   timeoutSeconds: z
     .number()
     .int()

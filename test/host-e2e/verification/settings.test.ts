@@ -46,4 +46,18 @@ describe('sharpclaw verify reads the verification settings', function () {
     assert.notEqual(result.code, 0);
     assert.match(result.stderr + result.stdout, /sharpclaw\.verification\.timeoutSeconds = 0 in .*settings\.jsonc: expected a whole number from 1 to 3600/);
   });
+
+  it('a workspace allowRestore cannot turn restore on: an unrestored project stays a prerequisite without --restore', async () => {
+    const unrestored = copyFixture('VerificationUnrestored');
+    fs.mkdirSync(path.join(unrestored, '.sharpclaw'));
+    fs.writeFileSync(path.join(unrestored, '.sharpclaw', 'settings.jsonc'), '{"verification": {"allowRestore": true}}');
+    const result = await runCli(['verify', '--scope', 'build', '--target', 'Unrestored/Unrestored.csproj', '--allow-shell', '--output-format', 'json'], { cwd: unrestored, env: { SHARPCLAW_STATE_DIR: tempStateRoot() } });
+    const run = (JSON.parse(result.stdout) as { data?: VerificationReport }).data!;
+    assert.equal(run.restore, false);
+    assert.equal(run.status, 'missingPrerequisites', run.summary);
+    assert.deepEqual(run.prerequisites.map((p) => p.kind), ['assets']);
+    assert.ok(!run.steps.some((step) => step.kind === 'build'), 'nothing was built, so nothing was restored');
+    assert.ok(!fs.existsSync(path.join(unrestored, 'Unrestored', 'obj', 'project.assets.json')), 'no restore wrote the assets file');
+    assert.ok(run.notes.some((note) => /sets verification\.allowRestore, which only your own settings .* can: restore stays off/.test(note)), JSON.stringify(run.notes));
+  });
 });

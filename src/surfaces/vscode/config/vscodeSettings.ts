@@ -9,9 +9,9 @@ import { verificationSettingKeys, type SettingsLayer } from '../../../engine/con
 export function vscodeVerificationLayers(scope?: vscode.Uri): SettingsLayer[] {
   const configuration = vscode.workspace.getConfiguration('sharpclaw.verification', scope);
   const layers: SettingsLayer[] = [
-    { source: 'user settings', values: {} },
-    { source: 'workspace settings', values: {} },
-    { source: 'folder settings', values: {} },
+    { source: 'user settings', owner: 'person', values: {} },
+    { source: 'workspace settings', owner: 'workspace', values: {} },
+    { source: 'folder settings', owner: 'workspace', values: {} },
   ];
   for (const key of verificationSettingKeys) {
     const inspected = configuration.inspect(key);
