@@ -1,11 +1,12 @@
 // The settings files every surface reads (through config/settings.ts, the one resolver): ~/.sharpclaw/settings.jsonc (user) and
 // <workspace>/.sharpclaw/settings.jsonc (workspace, which wins). JSON with comments, shaped
 // like {"verification": {"enabled": true, "timeoutSeconds": 600}}. Settings configure behaviour;
-// they can never grant a permission.
-import * as fs from 'node:fs';
+// they can never grant a permission. Read through the bounded reader: a FIFO, a device or a file
+// over 1 MiB is a SettingsValidationError naming the file (invalid_request), never a hang.
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { FileReadError, configFileMaxBytes, readBoundedText } from '../files/boundedRead';
 import { SettingsValidationError, type SettingsLayer } from './verificationSettings';
 
 export function userSettingsFile(home = os.homedir()): string {
@@ -23,13 +24,14 @@ export function readSettingsLayer(file: string): SettingsLayer {
 
 /** Reads one section ("verification", "diagnostics") of a settings file; a missing file or section is an empty layer. */
 export function readSettingsSection(file: string, section: string): SettingsLayer {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readBoundedText(file, { maxBytes: configFileMaxBytes, what: 'settings' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { source: file, values: {} };
+    if (error instanceof FileReadError) throw new SettingsValidationError('(file)', undefined, file, 'a regular file of at most 1 MiB', error.message);
     throw error;
   }
+  if (text === undefined) return { source: file, values: {} };
   const errors: ParseError[] = [];
   const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {

@@ -1,6 +1,7 @@
 // The sharpclaw.verification.* settings: one zod schema is the source of their types, defaults,
 // valid ranges, the package.json configuration schema and every validation message.
 import { z } from 'zod';
+import { ToolError } from '../errors';
 
 export const verificationScopes = ['build', 'tests', 'all', 'affected'] as const;
 
@@ -29,15 +30,21 @@ export type VerificationSettings = z.infer<typeof VerificationSettingsSchema>;
 
 export const defaultVerificationSettings: VerificationSettings = VerificationSettingsSchema.parse({});
 
-/** A setting value that is not valid: names the key, the value, where it came from and what is valid. */
-export class SettingsValidationError extends Error {
+/**
+ * A setting value (or settings file) that is not valid: names the key, the value, where it came
+ * from and what is valid. It is the caller's mistake, so every surface reports it as
+ * invalid_request (never internal_error). `message` replaces the sentence for a file that could
+ * not be read at all (a FIFO, too large: the bounded reader's words).
+ */
+export class SettingsValidationError extends ToolError {
   constructor(
     readonly key: string,
     readonly value: unknown,
     readonly source: string,
     readonly valid: string,
+    message = `Invalid setting ${key} = ${JSON.stringify(value)} in ${source}: expected ${valid}.`,
   ) {
-    super(`Invalid setting ${key} = ${JSON.stringify(value)} in ${source}: expected ${valid}.`);
+    super('invalid_request', message);
     this.name = 'SettingsValidationError';
   }
 }

@@ -19,6 +19,7 @@ import { toToolError, type HostRequester } from './hostRequester';
 import type { HostState } from './hostState';
 import { describeExit, HostStartError, HostUnavailableError, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
 import { filesWrittenByInterruptedApplies } from './interruptedApply';
+import { readWorkspaceText } from '../files/boundedRead';
 
 export interface HostSupervisorLog {
   info(message: string): void;
@@ -292,11 +293,8 @@ function clientWrittenFiles(params: AuthorizeWriteParams): string[] {
       if (fs.existsSync(absolute(change.newPath)) && !fs.existsSync(absolute(change.path))) written.push(`${change.path} -> ${change.newPath}`);
       continue;
     }
-    try {
-      if (fs.readFileSync(absolute(change.path), 'utf8').replace(/^\uFEFF/, '') === change.after.replace(/^\uFEFF/, '')) written.push(change.path);
-    } catch {
-      // Not there: not written.
-    }
+    // Not there (or not a regular file): not written.
+    if (readWorkspaceText(absolute(change.path))?.replace(/^\uFEFF/, '') === change.after.replace(/^\uFEFF/, '')) written.push(change.path);
   }
   return written;
 }

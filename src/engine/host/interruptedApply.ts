@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { workspaceStateFolder } from '../stateFolder';
+import { readBoundedBytes, workspaceTextMaxBytes } from '../files/boundedRead';
 
 const ApplyRecordSchema = z.object({
   workspace: z.string(),
@@ -18,7 +19,8 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 function contentHash(file: string): string | undefined {
   try {
-    return sha256(fs.readFileSync(file));
+    const bytes = readBoundedBytes(file, { maxBytes: workspaceTextMaxBytes, what: 'workspace files' });
+    return bytes === undefined ? undefined : sha256(bytes);
   } catch {
     return undefined;
   }

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Checkpoint } from './turnRecorder';
+import { readBoundedText, workspaceTextMaxBytes } from '../files/boundedRead';
 
 export interface UndoFiles {
   /** Current content; null when the file does not exist. */
@@ -22,12 +23,8 @@ export interface UndoResult {
 
 export const diskFiles: UndoFiles = {
   async read(file) {
-    try {
-      return await fs.promises.readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
+    // Bounded: a FIFO or device where a file was is a typed error, never a blocked read.
+    return readBoundedText(file, { maxBytes: workspaceTextMaxBytes, what: 'workspace files' }) ?? null;
   },
   async write(file, content) {
     if (content === null) {

@@ -16,6 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EvaluatedProject } from './projectGraph';
+import { readWorkspaceText } from '../files/boundedRead';
 import type { Diagnostic } from './report';
 
 const memoryVersion = 1;
@@ -64,11 +65,7 @@ function stamp(file: string): string {
 }
 
 function readText(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return 'missing';
-  }
+  return readWorkspaceText(file) ?? 'missing';
 }
 
 const samePath = (a: string | null, b: string) => a !== null && path.resolve(a) === path.resolve(b);

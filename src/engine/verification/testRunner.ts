@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { emptyCounters, type TestCounters, type TestRunner } from './report';
 import type { EvaluatedProject } from './projectGraph';
+import { configFileMaxBytes, readBoundedText } from '../files/boundedRead';
 
 export type DotnetTestMode = 'vstest' | 'mtp';
 
@@ -27,8 +28,7 @@ export function dotnetTestMode(folder: string): { mode: DotnetTestMode; globalJs
 /** global.json's `test.runner`; comments and trailing commas are tolerated as the SDK does. */
 function readTestRunner(file: string): string | null {
   try {
-    const text = fs
-      .readFileSync(file, 'utf8')
+    const text = (readBoundedText(file, { maxBytes: configFileMaxBytes, what: 'global.json' }) ?? '')
       .replace(/("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_whole, literal: string | undefined) => literal ?? '')
       .replace(/,(\s*[}\]])/g, '$1');
     const parsed = JSON.parse(text) as { test?: { runner?: unknown } };

@@ -18,20 +18,15 @@ const keys = ['allowEvaluation', 'allowWrite', 'allowShell'] as const;
 /** Reads the user's grants; a broken file or value is invalid_request naming the key and the file. */
 export function readMcpPermissionSettings(home?: string): McpPermissionSettings & { source: string } {
   const file = userSettingsFile(home);
-  let values: Record<string, unknown>;
-  try {
-    values = readSettingsSection(file, 'mcp').values;
-  } catch (error) {
-    if (error instanceof SettingsValidationError) throw new ToolError('invalid_request', error.message);
-    throw error;
-  }
+  // A broken file is a SettingsValidationError: invalid_request naming the file.
+  const values: Record<string, unknown> = readSettingsSection(file, 'mcp').values;
   const unknown = Object.keys(values).filter((key) => !(keys as readonly string[]).includes(key));
   if (unknown.length > 0) throw new ToolError('invalid_request', `Unknown setting mcp.${unknown[0]} in ${file}: the mcp section takes ${keys.join(', ')}.`);
   const settings = { allowEvaluation: false, allowWrite: false, allowShell: false, source: file };
   for (const key of keys) {
     const value = values[key];
     if (value === undefined) continue;
-    if (typeof value !== 'boolean') throw new ToolError('invalid_request', new SettingsValidationError(`mcp.${key}`, value, file, 'true or false').message);
+    if (typeof value !== 'boolean') throw new SettingsValidationError(`mcp.${key}`, value, file, 'true or false');
     settings[key] = value;
   }
   return settings;

@@ -3,13 +3,11 @@
 import { z } from 'zod';
 import { maxHostInteger } from '../toolInput';
 import { loadDiagnosticsDefaultSeverity } from '../../config/diagnosticsSettings';
-import { SettingsValidationError } from '../../config/verificationSettings';
 import { Methods } from '../../protocol/methods';
 import type { DiagnosticsResult } from '../../protocol/symbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 import { hostTool } from '../hostTool';
 import { resultLinesBudget } from '../answerBudget';
-import { ToolError } from '../../errors';
 import { resolvedFileLines } from './renderSymbols';
 import { workspaceSelection } from './symbolSelector';
 
@@ -73,15 +71,6 @@ export const DiagnosticsInputSchema = z
   })
   .refine((input) => input.path === undefined || input.file === undefined || input.path === input.file, { message: 'Give file or path, not both.' });
 
-/** The settings files' default; a broken settings file is the caller's invalid_request, naming key and file. */
-function defaultSeverity(workspaceFolder: string) {
-  try {
-    return loadDiagnosticsDefaultSeverity(workspaceFolder);
-  } catch (error) {
-    if (error instanceof SettingsValidationError) throw new ToolError('invalid_request', error.message);
-    throw error;
-  }
-}
 
 export const diagnosticsTool = hostTool({
   name: 'csharp_diagnostics',
@@ -95,6 +84,6 @@ export const diagnosticsTool = hostTool({
   effects: 'read',
   method: Methods.diagnostics,
   // file is the bridge spec's name; the host's param is path.
-  params: ({ file, ...input }, context) => ({ ...input, ...(file !== undefined ? { path: file } : {}), severity: input.severity ?? defaultSeverity(context.workspaceFolder) }),
+  params: ({ file, ...input }, context) => ({ ...input, ...(file !== undefined ? { path: file } : {}), severity: input.severity ?? loadDiagnosticsDefaultSeverity(context.workspaceFolder) }),
   render: renderDiagnostics,
 });

@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PermissionPolicy } from '../../../engine/permissions/permissionPolicy';
 import { permissionDeniedMessage } from '../../../engine/permissions/permissionPolicy';
+import { asToolError } from '../../../engine/errors';
+import { readBoundedText, workspaceTextMaxBytes } from '../../../engine/files/boundedRead';
 
 export const editFileToolName = 'sharpclaw_edit_file';
 
@@ -31,14 +33,11 @@ export interface EditFileWrite {
   after: string;
 }
 
-async function currentText(uri: vscode.Uri): Promise<string | null> {
+/** The open buffer, else the file through the bounded reader (a FIFO or device is a FileReadError, never a blocked read); null: no such file. */
+function currentText(uri: vscode.Uri): string | null {
   const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
   if (open) return open.getText();
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return null;
-  }
+  return readBoundedText(uri.fsPath, { maxBytes: workspaceTextMaxBytes, what: 'workspace files' }) ?? null;
 }
 
 /** Runs one edit_file call; returns the text the model reads and the write, when one happened. */
@@ -48,7 +47,12 @@ export async function runEditFile(input: unknown, options: { workspaceFolder: st
   const file = path.resolve(options.workspaceFolder, args.path);
   if (path.relative(options.workspaceFolder, file).startsWith('..')) return { text: `error invalid_request: ${args.path} is outside the workspace.` };
   const uri = vscode.Uri.file(file);
-  const before = await currentText(uri);
+  let before: string | null;
+  try {
+    before = currentText(uri);
+  } catch (error) {
+    return { text: asToolError(error).render() };
+  }
   let after: string;
   if (args.oldText === '') {
     if (before !== null) return { text: `error invalid_request: ${args.path} exists; give the oldText to replace.` };

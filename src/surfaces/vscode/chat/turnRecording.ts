@@ -4,6 +4,7 @@
 // file the person changed meanwhile (left alone by the write) is not claimed by the turn.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readWorkspaceText } from '../../../engine/files/boundedRead';
 import type { AuthorizeWriteParams } from '../../../engine/protocol/edits';
 import type { TurnRecorder } from '../../../engine/turns/turnRecorder';
 
@@ -34,7 +35,7 @@ export class TurnRecording {
     for (const change of params.changes ?? []) {
       const file = path.join(params.workspace, change.newPath ?? change.path);
       const document = vscode.workspace.textDocuments.find((candidate) => candidate.uri.fsPath === file);
-      const now = document ? document.getText() : await vscode.workspace.fs.readFile(vscode.Uri.file(file)).then((bytes) => new TextDecoder().decode(bytes), () => null);
+      const now = document ? document.getText() : readWorkspaceText(file);
       if (now === change.after) this.record(params.tool ?? params.operation, file, change.before, change.after);
     }
   }

@@ -2,6 +2,7 @@
 // newest write first, with content checks (unsaved buffers included): a file changed since the
 // turn wrote it is named and left alone.
 import * as vscode from 'vscode';
+import { readWorkspaceText } from '../../../engine/files/boundedRead';
 import { undoCheckpoint, type UndoFiles, type UndoResult } from '../../../engine/turns/undoTurn';
 import type { ExtensionLog } from '../logging/extensionLog';
 import type { TurnStorage } from './turnStorage';
@@ -11,11 +12,7 @@ const editorFiles: UndoFiles = {
   async read(file) {
     const open = vscode.workspace.textDocuments.find((document) => document.uri.fsPath === file);
     if (open) return open.getText();
-    try {
-      return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
-    } catch {
-      return null;
-    }
+    return readWorkspaceText(file);
   },
   async write(file, content) {
     const uri = vscode.Uri.file(file);
