@@ -1,11 +1,14 @@
-// `sharpclaw mcp setup`'s merges (src/surfaces/mcp/mcpSetup.ts): each client's file and shape, the
-// flags the person picked and nothing else, comments and other servers kept (JSON with comments,
-// Codex's TOML), a second run replacing our entry instead of adding one, and a broken file refused.
+// `sharpclaw mcp setup`'s merges (src/engine/config/mcpSetup.ts, mcpSetupMerge.ts): each client's
+// file and shape, the flags the person picked and nothing else, comments and other servers kept
+// (JSON with comments, Codex's TOML), a second run replacing our entry instead of adding one, a
+// broken file refused; and issue 36's forms: duplicate entries, TOML entries the merge cannot edit,
+// look-alike headers in strings, values only a real TOML writer escapes right.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { ToolError } from '../../src/engine/errors';
 import { serverArguments, setupPlan } from '../../src/engine/config/mcpSetup';
+import { parseToml } from '../../src/engine/config/toml';
 
 const places = { project: '/work/proj', home: '/home/me', env: {} };
 const none = { allowEvaluation: false, allowWrite: false, allowShell: false, tools: 'default' as const };
@@ -69,15 +72,61 @@ describe('sharpclaw mcp setup', () => {
     const existing = 'model = "o3" # mine\n\n[mcp_servers.other]\ncommand = "other-mcp"\n';
     const first = plan.merge(existing);
     assert.equal(first.replaced, false);
-    assert.equal(first.text, `${existing}\n[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = ["mcp", "--allow-evaluation"]\ntool_timeout_sec = 300\n`);
+    assert.equal(first.text, `${existing}\n[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = [ "mcp", "--allow-evaluation" ]\ntool_timeout_sec = 300\n`);
 
     const edited = `${first.text.replace('tool_timeout_sec = 300\n', 'tool_timeout_sec = 900\n[mcp_servers.sharpclaw.env]\nX = "1"\n')}\n[profiles.fast]\nmodel = "o4-mini"\n`;
     const again = setupPlan('codex', { ...none, allowShell: true }, places).merge(edited);
     assert.equal(again.replaced, true);
     assert.equal(
       again.text,
-      'model = "o3" # mine\n\n[mcp_servers.other]\ncommand = "other-mcp"\n\n[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = ["mcp", "--allow-shell"]\ntool_timeout_sec = 300\n\n[profiles.fast]\nmodel = "o4-mini"\n',
+      'model = "o3" # mine\n\n[mcp_servers.other]\ncommand = "other-mcp"\n\n[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = [ "mcp", "--allow-shell" ]\ntool_timeout_sec = 300\n\n[profiles.fast]\nmodel = "o4-mini"\n',
     );
-    assert.equal(setupPlan('codex', none, places).merge(undefined).text, '[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = ["mcp"]\ntool_timeout_sec = 300\n');
+    assert.equal(setupPlan('codex', none, places).merge(undefined).text, '[mcp_servers.sharpclaw]\ncommand = "sharpclaw"\nargs = [ "mcp" ]\ntool_timeout_sec = 300\n');
+  });
+
+  describe('issue 36: every merge is read back and must be the old document with exactly our entry', () => {
+    const codex = setupPlan('codex', { ...none, allowEvaluation: true }, places);
+    const ours = { command: 'sharpclaw', args: ['mcp', '--allow-evaluation'], tool_timeout_sec: 300 };
+    const plainToml = (text: string) => JSON.parse(JSON.stringify(parseToml(text, { integersAsBigInt: 'asNeeded' }), (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value))) as Record<string, unknown>;
+    const refusedWith = (pattern: RegExp) => (error: unknown) => error instanceof ToolError && error.code === 'invalid_request' && pattern.test(error.message);
+
+    it('JSON: two "sharpclaw" entries become one, ours; two server objects are refused naming their lines', () => {
+      const merged = setupPlan('cursor', none, places).merge('{ "mcpServers": { "sharpclaw": { "command": "a" }, "sharpclaw": { "command": "b", "args": ["mcp", "--allow-shell"] } } }');
+      assert.equal(merged.replaced, true);
+      assert.equal(merged.text.match(/"sharpclaw"\s*:/g)?.length, 1, merged.text);
+      assert.deepEqual((parse(merged.text) as { mcpServers: Record<string, unknown> }).mcpServers, { sharpclaw: { command: 'sharpclaw', args: ['mcp', '--cwd', '${workspaceFolder}'] } });
+      assert.throws(() => setupPlan('cursor', none, places).merge('{\n"mcpServers": {},\n"mcpServers": { "x": {} }\n}'), refusedWith(/"mcpServers" appears 2 times in .*mcp\.json \(lines 2, 3\)/));
+    });
+
+    it('TOML: inline-table and dotted-key entries are refused; an inline mcp_servers cannot take a table and is refused too', () => {
+      for (const text of ['mcp_servers = { sharpclaw = { command = "old" } }\n', '[mcp_servers]\nsharpclaw = { command = "old" }\n', 'mcp_servers.sharpclaw.command = "old"\n', '[mcp_servers]\nsharpclaw.args = []\n']) {
+        assert.throws(() => codex.merge(text), refusedWith(/^mcp_servers\.sharpclaw in .*config\.toml is not written as a \[mcp_servers\.sharpclaw\] table/), text);
+      }
+      assert.throws(() => codex.merge('mcp_servers = { other = { command = "x" } }\n'), refusedWith(/could not add a \[mcp_servers\.sharpclaw\] table to .*without changing something else/));
+    });
+
+    it('TOML: a look-alike header inside a multi-line string is left alone, before the real table and without one', () => {
+      const notes = 'notes = \'\'\'\n[mcp_servers.sharpclaw]\ncommand = "evil"\n\'\'\'\n';
+      const added = codex.merge(notes);
+      assert.equal(added.replaced, false);
+      assert.deepEqual(plainToml(added.text), { notes: '[mcp_servers.sharpclaw]\ncommand = "evil"\n', mcp_servers: { sharpclaw: ours } });
+      const replaced = codex.merge(`${notes}\n[mcp_servers.sharpclaw]\ncommand = "old"\n`);
+      assert.equal(replaced.replaced, true);
+      assert.deepEqual(plainToml(replaced.text), { notes: '[mcp_servers.sharpclaw]\ncommand = "evil"\n', mcp_servers: { sharpclaw: ours } });
+    });
+
+    it('TOML: a sub-table of ours elsewhere in the file goes with it; other values (64-bit integers, dates) stay exactly', () => {
+      const text = 'big = 9223372036854775807\nwhen = 1979-05-27T07:32:00Z\n[mcp_servers.sharpclaw]\ncommand = "old"\n[profiles.x]\nmodel = "m"\n[mcp_servers.sharpclaw.env]\nX = "1"\n';
+      const merged = codex.merge(text);
+      assert.equal(merged.replaced, true);
+      assert.match(merged.text, /^big = 9223372036854775807\nwhen = 1979-05-27T07:32:00Z\n/);
+      assert.deepEqual(plainToml(merged.text), { big: '9223372036854775807n', when: '1979-05-27T07:32:00.000Z', mcp_servers: { sharpclaw: ours }, profiles: { x: { model: 'm' } } });
+    });
+
+    it('TOML: invalid files are refused naming the line; values with control characters are escaped', () => {
+      assert.throws(() => codex.merge('model = "o3"\nbroken = = 1\n'), refusedWith(/config\.toml is not valid TOML \(invalid value at line 2\); fix it or use --print, nothing was written\./));
+      const odd = setupPlan('codex', { ...none, workspace: '/w/a\u0001b\u007fc"d\\' }, places).merge('');
+      assert.deepEqual((plainToml(odd.text).mcp_servers as { sharpclaw: { args: string[] } }).sharpclaw.args, ['mcp', '--cwd', path.resolve('/w/a\u0001b\u007fc"d\\')]);
+    });
   });
 });

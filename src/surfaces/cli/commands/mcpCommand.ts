@@ -6,9 +6,7 @@
 // argument or workspace file can grant.
 // stdout carries protocol messages only; progress and logs go to stderr.
 // `sharpclaw mcp setup --client NAME [--print]` writes (or prints) another client's configuration
-// for this server instead (src/surfaces/mcp/mcpSetup.ts).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+// for this server instead (engine/config/mcpSetup.ts; read and written by mcpSetupWrite.ts).
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { StdioHostTransport, bundledServerDll } from '../../../engine/host/hostProcess';
 import { Session } from '../../../engine/session';
@@ -18,6 +16,7 @@ import { mcpServerFactory } from '../../mcp/mcpServer';
 import { mcpToolSets, mcpToolsFor, type McpToolSet } from '../../mcp/mcpTools';
 import { McpWorkspace } from '../../mcp/mcpWorkspace';
 import { setupClients, setupPlan, type SetupClient } from '../../../engine/config/mcpSetup';
+import { prepareSetup, writeSetup } from '../../../engine/config/mcpSetupWrite';
 import { readMcpPermissionSettings } from '../../mcp/mcpPermissionSettings';
 import { McpClientLink, McpPermissionPolicy } from '../../mcp/mcpPermissionPolicy';
 import { McpApprovalRounds } from '../../mcp/mcpInputRequired';
@@ -98,7 +97,7 @@ function loadWaitOf(value: string | undefined): number {
   return seconds;
 }
 
-/** `sharpclaw mcp setup`: merges (or prints) the chosen client's configuration; writes that one file only. */
+/** `sharpclaw mcp setup`: merges (or prints) the chosen client's configuration; writes that one file only, or refuses (exit 2) and writes nothing. */
 function setup(values: Record<string, unknown>, project: string, cwdGiven: boolean, tools: McpToolSet): number {
   const client = values.client as string | undefined;
   if (!client || !(setupClients as readonly string[]).includes(client)) {
@@ -109,15 +108,8 @@ function setup(values: Record<string, unknown>, project: string, cwdGiven: boole
     process.stdout.write(`# ${plan.file}\n${plan.snippet}`);
     return 0;
   }
-  let existing: string | undefined;
-  try {
-    existing = fs.readFileSync(plan.file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ToolError('invalid_request', `cannot read ${plan.file}: ${(error as Error).message}`);
-  }
-  const { text, replaced } = plan.merge(existing);
-  fs.mkdirSync(path.dirname(plan.file), { recursive: true });
-  fs.writeFileSync(plan.file, text);
-  process.stdout.write(`${replaced ? 'updated' : 'added'} the sharpclaw server in ${plan.file}\n`);
+  const prepared = prepareSetup(plan);
+  writeSetup(prepared);
+  process.stdout.write(prepared.unchanged ? `the sharpclaw server in ${plan.file} already has these settings; nothing to write\n` : `${prepared.replaced ? 'updated' : 'added'} the sharpclaw server in ${plan.file}\n`);
   return 0;
 }

@@ -2,12 +2,13 @@
 // client (Claude Code, Codex, Cursor, Copilot CLI, or a workspace's .vscode/mcp.json) with the
 // permissions the person ticks, the way `sharpclaw mcp setup` does (engine/config/mcpSetup.ts):
 // merged into that client's one file, other servers and comments kept, after a modal that names
-// the file and the permissions. The server it names is this installation's bundled CLI, run with
-// node. Nothing is registered into VS Code's own chat: Copilot has our LM tools already.
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+// the file and the permissions. The file is read, merged, checked and written by the engine's one
+// path (engine/config/mcpSetupWrite.ts: no link, no FIFO, a verified merge, an atomic write).
+// The server it names is this installation's bundled CLI, run with node. Nothing is registered
+// into VS Code's own chat: Copilot has our LM tools already.
 import * as vscode from 'vscode';
 import { setupPlan, type SetupChoices, type SetupClient } from '../../../engine/config/mcpSetup';
+import { prepareSetup, writeSetup } from '../../../engine/config/mcpSetupWrite';
 import type { ExtensionLog } from '../logging/extensionLog';
 import { showPersonError } from '../messages/personMessages';
 
@@ -63,11 +64,7 @@ export async function setUpMcpForAnotherAgent(dependencies: SetUpMcpDependencies
   };
   try {
     const plan = setupPlan(picked.client, choices, { project: folder });
-    const existing = await fs.readFile(plan.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-    const merged = plan.merge(existing);
+    const merged = prepareSetup(plan);
     const flags = allowed.length ? allowed.map((g) => g.flag).join(', ') : 'no permissions (the agent\'s client asks, or calls are refused)';
     const answer = await vscode.window.showInformationMessage(
       `${merged.replaced ? 'Replace' : 'Add'} SharpClaw's MCP server in ${plan.file}?`,
@@ -75,8 +72,7 @@ export async function setUpMcpForAnotherAgent(dependencies: SetUpMcpDependencies
       'Write',
     );
     if (answer !== 'Write') return undefined;
-    await fs.mkdir(path.dirname(plan.file), { recursive: true });
-    await fs.writeFile(plan.file, merged.text, 'utf8');
+    writeSetup(merged);
     log.info(`Set Up MCP: wrote SharpClaw's entry for ${picked.label} to ${plan.file}.`);
     void vscode.window.showInformationMessage(`SharpClaw's MCP server is set up for ${picked.label} in ${plan.file}.`, 'Open File').then((choice) => {
       if (choice) void vscode.window.showTextDocument(vscode.Uri.file(plan.file));
