@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { Browser, Page } from 'playwright-core';
 import { openSidebar, runCommand, shrinkSidebarToMinimum } from '../browser/workbench';
+import { sharpclawOnPath } from '../../src/surfaces/vscode/commands/mcpLauncher';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
@@ -330,7 +331,13 @@ describe('SharpClaw in the browser workbench', function () {
     await picker.locator('.monaco-list-row', { hasText: 'Load the solution (MSBuild evaluation)' }).first().click();
     await page.keyboard.press('Enter');
     const dialog = await modal(page, /^Add SharpClaw's MCP server in .*\.mcp\.json\?$/);
-    assert.match(dialog.detail, /Claude Code will start it with --allow-evaluation\. Other servers and comments in the file stay\./);
+    // What is written survives an update (issue 40): the launcher in the extension's global storage
+    // (or `sharpclaw` when the npm package is on PATH), never this version's dist/cli.js.
+    const onPath = sharpclawOnPath(process.env);
+    const launcher = path.join(session.root, 'udd', 'User', 'globalStorage', 'sharpclaw.sharpclaw', 'bin', 'sharpclaw');
+    assert.match(dialog.detail, /Claude Code will start it with --allow-evaluation\. The command is /);
+    assert.match(dialog.detail, onPath ? /"sharpclaw" from your PATH/ : /SharpClaw's launcher in VS Code's storage \(.*\): it keeps working after SharpClaw updates and needs no Node\.js, but it exists only on this machine; a teammate using this file needs the npm package/);
+    assert.match(dialog.detail, /Other servers and comments in the file stay\./);
     assert.equal(fs.readFileSync(config, 'utf8').includes('sharpclaw'), false, 'nothing is written before Write');
     await clickDialogButton(page, 'Write');
     await toast(page, /SharpClaw's MCP server is set up for Claude Code in .*\.mcp\.json\./);
@@ -338,8 +345,43 @@ describe('SharpClaw in the browser workbench', function () {
     assert.match(written, /\/\/ the team's servers/);
     const servers = (parseJsonc(written) as { mcpServers: Record<string, unknown> }).mcpServers;
     assert.deepEqual(servers.other, { command: 'other-server' });
-    assert.deepEqual(servers.sharpclaw, { type: 'stdio', command: 'node', args: [path.join(repoRoot, 'dist', 'cli.js'), 'mcp', '--allow-evaluation'] });
+    assert.deepEqual(servers.sharpclaw, { type: 'stdio', command: onPath ? 'sharpclaw' : launcher, args: ['mcp', '--allow-evaluation'] });
+    if (!onPath) assert.match(execFileSync(launcher, ['--version'], { encoding: 'utf8' }), /^sharpclaw \d+\.\d+\.\d+/m, 'the launcher starts the CLI');
     await runCommand(page, 'Notifications: Clear All Notifications');
+  });
+
+  it("Set Up MCP for Another Agent… refuses a .vscode that links to VS Code's user folder: a warning, no modal, nothing written there (issue 36)", async () => {
+    const { page } = session;
+    const workspace = path.join(session.root, 'ws');
+    const dotVscode = path.join(workspace, '.vscode');
+    const aside = path.join(session.root, 'vscode-aside');
+    if (fs.existsSync(dotVscode)) fs.renameSync(dotVscode, aside);
+    const userFolder = path.join(session.root, 'user-config', 'Code', 'User');
+    fs.mkdirSync(userFolder, { recursive: true });
+    fs.symlinkSync(userFolder, dotVscode);
+    try {
+      await runCommand(page, 'SharpClaw: Set Up MCP for Another Agent…');
+      const picker = page.locator('.quick-input-widget');
+      await picker.locator('.monaco-list-row', { hasText: 'VS Code MCP configuration' }).first().waitFor({ timeout: 60_000 });
+      await picker.locator('input').fill('VS Code MCP configuration');
+      await page.keyboard.press('Enter');
+      for (const grant of ['Load the solution (MSBuild evaluation)', 'Apply edits', 'Build and test']) {
+        await picker.locator('.monaco-list-row', { hasText: grant }).first().waitFor({ timeout: 30_000 });
+        await picker.locator('.monaco-list-row', { hasText: grant }).first().click();
+      }
+      await page.keyboard.press('Enter');
+      // The toast's one sentence; the log (Show Details) has the whole refusal.
+      const warning = await toast(page, /SharpClaw did not set up MCP: .*\.vscode is a link \(to .*User\)/);
+      assert.deepEqual(warning.buttons, ['Show Details']);
+      assert.equal(await page.locator('.monaco-dialog-box').isVisible(), false, 'no modal offers to write');
+      assert.deepEqual(fs.readdirSync(userFolder), []);
+    } finally {
+      // A modal left open (the defect: it offered to write through the link) would block the palette.
+      await page.keyboard.press('Escape');
+      fs.rmSync(dotVscode);
+      if (fs.existsSync(aside)) fs.renameSync(aside, dotVscode);
+      await runCommand(page, 'Notifications: Clear All Notifications');
+    }
   });
 
   it('the whole sidebar stays readable at the narrowest sidebar width in the dark theme (screenshot)', async () => {

@@ -13,6 +13,7 @@ import { restartHost, showHostStatus } from './commands/hostCommands';
 import { clearCache } from './commands/clearCacheCommand';
 import { loadWorkspace } from './commands/loadWorkspaceCommand';
 import { setUpMcpForAnotherAgent } from './commands/setUpMcpCommand';
+import { refreshMcpLauncher, type LauncherPlaces } from './commands/mcpLauncher';
 import { applyHostWrite } from './edits/hostWrites';
 import { createChatHandler } from './chat/chatParticipant';
 import { TurnRecording } from './chat/turnRecording';
@@ -80,10 +81,19 @@ export class Core implements vscode.Disposable {
   readonly chatHandler: vscode.ChatRequestHandler;
   /** Handlers of the commands contributed in package.json, by command id. */
   readonly commands: Record<string, CommandHandler>;
+  /** Where Set Up MCP's launcher lives and what it runs (commands/mcpLauncher.ts). */
+  readonly mcpLauncher: LauncherPlaces;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(services: CoreServices) {
     const { context, log, trace, statusBar } = services;
+    this.mcpLauncher = { storageFolder: context.globalStorageUri.fsPath, extensionPath: context.extensionPath, extensionId: context.extension.id, runtime: process.execPath };
+    try {
+      // A launcher an earlier Set Up MCP wrote names this installation and runtime from now on.
+      refreshMcpLauncher(this.mcpLauncher);
+    } catch (error) {
+      log.warn(`Set Up MCP: could not refresh the MCP launcher in ${context.globalStorageUri.fsPath}: ${(error as Error).message}`);
+    }
     this.approvalStore = new ApprovalStore(context.globalState);
     this.permissions = new VsCodePermissionPolicy(this.approvalStore, this.approvalLog, log);
     this.session = new Session({
@@ -170,7 +180,7 @@ export class Core implements vscode.Disposable {
       'sharpclaw.loadWorkspace': () => loadWorkspace(this.session, this.reportView, log),
       'sharpclaw.resetApprovals': () => resetApprovals(this.approvalStore, log),
       'sharpclaw.clearCache': () => clearCache(this.session, log),
-      'sharpclaw.setUpMcp': () => setUpMcpForAnotherAgent({ workspaceFolder: firstWorkspaceFolder, cliPath: context.asAbsolutePath(path.join('dist', 'cli.js')), log }),
+      'sharpclaw.setUpMcp': () => setUpMcpForAnotherAgent({ workspaceFolder: firstWorkspaceFolder, launcher: this.mcpLauncher, log }),
     };
   }
 

@@ -4,11 +4,14 @@
 // merged into that client's one file, other servers and comments kept, after a modal that names
 // the file and the permissions. The file is read, merged, checked and written by the engine's one
 // path (engine/config/mcpSetupWrite.ts: no link, no FIFO, a verified merge, an atomic write).
-// The server it names is this installation's bundled CLI, run with node. Nothing is registered
-// into VS Code's own chat: Copilot has our LM tools already.
+// The server it names survives SharpClaw updates (mcpLauncher.ts): `sharpclaw` when the npm
+// package is on PATH, else the launcher in the extension's global storage; the modal says which
+// and what that means for a file a team commits. Nothing is registered into VS Code's own chat:
+// Copilot has our LM tools already.
 import * as vscode from 'vscode';
 import { setupPlan, type SetupChoices, type SetupClient } from '../../../engine/config/mcpSetup';
 import { prepareSetup, writeSetup } from '../../../engine/config/mcpSetupWrite';
+import { launcherCommandPath, sharpclawOnPath, writeMcpLauncher, type LauncherPlaces } from './mcpLauncher';
 import type { ExtensionLog } from '../logging/extensionLog';
 import { showPersonError } from '../messages/personMessages';
 
@@ -28,8 +31,8 @@ const grants = [
 
 export interface SetUpMcpDependencies {
   workspaceFolder(): string | undefined;
-  /** The bundled CLI (dist/cli.js of this installation). */
-  cliPath: string;
+  /** Where the launcher goes and what it runs (this installation, VS Code's runtime). */
+  launcher: LauncherPlaces;
   log: ExtensionLog;
 }
 
@@ -60,18 +63,28 @@ export async function setUpMcpForAnotherAgent(dependencies: SetUpMcpDependencies
     allowShell: allowed.some((g) => g.key === 'allowShell'),
     tools: 'default',
     workspace: folder,
-    launcher: { command: 'node', args: [dependencies.cliPath] },
   };
+  const onPath = sharpclawOnPath();
+  const launcher = onPath ? undefined : launcherCommandPath(dependencies.launcher.storageFolder);
+  choices.launcher = { command: launcher ?? 'sharpclaw', args: [] };
   try {
     const plan = setupPlan(picked.client, choices, { project: folder });
     const merged = prepareSetup(plan);
+    if (merged.unchanged) {
+      void vscode.window.showInformationMessage(`SharpClaw's MCP server for ${picked.label} in ${plan.file} already has these settings; nothing was written.`);
+      return plan.file;
+    }
     const flags = allowed.length ? allowed.map((g) => g.flag).join(', ') : 'no permissions (the agent\'s client asks, or calls are refused)';
+    const command = launcher
+      ? `The command is SharpClaw's launcher in VS Code's storage (${launcher}): it keeps working after SharpClaw updates and needs no Node.js, but it exists only on this machine${plan.scope === 'project' ? '; a teammate using this file needs the npm package (npm install -g sharpclaw) and "sharpclaw" as the command' : ''}.`
+      : `The command is "sharpclaw" from your PATH (${onPath}), the same on every machine with the npm package (npm install -g sharpclaw).`;
     const answer = await vscode.window.showInformationMessage(
       `${merged.replaced ? 'Replace' : 'Add'} SharpClaw's MCP server in ${plan.file}?`,
-      { modal: true, detail: `${picked.label} will start it with ${flags}. Other servers and comments in the file stay.\n\n${plan.snippet}` },
+      { modal: true, detail: `${picked.label} will start it with ${flags}. ${command} Other servers and comments in the file stay.\n\n${plan.snippet}` },
       'Write',
     );
     if (answer !== 'Write') return undefined;
+    if (launcher) writeMcpLauncher(dependencies.launcher);
     writeSetup(merged);
     log.info(`Set Up MCP: wrote SharpClaw's entry for ${picked.label} to ${plan.file}.`);
     void vscode.window.showInformationMessage(`SharpClaw's MCP server is set up for ${picked.label} in ${plan.file}.`, 'Open File').then((choice) => {
