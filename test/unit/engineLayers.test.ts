@@ -14,6 +14,7 @@ const importPattern = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*impor
 const layers: readonly (readonly string[])[] = [
   ['protocol'], // the contract with the host: records, schemas, the method table, callHost
   ['errors.ts', 'stateFolder.ts', 'processes'], // typed errors, the per-user state folder, process trees
+  ['files'], // reading and writing files SharpClaw does not own: bounded reads, confined writes
   ['permissions'], // the permission policy and evaluation grants
   ['host'], // starting, supervising and calling the Roslyn host
   ['workspaceLock.ts'], // the lock that serializes verifications of a workspace
