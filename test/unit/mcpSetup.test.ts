@@ -98,6 +98,13 @@ describe('sharpclaw mcp setup', () => {
       assert.throws(() => setupPlan('cursor', none, places).merge('{\n"mcpServers": {},\n"mcpServers": { "x": {} }\n}'), refusedWith(/"mcpServers" appears 2 times in .*mcp\.json \(lines 2, 3\)/));
     });
 
+    it('JSON: our entry is indented like the file (tabs in a real .vscode/mcp.json, 4 spaces, CRLF)', () => {
+      const tabs = setupPlan('vscode', none, places).merge('{\n\t"servers": {\n\t\t"other": { "command": "x" }\n\t}\n}\n').text;
+      assert.match(tabs, /\n\t\t"sharpclaw": \{\n\t\t\t"type": "stdio",/);
+      const four = setupPlan('vscode', none, places).merge('{\r\n    "servers": {}\r\n}\r\n').text;
+      assert.match(four, /\r\n        "sharpclaw": \{\r\n            "type": "stdio",/);
+    });
+
     it('TOML: inline-table and dotted-key entries are refused; an inline mcp_servers cannot take a table and is refused too', () => {
       for (const text of ['mcp_servers = { sharpclaw = { command = "old" } }\n', '[mcp_servers]\nsharpclaw = { command = "old" }\n', 'mcp_servers.sharpclaw.command = "old"\n', '[mcp_servers]\nsharpclaw.args = []\n']) {
         assert.throws(() => codex.merge(text), refusedWith(/^mcp_servers\.sharpclaw in .*config\.toml is not written as a \[mcp_servers\.sharpclaw\] table/), text);

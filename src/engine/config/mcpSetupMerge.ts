@@ -17,7 +17,12 @@ export interface MergeResult {
 }
 
 const jsoncOptions = { allowTrailingComma: true, disallowComments: false };
-const formatting = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+/** Our entry indented the way the file is: tabs, or its first indentation's width of spaces (default 2). */
+function formattingOf(text: string) {
+  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return { formattingOptions: indent.startsWith('\t') ? { insertSpaces: false, tabSize: 1, eol } : { insertSpaces: true, tabSize: indent.length, eol } };
+}
 
 const lineOf = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
 
@@ -66,6 +71,7 @@ export function mergeJson(file: string, existing: string | undefined, serversKey
   }
   const servers = root[serversKey];
   if (servers !== undefined && !isTable(servers)) throw new ToolError('invalid_request', `"${serversKey}" in ${file} is not an object; nothing was written.`);
+  const formatting = formattingOf(text);
   let merged = text;
   const ours = () => propertiesNamed(propertiesNamed(parseTree(merged, [], jsoncOptions), serversKey)[0]?.children?.[1], name).length;
   // Two entries of ours (a client keeps the last): drop all but one, then set that one.
