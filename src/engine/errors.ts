@@ -1,36 +1,19 @@
 // The one agent-facing error vocabulary: the bridge spec's snake_case codes. Every surface renders a
 // ToolError the same way (`error CODE: message`), and JSON carries the code and its details so
-// scripts and agents can act on them. The semantic host's own kinds (PascalCase for the workspace
-// errors) are mapped to these once, at the host boundary (toToolError in host/hostRequester.ts).
+// scripts and agents can act on them. The semantic host's kinds are these codes already (one
+// snake_case set, protocol/semantic.ts), so a host error keeps its kind (toToolError in host/hostRequester.ts).
 
-import { hostSnakeCaseErrorKinds } from './protocol/semantic';
+import { hostErrorKinds } from './protocol/semantic';
 
 /** Error codes every surface reports (spec: roslyn-bridge-tools, semantic-service, verification). */
 export const toolErrorCodes = [
-  /** Several top-level solutions or projects; `candidates` lists them. Pass a target. */
-  'target_ambiguous',
-  /** No solution or project at the top of the workspace; `candidates` lists nested ones, if any. */
-  'no_target',
-  /** The person (or the permission mode) did not allow an evaluation, a write or a build. */
-  'permission_denied',
-  /** A .NET SDK or restore assets are missing; `command` names what to run, when there is one. */
-  'missing_prerequisites',
-  /** Nothing usable could be loaded; `projects` says why per project when known. */
-  'load_failed',
-  /** A request needs a project that failed to load. */
-  'partial_load',
-  /** The request itself is wrong: an unknown or missing argument, a bad value, a target outside the workspace. */
-  'invalid_request',
+  /** The host's kinds: target_ambiguous, no_target, permission_denied, load_failed, invalid_request, the symbol and edit codes, timeout, cancelled… */
+  ...hostErrorKinds,
   /** The host could not be started or is not running. */
   'host_unavailable',
-  /** The caller cancelled the request. */
-  'cancelled',
-  /** The request ran out of time. */
-  'timeout',
   /** The host process ended while a request was pending (exit code or signal, and its log, in the message). */
   'host_exited',
-  /** The host's symbol and edit codes (ambiguous_symbol, stale_edit, new_errors, …). */
-  ...hostSnakeCaseErrorKinds,
+  /** A read tool's call found the workspace still loading past the surface's wait (MCP). */
   'loading',
   /** Anything that is not one of the typed errors above: a bug, reported as such (never as load_failed). */
   'internal_error',

@@ -1,4 +1,4 @@
-// The error vocabulary (engine/errors.ts) and its one mapping from the host's kinds (toToolError):
+// The error vocabulary (engine/errors.ts) and how the host's kinds reach it (toToolError: the same snake_case codes):
 // cancellation is recognised by type (never by the words of a message),
 // and an error nobody typed is reported as internal_error, not as a failed load.
 import * as assert from 'node:assert/strict';
@@ -6,6 +6,7 @@ import { ResponseError } from 'vscode-jsonrpc';
 import { hostErrorCode, toToolError } from '../../src/engine/host/hostRequester';
 import { asToolError, requestCancelledCode, toolErrorCodes, ToolError } from '../../src/engine/errors';
 import { LockWaitError } from '../../src/engine/workspaceLock';
+import { hostErrorKinds } from '../../src/engine/protocol/semantic';
 
 describe('tool errors', () => {
   it('knows cancellation by its type: an aborted signal, a cancelled JSON-RPC request, a cancelled lock wait', () => {
@@ -27,21 +28,14 @@ describe('tool errors', () => {
     assert.equal((toToolError(new ResponseError(hostErrorCode, 'boom', { kind: 'SomethingNew', message: 'boom' })) as ToolError).code, 'internal_error');
   });
 
-  it('maps the host\'s PascalCase workspace kinds to the snake_case codes agents read', () => {
-    const cases: Array<[string, string]> = [
-      ['TargetAmbiguous', 'target_ambiguous'],
-      ['NoTarget', 'no_target'],
-      ['PermissionDenied', 'permission_denied'],
-      ['MissingPrerequisites', 'missing_prerequisites'],
-      ['LoadFailed', 'load_failed'],
-      ['PartialLoad', 'partial_load'],
-      ['InvalidRequest', 'invalid_request'],
-      ['stale_edit', 'stale_edit'],
-    ];
-    for (const [kind, code] of cases) {
-      const error = toToolError(new ResponseError(hostErrorCode, 'x', { kind, message: 'none', candidates: ['A.sln'] })) as ToolError;
-      assert.equal(error.render(), `error ${code}: none\n  A.sln`);
+  it('passes the host\'s kinds through as the snake_case codes agents read, reading the data with the protocol\'s schema', () => {
+    for (const kind of ['target_ambiguous', 'no_target', 'permission_denied', 'missing_prerequisites', 'load_failed', 'partial_load', 'invalid_request', 'stale_edit']) {
+      const error = toToolError(new ResponseError(hostErrorCode, 'x', { kind, message: 'none', candidates: ['A.sln'], projects: null, command: null })) as ToolError;
+      assert.equal(error.render(), `error ${kind}: none\n  A.sln`);
     }
+    // The PascalCase spelling the host once sent is not a kind any more: a bug, not a code.
+    assert.equal((toToolError(new ResponseError(hostErrorCode, 'x', { kind: 'TargetAmbiguous', message: 'none', candidates: null, projects: null, command: null })) as ToolError).code, 'internal_error');
+    for (const kind of hostErrorKinds) assert.ok((toolErrorCodes as readonly string[]).includes(kind), kind);
   });
 
   it('spells every code in snake_case', () => {

@@ -70,8 +70,9 @@ public static class ProtocolErrorCodes
     public const int ServerNotInitialized = -32002;
 
     /// <summary>
-    /// Every typed semantic failure (TargetAmbiguous, NoTarget, PermissionDenied, MissingPrerequisites,
-    /// LoadFailed, PartialLoad, InvalidRequest, ambiguous_symbol, symbol_not_found). The error's <c>data</c> is a <c>SemanticErrorData</c>.
+    /// Every typed semantic failure (target_ambiguous, no_target, permission_denied, missing_prerequisites, load_failed,
+    /// partial_load, invalid_request, ambiguous_symbol, symbol_not_found, the edit kinds: <c>SemanticErrorKind</c>).
+    /// The error's <c>data</c> is a <c>SemanticErrorData</c>.
     /// </summary>
     public const int SemanticError = -32001;
 }

@@ -1,3 +1,4 @@
+using System.Reflection;
 using System.Text.Json.Nodes;
 using System.Text.Json.Schema;
 using SharpClaw.Protocol.Store;
@@ -6,7 +7,10 @@ namespace SharpClaw.Protocol;
 
 /// <summary>
 /// JSON Schemas of the host's results, generated from the same source-generated metadata the host
-/// serializes with. The TypeScript side checks its zod mirror against this (drift detection).
+/// serializes with, plus the contract rules written on the records: a param's <see cref="BoundsAttribute"/>
+/// as <c>minimum</c> / <c>maximum</c> / <c>default</c> (<c>minItems</c> / <c>maxItems</c> for a list), its
+/// <see cref="OneOfAttribute{T}"/> as <c>enum</c>, and each request's <see cref="RequestScheduling"/> as
+/// <c>x-scheduling</c> on its result schema. The TypeScript side checks its zod mirror against this (drift detection).
 /// </summary>
 public static class ProtocolSchema
 {
@@ -31,6 +35,9 @@ public static class ProtocolSchema
     /// <summary>Key of a request's params schema (<c>method:params</c>).</summary>
     public static string ParamsKey(string method) => method + ":params";
 
+    /// <summary>The annotation on a request's result schema that names its <see cref="RequestScheduling"/>.</summary>
+    public const string SchedulingKeyword = "x-scheduling";
+
     /// <summary>
     /// Returns the result schema of each request keyed by method name (<c>sharpclaw/status</c>,
     /// <c>initialize</c>, <c>sharpclaw/solutionInspect</c>, <c>sharpclaw/projectGraph</c>, <c>sharpclaw/symbolResolve</c>,
@@ -44,8 +51,8 @@ public static class ProtocolSchema
     {
         // Nullability comes from the C# annotations (RespectNullableAnnotations on the context);
         // anything null-oblivious is treated as non-nullable rather than silently nullable.
-        JsonSchemaExporterOptions options = new() { TreatNullObliviousAsNonNullable = true };
-        return new JsonObject
+        JsonSchemaExporterOptions options = new() { TreatNullObliviousAsNonNullable = true, TransformSchemaNode = ExportRules };
+        JsonObject schemas = new()
         {
             [ProtocolMethods.Status] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.HostStatus, options),
             [ProtocolMethods.Initialize] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.InitializeResult, options),
@@ -92,5 +99,51 @@ public static class ProtocolSchema
             [LoadProgressParamsKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.LoadProgressParams, options),
             [ErrorDataKey] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SemanticErrorData, options),
         };
+        foreach ((string method, RequestScheduling scheduling) in MethodScheduling.Methods)
+        {
+            if (schemas[method] is JsonObject result)
+            {
+                result[SchedulingKeyword] = MethodScheduling.Name(scheduling);
+            }
+        }
+
+        return schemas;
+    }
+
+    /// <summary>Writes a property's <see cref="BoundsAttribute"/> and <see cref="OneOfAttribute{T}"/> into its schema.</summary>
+    private static JsonNode ExportRules(JsonSchemaExporterContext context, JsonNode schema)
+    {
+        if (context.PropertyInfo?.AttributeProvider is not ICustomAttributeProvider attributes || schema is not JsonObject node)
+        {
+            return schema;
+        }
+
+        foreach (object attribute in attributes.GetCustomAttributes(inherit: true))
+        {
+            if (attribute is BoundsAttribute bounds)
+            {
+                bool list = node["type"] is JsonArray types ? types.Any(t => t?.GetValue<string>() == "array") : node["type"]?.GetValue<string>() == "array";
+                node[list ? "minItems" : "minimum"] = bounds.Minimum;
+                node[list ? "maxItems" : "maximum"] = bounds.Maximum;
+                if (bounds.HasDefault)
+                {
+                    node["default"] = bounds.Default;
+                }
+            }
+            else if (attribute is IOneOf oneOf)
+            {
+                // A nullable param lists null too, so the enum does not contradict its type.
+                bool nullable = node["type"] is JsonArray types && types.Any(t => t?.GetValue<string>() == "null");
+                JsonArray values = [.. oneOf.Values.Select(v => (JsonNode?)JsonValue.Create(v))];
+                if (nullable)
+                {
+                    values.Add(null);
+                }
+
+                node["enum"] = values;
+            }
+        }
+
+        return node;
     }
 }

@@ -23,7 +23,7 @@ public sealed class HostilePayloadTests
     private static void AssertInvalidRequest(JsonObject response, string expected)
     {
         Assert.Equal(ProtocolErrorCodes.SemanticError, response["error"]?["code"]?.GetValue<int>());
-        Assert.Equal("InvalidRequest", response["error"]?["data"]?["kind"]?.GetValue<string>());
+        Assert.Equal("invalid_request", response["error"]?["data"]?["kind"]?.GetValue<string>());
         Assert.Contains(expected, response["error"]?["data"]?["message"]?.GetValue<string>(), StringComparison.Ordinal);
     }
 

@@ -292,10 +292,10 @@ public sealed class NavigateTests(ReadToolsFixture fx)
             [("callers", "Flow.End"), ("definition", $"Helpers.cs:{twice.Line}:{twice.Character}"), ("hover", "Nope.Missing"), ("references", "Many.Ping"), ("definition", $"B/Helpers.cs:{twice.Line}:{twice.Character}")],
             result.Sections.Select(s => (s.Action, s.Target)));
         Assert.Equal("ReadTools.App.Flow.Middle()", Assert.Single(result.Sections[0].Result!.Related!).Name);
-        Assert.Equal("ambiguous_file", result.Sections[1].Error!.Code);
+        Assert.Equal(SemanticErrorKind.AmbiguousFile, result.Sections[1].Error!.Code);
         Assert.Equal(["Core/A/Helpers.cs", "Core/B/Helpers.cs"], result.Sections[1].Error!.Candidates);
         Assert.Null(result.Sections[1].Result);
-        Assert.Equal("symbol_not_found", result.Sections[2].Error!.Code);
+        Assert.Equal(SemanticErrorKind.SymbolNotFound, result.Sections[2].Error!.Code);
         Assert.StartsWith("No type matches the container 'Nope'.", result.Sections[2].Error!.Message, StringComparison.Ordinal);
         NavigateResult references = result.Sections[3].Result!;
         Assert.Equal((10, 100, true, (int?)10, "total += Ping();"), (references.Locations!.Count, references.Total, references.Truncated, references.NextOffset, references.Locations[0].Context));
@@ -355,7 +355,7 @@ public sealed class NavigateTests(ReadToolsFixture fx)
         Assert.Equal(alone.Symbol.Name, fast.Result.Symbol.Name);
         BulkNavigateSection slow = result.Sections[1];
         Assert.Null(slow.Result);
-        Assert.Equal("timeout", slow.Error!.Code);
+        Assert.Equal(SemanticErrorKind.Timeout, slow.Error!.Code);
         Assert.StartsWith("The bulk call timed out before this query finished.", slow.Error.Message, StringComparison.Ordinal);
 
         static async Task<BulkNavigateSection> NeverAsync(CancellationToken cancellationToken)

@@ -1,4 +1,5 @@
 using System.Reflection;
+using SharpClaw.Protocol;
 using SharpClaw.Server.Hosting;
 using StreamJsonRpc;
 
@@ -18,30 +19,30 @@ public sealed class RequestGateTests
             .ToList();
         Assert.NotEmpty(methods);
         Assert.DoesNotContain(methods, m => !HandlerTable.Methods.ContainsKey(m));
-        Assert.Equal(RequestEffect.Mutating, HandlerTable.EffectOf("sharpclaw/edit"));
-        Assert.Equal(RequestEffect.Mutating, HandlerTable.EffectOf("sharpclaw/undoEdit"));
-        Assert.Equal(RequestEffect.Mutating, HandlerTable.EffectOf("sharpclaw/redoEdit"));
-        Assert.Equal(RequestEffect.ReadOnly, HandlerTable.EffectOf("sharpclaw/symbolResolve"));
-        Assert.Equal(RequestEffect.OutsideSolution, HandlerTable.EffectOf("sharpclaw/resolveTarget"));
-        Assert.Equal(RequestEffect.OutsideSolution, HandlerTable.EffectOf("sharpclaw/projectGraph"));
+        Assert.Equal(RequestScheduling.Exclusive, HandlerTable.SchedulingOf("sharpclaw/edit"));
+        Assert.Equal(RequestScheduling.Exclusive, HandlerTable.SchedulingOf("sharpclaw/undoEdit"));
+        Assert.Equal(RequestScheduling.Exclusive, HandlerTable.SchedulingOf("sharpclaw/redoEdit"));
+        Assert.Equal(RequestScheduling.Shared, HandlerTable.SchedulingOf("sharpclaw/symbolResolve"));
+        Assert.Equal(RequestScheduling.OutsideSolution, HandlerTable.SchedulingOf("sharpclaw/resolveTarget"));
+        Assert.Equal(RequestScheduling.OutsideSolution, HandlerTable.SchedulingOf("sharpclaw/projectGraph"));
     }
 
     [Fact]
     public async Task AReader_WaitsForARunningMutatingRequest_AndReadersRunTogether()
     {
         RequestGate gate = new();
-        IDisposable edit = await gate.EnterAsync(RequestEffect.Mutating, CancellationToken.None);
-        Task<IDisposable> reader = gate.EnterAsync(RequestEffect.ReadOnly, CancellationToken.None);
-        Task<IDisposable> status = gate.EnterAsync(RequestEffect.Lifecycle, CancellationToken.None);
+        IDisposable edit = await gate.EnterAsync(RequestScheduling.Exclusive, CancellationToken.None);
+        Task<IDisposable> reader = gate.EnterAsync(RequestScheduling.Shared, CancellationToken.None);
+        Task<IDisposable> status = gate.EnterAsync(RequestScheduling.Lifecycle, CancellationToken.None);
         Assert.True(status.IsCompletedSuccessfully, "status never waits for an edit");
-        Task<IDisposable> graph = gate.EnterAsync(RequestEffect.OutsideSolution, CancellationToken.None);
+        Task<IDisposable> graph = gate.EnterAsync(RequestScheduling.OutsideSolution, CancellationToken.None);
         Assert.True(graph.IsCompletedSuccessfully, "the verifier's projectGraph never waits for an edit (it may hold the workspace lock the edit waits for)");
         await Task.Delay(200);
         Assert.False(reader.IsCompleted, "a reader must not run while an edit runs");
 
         edit.Dispose();
         using IDisposable first = await reader.WaitAsync(TimeSpan.FromSeconds(5));
-        using IDisposable second = await gate.EnterAsync(RequestEffect.ReadOnly, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(5));
+        using IDisposable second = await gate.EnterAsync(RequestScheduling.Shared, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(5));
         Assert.Equal(2, gate.ActiveReaders);
     }
 
@@ -49,10 +50,10 @@ public sealed class RequestGateTests
     public async Task TwoMutatingRequests_DoNotInterleave_AndALaterReaderQueuesBehindAWaitingEdit()
     {
         RequestGate gate = new();
-        IDisposable reading = await gate.EnterAsync(RequestEffect.ReadOnly, CancellationToken.None);
-        Task<IDisposable> firstEdit = gate.EnterAsync(RequestEffect.Mutating, CancellationToken.None);
-        Task<IDisposable> laterReader = gate.EnterAsync(RequestEffect.ReadOnly, CancellationToken.None);
-        Task<IDisposable> secondEdit = gate.EnterAsync(RequestEffect.Mutating, CancellationToken.None);
+        IDisposable reading = await gate.EnterAsync(RequestScheduling.Shared, CancellationToken.None);
+        Task<IDisposable> firstEdit = gate.EnterAsync(RequestScheduling.Exclusive, CancellationToken.None);
+        Task<IDisposable> laterReader = gate.EnterAsync(RequestScheduling.Shared, CancellationToken.None);
+        Task<IDisposable> secondEdit = gate.EnterAsync(RequestScheduling.Exclusive, CancellationToken.None);
         await Task.Delay(100);
         Assert.False(firstEdit.IsCompleted, "an edit waits for the reader before it");
         Assert.False(laterReader.IsCompleted, "a reader after a waiting edit does not overtake it");
@@ -75,10 +76,10 @@ public sealed class RequestGateTests
     public async Task AWaitingRequest_CanBeCancelled_WithoutBlockingTheOthers()
     {
         RequestGate gate = new();
-        IDisposable edit = await gate.EnterAsync(RequestEffect.Mutating, CancellationToken.None);
+        IDisposable edit = await gate.EnterAsync(RequestScheduling.Exclusive, CancellationToken.None);
         using CancellationTokenSource cancel = new();
-        Task<IDisposable> cancelled = gate.EnterAsync(RequestEffect.Mutating, cancel.Token);
-        Task<IDisposable> reader = gate.EnterAsync(RequestEffect.ReadOnly, CancellationToken.None);
+        Task<IDisposable> cancelled = gate.EnterAsync(RequestScheduling.Exclusive, cancel.Token);
+        Task<IDisposable> reader = gate.EnterAsync(RequestScheduling.Shared, CancellationToken.None);
         await cancel.CancelAsync();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cancelled);
         edit.Dispose();

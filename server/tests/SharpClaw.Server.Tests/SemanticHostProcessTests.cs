@@ -66,7 +66,7 @@ public sealed class SemanticHostProcessTests
         // A typed error travels as code -32001 with the documented data.
         JsonObject error = await host.RequestAsync(ProtocolMethods.ProjectGraph, new JsonObject { ["workspace"] = fixture.Root, ["target"] = "../elsewhere.csproj" });
         Assert.Equal(-32001, error["error"]!["code"]!.GetValue<int>());
-        Assert.Equal("InvalidRequest", error["error"]!["data"]!["kind"]!.GetValue<string>());
+        Assert.Equal("invalid_request", error["error"]!["data"]!["kind"]!.GetValue<string>());
         Assert.Equal(["kind", "message", "candidates", "projects", "command"], error["error"]!["data"]!.AsObject().Select(p => p.Key));
 
         JsonObject status = await host.RequestAsync(ProtocolMethods.Status);

@@ -19,7 +19,7 @@ public sealed class SemanticProtocolTests
         JsonObject json = JsonSerializer.SerializeToNode(data, ProtocolJsonContext.Default.SemanticErrorData)!.AsObject();
 
         Assert.Equal(["kind", "message", "candidates", "projects", "command"], json.Select(p => p.Key));
-        Assert.Equal("TargetAmbiguous", json["kind"]!.GetValue<string>());
+        Assert.Equal("target_ambiguous", json["kind"]!.GetValue<string>());
         Assert.Null(json["projects"]);
         Assert.Null(json["command"]);
         JsonObject symbolError = JsonSerializer.SerializeToNode(
@@ -28,7 +28,7 @@ public sealed class SemanticProtocolTests
         Assert.Equal(["kind", "message", "candidates", "projects", "command", "symbols"], symbolError.Select(p => p.Key));
         Assert.Equal("ambiguous_symbol", symbolError["kind"]!.GetValue<string>());
         Assert.Equal(
-            """{"kind":"MissingPrerequisites","message":"m","candidates":null,"projects":[{"path":"A/A.csproj","reason":"r"}],"command":"dotnet restore \u0022A.slnx\u0022"}""",
+            """{"kind":"missing_prerequisites","message":"m","candidates":null,"projects":[{"path":"A/A.csproj","reason":"r"}],"command":"dotnet restore \u0022A.slnx\u0022"}""",
             JsonSerializer.Serialize(new SemanticErrorData(SemanticErrorKind.MissingPrerequisites, "m", null, [new ProjectIssue("A/A.csproj", "r")], "dotnet restore \"A.slnx\""), ProtocolJsonContext.Default.SemanticErrorData));
     }
 
@@ -37,9 +37,9 @@ public sealed class SemanticProtocolTests
     {
         Assert.Equal(
             [
-                "TargetAmbiguous", "NoTarget", "PermissionDenied", "MissingPrerequisites", "LoadFailed", "PartialLoad", "InvalidRequest", "ambiguous_symbol", "symbol_not_found", "ambiguous_file",
+                "target_ambiguous", "no_target", "permission_denied", "missing_prerequisites", "load_failed", "partial_load", "invalid_request", "ambiguous_symbol", "symbol_not_found", "ambiguous_file",
                 "stale_edit", "unverified", "invalid_identifier", "rename_conflict", "new_errors", "outside_workspace", "generated_document",
-                "linked_document_conflict", "edit_too_large", "write_failed", "content_changed", "nothing_to_undo", "read_only_file",
+                "linked_document_conflict", "edit_too_large", "write_failed", "content_changed", "nothing_to_undo", "read_only_file", "timeout", "cancelled",
             ],
             Enum.GetValues<SemanticErrorKind>().Select(k => JsonSerializer.Serialize(k, ProtocolJsonContext.Default.Options).Trim('"')));
     }

@@ -1,6 +1,7 @@
 // Mirrors SharpClaw.Protocol/Semantic/Navigation.cs (navigate, bulk navigate, symbols).
 import { z } from 'zod';
-import { ExcludedAnalyzersSchema } from './semantic';
+import { Bounds, boundedParam, navigateActions, pagingParams } from './paramRules';
+import { ExcludedAnalyzersSchema, hostErrorKinds } from './semantic';
 import { answeredBy, flavours, ResolvedSymbolSchema, resolvedFile, selectorParams, SourceLocationSchema, workspaceParams } from './symbols';
 
 export const NavigateLocationSchema = z.object({
@@ -69,7 +70,7 @@ export const NavigateResultSchema = z.object({
   ...flavours,
 });
 
-export const BulkNavigateErrorSchema = z.object({ code: z.string(), message: z.string(), candidates: z.array(z.string()).nullable() });
+export const BulkNavigateErrorSchema = z.object({ code: z.enum(hostErrorKinds), message: z.string(), candidates: z.array(z.string()).nullable() });
 
 export const BulkNavigateSectionSchema = z.object({
   index: z.number().int(),
@@ -107,16 +108,11 @@ export const SymbolsResultSchema = z.object({
   ...resolvedFile,
 });
 
-const paging = {
-  offset: z.number().int().nullable().optional(),
-  limit: z.number().int().nullable().optional(),
-};
-
 export const NavigateParamsSchema = z.object({
   ...selectorParams,
-  action: z.string().nullable().optional(),
+  action: z.enum(navigateActions).nullable().optional(),
   context: z.boolean().nullable().optional(),
-  ...paging,
+  ...pagingParams,
 });
 
 export const BulkNavigateParamsSchema = z.object({
@@ -124,18 +120,20 @@ export const BulkNavigateParamsSchema = z.object({
   queries: z
     .array(
       z.object({
-        action: z.string().nullable().optional(),
+        action: z.enum(navigateActions).nullable().optional(),
         name: z.string().nullable().optional(),
         path: z.string().nullable().optional(),
         line: z.number().int().nullable().optional(),
         character: z.number().int().nullable().optional(),
       }),
     )
+    .min(Bounds.bulkQueries.minimum)
+    .max(Bounds.bulkQueries.maximum)
     .nullable()
     .optional(),
   context: z.boolean().nullable().optional(),
-  ...paging,
-  timeoutSeconds: z.number().int().nullable().optional(),
+  ...pagingParams,
+  timeoutSeconds: boundedParam(Bounds.bulkTimeoutSeconds),
 });
 
 export const SymbolsParamsSchema = z.object({
@@ -143,7 +141,7 @@ export const SymbolsParamsSchema = z.object({
   path: z.string().nullable().optional(),
   query: z.string().nullable().optional(),
   project: z.string().nullable().optional(),
-  ...paging,
+  ...pagingParams,
 });
 
 export type NavigateLocation = z.infer<typeof NavigateLocationSchema>;

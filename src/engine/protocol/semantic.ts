@@ -128,8 +128,18 @@ export const SymbolCandidateSchema = z.object({
   text: z.string(),
 });
 
-/** The host's symbol and edit error kinds: already the bridge spec's snake_case codes, so they pass through unchanged. */
-export const hostSnakeCaseErrorKinds = [
+/**
+ * The host's error kinds (SharpClaw.Protocol's SemanticErrorKind): one snake_case set, the agent-facing codes
+ * themselves, so they pass through unchanged. The drift test checks the list against the host's enum.
+ */
+export const hostErrorKinds = [
+  'target_ambiguous',
+  'no_target',
+  'permission_denied',
+  'missing_prerequisites',
+  'load_failed',
+  'partial_load',
+  'invalid_request',
   'ambiguous_symbol',
   'symbol_not_found',
   'ambiguous_file',
@@ -146,19 +156,15 @@ export const hostSnakeCaseErrorKinds = [
   'content_changed',
   'nothing_to_undo',
   'read_only_file',
+  /** Bulk navigate sections only. */
+  'timeout',
+  'cancelled',
 ] as const;
+export type HostErrorKind = (typeof hostErrorKinds)[number];
 
+/** `error.data` of the host's typed errors (JSON-RPC code -32001): the one schema, checked when an error arrives. */
 export const SemanticErrorDataSchema = z.object({
-  kind: z.enum([
-    'TargetAmbiguous',
-    'NoTarget',
-    'PermissionDenied',
-    'MissingPrerequisites',
-    'LoadFailed',
-    'PartialLoad',
-    'InvalidRequest',
-    ...hostSnakeCaseErrorKinds,
-  ]),
+  kind: z.enum(hostErrorKinds),
   message: z.string(),
   candidates: z.array(z.string()).nullable(),
   projects: z.array(ProjectIssueSchema).nullable(),

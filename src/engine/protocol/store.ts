@@ -1,11 +1,7 @@
 // Mirrors SharpClaw.Protocol/Store/SearchRequests.cs: symbol_search and workspace_search, answered
 // from the host's syntax-only store (no MSBuild, no authorization).
 import { z } from 'zod';
-
-const paging = {
-  offset: z.number().int().nullable().optional(),
-  limit: z.number().int().nullable().optional(),
-};
+import { pagingParams as paging } from './paramRules';
 
 export const SymbolSearchParamsSchema = z.object({
   workspace: z.string().nullable().optional(),

@@ -1,5 +1,6 @@
 // Mirrors SharpClaw.Protocol/Semantic/SymbolQueries.cs (symbol resolve, references, hierarchy).
 import { z } from 'zod';
+import { Bounds, boundedParam, diagnosticSeverities, pagingParams } from './paramRules';
 import { ExcludedAnalyzersSchema, workspaceParams } from './semantic';
 
 export const SourceLocationSchema = z.object({
@@ -103,20 +104,19 @@ export const selectorParams = {
 export const SymbolResolveParamsSchema = z.object(selectorParams);
 export const FindReferencesParamsSchema = z.object({
   ...selectorParams,
-  offset: z.number().int().nullable().optional(),
-  limit: z.number().int().nullable().optional(),
+  ...pagingParams,
   context: z.boolean().nullable().optional(),
 });
-export const TypeHierarchyParamsSchema = z.object({ ...selectorParams, limit: z.number().int().nullable().optional() });
+export const TypeHierarchyParamsSchema = z.object({ ...selectorParams, limit: pagingParams.limit });
 export const DiagnosticsParamsSchema = z.object({
   ...workspaceParams,
   project: z.string().nullable().optional(),
   path: z.string().nullable().optional(),
-  severity: z.string().nullable().optional(),
+  severity: z.enum(diagnosticSeverities).nullable().optional(),
   ids: z.array(z.string()).nullable().optional(),
   summary: z.boolean().nullable().optional(),
-  offset: z.number().int().nullable().optional(),
-  limit: z.number().int().nullable().optional(),
+  offset: pagingParams.offset,
+  limit: boundedParam(Bounds.diagnosticsLimit),
 });
 
 export const DiagnosticItemSchema = z.object({

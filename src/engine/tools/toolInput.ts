@@ -5,9 +5,15 @@
 import { z } from 'zod';
 import type { AnyToolDefinition } from './toolDefinition';
 import { ToolError } from '../errors';
+import { type Bound, Bounds, boundedInteger, rangeOf } from '../protocol/paramRules';
 
-/** The largest integer the host reads (a C# int); every numeric tool argument is bounded by it. */
-export const maxHostInteger = 2_147_483_647;
+/** offset and limit of a paged tool, with the host's bounds (protocol/paramRules.ts) and the defaults it applies. */
+export function pagingArguments(items: string, limit: Bound = Bounds.pageLimit, offsetNote = '') {
+  return {
+    offset: boundedInteger(Bounds.pageOffset).optional().describe(`Skip this many ${items}${offsetNote} (paging). Default ${Bounds.pageOffset.default}.`),
+    limit: boundedInteger(limit).optional().describe(`At most this many ${items} (${rangeOf(limit)}). Default ${limit.default}.`),
+  };
+}
 
 /** Deepest nesting of a tool input (objects and arrays); the host refuses deeper messages too. */
 export const maxInputDepth = 32;

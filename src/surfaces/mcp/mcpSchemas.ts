@@ -10,7 +10,7 @@
 //           protocol's (src/engine/protocol), which the server still checks.
 import { inputJsonSchema, outputJsonSchema } from '../../engine/tools/manifest';
 import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
-import { maxHostInteger } from '../../engine/tools/toolInput';
+import { maxHostInteger } from '../../engine/protocol/paramRules';
 
 type JsonSchema = Record<string, unknown>;
 

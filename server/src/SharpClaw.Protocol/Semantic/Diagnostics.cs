@@ -9,7 +9,8 @@ public sealed record DiagnosticsParams : WorkspaceRequestParams
     /// <summary>Exact workspace-relative file, a unique whole-segment suffix, or a glob (<c>*</c>, <c>**</c>, <c>?</c>, <c>{A,B}</c>).</summary>
     public string? Path { get; init; }
 
-    /// <summary>Minimum severity: error, warning (default: errors and warnings), information, hint.</summary>
+    /// <summary>Minimum severity, one of <see cref="DiagnosticSeverities"/>; absent: warning (errors and warnings).</summary>
+    [OneOf<DiagnosticSeverities>]
     public string? Severity { get; init; }
 
     /// <summary>Diagnostic codes (case-insensitive), applied before severity.</summary>
@@ -18,10 +19,12 @@ public sealed record DiagnosticsParams : WorkspaceRequestParams
     /// <summary>One line per code instead of one per diagnostic.</summary>
     public bool? Summary { get; init; }
 
-    /// <summary>Skip this many diagnostics (or summary lines); ≥ 0.</summary>
+    /// <summary>Skip this many diagnostics (or summary lines).</summary>
+    [PageOffset]
     public int? Offset { get; init; }
 
-    /// <summary>At most this many diagnostics (or summary lines); 1–250, default 50.</summary>
+    /// <summary>At most this many diagnostics (or summary lines): more than other lists, since a line is short.</summary>
+    [Bounds(1, 250, Default = 50)]
     public int? Limit { get; init; }
 }
 

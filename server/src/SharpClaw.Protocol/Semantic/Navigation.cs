@@ -6,16 +6,19 @@ namespace SharpClaw.Protocol.Semantic;
 /// </summary>
 public sealed record NavigateParams : SymbolSelectorParams
 {
-    /// <summary>definition, type_definition, implementation, references, reads, writes, callers, callees, supertypes, subtypes, hover, source, members, impact.</summary>
+    /// <summary>One of <see cref="NavigateActions"/>.</summary>
+    [OneOf<NavigateActions>]
     public string? Action { get; init; }
 
     /// <summary>Show each position on its own line with its trimmed source line.</summary>
     public bool? Context { get; init; }
 
-    /// <summary>Skip this many results of the filtered list (≥ 0, default 0).</summary>
+    /// <summary>Skip this many results of the filtered list.</summary>
+    [PageOffset]
     public int? Offset { get; init; }
 
-    /// <summary>At most this many results (1–200, default 50).</summary>
+    /// <summary>At most this many results.</summary>
+    [PageLimit]
     public int? Limit { get; init; }
 }
 
@@ -119,6 +122,8 @@ public sealed record NavigateResult(
 /// <summary>One query of <c>sharpclaw/bulkNavigate</c>.</summary>
 public sealed record BulkNavigateQuery
 {
+    /// <summary>One of <see cref="NavigateActions"/>; a bad one fails only this query's section.</summary>
+    [OneOf<NavigateActions>]
     public string? Action { get; init; }
 
     /// <summary>Symbol name (like <c>name</c> of navigate).</summary>
@@ -132,26 +137,31 @@ public sealed record BulkNavigateQuery
     public int? Character { get; init; }
 }
 
-/// <summary>Params of <c>sharpclaw/bulkNavigate</c>: 1–16 queries; context, offset and limit apply to each.</summary>
+/// <summary>Params of <c>sharpclaw/bulkNavigate</c>: the queries; context, offset and limit apply to each.</summary>
 public sealed record BulkNavigateParams : WorkspaceRequestParams
 {
+    /// <summary>The queries, run concurrently on one snapshot.</summary>
+    [Bounds(1, 16)]
     public IReadOnlyList<BulkNavigateQuery>? Queries { get; init; }
 
     public bool? Context { get; init; }
 
+    [PageOffset]
     public int? Offset { get; init; }
 
+    [PageLimit]
     public int? Limit { get; init; }
 
-    /// <summary>Overall time budget in seconds (1–600, default 120); unfinished queries report timeout.</summary>
+    /// <summary>Overall time budget in seconds; unfinished queries report timeout.</summary>
+    [Bounds(1, 600, Default = 120)]
     public int? TimeoutSeconds { get; init; }
 }
 
 /// <summary>A failed bulk query.</summary>
-/// <param name="Code">ambiguous_symbol, symbol_not_found, ambiguous_file, InvalidRequest, ..., or timeout.</param>
+/// <param name="Code">The error kind: ambiguous_symbol, symbol_not_found, ambiguous_file, invalid_request, ..., timeout or cancelled.</param>
 /// <param name="Message">What happened.</param>
 /// <param name="Candidates">Names or paths to send back, one per line.</param>
-public sealed record BulkNavigateError(string Code, string Message, IReadOnlyList<string>? Candidates);
+public sealed record BulkNavigateError(SemanticErrorKind Code, string Message, IReadOnlyList<string>? Candidates);
 
 /// <summary>One section of a bulk result, in request order.</summary>
 /// <param name="Index">One-based position of the query.</param>
@@ -178,9 +188,10 @@ public sealed record SymbolsParams : WorkspaceRequestParams
     /// <summary>Only this project (name or path).</summary>
     public string? Project { get; init; }
 
+    [PageOffset]
     public int? Offset { get; init; }
 
-    /// <summary>1–200, default 50.</summary>
+    [PageLimit]
     public int? Limit { get; init; }
 }
 

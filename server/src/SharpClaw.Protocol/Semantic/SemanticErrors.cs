@@ -3,34 +3,42 @@ using System.Text.Json.Serialization;
 namespace SharpClaw.Protocol.Semantic;
 
 /// <summary>
-/// What went wrong in a semantic request. Travels as the <c>kind</c> of <see cref="SemanticErrorData"/>
-/// (JSON-RPC error code <see cref="ProtocolErrorCodes.SemanticError"/>), spelled exactly like the member names.
+/// What went wrong in a semantic request: the one set of error kinds the host sends, each spelled in snake_case
+/// (the agent-facing code, passed through unchanged). Travels as the <c>kind</c> of <see cref="SemanticErrorData"/>
+/// (JSON-RPC error code <see cref="ProtocolErrorCodes.SemanticError"/>) and as the <c>code</c> of a failed bulk query.
 /// </summary>
 [JsonConverter(typeof(JsonStringEnumConverter<SemanticErrorKind>))]
 public enum SemanticErrorKind
 {
     /// <summary>Several top-level candidates; <c>candidates</c> lists them (workspace-relative). Pass <c>target</c>.</summary>
+    [JsonStringEnumMemberName("target_ambiguous")]
     TargetAmbiguous,
 
     /// <summary>No .sln/.slnx/.csproj at the top of the workspace; <c>candidates</c> lists nested ones, if any.</summary>
+    [JsonStringEnumMemberName("no_target")]
     NoTarget,
 
     /// <summary>Evaluation was needed and the client did not authorize it (or failed to answer).</summary>
+    [JsonStringEnumMemberName("permission_denied")]
     PermissionDenied,
 
     /// <summary>A .NET SDK or restore assets are missing; <c>command</c> names what to run, when there is one.</summary>
+    [JsonStringEnumMemberName("missing_prerequisites")]
     MissingPrerequisites,
 
     /// <summary>Nothing usable could be loaded; <c>projects</c> says why per project when known.</summary>
+    [JsonStringEnumMemberName("load_failed")]
     LoadFailed,
 
     /// <summary>
     /// Some projects failed to load. Normally a warning inside a successful result (<c>loadStatus: "partial"</c>);
     /// it is an error only where a request needs a project that failed.
     /// </summary>
+    [JsonStringEnumMemberName("partial_load")]
     PartialLoad,
 
     /// <summary>The request itself is wrong (missing workspace, target outside the workspace, ...).</summary>
+    [JsonStringEnumMemberName("invalid_request")]
     InvalidRequest,
 
     /// <summary>A symbol query matched several symbols; <c>symbols</c> (and <c>candidates</c>) list up to 20, each sendable back unchanged.</summary>
@@ -44,6 +52,7 @@ public enum SemanticErrorKind
     /// <summary>A file name or path suffix matched several workspace files; <c>candidates</c> lists up to 20 workspace-relative paths.</summary>
     [JsonStringEnumMemberName("ambiguous_file")]
     AmbiguousFile,
+
     /// <summary>A proposal expired (5 minutes), is unknown, or a file it edits / a project, props, targets, solution or .editorconfig file changed since the preview.</summary>
     [JsonStringEnumMemberName("stale_edit")]
     StaleEdit,
@@ -95,13 +104,21 @@ public enum SemanticErrorKind
     /// <summary>A file the edit would change is read-only; <c>details</c> lists the paths. Nothing was written.</summary>
     [JsonStringEnumMemberName("read_only_file")]
     ReadOnlyFile,
+
+    /// <summary>Bulk navigate sections only: the overall timeout passed before this query finished.</summary>
+    [JsonStringEnumMemberName("timeout")]
+    Timeout,
+
+    /// <summary>Bulk navigate sections only: the query was cancelled.</summary>
+    [JsonStringEnumMemberName("cancelled")]
+    Cancelled,
 }
 
 /// <summary>The <c>data</c> of every semantic JSON-RPC error (code -32001).</summary>
 /// <param name="Kind">The error kind.</param>
 /// <param name="Message">What happened and what to do about it, for a person.</param>
-/// <param name="Candidates">Workspace-relative target candidates (TargetAmbiguous, NoTarget), else null.</param>
-/// <param name="Projects">Per-project reasons (LoadFailed, PartialLoad, MissingPrerequisites), else null.</param>
+/// <param name="Candidates">Workspace-relative target candidates (target_ambiguous, no_target) or files (ambiguous_file), else null.</param>
+/// <param name="Projects">Per-project reasons (load_failed, partial_load, missing_prerequisites), else null.</param>
 /// <param name="Command">The exact command that fixes it (e.g. <c>dotnet restore "App.slnx"</c>, run in the workspace folder), else null.</param>
 public sealed record SemanticErrorData(
     SemanticErrorKind Kind,

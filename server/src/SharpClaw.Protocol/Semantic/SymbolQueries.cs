@@ -54,10 +54,12 @@ public sealed record SymbolResolveParams : SymbolSelectorParams;
 /// <summary>Params of <c>sharpclaw/findReferences</c>.</summary>
 public sealed record FindReferencesParams : SymbolSelectorParams
 {
-    /// <summary>Skip this many references (≥ 0, default 0).</summary>
+    /// <summary>Skip this many references.</summary>
+    [PageOffset]
     public int? Offset { get; init; }
 
-    /// <summary>At most this many references (1–200, default 50).</summary>
+    /// <summary>At most this many references.</summary>
+    [PageLimit]
     public int? Limit { get; init; }
 
     /// <summary>Include the trimmed source line of each location.</summary>
@@ -67,7 +69,8 @@ public sealed record FindReferencesParams : SymbolSelectorParams
 /// <summary>Params of <c>sharpclaw/typeHierarchy</c>.</summary>
 public sealed record TypeHierarchyParams : SymbolSelectorParams
 {
-    /// <summary>At most this many items per collection (1–200, default 50).</summary>
+    /// <summary>At most this many items per collection.</summary>
+    [PageLimit]
     public int? Limit { get; init; }
 }
 

@@ -22,8 +22,10 @@ public sealed record SymbolSearchParams
     /// <summary>Only declarations whose container (dotted, namespace included) ends with this (Calculator, Calc.Core.Calculator).</summary>
     public string? Container { get; init; }
 
+    [PageOffset]
     public int? Offset { get; init; }
 
+    [PageLimit]
     public int? Limit { get; init; }
 }
 
@@ -70,8 +72,10 @@ public sealed record WorkspaceSearchParams
     /// <summary>Workspace-relative globs (src/**/*.cs, **/Tests/**); a file matches when any matches. Null: every indexed file.</summary>
     public IReadOnlyList<string>? Paths { get; init; }
 
+    [PageOffset]
     public int? Offset { get; init; }
 
+    [PageLimit]
     public int? Limit { get; init; }
 }
 

@@ -15,7 +15,7 @@ namespace SharpClaw.Server.Hosting;
 /// <see cref="SemanticException"/> becomes its JSON-RPC error (code -32001 with the documented data).
 /// An argument the host cannot read (a number beyond a C# int, a wrong type) becomes a typed
 /// InvalidRequest naming the argument, never a raw .NET message. Every request is admitted through
-/// the <see cref="RequestGate"/> by its <see cref="HandlerTable"/> effect, so edit, undo and redo never
+/// the <see cref="RequestGate"/> by its <see cref="HandlerTable"/> scheduling, so edit, undo and redo never
 /// overlap a reader or each other. Handlers stay free of all of it.
 /// </summary>
 internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLifecycle lifecycle, HostLog log)
@@ -52,7 +52,7 @@ internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLif
         IDisposable admission;
         try
         {
-            admission = await this.Gate.EnterAsync(HandlerTable.EffectOf(method), cancellationToken).ConfigureAwait(false);
+            admission = await this.Gate.EnterAsync(HandlerTable.SchedulingOf(method), cancellationToken).ConfigureAwait(false);
         }
         catch (OperationCanceledException)
         {

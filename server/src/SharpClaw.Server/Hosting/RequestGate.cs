@@ -1,8 +1,10 @@
+using SharpClaw.Protocol;
+
 namespace SharpClaw.Server.Hosting;
 
 /// <summary>
-/// Admits requests by their <see cref="RequestEffect"/>: any number of readers together, one mutating
-/// request alone. First come, first served: a reader that arrives after a waiting mutating request
+/// Admits requests by their <see cref="RequestScheduling"/>: any number of shared (reading) requests together,
+/// one exclusive (mutating) request alone. First come, first served: a reader that arrives after a waiting mutating request
 /// waits behind it, so a stream of reads cannot starve an edit. Lifecycle, document-sync and
 /// outside-the-solution requests pass straight through.
 /// </summary>
@@ -37,15 +39,15 @@ public sealed class RequestGate
         }
     }
 
-    /// <summary>Waits until a request with <paramref name="effect"/> may run; dispose the result when it finished.</summary>
-    public Task<IDisposable> EnterAsync(RequestEffect effect, CancellationToken cancellationToken)
+    /// <summary>Waits until a request scheduled as <paramref name="scheduling"/> may run; dispose the result when it finished.</summary>
+    public Task<IDisposable> EnterAsync(RequestScheduling scheduling, CancellationToken cancellationToken)
     {
-        if (effect is RequestEffect.Lifecycle or RequestEffect.DocumentSync or RequestEffect.OutsideSolution)
+        if (scheduling is RequestScheduling.Lifecycle or RequestScheduling.DocumentSync or RequestScheduling.OutsideSolution)
         {
             return Task.FromResult<IDisposable>(Released.Instance);
         }
 
-        bool mutating = effect == RequestEffect.Mutating;
+        bool mutating = scheduling == RequestScheduling.Exclusive;
         lock (this.sync)
         {
             if (this.queue.Count == 0 && this.CanEnter(mutating))

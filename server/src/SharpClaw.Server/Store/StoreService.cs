@@ -16,9 +16,6 @@ namespace SharpClaw.Server.Store;
 /// </summary>
 public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, string? stateRoot = null) : IDisposable
 {
-    public const int DefaultLimit = 50;
-    public const int MaxLimit = 200;
-
     /// <summary>Characters of source a refresh must parse before its garbage is worth a full collection (<see cref="ReleaseParseGarbage"/>).</summary>
     private const long BulkParseChars = 4 * 1024 * 1024;
 
@@ -31,7 +28,8 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
     {
         string workspace = ValidWorkspace(parameters.Workspace);
         string query = Required(parameters.Query, "query");
-        (int offset, int limit) = Paging(parameters.Offset, parameters.Limit);
+        int offset = ParamCheck.Bounded<SymbolSearchParams>(nameof(SymbolSearchParams.Offset), parameters.Offset);
+        int limit = ParamCheck.Bounded<SymbolSearchParams>(nameof(SymbolSearchParams.Limit), parameters.Limit);
         string? kind = string.IsNullOrWhiteSpace(parameters.Kind) ? null : parameters.Kind.Trim().ToLowerInvariant();
         string? container = string.IsNullOrWhiteSpace(parameters.Container) ? null : parameters.Container.Trim();
         return this.RunAsync(workspace, cancellationToken, (database, image, counts) =>
@@ -56,7 +54,8 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
             throw SemanticException.InvalidRequest("'query' matches within one line: it cannot contain a line break.");
         }
 
-        (int offset, int limit) = Paging(parameters.Offset, parameters.Limit);
+        int offset = ParamCheck.Bounded<WorkspaceSearchParams>(nameof(WorkspaceSearchParams.Offset), parameters.Offset);
+        int limit = ParamCheck.Bounded<WorkspaceSearchParams>(nameof(WorkspaceSearchParams.Limit), parameters.Limit);
         return this.RunAsync(workspace, cancellationToken, (database, image, counts) =>
         {
             (List<WorkspaceSearchMatch> page, int total, int files) = TextSearch.Find(database, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, offset, limit, cancellationToken);
@@ -188,21 +187,6 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
 
     private static string Required(string? value, string name) =>
         string.IsNullOrWhiteSpace(value) ? throw SemanticException.InvalidRequest($"'{name}' is required.") : value.Trim();
-
-    private static (int Offset, int Limit) Paging(int? offset, int? limit)
-    {
-        if (offset is < 0)
-        {
-            throw SemanticException.InvalidRequest("'offset' must be 0 or more.");
-        }
-
-        if (limit is < 1 or > MaxLimit)
-        {
-            throw SemanticException.InvalidRequest($"'limit' must be between 1 and {MaxLimit}.");
-        }
-
-        return (offset ?? 0, limit ?? DefaultLimit);
-    }
 
     private sealed class WorkspaceStore(string workspace) : IDisposable
     {

@@ -2,7 +2,7 @@
 // previews (proposal ids) and validated writes. Writing needs FileSystemWrite permission, which the
 // host asks for through the client's permission policy (kind `write`); no argument can grant it.
 import { z } from 'zod';
-import { maxHostInteger } from '../toolInput';
+import { maxHostInteger } from '../../protocol/paramRules';
 import type { EditResult } from '../../protocol/edits';
 import { Methods } from '../../protocol/methods';
 import { hostTool } from '../hostTool';

@@ -1,28 +1,12 @@
 // csharp_navigate, csharp_bulk_navigate, csharp_symbols: the bridge tools' read actions, answered
 // by the Roslyn host from the compiler, in compact text.
 import { z } from 'zod';
-import { maxHostInteger } from '../toolInput';
+import { pagingArguments } from '../toolInput';
 import { Methods, type ParamsOf } from '../../protocol/methods';
+import { Bounds, maxHostInteger, navigateActions } from '../../protocol/paramRules';
 import { hostTool } from '../hostTool';
 import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
 import { renderBulkNavigate, renderNavigate, renderSymbols } from './renderNavigation';
-
-export const navigateActions = [
-  'definition',
-  'type_definition',
-  'implementation',
-  'references',
-  'reads',
-  'writes',
-  'callers',
-  'callees',
-  'supertypes',
-  'subtypes',
-  'hover',
-  'source',
-  'members',
-  'impact',
-] as const;
 
 const loadNote = 'The first call loads the solution with MSBuild, which needs the user\'s approval.';
 
@@ -43,8 +27,7 @@ const target = {
 
 const options = {
   context: z.boolean().optional().describe('Show each position on its own line with its trimmed source line.'),
-  offset: z.number().int().min(0).max(maxHostInteger).optional().describe('Skip this many results of the filtered list (paging). Default 0.'),
-  limit: z.number().int().min(1).max(200).optional().describe('At most this many results (1–200). Default 50.'),
+  ...pagingArguments('results', Bounds.pageLimit, ' of the filtered list'),
 };
 
 const needsTarget = (input: { symbol?: string | undefined; file?: string | undefined; line?: number | undefined }) => input.symbol !== undefined || (input.file !== undefined && input.line !== undefined);
@@ -74,7 +57,7 @@ export const navigateTool = hostTool({
   displayName: 'Navigate C#',
   referenceName: 'csharpNavigate',
   userDescription: 'Definitions, references, reads/writes, callers/callees, hierarchy, hover, source, members and impact of a C# symbol.',
-  modelDescription: `Navigate C# code with the compiler: one action on a symbol given by name (symbol: Calculator.Add, Calculator.Add(int, int), Box.Box(int)) or by file, line and character (one-based). Actions: definition, type_definition, implementation, references, reads, writes, callers, callees, supertypes, subtypes, hover, source, members, impact. Locations come one line per file (src/A.cs 12:9 40:17); related symbols as "path:line:char kind Name" with indented "calls" call sites, and every name can be sent back as symbol. Lists are paged with offset and limit (default 50) and end with a truncated: line when cut. Errors: ambiguous_symbol / symbol_not_found list candidates; ambiguous_file lists the files a file name matches. ${loadNote}`,
+  modelDescription: `Navigate C# code with the compiler: one action on a symbol given by name (symbol: Calculator.Add, Calculator.Add(int, int), Box.Box(int)) or by file, line and character (one-based). Actions: ${navigateActions.join(', ')}. Locations come one line per file (src/A.cs 12:9 40:17); related symbols as "path:line:char kind Name" with indented "calls" call sites, and every name can be sent back as symbol. Lists are paged with offset and limit (default ${Bounds.pageLimit.default}) and end with a truncated: line when cut. Errors: ambiguous_symbol / symbol_not_found list candidates; ambiguous_file lists the files a file name matches. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'navigation'],
   input: NavigateInputSchema,
   effects: 'read',
@@ -88,7 +71,11 @@ const QuerySchema = z
   .refine(needsTarget, { message: targetMessage });
 
 export const BulkNavigateInputSchema = z.strictObject({
-  queries: z.array(QuerySchema).min(1).max(16).describe('1 to 16 navigate queries, each { action, symbol } or { action, file, line, character }. May be sent as a JSON string.'),
+  queries: z
+    .array(QuerySchema)
+    .min(Bounds.bulkQueries.minimum)
+    .max(Bounds.bulkQueries.maximum)
+    .describe(`${Bounds.bulkQueries.minimum} to ${Bounds.bulkQueries.maximum} navigate queries, each { action, symbol } or { action, file, line, character }. May be sent as a JSON string.`),
   ...options,
   ...workspaceSelection,
 });
@@ -107,8 +94,8 @@ export const bulkNavigateTool = hostTool({
   name: 'csharp_bulk_navigate',
   displayName: 'Navigate C# (bulk)',
   referenceName: 'csharpBulkNavigate',
-  userDescription: 'Up to 16 C# navigate queries in one call, answered concurrently.',
-  modelDescription: `Run 1 to 16 independent csharp_navigate queries concurrently in one call: queries is a list of { action, symbol } or { action, file, line, character }; context, offset and limit apply to every query. The answer has one section per query in request order, headed "## N action target". A failing query (ambiguous_symbol, symbol_not_found, ambiguous_file, ...) shows its error line in its own section and the others still run; on timeout, finished sections stay and the rest say timeout. ${loadNote}`,
+  userDescription: `Up to ${Bounds.bulkQueries.maximum} C# navigate queries in one call, answered concurrently.`,
+  modelDescription: `Run ${Bounds.bulkQueries.minimum} to ${Bounds.bulkQueries.maximum} independent csharp_navigate queries concurrently in one call: queries is a list of { action, symbol } or { action, file, line, character }; context, offset and limit apply to every query. The answer has one section per query in request order, headed "## N action target". A failing query (ambiguous_symbol, symbol_not_found, ambiguous_file, ...) shows its error line in its own section and the others still run; on timeout, finished sections stay and the rest say timeout. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'navigation'],
   input: BulkNavigateInputSchema,
   effects: 'read',
@@ -134,7 +121,7 @@ export const symbolsTool = hostTool({
   displayName: 'C# symbols',
   referenceName: 'csharpSymbols',
   userDescription: 'The declarations of a C# file, or the workspace symbols matching a name.',
-  modelDescription: `List C# symbols. With file: its declarations as "line:char-endLine:endChar kind Name" (5:18-9:2), indented under their container. With query: workspace symbols as "path:line:char kind Name", best name matches first (exact, prefix, substring, camel humps), then by file and position. Names can be sent to csharp_navigate unchanged. Paged with offset and limit (default 50) and a final truncated: line. ${loadNote}`,
+  modelDescription: `List C# symbols. With file: its declarations as "line:char-endLine:endChar kind Name" (5:18-9:2), indented under their container. With query: workspace symbols as "path:line:char kind Name", best name matches first (exact, prefix, substring, camel humps), then by file and position. Names can be sent to csharp_navigate unchanged. Paged with offset and limit (default ${Bounds.pageLimit.default}) and a final truncated: line. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'symbols'],
   input: SymbolsInputSchema,
   effects: 'read',

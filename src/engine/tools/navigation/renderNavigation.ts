@@ -3,7 +3,7 @@
 // call sites, fixed order, a final truncated: line when a page leaves results out.
 import type { BulkNavigateResult, NavigateLocation, NavigateResult, RelatedSymbol, SourcePart, SymbolsResult } from '../../protocol/navigation';
 import { linesWithinBudget, resultLinesBudget } from '../answerBudget';
-import { ToolError, type ToolErrorCode } from '../../errors';
+import { ToolError } from '../../errors';
 import { answeredBy, renderLocationLines, resolvedFileLines } from '../symbols/renderSymbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 
@@ -177,7 +177,7 @@ export function renderBulkNavigate(result: BulkNavigateResult): string {
     const text = section.result
       ? renderNavigate(section.result, false)
       : section.error
-        ? new ToolError(section.error.code as ToolErrorCode, section.error.message, section.error.candidates?.length ? { candidates: section.error.candidates } : {}).render()
+        ? new ToolError(section.error.code, section.error.message, section.error.candidates?.length ? { candidates: section.error.candidates } : {}).render()
         : undefined;
     if (text === undefined) continue;
     const size = Buffer.byteLength(text) + 1;

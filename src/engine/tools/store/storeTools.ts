@@ -4,13 +4,11 @@
 import { z } from 'zod';
 import { Methods } from '../../protocol/methods';
 import { hostTool } from '../hostTool';
-import { maxHostInteger } from '../toolInput';
+import { pagingArguments } from '../toolInput';
+import { Bounds } from '../../protocol/paramRules';
 import { renderSymbolSearch, renderWorkspaceSearch } from './renderStore';
 
-const paging = {
-  offset: z.number().int().min(0).max(maxHostInteger).optional().describe('Skip this many results (paging). Default 0.'),
-  limit: z.number().int().min(1).max(200).optional().describe('At most this many results (1–200). Default 50.'),
-};
+const paging = pagingArguments('results');
 
 const noLoad = 'Syntax only: no MSBuild load, no approval needed; every answer says so in its first line.';
 
@@ -29,7 +27,7 @@ export const symbolSearchTool = hostTool({
   displayName: 'Search C# declarations',
   referenceName: 'csharpSymbolSearch',
   userDescription: 'Find C# declarations by name from the parsed files, without loading the solution.',
-  modelDescription: `Find C# declarations by name in the workspace's files (honouring .gitignore, without bin/obj): exact, prefix, camel humps, substring, best first; filter by kind and container. Lines are "path:line:char kind Name", and each Name can go to csharp_navigate as symbol. Paged with offset and limit (default 50). ${noLoad}`,
+  modelDescription: `Find C# declarations by name in the workspace's files (honouring .gitignore, without bin/obj): exact, prefix, camel humps, substring, best first; filter by kind and container. Lines are "path:line:char kind Name", and each Name can go to csharp_navigate as symbol. Paged with offset and limit (default ${Bounds.pageLimit.default}). ${noLoad}`,
   tags: ['csharp', 'search', 'symbols'],
   input: SymbolSearchInputSchema,
   effects: 'read',
@@ -52,7 +50,7 @@ export const workspaceSearchTool = hostTool({
   displayName: 'Search C# text',
   referenceName: 'csharpWorkspaceSearch',
   userDescription: 'Find text or a regular expression in the workspace\'s C# files, without loading the solution.',
-  modelDescription: `Search the text of the workspace's C# files (honouring .gitignore, without bin/obj) for a string or a regular expression, optionally only in files matching path globs. Lines are "path:line:char text" (the matching line, trimmed), by path then line. Paged with offset and limit (default 50). ${noLoad}`,
+  modelDescription: `Search the text of the workspace's C# files (honouring .gitignore, without bin/obj) for a string or a regular expression, optionally only in files matching path globs. Lines are "path:line:char text" (the matching line, trimmed), by path then line. Paged with offset and limit (default ${Bounds.pageLimit.default}). ${noLoad}`,
   tags: ['csharp', 'search'],
   input: WorkspaceSearchInputSchema,
   effects: 'read',

@@ -1,7 +1,8 @@
 // csharp_diagnostics: compiler and SDK-analyzer diagnostics, filtered and paged, in the
 // bridge tools' compact format.
 import { z } from 'zod';
-import { maxHostInteger } from '../toolInput';
+import { pagingArguments } from '../toolInput';
+import { Bounds, diagnosticSeverities, rangeOf } from '../../protocol/paramRules';
 import { loadDiagnosticsDefaultSeverity } from '../../config/diagnosticsSettings';
 import { Methods } from '../../protocol/methods';
 import type { DiagnosticsResult } from '../../protocol/symbols';
@@ -62,11 +63,10 @@ export const DiagnosticsInputSchema = z
     project: z.string().min(1).optional().describe('Only this project (name or workspace-relative path).'),
     file: z.string().min(1).max(1024).optional().describe('A file (workspace-relative path or unique suffix such as Calculator.cs) or a glob such as src/**/*.cs; braces list alternatives: src/{A,B}.cs. Default: every C# file.'),
     path: z.string().min(1).max(1024).optional().describe('Alias of file.'),
-    severity: z.enum(['error', 'warning', 'information', 'hint']).optional().describe('Lowest severity to report. Default warning (errors and warnings), unless the workspace settings file (.sharpclaw/settings.jsonc, diagnostics.defaultSeverity) sets another.'),
+    severity: z.enum(diagnosticSeverities).optional().describe('Lowest severity to report. Default warning (errors and warnings), unless the workspace settings file (.sharpclaw/settings.jsonc, diagnostics.defaultSeverity) sets another.'),
     ids: z.array(z.string().min(1)).min(1).optional().describe('Only these diagnostic codes, case-insensitive, applied before severity, e.g. ["CS0246", "IDE0005"].'),
     summary: z.boolean().optional().describe('One line per code (count, severity, one example) instead of one per diagnostic.'),
-    offset: z.number().int().min(0).max(maxHostInteger).optional().describe('Skip this many results (paging). Default 0.'),
-    limit: z.number().int().min(1).max(250).optional().describe('At most this many results (1–250). Default 50.'),
+    ...pagingArguments('results', Bounds.diagnosticsLimit),
     ...workspaceSelection,
   })
   .refine((input) => input.path === undefined || input.file === undefined || input.path === input.file, { message: 'Give file or path, not both.' });
@@ -78,7 +78,7 @@ export const diagnosticsTool = hostTool({
   referenceName: 'csharpDiagnostics',
   userDescription: 'Compiler and SDK analyzer errors and warnings, by file, project, code or severity.',
   modelDescription:
-    'Get C# compiler diagnostics plus those of the .NET SDK analyzers and generators, without building: for the workspace, a project, a file or a glob as file (src/**/*.cs, src/{A,B}.cs). severity defaults to warning (errors and warnings); ids filters codes (case-insensitive, before severity); summary gives one line per code. Sorted by file, line and character, with a totals line; limit 1–250 (default 50) with a truncated: line and next offset. Files outside every project are listed as incomplete:. The first call loads the solution with MSBuild, which needs the user\'s approval.',
+    `Get C# compiler diagnostics plus those of the .NET SDK analyzers and generators, without building: for the workspace, a project, a file or a glob as file (src/**/*.cs, src/{A,B}.cs). severity defaults to warning (errors and warnings); ids filters codes (case-insensitive, before severity); summary gives one line per code. Sorted by file, line and character, with a totals line; limit ${rangeOf(Bounds.diagnosticsLimit)} (default ${Bounds.diagnosticsLimit.default}) with a truncated: line and next offset. Files outside every project are listed as incomplete:. The first call loads the solution with MSBuild, which needs the user's approval.`,
   tags: ['csharp', 'roslyn', 'diagnostics'],
   input: DiagnosticsInputSchema,
   effects: 'read',

@@ -1,7 +1,7 @@
 // The selector every symbol tool shares: an exact name (with optional disambiguators) or a
 // declaration position. The host resolves it; these are only the agent-facing argument rules.
 import { z } from 'zod';
-import { maxHostInteger } from '../toolInput';
+import { maxHostInteger } from '../../protocol/paramRules';
 
 export const workspaceSelection = {
   target: z.string().min(1).optional().describe('Workspace-relative .sln, .slnx or .csproj. Default: the one top-level solution, else project.'),

@@ -1,8 +1,9 @@
 // csharp_symbol_resolve, csharp_find_references, csharp_type_hierarchy: exact compiler answers
 // from the Roslyn host, addressed by name or by position.
 import { z } from 'zod';
-import { maxHostInteger } from '../toolInput';
+import { pagingArguments } from '../toolInput';
 import { Methods } from '../../protocol/methods';
+import { Bounds, rangeOf } from '../../protocol/paramRules';
 import { hostTool } from '../hostTool';
 import { renderFindReferences, renderSymbolResolve, renderTypeHierarchy } from './renderSymbols';
 import { requireNameOrPosition, symbolSelection, workspaceSelection } from './symbolSelector';
@@ -27,8 +28,7 @@ export const symbolResolveTool = hostTool({
 const ReferencesInputSchema = requireNameOrPosition(
   z.strictObject({
     ...symbolSelection,
-    offset: z.number().int().min(0).max(maxHostInteger).optional().describe('Skip this many references (paging). Default 0.'),
-    limit: z.number().int().min(1).max(200).optional().describe('At most this many references (1–200). Default 50.'),
+    ...pagingArguments('references'),
     context: z.boolean().optional().describe('Show each reference with its trimmed source line.'),
     ...workspaceSelection,
   }),
@@ -38,7 +38,7 @@ export const findReferencesTool = hostTool({
   displayName: 'Find C# references',
   referenceName: 'csharpFindReferences',
   userDescription: 'Every reference to a C# symbol, by compiler identity, across projects.',
-  modelDescription: `Find every reference to a C# symbol by compiler identity across all projects (not text search), selected by name or position like csharp_symbol_resolve. Paged with offset and limit (1–200, default 50); a final truncated: line gives the total and the next offset. Source-generated occurrences are left out and counted. ${loadNote}`,
+  modelDescription: `Find every reference to a C# symbol by compiler identity across all projects (not text search), selected by name or position like csharp_symbol_resolve. Paged with offset and limit (${rangeOf(Bounds.pageLimit)}, default ${Bounds.pageLimit.default}); a final truncated: line gives the total and the next offset. Source-generated occurrences are left out and counted. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'references'],
   input: ReferencesInputSchema,
   effects: 'read',
@@ -50,7 +50,7 @@ export const findReferencesTool = hostTool({
 const HierarchyInputSchema = requireNameOrPosition(
   z.strictObject({
     ...symbolSelection,
-    limit: z.number().int().min(1).max(200).optional().describe('At most this many items per relationship. Default 50.'),
+    limit: pagingArguments('items per relationship').limit,
     ...workspaceSelection,
   }),
 );

@@ -22,24 +22,15 @@ public delegate Task<BulkNavigateSection> BulkNavigateQueryHook(int index, Func<
 /// <param name="queryHook">Wraps each query (tests only); null runs them as they are.</param>
 public sealed class BulkNavigateService(SemanticContextCache cache, TimeProvider? clock = null, BulkNavigateQueryHook? queryHook = null)
 {
-    public const int MaxQueries = 16;
-    public const int DefaultTimeoutSeconds = 120;
-
     public async Task<BulkNavigateResult> BulkNavigateAsync(BulkNavigateParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
         IReadOnlyList<BulkNavigateQuery> queries = parameters.Queries ?? [];
-        if (queries.Count is < 1 or > MaxQueries)
-        {
-            throw SemanticException.InvalidRequest($"'queries' needs 1 to {MaxQueries} queries, not {queries.Count}.");
-        }
-
-        if (parameters.TimeoutSeconds is < 1 or > 600)
-        {
-            throw SemanticException.InvalidRequest("'timeoutSeconds' must be between 1 and 600.");
-        }
+        ParamCheck.Count<BulkNavigateParams>(nameof(BulkNavigateParams.Queries), queries.Count);
+        int timeoutSeconds = ParamCheck.Bounded<BulkNavigateParams>(nameof(BulkNavigateParams.TimeoutSeconds), parameters.TimeoutSeconds);
 
         // Shared options are checked once: a bad offset or limit fails the whole call.
-        NavigateService.Validate("definition", parameters.Offset, parameters.Limit);
+        int offset = ParamCheck.Bounded<BulkNavigateParams>(nameof(BulkNavigateParams.Offset), parameters.Offset);
+        int limit = ParamCheck.Bounded<BulkNavigateParams>(nameof(BulkNavigateParams.Limit), parameters.Limit);
 
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
         using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
@@ -48,12 +39,12 @@ public sealed class BulkNavigateService(SemanticContextCache cache, TimeProvider
         using CancellationTokenSource stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         Task<BulkNavigateSection>[] running = [.. queries.Select((query, i) =>
         {
-            Task<BulkNavigateSection> Run(CancellationToken token) => Task.Run(() => RunOneAsync(lease, workspace, parameters, query, i + 1, token), token);
+            Task<BulkNavigateSection> Run(CancellationToken token) => Task.Run(() => RunOneAsync(lease, workspace, parameters, query, i + 1, offset, limit, token), token);
             return queryHook is null ? Run(stop.Token) : queryHook(i + 1, Run, stop.Token);
         })];
         Task all = Task.WhenAll(running);
         using CancellationTokenSource timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        TimeSpan timeout = TimeSpan.FromSeconds(parameters.TimeoutSeconds ?? DefaultTimeoutSeconds);
+        TimeSpan timeout = TimeSpan.FromSeconds(timeoutSeconds);
         Task finished = await Task.WhenAny(all, Task.Delay(timeout, clock ?? TimeProvider.System, timer.Token)).ConfigureAwait(false);
         await timer.CancelAsync().ConfigureAwait(false); // No timer left running once every query finished.
         cancellationToken.ThrowIfCancellationRequested();
@@ -67,9 +58,9 @@ public sealed class BulkNavigateService(SemanticContextCache cache, TimeProvider
         for (int i = 0; i < running.Length; i++)
         {
             Task<BulkNavigateSection> task = running[i];
-            sections.Add(task.IsCompletedSuccessfully && !(timedOut && task.Result.Error?.Code == "Cancelled")
+            sections.Add(task.IsCompletedSuccessfully && !(timedOut && task.Result.Error?.Code == SemanticErrorKind.Cancelled)
                 ? task.Result
-                : new BulkNavigateSection(i + 1, Action(queries[i]), Target(queries[i]), null, new BulkNavigateError("timeout", "The bulk call timed out before this query finished. Send it alone or with fewer queries.", null)));
+                : new BulkNavigateSection(i + 1, Action(queries[i]), Target(queries[i]), null, new BulkNavigateError(SemanticErrorKind.Timeout, "The bulk call timed out before this query finished. Send it alone or with fewer queries.", null)));
         }
 
         // Leases must not end while a cancelled query still reads the snapshot.
@@ -85,13 +76,13 @@ public sealed class BulkNavigateService(SemanticContextCache cache, TimeProvider
         return new BulkNavigateResult(sections, timedOut);
     }
 
-    private static async Task<BulkNavigateSection> RunOneAsync(ContextLease lease, string workspace, BulkNavigateParams shared, BulkNavigateQuery query, int index, CancellationToken cancellationToken)
+    private static async Task<BulkNavigateSection> RunOneAsync(ContextLease lease, string workspace, BulkNavigateParams shared, BulkNavigateQuery query, int index, int offset, int limit, CancellationToken cancellationToken)
     {
         string action = Action(query);
         string target = Target(query);
         try
         {
-            (string normalized, int offset, int limit) = NavigateService.Validate(query.Action, shared.Offset, shared.Limit);
+            string normalized = ParamCheck.OneOf<BulkNavigateQuery>(nameof(BulkNavigateQuery.Action), query.Action);
             NavigateParams parameters = new()
             {
                 Action = normalized,
@@ -109,22 +100,13 @@ public sealed class BulkNavigateService(SemanticContextCache cache, TimeProvider
             IReadOnlyList<string>? candidates = ex.Error.Symbols is { Count: > 0 } symbols
                 ? [.. symbols.Select(s => s.Text)]
                 : ex.Error.Candidates is { Count: > 0 } list ? list : null;
-            return new BulkNavigateSection(index, action, target, null, new BulkNavigateError(Code(ex.Kind), ex.Message, candidates));
+            return new BulkNavigateSection(index, action, target, null, new BulkNavigateError(ex.Kind, ex.Message, candidates));
         }
         catch (OperationCanceledException)
         {
-            return new BulkNavigateSection(index, action, target, null, new BulkNavigateError("Cancelled", "Cancelled.", null));
+            return new BulkNavigateSection(index, action, target, null, new BulkNavigateError(SemanticErrorKind.Cancelled, "Cancelled.", null));
         }
     }
-
-    private static string Code(SemanticErrorKind kind) => kind switch
-    {
-        SemanticErrorKind.AmbiguousSymbol => "ambiguous_symbol",
-        SemanticErrorKind.SymbolNotFound => "symbol_not_found",
-        SemanticErrorKind.AmbiguousFile => "ambiguous_file",
-        SemanticErrorKind.InvalidRequest => "invalid_request",
-        _ => kind.ToString(),
-    };
 
     private static string Action(BulkNavigateQuery query) => query.Action?.Trim() ?? string.Empty;
 

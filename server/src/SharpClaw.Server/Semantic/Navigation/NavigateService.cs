@@ -14,45 +14,20 @@ namespace SharpClaw.Server.Semantic.Navigation;
 /// </summary>
 public sealed class NavigateService(SemanticContextCache cache)
 {
-    public const int DefaultLimit = 50;
-    public const int MaxLimit = 200;
-
     /// <summary>Impact answers list at most this many items in all; the largest sections go first when they do not fit.</summary>
     public const int ImpactBudget = 150;
 
-    public static readonly IReadOnlyList<string> Actions =
-        ["definition", "type_definition", "implementation", "references", "reads", "writes", "callers", "callees", "supertypes", "subtypes", "hover", "source", "members", "impact"];
-
     public async Task<NavigateResult> NavigateAsync(NavigateParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
-        (string action, int offset, int limit) = Validate(parameters.Action, parameters.Offset, parameters.Limit);
+        string action = ParamCheck.OneOf<NavigateParams>(nameof(NavigateParams.Action), parameters.Action);
+        int offset = ParamCheck.Bounded<NavigateParams>(nameof(NavigateParams.Offset), parameters.Offset);
+        int limit = ParamCheck.Bounded<NavigateParams>(nameof(NavigateParams.Limit), parameters.Limit);
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
         return await cache.QueryAsync(request, authorizer, lease => RunAsync(lease, request.Target.Workspace, parameters, action, offset, limit, cancellationToken), cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>The actions that search every flavour of a multi-targeted declaring project and merge (the others answer from one).</summary>
     private static readonly HashSet<string> SearchesEveryFlavour = ["implementation", "references", "reads", "writes", "callers", "subtypes", "impact"];
-
-    internal static (string Action, int Offset, int Limit) Validate(string? action, int? offset, int? limit)
-    {
-        string normalized = action?.Trim().ToLowerInvariant() ?? string.Empty;
-        if (!Actions.Contains(normalized))
-        {
-            throw SemanticException.InvalidRequest($"'action' must be one of {string.Join(", ", Actions)}{(string.IsNullOrWhiteSpace(action) ? string.Empty : $", not '{action}'")}.");
-        }
-
-        if (offset is < 0)
-        {
-            throw SemanticException.InvalidRequest("'offset' must be 0 or more.");
-        }
-
-        if (limit is < 1 or > MaxLimit)
-        {
-            throw SemanticException.InvalidRequest($"'limit' must be between 1 and {MaxLimit}.");
-        }
-
-        return (normalized, offset ?? 0, limit ?? DefaultLimit);
-    }
 
     internal static async Task<NavigateResult> RunAsync(ContextLease lease, string workspace, NavigateParams parameters, string action, int offset, int limit, CancellationToken cancellationToken)
     {

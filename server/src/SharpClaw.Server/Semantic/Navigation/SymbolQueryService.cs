@@ -13,8 +13,6 @@ namespace SharpClaw.Server.Semantic.Navigation;
 /// <summary>The read tools' symbol queries: resolve, references, type hierarchy.</summary>
 public sealed class SymbolQueryService(SemanticContextCache cache)
 {
-    public const int DefaultLimit = 50;
-    public const int MaxLimit = 200;
 
     public async Task<SymbolResolveResult> ResolveAsync(SymbolResolveParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
@@ -36,18 +34,8 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
 
     public async Task<FindReferencesResult> FindReferencesAsync(FindReferencesParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
-        int offset = parameters.Offset ?? 0;
-        int limit = parameters.Limit ?? DefaultLimit;
-        if (offset < 0)
-        {
-            throw SemanticException.InvalidRequest("'offset' must be 0 or more.");
-        }
-
-        if (limit is < 1 or > MaxLimit)
-        {
-            throw SemanticException.InvalidRequest($"'limit' must be between 1 and {MaxLimit}.");
-        }
-
+        int offset = ParamCheck.Bounded<FindReferencesParams>(nameof(FindReferencesParams.Offset), parameters.Offset);
+        int limit = ParamCheck.Bounded<FindReferencesParams>(nameof(FindReferencesParams.Limit), parameters.Limit);
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
         return await cache.QueryAsync(request, authorizer, lease => FindReferencesCoreAsync(lease, request, parameters, offset, limit, cancellationToken), cancellationToken).ConfigureAwait(false);
     }
@@ -103,12 +91,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
 
     public async Task<TypeHierarchyResult> TypeHierarchyAsync(TypeHierarchyParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
-        int limit = parameters.Limit ?? DefaultLimit;
-        if (limit is < 1 or > MaxLimit)
-        {
-            throw SemanticException.InvalidRequest($"'limit' must be between 1 and {MaxLimit}.");
-        }
-
+        int limit = ParamCheck.Bounded<TypeHierarchyParams>(nameof(TypeHierarchyParams.Limit), parameters.Limit);
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
         return await cache.QueryAsync(request, authorizer, lease => TypeHierarchyCoreAsync(lease, request, parameters, limit, cancellationToken), cancellationToken).ConfigureAwait(false);
     }

@@ -26,7 +26,8 @@ public sealed class SymbolsService(SemanticContextCache cache)
             throw SemanticException.InvalidRequest("Pass either 'file' (document symbols) or 'query' (workspace symbols).");
         }
 
-        (_, int offset, int limit) = NavigateService.Validate("definition", parameters.Offset, parameters.Limit);
+        int offset = ParamCheck.Bounded<SymbolsParams>(nameof(SymbolsParams.Offset), parameters.Offset);
+        int limit = ParamCheck.Bounded<SymbolsParams>(nameof(SymbolsParams.Limit), parameters.Limit);
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
         return await cache.QueryAsync(request, authorizer, lease => SymbolsCoreAsync(lease, request, parameters, hasPath, hasQuery, offset, limit, cancellationToken), cancellationToken).ConfigureAwait(false);
     }

@@ -1,6 +1,7 @@
 using System.Text;
 using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
+using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
@@ -15,38 +16,23 @@ namespace SharpClaw.Server.Semantic.Symbols;
 /// </summary>
 public sealed class DiagnosticsService(SemanticContextCache cache)
 {
-    public const int DefaultLimit = 50;
-    public const int MaxLimit = 250;
     public const int MaxFiles = 1000;
 
     /// <summary>Up to this many files of a project are analyzed file by file; more take one whole-compilation pass.</summary>
     public const int PerFileThreshold = 4;
 
-    private static readonly string[] Severities = ["hint", "information", "warning", "error"];
+    /// <summary>The protocol's severities, lowest first: a minimum's index ranks the others.</summary>
+    private static readonly string[] Severities = [.. DiagnosticSeverities.Values];
 
     /// <summary>A file this new gets time to join its project before it is reported as outside every project.</summary>
     public static TimeSpan NewFileGrace { get; } = TimeSpan.FromSeconds(3);
 
     public async Task<DiagnosticsResult> GetAsync(DiagnosticsParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
-        int offset = parameters.Offset ?? 0;
-        int limit = parameters.Limit ?? DefaultLimit;
-        if (offset < 0)
-        {
-            throw SemanticException.InvalidRequest("'offset' must be 0 or more.");
-        }
-
-        if (limit is < 1 or > MaxLimit)
-        {
-            throw SemanticException.InvalidRequest($"'limit' must be between 1 and {MaxLimit}.");
-        }
-
-        string severity = string.IsNullOrWhiteSpace(parameters.Severity) ? "warning" : parameters.Severity.Trim().ToLowerInvariant();
+        int offset = ParamCheck.Bounded<DiagnosticsParams>(nameof(DiagnosticsParams.Offset), parameters.Offset);
+        int limit = ParamCheck.Bounded<DiagnosticsParams>(nameof(DiagnosticsParams.Limit), parameters.Limit);
+        string severity = string.IsNullOrWhiteSpace(parameters.Severity) ? "warning" : ParamCheck.OneOf<DiagnosticsParams>(nameof(DiagnosticsParams.Severity), parameters.Severity);
         int minimum = Array.IndexOf(Severities, severity);
-        if (minimum < 0)
-        {
-            throw SemanticException.InvalidRequest($"'severity' must be one of error, warning, information, hint, not '{parameters.Severity}'.");
-        }
 
         HashSet<string>? ids = parameters.Ids is { Count: > 0 } list ? new(list.Select(i => i.Trim()), StringComparer.OrdinalIgnoreCase) : null;
 
