@@ -1,6 +1,5 @@
 // How tools talk to the Roslyn host, whichever surface started it (vscode-languageclient in
 // VS Code, vscode-jsonrpc in the CLI and the MCP server).
-import { z } from 'zod';
 import { SemanticErrorDataSchema } from '../protocol/semantic';
 import { ToolError } from '../errors';
 

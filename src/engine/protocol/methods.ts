@@ -1,9 +1,10 @@
 // The protocol table: every JSON-RPC method of the Roslyn host bound to its params schema, its
-// result schema and its effects, plus the host's server-to-client callbacks (rust-analyzer's
+// result schema and its authorization effect (read or write, protocol/effects.ts), plus the host's server-to-client callbacks (rust-analyzer's
 // lsp_ext.ts, vscode-csharp's roslynProtocol.ts). Callers go through callHost (callHost.ts), so
 // params and results are typed from here; the drift test walks this table and checks every schema
 // against the one the host exports (`--print-protocol-schema`).
 import { z } from 'zod';
+import type { Effect } from './effects';
 import { AuthorizeEvaluationParamsSchema, AuthorizeEvaluationResultSchema, LoadProgressSchema } from './callbacks';
 import { AuthorizeWriteParamsSchema, EditHistoryParamsSchema, EditParamsSchema, EditResultSchema, InterruptedEditsResultSchema } from './edits';
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
@@ -31,11 +32,12 @@ import {
 import { ClearStoreParamsSchema, ClearStoreResultSchema, SymbolSearchParamsSchema, SymbolSearchResultSchema, WorkspaceSearchParamsSchema, WorkspaceSearchResultSchema } from './store';
 
 /**
- * What a host method does to the workspace: `none` reads no compilation (the host itself, file discovery), `read` answers
- * from the compilation (loading it may need an MSBuild evaluation, which the host asks the client to
- * authorize), `write` may change workspace files (the host asks `sharpclaw/authorizeWrite` first).
+ * What a host method may do, in the authorization vocabulary: `read` answers (loading a compilation may
+ * need an MSBuild evaluation, which the host asks the client to authorize), `write` may change workspace
+ * files (the host asks `sharpclaw/authorizeWrite` first). No host method builds. A host-backed tool has its
+ * method's effect (hostTool.ts); how the host schedules the method is the host's table, checked against this.
  */
-export type HostMethodEffects = 'none' | 'read' | 'write';
+export type HostMethodEffects = Extract<Effect, 'read' | 'write'>;
 
 /** A client → host request. */
 export interface HostRequest<Name extends string = string, Params extends z.ZodType = z.ZodType, Result extends z.ZodType = z.ZodType> {
@@ -81,12 +83,12 @@ const InitializeParamsSchema = z.looseObject({});
 
 /** Client → host requests. */
 export const Methods = {
-  initialize: request('initialize', InitializeParamsSchema, InitializeResultSchema, 'none', false),
-  status: request('sharpclaw/status', NoParamsSchema, HostStatusSchema, 'none', false),
+  initialize: request('initialize', InitializeParamsSchema, InitializeResultSchema, 'read', false),
+  status: request('sharpclaw/status', NoParamsSchema, HostStatusSchema, 'read', false),
   solutionInspect: request('sharpclaw/solutionInspect', SolutionInspectParamsSchema, SolutionInspectResultSchema, 'read'),
   projectGraph: request('sharpclaw/projectGraph', ProjectGraphParamsSchema, ProjectGraphResultSchema, 'read'),
   /** Discovery from files only: nothing is evaluated, so nothing needs authorization. */
-  resolveTarget: request('sharpclaw/resolveTarget', ResolveTargetParamsSchema, ResolveTargetResultSchema, 'none'),
+  resolveTarget: request('sharpclaw/resolveTarget', ResolveTargetParamsSchema, ResolveTargetResultSchema, 'read'),
   symbolResolve: request('sharpclaw/symbolResolve', SymbolResolveParamsSchema, SymbolResolveResultSchema, 'read'),
   findReferences: request('sharpclaw/findReferences', FindReferencesParamsSchema, FindReferencesResultSchema, 'read'),
   typeHierarchy: request('sharpclaw/typeHierarchy', TypeHierarchyParamsSchema, TypeHierarchyResultSchema, 'read'),
@@ -103,10 +105,10 @@ export const Methods = {
   /** Recovers (journals for undo) and reports the applies a killed host left unfinished; asked when a host starts. */
   interruptedEdits: request('sharpclaw/interruptedEdits', EditHistoryParamsSchema, InterruptedEditsResultSchema, 'write'),
   /** The syntax-only store: parses files, never evaluates MSBuild, so never asks for authorization. */
-  symbolSearch: request('sharpclaw/symbolSearch', SymbolSearchParamsSchema, SymbolSearchResultSchema, 'none'),
-  workspaceSearch: request('sharpclaw/workspaceSearch', WorkspaceSearchParamsSchema, WorkspaceSearchResultSchema, 'none'),
+  symbolSearch: request('sharpclaw/symbolSearch', SymbolSearchParamsSchema, SymbolSearchResultSchema, 'read'),
+  workspaceSearch: request('sharpclaw/workspaceSearch', WorkspaceSearchParamsSchema, WorkspaceSearchResultSchema, 'read'),
   /** Deletes the workspace's store in the state folder (SharpClaw: Clear Cache); nothing in the workspace. */
-  clearStore: request('sharpclaw/clearStore', ClearStoreParamsSchema, ClearStoreResultSchema, 'none'),
+  clearStore: request('sharpclaw/clearStore', ClearStoreParamsSchema, ClearStoreResultSchema, 'read'),
 } as const;
 
 /** Host → client traffic. */

@@ -2,12 +2,12 @@
 // server and the `sharpclaw tool` CLI. The zod input schema is the contract; package.json's
 // languageModelTools[].inputSchema is generated from it (scripts/generate-manifest.mjs).
 import type { z } from 'zod';
+import type { Effect } from '../protocol/effects';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import type { HostRequester } from '../host/hostRequester';
+import type { HostRequest } from '../protocol/methods';
 
 export type Surface = 'vscode' | 'cli' | 'mcp';
-
-export type ToolEffects = 'read' | 'write' | 'build';
 
 import type { LoadProgress } from '../host/hostCallbacks';
 import type { HostState } from '../host/hostState';
@@ -63,11 +63,14 @@ export interface ToolDefinition<Input = unknown, Result = unknown> {
   /** The schema of what invoke returns, where there is one (host tools: the method's result schema); MCP publishes it as the output schema. */
   output?: z.ZodType<Result>;
   /**
-   * What the tool itself does: `read` answers questions, `write` may change workspace files,
-   * `build` runs dotnet build/test (project code). Any host-backed tool may also need an MSBuild
-   * evaluation; that is authorized separately by the permission policy, whatever the effect.
+   * What a call may do (the authorization vocabulary, protocol/effects.ts): `read` answers questions,
+   * `write` may change workspace files, `build` runs dotnet build/test (project code). Any host-backed
+   * tool may also need an MSBuild evaluation; that is authorized separately by the permission policy,
+   * whatever the effect. A host-backed tool (hostTool.ts) has its method's effect.
    */
-  effects: ToolEffects;
+  effects: Effect;
+  /** The host methods a call may make (absent: none); the tool's effect covers each of theirs (a test walks both tables). */
+  hostMethods?: readonly HostRequest[];
   /** Whether a call can wait on a workspace load (default yes): a surface with a deadline (MCP's load wait) answers `loading` only for these. */
   mayLoad?(input: Input): boolean;
   /** Without side effects: what a chat confirmation should show before the call. */

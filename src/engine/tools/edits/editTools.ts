@@ -44,7 +44,6 @@ export const renameSymbolTool = hostTool({
   modelDescription: `Rename one exact C# symbol (selected like csharp_symbol_resolve: Calculator.Add, Calculator.Add(int, int), or path/line/character) to newName across every project, computed by Roslyn. Rejects invalid identifiers, unresolved conflicts, new compiler errors, generated files, paths outside the workspace and linked files whose edits disagree; returns unverified when project generators were excluded. Does not rename files or change strings and comments. ${writeNote}`,
   tags: ['csharp', 'roslyn', 'rename', 'edit'],
   input: RenameSymbolInputSchema,
-  effects: 'write',
   confirmation: (input) =>
     input.apply ? { title: 'Rename C# symbol', message: input.proposalId ? `Apply proposal ${input.proposalId}.` : `Rename ${input.name ?? 'the symbol'} to ${input.newName ?? ''}.` } : undefined,
   method: Methods.edit,
@@ -88,7 +87,6 @@ export const editTool = hostTool({
   modelDescription: `Safe C# edits computed by Roslyn. action=rename: symbol selectors + newName. action=rename_file: path + newName (file name or workspace-relative path; namespaces and types stay). action=code_actions: file + line/character (+ endLine/endCharacter for a selection), or file + diagnostic (+ line) for the fixes of its first occurrence; the listing has stable zero-based indexes, nested actions as "A > B", fix-all once per scope, and hides Suppress or configure issues unless all is set. Send the listing's proposalId with actionIndex for a preview with a new proposalId. ${writeNote}`,
   tags: ['csharp', 'roslyn', 'refactoring', 'edit'],
   input: EditInputSchema,
-  effects: 'write',
   confirmation: (input) => (input.apply ? { title: 'Edit C# files', message: `Apply ${input.action}${input.proposalId ? ` proposal ${input.proposalId}` : ''}.` } : undefined),
   method: Methods.edit,
   params: editParams,

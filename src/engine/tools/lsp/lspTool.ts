@@ -103,6 +103,7 @@ export const lspTool = defineTool<LspInput, LspResult>({
   input: LspInputSchema,
   output: LspResultSchema,
   effects: 'read',
+  hostMethods: [Methods.status, Methods.lspRequest],
   // status, capabilities and reload answer without a loaded workspace.
   mayLoad: (input) => input.action === 'request',
   invoke: async (input, context) => {

@@ -13,7 +13,6 @@ export const solutionInspectTool = hostTool({
     'Inspect the .NET solution or project in the workspace as MSBuild evaluates it: each project (workspace-relative path), its output type, whether it is a test project (evaluated IsTestProject; an explicit false wins), target frameworks and the ones restored, which framework the loaded compilation used, project references and restored package versions. Loading runs MSBuild and needs the user\'s approval the first time and after project files change. Use it before reasoning about project structure, references or test projects.',
   tags: ['csharp', 'dotnet', 'msbuild', 'solution'],
   input: SolutionInspectInputSchema,
-  effects: 'read',
   confirmation: (input) => ({
     title: 'Inspect the .NET solution',
     message: `Loads ${input.target ?? 'the workspace\'s solution'} with MSBuild (${input.configuration ?? 'Debug'}${input.targetFramework ? `, ${input.targetFramework}` : ''}) if it is not loaded yet. SharpClaw asks separately before MSBuild runs project code.`,

@@ -81,7 +81,6 @@ export const diagnosticsTool = hostTool({
     `Get C# compiler diagnostics plus those of the .NET SDK analyzers and generators, without building: for the workspace, a project, a file or a glob as file (src/**/*.cs, src/{A,B}.cs). severity defaults to warning (errors and warnings); ids filters codes (case-insensitive, before severity); summary gives one line per code. Sorted by file, line and character, with a totals line; limit ${rangeOf(Bounds.diagnosticsLimit)} (default ${Bounds.diagnosticsLimit.default}) with a truncated: line and next offset. Files outside every project are listed as incomplete:. The first call loads the solution with MSBuild, which needs the user's approval.`,
   tags: ['csharp', 'roslyn', 'diagnostics'],
   input: DiagnosticsInputSchema,
-  effects: 'read',
   method: Methods.diagnostics,
   // file is the bridge spec's name; the host's param is path.
   params: ({ file, ...input }, context) => ({ ...input, ...(file !== undefined ? { path: file } : {}), severity: input.severity ?? loadDiagnosticsDefaultSeverity(context.workspaceFolder) }),

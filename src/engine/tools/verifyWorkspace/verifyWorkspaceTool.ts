@@ -5,6 +5,7 @@
 import { renderReport } from '../../verification/renderReport';
 import { VerificationReportSchema, type VerificationReport } from '../../verification/report';
 import { VerifyArgumentsSchema, defaultTimeoutSeconds, type VerifyArguments } from '../../verification/request';
+import { Methods } from '../../protocol/methods';
 import { defineTool } from '../toolDefinition';
 import { ToolError } from '../../errors';
 
@@ -23,6 +24,8 @@ export const verifyWorkspaceTool = defineTool<VerifyArguments, VerificationRepor
   input: VerifyArgumentsSchema,
   output: VerificationReportSchema,
   effects: 'build',
+  // The target and project graph come from the host (verification/hostGraph.ts); builds and tests run here.
+  hostMethods: [Methods.resolveTarget, Methods.projectGraph],
   confirmation: (input) => ({
     title: 'Build and test with SharpClaw?',
     message: `Runs \`dotnet build\`/\`dotnet test\` (scope **${input.scope ?? 'from the settings, else all'}**${input.target ? ` on \`${input.target}\`` : ''}), which executes code from the project and build files.`,
