@@ -6,7 +6,7 @@ public sealed record DiagnosticsParams : WorkspaceRequestParams
     /// <summary>Project name or workspace-relative project path; null: every project.</summary>
     public string? Project { get; init; }
 
-    /// <summary>Exact workspace-relative file, a unique whole-segment suffix, or a glob (<c>*</c>, <c>**</c>, <c>?</c>, <c>{A,B}</c>).</summary>
+    /// <summary>Exact workspace-relative file, a unique whole-segment suffix, or a glob in the host's one dialect (<c>*</c>, <c>**</c>, <c>?</c>, <c>[abc]</c>, <c>{A,B}</c>; see the server's PathGlob).</summary>
     public string? Path { get; init; }
 
     /// <summary>Minimum severity, one of <see cref="DiagnosticSeverities"/>; absent: warning (errors and warnings).</summary>

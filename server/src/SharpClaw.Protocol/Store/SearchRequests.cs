@@ -69,7 +69,7 @@ public sealed record WorkspaceSearchParams
     /// <summary>True: letter case must match (default false).</summary>
     public bool? CaseSensitive { get; init; }
 
-    /// <summary>Workspace-relative globs (src/**/*.cs, **/Tests/**); a file matches when any matches. Null: every indexed file.</summary>
+    /// <summary>Workspace-relative globs in the host's one dialect, as diagnostics' <c>path</c> reads them (src/**/*.cs, **/Tests/**, src/{A,B}.cs, [abc]); a file matches when any matches. Null: every indexed file.</summary>
     public IReadOnlyList<string>? Paths { get; init; }
 
     [PageOffset]

@@ -1,11 +1,13 @@
 using System.Text.RegularExpressions;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Store;
 
 /// <summary>
 /// The rules of one <c>.gitignore</c> file, read as git reads them: blank lines and <c>#</c> comments skipped,
 /// <c>!</c> re-includes, a trailing <c>/</c> matches folders only, a pattern with a <c>/</c> before its end is
-/// anchored to the file's folder, otherwise it matches a name at any depth below it. The last matching rule
+/// anchored to the file's folder, otherwise it matches a name at any depth below it. Patterns are the host's one glob
+/// dialect (<see cref="PathGlob"/>) without braces, which git reads as themselves. The last matching rule
 /// wins; a file inside an ignored folder stays ignored (the walker never enters it). No git process runs: a
 /// repository's config (fsmonitor, hooks) could execute code.
 /// </summary>
@@ -80,7 +82,7 @@ internal sealed class GitIgnore
             line = line.TrimStart('/');
             try
             {
-                rules.Add(new Rule(PathGlob.ToRegex(line, ignoreCase: false), negated, directoryOnly, anchored));
+                rules.Add(new Rule(PathGlob.ToRegex(line, ignoreCase: false, braces: false), negated, directoryOnly, anchored));
             }
             catch (ArgumentException)
             {

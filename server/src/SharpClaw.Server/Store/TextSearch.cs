@@ -8,14 +8,27 @@ namespace SharpClaw.Server.Store;
 /// <summary>
 /// <c>workspace_search</c> over the file text in the store: a literal of three or more characters first asks
 /// the FTS5 trigram index which files contain all its trigrams (case-insensitively), shorter literals and regular expressions
-/// scan every indexed file; each candidate's lines are then matched exactly (case as asked). Path globs use
-/// <see cref="PathGlob"/>; a glob without '/' matches at any depth (<c>*Tests.cs</c>). One match per line,
+/// scan every indexed file; each candidate's lines are then matched exactly (case as asked). Path globs are the
+/// host's one dialect (<see cref="PathGlob.PathFilter"/>: braces, classes; a glob without '/' matches at any depth, <c>*Tests.cs</c>). One match per line,
 /// reported at its first occurrence, the line as <see cref="LineExcerpt"/> shows it (a long one cut around the match). Only the requested page is kept
 /// (a bounded heap in path, line, column order) and only its lines are cut out of the text: a query matching
 /// hundreds of thousands of lines counts them without making an answer item of each.
 /// </summary>
 internal static class TextSearch
 {
+    /// <summary>One of the <c>paths</c> globs as a filter; a glob the dialect cannot read is the caller's InvalidRequest.</summary>
+    private static Func<string, bool> PathFilter(string glob)
+    {
+        try
+        {
+            return PathGlob.PathFilter(glob, ignoreCase: PathUtil.Comparison != StringComparison.Ordinal);
+        }
+        catch (ArgumentException ex)
+        {
+            throw SemanticException.InvalidRequest($"'paths' has {ex.Message}");
+        }
+    }
+
     private static readonly TimeSpan RegexTimeout = TimeSpan.FromSeconds(2);
 
     public static (List<WorkspaceSearchMatch> Page, int Total, int Files) Find(StoreDatabase database, string query, bool regex, bool caseSensitive, IReadOnlyList<string>? globs, int offset, int limit, CancellationToken cancellationToken)
@@ -31,8 +44,7 @@ internal static class TextSearch
             throw SemanticException.InvalidRequest($"'{query}' is not a valid regular expression: {ex.Message}");
         }
 
-        bool ignorePathCase = !OperatingSystem.IsLinux();
-        List<Regex> paths = [.. (globs ?? []).Where(g => !string.IsNullOrWhiteSpace(g)).Select(g => g.Trim().Replace('\\', '/').TrimStart('/')).Select(g => PathGlob.ToRegex(g.Contains('/', StringComparison.Ordinal) ? g : "**/" + g, ignorePathCase))];
+        List<Func<string, bool>> paths = [.. (globs ?? []).Where(g => !string.IsNullOrWhiteSpace(g)).Select(g => g.Trim().Replace('\\', '/').TrimStart('/')).Select(PathFilter)];
         string? trigrams = regex ? null : Trigrams(query);
         bool useIndex = trigrams is not null;
         using SqliteCommand command = database.Command(useIndex
@@ -71,7 +83,7 @@ internal static class TextSearch
             {
                 cancellationToken.ThrowIfCancellationRequested();
                 string path = reader.GetString(0);
-                if (paths.Count == 0 || paths.Exists(p => p.IsMatch(path)))
+                if (paths.Count == 0 || paths.Exists(matches => matches(path)))
                 {
                     yield return (path, reader.GetString(1));
                 }

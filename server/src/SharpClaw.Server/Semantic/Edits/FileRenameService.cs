@@ -134,7 +134,7 @@ public static class FileRenameService
             foreach (string exclude in project.DefaultItemExcludes)
             {
                 string pattern = Path.IsPathRooted(exclude) ? Path.GetRelativePath(folder, exclude).Replace('\\', '/') : exclude.Replace('\\', '/').TrimStart('.', '/');
-                if (pattern.Length > 0 && pattern.Length <= Symbols.DiagnosticsService.MaxGlobLength && Symbols.DiagnosticsService.GlobMatches(pattern, relative))
+                if (pattern.Length > 0 && pattern.Length <= PathGlob.MaxLength && Matches(pattern, relative))
                 {
                     return $"the project's evaluated DefaultItemExcludes contain '{exclude}', which excludes it from the compile items.";
                 }
@@ -182,5 +182,18 @@ public static class FileRenameService
                 null,
                 null)),
         };
+    }
+
+    /// <summary>Whether an evaluated exclude pattern (the host's one glob dialect) matches a project-relative path; a malformed one matches nothing.</summary>
+    private static bool Matches(string pattern, string relative)
+    {
+        try
+        {
+            return PathGlob.ToRegex(pattern, ignoreCase: PathUtil.Comparison != StringComparison.Ordinal).IsMatch(relative);
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
     }
 }

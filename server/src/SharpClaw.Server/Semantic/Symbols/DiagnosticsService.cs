@@ -1,5 +1,3 @@
-using System.Text;
-using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
@@ -196,7 +194,7 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         }
 
         string wanted = path.Trim().Replace('\\', '/');
-        return wanted.IndexOfAny(['*', '?', '{', '[']) < 0
+        return !PathGlob.IsGlob(wanted)
             || wanted.Contains("obj/", StringComparison.OrdinalIgnoreCase)
             || wanted.Contains(".g.", StringComparison.OrdinalIgnoreCase);
     }
@@ -230,80 +228,20 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             wanted = PathUtil.ToWorkspaceRelative(workspace, wanted);
         }
 
-        if (wanted.IndexOfAny(['*', '?', '{', '[']) >= 0)
+        if (PathGlob.IsGlob(wanted))
         {
-            if (wanted.Length > MaxGlobLength)
+            try
             {
-                throw SemanticException.InvalidRequest($"'path' is a glob of {wanted.Length} characters; at most {MaxGlobLength} are accepted.");
+                return (PathGlob.PathFilter(wanted, ignoreCase: PathUtil.Comparison != StringComparison.Ordinal), null, null);
             }
-
-            // NonBacktracking: matching time is linear in the path, whatever the pattern.
-            Regex regex = new(
-                GlobToRegex(wanted),
-                RegexOptions.CultureInvariant | RegexOptions.NonBacktracking | (PathUtil.Comparison == StringComparison.Ordinal ? RegexOptions.None : RegexOptions.IgnoreCase));
-            bool nameOnly = !wanted.Contains('/', StringComparison.Ordinal);
-            return (relative => regex.IsMatch(relative) || (nameOnly && regex.IsMatch(relative[(relative.LastIndexOf('/') + 1)..])), null, null);
+            catch (ArgumentException ex)
+            {
+                throw SemanticException.InvalidRequest($"'path' is {ex.Message}");
+            }
         }
 
         ResolvedFile file = FileResolver.Resolve(solution, workspace, wanted);
         return (relative => relative.Equals(file.Relative, PathUtil.Comparison), file.Reported, file.FullPath);
-    }
-
-    /// <summary>Whether a relative path ('/'-separated) matches a glob, in time linear in the path (the one glob rule of the host).</summary>
-    internal static bool GlobMatches(string glob, string relative) =>
-        new Regex(GlobToRegex(glob), RegexOptions.CultureInvariant | RegexOptions.NonBacktracking | (PathUtil.Comparison == StringComparison.Ordinal ? RegexOptions.None : RegexOptions.IgnoreCase))
-            .IsMatch(relative);
-
-    /// <summary>The longest glob a diagnostics <c>path</c> may be (the tool schema says the same).</summary>
-    internal const int MaxGlobLength = 1024;
-
-    /// <summary>
-    /// The regular expression of a glob. Repeated <c>**</c> segments mean the same as one and are
-    /// collapsed first, so the expression grows linearly with the pattern and never nests <c>.*</c>.
-    /// </summary>
-    internal static string GlobToRegex(string glob)
-    {
-        while (glob.Contains("**/**", StringComparison.Ordinal) || glob.Contains("***", StringComparison.Ordinal))
-        {
-            glob = glob.Replace("**/**", "**", StringComparison.Ordinal).Replace("***", "**", StringComparison.Ordinal);
-        }
-
-        StringBuilder builder = new("^");
-        int braces = 0;
-        for (int i = 0; i < glob.Length; i++)
-        {
-            char c = glob[i];
-            switch (c)
-            {
-                case '*' when i + 1 < glob.Length && glob[i + 1] == '*':
-                    bool slash = i + 2 < glob.Length && glob[i + 2] == '/';
-                    builder.Append(slash ? "(?:.*/)?" : ".*");
-                    i += slash ? 2 : 1;
-                    break;
-                case '*':
-                    builder.Append("[^/]*");
-                    break;
-                case '?':
-                    builder.Append("[^/]");
-                    break;
-                case '{':
-                    braces++;
-                    builder.Append("(?:");
-                    break;
-                case '}' when braces > 0:
-                    braces--;
-                    builder.Append(')');
-                    break;
-                case ',' when braces > 0:
-                    builder.Append('|');
-                    break;
-                default:
-                    builder.Append(Regex.Escape(c.ToString()));
-                    break;
-            }
-        }
-
-        return builder.Append('$').ToString();
     }
 
     /// <summary>Matching .cs/.csx files under the workspace that no project of the solution compiles.</summary>

@@ -1,6 +1,6 @@
 using SharpClaw.Protocol;
 
-namespace SharpClaw.Server.Semantic;
+namespace SharpClaw.Server.Infrastructure;
 
 /// <summary>
 /// Checks a param against the rule its protocol record states (<see cref="BoundsAttribute"/>,
