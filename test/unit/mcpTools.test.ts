@@ -1,5 +1,6 @@
-// The MCP tool table and how the server publishes it (src/surfaces/mcp/), over the SDK's in-memory
-// transport with the official client: every MCP name maps to a registry definition, the default
+// The MCP tool list and how the server publishes it (src/surfaces/mcp/), over the SDK's in-memory
+// transport with the official client: every MCP name is its registry definition's, text names other
+// tools by the names MCP serves, the default
 // set is the bridge spec's eight, annotations follow each definition's effects, host tools publish
 // their result schema, and input errors are the engine's (no host is started for them).
 import * as assert from 'node:assert/strict';
@@ -10,14 +11,30 @@ import { Session } from '../../src/engine/session';
 import { allTools, bridgeOnlyTools } from '../../src/engine/tools/registry';
 import { CliPermissionPolicy } from '../../src/surfaces/cli/cliPermissionPolicy';
 import { mcpServerFactory } from '../../src/surfaces/mcp/mcpServer';
-import { mcpToolMentions, mcpTools, mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
+import { mcpTools, mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
+import { publishedInputSchema } from '../../src/surfaces/mcp/mcpSchemas';
+import { descriptionOn, mcpToolNames } from '../../src/engine/tools/toolDefinition';
+import { bulkNavigateTool } from '../../src/engine/tools/navigation/navigationTools';
+import { renderEdit } from '../../src/engine/tools/edits/renderEdits';
+import type { EditResult } from '../../src/engine/protocol/edits';
+import { syntaxOnlyLineFor } from '../../src/engine/tools/store/renderStore';
 
 describe('the MCP tool table', () => {
-  it('names the tools an MCP text mentions as this server serves them (csharp_navigate is navigate)', () => {
-    const mentions = mcpToolMentions(mcpToolsFor('default'));
-    assert.equal(mentions('Run 1 to 16 independent csharp_navigate queries; run csharp_diagnostics on them.'), 'Run 1 to 16 independent navigate queries; run diagnostics on them.');
-    // Tools served under their own name, and longer names that merely start alike, stay.
-    assert.equal(mentions('selected like csharp_symbol_resolve; csharp_navigate_x; dotnet_solution_inspect'), 'selected like csharp_symbol_resolve; csharp_navigate_x; dotnet_solution_inspect');
+  it('names the other tools as this server serves them (navigate, not csharp_navigate), in descriptions, input schemas and answers', () => {
+    assert.equal(bulkNavigateTool.mcpName, 'bulk_navigate');
+    assert.match(descriptionOn(bulkNavigateTool, mcpToolNames), /^Run 1 to 16 independent navigate queries/);
+    assert.match(bulkNavigateTool.modelDescription, /^Run 1 to 16 independent csharp_navigate queries/);
+    // No MCP text names a tool by a name MCP does not serve it under.
+    const lmOnly = mcpTools.filter((tool) => tool.name !== tool.definition.name).map((tool) => new RegExp(`\\b${tool.definition.name}\\b`));
+    for (const tool of mcpTools) {
+      const published = `${descriptionOn(tool.definition, mcpToolNames)}\n${JSON.stringify(publishedInputSchema(tool.definition))}`;
+      for (const name of lmOnly) assert.doesNotMatch(published, name, tool.name);
+    }
+    // Answers: a receipt whose check was skipped, and the syntax-only searches' first line.
+    const receipt: EditResult = { kind: 'applied', proposalId: null, operations: [], actions: null, hiddenActions: 0, refreshed: true, diagnostics: { files: 300, skippedAbove: 128, items: [] } };
+    assert.match(renderEdit(receipt, mcpToolNames), /run diagnostics on them/);
+    assert.match(renderEdit(receipt), /run csharp_diagnostics on them/);
+    assert.match(syntaxOnlyLineFor(mcpToolNames), /use navigate \/ csharp_symbol_resolve\.$/);
   });
 
   it('maps each MCP name to one registry definition, the bridge names first', () => {
@@ -46,7 +63,7 @@ describe('the MCP tool table', () => {
         const reads = definition.effects === 'read';
         assert.equal(listed.title, definition.displayName, listed.name);
         assert.deepEqual(listed.annotations, { readOnlyHint: reads, destructiveHint: !reads, openWorldHint: false }, listed.name);
-        assert.equal(listed.description, mcpToolMentions(mcpToolsFor('all'))(definition.modelDescription));
+        assert.equal(listed.description, descriptionOn(definition, mcpToolNames));
         assert.equal(listed.outputSchema?.type, definition.output ? 'object' : undefined, listed.name);
       }
       const result = await client.callTool({ name: 'symbols', arguments: { query: 'X', allowEvaluation: true } });

@@ -1,8 +1,8 @@
 // The one pipeline every surface runs a tool through (VS Code's LM tools, `sharpclaw tool`, the
-// MCP server): parse the input (toolInput.ts) → invoke the definition → render its compact text,
-// or turn whatever went wrong into a typed ToolError with its text. Surfaces only print or wrap
-// the outcome.
-import type { AnyToolDefinition, ToolContext } from './toolDefinition';
+// MCP server): parse the input (toolInput.ts) → invoke the definition → render its compact text
+// (naming other tools as the calling surface serves them), or turn whatever went wrong into a typed
+// ToolError with its text. Surfaces only print or wrap the outcome.
+import { toolNamesOn, type AnyToolDefinition, type ToolContext } from './toolDefinition';
 import { asToolError, type ToolError } from '../errors';
 import { parseToolInput } from './toolInput';
 
@@ -12,8 +12,9 @@ export type ToolOutcome = { ok: true; text: string; data: unknown } | { ok: fals
 export async function runTool(tool: AnyToolDefinition, rawInput: unknown, context: ToolContext | (() => ToolContext)): Promise<ToolOutcome> {
   try {
     const input: unknown = parseToolInput(tool, rawInput);
-    const data: unknown = await tool.invoke(input, typeof context === 'function' ? context() : context);
-    return { ok: true, text: tool.render(data), data };
+    const made = typeof context === 'function' ? context() : context;
+    const data: unknown = await tool.invoke(input, made);
+    return { ok: true, text: tool.render(data, toolNamesOn(made.surface)), data };
   } catch (error) {
     const typed = asToolError(error);
     return { ok: false, error: typed, text: typed.render() };

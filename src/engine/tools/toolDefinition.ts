@@ -1,6 +1,8 @@
 // One definition per tool serves all three surfaces: VS Code language-model tools, the MCP
 // server and the `sharpclaw tool` CLI. The zod input schema is the contract; package.json's
-// languageModelTools[].inputSchema is generated from it (scripts/generate-manifest.mjs).
+// languageModelTools[].inputSchema is generated from it (scripts/generate-manifest.mjs). The
+// definition also carries the name MCP serves it under, and text that names other tools (a
+// description, an answer) is written with ToolNames, so each surface shows the names it serves.
 import type { z } from 'zod';
 import type { Effect } from '../protocol/effects';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
@@ -44,6 +46,24 @@ export interface ToolContext {
   verify(args: VerifyArguments, options: { requestedBy: string; progress?: (message: string) => void; signal?: AbortSignal }): Promise<VerificationReport>;
 }
 
+/** A tool as text names it: by `name` (LM tools, CLI) or `mcpName` (MCP). */
+export type NamedTool = Pick<ToolDefinition, 'name' | 'mcpName'>;
+
+/** How a surface names tools in text an agent reads. */
+export interface ToolNames {
+  of(tool: NamedTool): string;
+}
+
+/** VS Code's LM tools and the CLI: the definition's name (csharp_navigate). */
+export const lmToolNames: ToolNames = { of: (tool) => tool.name };
+
+/** The MCP server: the bridge spec's name where there is one (navigate), else the definition's. */
+export const mcpToolNames: ToolNames = { of: (tool) => tool.mcpName ?? tool.name };
+
+export function toolNamesOn(surface: Surface): ToolNames {
+  return surface === 'mcp' ? mcpToolNames : lmToolNames;
+}
+
 export interface ToolConfirmation {
   title: string;
   message: string;
@@ -51,9 +71,13 @@ export interface ToolConfirmation {
 
 export interface ToolDefinition<Input = unknown, Result = unknown> {
   name: string;
+  /** The name MCP clients see, where the bridge spec names the tool otherwise (navigate for csharp_navigate). */
+  mcpName?: string;
   displayName: string;
-  /** What an agent reads to decide when to call the tool. */
+  /** What an agent reads to decide when to call the tool (naming other tools as the LM tools do). */
   modelDescription: string;
+  /** Where the description names other tools: it as a surface names them (namingOtherTools fills both). */
+  describe?(names: ToolNames): string;
   /** What a person reads in the tool picker. */
   userDescription: string;
   /** The LM tool reference name (`#name` in chat). */
@@ -76,8 +100,8 @@ export interface ToolDefinition<Input = unknown, Result = unknown> {
   /** Without side effects: what a chat confirmation should show before the call. */
   confirmation?(input: Input): ToolConfirmation | undefined;
   invoke(input: Input, context: ToolContext): Promise<Result>;
-  /** Compact text for agents: few tokens, fixed order. */
-  render(result: Result): string;
+  /** Compact text for agents: few tokens, fixed order; other tools named as the calling surface names them (default: LM names). */
+  render(result: Result, names?: ToolNames): string;
 }
 
 /** Erases the type parameters so tools of different shapes can sit in one registry. */
@@ -85,4 +109,14 @@ export type AnyToolDefinition = ToolDefinition<any, any>; // eslint-disable-line
 
 export function defineTool<Input, Result>(definition: ToolDefinition<Input, Result>): ToolDefinition<Input, Result> {
   return definition;
+}
+
+/** A description that names other tools, written once: its LM text and the way to write it for any surface. */
+export function namingOtherTools(describe: (names: ToolNames) => string): { modelDescription: string; describe(names: ToolNames): string } {
+  return { modelDescription: describe(lmToolNames), describe };
+}
+
+/** The description a surface shows. */
+export function descriptionOn(tool: Pick<ToolDefinition, 'modelDescription' | 'describe'>, names: ToolNames): string {
+  return tool.describe ? tool.describe(names) : tool.modelDescription;
 }

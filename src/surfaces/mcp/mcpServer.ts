@@ -1,13 +1,14 @@
 // The MCP server's tools: registers each MCP tool of the chosen set on an McpServer (the SDK's), with
-// the definition's input and output schemas and annotations from its effects, and answers every call through
-// Session.runTool — the same pipeline as the LM tools and the CLI. One factory serves both protocol
+// the definition's MCP name, its description as MCP names the other tools, its input and output schemas
+// and annotations from its effects, and answers every call through Session.runTool — the same pipeline
+// as the LM tools and the CLI (which renders answers with MCP's names for a call on this surface). One factory serves both protocol
 // eras (serveStdio pins a 2025-era or a 2026-07-28 instance per connection); every instance shares
 // the one Session, so the host stays warm across calls.
 import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Session } from '../../engine/session';
-import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
+import { descriptionOn, mcpToolNames, type AnyToolDefinition } from '../../engine/tools/toolDefinition';
 import { publishedInputSchema, publishedOutputSchema } from './mcpSchemas';
-import { mcpToolMentions, type McpTool } from './mcpTools';
+import type { McpTool } from './mcpTools';
 import type { McpWorkspace } from './mcpWorkspace';
 import type { McpClientLink } from './mcpPermissionPolicy';
 import type { McpApprovalRounds } from './mcpInputRequired';
@@ -21,8 +22,8 @@ export const serverName = 'sharpclaw';
  * (mcpSchemas.ts), validated by runTool (toolInput.ts, the one rule for every surface: unknown arguments list the
  * valid names, arrays may arrive as JSON strings). The SDK's own check would answer differently.
  */
-function advertisedInput(definition: AnyToolDefinition, mentions: (text: string) => string): StandardSchemaWithJSON {
-  const schema = JSON.parse(mentions(JSON.stringify(publishedInputSchema(definition)))) as Record<string, unknown>;
+function advertisedInput(definition: AnyToolDefinition): StandardSchemaWithJSON {
+  const schema = publishedInputSchema(definition);
   return {
     '~standard': {
       version: 1,
@@ -56,11 +57,11 @@ export function annotationsFor(definition: AnyToolDefinition): ToolAnnotations {
 }
 
 /** A tool outcome as an MCP result: the compact text, the typed record when it is an object, isError on failure. */
-export function toCallToolResult(outcome: Awaited<ReturnType<Session['runTool']>>, mentions: (text: string) => string = (text) => text): CallToolResult {
-  if (!outcome.ok) return { content: [{ type: 'text', text: mentions(outcome.text) }], isError: true };
+export function toCallToolResult(outcome: Awaited<ReturnType<Session['runTool']>>): CallToolResult {
+  if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text }], isError: true };
   const data = outcome.data;
   const structured = typeof data === 'object' && data !== null && !Array.isArray(data) ? { structuredContent: data as Record<string, unknown> } : {};
-  return { content: [{ type: 'text', text: mentions(outcome.text) }], ...structured };
+  return { content: [{ type: 'text', text: outcome.text }], ...structured };
 }
 
 export interface McpServerOptions {
@@ -90,12 +91,11 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
         ...(options.rounds ? { requestState: { verify: options.rounds.verify } } : {}),
       },
     );
-    const mentions = mcpToolMentions(options.tools);
-    const result = (outcome: Awaited<ReturnType<Session['runTool']>>) => toCallToolResult(outcome, mentions);
+    const result = (outcome: Awaited<ReturnType<Session['runTool']>>) => toCallToolResult(outcome);
     for (const tool of options.tools) {
       server.registerTool(
         tool.name,
-        { title: tool.definition.displayName, description: mentions(tool.definition.modelDescription), inputSchema: advertisedInput(tool.definition, mentions), ...advertisedOutput(tool.definition), annotations: annotationsFor(tool.definition) },
+        { title: tool.definition.displayName, description: descriptionOn(tool.definition, mcpToolNames), inputSchema: advertisedInput(tool.definition), ...advertisedOutput(tool.definition), annotations: annotationsFor(tool.definition) },
         async (args: unknown, ctx) => {
           if (options.link) options.link.current = server;
           await options.workspace?.resolve(server);

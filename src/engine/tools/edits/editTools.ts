@@ -6,7 +6,8 @@ import { maxHostInteger } from '../../protocol/paramRules';
 import type { EditResult } from '../../protocol/edits';
 import { Methods } from '../../protocol/methods';
 import { hostTool } from '../hostTool';
-import type { ToolContext } from '../toolDefinition';
+import { namingOtherTools, type ToolContext } from '../toolDefinition';
+import { symbolResolveTool } from '../symbols/symbolTools';
 import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
 import { editSummary, renderEdit } from './renderEdits';
 
@@ -41,7 +42,7 @@ export const renameSymbolTool = hostTool({
   displayName: 'Rename C# symbol',
   referenceName: 'csharpRenameSymbol',
   userDescription: 'Renames a C# symbol everywhere with Roslyn, checked by the compiler, after a preview.',
-  modelDescription: `Rename one exact C# symbol (selected like csharp_symbol_resolve: Calculator.Add, Calculator.Add(int, int), or path/line/character) to newName across every project, computed by Roslyn. Rejects invalid identifiers, unresolved conflicts, new compiler errors, generated files, paths outside the workspace and linked files whose edits disagree; returns unverified when project generators were excluded. Does not rename files or change strings and comments. ${writeNote}`,
+  ...namingOtherTools((names) => `Rename one exact C# symbol (selected like ${names.of(symbolResolveTool)}: Calculator.Add, Calculator.Add(int, int), or path/line/character) to newName across every project, computed by Roslyn. Rejects invalid identifiers, unresolved conflicts, new compiler errors, generated files, paths outside the workspace and linked files whose edits disagree; returns unverified when project generators were excluded. Does not rename files or change strings and comments. ${writeNote}`),
   tags: ['csharp', 'roslyn', 'rename', 'edit'],
   input: RenameSymbolInputSchema,
   confirmation: (input) =>
@@ -58,7 +59,7 @@ export const EditInputSchema = z
   .strictObject({
     action: z.enum(['rename', 'rename_file', 'code_actions']).describe('rename a symbol, rename_file a document, or list/resolve/apply code_actions.'),
     ...symbolSelection,
-    symbol: z.string().min(1).optional().describe('Alias of name (the bridge tools\' and csharp_navigate\'s name for it).'),
+    symbol: z.string().min(1).optional().describe('Alias of name (what the navigate tools call it).'),
     file: z.string().min(1).optional().describe('Alias of path: the file (workspace-relative or a unique suffix such as Calculator.cs).'),
     newName: z.string().min(1).optional().describe('rename: the new identifier. rename_file: the new file name (Sum.cs) or workspace-relative path.'),
     endLine: z.number().int().min(1).max(maxHostInteger).optional().describe('code_actions: one-based end line of a selection.'),
@@ -81,6 +82,7 @@ export function editParams({ file, symbol, ...rest }: EditInput) {
 
 export const editTool = hostTool({
   name: 'csharp_edit',
+  mcpName: 'edit',
   displayName: 'Edit C# with Roslyn',
   referenceName: 'csharpEdit',
   userDescription: 'Compiler-checked rename, file rename and code actions (fixes, refactorings) with previews.',

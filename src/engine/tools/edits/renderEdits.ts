@@ -4,6 +4,9 @@
 // completed operation, then the diagnostics of the changed C# files). The one place that formats them.
 import type { EditDiagnostics, EditExcerpt, EditFileOperation, EditResult, InterruptedEdit } from '../../protocol/edits';
 import { resolvedFileLines } from '../symbols/renderSymbols';
+import { diagnosticsTool } from '../symbols/diagnosticsTool';
+import { solutionInspectTool } from '../solutionInspect/solutionInspectTool';
+import { lmToolNames, type ToolNames } from '../toolDefinition';
 
 /** A preview stops adding files before it would pass this many characters (less 200 for the final line). */
 export const maxPreviewChars = 32_000;
@@ -57,13 +60,13 @@ function preview(result: EditResult): string {
   return text;
 }
 
-function listing(result: EditResult): string {
+function listing(result: EditResult, names: ToolNames): string {
   const shown = result.actions ?? [];
   const hiddenNotShown = result.hiddenActions - shown.filter((entry) => entry.hidden).length;
   let text = `proposal ${result.proposalId ?? '?'}: ${shown.length} code action${shown.length === 1 ? '' : 's'} for ${result.path ?? '?'}\n`;
   for (const entry of shown) text += `${entry.index} ${entry.title}${entry.unverified ? ' (unverified)' : ''}\n`;
   if (shown.some((entry) => entry.unverified)) {
-    text += "unverified: applying these would be refused; a source generator SharpClaw does not run can see this file's project (see dotnet_solution_inspect).\n";
+    text += `unverified: applying these would be refused; a source generator SharpClaw does not run can see this file's project (see ${names.of(solutionInspectTool)}).\n`;
   }
   if (shown.length + hiddenNotShown === 0) text += 'no code actions here\n';
   if (hiddenNotShown > 0) text += `hidden: ${result.hiddenActions} entries under Suppress or configure issues; set all to list them.\n`;
@@ -71,9 +74,9 @@ function listing(result: EditResult): string {
 }
 
 /** The changed files' errors and warnings in the csharp_diagnostics format, with its totals line. */
-function diagnosticsText(diagnostics: EditDiagnostics): string {
+function diagnosticsText(diagnostics: EditDiagnostics, names: ToolNames): string {
   if (diagnostics.skippedAbove !== null) {
-    return `diagnostics skipped: ${diagnostics.files} changed C# files (more than ${diagnostics.skippedAbove}); run csharp_diagnostics on them.\n`;
+    return `diagnostics skipped: ${diagnostics.files} changed C# files (more than ${diagnostics.skippedAbove}); run ${names.of(diagnosticsTool)} on them.\n`;
   }
   let text = '';
   let file: string | undefined;
@@ -88,19 +91,19 @@ function diagnosticsText(diagnostics: EditDiagnostics): string {
   return `${text}${plural(diagnostics.files, 'file')} checked, ${plural(diagnostics.items.length, 'diagnostic')} in ${plural(withDiagnostics, 'file')}\n`;
 }
 
-function receipt(result: EditResult): string {
+function receipt(result: EditResult, names: ToolNames): string {
   const operations = result.operations;
   let text = `writes finished${result.refreshed ? ', Roslyn refreshed' : ', Roslyn not refreshed (it reloads on the next request)'}: ${files(operations.length)}\n`;
   for (const operation of operations.slice(0, maxReceiptOperations)) text += operationLine(operation, true);
-  if (result.diagnostics) text += diagnosticsText(result.diagnostics);
+  if (result.diagnostics) text += diagnosticsText(result.diagnostics, names);
   if (operations.length > maxReceiptOperations) {
     text += `truncated: ${operations.length} operations in total, ${maxReceiptOperations} shown; every one of them was written.\n`;
   }
   return text;
 }
 
-function renderBody(result: EditResult): string {
-  return result.kind === 'preview' ? preview(result) : result.kind === 'listing' ? listing(result) : receipt(result);
+function renderBody(result: EditResult, names: ToolNames): string {
+  return result.kind === 'preview' ? preview(result) : result.kind === 'listing' ? listing(result, names) : receipt(result, names);
 }
 
 /** The report of one apply a killed host left unfinished: a headline, each file, and how to undo it. */
@@ -116,12 +119,12 @@ export function interruptedLines(edit: InterruptedEdit): string[] {
 }
 
 /** The preview, listing or receipt, after the report of recovered interrupted edits and the `resolved file:` line. */
-export function renderEdit(result: EditResult): string {
-  const body = renderBody(result);
+export function renderEdit(result: EditResult, names: ToolNames = lmToolNames): string {
+  const body = renderBody(result, names);
   return [...(result.interrupted ?? []).flatMap(interruptedLines), ...resolvedFileLines(result), body.replace(/\n+$/, '')].join('\n').trimEnd();
 }
 
 /** One line naming an edit: the first line of its preview, listing or receipt. */
 export function editSummary(result: EditResult): string {
-  return renderBody(result).split('\n', 1)[0] ?? result.kind;
+  return renderBody(result, lmToolNames).split('\n', 1)[0] ?? result.kind;
 }

@@ -5,6 +5,7 @@ import { pagingArguments } from '../toolInput';
 import { Methods, type ParamsOf } from '../../protocol/methods';
 import { Bounds, maxHostInteger, navigateActions } from '../../protocol/paramRules';
 import { hostTool } from '../hostTool';
+import { namingOtherTools } from '../toolDefinition';
 import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
 import { renderBulkNavigate, renderNavigate, renderSymbols } from './renderNavigation';
 
@@ -54,6 +55,7 @@ export function toNavigateParams({ symbol, file, ...rest }: NavigateInput) {
 
 export const navigateTool = hostTool({
   name: 'csharp_navigate',
+  mcpName: 'navigate',
   displayName: 'Navigate C#',
   referenceName: 'csharpNavigate',
   userDescription: 'Definitions, references, reads/writes, callers/callees, hierarchy, hover, source, members and impact of a C# symbol.',
@@ -62,7 +64,7 @@ export const navigateTool = hostTool({
   input: NavigateInputSchema,
   method: Methods.navigate,
   params: toNavigateParams,
-  render: renderNavigate,
+  render: (result) => renderNavigate(result),
 });
 
 const QuerySchema = z
@@ -91,10 +93,11 @@ export function toBulkNavigateParams({ queries, ...rest }: BulkNavigateInput) {
 
 export const bulkNavigateTool = hostTool({
   name: 'csharp_bulk_navigate',
+  mcpName: 'bulk_navigate',
   displayName: 'Navigate C# (bulk)',
   referenceName: 'csharpBulkNavigate',
   userDescription: `Up to ${Bounds.bulkQueries.maximum} C# navigate queries in one call, answered concurrently.`,
-  modelDescription: `Run ${Bounds.bulkQueries.minimum} to ${Bounds.bulkQueries.maximum} independent csharp_navigate queries concurrently in one call: queries is a list of { action, symbol } or { action, file, line, character }; context, offset and limit apply to every query. The answer has one section per query in request order, headed "## N action target". A failing query (ambiguous_symbol, symbol_not_found, ambiguous_file, ...) shows its error line in its own section and the others still run; on timeout, finished sections stay and the rest say timeout. ${loadNote}`,
+  ...namingOtherTools((names) => `Run ${Bounds.bulkQueries.minimum} to ${Bounds.bulkQueries.maximum} independent ${names.of(navigateTool)} queries concurrently in one call: queries is a list of { action, symbol } or { action, file, line, character }; context, offset and limit apply to every query. The answer has one section per query in request order, headed "## N action target". A failing query (ambiguous_symbol, symbol_not_found, ambiguous_file, ...) shows its error line in its own section and the others still run; on timeout, finished sections stay and the rest say timeout. ${loadNote}`),
   tags: ['csharp', 'roslyn', 'navigation'],
   input: BulkNavigateInputSchema,
   method: Methods.bulkNavigate,
@@ -116,10 +119,11 @@ export type SymbolsInput = z.infer<typeof SymbolsInputSchema>;
 
 export const symbolsTool = hostTool({
   name: 'csharp_symbols',
+  mcpName: 'symbols',
   displayName: 'C# symbols',
   referenceName: 'csharpSymbols',
   userDescription: 'The declarations of a C# file, or the workspace symbols matching a name.',
-  modelDescription: `List C# symbols. With file: its declarations as "line:char-endLine:endChar kind Name" (5:18-9:2), indented under their container. With query: workspace symbols as "path:line:char kind Name", best name matches first (exact, prefix, substring, camel humps), then by file and position. Names can be sent to csharp_navigate unchanged. Paged with offset and limit (default ${Bounds.pageLimit.default}) and a final truncated: line. ${loadNote}`,
+  ...namingOtherTools((names) => `List C# symbols. With file: its declarations as "line:char-endLine:endChar kind Name" (5:18-9:2), indented under their container. With query: workspace symbols as "path:line:char kind Name", best name matches first (exact, prefix, substring, camel humps), then by file and position. Names can be sent to ${names.of(navigateTool)} unchanged. Paged with offset and limit (default ${Bounds.pageLimit.default}) and a final truncated: line. ${loadNote}`),
   tags: ['csharp', 'roslyn', 'symbols'],
   input: SymbolsInputSchema,
   method: Methods.symbols,

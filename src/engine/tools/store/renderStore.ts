@@ -4,14 +4,22 @@
 // to page on.
 import type { SymbolSearchResult, WorkspaceSearchResult } from '../../protocol/store';
 import { linesWithinBudget } from '../answerBudget';
+import { navigateTool } from '../navigation/navigationTools';
+import { symbolResolveTool } from '../symbols/symbolTools';
+import { lmToolNames, type ToolNames } from '../toolDefinition';
 
-/** The one line both tools start with, so an agent knows when to move to the compiler-backed tools. */
-export const syntaxOnlyLine = 'syntax-only: from the files as parsed, not compiled (no MSBuild, no approval); for exact symbols, references and types use csharp_navigate / csharp_symbol_resolve.';
+/** The one line both tools start with, so an agent knows when to move to the compiler-backed tools (named as its surface names them). */
+export function syntaxOnlyLineFor(names: ToolNames): string {
+  return `syntax-only: from the files as parsed, not compiled (no MSBuild, no approval); for exact symbols, references and types use ${names.of(navigateTool)} / ${names.of(symbolResolveTool)}.`;
+}
+
+/** The line as VS Code and the CLI show it. */
+export const syntaxOnlyLine = syntaxOnlyLineFor(lmToolNames);
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-export function renderSymbolSearch(result: SymbolSearchResult): string {
-  const lines = [syntaxOnlyLine];
+export function renderSymbolSearch(result: SymbolSearchResult, names: ToolNames = lmToolNames): string {
+  const lines = [syntaxOnlyLineFor(names)];
   if (result.total === 0) lines.push(`no declarations match ${result.query} (${plural(result.indexedFiles, 'C# file')} indexed)`);
   else if (result.items.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'declaration')}`);
   const items = result.items.map((item) => `${item.path}:${item.line}:${item.character} ${item.kind} ${item.name}`);
@@ -22,8 +30,8 @@ export function renderSymbolSearch(result: SymbolSearchResult): string {
   return lines.join('\n');
 }
 
-export function renderWorkspaceSearch(result: WorkspaceSearchResult): string {
-  const lines = [syntaxOnlyLine];
+export function renderWorkspaceSearch(result: WorkspaceSearchResult, names: ToolNames = lmToolNames): string {
+  const lines = [syntaxOnlyLineFor(names)];
   if (result.total === 0) lines.push(`no matches for ${result.query} (${plural(result.indexedFiles, 'C# file')} searched)`);
   else if (result.matches.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'match')}`);
   const matches = result.matches.map((match) => `${match.path}:${match.line}:${match.character} ${match.text}`);

@@ -4,8 +4,10 @@
 import { z } from 'zod';
 import { Methods } from '../../protocol/methods';
 import { hostTool } from '../hostTool';
+import { namingOtherTools } from '../toolDefinition';
+import { navigateTool } from '../navigation/navigationTools';
 import { pagingArguments } from '../toolInput';
-import { Bounds } from '../../protocol/paramRules';
+import { Bounds, globDialect } from '../../protocol/paramRules';
 import { renderSymbolSearch, renderWorkspaceSearch } from './renderStore';
 
 const paging = pagingArguments('results');
@@ -24,10 +26,11 @@ export type SymbolSearchInput = z.infer<typeof SymbolSearchInputSchema>;
 
 export const symbolSearchTool = hostTool({
   name: 'csharp_symbol_search',
+  mcpName: 'symbol_search',
   displayName: 'Search C# declarations',
   referenceName: 'csharpSymbolSearch',
   userDescription: 'Find C# declarations by name from the parsed files, without loading the solution.',
-  modelDescription: `Find C# declarations by name in the workspace's files (honouring .gitignore, without bin/obj): exact, prefix, camel humps, substring, best first; filter by kind and container. Lines are "path:line:char kind Name", and each Name can go to csharp_navigate as symbol. Paged with offset and limit (default ${Bounds.pageLimit.default}). ${noLoad}`,
+  ...namingOtherTools((names) => `Find C# declarations by name in the workspace's files (honouring .gitignore, without bin/obj): exact, prefix, camel humps, substring, best first; filter by kind and container. Lines are "path:line:char kind Name", and each Name can go to ${names.of(navigateTool)} as symbol. Paged with offset and limit (default ${Bounds.pageLimit.default}). ${noLoad}`),
   tags: ['csharp', 'search', 'symbols'],
   input: SymbolSearchInputSchema,
   method: Methods.symbolSearch,
@@ -39,13 +42,14 @@ export const WorkspaceSearchInputSchema = z.strictObject({
   query: z.string().min(1).describe('Text to find on one line (case-insensitive unless caseSensitive), or a .NET regular expression with regex.'),
   regex: z.boolean().optional().describe('query is a regular expression.'),
   caseSensitive: z.boolean().optional().describe('Letter case must match. Default false.'),
-  paths: z.array(z.string().min(1)).max(16).optional().describe('Workspace-relative globs of the files to search (src/**/*.cs; a glob without / matches at any depth: *Tests.cs).'),
+  paths: z.array(z.string().min(1)).max(16).optional().describe(`Workspace-relative globs of the files to search (src/**/*.cs), the same dialect as the diagnostics tool's file: ${globDialect}.`),
   ...paging,
 });
 export type WorkspaceSearchInput = z.infer<typeof WorkspaceSearchInputSchema>;
 
 export const workspaceSearchTool = hostTool({
   name: 'csharp_workspace_search',
+  mcpName: 'workspace_search',
   displayName: 'Search C# text',
   referenceName: 'csharpWorkspaceSearch',
   userDescription: 'Find text or a regular expression in the workspace\'s C# files, without loading the solution.',

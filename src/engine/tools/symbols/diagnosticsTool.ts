@@ -2,7 +2,7 @@
 // bridge tools' compact format.
 import { z } from 'zod';
 import { pagingArguments } from '../toolInput';
-import { Bounds, diagnosticSeverities, rangeOf } from '../../protocol/paramRules';
+import { Bounds, diagnosticSeverities, globDialect, rangeOf } from '../../protocol/paramRules';
 import { loadDiagnosticsDefaultSeverity } from '../../config/diagnosticsSettings';
 import { Methods } from '../../protocol/methods';
 import type { DiagnosticsResult } from '../../protocol/symbols';
@@ -61,7 +61,7 @@ export function renderDiagnostics(result: DiagnosticsResult): string {
 export const DiagnosticsInputSchema = z
   .strictObject({
     project: z.string().min(1).optional().describe('Only this project (name or workspace-relative path).'),
-    file: z.string().min(1).max(1024).optional().describe('A file (workspace-relative path or unique suffix such as Calculator.cs) or a glob such as src/**/*.cs; braces list alternatives: src/{A,B}.cs. Default: every C# file.'),
+    file: z.string().min(1).max(1024).optional().describe(`A file (workspace-relative path or unique suffix such as Calculator.cs) or a glob such as src/**/*.cs or src/{A,B}.cs: ${globDialect}. Default: every C# file.`),
     path: z.string().min(1).max(1024).optional().describe('Alias of file.'),
     severity: z.enum(diagnosticSeverities).optional().describe('Lowest severity to report. Default warning (errors and warnings), unless the workspace settings file (.sharpclaw/settings.jsonc, diagnostics.defaultSeverity) sets another.'),
     ids: z.array(z.string().min(1)).min(1).optional().describe('Only these diagnostic codes, case-insensitive, applied before severity, e.g. ["CS0246", "IDE0005"].'),
@@ -74,6 +74,7 @@ export const DiagnosticsInputSchema = z
 
 export const diagnosticsTool = hostTool({
   name: 'csharp_diagnostics',
+  mcpName: 'diagnostics',
   displayName: 'C# diagnostics',
   referenceName: 'csharpDiagnostics',
   userDescription: 'Compiler and SDK analyzer errors and warnings, by file, project, code or severity.',

@@ -5,6 +5,7 @@ import { pagingArguments } from '../toolInput';
 import { Methods } from '../../protocol/methods';
 import { Bounds, rangeOf } from '../../protocol/paramRules';
 import { hostTool } from '../hostTool';
+import { namingOtherTools } from '../toolDefinition';
 import { renderFindReferences, renderSymbolResolve, renderTypeHierarchy } from './renderSymbols';
 import { requireNameOrPosition, symbolSelection, workspaceSelection } from './symbolSelector';
 
@@ -37,7 +38,7 @@ export const findReferencesTool = hostTool({
   displayName: 'Find C# references',
   referenceName: 'csharpFindReferences',
   userDescription: 'Every reference to a C# symbol, by compiler identity, across projects.',
-  modelDescription: `Find every reference to a C# symbol by compiler identity across all projects (not text search), selected by name or position like csharp_symbol_resolve. Paged with offset and limit (${rangeOf(Bounds.pageLimit)}, default ${Bounds.pageLimit.default}); a final truncated: line gives the total and the next offset. Source-generated occurrences are left out and counted. ${loadNote}`,
+  ...namingOtherTools((names) => `Find every reference to a C# symbol by compiler identity across all projects (not text search), selected by name or position like ${names.of(symbolResolveTool)}. Paged with offset and limit (${rangeOf(Bounds.pageLimit)}, default ${Bounds.pageLimit.default}); a final truncated: line gives the total and the next offset. Source-generated occurrences are left out and counted. ${loadNote}`),
   tags: ['csharp', 'roslyn', 'references'],
   input: ReferencesInputSchema,
   method: Methods.findReferences,
