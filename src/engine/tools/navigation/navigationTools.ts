@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { pagingArguments } from '../toolInput';
 import { Methods, type ParamsOf } from '../../protocol/methods';
-import { Bounds, maxHostInteger, navigateActions } from '../../protocol/paramRules';
+import { Bounds, maxHostInteger, navigateActions, type NavigateAction } from '../../protocol/paramRules';
 import { hostTool } from '../hostTool';
 import { namingOtherTools } from '../toolDefinition';
 import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
@@ -11,9 +11,25 @@ import { renderBulkNavigate, renderNavigate, renderSymbols } from './renderNavig
 
 const loadNote = 'The first call loads the solution with MSBuild, which needs the user\'s approval.';
 
-const action = z.enum(navigateActions).describe(
-  'definition, type_definition, implementation, references, reads, writes (of a field, property, local, parameter or event), callers, callees, supertypes, subtypes, hover, source (declaration text with its doc comment), members (of a type), impact (references, callers and implementations of a member; references and subtypes of a type).',
-);
+/** What each action adds to its name in the argument's description (a new action fails to compile until it is here). */
+const actionNotes: Record<NavigateAction, string> = {
+  definition: '',
+  type_definition: '',
+  implementation: '',
+  references: '',
+  reads: '',
+  writes: ' (of a field, property, local, parameter or event)',
+  callers: '',
+  callees: '',
+  supertypes: '',
+  subtypes: '',
+  hover: '',
+  source: ' (declaration text with its doc comment)',
+  members: ' (of a type)',
+  impact: ' (references, callers and implementations of a member; references and subtypes of a type)',
+};
+
+const action = z.enum(navigateActions).describe(`${navigateActions.map((name) => `${name}${actionNotes[name]}`).join(', ')}.`);
 
 const target = {
   symbol: z

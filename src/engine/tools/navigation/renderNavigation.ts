@@ -6,11 +6,12 @@ import { linesWithinBudget, resultLinesBudget } from '../answerBudget';
 import { ToolError } from '../../errors';
 import { answeredBy, renderLocationLines, resolvedFileLines } from '../symbols/renderSymbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
+import type { NavigateAction } from '../../protocol/paramRules';
 
-const locationActions = new Set(['definition', 'type_definition', 'implementation', 'references', 'reads', 'writes']);
-const relatedActions = new Set(['callers', 'callees', 'supertypes', 'subtypes']);
+const locationActions = new Set<string>(['definition', 'type_definition', 'implementation', 'references', 'reads', 'writes'] satisfies NavigateAction[]);
+const relatedActions = new Set<string>(['callers', 'callees', 'supertypes', 'subtypes'] satisfies NavigateAction[]);
 
-const emptyLocations: Record<string, string> = {
+const emptyLocations: Partial<Record<NavigateAction, string>> & Record<string, string | undefined> = {
   definition: 'no definition in source (declared in metadata)',
   type_definition: 'no type definition in source (declared in metadata, or the symbol has no named type)',
   implementation: 'no implementations',
