@@ -88,6 +88,7 @@ public sealed class GlobDialectTests(ReadToolsFixture fx)
         // A regular expression every non-empty line matches, so each selected file answers with its lines.
         WorkspaceSearchResult search = await fx.Host.WorkspaceSearchAsync(fx.Workspace.Root, "^", regex: true, paths: [glob], limit: 200);
 
-        Assert.Equal((Search: files, Diagnostics: files), (search.Files, diagnostics.FilesChecked + diagnostics.Incomplete.Count));
+        // (files the search selected, files diagnostics selected)
+        Assert.Equal((files, files), (search.Files, diagnostics.FilesChecked + diagnostics.Incomplete.Count));
     }
 }
