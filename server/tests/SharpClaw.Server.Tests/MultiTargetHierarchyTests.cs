@@ -2,9 +2,8 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
-
-using SharpClaw.Server.Tests.Infrastructure;
 using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
 

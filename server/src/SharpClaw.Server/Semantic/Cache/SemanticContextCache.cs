@@ -3,15 +3,14 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
+using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
+using SharpClaw.Server.Semantic.OpenDocuments;
 using SharpClaw.Server.Semantic.Snapshots;
 using SharpClaw.Server.Toolchain;
-
-using SharpClaw.Server.Semantic.OpenDocuments;
-using SharpClaw.Server.Infrastructure;
-using SharpClaw.Server.Semantic.Contexts;
 
 namespace SharpClaw.Server.Semantic.Cache;
 

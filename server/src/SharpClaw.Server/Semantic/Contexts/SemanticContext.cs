@@ -1,11 +1,10 @@
 using Microsoft.CodeAnalysis;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
-
 using SharpClaw.Server.Semantic.OpenDocuments;
-using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Contexts;
 

@@ -1,12 +1,11 @@
 using System.Globalization;
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
-
-using SharpClaw.Server.Semantic.Symbols;
-using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Edits;
 

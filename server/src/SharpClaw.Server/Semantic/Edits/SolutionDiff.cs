@@ -1,9 +1,8 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
-
-using SharpClaw.Server.Semantic.OpenDocuments;
 using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.OpenDocuments;
 
 namespace SharpClaw.Server.Semantic.Edits;
 
