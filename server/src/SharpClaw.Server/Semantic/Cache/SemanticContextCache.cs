@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
 using SharpClaw.Server.Infrastructure;
@@ -10,25 +9,22 @@ using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Semantic.OpenDocuments;
 using SharpClaw.Server.Semantic.Snapshots;
-using SharpClaw.Server.Toolchain;
 
 namespace SharpClaw.Server.Semantic.Cache;
 
-/// <summary>Evaluated data handed to a caller that needs no compilation (projectGraph).</summary>
-/// <param name="Data">The evaluation.</param>
-/// <param name="Context">The compilation context it came from, when one was loaded and valid (for excluded analyzers).</param>
-/// <param name="FromCache">True when MSBuild did not run for this call.</param>
-public sealed record EvaluationLease(EvaluationData Data, SemanticContext? Context, bool FromCache);
-
 /// <summary>
 /// The lifecycle-owned cache of up to <see cref="Capacity"/> compilation contexts keyed by
-/// (target, configuration, targetFramework), least recently used evicted first.
+/// (target, configuration, targetFramework), least recently used evicted first (<see cref="ContextList"/>). This
+/// file decides what a request gets; its parts do one job each: <see cref="LoadSlot"/> runs loads and reports their
+/// progress, <see cref="EvaluationApproval"/> asks for authorization, <see cref="EvaluationList"/> keeps
+/// evaluation-only results, <see cref="DocumentRefresh"/> and <see cref="DocumentMoves"/> bring a cached solution up
+/// to date with edited and renamed files.
 /// <list type="bullet">
 /// <item>One gate (held for milliseconds) serializes lookups, fingerprint checks, source refreshes,
 /// insertion and eviction. Loads are serialized by a separate load slot, and per key, so at most one
 /// load runs at a time and a query for another, cached context never waits for one.</item>
-/// <item>Authorization is requested with no lock held: cached queries, status and shutdown proceed while
-/// a person decides.</item>
+/// <item>Authorization is requested with no lock held but the request's key lock: cached queries, status and
+/// shutdown proceed while a person decides.</item>
 /// <item>Queries hold a <see cref="ContextLease"/>; eviction retires a context, and its workspace is disposed
 /// only when the last lease is released.</item>
 /// <item>Valid fingerprint → cached snapshot. Content-only changes → documents refreshed in place (no
@@ -39,20 +35,14 @@ public sealed record EvaluationLease(EvaluationData Data, SemanticContext? Conte
 public sealed class SemanticContextCache : IAsyncDisposable
 {
     public const int DefaultCapacity = 4;
-    private const int EvaluationCapacity = 8;
 
     private readonly SemaphoreSlim gate = new(1, 1);
-    private readonly SemaphoreSlim loadSlot = new(1, 1);
     private readonly ConcurrentDictionary<ContextKey, SemaphoreSlim> keyLocks = new();
-    private readonly List<SemanticContext> contexts = []; // most recently used first
-    private readonly List<(ContextKey Key, EvaluationData Data, ContextFingerprint Fingerprint)> evaluations = [];
-    private readonly CancellationTokenSource shutdown = new();
-    private readonly Lock snapshotGate = new();
+    private readonly ContextList contexts;
+    private readonly EvaluationList evaluations = new();
+    private readonly LoadSlot loads;
     private readonly HostLog? log;
-    private IReadOnlyList<LoadedContextInfo> snapshot = [];
-    private int loadCount;
-    private int evaluationCount;
-    private bool disposed;
+    private int revalidationCount;
 
     /// <summary>The editor's open buffers, laid over every lease's solution.</summary>
     public OpenDocumentStore OpenDocuments { get; } = new();
@@ -60,45 +50,33 @@ public sealed class SemanticContextCache : IAsyncDisposable
     public SemanticContextCache(HostLog? log = null, int capacity = DefaultCapacity, AnalyzerTrust? trust = null, Func<AnalyzerTrust, ContextSnapshots>? snapshots = null)
     {
         this.log = log;
-        this.Capacity = capacity;
+        this.contexts = new ContextList(capacity, log);
         this.Loader = new ContextLoader(trust ?? AnalyzerTrust.FromInstalledSdks(), log);
         this.Snapshots = snapshots?.Invoke(this.Loader.Trust);
+        this.loads = new LoadSlot(this.Loader, this.Snapshots, log);
     }
 
     /// <summary>The approved snapshots in the store (warm restart), or null when this cache keeps none.</summary>
     public ContextSnapshots? Snapshots { get; }
 
     /// <summary>Contexts rebuilt from an approved snapshot instead of loaded.</summary>
-    public int RestoreCount => Volatile.Read(ref this.restoreCount);
+    public int RestoreCount => this.loads.RestoreCount;
 
-    private int restoreCount;
-
-    public int Capacity { get; }
+    public int Capacity => this.contexts.Capacity;
 
     public ContextLoader Loader { get; }
 
     /// <summary>Full loads performed (MSBuildWorkspace opened).</summary>
-    public int LoadCount => Volatile.Read(ref this.loadCount);
+    public int LoadCount => this.loads.LoadCount;
 
     /// <summary>Re-evaluations (dynamic imports) that found MSBuild's answer unchanged and kept the loaded context.</summary>
     public int RevalidationCount => Volatile.Read(ref this.revalidationCount);
 
-    private int revalidationCount;
-
     /// <summary>Evaluation-only passes performed.</summary>
-    public int EvaluationCount => Volatile.Read(ref this.evaluationCount);
+    public int EvaluationCount => this.loads.EvaluationCount;
 
     /// <summary>For <c>sharpclaw/status</c>: never waits for the gate.</summary>
-    public IReadOnlyList<LoadedContextInfo> LoadedContexts
-    {
-        get
-        {
-            lock (this.snapshotGate)
-            {
-                return this.snapshot;
-            }
-        }
-    }
+    public IReadOnlyList<LoadedContextInfo> LoadedContexts => this.contexts.Loaded;
 
     /// <summary>The live contexts, most recently used first (tests and diagnostics).</summary>
     public async Task<IReadOnlyList<SemanticContext>> GetContextsAsync(CancellationToken cancellationToken = default)
@@ -106,7 +84,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
         await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
         try
         {
-            return [.. this.contexts];
+            return this.contexts.All;
         }
         finally
         {
@@ -115,7 +93,11 @@ public sealed class SemanticContextCache : IAsyncDisposable
     }
 
     /// <summary>Where loads report their progress when the request names no sink of its own (the host's connection).</summary>
-    public ILoadProgressSink? Progress { get; set; }
+    public ILoadProgressSink? Progress
+    {
+        get => this.loads.Progress;
+        set => this.loads.Progress = value;
+    }
 
     /// <summary>
     /// A lease on the compilation context for <paramref name="request"/>: cached when its fingerprint is
@@ -142,7 +124,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 reason = EvaluationReason.ColdLoad;
             }
             else if (reason == EvaluationReason.ColdLoad && !request.ForWrite
-                && await this.TryRestoreAsync(request, cancellationToken).ConfigureAwait(false) is { } restored)
+                && await this.loads.TryRestoreAsync(request, cancellationToken).ConfigureAwait(false) is { } restored)
             {
                 return await this.InsertAsync(request, restored, fromCache: true).ConfigureAwait(false);
             }
@@ -151,7 +133,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
 
             // Dynamic imports: the authorized re-evaluation may leave the loaded context as it is.
             SemanticContext? current = reason == EvaluationReason.DynamicImports ? await this.FindLoadedAsync(request.Key, cancellationToken).ConfigureAwait(false) : null;
-            SemanticContext? context = await this.LoadInSlotAsync(request, reusable, current, cancellationToken).ConfigureAwait(false);
+            SemanticContext? context = await this.loads.LoadAsync(request, reusable, current, cancellationToken).ConfigureAwait(false);
             if (context is null)
             {
                 Interlocked.Increment(ref this.revalidationCount);
@@ -162,7 +144,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 }
 
                 // Build files changed while MSBuild ran: load from scratch under the same authorization.
-                context = (await this.LoadInSlotAsync(request, reusable, keepIfSameAs: null, cancellationToken).ConfigureAwait(false))!;
+                context = (await this.loads.LoadAsync(request, reusable, keepIfSameAs: null, cancellationToken).ConfigureAwait(false))!;
             }
 
             return await this.InsertAsync(request, context, fromCache: false).ConfigureAwait(false);
@@ -173,45 +155,12 @@ public sealed class SemanticContextCache : IAsyncDisposable
         }
     }
 
-    /// <summary>
-    /// Loads in the load slot (one load at a time). With <paramref name="keepIfSameAs"/>, re-evaluates instead and
-    /// returns null when MSBuild's answer is what that context was loaded from.
-    /// </summary>
-    private async Task<SemanticContext?> LoadInSlotAsync(ContextRequest request, EvaluationData? reusable, SemanticContext? keepIfSameAs, CancellationToken cancellationToken)
-    {
-        using CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.shutdown.Token);
-        await this.loadSlot.WaitAsync(linked.Token).ConfigureAwait(false);
-        try
-        {
-            this.ThrowIfDisposed();
-            // Every load reports progress (lsp status, the MCP loading error), whichever request started it.
-            ContextRequest reporting = request.Progress is null ? request with { Progress = this.Progress } : request;
-            SemanticContext? context = keepIfSameAs is { DesignTimeDigest: not null, IsRetired: false }
-                ? await this.Loader.ReloadUnlessSameAsync(reporting, keepIfSameAs, linked.Token).ConfigureAwait(false)
-                : await this.Loader.LoadAsync(reporting, reusable, linked.Token).ConfigureAwait(false);
-            if (context is not null)
-            {
-                Interlocked.Increment(ref this.loadCount);
-            }
-
-            return context;
-        }
-        catch (OperationCanceledException) when (this.shutdown.IsCancellationRequested && !cancellationToken.IsCancellationRequested)
-        {
-            throw SemanticException.LoadFailed("The host is shutting down; the load was cancelled.");
-        }
-        finally
-        {
-            this.loadSlot.Release();
-        }
-    }
-
     private async Task<SemanticContext?> FindLoadedAsync(ContextKey key, CancellationToken cancellationToken)
     {
         await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
         try
         {
-            return this.contexts.Find(c => c.Key.Equals(key));
+            return this.contexts.Find(key);
         }
         finally
         {
@@ -219,81 +168,20 @@ public sealed class SemanticContextCache : IAsyncDisposable
         }
     }
 
-    /// <summary>
-    /// Rebuilds the context from its approved snapshot in the store when that is still valid (no MSBuild, no
-    /// authorization); null when there is none or it does not match the disk. Runs in the load slot.
-    /// </summary>
-    private async Task<SemanticContext?> TryRestoreAsync(ContextRequest request, CancellationToken cancellationToken)
-    {
-        if (this.Snapshots is not { } snapshots)
-        {
-            return null;
-        }
-
-        using CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.shutdown.Token);
-        await this.loadSlot.WaitAsync(linked.Token).ConfigureAwait(false);
-        try
-        {
-            this.ThrowIfDisposed();
-            SemanticContext? restored;
-            try
-            {
-                restored = await Task.Run(() => snapshots.TryRestore(request), linked.Token).ConfigureAwait(false);
-            }
-            catch (Exception ex) when (ex is not OperationCanceledException)
-            {
-                // A snapshot is only ever a shortcut: whatever went wrong, the authorized load is still there.
-                this.log?.Warn($"Approved snapshot of {request.Key} not used: {ex.GetType().Name}: {ex.Message}; loading with authorization.");
-                restored = null;
-            }
-
-            if (restored is not null)
-            {
-                Interlocked.Increment(ref this.restoreCount);
-                (request.Progress ?? this.Progress)?.Report(FromSnapshotProgress(request, restored));
-            }
-
-            return restored;
-        }
-        finally
-        {
-            this.loadSlot.Release();
-        }
-    }
-
-    /// <summary>The one progress update of a restore: done at once, its step naming where it came from.</summary>
-    private static LoadProgressParams FromSnapshotProgress(ContextRequest request, SemanticContext context) =>
-        new(ProgressKind.Load, request.Target.RelativeTarget, request.Configuration, request.TargetFramework, context.ProjectCount, context.ProjectCount, "from approved snapshot", 100);
-
     /// <summary>Puts a loaded or restored context first in the cache (evicting the least recently used) and leases it.</summary>
     private async Task<ContextLease> InsertAsync(ContextRequest request, SemanticContext context, bool fromCache)
     {
         await this.gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
         try
         {
-            if (this.disposed)
+            if (this.loads.IsClosed)
             {
                 context.Retire();
-                throw SemanticException.LoadFailed("The host is shutting down.");
+                this.loads.ThrowIfClosed();
             }
 
-            int existing = this.contexts.FindIndex(c => c.Key.Equals(request.Key));
-            if (existing >= 0)
-            {
-                this.Retire(this.contexts[existing], "replaced by a reload");
-                this.contexts.RemoveAt(existing);
-            }
-
-            this.contexts.Insert(0, context);
-            while (this.contexts.Count > this.Capacity)
-            {
-                SemanticContext evicted = this.contexts[^1];
-                this.contexts.RemoveAt(this.contexts.Count - 1);
-                this.Retire(evicted, "evicted (least recently used)");
-            }
-
-            this.evaluations.RemoveAll(e => e.Key.Equals(request.Key));
-            this.PublishSnapshot();
+            this.contexts.Insert(context);
+            this.evaluations.Remove(request.Key);
             if (!context.FromSnapshot)
             {
                 this.Snapshots?.Save(context); // Captured here: the fingerprint changes only under the gate.
@@ -361,7 +249,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
         bool handedOver = false;
         try
         {
-            if (this.disposed || this.contexts.Find(c => c.Key.Equals(request.Key)) is not { } context
+            if (this.loads.IsClosed || this.contexts.Find(request.Key) is not { } context
                 || context.Fingerprint.DynamicImports.Count > 0 || context.IsRetired || (request.ForWrite && context.FromSnapshot))
             {
                 return (null, null);
@@ -386,15 +274,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
                     }
 
                     context.Fingerprint.Commit(check);
-                    int index = this.contexts.IndexOf(context);
-                    if (index > 0)
-                    {
-                        this.contexts.RemoveAt(index);
-                        this.contexts.Insert(0, context);
-                        this.PublishSnapshot();
-                    }
-
-                    return index >= 0;
+                    return this.contexts.MoveToFront(context);
                 }
                 catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
                 {
@@ -432,34 +312,31 @@ public sealed class SemanticContextCache : IAsyncDisposable
             await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
             try
             {
-                this.ThrowIfDisposed();
-                SemanticContext? context = this.contexts.Find(c => c.Key.Equals(request.Key));
+                this.loads.ThrowIfClosed();
+                SemanticContext? context = this.contexts.Find(request.Key);
                 if (context is not null)
                 {
                     FingerprintCheck check = context.Fingerprint.Check();
-                    if (!check.IsStructural && context.Fingerprint.DynamicImports.Count == 0)
+                    if (EvaluationList.IsReusable(check, context.Fingerprint))
                     {
                         return new EvaluationLease(context.Evaluation, context, FromCache: true);
                     }
 
-                    (reason, changed) = Why(request, check, context.Fingerprint);
+                    (reason, changed) = EvaluationApproval.Why(request, check, context.Fingerprint);
                 }
 
-                int index = this.evaluations.FindIndex(e => e.Key.Equals(request.Key));
-                if (index >= 0)
+                if (this.evaluations.Find(request.Key) is ({ } data, { } fingerprint))
                 {
-                    (ContextKey key, EvaluationData data, ContextFingerprint fingerprint) = this.evaluations[index];
                     FingerprintCheck check = fingerprint.Check();
-                    if (!check.IsStructural && fingerprint.DynamicImports.Count == 0)
+                    if (EvaluationList.IsReusable(check, fingerprint))
                     {
-                        this.evaluations.RemoveAt(index);
-                        this.evaluations.Insert(0, (key, data, fingerprint));
+                        this.evaluations.Put(request.Key, data, fingerprint);
                         return new EvaluationLease(data, null, FromCache: true);
                     }
 
                     if (context is null)
                     {
-                        (reason, changed) = Why(request, check, fingerprint);
+                        (reason, changed) = EvaluationApproval.Why(request, check, fingerprint);
                     }
                 }
             }
@@ -469,41 +346,19 @@ public sealed class SemanticContextCache : IAsyncDisposable
             }
 
             if (reason == EvaluationReason.ColdLoad && !request.ForWrite
-                && await this.TryRestoreAsync(request, cancellationToken).ConfigureAwait(false) is { } restored)
+                && await this.loads.TryRestoreAsync(request, cancellationToken).ConfigureAwait(false) is { } restored)
             {
                 using ContextLease lease = await this.InsertAsync(request, restored, fromCache: true).ConfigureAwait(false);
                 return new EvaluationLease(restored.Evaluation, restored, FromCache: true);
             }
 
             await this.AuthorizeAsync(request, authorizer, reason, changed, cancellationToken).ConfigureAwait(false);
-
-            EvaluationData evaluation;
-            ContextFingerprint evaluationFingerprint;
-            using (CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.shutdown.Token))
-            {
-                await this.loadSlot.WaitAsync(linked.Token).ConfigureAwait(false);
-                try
-                {
-                    this.ThrowIfDisposed();
-                    evaluation = await this.Loader.EvaluateAsync(request, linked.Token).ConfigureAwait(false);
-                    evaluationFingerprint = this.Loader.FingerprintEvaluation(evaluation);
-                    Interlocked.Increment(ref this.evaluationCount);
-                }
-                finally
-                {
-                    this.loadSlot.Release();
-                }
-            }
+            (EvaluationData evaluation, ContextFingerprint evaluationFingerprint) = await this.loads.EvaluateAsync(request, cancellationToken).ConfigureAwait(false);
 
             await this.gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
             try
             {
-                this.evaluations.RemoveAll(e => e.Key.Equals(request.Key));
-                this.evaluations.Insert(0, (request.Key, evaluation, evaluationFingerprint));
-                if (this.evaluations.Count > EvaluationCapacity)
-                {
-                    this.evaluations.RemoveAt(this.evaluations.Count - 1);
-                }
+                this.evaluations.Put(request.Key, evaluation, evaluationFingerprint);
             }
             finally
             {
@@ -529,41 +384,27 @@ public sealed class SemanticContextCache : IAsyncDisposable
         await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
         try
         {
-            this.ThrowIfDisposed();
-            EvaluationData? reusable = null;
-            int evaluationIndex = this.evaluations.FindIndex(e => e.Key.Equals(request.Key));
-            if (evaluationIndex >= 0)
-            {
-                (_, EvaluationData data, ContextFingerprint fingerprint) = this.evaluations[evaluationIndex];
-                if (!fingerprint.Check().IsStructural && fingerprint.DynamicImports.Count == 0)
-                {
-                    reusable = data;
-                }
-            }
-
-            int index = this.contexts.FindIndex(c => c.Key.Equals(request.Key));
-            if (index < 0)
+            this.loads.ThrowIfClosed();
+            EvaluationData? reusable = this.evaluations.Reusable(request.Key);
+            if (this.contexts.Find(request.Key) is not { } context)
             {
                 return (null, EvaluationReason.ColdLoad, [], reusable);
             }
 
-            SemanticContext context = this.contexts[index];
             FingerprintCheck check = context.Fingerprint.Check();
             if (check.IsStructural || (context.Fingerprint.DynamicImports.Count > 0 && !reevaluated))
             {
-                (EvaluationReason reason, IReadOnlyList<string> changed) = Why(request, check, context.Fingerprint);
+                (EvaluationReason reason, IReadOnlyList<string> changed) = EvaluationApproval.Why(request, check, context.Fingerprint);
                 return (null, reason, changed, reusable);
             }
 
             if (check.ContentChanges.Count > 0)
             {
-                context.ReplaceSolution(RefreshDocuments(context.Solution, check.ContentChanges));
+                context.ReplaceSolution(DocumentRefresh.Apply(context.Solution, check.ContentChanges));
             }
 
             context.Fingerprint.Commit(check);
-            this.contexts.RemoveAt(index);
-            this.contexts.Insert(0, context);
-            this.PublishSnapshot();
+            this.contexts.MoveToFront(context);
             OpenDocumentSnapshot buffers = this.OpenDocuments.Snapshot;
             Solution overlaid = await context.Overlay.ApplyAsync(context.Solution, buffers, cancellationToken).ConfigureAwait(false);
             _ = context.TryAddLease();
@@ -575,68 +416,25 @@ public sealed class SemanticContextCache : IAsyncDisposable
         }
     }
 
-    private static (EvaluationReason, IReadOnlyList<string>) Why(ContextRequest request, FingerprintCheck check, ContextFingerprint fingerprint)
-    {
-        string workspace = request.Target.Workspace;
-        return check.IsStructural
-            ? (EvaluationReason.StructuralChange, check.StructuralChanges.Select(p => PathUtil.ToWorkspaceRelative(workspace, p)).Distinct().ToList())
-            : (EvaluationReason.DynamicImports, fingerprint.DynamicImports.Select(d => PathUtil.ToWorkspaceRelative(workspace, d.File)).Distinct().ToList());
-    }
-
-    /// <summary>Asks for authorization with no lock but the per-key one held.</summary>
+    /// <summary>Asks for authorization with no lock but the per-key one held (<see cref="EvaluationApproval"/>).</summary>
     private async Task AuthorizeAsync(
         ContextRequest request, IEvaluationAuthorizer? authorizer, EvaluationReason reason, IReadOnlyList<string> changed, CancellationToken cancellationToken)
     {
-        string what = reason switch
-        {
-            EvaluationReason.ColdLoad => $"'{request.Target.RelativeTarget}' is not loaded yet",
-            EvaluationReason.StructuralChange => $"build files of '{request.Target.RelativeTarget}' changed ({string.Join(", ", changed.Take(5))}{(changed.Count > 5 ? ", ..." : string.Empty)})",
-            _ => $"'{request.Target.RelativeTarget}' imports build files through properties or wildcards ({string.Join(", ", changed.Take(5))}), which must be re-evaluated on every call",
-        };
-        // Checked before anyone is asked: without an SDK no approval could help.
-        if (SdkInventory.FindSdks(SdkInventory.FindDotnetRoot()).Count == 0)
-        {
-            throw SemanticException.MissingPrerequisites(
-                "No .NET SDK is installed (looked in the dotnet installation the host runs on). Install one from https://dotnet.microsoft.com/download.",
-                command: null);
-        }
-
-        if (authorizer is null)
-        {
-            throw SemanticException.PermissionDenied($"MSBuild evaluation is needed because {what}, and no authorization is available in this context.");
-        }
-
-        AuthorizeEvaluationParams parameters = new(
-            request.Target.Workspace,
-            request.Target.RelativeTarget,
-            request.Configuration,
-            request.TargetFramework,
-            reason,
-            changed,
-            request.Tool);
-        this.log?.Info($"Asking to evaluate {request.Key} ({parameters.Reason}).");
-        EvaluationAuthorization answer = await authorizer.AuthorizeAsync(parameters, cancellationToken).ConfigureAwait(false);
-        if (!answer.Granted)
-        {
-            this.log?.Info($"Evaluation of {request.Key} was not authorized: {answer.Message}");
-            throw SemanticException.PermissionDenied(
-                $"MSBuild evaluation is needed because {what}, and it was not authorized: {answer.Message ?? "denied"}");
-        }
-
-        this.ThrowIfDisposed();
+        await EvaluationApproval.AskAsync(request, authorizer, reason, changed, this.log, cancellationToken).ConfigureAwait(false);
+        this.loads.ThrowIfClosed();
     }
 
     /// <summary>
     /// After the host renamed files itself (rename_file, undo/redo of one): moves the documents of the cached
-    /// context for <paramref name="key"/> to their new paths (same project, new text read from disk) and
-    /// accepts the rename in the fingerprint, so no MSBuild re-evaluation is needed. No context: nothing to do.
+    /// context for <paramref name="key"/> to their new paths (<see cref="DocumentMoves"/>) and accepts the rename in
+    /// the fingerprint, so no MSBuild re-evaluation is needed. No context: nothing to do.
     /// </summary>
     public async Task MoveDocumentsAsync(ContextKey key, IReadOnlyList<(string From, string To)> moves, CancellationToken cancellationToken)
     {
         await this.gate.WaitAsync(cancellationToken).ConfigureAwait(false);
         try
         {
-            SemanticContext? context = this.contexts.Find(c => c.Key.Equals(key));
+            SemanticContext? context = this.contexts.Find(key);
             if (context is null)
             {
                 return;
@@ -645,32 +443,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
             Solution solution = context.Solution;
             foreach ((string from, string to) in moves)
             {
-                SourceText text;
-                using (FileStream stream = new(to, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete))
-                {
-                    text = SourceText.From(stream, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256);
-                }
-
-                foreach (DocumentId id in solution.GetDocumentIdsWithFilePath(from))
-                {
-                    if (solution.GetDocument(id) is not { } document)
-                    {
-                        continue;
-                    }
-
-                    string projectFolder = document.Project.FilePath is { } projectFile ? Path.GetDirectoryName(projectFile)! : Path.GetDirectoryName(to)!;
-                    string relativeFolder = Path.GetRelativePath(projectFolder, Path.GetDirectoryName(to)!);
-                    IReadOnlyList<string> folders = relativeFolder == "." ? [] : relativeFolder.Split(Path.DirectorySeparatorChar);
-                    DocumentInfo info = DocumentInfo.Create(
-                        DocumentId.CreateNewId(id.ProjectId, to),
-                        Path.GetFileName(to),
-                        folders,
-                        document.SourceCodeKind,
-                        TextLoader.From(TextAndVersion.Create(text, VersionStamp.Create(), to)),
-                        to);
-                    solution = solution.RemoveDocument(id).AddDocument(info);
-                }
-
+                solution = DocumentMoves.Apply(solution, from, to);
                 context.Fingerprint.AcceptMove(from, to);
             }
 
@@ -682,91 +455,24 @@ public sealed class SemanticContextCache : IAsyncDisposable
         }
     }
 
-    /// <summary>Reads changed files and swaps the text of every document (linked ones too) that has that path.</summary>
-    internal static Solution RefreshDocuments(Solution solution, IReadOnlyList<string> changedFiles)
-    {
-        foreach (string path in changedFiles)
-        {
-            SourceText text;
-            try
-            {
-                using FileStream stream = new(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-                text = SourceText.From(stream, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256);
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                continue; // Gone or locked right now: the next check sees it again.
-            }
-
-            foreach (DocumentId id in solution.GetDocumentIdsWithFilePath(path))
-            {
-                if (solution.ContainsDocument(id))
-                {
-                    solution = solution.WithDocumentText(id, text, PreservationMode.PreserveIdentity);
-                }
-                else if (solution.ContainsAdditionalDocument(id))
-                {
-                    solution = solution.WithAdditionalDocumentText(id, text, PreservationMode.PreserveIdentity);
-                }
-                else if (solution.ContainsAnalyzerConfigDocument(id))
-                {
-                    solution = solution.WithAnalyzerConfigDocumentText(id, text);
-                }
-            }
-        }
-
-        return solution;
-    }
-
-    private void Retire(SemanticContext context, string why)
-    {
-        this.log?.Info($"Context {context.Key} {why}; {(context.ActiveLeases > 0 ? "disposed when its queries finish" : "disposed")}.");
-        context.Retire();
-    }
-
-    private void PublishSnapshot()
-    {
-        List<LoadedContextInfo> infos = this.contexts
-            .Select(c => new LoadedContextInfo(c.Key.TargetPath, c.Key.Configuration, c.Key.TargetFramework, c.ProjectCount, c.FromSnapshot))
-            .ToList();
-        lock (this.snapshotGate)
-        {
-            this.snapshot = infos;
-        }
-    }
-
-    private void ThrowIfDisposed()
-    {
-        if (this.disposed)
-        {
-            throw SemanticException.LoadFailed("The host is shutting down.");
-        }
-    }
-
     /// <summary>
     /// Shutdown: cancels loads, retires every context (disposed once its queries finish). Does not wait
     /// for pending authorizations or running queries.
     /// </summary>
     public async ValueTask DisposeAsync()
     {
-        await this.shutdown.CancelAsync().ConfigureAwait(false);
+        await this.loads.CancelAsync().ConfigureAwait(false);
         await this.gate.WaitAsync().ConfigureAwait(false);
         try
         {
-            if (this.disposed)
+            if (this.loads.IsClosed)
             {
                 return;
             }
 
-            this.disposed = true;
-            foreach (SemanticContext context in this.contexts)
-            {
-                this.Retire(context, "released at shutdown");
-            }
-
-            this.contexts.Clear();
+            this.loads.Close();
+            this.contexts.Clear("released at shutdown");
             this.evaluations.Clear();
-            this.PublishSnapshot();
         }
         finally
         {
