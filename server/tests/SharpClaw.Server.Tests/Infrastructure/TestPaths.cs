@@ -32,6 +32,18 @@ internal static class TestPaths
         }
     }
 
+    /// <summary>The host's source folder, server/src/SharpClaw.Server (see the .csproj).</summary>
+    public static string ServerSource
+    {
+        get
+        {
+            string? path = typeof(TestPaths).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+                .FirstOrDefault(a => a.Key == "SharpClawServerSourcePath")?.Value;
+            Assert.True(path is not null && Directory.Exists(path), $"Server source folder not found: {path}");
+            return path!;
+        }
+    }
+
     /// <summary>The dotnet muxer running this build/test (the SDK sets DOTNET_HOST_PATH), else "dotnet" from PATH.</summary>
     public static string DotnetHost
     {
