@@ -21,27 +21,18 @@ internal static class TestPaths
     }
 
     /// <summary>The repository's fixtures/ folder (see the .csproj).</summary>
-    public static string Fixtures
-    {
-        get
-        {
-            string? path = typeof(TestPaths).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
-                .FirstOrDefault(a => a.Key == "SharpClawFixturesPath")?.Value;
-            Assert.True(path is not null && Directory.Exists(path), $"Fixtures folder not found: {path}");
-            return path!;
-        }
-    }
+    public static string Fixtures => MetadataFolder("SharpClawFixturesPath", "Fixtures folder");
 
     /// <summary>The host's source folder, server/src/SharpClaw.Server (see the .csproj).</summary>
-    public static string ServerSource
+    public static string ServerSource => MetadataFolder("SharpClawServerSourcePath", "Server source folder");
+
+    /// <summary>A folder the .csproj baked into this assembly as [AssemblyMetadata(key, path)]; it must exist.</summary>
+    private static string MetadataFolder(string key, string what)
     {
-        get
-        {
-            string? path = typeof(TestPaths).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
-                .FirstOrDefault(a => a.Key == "SharpClawServerSourcePath")?.Value;
-            Assert.True(path is not null && Directory.Exists(path), $"Server source folder not found: {path}");
-            return path!;
-        }
+        string? path = typeof(TestPaths).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+            .FirstOrDefault(a => a.Key == key)?.Value;
+        Assert.True(path is not null && Directory.Exists(path), $"{what} not found: {path}");
+        return path!;
     }
 
     /// <summary>The dotnet muxer running this build/test (the SDK sets DOTNET_HOST_PATH), else "dotnet" from PATH.</summary>
