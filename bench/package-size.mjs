@@ -18,7 +18,7 @@ export async function benchPackageSize({ skipBuild = process.argv.includes('--sk
   const rows = [];
   const deflaters = new Set();
   for (const [index, target] of targets.entries()) {
-    const { vsix, bytes, deflater } = await packageExtension({ skipBuild: skipBuild || index > 0, target, enforceBudget: false });
+    const { vsix, bytes, deflater } = await packageExtension({ skipBuild: skipBuild || index > 0, target, enforceBudget: false, release: true });
     deflaters.add(deflater);
     // What the package unpacks to: the listed files plus the manifest files vsce adds.
     const listing = execFileSync('unzip', ['-l', vsix], { encoding: 'utf8' }).trim().split('\n');

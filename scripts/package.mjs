@@ -6,6 +6,9 @@
 // docs/user-readme.md, not the developers' README.md. VS Code's details view renders a README in
 // a webview that allows only https: and data: images, and the package has no public repository to
 // link images to, so its images are inlined as data: URIs into dist/readme/README.md.
+// `--release` rewrites the .vsix with Zopfli's deflate (minutes of CPU, about 6 % smaller) and holds it to
+// the size budget; without it (every test run) the package keeps vsce's zlib deflate and is held to the
+// budget plus the margin Zopfli measurably recovers (see maxVsixBytesFor).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -70,12 +73,27 @@ const packagedReadme = path.join(repoRoot, 'dist', 'readme', 'README.md');
  * JsonRpc loads, and the store's native SQLite (e_sqlite3, the target's own only). Windows packages
  * also carry the .NET Framework build host and the Windows runtime assets (0.7 MiB), which Windows
  * users need for legacy project files; with the store's e_sqlite3.dll (1.07 MiB deflated) they no
- * longer fit 12 MiB, so Windows targets get 13 MiB. Every package fits only with Zopfli's deflate
- * (scripts/zip-recompress.mjs, the @gfx/zopfli dev dependency).
+ * longer fit 12 MiB, so Windows targets get 13 MiB. The budget holds for the release package, deflated
+ * with Zopfli (scripts/zip-recompress.mjs, the @gfx/zopfli dev dependency; `--release`).
+ *
+ * A package built without `--release` keeps vsce's zlib deflate and is held to the budget divided by
+ * zopfliToZlib: the largest Zopfli/zlib size ratio measured over the nine targets (Zopfli saves least
+ * there), so a zlib package within its budget is a release package within the real one, as long as
+ * Zopfli saves at least that share of the package (it saves the same share of the same files).
  */
-export function maxVsixBytesFor(target) {
-  return (String(target).startsWith('win32-') ? 13 : 12) * 1024 * 1024;
+export function maxVsixBytesFor(target, { release = true } = {}) {
+  const budget = (String(target).startsWith('win32-') ? 13 : 12) * 1024 * 1024;
+  return release ? budget : Math.floor(budget / zopfliToZlib);
 }
+
+/**
+ * Zopfli's size over vsce's zlib size for the same package, the largest of the nine targets, rounded up:
+ * measured with `node scripts/package.mjs --measure-deflate` (each target packaged with zlib, then
+ * recompressed with Zopfli) on 2026-12-04: from 0.9359 (linux-arm64) to 0.9378 (darwin-x64); linux-x64
+ * 13,300,570 → 12,456,668 bytes, win32-x64 14,434,562 → 13,524,906. So a test run's zlib package is held
+ * to 12.79 MiB (13.86 MiB for Windows). Measure again when the package's contents change in kind.
+ */
+export const zopfliToZlib = 0.938;
 
 /** The user README with each relative PNG/JPEG image inlined as a data: URI. */
 export function inlineImages(markdown, baseDir) {
@@ -98,8 +116,11 @@ function writeIgnoreFile(target) {
   return path.relative(repoRoot, file);
 }
 
-/** enforceBudget: false only for the size bench, which reports an over-budget package as a failed goal instead of stopping. */
-export async function packageExtension({ skipBuild = false, target = currentTarget(), enforceBudget = true } = {}) {
+/**
+ * release: Zopfli's deflate and the release budget (else vsce's zlib and the budget with Zopfli's margin).
+ * enforceBudget: false only for the size bench, which reports an over-budget package as a failed goal instead of stopping.
+ */
+export async function packageExtension({ skipBuild = false, target = currentTarget(), enforceBudget = true, release = false } = {}) {
   if (!targets.includes(target)) throw new Error(`unknown target ${target}; one of: ${targets.join(', ')}`);
   if (!skipBuild) await build({ production: true });
   fs.mkdirSync(path.dirname(packagedReadme), { recursive: true });
@@ -108,8 +129,13 @@ export async function packageExtension({ skipBuild = false, target = currentTarg
   const common = ['--no-dependencies', '--readme-path', path.relative(repoRoot, packagedReadme), '--ignoreFile', writeIgnoreFile(target)];
   const vsce = (args, options = {}) => execFileSync(process.execPath, ['node_modules/@vscode/vsce/vsce', ...args], { cwd: repoRoot, ...options });
   vsce(['package', ...common, '--no-rewrite-relative-links', '--allow-missing-repository', '--target', target, '--out', vsix], { stdio: 'inherit' });
-  const recompressed = await recompressZipFile(vsix);
-  console.log(`[package] recompressed with ${recompressed.deflater}: ${(recompressed.before / 1024 / 1024).toFixed(2)} → ${(recompressed.after / 1024 / 1024).toFixed(2)} MiB`);
+  let deflater = 'zlib (vsce)';
+  if (release) {
+    console.log('[package] recompressing with Zopfli for the release (minutes of CPU the first time; cached by content in dist/.deflate-cache)');
+    const recompressed = await recompressZipFile(vsix);
+    deflater = recompressed.deflater;
+    console.log(`[package] recompressed with ${deflater}: ${(recompressed.before / 1024 / 1024).toFixed(2)} → ${(recompressed.after / 1024 / 1024).toFixed(2)} MiB`);
+  }
   const listing = vsce(['ls', ...common], { encoding: 'utf8' }).split('\n').filter(Boolean);
   const required = ['dist/extension.js', 'dist/core.js', 'dist/cli.js', 'dist/webview/main.js', 'dist/server/SharpClaw.Server.dll', 'dist/server/BuildHost-netcore/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.dll', 'media/icon.png'];
   if (target.startsWith('win32-')) required.push('dist/server/BuildHost-net472/Microsoft.CodeAnalysis.Workspaces.MSBuild.BuildHost.exe');
@@ -123,17 +149,45 @@ export async function packageExtension({ skipBuild = false, target = currentTarg
     || (/^dist\/server\/runtimes\/[^/]+\/native\//.test(file) && !file.startsWith(`dist/server/runtimes/${nativeRuntimeOf(target)}/native/`)));
   if (unwanted.length > 0) throw new Error(`${path.basename(vsix)} contains files users never load: ${unwanted.slice(0, 5).join(', ')}`);
   const bytes = fs.statSync(vsix).size;
-  console.log(`[package] ${path.relative(repoRoot, vsix)} (${target}, ${(bytes / 1024 / 1024).toFixed(2)} MiB, ${listing.length} files) contains the extension, the webview and the Roslyn host`);
-  if (bytes > maxVsixBytesFor(target) && enforceBudget) {
-    const hint = recompressed.deflater.startsWith('zopfli') ? '' : ' (deflated with zlib: install the @gfx/zopfli dev dependency, which deflates 6 % smaller)';
-    throw new Error(`${path.basename(vsix)} is ${(bytes / 1024 / 1024).toFixed(2)} MiB, over the ${maxVsixBytesFor(target) / 1024 / 1024} MiB budget for ${target}${hint}`);
+  const budget = maxVsixBytesFor(target, { release });
+  const budgetWords = release ? `the ${(budget / 1024 / 1024).toFixed(2)} MiB budget` : `the ${(budget / 1024 / 1024).toFixed(2)} MiB budget of a zlib package (the release budget with Zopfli's margin)`;
+  console.log(`[package] ${path.relative(repoRoot, vsix)} (${target}, ${(bytes / 1024 / 1024).toFixed(2)} MiB with ${deflater}, ${listing.length} files) contains the extension, the webview and the Roslyn host; within ${budgetWords}: ${bytes <= budget ? 'yes' : 'NO'}`);
+  if (bytes > budget && enforceBudget) {
+    const hint = release && !deflater.startsWith('zopfli') ? ' (deflated with zlib: install the @gfx/zopfli dev dependency, which deflates 6 % smaller)' : '';
+    throw new Error(`${path.basename(vsix)} is ${(bytes / 1024 / 1024).toFixed(2)} MiB, over ${budgetWords} for ${target}${hint}`);
   }
-  return { vsix, target, bytes, files: listing, deflater: recompressed.deflater };
+  // What the package smoke suite (test/package) holds the installed package to.
+  fs.writeFileSync(path.join(repoRoot, 'dist', 'package', `${target}.json`), `${JSON.stringify({ vsix, bytes, deflater, release, budget }, null, 1)}\n`);
+  return { vsix, target, bytes, files: listing, deflater };
+}
+
+/** Zopfli's size over zlib's for each target's package (the measurement behind zopfliToZlib). */
+async function measureDeflate(wanted) {
+  const rows = [];
+  for (const [index, target] of wanted.entries()) {
+    const { vsix, bytes } = await packageExtension({ skipBuild: index > 0 || process.argv.includes('--skip-build'), target, enforceBudget: false });
+    const { after } = await recompressZipFile(vsix);
+    rows.push({ target, zlib: bytes, zopfli: after, ratio: after / bytes });
+    console.log(`[package] ${target}: zlib ${bytes} bytes, zopfli ${after} bytes, ratio ${(after / bytes).toFixed(4)}`);
+  }
+  const worst = rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  console.log(`[package] the largest ratio: ${worst.ratio.toFixed(4)} (${worst.target})`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const option = process.argv.indexOf('--target');
-  const wanted = option > 0 ? process.argv[option + 1] : currentTarget();
+  const wanted = option > 0 ? process.argv[option + 1] : process.argv.includes('--measure-deflate') ? 'all' : currentTarget();
+  const list = wanted === 'all' ? targets : [wanted];
   const skipBuild = process.argv.includes('--skip-build');
-  for (const [index, target] of (wanted === 'all' ? targets : [wanted]).entries()) await packageExtension({ skipBuild: skipBuild || index > 0, target });
+  const release = process.argv.includes('--release');
+  // Long quiet steps (the production build, vsce, Zopfli) say they are still going.
+  const started = Date.now();
+  const heartbeat = setInterval(() => console.log(`[package] still packaging after ${Math.round((Date.now() - started) / 1000)} s`), 30_000);
+  heartbeat.unref();
+  try {
+    if (process.argv.includes('--measure-deflate')) await measureDeflate(list);
+    else for (const [index, target] of list.entries()) await packageExtension({ skipBuild: skipBuild || index > 0, target, release });
+  } finally {
+    clearInterval(heartbeat);
+  }
 }
