@@ -1,7 +1,8 @@
-// Runs the integration suite (out/test/integration) inside a real VS Code extension host:
-// code-server + headless Chromium, once per tested VS Code version. The suite asks for
-// screenshots and for clicks on modal dialogs through files in a control folder (see
-// serveControlRequests); artifacts land in test-results/integration/<version>/.
+// Runs the integration suites (out/test/integration) inside a real VS Code extension host:
+// code-server + headless Chromium, every suite on the newest tested VS Code and the smoke suite on
+// the lowest (see `suites`). A suite asks for screenshots and for clicks on modal dialogs through
+// files in a control folder (see serveControlRequests); its test names are printed as they pass
+// (followLog); artifacts land in test-results/integration/<version>/<suite>/.
 //
 // Usage: node scripts/testbed/run-integration.mjs [--vscode min|latest|all] [--suite NAME[,NAME]]
 import fs from 'node:fs';
@@ -24,24 +25,38 @@ function option(name, fallback) {
  * The integration suites. Each runs the *.test.js files of its folder (compiled from
  * test/integration/<folder>) in a fresh extension host with its fixture as the workspace.
  * `restricted`: Workspace Trust is on and the folder is not trusted (Restricted Mode).
+ * `versions`: the tested VS Code versions it runs on. Every suite runs on the newest; the lowest the
+ * manifest allows (engines.vscode) gets the one smoke suite, which walks each API SharpClaw uses there
+ * (activation, a tool through vscode.lm.invokeTool, a command, the sidebar's webview, Workspace Trust):
+ * what differs between VS Code versions is the API, not SharpClaw's behaviour behind it. A suite named
+ * with --suite runs on every version --vscode names, except where `needs` rules a version out.
  */
 export const suites = [
-  { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restricted: false },
-  { name: 'verification', dir: 'out/test/integration/verification', fixture: 'fixtures/VerificationFailingTest', restricted: false },
-  { name: 'restricted', dir: 'out/test/integration/restricted', fixture: 'fixtures/Calculator', restricted: true },
+  { name: 'smoke', dir: 'out/test/integration/smoke', fixture: 'fixtures/Calculator', restricted: true, versions: ['min'] },
+  { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restricted: false, versions: ['latest'] },
+  { name: 'verification', dir: 'out/test/integration/verification', fixture: 'fixtures/VerificationFailingTest', restricted: false, versions: ['latest'] },
+  { name: 'restricted', dir: 'out/test/integration/restricted', fixture: 'fixtures/Calculator', restricted: true, versions: ['latest'] },
   // A VS Code restart: two sessions, one after the other, on the same user data, workspace and state folders.
-  { name: 'restart', phases: ['out/test/integration/restart/before', 'out/test/integration/restart/after'], fixture: 'fixtures/Calculator', restricted: false },
+  { name: 'restart', phases: ['out/test/integration/restart/before', 'out/test/integration/restart/after'], fixture: 'fixtures/Calculator', restricted: false, versions: ['latest'] },
   // @sharpclaw turns driven through the chat view with a scripted chat model: the provider API it
-  // needs (vscode.lm.registerLanguageModelChatProvider) is stable only from VS Code 1.104, so this
-  // suite runs on the newest tested version only (the harness says so when it leaves one out).
+  // needs (vscode.lm.registerLanguageModelChatProvider) is stable only from VS Code 1.104.
   // testExtensions are packed and installed like a person's extensions (code-server loads only one
   // extensionDevelopmentPath: SharpClaw's).
   {
-    name: 'chat', dir: 'out/test/integration/chat', fixture: 'fixtures/AgentTurn', restricted: false, versions: ['latest'], timeoutMs: 25 * 60_000,
+    name: 'chat', dir: 'out/test/integration/chat', fixture: 'fixtures/AgentTurn', restricted: false, versions: ['latest'], needs: ['latest'], timeoutMs: 25 * 60_000,
     testExtensions: ['test/integration/chat/scripted-model'],
     settings: { 'chat.disableAIFeatures': false },
   },
 ];
+
+/** What a stopped run (Ctrl+C, SIGTERM from npm test) must end: the sessions' code-server process groups. */
+const openServers = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    await Promise.all([...openServers].map((server) => server.stop().catch(() => undefined)));
+    process.exit(130);
+  });
+}
 
 /** Copies a fixture without build output, so each run starts from sources only. */
 export function copyFixture(source, destination) {
@@ -90,7 +105,8 @@ async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) 
       } else if (screenshot) {
         const name = screenshot[1];
         try {
-          await page.waitForTimeout(500); // let the webview paint its last message
+          // The suite asks once the webview said it rendered; two animation frames later it is on screen.
+          await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
           await page.screenshot({ path: path.join(artifactsDir, `${name}.png`) });
           writeDone(path.join(controlDir, `screenshot-${name}.done`), 'ok');
         } catch (error) {
@@ -151,6 +167,39 @@ export async function runPhasesInVsCode({ phases, artifactsName, ...options }) {
   });
 }
 
+/**
+ * Prints what the suite's mocha writes to mocha.log while the session runs (each test's name as it
+ * passes), so a session of several minutes shows its progress. Returns the function that stops it
+ * after printing the rest.
+ */
+function followLog(file) {
+  let offset = 0;
+  let partial = '';
+  const printNew = () => {
+    let size;
+    try {
+      size = fs.statSync(file).size;
+    } catch {
+      return; // not written yet
+    }
+    if (size <= offset) return;
+    const fd = fs.openSync(file, 'r');
+    const chunk = Buffer.alloc(size - offset);
+    fs.readSync(fd, chunk, 0, chunk.length, offset);
+    fs.closeSync(fd);
+    offset = size;
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) console.log(line);
+  };
+  const timer = setInterval(printNew, 500);
+  return () => {
+    clearInterval(timer);
+    printNew();
+    if (partial) console.log(partial);
+  };
+}
+
 async function runSessionInVsCode({ version, suiteEntry, workDir, timeoutMs = 10 * 60_000, settings = {}, env = {}, artifactsName = '', restricted = false }) {
   const spec = codeServerVersions[version];
   const artifactsDir = path.join(repoRoot, 'test-results', 'integration', spec.vscode, artifactsName);
@@ -162,15 +211,19 @@ async function runSessionInVsCode({ version, suiteEntry, workDir, timeoutMs = 10
   const workspace = path.join(workDir, 'ws');
 
   const started = Date.now();
+  const label = `[integration] VS Code ${spec.vscode} ${artifactsName}`;
+  console.log(`${label}: starting code-server`);
   const server = await startCodeServer({
     version, workDir, folder: workspace, logFile: path.join(artifactsDir, 'code-server.log'),
     settings: restricted ? { ...settings, 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : settings,
     disableWorkspaceTrust: !restricted,
     env: { ...env, SHARPCLAW_TEST_ARTIFACTS: artifactsDir, SHARPCLAW_TEST_CONTROL: controlDir },
   });
+  openServers.add(server);
   const browser = await launchBrowser();
   const stopSignal = { stopped: false };
   let exitCode = 'no exit';
+  const stopFollowing = followLog(path.join(artifactsDir, 'mocha.log'));
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const consoleLog = fs.createWriteStream(path.join(artifactsDir, 'browser-console.log'));
@@ -180,6 +233,7 @@ async function runSessionInVsCode({ version, suiteEntry, workDir, timeoutMs = 10
     const exited = new Promise((resolve) => { resolveExit = resolve; });
     await page.exposeFunction('codeAutomationLog', (type, args) => consoleLog.write(`[ext-host ${type}] ${JSON.stringify(args)}\n`));
     await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
+    console.log(`${label}: code-server is up after ${((Date.now() - started) / 1000).toFixed(0)} s; opening the workbench`);
     await page.goto(server.workbenchUrl({ extensionDevelopmentPath: repoRoot, extensionTestsPath: suiteEntry }));
     const controlRequests = serveControlRequests(page, controlDir, artifactsDir, stopSignal);
     let timer;
@@ -190,8 +244,10 @@ async function runSessionInVsCode({ version, suiteEntry, workDir, timeoutMs = 10
     await controlRequests;
   } finally {
     stopSignal.stopped = true;
+    stopFollowing();
     await browser.close().catch(() => undefined);
     await server.stop();
+    openServers.delete(server);
   }
   const summaryFile = path.join(artifactsDir, 'summary.json');
   const summary = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, 'utf8')) : undefined;
@@ -204,7 +260,8 @@ async function main() {
   for (const version of versions) {
     if (!codeServerVersions[version]) throw new Error(`--vscode must be min, latest or all, not "${version}"`);
   }
-  const wanted = option('suite', suites.map((suite) => suite.name).join(',')).split(',');
+  const named = option('suite', undefined);
+  const wanted = (named ?? suites.map((suite) => suite.name).join(',')).split(',');
   const selected = suites.filter((suite) => wanted.includes(suite.name));
   if (selected.length !== wanted.length) throw new Error(`--suite takes ${suites.map((suite) => suite.name).join(', ')}`);
   const suiteEntry = path.join(repoRoot, 'out', 'test', 'integration', 'index.js');
@@ -215,11 +272,10 @@ async function main() {
   let failed = false;
   for (const version of versions) {
     fs.rmSync(path.join(repoRoot, 'test-results', 'integration', codeServerVersions[version].vscode), { recursive: true, force: true });
-    for (const suite of selected) {
-      if (suite.versions && !suite.versions.includes(version)) {
-        console.log(`[integration] VS Code ${codeServerVersions[version].vscode} ${suite.name}: not run here (the suite needs ${suite.versions.join(', ')})`);
-        continue;
-      }
+    const here = selected.filter((suite) => (named ? !suite.needs || suite.needs.includes(version) : suite.versions.includes(version)));
+    const left = selected.filter((suite) => !here.includes(suite)).map((suite) => suite.name);
+    console.log(`[integration] VS Code ${codeServerVersions[version].vscode}: ${here.map((suite) => suite.name).join(', ') || 'no suite'}${left.length ? ` (not here: ${left.join(', ')})` : ''}`);
+    for (const suite of here) {
       const common = {
         version,
         suiteEntry,
@@ -236,9 +292,7 @@ async function main() {
       if (suite.phases && results.length < suite.phases.length) failed = true;
       for (const [index, result] of results.entries()) {
         const name = suite.phases ? `${suite.name} (session ${index + 1} of ${suite.phases.length})` : suite.name;
-        const mochaLog = path.join(result.artifactsDir, 'mocha.log');
-        if (fs.existsSync(mochaLog)) process.stdout.write(fs.readFileSync(mochaLog, 'utf8'));
-        const counts = result.summary ? `${result.summary.passed} passed, ${result.summary.failed} failed` : 'no summary written';
+        const counts = result.summary ? `${result.summary.passed} passed, ${result.summary.failed} failed, ${result.summary.skipped ?? 0} skipped` : 'no summary written';
         console.log(`[integration] VS Code ${result.version} ${name}: exit ${result.exitCode}, ${counts}, ${result.seconds.toFixed(0)} s; artifacts in ${path.relative(repoRoot, result.artifactsDir)}`);
         if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0 || result.summary.passed === 0) failed = true;
       }

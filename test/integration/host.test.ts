@@ -115,8 +115,12 @@ describe('SharpClaw in a real VS Code extension host', () => {
   it('pushes the new host\'s status to the open sidebar after Restart Host, without Refresh', async () => {
     const sharpclaw = await api();
     await vscode.commands.executeCommand('sharpclaw.openSidebar');
-    // Let any render that opening the sidebar caused finish first, so only a pushed one counts.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Let any render that opening the sidebar caused finish first, so only a pushed one counts: go on
+    // once the sidebar has been quiet for a second.
+    let lastRender = Date.now();
+    const quiet = sharpclaw.onDidRenderSidebar(() => { lastRender = Date.now(); });
+    await waitFor('the sidebar to be quiet for a second', () => Date.now() - lastRender >= 1000, 30_000);
+    quiet.dispose();
     const rendered = new Promise<string>((resolve) => {
       const subscription = sharpclaw.onDidRenderSidebar((message) => {
         if (message.what !== 'hostStatus') return;

@@ -100,8 +100,8 @@ describe('@sharpclaw turns with verify-and-repair, through the chat view', funct
       if ((await events()).some((event) => event.type === 'turnFinished')) return true;
       scripted().script([say('Ready.')]);
       await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@sharpclaw /research are you there?', isPartialQuery: false });
-      await new Promise((resolve) => setTimeout(resolve, 5000));
-      return (await events()).some((event) => event.type === 'turnFinished');
+      // Up to 5 s for this query's turn (polled), then ask again: the query may have been dropped.
+      return waitFor('the turn', async () => (await events()).some((event) => event.type === 'turnFinished'), 5000).catch(() => false);
     }, 240_000);
   });
 

@@ -64,6 +64,8 @@ describe('verification after edits by agents SharpClaw does not run (sharpclaw.v
     assert.equal(configuration().get('afterAgentEdits'), false);
     const before = await settledLines();
     await agentEdit(discounts(), '// bug: should be >=', '// bug: should be >= (noted by an agent)');
+    // A fixed wait, because this asserts that nothing happens: with the delay at 1 s (before()), a check
+    // the edit started would have logged "settled" well within 4 s.
     await new Promise((resolve) => setTimeout(resolve, 4000));
     assert.equal(await settledLines(), before, 'a check started although the setting is off');
     assert.equal(reports.length, 0);
@@ -77,6 +79,7 @@ describe('verification after edits by agents SharpClaw does not run (sharpclaw.v
     editor.selection = new vscode.Selection(end, end);
     assert.ok(await editor.edit((builder) => builder.insert(end, ' ')));
     assert.ok(await editor.document.save());
+    // A fixed wait, because this asserts that nothing happens (as above: the delay is 1 s).
     await new Promise((resolve) => setTimeout(resolve, 4000));
     assert.equal(await settledLines(), before, 'the person\'s own typing started a check');
     assert.equal(reports.length, 0);
