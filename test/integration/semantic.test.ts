@@ -3,11 +3,10 @@
 // an agent would call it. (VS Code refuses modal dialogs while extension tests run, so the
 // extension hands the same dialog to the test in ExtensionMode.Test; see routeDialogsToTests.)
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, type SharpClawApi } from './support';
+import { api, restore, type SharpClawApi } from './support';
 
 /** Answers the next permission dialog with `button` and returns what it said. */
 async function answerDialog(sharpclaw: SharpClawApi, button: string): Promise<{ message: string; detail: string; buttons: string[] }> {
@@ -22,11 +21,10 @@ async function invoke(name: string, input: object): Promise<string> {
 }
 
 describe('dotnet_solution_inspect through the approval flow', () => {
-  before(function () {
+  before(async function () {
     this.timeout(180_000);
     // Provisioning, not product behaviour: the fixture needs its restore assets, and SharpClaw never restores by itself.
-    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    execFileSync('dotnet', ['restore', 'Calculator.slnx', '-nologo'], { cwd: folder, stdio: 'ignore' });
+    await restore('Calculator.slnx');
   });
 
   it('is registered as a language-model tool', () => {

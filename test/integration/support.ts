@@ -1,6 +1,8 @@
 // Helpers for tests that run inside the real extension host.
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import * as vscode from 'vscode';
 import type { SharpClawApi } from '../../src/surfaces/vscode/extension';
 
@@ -105,4 +107,15 @@ export async function click(target: { selector: string; text?: string }): Promis
   await waitFor(`a click on ${target.selector} ${target.text ?? ''}`, () => fs.existsSync(done), 45_000);
   const result = JSON.parse(fs.readFileSync(done, 'utf8')) as { ok: boolean; error?: string };
   if (!result.ok) throw new Error(`Could not click ${target.selector} "${target.text ?? ''}": ${result.error}`);
+}
+
+/**
+ * `dotnet restore` of a target in the workspace: provisioning, not product behaviour (the fixture needs its
+ * restore assets, and SharpClaw never restores by itself). Asynchronous, so the extension host this runs in
+ * keeps answering VS Code meanwhile (a blocked one misses its save participants' 1.75 s deadline).
+ */
+export async function restore(target: string): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!folder) throw new Error('the harness opens the fixture as the workspace');
+  await promisify(execFile)('dotnet', ['restore', target, '-nologo'], { cwd: folder, maxBuffer: 16 * 1024 * 1024 });
 }

@@ -2,6 +2,7 @@
 // fixtures/Calculator (semantic.test.ts loaded and approved it): the compact text an agent gets.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { waitFor } from './support';
 
 async function invoke(name: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
@@ -72,6 +73,9 @@ describe('answers from unsaved editor buffers', () => {
     } finally {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
+    // The command returns once the workbench reverted; the extension host (and with it the document sync
+    // to the host) hears of it a moment later.
+    await waitFor('the revert to reach the extension host', () => !document.isDirty || document.isClosed);
     const reverted = await invoke('csharp_find_references', { name: 'ICalculator.Subtract' });
     assert.doesNotMatch(reverted, /^src\/Calculator\.App\/Program\.cs /m);
   });

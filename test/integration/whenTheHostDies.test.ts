@@ -5,11 +5,10 @@
 // (after symbols.writes.test.ts), on fixtures/Calculator with approvals reset, the store cleared and a fresh host, so
 // the first load asks again; it puts the fixture's texts back afterwards.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, waitFor } from './support';
+import { api, restore, waitFor } from './support';
 
 async function invoke(name: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
@@ -30,7 +29,7 @@ describe('a host that dies while a tool waits for it (real extension host)', () 
 
   before(async function () {
     this.timeout(180_000);
-    execFileSync('dotnet', ['restore', 'Calculator.slnx', '-nologo'], { cwd: folder(), stdio: 'ignore' });
+    await restore('Calculator.slnx');
     // A host with nothing loaded, no remembered approval and no approved snapshot in the store (which would
     // answer without a load): the first call waits for a dialog.
     await vscode.commands.executeCommand('sharpclaw.resetApprovals');

@@ -4,12 +4,11 @@
 // dialog and file write is real. The fixture (fixtures/AgentTurn) enables automatic verification
 // with the specification's settings example.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnEvent } from '../../../src/engine/turns/turnEvents';
-import { api, click, screenshot, waitFor } from '../support';
+import { api, click, restore, screenshot, waitFor } from '../support';
 
 type Step = (messages: string[], token: vscode.CancellationToken) => Promise<{ text?: string; toolCalls?: { name: string; input: unknown }[] }> | { text?: string; toolCalls?: { name: string; input: unknown }[] };
 interface ScriptedModel {
@@ -90,7 +89,7 @@ describe('@sharpclaw turns with verify-and-repair, through the chat view', funct
   before(async function () {
     this.timeout(300_000);
     // Explicit provisioning, as a person would do it: verification itself never restores.
-    execFileSync('dotnet', ['restore', 'AgentTurn.slnx', '-nologo'], { cwd: workspaceFolder(), stdio: 'pipe' });
+    await restore('AgentTurn.slnx');
     await api();
     void answerDialogsUntilStopped();
     await waitFor('the scripted chat model', async () => (await vscode.lm.selectChatModels({ vendor: 'sharpclaw-scripted' })).length > 0, 120_000);
@@ -219,7 +218,7 @@ describe('@sharpclaw turns with verify-and-repair, through the chat view', funct
       assert.equal(types(turn, 'repairStarted').length, 0);
       assert.deepEqual(types(turn, 'verificationFinished').map((event) => (event.type === 'verificationFinished' ? event.status : '')), ['missingPrerequisites']);
     } finally {
-      execFileSync('dotnet', ['restore', 'AgentTurn.slnx', '-nologo'], { cwd: workspaceFolder(), stdio: 'pipe' });
+      await restore('AgentTurn.slnx');
     }
   });
 

@@ -4,11 +4,10 @@
 // vscode.lm.invokeTool, the sidebar's webview, trusting the folder without a reload, a command that
 // round-trips through the real Roslyn host, and an approved load through the permission dialog.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { HostStatus } from '../../../src/engine/protocol/hostStatus';
-import { api, click, descendantsOf, extension, screenshot, waitFor } from '../support';
+import { api, click, descendantsOf, extension, restore, screenshot, waitFor } from '../support';
 
 const dotnetChildren = () => descendantsOf(process.pid).filter((p) => /(^|\/)dotnet(\s|$)/.test(p.command) || p.command.includes('SharpClaw.Server'));
 
@@ -71,7 +70,7 @@ describe(`SharpClaw smoke on VS Code ${vscode.version}`, () => {
   it('loads the solution through the approval dialog and answers the tool', async function () {
     this.timeout(240_000);
     // Provisioning, not product behaviour: the fixture needs its restore assets, and SharpClaw never restores by itself.
-    execFileSync('dotnet', ['restore', 'Calculator.slnx', '-nologo'], { cwd: vscode.workspace.workspaceFolders![0]!.uri.fsPath, stdio: 'ignore' });
+    await restore('Calculator.slnx');
     const sharpclaw = await api();
     const pending = invoke('dotnet_solution_inspect', {});
     const dialog = await sharpclaw.nextPermissionDialog!();

@@ -4,12 +4,11 @@
 // once it settles and is saved, with the approval asked first, the report published to the
 // sidebar and the build error in the Problems panel; an edit typed at the cursor starts nothing.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { VerificationReport } from '../../../src/engine/verification/report';
-import { api, waitFor } from '../support';
+import { api, restore, waitFor } from '../support';
 
 function workspaceFolder(): string {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -40,7 +39,7 @@ describe('verification after edits by agents SharpClaw does not run (sharpclaw.v
 
   before(async function () {
     this.timeout(180_000);
-    execFileSync('dotnet', ['restore', 'FailingTest.slnx', '-nologo'], { cwd: workspaceFolder(), stdio: 'pipe' });
+    await restore('FailingTest.slnx');
     original = fs.readFileSync(discounts(), 'utf8');
     subscription = (await api()).onDidPublishReport((report) => reports.push(report));
     await configuration().update('afterAgentEditsDelaySeconds', 1, vscode.ConfigurationTarget.Workspace);

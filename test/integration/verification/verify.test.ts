@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { VerificationReport } from '../../../src/engine/verification/report';
-import { api } from '../support';
+import { api, restore } from '../support';
 
 /** Answers the next permission dialog like a person (VS Code refuses real modal dialogs while extension tests run). */
 async function answerDialog(button: string): Promise<{ message: string; detail: string }> {
@@ -31,11 +31,11 @@ function workspaceFolder(): string {
 }
 
 describe('SharpClaw verification in a real VS Code extension host', () => {
-  before(function () {
+  before(async function () {
     this.timeout(180_000);
     const folder = workspaceFolder();
     // Explicit provisioning, as a person would do it: verification itself never restores.
-    execFileSync('dotnet', ['restore', 'FailingTest.slnx', '-nologo'], { cwd: folder, stdio: 'pipe' });
+    await restore('FailingTest.slnx');
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { cwd: folder, stdio: 'pipe' });
     git('init', '-q');
     fs.writeFileSync(path.join(folder, '.gitignore'), 'bin/\nobj/\n');

@@ -1,16 +1,15 @@
 // The restart suite, first VS Code session: the person approves one load of fixtures/Calculator. The
 // harness then closes VS Code and opens it again on the same user data and workspace (restart/after).
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
-import { api } from '../../support';
+import { api, restore } from '../../support';
 import { inspectHeader, invoke } from '../shared';
 
 describe('restart, session 1: an approved load', () => {
   it('asks, loads with MSBuild once the person allows it, and keeps the approved snapshot', async function () {
     this.timeout(240_000);
     // Provisioning, not product behaviour: the fixture needs its restore assets, and SharpClaw never restores by itself.
-    execFileSync('dotnet', ['restore', 'Calculator.slnx', '-nologo'], { cwd: vscode.workspace.workspaceFolders![0]!.uri.fsPath, stdio: 'ignore' });
+    await restore('Calculator.slnx');
     const sharpclaw = await api();
     const pending = invoke('dotnet_solution_inspect', {});
     const dialog = await sharpclaw.nextPermissionDialog!();
