@@ -38,6 +38,9 @@ export const defaultUserSettings = {
   'chat.disableAIFeatures': true,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'workbench.colorTheme': 'Default Dark Modern',
+  // Desktop VS Code's default. In the browser VS Code auto-saves 1 s after an edit, which under load
+  // saved a test's deliberately unsaved buffer, or left a test's own save() nothing to save (false).
+  'files.autoSave': 'off',
 };
 
 /**
