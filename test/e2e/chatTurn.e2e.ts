@@ -203,7 +203,8 @@ describe('@sharpclaw in the browser chat view (VS Code 1.139.1, scripted model)'
         await page.screenshot({ path: path.join(artifacts, `chat-confirmation-${seen.confirmations.length}.png`) });
         answers.push({ at: Date.now(), who: 'chat asks', what: `${title} → Allow in this Session` });
         await allow.click();
-        await page.waitForTimeout(300);
+        // The same confirmation must not be answered twice: go on once its button is gone.
+        await allow.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
         continue;
       }
       const live = await liveLines();
@@ -213,7 +214,7 @@ describe('@sharpclaw in the browser chat view (VS Code 1.139.1, scripted model)'
       }
       const loading = await response.evaluate((node) => (node as unknown as { classList: { contains(name: string): boolean } }).classList.contains('chat-response-loading')).catch(() => true);
       if (!loading && /Show in SharpClaw sidebar/.test(await text(response))) break;
-      await page.waitForTimeout(200);
+      await page.waitForTimeout(200); // the poll's interval: the loop looks again at what the workbench shows
     }
     const live = (await liveLines()).map((entry) => entry.line);
     const merged = [...answers, ...(await liveLines()).map((entry) => ({ at: entry.at, who: 'live', what: entry.line }))].sort((a, b) => a.at - b.at);
@@ -248,7 +249,8 @@ describe('@sharpclaw in the browser chat view (VS Code 1.139.1, scripted model)'
     expected.forEach((pattern, index) => assert.match(events[index]!, pattern));
     assert.match(turnVerdict, /^Verified after 1 repair\./);
     await turn.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(500);
+    // Two animation frames: the scrolled view is on screen for the screenshot.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
     const shot = path.join(artifacts, 'chat-turn-browser.jpg');
     await page.screenshot({ path: shot, type: 'jpeg', quality: 70 });
     await page.screenshot({ path: path.join(artifacts, 'chat-turn-sidebar.png') });
