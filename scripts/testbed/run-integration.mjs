@@ -146,8 +146,13 @@ async function inWorkDir({ version, fixture, testExtensions = [] }, run) {
   }
 }
 
+/**
+ * One session on a fresh workDir. SharpClaw's state folder (verification runs, locks, host logs) lives in
+ * the workDir too, so it goes with it: never an entry per deleted test workspace in the person's own
+ * ~/.cache/sharpclaw/workspaces.
+ */
 export async function runSuiteInVsCode(options) {
-  return inWorkDir(options, (workDir) => runSessionInVsCode({ ...options, workDir }));
+  return inWorkDir(options, (workDir) => runSessionInVsCode({ ...options, workDir, env: { SHARPCLAW_STATE_DIR: path.join(workDir, 'state'), ...options.env } }));
 }
 
 /**

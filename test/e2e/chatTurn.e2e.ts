@@ -65,7 +65,8 @@ async function openWorkbench(): Promise<{ page: Page; browser: Browser; server: 
     folder: workspace,
     logFile: path.join(artifacts, 'code-server-chat.log'),
     settings: chat.settings ?? {},
-    env: { SHARPCLAW_SCRIPTED_MODEL_SCRIPT: script },
+    // SharpClaw's state folder goes with the session's folder, not into the person's ~/.cache/sharpclaw.
+    env: { SHARPCLAW_SCRIPTED_MODEL_SCRIPT: script, SHARPCLAW_STATE_DIR: path.join(root, 'state') },
   });
   const browser: Browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

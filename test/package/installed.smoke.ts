@@ -223,6 +223,8 @@ describe('the packaged .vsix, installed into code-server', function () {
       disableWorkspaceTrust: false,
       // High contrast is the "light" theme of Preferences: Toggle between Light/Dark Themes (see the narrow-sidebar test).
       settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'workbench.preferredLightColorTheme': 'Default High Contrast' },
+      // SharpClaw's state folder goes with the session's folder, not into the person's ~/.cache/sharpclaw.
+      env: { SHARPCLAW_STATE_DIR: path.join(root, 'state') },
     })) as CodeServer;
     browser = (await launchBrowser()) as Browser;
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
