@@ -239,7 +239,8 @@ async function runSessionInVsCode({ version, suiteEntry, workDir, timeoutMs = 10
     await page.exposeFunction('codeAutomationLog', (type, args) => consoleLog.write(`[ext-host ${type}] ${JSON.stringify(args)}\n`));
     await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
     console.log(`${label}: code-server is up after ${((Date.now() - started) / 1000).toFixed(0)} s; opening the workbench`);
-    await page.goto(server.workbenchUrl({ extensionDevelopmentPath: repoRoot, extensionTestsPath: suiteEntry }));
+    // The workbench's page load took over 30 s (Playwright's default) at load average 48 on two cores.
+    await page.goto(server.workbenchUrl({ extensionDevelopmentPath: repoRoot, extensionTestsPath: suiteEntry }), { timeout: 180_000 });
     const controlRequests = serveControlRequests(page, controlDir, artifactsDir, stopSignal);
     let timer;
     exitCode = await Promise.race([exited, new Promise((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); })]);
@@ -291,9 +292,17 @@ async function main() {
         settings: suite.settings ?? {},
         ...(suite.timeoutMs ? { timeoutMs: suite.timeoutMs } : {}),
       };
-      const results = suite.phases
-        ? await runPhasesInVsCode({ ...common, phases: suite.phases })
-        : [await runSuiteInVsCode({ ...common, env: { SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, suite.dir) } })];
+      let results;
+      try {
+        results = suite.phases
+          ? await runPhasesInVsCode({ ...common, phases: suite.phases })
+          : [await runSuiteInVsCode({ ...common, env: { SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, suite.dir) } })];
+      } catch (error) {
+        // The session itself broke (code-server, the browser, the page): this suite failed, the next ones still run.
+        console.error(`[integration] VS Code ${codeServerVersions[version].vscode} ${suite.name}: the session failed: ${error instanceof Error ? error.stack : error}`);
+        failed = true;
+        continue;
+      }
       if (suite.phases && results.length < suite.phases.length) failed = true;
       for (const [index, result] of results.entries()) {
         const name = suite.phases ? `${suite.name} (session ${index + 1} of ${suite.phases.length})` : suite.name;

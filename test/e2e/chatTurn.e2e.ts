@@ -73,7 +73,8 @@ async function openWorkbench(): Promise<{ page: Page; browser: Browser; server: 
   const consoleLines: string[] = [];
   page.on('console', (message) => consoleLines.push(`[${message.type()}] ${message.text()}`));
   page.on('pageerror', (error) => consoleLines.push(`[pageerror] ${error}`));
-  await page.goto(server.workbenchUrl({ extensionDevelopmentPath: repoRoot }));
+  // The workbench's page load took over 30 s (Playwright's default) at load average 48 on two cores.
+  await page.goto(server.workbenchUrl({ extensionDevelopmentPath: repoRoot }), { timeout: 180_000 });
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   await page.locator('.activitybar').waitFor({ timeout: 60_000 });
   return { page, browser, server, root, workspace, script, console: consoleLines };

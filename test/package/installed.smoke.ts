@@ -228,7 +228,8 @@ describe('the packaged .vsix, installed into code-server', function () {
     })) as CodeServer;
     browser = (await launchBrowser()) as Browser;
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(server.workbenchUrl({}));
+    // The workbench's page load took over 30 s (Playwright's default) at load average 48 on two cores.
+    await page.goto(server.workbenchUrl({}), { timeout: 180_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.activitybar').waitFor({ timeout: 60_000 });
     const sidebar = await openSidebar(page);
