@@ -160,8 +160,13 @@ const layers = {
     const integrationResults = path.join(resultsDir, 'integration');
     fs.rmSync(integrationResults, { recursive: true, force: true });
     let step;
+    const broken = [];
     const code = await run('integration', process.execPath, ['scripts/testbed/run-integration.mjs', '--vscode', option('vscode', 'all')], {
-      onLine: (line) => { step = /\[testbed\] FAILED STEP: (.+)/.exec(line)?.[1]?.trim() ?? step; },
+      onLine: (line) => {
+        step = /\[testbed\] FAILED STEP: (.+)/.exec(line)?.[1]?.trim() ?? step;
+        const session = /^\[integration\] (VS Code \S+ \S+): the session failed/.exec(line)?.[1];
+        if (session) broken.push(session);
+      },
     });
     const summaries = fs.existsSync(integrationResults) ? fs.readdirSync(integrationResults, { recursive: true, encoding: 'utf8' }).filter((file) => path.basename(file) === 'summary.json') : [];
     const result = { code, passed: 0, failed: 0, skipped: 0, files: [] };
@@ -175,6 +180,11 @@ const layers = {
       for (const f of counts.files ?? []) result.files.push({ ...f, file: `${f.file} (${session})` });
     }
     if (step) result.note = `the test bed install step "${step}" failed (its output is above)`;
+    // A session that broke wrote no counts: each is one failure, named.
+    if (broken.length > 0) {
+      result.failed += broken.length;
+      result.note = `${result.note ? `${result.note}; ` : ''}sessions that broke before their tests ended: ${broken.join(', ')}`;
+    }
     return result;
   },
   async e2e() {
