@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { HostStatus } from '../../src/engine/protocol/hostStatus';
-import { api, descendantsOf, extension, isAlive, screenshot, waitFor } from './support';
+import { api, descendantsOf, extension, isAlive, openSidebarForHostStatus, screenshot, waitFor } from './support';
 
 const dotnetChildren = () => descendantsOf(process.pid).filter((p) => /(^|\/)dotnet(\s|$)/.test(p.command) || p.command.includes('SharpClaw.Server'));
 
@@ -38,16 +38,7 @@ describe('SharpClaw in a real VS Code extension host', () => {
 
   it('shows the live host status in the sidebar', async () => {
     const sharpclaw = await api();
-    const rendered = new Promise<string>((resolve) => {
-      const subscription = sharpclaw.onDidRenderSidebar((message) => {
-        if (message.what !== 'hostStatus' && message.what !== 'hostError') return;
-        subscription.dispose();
-        resolve(message.what);
-      });
-    });
-    await vscode.commands.executeCommand('sharpclaw.openSidebar');
-    const what = await Promise.race([rendered, new Promise<string>((_, reject) => setTimeout(() => reject(new Error('the sidebar did not render within 30 s')), 30_000))]);
-    assert.equal(what, 'hostStatus', 'the sidebar rendered an error instead of the host status');
+    assert.equal(await openSidebarForHostStatus(sharpclaw), 'hostStatus', 'the sidebar rendered an error instead of the host status');
     const file = await screenshot('sidebar');
     assert.ok(fs.statSync(file).size > 10_000, `${file} is too small to be a workbench screenshot`);
   });

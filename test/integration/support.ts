@@ -119,3 +119,40 @@ export async function restore(target: string): Promise<void> {
   if (!folder) throw new Error('the harness opens the fixture as the workspace');
   await promisify(execFile)('dotnet', ['restore', target, '-nologo'], { cwd: folder, maxBuffer: 16 * 1024 * 1024 });
 }
+
+/** A tool call through vscode.lm.invokeTool, as an agent makes it: the text the agent receives. */
+export async function invokeTool(name: string, input: object): Promise<string> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+/** Opens the sidebar and waits (30 s at most) for it to render the host: 'hostStatus', or 'hostError'. */
+export async function openSidebarForHostStatus(sharpclaw: SharpClawApi): Promise<string> {
+  const rendered = new Promise<string>((resolve) => {
+    const subscription = sharpclaw.onDidRenderSidebar((message) => {
+      if (message.what !== 'hostStatus' && message.what !== 'hostError') return;
+      subscription.dispose();
+      resolve(message.what);
+    });
+  });
+  await vscode.commands.executeCommand('sharpclaw.openSidebar');
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([rendered, new Promise<string>((_, reject) => { timer = setTimeout(() => reject(new Error('the sidebar did not render within 30 s')), 30_000); })]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The first load of fixtures/Calculator, as a person allows it: restored, dotnet_solution_inspect through
+ * vscode.lm.invokeTool, the permission dialog (checked) answered Allow once. Returns the tool's answer.
+ */
+export async function approvedCalculatorLoad(sharpclaw: SharpClawApi): Promise<string> {
+  await restore('Calculator.slnx');
+  const pending = invokeTool('dotnet_solution_inspect', {});
+  const dialog = await sharpclaw.nextPermissionDialog!();
+  if (!/Allow SharpClaw to load Calculator\.slnx with MSBuild\?/.test(dialog.message)) throw new Error(`an unexpected dialog: ${dialog.message}`);
+  dialog.answer('Allow once');
+  return pending;
+}

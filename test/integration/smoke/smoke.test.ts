@@ -7,14 +7,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { HostStatus } from '../../../src/engine/protocol/hostStatus';
-import { api, click, descendantsOf, extension, restore, screenshot, waitFor } from '../support';
+import { api, approvedCalculatorLoad, click, descendantsOf, extension, invokeTool, openSidebarForHostStatus, screenshot, waitFor } from '../support';
 
 const dotnetChildren = () => descendantsOf(process.pid).filter((p) => /(^|\/)dotnet(\s|$)/.test(p.command) || p.command.includes('SharpClaw.Server'));
 
-async function invoke(name: string, input: object): Promise<string> {
-  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
-}
+const invoke = invokeTool;
 
 describe(`SharpClaw smoke on VS Code ${vscode.version}`, () => {
   it('activates lazily and starts no dotnet process on activation', async () => {
@@ -38,18 +35,7 @@ describe(`SharpClaw smoke on VS Code ${vscode.version}`, () => {
 
   it('the sidebar renders the live host status (screenshot)', async () => {
     const sharpclaw = await api();
-    const rendered = new Promise<string>((resolve) => {
-      const subscription = sharpclaw.onDidRenderSidebar((message) => {
-        if (message.what !== 'hostStatus' && message.what !== 'hostError') return;
-        subscription.dispose();
-        resolve(message.what);
-      });
-    });
-    await vscode.commands.executeCommand('sharpclaw.openSidebar');
-    let timer: NodeJS.Timeout | undefined;
-    const what = await Promise.race([rendered, new Promise<string>((_, reject) => { timer = setTimeout(() => reject(new Error('the sidebar did not render within 30 s')), 30_000); })]);
-    clearTimeout(timer);
-    assert.equal(what, 'hostStatus', 'the sidebar rendered an error instead of the host status');
+    assert.equal(await openSidebarForHostStatus(sharpclaw), 'hostStatus', 'the sidebar rendered an error instead of the host status');
     const file = await screenshot('sidebar-restricted');
     assert.ok(fs.statSync(file).size > 10_000, `${file} is too small to be a workbench screenshot`);
   });
@@ -69,14 +55,7 @@ describe(`SharpClaw smoke on VS Code ${vscode.version}`, () => {
 
   it('loads the solution through the approval dialog and answers the tool', async function () {
     this.timeout(240_000);
-    // Provisioning, not product behaviour: the fixture needs its restore assets, and SharpClaw never restores by itself.
-    await restore('Calculator.slnx');
-    const sharpclaw = await api();
-    const pending = invoke('dotnet_solution_inspect', {});
-    const dialog = await sharpclaw.nextPermissionDialog!();
-    assert.match(dialog.message, /Allow SharpClaw to load Calculator\.slnx with MSBuild\?/);
-    dialog.answer('Allow once');
-    const text = await pending;
+    const text = await approvedCalculatorLoad(await api());
     assert.match(text, /^target: Calculator\.slnx \(Debug\), 3 projects, load complete/m);
     assert.match(text, /^tests\/Calculator\.Tests\/Calculator\.Tests\.csproj: exe, test project \(IsTestProject\)$/m);
   });

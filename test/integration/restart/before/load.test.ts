@@ -2,20 +2,14 @@
 // harness then closes VS Code and opens it again on the same user data and workspace (restart/after).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, restore } from '../../support';
+import { api, approvedCalculatorLoad } from '../../support';
 import { inspectHeader, invoke } from '../shared';
 
 describe('restart, session 1: an approved load', () => {
   it('asks, loads with MSBuild once the person allows it, and keeps the approved snapshot', async function () {
     this.timeout(240_000);
-    // Provisioning, not product behaviour: the fixture needs its restore assets, and SharpClaw never restores by itself.
-    await restore('Calculator.slnx');
     const sharpclaw = await api();
-    const pending = invoke('dotnet_solution_inspect', {});
-    const dialog = await sharpclaw.nextPermissionDialog!();
-    assert.match(dialog.message, /Allow SharpClaw to load Calculator\.slnx with MSBuild\?/);
-    dialog.answer('Allow once');
-    const text = await pending;
+    const text = await approvedCalculatorLoad(sharpclaw);
     assert.equal(text.match(inspectHeader)?.[1], undefined, `a cold load, not a snapshot:\n${text}`);
     // A host that ends writes what it has not stored yet; restarting it here makes sure the snapshot is on disk
     // before the harness closes VS Code (which may end the host abruptly).
