@@ -37,7 +37,7 @@ export async function api(): Promise<SharpClawApi> {
   return extension().activate();
 }
 
-/** Asks the harness for a screenshot of the whole workbench (webview iframes included). */
+/** Asks the harness for a screenshot of the whole workbench (webview iframes included); fails on a blank capture. */
 export async function screenshot(name: string): Promise<string> {
   const control = process.env.SHARPCLAW_TEST_CONTROL;
   if (!control) throw new Error('SHARPCLAW_TEST_CONTROL is not set');
@@ -47,7 +47,10 @@ export async function screenshot(name: string): Promise<string> {
   await waitFor(`screenshot ${name}`, () => fs.existsSync(done), 30_000);
   const outcome = fs.readFileSync(done, 'utf8');
   if (outcome !== 'ok') throw new Error(`Screenshot ${name} failed: ${outcome}`);
-  return path.join(artifactsDir(), `${name}.png`);
+  const file = path.join(artifactsDir(), `${name}.png`);
+  // A blank or failed capture is a few hundred bytes; the workbench with the sidebar is far more.
+  if (fs.statSync(file).size <= 10_000) throw new Error(`${file} is too small to be a workbench screenshot`);
+  return file;
 }
 
 export interface ProcessInfo {

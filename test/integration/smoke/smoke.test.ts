@@ -4,7 +4,6 @@
 // vscode.lm.invokeTool, the sidebar's webview, trusting the folder without a reload, a command that
 // round-trips through the real Roslyn host, and an approved load through the permission dialog.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { HostStatus } from '../../../src/engine/protocol/hostStatus';
 import { api, approvedCalculatorLoad, click, descendantsOf, extension, invokeTool, openSidebarForHostStatus, screenshot, waitFor } from '../support';
@@ -36,8 +35,7 @@ describe(`SharpClaw smoke on VS Code ${vscode.version}`, () => {
   it('the sidebar renders the live host status (screenshot)', async () => {
     const sharpclaw = await api();
     assert.equal(await openSidebarForHostStatus(sharpclaw), 'hostStatus', 'the sidebar rendered an error instead of the host status');
-    const file = await screenshot('sidebar-restricted');
-    assert.ok(fs.statSync(file).size > 10_000, `${file} is too small to be a workbench screenshot`);
+    await screenshot('sidebar-restricted');
   });
 
   it('works once the person trusts the folder, without a reload: Show Host Status round-trips through the real host', async () => {
