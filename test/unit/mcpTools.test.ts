@@ -18,6 +18,7 @@ import { bulkNavigateTool } from '../../src/engine/tools/navigation/navigationTo
 import { renderEdit } from '../../src/engine/tools/edits/renderEdits';
 import type { EditResult } from '../../src/engine/protocol/edits';
 import { syntaxOnlyLineFor } from '../../src/engine/tools/store/renderStore';
+import { structureSchema } from '../../src/engine/tools/structuredResult';
 
 describe('the MCP tool table', () => {
   it('names the other tools as this server serves them (navigate, not csharp_navigate), in descriptions, input schemas and answers', () => {
@@ -62,9 +63,9 @@ describe('the MCP tool table', () => {
         const definition = mcpTools.find((tool) => tool.name === listed.name)!.definition;
         const reads = definition.effects === 'read';
         assert.equal(listed.title, definition.displayName, listed.name);
-        assert.deepEqual(listed.annotations, { readOnlyHint: reads, destructiveHint: !reads, openWorldHint: false }, listed.name);
+        assert.deepEqual(listed.annotations, reads ? { readOnlyHint: true, openWorldHint: false } : { readOnlyHint: false, destructiveHint: true, openWorldHint: false }, listed.name);
         assert.equal(listed.description, descriptionOn(definition, mcpToolNames));
-        assert.equal(listed.outputSchema?.type, definition.output ? 'object' : undefined, listed.name);
+        assert.equal(listed.outputSchema?.type, structureSchema(definition) ? 'object' : undefined, listed.name);
       }
       const result = await client.callTool({ name: 'symbols', arguments: { query: 'X', allowEvaluation: true } });
       assert.equal(result.isError, true);

@@ -55,7 +55,7 @@ export const diagnosticSeverities = ['hint', 'information', 'warning', 'error'] 
  * The host's one glob dialect (SharpClaw.Server's PathGlob), as every tool that takes a path glob describes it:
  * csharp_diagnostics' file and csharp_workspace_search's paths read a glob the same way.
  */
-export const globDialect = '* (within a folder), ** (any folders), ? (one character), [abc] / [a-z] / [!a-z] (one of, or not), {A,B} (alternatives); a glob without / matches a file name at any depth (*Tests.cs)';
+export const globDialect = '* (in a folder), ** (any folders), ? (one character), [a-z] / [!a-z], {A,B}; without / it matches a file name at any depth';
 
 /** An integer within `bound` (a tool argument: its description says the default, from describeBound). */
 export function boundedInteger(bound: Bound) {

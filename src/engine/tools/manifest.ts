@@ -1,6 +1,7 @@
 // The languageModelTools contribution and its activation events, generated from the tool
 // definitions. `npm run generate:manifest` writes them into package.json; a unit test fails when
 // package.json is stale.
+import { structureSchema } from './structuredResult';
 import { z } from 'zod';
 import type { AnyToolDefinition } from './toolDefinition';
 
@@ -23,9 +24,11 @@ export function inputJsonSchema(tool: AnyToolDefinition): Record<string, unknown
 }
 
 /** The JSON Schema of what the tool returns, where its definition has one (MCP's output schema). */
+/** The JSON Schema of what a tool sends beside its text (structuredResult.ts), where it sends anything. */
 export function outputJsonSchema(tool: AnyToolDefinition): Record<string, unknown> | undefined {
-  if (!tool.output) return undefined;
-  const schema = z.toJSONSchema(tool.output, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  const structure = structureSchema(tool);
+  if (!structure) return undefined;
+  const schema = z.toJSONSchema(structure, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;
 }

@@ -15,6 +15,8 @@ import type { LoadProgress } from '../host/hostCallbacks';
 import type { HostState } from '../host/hostState';
 import type { VerificationReport } from '../verification/report';
 import type { VerifyArguments } from '../verification/request';
+import type { StructureView } from './structuredResult';
+import type { PageView } from './wholeResult';
 
 /** The host's lifecycle as a tool may see and drive it (the lsp tool's status and reload). */
 export interface HostSessionControl {
@@ -102,6 +104,13 @@ export interface ToolDefinition<Input = unknown, Result = unknown> {
   invoke(input: Input, context: ToolContext): Promise<Result>;
   /** Compact text for agents: few tokens, fixed order; other tools named as the calling surface names them (default: LM names). */
   render(result: Result, names?: ToolNames): string;
+  /**
+   * What a client gets beside the text (structuredResult.ts): absent, the output record said for an
+   * agent (exclusions summarised, workspace-relative paths); null, nothing (the text says all).
+   */
+  structure?: StructureView<Result> | null;
+  /** The page the whole-result budget may cut (wholeResult.ts), where the result does not follow the protocol's paging. */
+  page?(result: Result): PageView | undefined;
 }
 
 /** Erases the type parameters so tools of different shapes can sit in one registry. */

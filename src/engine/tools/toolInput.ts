@@ -5,13 +5,13 @@
 import { z } from 'zod';
 import type { AnyToolDefinition } from './toolDefinition';
 import { ToolError } from '../errors';
-import { type Bound, Bounds, boundedInteger, rangeOf } from '../protocol/paramRules';
+import { type Bound, Bounds, boundedInteger } from '../protocol/paramRules';
 
 /** offset and limit of a paged tool, with the host's bounds (protocol/paramRules.ts) and the defaults it applies. */
 export function pagingArguments(items: string, limit: Bound = Bounds.pageLimit, offsetNote = '') {
   return {
     offset: boundedInteger(Bounds.pageOffset).optional().describe(`Skip this many ${items}${offsetNote} (paging). Default ${Bounds.pageOffset.default}.`),
-    limit: boundedInteger(limit).optional().describe(`At most this many ${items} (${rangeOf(limit)}). Default ${limit.default}.`),
+    limit: boundedInteger(limit).optional().describe(`At most this many ${items}. Default ${limit.default}.`),
   };
 }
 

@@ -15,12 +15,12 @@ export const VerifyRequestSchema = z.strictObject({
   scope: VerificationScopeSchema.default('all').describe(
     'build: build the target. tests: run existing test outputs only (never builds). all: build, then test. affected: build and test only the projects that own the changed files and every project that depends on them.',
   ),
-  target: z.string().min(1).optional().describe('Workspace-relative .sln, .slnx or project file. Default: the one solution or project of the workspace.'),
+  target: z.string().min(1).optional().describe('Workspace-relative .sln, .slnx or project file. Default: the top-level one.'),
   configuration: z.string().regex(/^[A-Za-z0-9_.-]+$/).default('Debug').describe('MSBuild configuration, e.g. Debug or Release.'),
   framework: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional().describe('Target framework to build and test, e.g. net10.0. Default: all of each project.'),
   restore: z.boolean().default(false).describe('Allow NuGet restore. Off by default: missing packages are reported as a prerequisite instead.'),
   timeoutSeconds: z.number().int().min(1).max(maxTimeoutSeconds).default(defaultTimeoutSeconds).describe('Timeout for the lock wait, the evaluation and each build or test process, in seconds.'),
-  changedFiles: z.array(z.string().min(1)).optional().describe('affected scope: workspace-relative changed files. Default: the Git working tree and index changes.'),
+  changedFiles: z.array(z.string().min(1)).optional().describe('affected: the changed files (workspace-relative). Default: Git\'s working tree and index changes.'),
 });
 
 export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
@@ -28,19 +28,19 @@ export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 /** What a caller sends (verify_workspace's input, the CLI's flags): unset fields come from the settings, then the defaults. */
 export const VerifyArgumentsSchema = z.strictObject({
   scope: VerificationScopeSchema.optional().describe(
-    'build: build the target. tests: run existing test outputs only (never builds). all: build, then test. affected: build and test only the projects that own the changed files and every project that depends on them. Default: the sharpclaw.verification.scope setting when set, else all.',
+    'build; tests (existing test outputs, never builds); all (build, then test); affected (build and test the projects owning the changed files and their dependents). Default: the sharpclaw.verification.scope setting, else all.',
   ),
   target: VerifyRequestSchema.shape.target,
   configuration: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional().describe('MSBuild configuration, e.g. Debug or Release. Default: Debug.'),
   framework: VerifyRequestSchema.shape.framework,
-  restore: z.boolean().optional().describe("Allow NuGet restore. Default: the person's own sharpclaw.verification.allowRestore setting, else off: missing packages are reported as a prerequisite instead."),
+  restore: z.boolean().optional().describe("Allow NuGet restore. Default: the person's sharpclaw.verification.allowRestore setting, else off (missing packages are reported)."),
   timeoutSeconds: z
     .number()
     .int()
     .min(1)
     .max(maxTimeoutSeconds)
     .optional()
-    .describe(`Timeout for the lock wait, the evaluation and each build or test process, in seconds. Default: the sharpclaw.verification.timeoutSeconds setting when set, else ${defaultTimeoutSeconds}.`),
+    .describe(`Seconds for the lock wait, the evaluation and each process. Default: the sharpclaw.verification.timeoutSeconds setting, else ${defaultTimeoutSeconds}.`),
   changedFiles: VerifyRequestSchema.shape.changedFiles,
 });
 

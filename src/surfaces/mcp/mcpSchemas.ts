@@ -4,10 +4,14 @@
 // them; what is published is a faithful but shorter JSON Schema of the same shapes.
 //   input:  the definition's JSON Schema, descriptions kept on the top-level arguments only
 //           (nested ones repeat what the tool documents), without the bounds every argument has
-//           anyway (strings of at least 1 character, integers up to the host's C# int).
-//   output: the top level of the result record: each field with its JSON types and whether it is
-//           required. The nested records are documented by the text answers; the full shape is the
-//           protocol's (src/engine/protocol), which the server still checks.
+//           anyway (strings of at least 1 character, integers up to the host's C# int, string property
+//           names), without
+//           the aliases runTool also accepts (an argument described as "Alias of …": one name per
+//           argument is enough to call with), and without descriptions of the compilation context's
+//           self-explaining configuration and targetFramework.
+//   output: the top level of the structure a call sends (structuredResult.ts): each field, with its
+//           JSON type where it is a scalar. The nested records are documented by the text answers; the full shape is the
+//           structure's zod schema, which the server still checks every result with.
 import { inputJsonSchema, outputJsonSchema } from '../../engine/tools/manifest';
 import type { AnyToolDefinition } from '../../engine/tools/toolDefinition';
 import { maxHostInteger } from '../../engine/protocol/paramRules';
@@ -25,6 +29,8 @@ function trimInput(schema: JsonSchema, depth: number): JsonSchema {
     if (key === 'description' && depth > 1) continue;
     if (key === 'minLength' && value === 1) continue;
     if (key === 'maximum' && value === maxHostInteger) continue;
+    // Every JSON object's property names are strings.
+    if (key === 'propertyNames' && isSchema(value) && value.type === 'string' && Object.keys(value).length === 1) continue;
     if (key === 'properties' && isSchema(value)) {
       trimmed[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, isSchema(property) ? trimInput(property, depth + 1) : property]));
     } else if ((key === 'items' || key === 'not') && isSchema(value)) {
@@ -38,9 +44,20 @@ function trimInput(schema: JsonSchema, depth: number): JsonSchema {
   return trimmed;
 }
 
+/** Arguments whose names say what they are (the compilation context's); their descriptions are left out. */
+const selfExplaining = new Set(['configuration', 'targetFramework']);
+
 /** The input schema a tool publishes over MCP. */
 export function publishedInputSchema(definition: AnyToolDefinition): JsonSchema {
-  return trimInput(inputJsonSchema(definition), 0);
+  const trimmed = trimInput(inputJsonSchema(definition), 0);
+  if (!isSchema(trimmed.properties)) return trimmed;
+  const properties: JsonSchema = {};
+  for (const [name, property] of Object.entries(trimmed.properties)) {
+    if (!isSchema(property)) continue;
+    if (typeof property.description === 'string' && property.description.startsWith('Alias of')) continue;
+    properties[name] = selfExplaining.has(name) ? Object.fromEntries(Object.entries(property).filter(([key]) => key !== 'description')) : property;
+  }
+  return { ...trimmed, properties };
 }
 
 /** The JSON types a (sub)schema allows, through anyOf/oneOf. */
@@ -56,20 +73,16 @@ function jsonTypes(schema: JsonSchema): string[] {
   return [...types];
 }
 
-/** The output schema a tool publishes over MCP, where its result is an object (what structuredContent carries). */
+/** The output schema a tool publishes over MCP, where it sends a structure (structuredContent). */
 export function publishedOutputSchema(definition: AnyToolDefinition): JsonSchema | undefined {
   const full = outputJsonSchema(definition);
   if (full?.type !== 'object' || !isSchema(full.properties)) return undefined;
   const properties: JsonSchema = {};
   for (const [name, property] of Object.entries(full.properties)) {
     const types = isSchema(property) ? jsonTypes(property) : [];
-    // A field of any type (an unrepresentable or open shape) is published as {}.
-    properties[name] = types.length === 0 ? {} : { type: types.length === 1 ? types[0] : types };
+    // A list or record is published as {} (its shape is the text's; the server checks it), as is a field of any type.
+    const scalar = types.length > 0 && !types.includes('array') && !types.includes('object');
+    properties[name] = scalar ? { type: types.length === 1 ? types[0] : types } : {};
   }
-  return {
-    type: 'object',
-    properties,
-    ...(Array.isArray(full.required) ? { required: full.required } : {}),
-    ...(full.additionalProperties === false ? { additionalProperties: false } : {}),
-  };
+  return { type: 'object', properties };
 }

@@ -7,6 +7,7 @@
 import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Session } from '../../engine/session';
 import { descriptionOn, mcpToolNames, type AnyToolDefinition } from '../../engine/tools/toolDefinition';
+import { structureSchema } from '../../engine/tools/structuredResult';
 import { publishedInputSchema, publishedOutputSchema } from './mcpSchemas';
 import type { McpTool } from './mcpTools';
 import type { McpWorkspace } from './mcpWorkspace';
@@ -40,8 +41,8 @@ function advertisedInput(definition: AnyToolDefinition): StandardSchemaWithJSON 
  */
 function advertisedOutput(definition: AnyToolDefinition): { outputSchema?: StandardSchemaWithJSON } {
   const schema = publishedOutputSchema(definition);
-  if (!definition.output || !schema) return {};
-  const output = definition.output;
+  const output = structureSchema(definition);
+  if (!output || !schema) return {};
   return {
     outputSchema: {
       '~standard': { version: 1, vendor: 'sharpclaw', validate: (value: unknown) => output['~standard'].validate(value), jsonSchema: { input: () => schema, output: () => schema } },
@@ -53,15 +54,14 @@ function advertisedOutput(definition: AnyToolDefinition): { outputSchema?: Stand
 export function annotationsFor(definition: AnyToolDefinition): ToolAnnotations {
   const reads = definition.effects === 'read';
   // The title is the tool's own (Tool.title); annotations.title would repeat it in every listing.
-  return { readOnlyHint: reads, destructiveHint: !reads, openWorldHint: false };
+  // destructiveHint means something only where readOnlyHint is false (the MCP spec), so reads leave it out.
+  return reads ? { readOnlyHint: true, openWorldHint: false } : { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
 }
 
-/** A tool outcome as an MCP result: the compact text, the typed record when it is an object, isError on failure. */
+/** A tool outcome as an MCP result: the compact text, its structure where the tool has one (structuredResult.ts), isError on failure. */
 export function toCallToolResult(outcome: Awaited<ReturnType<Session['runTool']>>): CallToolResult {
   if (!outcome.ok) return { content: [{ type: 'text', text: outcome.text }], isError: true };
-  const data = outcome.data;
-  const structured = typeof data === 'object' && data !== null && !Array.isArray(data) ? { structuredContent: data as Record<string, unknown> } : {};
-  return { content: [{ type: 'text', text: outcome.text }], ...structured };
+  return { content: [{ type: 'text', text: outcome.text }], ...(outcome.structured ? { structuredContent: outcome.structured } : {}) };
 }
 
 export interface McpServerOptions {

@@ -12,11 +12,11 @@ import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
 import { editSummary, renderEdit } from './renderEdits';
 
 const writeNote =
-  'Without apply the result is a preview whose first line holds a proposal ID; send { proposalId, apply: true } to write it (proposals expire after 5 minutes and become stale when a file they edit, a project, props, solution or .editorconfig file changes). Writing asks the user for file-write permission. The receipt ends with the errors and warnings of the changed files.';
+  'Without apply the result is a preview whose first line holds a proposal ID; send { proposalId, apply: true } to write it (within 5 minutes, before its files or projects change). Writing asks the user. The receipt ends with the errors and warnings of the changed files.';
 
 const proposal = {
-  proposalId: z.string().min(1).optional().describe('The proposal ID from a preview (or a code action listing).'),
-  apply: z.boolean().optional().describe('Write the edit: the preview named by proposalId, or a fresh rename / code action with actionIndex.'),
+  proposalId: z.string().min(1).optional().describe('The proposal ID of a preview or code action listing.'),
+  apply: z.boolean().optional().describe('Write: the preview of proposalId, or a fresh rename or code action (actionIndex).'),
 };
 
 /** Tells the surface about a write (VS Code's Undo Last Edit replays them in order). */
@@ -52,6 +52,8 @@ export const renameSymbolTool = hostTool({
   result: (result, _input, context) => noteApplied(result, context),
   // noteApplied returns the host's result unchanged.
   output: Methods.edit.result,
+  // The text says it all; a copy beside it would say it twice (structuredResult.ts).
+  structure: null,
   render: renderEdit,
 });
 
@@ -62,10 +64,10 @@ export const EditInputSchema = z
     symbol: z.string().min(1).optional().describe('Alias of name (what the navigate tools call it).'),
     file: z.string().min(1).optional().describe('Alias of path: the file (workspace-relative or a unique suffix such as Calculator.cs).'),
     newName: z.string().min(1).optional().describe('rename: the new identifier. rename_file: the new file name (Sum.cs) or workspace-relative path.'),
-    endLine: z.number().int().min(1).max(maxHostInteger).optional().describe('code_actions: one-based end line of a selection.'),
-    endCharacter: z.number().int().min(1).max(maxHostInteger).optional().describe('code_actions: one-based end character of a selection.'),
-    diagnostic: z.string().min(1).optional().describe('code_actions: a diagnostic code such as CS0168: the fixes for its first occurrence in file (at or after line).'),
-    actionIndex: z.number().int().min(0).max(maxHostInteger).optional().describe('code_actions: the zero-based index of a listing entry (with the listing\'s proposalId, or with the same file/position).'),
+    endLine: z.number().int().min(1).max(maxHostInteger).optional().describe('code_actions: end line of a selection.'),
+    endCharacter: z.number().int().min(1).max(maxHostInteger).optional().describe('code_actions: end character of a selection.'),
+    diagnostic: z.string().min(1).optional().describe('code_actions: the fixes of this code (CS0168) at its first occurrence in file.'),
+    actionIndex: z.number().int().min(0).max(maxHostInteger).optional().describe('code_actions: the zero-based index of a listing entry.'),
     all: z.boolean().optional().describe('code_actions: also list the entries under Suppress or configure issues.'),
     ...proposal,
     ...workspaceSelection,
@@ -86,7 +88,7 @@ export const editTool = hostTool({
   displayName: 'Edit C# with Roslyn',
   referenceName: 'csharpEdit',
   userDescription: 'Compiler-checked rename, file rename and code actions (fixes, refactorings) with previews.',
-  modelDescription: `Safe C# edits computed by Roslyn. action=rename: symbol selectors + newName. action=rename_file: path + newName (file name or workspace-relative path; namespaces and types stay). action=code_actions: file + line/character (+ endLine/endCharacter for a selection), or file + diagnostic (+ line) for the fixes of its first occurrence; the listing has stable zero-based indexes, nested actions as "A > B", fix-all once per scope, and hides Suppress or configure issues unless all is set. Send the listing's proposalId with actionIndex for a preview with a new proposalId. ${writeNote}`,
+  modelDescription: `Safe C# edits computed by Roslyn. action=rename: symbol selectors + newName. action=rename_file: path + newName (namespaces and types stay). action=code_actions: file + line/character (+ endLine/endCharacter), or file + diagnostic; the listing has stable zero-based indexes; send its proposalId with actionIndex for a preview. ${writeNote}`,
   tags: ['csharp', 'roslyn', 'refactoring', 'edit'],
   input: EditInputSchema,
   confirmation: (input) => (input.apply ? { title: 'Edit C# files', message: `Apply ${input.action}${input.proposalId ? ` proposal ${input.proposalId}` : ''}.` } : undefined),
@@ -95,5 +97,7 @@ export const editTool = hostTool({
   result: (result, _input, context) => noteApplied(result, context),
   // noteApplied returns the host's result unchanged.
   output: Methods.edit.result,
+  // The text says it all; a copy beside it would say it twice (structuredResult.ts).
+  structure: null,
   render: renderEdit,
 });

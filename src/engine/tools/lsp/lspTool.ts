@@ -98,10 +98,12 @@ export const lspTool = defineTool<LspInput, LspResult>({
   displayName: 'C# language server',
   referenceName: 'sharpclawLsp',
   userDescription: 'The Roslyn session: status, capabilities, reload, and raw LSP requests.',
-  modelDescription: 'The Roslyn session and raw LSP. status: running, loading, workspace and versions. capabilities: what request answers. reload: a fresh session (loads again with approval). request: one LSP request (method, parameters with zero-based positions and file: URIs) answered as LSP JSON; rename returns a WorkspaceEdit and writes nothing. Prefer the other tools: names, one-based positions, fewer tokens.',
+  modelDescription: 'The Roslyn session and raw LSP. status: running, loading, workspace and versions. capabilities: what request answers. reload: a fresh session (loads again with approval). request: one LSP request (zero-based positions, file: URIs) answered as LSP JSON; rename writes nothing. Prefer the other tools: fewer tokens.',
   tags: ['csharp', 'roslyn', 'lsp'],
   input: LspInputSchema,
   output: LspResultSchema,
+  // The text says it all; a copy beside it would say it twice (structuredResult.ts).
+  structure: null,
   effects: 'read',
   hostMethods: [Methods.status, Methods.lspRequest],
   // status, capabilities and reload answer without a loaded workspace.

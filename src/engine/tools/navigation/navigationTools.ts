@@ -9,7 +9,7 @@ import { namingOtherTools } from '../toolDefinition';
 import { symbolSelection, workspaceSelection } from '../symbols/symbolSelector';
 import { renderBulkNavigate, renderNavigate, renderSymbols } from './renderNavigation';
 
-const loadNote = 'The first call loads the solution with MSBuild, which needs the user\'s approval.';
+const loadNote = 'The first call loads the solution with MSBuild, with the user\'s approval.';
 
 /** What each action adds to its name in the argument's description (a new action fails to compile until it is here). */
 const actionNotes: Record<NavigateAction, string> = {
@@ -24,27 +24,28 @@ const actionNotes: Record<NavigateAction, string> = {
   supertypes: '',
   subtypes: '',
   hover: '',
-  source: ' (declaration text with its doc comment)',
+  source: ' (with its doc comment)',
   members: ' (of a type)',
-  impact: ' (references, callers and implementations of a member; references and subtypes of a type)',
+  impact: ' (references, callers, implementations; of a type: references, subtypes)',
 };
 
-const action = z.enum(navigateActions).describe(`${navigateActions.map((name) => `${name}${actionNotes[name]}`).join(', ')}.`);
+// The enum names every action; the description adds only what a name does not say.
+const action = z.enum(navigateActions).describe(`${navigateActions.filter((name) => actionNotes[name]).map((name) => `${name}${actionNotes[name]}`).join(', ')}.`);
 
 const target = {
   symbol: z
     .string()
     .min(1)
     .optional()
-    .describe('Symbol name instead of a position. Matches the end of the fully qualified name (Calculator.Add); a parameter list selects an overload (Calculator.Add(int, int)); a constructor needs its parameter list (Box.Box(int)). Candidates from ambiguous_symbol go back unchanged.'),
-  file: z.string().min(1).optional().describe('Workspace-relative path, or a file name or path suffix of whole segments naming one file (Calculator.cs, Math/Calculator.cs). With symbol: the file that declares it.'),
+    .describe('Symbol name instead of a position: the end of the qualified name (Calculator.Add), with a parameter list for an overload or constructor (Calculator.Add(int, int)). Candidates from ambiguous_symbol go back unchanged.'),
+  file: z.string().min(1).optional().describe('Workspace-relative path or unique suffix (Calculator.cs, Math/Calculator.cs). With symbol: the file that declares it.'),
   line: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based line in file.'),
-  character: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based character (UTF-16 code units) on that line. file and line alone work for source and members (the innermost declaration around the line).'),
+  character: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based character (UTF-16) on that line. file and line alone work for source and members.'),
 };
 
 const options = {
-  context: z.boolean().optional().describe('Show each position on its own line with its trimmed source line.'),
-  ...pagingArguments('results', Bounds.pageLimit, ' of the filtered list'),
+  context: z.boolean().optional().describe('Each position on its own line, with its source line.'),
+  ...pagingArguments('results', Bounds.pageLimit),
 };
 
 const needsTarget = (input: { symbol?: string | undefined; file?: string | undefined; line?: number | undefined }) => input.symbol !== undefined || (input.file !== undefined && input.line !== undefined);
@@ -75,7 +76,8 @@ export const navigateTool = hostTool({
   displayName: 'Navigate C#',
   referenceName: 'csharpNavigate',
   userDescription: 'Definitions, references, reads/writes, callers/callees, hierarchy, hover, source, members and impact of a C# symbol.',
-  modelDescription: `Navigate C# code with the compiler: one action on a symbol given by name (symbol: Calculator.Add, Calculator.Add(int, int), Box.Box(int)) or by file, line and character (one-based). Actions: ${navigateActions.join(', ')}. Locations come one line per file (src/A.cs 12:9 40:17); related symbols as "path:line:char kind Name" with indented "calls" call sites, and every name can be sent back as symbol. Lists are paged with offset and limit (default ${Bounds.pageLimit.default}) and end with a truncated: line when cut. Errors: ambiguous_symbol / symbol_not_found list candidates; ambiguous_file lists the files a file name matches. ${loadNote}`,
+  // The actions are the input's enum; the description says what the answer looks like.
+  modelDescription: `Navigate C# code with the compiler: one action on a symbol given by name (symbol) or by file, line and character (one-based). Locations come one line per file (src/A.cs 12:9 40:17); related symbols as "path:line:char kind Name" with indented "calls" sites, and every name can be sent back as symbol. Paged with offset and limit, with a final truncated: line. ambiguous_symbol / symbol_not_found list candidates. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'navigation'],
   input: NavigateInputSchema,
   method: Methods.navigate,
@@ -92,7 +94,7 @@ export const BulkNavigateInputSchema = z.strictObject({
     .array(QuerySchema)
     .min(Bounds.bulkQueries.minimum)
     .max(Bounds.bulkQueries.maximum)
-    .describe(`${Bounds.bulkQueries.minimum} to ${Bounds.bulkQueries.maximum} navigate queries, each { action, symbol } or { action, file, line, character }. May be sent as a JSON string.`),
+    .describe('Navigate queries, each { action, symbol } or { action, file, line, character }; may be a JSON string.'),
   ...options,
   ...workspaceSelection,
 });
@@ -110,10 +112,12 @@ export function toBulkNavigateParams({ queries, ...rest }: BulkNavigateInput) {
 export const bulkNavigateTool = hostTool({
   name: 'csharp_bulk_navigate',
   mcpName: 'bulk_navigate',
+  // Its sections are fitted to the answer budget in the text (renderBulkNavigate); a copy beside it would say them twice.
+  structure: null,
   displayName: 'Navigate C# (bulk)',
   referenceName: 'csharpBulkNavigate',
   userDescription: `Up to ${Bounds.bulkQueries.maximum} C# navigate queries in one call, answered concurrently.`,
-  ...namingOtherTools((names) => `Run ${Bounds.bulkQueries.minimum} to ${Bounds.bulkQueries.maximum} independent ${names.of(navigateTool)} queries concurrently in one call: queries is a list of { action, symbol } or { action, file, line, character }; context, offset and limit apply to every query. The answer has one section per query in request order, headed "## N action target". A failing query (ambiguous_symbol, symbol_not_found, ambiguous_file, ...) shows its error line in its own section and the others still run; on timeout, finished sections stay and the rest say timeout. ${loadNote}`),
+  ...namingOtherTools((names) => `Run ${Bounds.bulkQueries.minimum} to ${Bounds.bulkQueries.maximum} independent ${names.of(navigateTool)} queries concurrently in one call; context, offset and limit apply to each. One section per query in request order, headed "## N action target"; a failing query shows its error there and the others still run. ${loadNote}`),
   tags: ['csharp', 'roslyn', 'navigation'],
   input: BulkNavigateInputSchema,
   method: Methods.bulkNavigate,
@@ -123,8 +127,8 @@ export const bulkNavigateTool = hostTool({
 
 export const SymbolsInputSchema = z
   .strictObject({
-    file: z.string().min(1).optional().describe('Document symbols of this file: workspace-relative path, or a unique file name or path suffix (Calculator.cs).'),
-    query: z.string().min(1).optional().describe('Workspace symbols whose name matches: exact, prefix, substring or camel humps (CoCa for CountCalls), best matches first.'),
+    file: z.string().min(1).optional().describe('Document symbols of this file (workspace-relative path or unique suffix such as Calculator.cs).'),
+    query: z.string().min(1).optional().describe('Workspace symbols whose name matches: exact, prefix, substring or camel humps, best matches first.'),
     project: z.string().min(1).optional().describe('Only this project (name or workspace-relative path).'),
     offset: options.offset,
     limit: options.limit,
@@ -139,7 +143,7 @@ export const symbolsTool = hostTool({
   displayName: 'C# symbols',
   referenceName: 'csharpSymbols',
   userDescription: 'The declarations of a C# file, or the workspace symbols matching a name.',
-  ...namingOtherTools((names) => `List C# symbols. With file: its declarations as "line:char-endLine:endChar kind Name" (5:18-9:2), indented under their container. With query: workspace symbols as "path:line:char kind Name", best name matches first (exact, prefix, substring, camel humps), then by file and position. Names can be sent to ${names.of(navigateTool)} unchanged. Paged with offset and limit (default ${Bounds.pageLimit.default}) and a final truncated: line. ${loadNote}`),
+  ...namingOtherTools((names) => `List C# symbols. With file: its declarations as "line:char-endLine:endChar kind Name", indented under their container. With query: workspace symbols as "path:line:char kind Name", best matches first. Names can be sent to ${names.of(navigateTool)} unchanged. Paged with offset and limit, with a final truncated: line. ${loadNote}`),
   tags: ['csharp', 'roslyn', 'symbols'],
   input: SymbolsInputSchema,
   method: Methods.symbols,

@@ -1,4 +1,5 @@
-// Compact text of a solution inspection: one block per project, fixed order, few tokens.
+// Compact text of a solution inspection: one block per project, fixed order, few tokens, a page of
+// projects at a time when the whole does not fit the answer budget.
 import type { ExcludedAnalyzers, SolutionInspectResult } from '../../protocol/semantic';
 
 /** The excluded-analyzer limitation, shared by every result it can affect. */
@@ -59,12 +60,7 @@ function directPackages(project: SolutionInspectResult['projects'][number]): str
  * compiled) — a 14-project solution wrote the same list three times per project, past the 8 KB answer budget.
  */
 function frameworksLine(project: SolutionInspectResult['projects'][number]): string {
-  const declared = project.targetFrameworks;
-  const compiled = new Set(project.compilations.filter((compilation) => compilation.loaded).map((compilation) => compilation.targetFramework ?? 'unknown'));
-  const restored = new Set(project.restoredTargetFrameworks);
-  const notRestored = declared.filter((framework) => !restored.has(framework));
-  const notCompiled = declared.filter((framework) => !compiled.has(framework));
-  const extraCompiled = [...compiled].filter((framework) => !declared.includes(framework));
+  const { declared, notRestored, notCompiled, alsoCompiledFor: extraCompiled } = frameworkFacts(project);
   const parts = [`frameworks: ${declared.join(', ') || 'none'}`];
   if (notRestored.length) parts.push(`not restored: ${notRestored.join(', ')}`);
   if (notCompiled.length) parts.push(`not compiled: ${notCompiled.join(', ')}`);
@@ -72,24 +68,71 @@ function frameworksLine(project: SolutionInspectResult['projects'][number]): str
   return `  ${parts.join('; ')}`;
 }
 
-export function renderSolutionInspect(result: SolutionInspectResult): string {
+/** A solution inspection as the tool answers it: the host's result with one page of its projects. */
+export type InspectedSolution = SolutionInspectResult & {
+  /** Absent: every project is shown. */
+  page?: { offset: number; total: number; nextOffset: number | null };
+};
+
+/** The test project's reason, as the text and the structure say it. */
+export function testProjectReasonOf(project: SolutionInspectResult['projects'][number]): string | null {
+  return project.isTestProject ? (testProjectReason[project.isTestProjectSource] ?? 'Microsoft.NET.Test.Sdk') : null;
+}
+
+/** The packages every project references (build tooling such as SourceLink), said once. */
+export function sharedPackages(projects: SolutionInspectResult['projects']): string[] {
+  const packageLists = projects.map(directPackages);
+  return packageLists.length > 1 ? packageLists[0]!.filter((pkg) => packageLists.every((list) => list.includes(pkg))) : [];
+}
+
+/** A project's direct packages, less those every project has. */
+export function ownPackages(project: SolutionInspectResult['projects'][number], shared: readonly string[]): string[] {
+  return directPackages(project).filter((pkg) => !shared.includes(pkg));
+}
+
+/** The frameworks a project declares, and what differs from them. */
+export function frameworkFacts(project: SolutionInspectResult['projects'][number]): { declared: string[]; notRestored: string[]; notCompiled: string[]; alsoCompiledFor: string[] } {
+  const declared = project.targetFrameworks;
+  const compiled = new Set(project.compilations.filter((compilation) => compilation.loaded).map((compilation) => compilation.targetFramework ?? 'unknown'));
+  const restored = new Set(project.restoredTargetFrameworks);
+  return {
+    declared,
+    notRestored: declared.filter((framework) => !restored.has(framework)),
+    notCompiled: declared.filter((framework) => !compiled.has(framework)),
+    alsoCompiledFor: [...compiled].filter((framework) => !declared.includes(framework)),
+  };
+}
+
+/** The excluded analyzers of the projects on the page (the rest are on their own pages). */
+export function excludedOnPage(result: InspectedSolution): ExcludedAnalyzers[] {
+  if (!result.page) return result.excludedAnalyzers;
+  const shown = new Set(result.projects.map((project) => project.name));
+  const shownPaths = new Set(result.projects.map((project) => project.path));
+  return result.excludedAnalyzers.filter((entry) => shown.has(entry.project) || shownPaths.has(entry.project));
+}
+
+export function renderSolutionInspect(result: InspectedSolution): string {
+  const count = result.page?.total ?? result.projects.length;
   const lines = [
-    `target: ${result.target} (${result.configuration}${result.targetFramework ? `, ${result.targetFramework}` : ''}), ${result.projects.length} projects, load ${result.loadStatus}${result.fromSnapshot ? ', from approved snapshot' : result.fromCache ? ', cached' : ''}`,
+    `target: ${result.target} (${result.configuration}${result.targetFramework ? `, ${result.targetFramework}` : ''}), ${count} projects, load ${result.loadStatus}${result.fromSnapshot ? ', from approved snapshot' : result.fromCache ? ', cached' : ''}`,
   ];
-  // Packages every project references (build tooling such as SourceLink) are said once, not per project.
-  const packageLists = result.projects.map(directPackages);
-  const shared = packageLists.length > 1 ? packageLists[0]!.filter((pkg) => packageLists.every((list) => list.includes(pkg))) : [];
+  const shared = sharedPackages(result.projects);
   if (shared.length) lines.push(`packages of every project: ${shared.join(', ')}`);
-  result.projects.forEach((project, index) => {
-    const test = project.isTestProject ? `, test project (${testProjectReason[project.isTestProjectSource] ?? 'Microsoft.NET.Test.Sdk'})` : '';
-    lines.push(`${project.path}: ${project.outputType.toLowerCase()}${test}`);
+  for (const project of result.projects) {
+    const reason = testProjectReasonOf(project);
+    lines.push(`${project.path}: ${project.outputType.toLowerCase()}${reason ? `, test project (${reason})` : ''}`);
     lines.push(frameworksLine(project));
     if (project.projectReferences.length) lines.push(`  references: ${project.projectReferences.join(', ')}`);
-    const own = packageLists[index]!.filter((pkg) => !shared.includes(pkg));
+    const own = ownPackages(project, shared);
     if (own.length) lines.push(`  packages: ${own.join(', ')}`);
-  });
+  }
   for (const issue of result.partialLoad) lines.push(`partial load: ${issue.path}: ${issue.reason}`);
   if (result.dynamicImports.length) lines.push(`dynamic imports (re-evaluated with approval on every call): ${result.dynamicImports.join(', ')}`);
-  lines.push(...renderExcludedAnalyzers(result.excludedAnalyzers));
+  lines.push(...renderExcludedAnalyzers(excludedOnPage(result)));
+  if (result.page && result.page.nextOffset !== null) {
+    lines.push(`truncated: ${result.page.total} projects in total, projects ${result.page.offset + 1}-${result.page.offset + result.projects.length} shown, next offset: ${result.page.nextOffset}. Page on with offset.`);
+  } else if (result.page && result.projects.length === 0) {
+    lines.push(`offset ${result.page.offset} is past the last of ${result.page.total} projects`);
+  }
   return lines.join('\n');
 }

@@ -1,8 +1,9 @@
-// dotnet_solution_inspect: what the solution is made of, as MSBuild evaluated it.
+// dotnet_solution_inspect: what the solution is made of, as MSBuild evaluated it, a page of projects at a time.
 import { Methods } from '../../protocol/methods';
 import { hostTool } from '../hostTool';
 import { SolutionInspectInputSchema } from './solutionInspectInput';
-import { renderSolutionInspect } from './renderSolutionInspect';
+import { renderSolutionInspect, type InspectedSolution } from './renderSolutionInspect';
+import { solutionInspectStructure } from './solutionInspectStructure';
 
 export const solutionInspectTool = hostTool({
   name: 'dotnet_solution_inspect',
@@ -10,7 +11,7 @@ export const solutionInspectTool = hostTool({
   referenceName: 'dotnetSolutionInspect',
   userDescription: 'Projects, references, target frameworks, packages and test projects of the .NET solution, as MSBuild evaluates them.',
   modelDescription:
-    'Inspect the .NET solution or project in the workspace as MSBuild evaluates it: each project (workspace-relative path), its output type, whether it is a test project (evaluated IsTestProject; an explicit false wins), target frameworks and the ones restored, which framework the loaded compilation used, project references and restored package versions. Loading runs MSBuild and needs the user\'s approval the first time and after project files change. Use it before reasoning about project structure, references or test projects.',
+    'The workspace\'s solution or project as MSBuild evaluates it: each project (workspace-relative path), output type, test project or not (evaluated IsTestProject), target frameworks (not restored, not compiled), project references, direct packages and the analyzers SharpClaw does not run. Paged by project (offset). Loading runs MSBuild, with the user\'s approval.',
   tags: ['csharp', 'dotnet', 'msbuild', 'solution'],
   input: SolutionInspectInputSchema,
   confirmation: (input) => ({
@@ -18,6 +19,23 @@ export const solutionInspectTool = hostTool({
     message: `Loads ${input.target ?? 'the workspace\'s solution'} with MSBuild (${input.configuration ?? 'Debug'}${input.targetFramework ? `, ${input.targetFramework}` : ''}) if it is not loaded yet. SharpClaw asks separately before MSBuild runs project code.`,
   }),
   method: Methods.solutionInspect,
-  params: (input) => input,
+  params: ({ offset: _offset, ...context }) => context,
+  // The host answers the whole solution; the page starts at offset and ends where the answer budget does (wholeResult.ts).
+  result: (answer, input): InspectedSolution => {
+    const offset = input.offset ?? 0;
+    return offset === 0 ? answer : { ...answer, projects: answer.projects.slice(offset), page: { offset, total: answer.projects.length, nextOffset: null } };
+  },
+  page: (result: InspectedSolution) =>
+    result.projects.length > 1
+      ? {
+          count: result.projects.length,
+          keep: (n: number): InspectedSolution => {
+            const offset = result.page?.offset ?? 0;
+            const total = result.page?.total ?? result.projects.length;
+            return { ...result, projects: result.projects.slice(0, n), page: { offset, total, nextOffset: offset + n } };
+          },
+        }
+      : undefined,
+  structure: solutionInspectStructure,
   render: renderSolutionInspect,
 });

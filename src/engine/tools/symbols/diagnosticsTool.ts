@@ -2,7 +2,7 @@
 // bridge tools' compact format.
 import { z } from 'zod';
 import { pagingArguments } from '../toolInput';
-import { Bounds, diagnosticSeverities, globDialect, rangeOf } from '../../protocol/paramRules';
+import { Bounds, diagnosticSeverities, globDialect } from '../../protocol/paramRules';
 import { loadDiagnosticsDefaultSeverity } from '../../config/diagnosticsSettings';
 import { Methods } from '../../protocol/methods';
 import type { DiagnosticsResult } from '../../protocol/symbols';
@@ -61,10 +61,10 @@ export function renderDiagnostics(result: DiagnosticsResult): string {
 export const DiagnosticsInputSchema = z
   .strictObject({
     project: z.string().min(1).optional().describe('Only this project (name or workspace-relative path).'),
-    file: z.string().min(1).max(1024).optional().describe(`A file (workspace-relative path or unique suffix such as Calculator.cs) or a glob such as src/**/*.cs or src/{A,B}.cs: ${globDialect}. Default: every C# file.`),
+    file: z.string().min(1).max(1024).optional().describe(`A file (workspace-relative path or unique suffix such as Calculator.cs) or a glob (src/**/*.cs): ${globDialect}. Default: every C# file.`),
     path: z.string().min(1).max(1024).optional().describe('Alias of file.'),
-    severity: z.enum(diagnosticSeverities).optional().describe('Lowest severity to report. Default warning (errors and warnings), unless the workspace settings file (.sharpclaw/settings.jsonc, diagnostics.defaultSeverity) sets another.'),
-    ids: z.array(z.string().min(1)).min(1).optional().describe('Only these diagnostic codes, case-insensitive, applied before severity, e.g. ["CS0246", "IDE0005"].'),
+    severity: z.enum(diagnosticSeverities).optional().describe('Lowest severity to report. Default warning, or diagnostics.defaultSeverity of .sharpclaw/settings.jsonc.'),
+    ids: z.array(z.string().min(1)).min(1).optional().describe('Only these codes (case-insensitive, before severity), e.g. ["CS0246"].'),
     summary: z.boolean().optional().describe('One line per code (count, severity, one example) instead of one per diagnostic.'),
     ...pagingArguments('results', Bounds.diagnosticsLimit),
     ...workspaceSelection,
@@ -79,7 +79,7 @@ export const diagnosticsTool = hostTool({
   referenceName: 'csharpDiagnostics',
   userDescription: 'Compiler and SDK analyzer errors and warnings, by file, project, code or severity.',
   modelDescription:
-    `Get C# compiler diagnostics plus those of the .NET SDK analyzers and generators, without building: for the workspace, a project, a file or a glob as file (src/**/*.cs, src/{A,B}.cs). severity defaults to warning (errors and warnings); ids filters codes (case-insensitive, before severity); summary gives one line per code. Sorted by file, line and character, with a totals line; limit ${rangeOf(Bounds.diagnosticsLimit)} (default ${Bounds.diagnosticsLimit.default}) with a truncated: line and next offset. Files outside every project are listed as incomplete:. The first call loads the solution with MSBuild, which needs the user's approval.`,
+    `Get C# compiler diagnostics plus those of the .NET SDK analyzers and generators, without building: for the workspace, a project, a file or a glob as file. Sorted by file and position, with a totals line, and a truncated: line with the next offset when paged. Files outside every project are listed as incomplete:. The first call loads the solution with MSBuild, which needs the user's approval.`,
   tags: ['csharp', 'roslyn', 'diagnostics'],
   input: DiagnosticsInputSchema,
   method: Methods.diagnostics,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { maxHostInteger } from '../../protocol/paramRules';
 
 export const workspaceSelection = {
-  target: z.string().min(1).optional().describe('Workspace-relative .sln, .slnx or .csproj. Default: the one top-level solution, else project.'),
+  target: z.string().min(1).optional().describe('Workspace-relative .sln, .slnx or .csproj. Default: the top-level one.'),
   configuration: z.string().min(1).optional().describe('MSBuild configuration. Default: Debug.'),
   targetFramework: z.string().min(1).optional().describe('Target framework of multi-targeted projects, e.g. net8.0.'),
 };
@@ -14,13 +14,13 @@ export const symbolSelection = {
     .string()
     .min(1)
     .optional()
-    .describe('Exact symbol name. A qualified name matches the end of the fully qualified name (Calculator.Add); a parameter list selects an overload (Calculator.Add(int, int)); a constructor needs its parameter list (Box.Box(int)).'),
+    .describe('Exact symbol name: the end of the fully qualified name (Calculator.Add), with a parameter list for an overload or a constructor (Calculator.Add(int, int), Box.Box(int)).'),
   container: z.string().min(1).optional().describe('Containing type or namespace, to disambiguate.'),
-  kind: z.string().min(1).optional().describe('Symbol kind: class, interface, struct, enum, method, property, field, event, constructor, ...'),
+  kind: z.string().min(1).optional().describe('Symbol kind: class, method, property, ...'),
   project: z.string().min(1).optional().describe('Project name or workspace-relative project path.'),
-  path: z.string().min(1).optional().describe('File of the declaration: a workspace-relative path or a unique path suffix such as Calculator.cs.'),
+  path: z.string().min(1).optional().describe('File of the declaration (workspace-relative path or unique suffix such as Calculator.cs).'),
   signature: z.string().min(1).optional().describe('Parameter list, e.g. (int, int).'),
-  line: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based line of the declaration or a use (with path).'),
+  line: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based line of the declaration or a use.'),
   character: z.number().int().min(1).max(maxHostInteger).optional().describe('One-based character (UTF-16 code units) on that line.'),
 };
 

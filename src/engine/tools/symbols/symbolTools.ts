@@ -9,7 +9,7 @@ import { namingOtherTools } from '../toolDefinition';
 import { renderFindReferences, renderSymbolResolve, renderTypeHierarchy } from './renderSymbols';
 import { requireNameOrPosition, symbolSelection, workspaceSelection } from './symbolSelector';
 
-const loadNote = 'The first call loads the solution with MSBuild, which needs the user\'s approval.';
+const loadNote = 'The first call loads the solution with MSBuild, with the user\'s approval.';
 
 const ResolveInputSchema = requireNameOrPosition(z.strictObject({ ...symbolSelection, ...workspaceSelection }));
 export const symbolResolveTool = hostTool({

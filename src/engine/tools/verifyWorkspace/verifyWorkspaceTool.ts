@@ -4,7 +4,7 @@
 // read-only modes deny it there.
 import { renderReport } from '../../verification/renderReport';
 import { VerificationReportSchema, type VerificationReport } from '../../verification/report';
-import { VerifyArgumentsSchema, defaultTimeoutSeconds, type VerifyArguments } from '../../verification/request';
+import { VerifyArgumentsSchema, type VerifyArguments } from '../../verification/request';
 import { Methods } from '../../protocol/methods';
 import { defineTool } from '../toolDefinition';
 import { ToolError } from '../../errors';
@@ -13,16 +13,16 @@ export const verifyWorkspaceTool = defineTool<VerifyArguments, VerificationRepor
   name: 'verify_workspace',
   displayName: 'Verify Workspace (build and test)',
   modelDescription:
-    'Builds and/or tests the C# workspace with dotnet and returns a typed report: status (passed, failed, skipped, missingPrerequisites, timedOut, cancelled, denied), ' +
+    'Builds and/or tests the C# workspace with dotnet and returns a report: status (passed, failed, skipped, missingPrerequisites, timedOut, cancelled, denied), ' +
     'compiler and MSBuild errors with file and line, test counts and each failed test with its message and stack. ' +
-    'After you edit C# files, call this with scope "affected" before you say the change is done, and fix what it reports: it builds and tests only the projects that own the changed files and their dependents. ' +
-    'Other scopes: "all" for build then test, "build" to compile only, ' +
-    `"tests" to run existing test outputs without building. Restore is off unless restore=true (or the person's settings allow it). Default timeout ${defaultTimeoutSeconds} s per process. Runs project code: the user is asked to approve.`,
+    'After you edit C# files, call this with scope "affected" before you say the change is done, and fix what it reports. Runs project code: the user is asked to approve.',
   userDescription: 'Build and test the workspace and report errors and failed tests.',
   referenceName: 'verifyWorkspace',
   tags: ['csharp', 'dotnet', 'build', 'test', 'sharpclaw'],
   input: VerifyArgumentsSchema,
   output: VerificationReportSchema,
+  // The text says it all; a copy beside it would say it twice (structuredResult.ts).
+  structure: null,
   effects: 'build',
   // The target and project graph come from the host (verification/hostGraph.ts); builds and tests run here.
   hostMethods: [Methods.resolveTarget, Methods.projectGraph],

@@ -50,7 +50,7 @@ export const toolCommand: CliCommand = {
     try {
       const outcome = await session.runTool(tool, raw, controller.signal);
       if (outcome.ok) {
-        printSuccess(globals.outputFormat, `tool ${tool.name}`, outcome.data, outcome.text);
+        printSuccess(globals.outputFormat, `tool ${tool.name}`, outcome.structured ?? null, outcome.text);
         return 0;
       }
       printFailure(globals.outputFormat, `tool ${tool.name}`, outcome.error);
