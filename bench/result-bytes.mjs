@@ -49,7 +49,7 @@ try {
   const list = await client.listTools();
   rows.push({ label: `tools/list (${tools}, ${list.tools.length} tools)`, whole: bytes(list), text: null, structured: null, outside: outsidePath(JSON.stringify(list)) });
   for (const call of calls) {
-    const result = await client.callTool({ name: call.tool, arguments: call.arguments }, undefined, { timeout: 600_000 });
+    const result = await client.callTool({ name: call.tool, arguments: call.arguments }, { timeout: 600_000 });
     const text = result.content.filter((part) => part.type === 'text').map((part) => part.text).join('');
     const whole = JSON.stringify(result);
     rows.push({ label: call.label, whole: bytes(whole), text: bytes(text), structured: result.structuredContent ? bytes(result.structuredContent) : 0, outside: outsidePath(whole), error: result.isError ? text.split('\n')[0] : undefined });

@@ -70,7 +70,7 @@ function cutText(text: string, budget: number): string {
   const kept: string[] = [];
   let bytes = 0;
   for (const line of lines) {
-    const size = Buffer.byteLength(JSON.stringify(line)) - 1; // escaped, with its newline
+    const size = Buffer.byteLength(JSON.stringify(line)); // escaped; its quotes stand for its escaped newline
     if (bytes + size > budget) break;
     kept.push(line);
     bytes += size;
@@ -107,6 +107,11 @@ export function fitAnswer(definition: AnyToolDefinition, result: unknown, contex
   if (resultBytes(start) <= budget) return start;
   // Nothing to page: the text keeps the lines that fit, the structure keeps its shape within the rest.
   const structured = start.structured ? shrinkStructure(start.structured, Math.floor(budget / 3)) : undefined;
-  const textBudget = budget - (structured ? Buffer.byteLength(JSON.stringify(structured)) : 0) - 200;
-  return { text: cutText(start.text, textBudget), structured };
+  let textBudget = budget - (structured ? Buffer.byteLength(JSON.stringify(structured)) : 0) - 300;
+  let answer = { text: cutText(start.text, textBudget), structured };
+  while (resultBytes(answer) > budget && textBudget > 0) {
+    textBudget -= 256;
+    answer = { text: cutText(start.text, textBudget), structured };
+  }
+  return answer;
 }

@@ -39,7 +39,7 @@ describe('sharpclaw tool dotnet_solution_inspect', function () {
     assert.match(envelope.error.message, /read-only/);
   });
 
-  it('loads with --allow-evaluation and returns the typed result in the JSON envelope', () => {
+  it('loads with --allow-evaluation and returns the structure in the JSON envelope', () => {
     const result = run('--input', '{"configuration":"Debug"}', '--allow-evaluation', '--output-format', 'json');
     assert.equal(result.status, 0, result.stderr);
     const envelope = JSON.parse(result.stdout);
@@ -52,7 +52,7 @@ describe('sharpclaw tool dotnet_solution_inspect', function () {
     ]);
     const tests = envelope.data.projects.find((p: { path: string }) => p.path.startsWith('tests/'));
     assert.equal(tests.isTestProject, true);
-    assert.equal(tests.isTestProjectSource, 'evaluated');
+    assert.equal(tests.testProjectReason, 'IsTestProject');
     assert.match(envelope.text, /^target: Calculator\.slnx \(Debug\), 3 projects, load complete$/m);
     assert.match(result.stderr, /Loading Calculator\.slnx( \d+%)? \((evaluating|project \d of 3)/, 'progress goes to stderr');
   });
@@ -63,6 +63,6 @@ describe('sharpclaw tool dotnet_solution_inspect', function () {
     assert.match(missing.stderr, /^error invalid_request: The target 'Nope\.slnx' does not exist\./m);
     const unknown = run('--input', '{"project":"x"}');
     assert.equal(unknown.status, 2);
-    assert.match(unknown.stderr, /^error invalid_request: unknown argument "project"\. Valid arguments: target, configuration, targetFramework\./m);
+    assert.match(unknown.stderr, /^error invalid_request: unknown argument "project"\. Valid arguments: target, configuration, targetFramework, offset\./m);
   });
 });
