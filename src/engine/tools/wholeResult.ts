@@ -3,8 +3,10 @@
 // clients cut answers past 8 KB, so when a rendered answer does not fit, the page is cut where text
 // and structure fit together, and both are made again from the shorter page: the text's own
 // `truncated: … next offset` line and the structure's `truncated`/`nextOffset` then say the same.
-// An answer with no page to cut (one long hover, one huge call site list) keeps the lines that fit and
-// ends with an `omitted to fit:` line; its structure keeps its shape with long strings and lists cut.
+// An answer with no page to cut (one long source, one huge call site list) keeps its text when that fits
+// (its renderer already cut it and said where) and its structure keeps its shape with long strings and
+// lists cut to the room left; a text past the budget keeps the lines that fit and ends with an
+// `omitted to fit:` line.
 import type { AnyToolDefinition } from './toolDefinition';
 import { structureOf, type StructureContext } from './structuredResult';
 
@@ -105,7 +107,13 @@ export function fitAnswer(definition: AnyToolDefinition, result: unknown, contex
   }
   const start = view ? answerOf(definition, view.keep(1), context) : whole;
   if (resultBytes(start) <= budget) return start;
-  // Nothing to page: the text keeps the lines that fit, the structure keeps its shape within the rest.
+  // Nothing to page. The text was already fitted by its renderer (a long source says where it cut), so the
+  // structure keeps its shape within the room the text leaves; only a text past the budget is cut itself.
+  const textAlone = resultBytes({ text: start.text, structured: undefined });
+  if (start.structured && textAlone < budget - 1024) {
+    const fitted = { text: start.text, structured: shrinkStructure(start.structured, budget - textAlone - 32) };
+    if (resultBytes(fitted) <= budget) return fitted;
+  }
   const structured = start.structured ? shrinkStructure(start.structured, Math.floor(budget / 3)) : undefined;
   let textBudget = budget - (structured ? Buffer.byteLength(JSON.stringify(structured)) : 0) - 300;
   let answer = { text: cutText(start.text, textBudget), structured };

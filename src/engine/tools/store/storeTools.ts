@@ -27,6 +27,8 @@ export type SymbolSearchInput = z.infer<typeof SymbolSearchInputSchema>;
 export const symbolSearchTool = hostTool({
   name: 'csharp_symbol_search',
   mcpName: 'symbol_search',
+  // A syntax-only answer is its text: its pages of long lines are cut to 8 KB there (renderStore.ts).
+  structure: null,
   displayName: 'Search C# declarations',
   referenceName: 'csharpSymbolSearch',
   userDescription: 'Find C# declarations by name from the parsed files, without loading the solution.',
@@ -50,6 +52,8 @@ export type WorkspaceSearchInput = z.infer<typeof WorkspaceSearchInputSchema>;
 export const workspaceSearchTool = hostTool({
   name: 'csharp_workspace_search',
   mcpName: 'workspace_search',
+  // A syntax-only answer is its text: its pages of long lines are cut to 8 KB there (renderStore.ts).
+  structure: null,
   displayName: 'Search C# text',
   referenceName: 'csharpWorkspaceSearch',
   userDescription: 'Find text or a regular expression in the workspace\'s C# files, without loading the solution.',
