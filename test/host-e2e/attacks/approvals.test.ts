@@ -1,0 +1,120 @@
+// Attacks on approvals: an "Allow once" must cover exactly the one call, target, configuration,
+// framework and build inputs the person was asked about. fixtures/TwoMarkedSolutions has A.slnx
+// (Alpha) and B.slnx (Beta); every MSBuild run of a project adds a line to its initial-marker.txt,
+// so the tests count what ran, and for which target. The real bundled CLI and Roslyn host, driven
+// by the official MCP client SDK (doors.ts).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../verification/support';
+import { openDoor, type Door } from './doors';
+
+/** Lines in a project's marker: how many MSBuild runs executed its code. */
+function runsOf(workspace: string, project: 'Alpha' | 'Beta'): number {
+  const marker = path.join(workspace, project, 'initial-marker.txt');
+  return fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split('\n').filter((line) => line.trim()).length : 0;
+}
+
+/** Edits the shared Directory.Build.props the way an agent would: a structural change of both solutions. */
+function editBuildProps(workspace: string, value: string): void {
+  const file = path.join(workspace, 'Directory.Build.props');
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/<\/PropertyGroup>/, `  <AttackMarker>${value}</AttackMarker>\n  </PropertyGroup>`));
+}
+
+interface Round {
+  resultType?: string;
+  requestState?: string;
+  isError?: boolean;
+  content?: Array<{ type: string; text?: string }>;
+}
+
+const allowOnce = { permission: { action: 'accept', content: { decision: 'allow_once' } } };
+const textOf = (round: Round) => (round.content ?? []).map((c) => c.text ?? '').join('\n');
+
+describe('attacks on approvals', function () {
+  this.timeout(600_000);
+  let workspace: string;
+  const doors: Door[] = [];
+
+  beforeEach(() => {
+    workspace = copyFixture('TwoMarkedSolutions');
+    restore(workspace, 'A.slnx');
+    restore(workspace, 'B.slnx');
+    for (const project of ['Alpha', 'Beta']) fs.rmSync(path.join(workspace, project, 'initial-marker.txt'), { force: true });
+  });
+
+  afterEach(async () => {
+    for (const door of doors.splice(0)) await door.close().catch(() => undefined);
+  });
+
+  after(cleanUpCopies);
+
+  async function manual(): Promise<Door> {
+    const door = await openDoor('mcp-2026', { workspace, stateDir: tempStateRoot(), manualRounds: true });
+    doors.push(door);
+    return door;
+  }
+
+  /** One tools/call that may answer input_required (manual rounds). */
+  async function send(door: Door, name: string, args: Record<string, unknown>, retry?: { requestState: string; inputResponses: unknown }): Promise<Round> {
+    return (await door.client!.callTool({ name, arguments: args, ...(retry ?? {}) } as never, { allowInputRequired: true, timeout: 300_000 } as never)) as Round;
+  }
+
+  describe('mcp-2026: a used requestState is spent', () => {
+    it('replaying an answered navigate requestState after the agent edited Directory.Build.props evaluates nothing', async () => {
+      const door = await manual();
+      const call = { action: 'definition', symbol: 'Greeter.Greet', target: 'A.slnx' };
+      const question = await send(door, 'navigate', call);
+      assert.equal(question.resultType, 'input_required', JSON.stringify(question));
+      assert.equal(runsOf(workspace, 'Alpha'), 0, 'nothing ran before the person answered');
+
+      const answered = await send(door, 'navigate', call, { requestState: question.requestState!, inputResponses: allowOnce });
+      assert.notEqual(answered.isError, true, textOf(answered));
+      const approvedRuns = runsOf(workspace, 'Alpha');
+      assert.ok(approvedRuns > 0, 'Allow once let the load run');
+
+      for (const edit of ['one', 'two']) {
+        editBuildProps(workspace, edit);
+        const replay = await send(door, 'navigate', call, { requestState: question.requestState!, inputResponses: allowOnce });
+        assert.notEqual(replay.resultType, 'input_required');
+        assert.equal(replay.isError, true, `the replay after edit ${edit} was answered: ${textOf(replay)}`);
+        assert.match(textOf(replay), /^error invalid_request: This approval was already used/);
+        assert.equal(runsOf(workspace, 'Alpha'), approvedRuns, `the replay after edit ${edit} ran project code`);
+      }
+    });
+
+    it('replaying an answered verify_workspace requestState builds nothing', async () => {
+      const door = await manual();
+      const call = { target: 'A.slnx', scope: 'build' };
+      const question = await send(door, 'verify_workspace', call);
+      assert.equal(question.resultType, 'input_required', JSON.stringify(question));
+      const answered = await send(door, 'verify_workspace', call, { requestState: question.requestState!, inputResponses: allowOnce });
+      assert.match(textOf(answered), /passed|succeeded|build/i);
+      const builtRuns = runsOf(workspace, 'Alpha');
+      assert.ok(builtRuns > 0, 'Allow once let the build run');
+
+      const replay = await send(door, 'verify_workspace', call, { requestState: question.requestState!, inputResponses: allowOnce });
+      assert.equal(replay.isError, true, `the replay was answered: ${textOf(replay)}`);
+      assert.match(textOf(replay), /^error invalid_request: This approval was already used/);
+      assert.equal(runsOf(workspace, 'Alpha'), builtRuns, 'the replay ran dotnet build again');
+    });
+  });
+
+  describe('mcp-2026: an approval covers the target it names', () => {
+    it('a navigate on B.slnx sent without approval beside A\'s approved retry evaluates nothing of B; A is not asked again', async () => {
+      const door = await manual();
+      const onA = { action: 'definition', symbol: 'Greeter.Greet', target: 'A.slnx' };
+      const onB = { action: 'definition', symbol: 'Counter.Next', target: 'B.slnx' };
+      const question = await send(door, 'navigate', onA);
+      assert.equal(question.resultType, 'input_required');
+
+      // B just before A's retry, then both at once.
+      const [b, a] = await Promise.all([send(door, 'navigate', onB), send(door, 'navigate', onA, { requestState: question.requestState!, inputResponses: allowOnce })]);
+      assert.equal(runsOf(workspace, 'Beta'), 0, `B was evaluated with A's approval: ${JSON.stringify(b)}`);
+      assert.equal(b.resultType, 'input_required', `B must be asked about itself: ${JSON.stringify(b)}`);
+      assert.notEqual(a.resultType, 'input_required', 'A was asked again after the person allowed it');
+      assert.notEqual(a.isError, true, textOf(a));
+      assert.ok(runsOf(workspace, 'Alpha') > 0);
+    });
+  });
+});
