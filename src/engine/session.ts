@@ -16,6 +16,8 @@ import type { CrashBudget } from './host/crashBudget';
 import { resolveAutomaticVerifyRequest, resolveVerification, resolveVerifyRequest, type ResolvedVerificationSettings } from './config/settings';
 import type { SettingsLayer } from './config/verificationSettings';
 import type { PermissionPolicy } from './permissions/permissionPolicy';
+import { endCall, PermissionGate } from './permissions/permissionGate';
+import { newCallId } from './permissions/grants';
 import { runTool, type ToolOutcome } from './tools/runTool';
 import type { AnyToolDefinition, HostSessionControl, Surface, ToolContext } from './tools/toolDefinition';
 import { ToolError } from './errors';
@@ -58,10 +60,14 @@ export interface VerifyOptions {
    * defaults (the configured scope, the 600 s automatic timeout), not from the explicit-call defaults.
    */
   automatic?: boolean;
+  /** The tool call this verification serves (permissions/grants.ts); absent: it is a call of its own. */
+  call?: string;
 }
 
-/** What the caller of one tool call wants to hear of it, beyond its outcome. */
-export interface ToolCallHooks {
+/** One tool call's id and what its caller wants to hear of it, beyond its outcome. */
+export interface ToolCallOptions {
+  /** The call's id, when the surface holds grants for it (MCP's answered questions); else a new one (permissions/grants.ts). */
+  call?: string;
   /** The report of a verification this call ran (also when the call then fails, e.g. denied). */
   onVerificationReport?(report: VerificationReport): void;
 }
@@ -119,12 +125,16 @@ export class Session {
     },
   };
 
+  /** The surface's policy behind the one gate every permission request passes (permissions/permissionGate.ts). */
+  private readonly gate: PermissionGate;
+
   constructor(private readonly options: SessionOptions) {
+    this.gate = PermissionGate.of(options.permissions);
     this.host = new HostSupervisor({
       transport: options.transport,
       callbacks: {
         workspaceFolder: options.workspaceFolder,
-        permissions: options.permissions,
+        permissions: this.gate,
         requestedBy: () => this.currentTool,
         ...(options.applyWrite ? { applyWrite: options.applyWrite } : {}),
       },
@@ -157,8 +167,9 @@ export class Session {
     return this.options.surface;
   }
 
+  /** The surface's policy behind the gate: use this, never the policy itself. */
   get permissions(): PermissionPolicy {
-    return this.options.permissions;
+    return this.gate;
   }
 
   workspaceFolder(): string | undefined {
@@ -176,13 +187,14 @@ export class Session {
     return this.options.dotnetPath?.() || undefined;
   }
 
-  /** The context of one call of `tool`. */
-  toolContext(tool: AnyToolDefinition, signal: AbortSignal, hooks: ToolCallHooks = {}): ToolContext {
+  /** The context of one call of `tool`; `call` is its id (permissions/grants.ts). */
+  toolContext(tool: AnyToolDefinition, signal: AbortSignal, call: string, hooks: ToolCallOptions = {}): ToolContext {
     const workspaceFolder = this.requireWorkspaceFolder();
     this.currentTool = tool.name;
     return {
       workspaceFolder,
-      permissions: this.options.permissions,
+      permissions: this.gate,
+      call,
       host: { request: (method, params, schema, requestSignal) => this.requester.request(method, params, schema, requestSignal ?? signal) },
       surface: this.options.surface,
       signal,
@@ -190,16 +202,21 @@ export class Session {
       onEditApplied: (summary) => this.editEmitter.fire({ tool: tool.name, summary }),
       hostSession: this.hostSession,
       verify: async (args, options) => {
-        const report = await this.verify(args, { ...options, signal: options.signal ?? signal });
+        const report = await this.verify(args, { ...options, signal: options.signal ?? signal, call });
         hooks.onVerificationReport?.(report);
         return report;
       },
     };
   }
 
-  /** Runs one tool call through the shared pipeline. */
-  runTool(tool: AnyToolDefinition, input: unknown, signal: AbortSignal, hooks?: ToolCallHooks): Promise<ToolOutcome> {
-    return runTool(tool, input, () => this.toolContext(tool, signal, hooks));
+  /** Runs one tool call through the shared pipeline. Grants of the call it did not use are gone afterwards. */
+  async runTool(tool: AnyToolDefinition, input: unknown, signal: AbortSignal, options: ToolCallOptions = {}): Promise<ToolOutcome> {
+    const call = options.call ?? newCallId(this.options.surface);
+    try {
+      return await runTool(tool, input, () => this.toolContext(tool, signal, call, options));
+    } finally {
+      endCall(call);
+    }
   }
 
   /** The sharpclaw.verification.* settings of this session's layers: the JSONC files, then the surface's own. Throws SettingsValidationError. */
@@ -227,8 +244,9 @@ export class Session {
       const dotnet = this.dotnetPath();
       const report = await runVerification(request, {
         workspaceFolder,
-        permissions: this.options.permissions,
+        permissions: this.gate,
         requestedBy: options.requestedBy,
+        ...(options.call ? { call: options.call } : {}),
         host: this.requester,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(dotnet ? { dotnet } : {}),

@@ -1,7 +1,9 @@
-// The host's server-to-client traffic: evaluation authorization requests (answered by the
-// permission policy of whoever started the host) and load progress notifications.
+// The host's server-to-client traffic: evaluation and write authorization requests (answered through
+// the PermissionGate of whoever started the host: a one-shot grant of the call the host names, else the
+// surface's policy) and load progress notifications.
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { isEvaluationGranted } from '../permissions/evaluationGrants';
+import { PermissionGate } from '../permissions/permissionGate';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import { AuthorizeEvaluationParamsSchema, LoadProgressSchema, type AuthorizeEvaluationParams, type AuthorizeEvaluationResult, type LoadProgress } from '../protocol/callbacks';
 import { AuthorizeWriteParamsSchema, type AuthorizeWriteParams } from '../protocol/edits';
@@ -49,6 +51,7 @@ function isInside(folder: string, candidate: string): boolean {
 }
 
 export function registerHostCallbacks(connection: CallbackConnection, options: HostCallbackOptions): void {
+  const permissions = PermissionGate.of(options.permissions);
   connection.onRequest(HostCallbackMethods.authorizeEvaluation, async (raw): Promise<AuthorizeEvaluationResult> => {
     const parsed = AuthorizeEvaluationParamsSchema.safeParse(raw);
     if (!parsed.success) return { granted: false, message: `Malformed authorization request: ${parsed.error.message}` };
@@ -57,12 +60,14 @@ export function registerHostCallbacks(connection: CallbackConnection, options: H
     if (!folder || !isInside(folder, params.workspace)) {
       return { granted: false, message: `SharpClaw only evaluates projects inside the open workspace; ${params.workspace} is outside it.` };
     }
-    // A running verification the person approved covers evaluating its own target (evaluationGrants.ts).
-    if (isEvaluationGranted({ workspace: params.workspace, target: params.target, configuration: params.configuration })) return { granted: true, message: null };
-    const decision = await options.permissions.request({
+    // A verification the person approved covers evaluating its own target, for its own call (permissionGate.ts).
+    const decision = await permissions.request({
       kind: 'evaluation',
       workspaceFolder: params.workspace,
       target: params.target,
+      configuration: params.configuration,
+      ...(params.targetFramework ? { targetFramework: params.targetFramework } : {}),
+      ...(params.call ? { call: params.call } : {}),
       requestedBy: params.tool ?? options.requestedBy(),
       action: `evaluate ${params.target} with MSBuild (${params.configuration}${params.targetFramework ? `, ${params.targetFramework}` : ''}), which runs code from its project and build files`,
       reason: reasonText[params.reason],
@@ -79,9 +84,11 @@ export function registerHostCallbacks(connection: CallbackConnection, options: H
     if (!folder || !isInside(folder, params.workspace)) {
       return { granted: false, message: `SharpClaw only writes inside the open workspace; ${params.workspace} is outside it.` };
     }
-    const decision = await options.permissions.request({
+    const decision = await permissions.request({
       kind: 'write',
       workspaceFolder: params.workspace,
+      ...(params.call ? { call: params.call } : {}),
+      contentDigest: plannedTextsDigest(params),
       requestedBy: params.tool ?? options.requestedBy(),
       action: `write ${params.files.length} file${params.files.length === 1 ? '' : 's'} (${params.summary})`,
       reason: `${params.operation} changes C# files checked by the compiler`,
@@ -95,6 +102,14 @@ export function registerHostCallbacks(connection: CallbackConnection, options: H
     const parsed = LoadProgressSchema.safeParse(raw);
     if (parsed.success) options.onProgress(parsed.data);
   });
+}
+
+/** The planned change's texts, digested: an approval applies to exactly this change (permissions/fingerprints.ts). */
+function plannedTextsDigest(params: AuthorizeWriteParams): string {
+  const hash = createHash('sha256');
+  hash.update(`${params.operation}\0${params.summary}\n`);
+  for (const change of params.changes ?? []) hash.update(`${JSON.stringify(change)}\n`);
+  return hash.digest('hex');
 }
 
 /** One line per file a write touches, with occurrence counts, for the permission prompt. */

@@ -125,6 +125,8 @@ export const AuthorizeWriteParamsSchema = z.object({
   summary: z.string(),
   files: z.array(WriteFileSchema),
   tool: z.string().nullable(),
+  /** The call id of the request that writes (its `call` param). */
+  call: z.string().nullable().optional(),
   /** Every file's planned texts: a client with its own editor model may apply them itself. */
   changes: z.array(EditFileTextSchema).nullable().optional(),
 });

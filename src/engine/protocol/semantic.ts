@@ -9,6 +9,8 @@ export const workspaceParams = {
   configuration: z.string().nullable().optional(),
   targetFramework: z.string().nullable().optional(),
   tool: z.string().nullable().optional(),
+  /** The client's call id, echoed in the authorization requests this request causes (permissions/grants.ts). */
+  call: z.string().nullable().optional(),
 };
 
 export const SolutionInspectParamsSchema = z.object(workspaceParams);

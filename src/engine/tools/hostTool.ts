@@ -26,6 +26,12 @@ function outputOf<M extends HostRequest, Result>(method: M, result: unknown, dec
   return result ? {} : { output: method.result as unknown as z.ZodType<Result> };
 }
 
+/** The call id, for the methods whose authorization requests echo it (the host binds nothing else to it). */
+function callOf(method: HostRequest, context: ToolContext): { call?: string } {
+  const shape = (method.params as { shape?: Record<string, unknown> }).shape;
+  return context.call && shape && 'call' in shape ? { call: context.call } : {};
+}
+
 export function hostTool<Input, M extends HostRequest, Given extends ParamsOf<M>, Result = ResultOf<M>>(
   definition: HostToolDefinition<Input, M, Given, Result> & NoUnknownParams<ParamsOf<M>, Given>,
 ): ToolDefinition<Input, Result> {
@@ -37,7 +43,7 @@ export function hostTool<Input, M extends HostRequest, Given extends ParamsOf<M>
     hostMethods: [method],
     ...outputOf(method, result, output),
     invoke: async (input, context) => {
-      const sent = { ...(params(input, context) as object), workspace: context.workspaceFolder, tool: definition.name } as ParamsOf<M>;
+      const sent = { ...(params(input, context) as object), workspace: context.workspaceFolder, tool: definition.name, ...callOf(method, context) } as ParamsOf<M>;
       const answer = await callHost(context.host, method, sent, context.signal);
       return result ? result(answer, input, context) : (answer as Result);
     },

@@ -31,6 +31,8 @@ export interface ToolContext {
   /** Absolute path of the workspace folder the tool works in. */
   workspaceFolder: string;
   permissions: PermissionPolicy;
+  /** This call's id (permissions/grants.ts): sent with its host requests, named in its permission requests. */
+  call?: string;
   /** The Roslyn host, started on first use. */
   host: HostRequester;
   surface: Surface;

@@ -9,7 +9,6 @@ import type { HostRequester } from '../host/hostRequester';
 import { callHost } from '../protocol/callHost';
 import { Methods } from '../protocol/methods';
 import type { ProjectGraphNodeSchema, ProjectGraphResultSchema } from '../protocol/semantic';
-import { grantEvaluation } from '../permissions/evaluationGrants';
 import { ToolError } from '../errors';
 import { EvaluationError, type EvaluatedProject, type ProjectGraph, type TestProjectSource } from './projectGraph';
 
@@ -101,12 +100,14 @@ export interface HostEvaluateOptions {
   signal?: AbortSignal;
   /** The tool or command, for the host's log and any authorization request. */
   requestedBy: string;
+  /** The verification's call id: the host names it when it asks to evaluate, and the call's approval answers. */
+  call: string;
 }
 
 /**
  * Evaluates the target and every project it references, in the host. Call it only after the
- * person approved the verification: it holds an evaluation grant for exactly this target while
- * the request runs, so the host's authorizeEvaluation is answered by that approval.
+ * person approved the verification: that approval granted this call one evaluation of exactly this
+ * target and configuration (permissions/permissionGate.ts), which answers the host's authorizeEvaluation.
  */
 export async function evaluateWithHost(host: HostRequester, options: HostEvaluateOptions): Promise<ProjectGraph> {
   const { workspaceFolder, target } = options;
@@ -122,12 +123,11 @@ export async function evaluateWithHost(host: HostRequester, options: HostEvaluat
     timedOut = true;
     controller.abort();
   }, options.timeoutMs);
-  const release = grantEvaluation({ workspace: workspaceFolder, target: target.relative, configuration: options.configuration });
   try {
     const request = callHost(
       host,
       Methods.projectGraph,
-      { workspace: workspaceFolder, target: target.relative, configuration: options.configuration, ...(options.framework ? { targetFramework: options.framework } : {}), tool: options.requestedBy },
+      { workspace: workspaceFolder, target: target.relative, configuration: options.configuration, ...(options.framework ? { targetFramework: options.framework } : {}), tool: options.requestedBy, call: options.call },
       controller.signal,
     );
     request.catch(() => undefined); // a request abandoned at the timeout rejects later: not an unhandled rejection
@@ -159,7 +159,6 @@ export async function evaluateWithHost(host: HostRequester, options: HostEvaluat
       durationMs: Math.round(performance.now() - started),
     };
   } finally {
-    release();
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
   }

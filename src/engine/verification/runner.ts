@@ -7,6 +7,8 @@
 // goes through the context's process runner (processRunner.ts: timeout, cancellation,
 // process-tree kill, bounded logs), the seam unit tests replace with recorded dotnet outputs.
 import * as path from 'node:path';
+import { newCallId } from '../permissions/grants';
+import { endCall, PermissionGate } from '../permissions/permissionGate';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import type { HostRequester } from '../host/hostRequester';
 import { resolveTarget } from './hostGraph';
@@ -41,16 +43,31 @@ export interface VerifyContext {
   testParallelism?: number;
   /** Runs each dotnet process (default: processRunner.ts's runProcess); unit tests give recorded outputs. */
   processes?: ProcessRunner;
+  /** The tool call this verification serves (permissions/grants.ts); absent: it is a call of its own. */
+  call?: string;
 }
 
+/**
+ * One verification, as one call: its approval (through the PermissionGate) grants the host's evaluation of
+ * its target for this call only, and whatever it did not use is gone when it ends.
+ */
 export async function verify(request: VerifyRequest, context: VerifyContext): Promise<VerificationReport> {
+  const call = context.call ?? newCallId('verify');
+  try {
+    return await verifyCall(request, { ...context, call, permissions: PermissionGate.of(context.permissions) });
+  } finally {
+    endCall(call);
+  }
+}
+
+async function verifyCall(request: VerifyRequest, context: VerifyContext & { call: string }): Promise<VerificationReport> {
   const workspaceFolder = path.resolve(context.workspaceFolder);
   const report = new ReportBuilder(request, workspaceFolder);
   const progress = context.progress ?? (() => undefined);
 
   // 0. A policy that refuses without asking anyone (read-only mode, Restricted Mode, a terminal
   // that cannot prompt) refuses before any process work — the host's target discovery included.
-  const refused = context.permissions.refusal?.('shell');
+  const refused = context.permissions.refusal?.('shell', context.call);
   if (refused) return report.denied(refused.message ?? 'Permission to build and test was denied.');
 
   // 1. The target, from files only (the host's discovery: what the read tools use).
@@ -69,6 +86,9 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
       kind: 'shell',
       workspaceFolder,
       target: report.target,
+      // The evaluation this approval covers (permissionGate.ts) is of the target in this configuration, every framework.
+      configuration: request.configuration,
+      call: context.call,
       requestedBy: context.requestedBy,
       action: `build and test ${report.target} with dotnet (scope ${request.scope}, ${request.configuration}${request.framework ? `, ${request.framework}` : ''}${request.restore ? ', restore allowed' : ''})`,
       reason: 'verification evaluates, builds and tests the projects, which runs code from their project and build files',
@@ -109,6 +129,7 @@ export async function verify(request: VerifyRequest, context: VerifyContext): Pr
       dotnet: context.dotnet ?? 'dotnet',
       host: context.host,
       requestedBy: context.requestedBy,
+      call: context.call,
       processes: context.processes ?? runProcess,
       progress,
       testParallelism: context.testParallelism ?? 2,

@@ -1,22 +1,25 @@
 // Asking the person in the 2026-07-28 era, which has no server→client requests: a call refused for
 // a permission nobody granted answers `input_required` with an elicitation (Allow once / Deny) and
-// a signed requestState naming the call; the client asks the person and retries the same call with
-// the answer, which grants that one permission for that one retry. The state is HMAC-signed with a
-// key that lives only in this process (the SDK's codec), bound to tools/call, valid five minutes,
-// and names the tool and a digest of its arguments: a client cannot forge an approval, replay it
-// for another call, or turn a tool argument into one.
+// a signed requestState; the client asks the person and retries the same call with the answer.
+// The engine keeps the question (permissions/grants.ts: what was asked, the fingerprint of what it was
+// asked about, a nonce, an expiry); the requestState carries the nonce, HMAC-signed with a key that lives
+// only in this process (the SDK's codec), bound to tools/call, valid as long as the question, and names
+// the tool and a digest of its arguments. The retry's answer spends the nonce (allow or deny) and, if
+// allowed, grants the retry — that one call — one use of exactly what was asked: a resent requestState
+// is refused, and the grant answers no other call, target, configuration, framework or changed project.
 import { createHash, randomBytes } from 'node:crypto';
-import { acceptedContent, CLIENT_CAPABILITIES_META_KEY, createRequestStateCodec, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, createRequestStateCodec, inputRequired, inputResponse, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import { ToolError } from '../../engine/errors';
-import type { PermissionKind } from '../../engine/permissions/permissionPolicy';
+import { grantBook, newCallId, questionLifetimeMs } from '../../engine/permissions/grants';
 import type { ToolOutcome } from '../../engine/tools/runTool';
-import { declinedMessage, decisionField, permissionQuestion, type McpClientLink, type McpPermissionPolicy } from './mcpPermissionPolicy';
+import { declinedMessage, decisionField, permissionQuestion, unansweredMessage, type McpClientLink } from './mcpPermissionPolicy';
 
 interface PendingApproval {
+  /** The engine's question (grants.ts). */
+  nonce: string;
   tool: string;
   /** sha256 of the call's arguments. */
   args: string;
-  kind: PermissionKind;
   action: string;
   target?: string;
 }
@@ -35,42 +38,70 @@ export function declaresModernElicitation(ctx: ServerContext): boolean {
   return capabilities?.elicitation !== undefined;
 }
 
-export class McpApprovalRounds {
-  private readonly codec = createRequestStateCodec<PendingApproval>({ key: randomBytes(32), ttlSeconds: 300, bind: (ctx) => ctx.mcpReq.method });
+/** The person's answer carried by a retry: allowed, denied, or a reason it cannot be read as either. */
+function answerOf(ctx: ServerContext): 'allow' | 'deny' | { problem: string } {
+  const view = inputResponse(ctx.mcpReq.inputResponses, inputKey) as { kind: string; action?: string; content?: Record<string, unknown> };
+  if (view.kind === 'missing') return { problem: `the retry carries no answer under inputResponses.${inputKey}` };
+  if (view.kind !== 'elicit') return { problem: `inputResponses.${inputKey} is not an elicitation answer` };
+  if (view.action !== 'accept') return 'deny';
+  const chosen = view.content?.[decisionField];
+  if (chosen === 'allow_once') return 'allow';
+  if (chosen === 'deny') return 'deny';
+  return { problem: `the answer did not fit the question (${decisionField} must be allow_once or deny, got ${JSON.stringify(chosen ?? null).slice(0, 80)})` };
+}
 
-  constructor(
-    private readonly policy: McpPermissionPolicy,
-    private readonly link: McpClientLink,
-  ) {}
+export class McpApprovalRounds {
+  private readonly codec = createRequestStateCodec<PendingApproval>({ key: randomBytes(32), ttlSeconds: questionLifetimeMs / 1000, bind: (ctx) => ctx.mcpReq.method });
+
+  constructor(private readonly link: McpClientLink) {}
 
   /** The McpServer option that checks every echoed requestState before a handler runs. */
   readonly verify = (state: string, ctx: ServerContext): Promise<PendingApproval> => this.codec.verify(state, ctx);
 
-  /** Runs one tools/call: applies an approval the retry carries, and turns an askable refusal into input_required. */
-  async run(tool: string, args: unknown, ctx: ServerContext, call: () => Promise<ToolOutcome>, toResult: (outcome: ToolOutcome) => CallToolResult): Promise<CallToolResult | InputRequiredResult> {
+  /**
+   * Runs one tools/call as call `callId` (the id `call` must pass to Session.runTool): applies the answer a
+   * retry carries, and turns an askable refusal into input_required.
+   */
+  async run(tool: string, args: unknown, ctx: ServerContext, call: (callId: string) => Promise<ToolOutcome>, toResult: (outcome: ToolOutcome) => CallToolResult): Promise<CallToolResult | InputRequiredResult> {
+    const callId = newCallId('mcp');
     const modern = declaresModernElicitation(ctx);
-    this.link.modernElicitation = modern;
+    if (modern) this.link.modernCalls.add(callId);
     try {
       const approval = ctx.mcpReq.requestState<PendingApproval>();
       if (approval !== undefined) {
-        if (typeof approval !== 'object' || approval === null || approval.tool !== tool || approval.args !== digest(args)) {
-          return toResult(failure(new ToolError('invalid_request', 'The approval does not belong to this call: send the same tool and arguments again.')));
-        }
-        const answer = acceptedContent<Record<string, unknown>>(ctx.mcpReq.inputResponses, inputKey);
-        if (answer?.[decisionField] !== 'allow_once') return toResult(failure(new ToolError('permission_denied', declinedMessage(approval))));
-        this.policy.grantOnce(approval.kind);
+        const refused = this.redeem(approval, tool, args, ctx, callId);
+        if (refused) return toResult(failure(refused));
       }
-      const outcome = await call();
-      const unasked = this.policy.takeUnasked();
-      if (modern && unasked && !outcome.ok && outcome.error.code === 'permission_denied') {
-        const pending: PendingApproval = { tool, args: digest(args), kind: unasked.kind, action: unasked.action, ...(unasked.target ? { target: unasked.target } : {}) };
-        return inputRequired({ inputRequests: { [inputKey]: inputRequired.elicit(permissionQuestion(unasked)) }, requestState: await this.codec.mint(pending, ctx) });
+      const outcome = await call(callId);
+      const question = modern && !outcome.ok && outcome.error.code === 'permission_denied' ? grantBook.takeQuestion(callId) : undefined;
+      if (question) {
+        const pending: PendingApproval = { nonce: question.nonce, tool, args: digest(args), action: question.request.action, ...(question.target ? { target: question.target } : {}) };
+        return inputRequired({ inputRequests: { [inputKey]: inputRequired.elicit(permissionQuestion(question.request)) }, requestState: await this.codec.mint(pending, ctx) });
       }
       return toResult(outcome);
     } finally {
-      this.policy.endCall();
-      this.link.modernElicitation = false;
+      this.link.modernCalls.delete(callId);
     }
+  }
+
+  /** Spends the question's nonce with the person's answer; the error to answer with, or undefined when the retry may run with its grant. */
+  private redeem(approval: PendingApproval, tool: string, args: unknown, ctx: ServerContext, callId: string): ToolError | undefined {
+    if (typeof approval !== 'object' || approval === null || typeof approval.nonce !== 'string' || approval.tool !== tool || approval.args !== digest(args)) {
+      return new ToolError('invalid_request', 'The approval does not belong to this call: send the same tool and arguments again.');
+    }
+    const answer = answerOf(ctx);
+    const redeemed = grantBook.redeem(approval.nonce, callId, answer === 'allow');
+    if (!redeemed.ok) {
+      return new ToolError(
+        'invalid_request',
+        redeemed.reason === 'spent'
+          ? 'This approval was already used: "Allow once" covers one call. Send the call again without requestState to be asked again.'
+          : 'This approval is not known to this server (it expired, or the server restarted). Send the call again without requestState to be asked again.',
+      );
+    }
+    if (answer === 'allow') return undefined;
+    if (answer === 'deny') return new ToolError('permission_denied', declinedMessage(approval));
+    return new ToolError('permission_denied', unansweredMessage(approval, answer.problem));
   }
 }
 

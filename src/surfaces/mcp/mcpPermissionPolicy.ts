@@ -12,12 +12,17 @@ import type { CliPermissionPolicy } from '../cli/cliPermissionPolicy';
 /** The connection the last tool call came on (stdio serves one client), and what it can ask. */
 export class McpClientLink {
   current: McpServer | undefined;
-  /** The 2026-07-28 call being handled declared elicitation in its _meta: ask with an input_required result (mcpInputRequired.ts). */
-  modernElicitation = false;
+  /** The 2026-07-28 calls running now whose requests declared elicitation in their _meta: asked with an input_required result (mcpInputRequired.ts). */
+  readonly modernCalls = new Set<string>();
+
+  /** True when `call` is a 2026-07-28 one that can ask the person after it returns. */
+  asksLater(call: string | undefined): boolean {
+    return call !== undefined && this.modernCalls.has(call);
+  }
 
   /** True when the 2025-era client declared elicitation (form mode) when it connected. */
-  canPushElicit(): boolean {
-    if (this.modernElicitation) return false;
+  canPushElicit(call: string | undefined): boolean {
+    if (this.asksLater(call)) return false;
     const elicitation = this.current?.server.getClientCapabilities()?.elicitation;
     return elicitation !== undefined && (elicitation.form !== undefined || Object.keys(elicitation).length === 0);
   }
@@ -45,12 +50,12 @@ export function declinedMessage(request: Pick<PermissionRequest, 'action' | 'tar
   return `The person declined to let SharpClaw ${request.action}${request.target ? ` (${request.target})` : ''}.`;
 }
 
-export class McpPermissionPolicy implements PermissionPolicy {
-  /** Grants the person gave for the one call being retried (2026-07-28 input_required), by kind. */
-  private readonly grantedOnce = new Set<PermissionKind>();
-  /** The request refused during this call that a 2026-07-28 client can be asked about. */
-  private unasked: PermissionRequest | undefined;
+/** Why asking through a 2025-era client failed, in the person's words: the question went out, the answer did not come back usable. */
+export function unansweredMessage(request: Pick<PermissionRequest, 'action' | 'target'>, problem: string): string {
+  return `SharpClaw asked through the MCP client whether it may ${request.action}${request.target ? ` (${request.target})` : ''}, and got no usable answer: ${problem}. Nothing ran. Call again to be asked again.`;
+}
 
+export class McpPermissionPolicy implements PermissionPolicy {
   constructor(
     /** The grants of the flags and the user settings file; it never prompts. */
     private readonly granted: CliPermissionPolicy,
@@ -58,48 +63,31 @@ export class McpPermissionPolicy implements PermissionPolicy {
     private readonly log: (line: string) => void = () => undefined,
   ) {}
 
-  /** The person allowed `kind` once, for the call being retried. */
-  grantOnce(kind: PermissionKind): void {
-    this.grantedOnce.add(kind);
-  }
-
-  /** The refused request the current call can ask about, once. */
-  takeUnasked(): PermissionRequest | undefined {
-    const unasked = this.unasked;
-    this.unasked = undefined;
-    return unasked;
-  }
-
-  /** Ends a call: a grant it did not use does not carry over. */
-  endCall(): void {
-    this.grantedOnce.clear();
-    this.unasked = undefined;
-  }
-
-  refusal(kind: PermissionKind): PermissionDecision | undefined {
+  refusal(kind: PermissionKind, call?: string): PermissionDecision | undefined {
     const refused = this.granted.refusal(kind);
     // Read-only mode refuses whoever could be asked; a missing grant can still be asked for.
-    if (refused && refused.source === 'cli-flag' && (this.grantedOnce.has(kind) || this.link.modernElicitation || this.link.canPushElicit())) return undefined;
+    if (refused && refused.source === 'cli-flag' && (this.link.asksLater(call) || this.link.canPushElicit(call))) return undefined;
     return refused;
   }
 
   async request(request: PermissionRequest, signal?: AbortSignal): Promise<PermissionDecision> {
     const decision = await this.granted.request(request);
     if (decision.granted || decision.source !== 'cli-flag') return decision;
-    if (this.grantedOnce.delete(request.kind)) return { granted: true, source: 'mcp-elicitation' };
-    if (this.link.modernElicitation) {
-      // Answered by an input_required result once this call returns (mcpInputRequired.ts).
-      this.unasked ??= request;
-      return decision;
-    }
-    if (!this.link.canPushElicit()) return decision;
+    // Asked with an input_required result once this call returns; its retry carries the answer (mcpInputRequired.ts).
+    if (this.link.asksLater(request.call)) return { ...decision, askLater: true };
+    if (!this.link.canPushElicit(request.call)) return decision;
+    let answer;
     try {
-      const answer = await this.link.current!.server.elicitInput({ mode: 'form', ...permissionQuestion(request) }, { ...(signal ? { signal } : {}), timeout: 600_000 });
-      if (answer.action === 'accept' && answer.content?.[decisionField] === 'allow_once') return { granted: true, source: 'mcp-elicitation' };
-      return { granted: false, source: 'mcp-elicitation', message: declinedMessage(request) };
+      answer = await this.link.current!.server.elicitInput({ mode: 'form', ...permissionQuestion(request) }, { ...(signal ? { signal } : {}), timeout: 600_000 });
     } catch (error) {
-      this.log(`sharpclaw mcp: could not ask through the client (${error instanceof Error ? error.message : String(error)})`);
-      return decision;
+      const problem = error instanceof Error ? error.message : String(error);
+      this.log(`sharpclaw mcp: asking through the client failed (${problem})`);
+      return { granted: false, source: 'mcp-elicitation', message: unansweredMessage(request, `the client answered with an error (${problem})`) };
     }
+    if (answer.action !== 'accept') return { granted: false, source: 'mcp-elicitation', message: declinedMessage(request) };
+    const chosen = answer.content?.[decisionField];
+    if (chosen === 'allow_once') return { granted: true, source: 'mcp-elicitation' };
+    if (chosen === 'deny') return { granted: false, source: 'mcp-elicitation', message: declinedMessage(request) };
+    return { granted: false, source: 'mcp-elicitation', message: unansweredMessage(request, `the answer did not fit the question (${decisionField} must be allow_once or deny, got ${JSON.stringify(chosen ?? null).slice(0, 80)})`) };
   }
 }

@@ -100,7 +100,8 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
           if (options.link) options.link.current = server;
           await options.workspace?.resolve(server);
           const progress = forwardLoadProgress(ctx.mcpReq._meta?.progressToken, options.session.host.onLoadProgress, (notification) => ctx.mcpReq.notify(notification));
-          const call = () => withinLoadWait(tool.definition, args, options.session.hostSession, options.loadWaitSeconds ?? defaultLoadWaitSeconds, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal));
+          const call = (callId?: string) =>
+            withinLoadWait(tool.definition, args, options.session.hostSession, options.loadWaitSeconds ?? defaultLoadWaitSeconds, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal, callId ? { call: callId } : {}));
           try {
             return options.rounds ? await options.rounds.run(tool.name, args, ctx, call, result) : result(await call());
           } finally {

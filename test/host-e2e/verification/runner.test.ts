@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { newCallId } from '../../../src/engine/permissions/grants';
+import { endCall, PermissionGate } from '../../../src/engine/permissions/permissionGate';
 import type { HostRequester } from '../../../src/engine/host/hostRequester';
 import type { PermissionPolicy } from '../../../src/engine/permissions/permissionPolicy';
 import { CliPermissionPolicy } from '../../../src/surfaces/cli/cliPermissionPolicy';
@@ -109,7 +111,16 @@ describe('verification with real dotnet: VerificationGraph (chain, diamond, link
       const resolution = await resolveTarget(hostFor(workspace), workspace, undefined);
       assert.equal(resolution.kind, 'found');
       if (resolution.kind !== 'found') throw new Error('no target');
-      return evaluateWithHost(hostFor(workspace), { workspaceFolder: workspace, target: resolution.target, configuration: 'Debug', timeoutMs: 120_000, requestedBy: 'unit test' });
+      // The person's approval of a build and test grants this call the evaluation (permissionGate.ts), as in a verification.
+      const call = newCallId('test');
+      const approving = PermissionGate.of({ request: async () => ({ granted: true, source: 'policy' }) });
+      const approval = { kind: 'shell' as const, workspaceFolder: workspace, target: resolution.target.relative, configuration: 'Debug', call, requestedBy: 'unit test', action: 'build and test', reason: 'test' };
+      assert.equal((await approving.request(approval)).granted, true);
+      try {
+        return await evaluateWithHost(hostFor(workspace), { workspaceFolder: workspace, target: resolution.target, configuration: 'Debug', timeoutMs: 120_000, requestedBy: 'unit test', call });
+      } finally {
+        endCall(call);
+      }
     };
     const selectionAfter = async (edit: () => void) => {
       edit();

@@ -202,12 +202,14 @@ public sealed record WriteFile(string Path, string? NewPath, int Occurrences);
 /// <param name="Summary">One line for the prompt, e.g. <c>rename Calculator.Add to Sum</c>.</param>
 /// <param name="Files">Every file written, with occurrence counts.</param>
 /// <param name="Tool">The tool the request came from, or null.</param>
+/// <param name="Call">The client's id of the call whose request writes (its <c>call</c> param), or null.</param>
 public sealed record AuthorizeWriteParams(
     string Workspace,
     string Operation,
     string Summary,
     IReadOnlyList<WriteFile> Files,
-    string? Tool)
+    string? Tool,
+    string? Call = null)
 {
     /// <summary>
     /// Every file's planned texts, in write order. A client with its own editor model (VS Code) may apply

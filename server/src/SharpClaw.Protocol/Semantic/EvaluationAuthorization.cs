@@ -31,6 +31,7 @@ public enum EvaluationReason
 /// <param name="ChangedFiles">For structuralChange: the changed files; for dynamicImports: the files whose imports are dynamic
 /// (workspace-relative, absolute when outside). May be empty.</param>
 /// <param name="Tool">The tool the request came from (only for the prompt), or null.</param>
+/// <param name="Call">The client's id of the call whose request needs the evaluation (its <c>call</c> param), or null.</param>
 public sealed record AuthorizeEvaluationParams(
     string Workspace,
     string Target,
@@ -38,7 +39,8 @@ public sealed record AuthorizeEvaluationParams(
     string? TargetFramework,
     EvaluationReason Reason,
     IReadOnlyList<string> ChangedFiles,
-    string? Tool);
+    string? Tool,
+    string? Call = null);
 
 /// <summary>The client's answer to <c>sharpclaw/authorizeEvaluation</c>.</summary>
 public sealed record AuthorizeEvaluationResult

@@ -22,6 +22,10 @@ public interface IWorkspaceRequest
 
     /// <summary>The tool name, used only in the <c>sharpclaw/authorizeEvaluation</c> request.</summary>
     string? Tool { get; }
+
+    /// <summary>The client's id of the call this request serves, echoed in the authorization requests it causes, so the
+    /// client's one-shot approval for that call (and only that call) can answer them. Opaque to the host.</summary>
+    string? Call { get; }
 }
 
 /// <summary>The workspace context every request's params carry (see <see cref="IWorkspaceRequest"/>).</summary>
@@ -36,6 +40,8 @@ public abstract record WorkspaceRequestParams : IWorkspaceRequest
     public string? TargetFramework { get; init; }
 
     public string? Tool { get; init; }
+
+    public string? Call { get; init; }
 }
 
 /// <summary>Params of <c>sharpclaw/solutionInspect</c>.</summary>

@@ -35,7 +35,8 @@ public sealed partial class SemanticWorkspaceService(SemanticContextCache cache)
             throw SemanticException.InvalidRequest($"'targetFramework' must be a target framework moniker such as net10.0, not '{framework}'.");
         }
 
-        return new ContextRequest(target, configuration, framework, string.IsNullOrWhiteSpace(parameters.Tool) ? null : parameters.Tool, progress);
+        return new ContextRequest(
+            target, configuration, framework, string.IsNullOrWhiteSpace(parameters.Tool) ? null : parameters.Tool, progress, string.IsNullOrWhiteSpace(parameters.Call) ? null : parameters.Call);
     }
 
     public async Task<SolutionInspectResult> InspectAsync(

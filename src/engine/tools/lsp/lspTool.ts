@@ -79,7 +79,7 @@ async function request(input: LspInput, context: ToolContext): Promise<LspResult
   const { json } = await callHost(
     context.host,
     Methods.lspRequest,
-    { ...selection(input), workspace: context.workspaceFolder, tool: 'lsp', method, params: parametersOf(input), ...(input.apply ? { apply: true } : {}) },
+    { ...selection(input), workspace: context.workspaceFolder, tool: 'lsp', ...(context.call ? { call: context.call } : {}), method, params: parametersOf(input), ...(input.apply ? { apply: true } : {}) },
     context.signal,
   );
   return { action: 'request', json: JSON.parse(json) as unknown };

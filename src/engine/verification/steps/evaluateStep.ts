@@ -19,6 +19,7 @@ export async function evaluate(run: VerificationRun): Promise<ProjectGraph | Ste
       configuration: request.configuration,
       timeoutMs: run.timeoutMs,
       requestedBy: run.requestedBy,
+      call: run.call,
       ...(run.signal ? { signal: run.signal } : {}),
     });
   } catch (error) {

@@ -24,6 +24,8 @@ export interface VerificationRunOptions {
   dotnet: string;
   host: HostRequester;
   requestedBy: string;
+  /** The tool call this verification serves: the host names it when it asks to evaluate (permissions/grants.ts). */
+  call: string;
   processes: ProcessRunner;
   progress: (message: string) => void;
   signal?: AbortSignal;
@@ -39,6 +41,7 @@ export class VerificationRun {
   readonly dotnet: string;
   readonly host: HostRequester;
   readonly requestedBy: string;
+  readonly call: string;
   readonly progress: (message: string) => void;
   readonly signal: AbortSignal | undefined;
   readonly testParallelism: number;
@@ -52,6 +55,7 @@ export class VerificationRun {
     this.dotnet = options.dotnet;
     this.host = options.host;
     this.requestedBy = options.requestedBy;
+    this.call = options.call;
     this.progress = options.progress;
     this.signal = options.signal;
     this.testParallelism = options.testParallelism;

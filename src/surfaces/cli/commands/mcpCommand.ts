@@ -58,7 +58,7 @@ export const mcpCommand: CliCommand = {
     // Where nothing was granted, the person is asked through a client that supports elicitation.
     const link = new McpClientLink();
     const permissions = new McpPermissionPolicy(granted, link, log);
-    const rounds = new McpApprovalRounds(permissions, link);
+    const rounds = new McpApprovalRounds(link);
     // --cwd, else the client's first root (chosen on the first call), else the start folder.
     const workspace = new McpWorkspace(values.cwd === undefined ? undefined : globals.cwd, globals.cwd, log);
     const session = new Session({

@@ -53,7 +53,8 @@ internal static class EvaluationApproval
             request.TargetFramework,
             reason,
             changed,
-            request.Tool);
+            request.Tool,
+            request.Call);
         log?.Info($"Asking to evaluate {request.Key} ({parameters.Reason}).");
         EvaluationAuthorization answer = await authorizer.AuthorizeAsync(parameters, cancellationToken).ConfigureAwait(false);
         if (!answer.Granted)

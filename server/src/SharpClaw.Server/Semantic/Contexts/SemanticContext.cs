@@ -32,7 +32,8 @@ public sealed record ContextKey(string TargetPath, string Configuration, string?
 /// <param name="TargetFramework">Requested framework or null.</param>
 /// <param name="Tool">Tool name for the authorization request, or null.</param>
 /// <param name="Progress">Where load progress goes, or null.</param>
-public sealed record ContextRequest(TargetSelection Target, string Configuration, string? TargetFramework, string? Tool, ILoadProgressSink? Progress = null)
+/// <param name="Call">The client's id of the call this request serves (echoed in authorization requests), or null.</param>
+public sealed record ContextRequest(TargetSelection Target, string Configuration, string? TargetFramework, string? Tool, ILoadProgressSink? Progress = null, string? Call = null)
 {
     public ContextKey Key { get; } = new(Target.TargetPath, Configuration, TargetFramework);
 

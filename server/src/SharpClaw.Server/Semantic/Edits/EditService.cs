@@ -235,7 +235,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         // The lock covers the authorization too: a client that applies the edit itself writes under it.
         using (WorkspaceLock _ = await WorkspaceLock.AcquireAsync(workspace, LockTimeout, cancellationToken).ConfigureAwait(false))
         {
-            AuthorizeWriteParams authorization = new(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool) { Changes = plan.FileTexts(workspace) };
+            AuthorizeWriteParams authorization = new(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool, request.Call) { Changes = plan.FileTexts(workspace) };
             EvaluationAuthorization answer = await write.AuthorizeAsync(authorization, cancellationToken).ConfigureAwait(false);
             if (!answer.Granted)
             {
