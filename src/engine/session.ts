@@ -21,6 +21,7 @@ import { newCallId } from './permissions/grants';
 import { runTool, type ToolOutcome } from './tools/runTool';
 import type { AnyToolDefinition, HostSessionControl, Surface, ToolContext } from './tools/toolDefinition';
 import { ToolError } from './errors';
+import { checkWorkspaceFolder } from './input/paths';
 import type { VerificationReport } from './verification/report';
 import { ReportHistory, type RunningVerification } from './verification/reportHistory';
 import type { VerifyArguments } from './verification/request';
@@ -176,10 +177,11 @@ export class Session {
     return this.options.workspaceFolder();
   }
 
-  /** The workspace folder, or the typed error every surface gives when none is open. */
+  /** The workspace folder, or the typed error every surface gives when none is open or it cannot be one (input/paths.ts). */
   requireWorkspaceFolder(): string {
     const folder = this.options.workspaceFolder();
     if (!folder) throw new ToolError('invalid_request', 'Open a folder that contains a .NET solution or project first.');
+    checkWorkspaceFolder(folder, 'The workspace folder');
     return folder;
   }
 

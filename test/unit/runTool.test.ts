@@ -2,6 +2,7 @@
 // surface prints — compact text and typed data, or a typed error with its text — for valid input,
 // invalid input (the context is never made), a failing definition, and no open workspace.
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
 import { z } from 'zod';
 import type { HostTransport } from '../../src/engine/host/hostTransport';
 import { Session } from '../../src/engine/session';
@@ -65,11 +66,13 @@ describe('the session', () => {
     new Session({ surface: 'mcp', workspaceFolder: () => folder, permissions: { request: async () => ({ granted: true, source: 'policy' }) }, transport: noHost, dotnetPath: () => '' });
 
   it('runs a tool in its workspace and tells listeners about applied edits', async () => {
-    const s = session('/repo');
+    // A real folder: the session checks the workspace folder it is given (input/paths.ts).
+    const repo = os.tmpdir();
+    const s = session(repo);
     const edits: string[] = [];
     s.onDidApplyEdit((edit) => edits.push(`${edit.tool}: ${edit.summary}`));
     const context = s.toolContext(echo, new AbortController().signal);
-    assert.equal(context.workspaceFolder, '/repo');
+    assert.equal(context.workspaceFolder, repo);
     assert.equal(context.surface, 'mcp');
     assert.equal(s.dotnetPath(), undefined, 'an empty dotnetPath means dotnet on PATH');
     context.onEditApplied?.('rename Add to Sum');

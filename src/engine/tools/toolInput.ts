@@ -1,10 +1,12 @@
 // Validates tool arguments the same way on every surface. Unknown or missing arguments give
-// invalid_request with the valid names; array arguments may arrive as JSON strings. Input nested
+// invalid_request with the valid names; array arguments may arrive as JSON strings. Input larger than
+// the one input bound (input/inputLimits.ts), input nested
 // deeper than the host reads, NUL bytes and lone UTF-16 surrogates are invalid_request too,
 // naming the argument, before anything reaches the host.
 import { z } from 'zod';
 import type { AnyToolDefinition } from './toolDefinition';
 import { ToolError } from '../errors';
+import { checkMessageSize } from '../input/inputLimits';
 import { type Bound, Bounds, boundedInteger } from '../protocol/paramRules';
 
 /** offset and limit of a paged tool, with the host's bounds (protocol/paramRules.ts) and the defaults it applies. */
@@ -61,6 +63,7 @@ function decodeJsonStringArrays(schema: z.ZodType, input: unknown): unknown {
 }
 
 export function parseToolInput<T>(tool: AnyToolDefinition, raw: unknown): T {
+  checkMessageSize('The input', JSON.stringify(raw ?? {}));
   const input = decodeJsonStringArrays(tool.input, raw ?? {});
   const unreadable = unreadableArgument(input, 'input', 0);
   if (unreadable) throw new ToolError('invalid_request', `${unreadable}.`);

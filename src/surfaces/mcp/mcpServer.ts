@@ -5,6 +5,7 @@
 // eras (serveStdio pins a 2025-era or a 2026-07-28 instance per connection); every instance shares
 // the one Session, so the host stays warm across calls.
 import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
+import { asToolError } from '../../engine/errors';
 import type { Session } from '../../engine/session';
 import { descriptionOn, mcpToolNames, type AnyToolDefinition } from '../../engine/tools/toolDefinition';
 import { structureSchema } from '../../engine/tools/structuredResult';
@@ -98,7 +99,13 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
         { title: tool.definition.displayName, description: descriptionOn(tool.definition, mcpToolNames), inputSchema: advertisedInput(tool.definition), ...advertisedOutput(tool.definition), annotations: annotationsFor(tool.definition) },
         async (args: unknown, ctx) => {
           if (options.link) options.link.current = server;
-          await options.workspace?.resolve(server);
+          try {
+            await options.workspace?.resolve(server);
+          } catch (error) {
+            // A client root that cannot be the workspace: the typed error, on every call (mcpWorkspace.ts).
+            const typed = asToolError(error);
+            return result({ ok: false, error: typed, text: typed.render() });
+          }
           const progress = forwardLoadProgress(ctx.mcpReq._meta?.progressToken, options.session.host.onLoadProgress, (notification) => ctx.mcpReq.notify(notification));
           const call = (callId?: string) =>
             withinLoadWait(tool.definition, args, options.session.hostSession, options.loadWaitSeconds ?? defaultLoadWaitSeconds, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal, callId ? { call: callId } : {}));

@@ -1,11 +1,14 @@
 // Which folder the MCP server works in: `--cwd` when the person gave it, else the client's first
 // root where the client offers roots (the 2025 era's roots/list, asked once before the first tool
 // call), else the folder the server was started in. Fixed on the first call for the server's life:
-// the Session, its host and its state folder belong to one workspace.
-import * as fs from 'node:fs';
+// the Session, its host and its state folder belong to one workspace. A first root that is a file: URI
+// but no usable folder (a NUL in its path, missing, not a folder: the engine's one path check,
+// engine/input/paths.ts) makes every call answer that typed error, naming the root and --cwd; a root of
+// another scheme is not a local folder, and the start folder serves.
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
+import { ToolError } from '../../engine/errors';
+import { workspaceFolderOfUri } from '../../engine/input/paths';
 
 export type WorkspaceSource = 'cwd-flag' | 'client-root' | 'start-folder';
 
@@ -55,17 +58,14 @@ export class McpWorkspace {
     }
     const first = roots[0];
     if (!first) return fallback;
-    let folder: string;
+    if (typeof first.uri !== 'string' || !/^file:/i.test(first.uri)) {
+      this.log(`sharpclaw mcp: the client's first root ${String(first.uri).slice(0, 300)} is not a file: URI`);
+      return fallback;
+    }
     try {
-      folder = fileURLToPath(first.uri);
-    } catch {
-      this.log(`sharpclaw mcp: the client's first root ${first.uri} is not a file: URI`);
-      return fallback;
+      return { folder: workspaceFolderOfUri(first.uri, "The client's first root"), source: 'client-root' };
+    } catch (error) {
+      throw error instanceof ToolError ? new ToolError(error.code, `${error.message} Offer a local folder as the first root, or start the server with --cwd DIR.`) : error;
     }
-    if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
-      this.log(`sharpclaw mcp: the client's first root ${folder} is not a folder`);
-      return fallback;
-    }
-    return { folder, source: 'client-root' };
   }
 }

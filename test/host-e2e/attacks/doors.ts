@@ -41,6 +41,8 @@ export interface DoorOptions {
   answer?: 'allow_once' | 'deny';
   /** mcp-2026: hand input_required results back to the test (`client.callTool(..., { allowInputRequired: true })`) instead of answering them. */
   manualRounds?: boolean;
+  /** MCP doors: the client offers these root URIs, and the server gets no --cwd (it starts in `workspace`). */
+  roots?: string[];
 }
 
 export interface Reply {
@@ -113,8 +115,9 @@ function cliDoor(options: DoorOptions): Door {
 async function mcpDoor(name: 'mcp-2025' | 'mcp-2026', options: DoorOptions): Promise<Door> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliPath, 'mcp', '--cwd', options.workspace, '--tools', 'all', ...flags(options.allow)],
+    args: [cliPath, 'mcp', ...(options.roots ? [] : ['--cwd', options.workspace]), '--tools', 'all', ...flags(options.allow)],
     env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: options.stateDir },
+    cwd: options.workspace,
     stderr: 'pipe',
   });
   let log = '';
@@ -124,9 +127,11 @@ async function mcpDoor(name: 'mcp-2025' | 'mcp-2026', options: DoorOptions): Pro
     {
       ...(name === 'mcp-2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
       ...(options.manualRounds ? { inputRequired: { autoFulfill: false } } : {}),
-      capabilities: options.answer || options.manualRounds ? { elicitation: { form: {} } } : {},
+      capabilities: { ...(options.answer || options.manualRounds ? { elicitation: { form: {} } } : {}), ...(options.roots ? { roots: { listChanged: false } } : {}) },
     },
   );
+  const roots = options.roots;
+  if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots.map((uri) => ({ uri, name: 'root' })) }));
   const asked: string[] = [];
   const answer = options.answer;
   if (answer) {
@@ -143,7 +148,13 @@ async function mcpDoor(name: 'mcp-2025' | 'mcp-2026', options: DoorOptions): Pro
     client,
     log: () => log,
     call: async (tool, input) => {
-      const result = await client.callTool({ name: mcpName(tool), arguments: input }, { timeout: 300_000 });
+      let result;
+      try {
+        result = await client.callTool({ name: mcpName(tool), arguments: input }, { timeout: 300_000 });
+      } catch (error) {
+        // A JSON-RPC error instead of a tool result: what the agent's client shows is its message.
+        return { text: error instanceof Error ? error.message : String(error), code: /error ([a-z_]+):/.exec(String(error))?.[1] ?? 'protocol_error' };
+      }
       const content = result.content as Array<{ type: string; text?: string }>;
       return reply(content.map((c) => c.text ?? '').join('\n'), result.isError === true);
     },

@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../../errors';
+import { badUriIn } from '../../input/paths';
 import { describeHostState, describeLoadProgress } from '../../host/hostState';
 import { callHost } from '../../protocol/callHost';
 import { lspCapabilitiesMethod } from '../../protocol/lsp';
@@ -60,16 +61,21 @@ async function status(context: ToolContext): Promise<LspResult> {
   return { action: 'status', lines };
 }
 
+/** The params as JSON text, once they are an object whose file: URIs are local paths (input/paths.ts). */
 function parametersOf(input: LspInput): string {
   if (input.parameters === undefined) return '{}';
-  if (typeof input.parameters !== 'string') return JSON.stringify(input.parameters);
-  try {
-    const parsed: unknown = JSON.parse(input.parameters);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-  } catch {
-    throw new ToolError('invalid_request', 'parameters must be a JSON object (the LSP params), as an object or JSON text.');
+  let parsed: unknown = input.parameters;
+  if (typeof input.parameters === 'string') {
+    try {
+      parsed = JSON.parse(input.parameters);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    } catch {
+      throw new ToolError('invalid_request', 'parameters must be a JSON object (the LSP params), as an object or JSON text.');
+    }
   }
-  return input.parameters;
+  const bad = badUriIn(parsed);
+  if (bad) throw new ToolError('invalid_request', `${bad}. Send file: URIs of files in the workspace.`);
+  return typeof input.parameters === 'string' ? input.parameters : JSON.stringify(input.parameters);
 }
 
 async function request(input: LspInput, context: ToolContext): Promise<LspResult> {

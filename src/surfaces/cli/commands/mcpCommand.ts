@@ -20,6 +20,7 @@ import { prepareSetup, writeSetup } from '../../../engine/config/mcpSetupWrite';
 import { readMcpPermissionSettings } from '../../mcp/mcpPermissionSettings';
 import { McpClientLink, McpPermissionPolicy } from '../../mcp/mcpPermissionPolicy';
 import { McpApprovalRounds } from '../../mcp/mcpInputRequired';
+import { BoundedStdioServerTransport } from '../../mcp/mcpStdioTransport';
 import { defaultLoadWaitSeconds } from '../../mcp/mcpLoadWait';
 import { CliPermissionPolicy } from '../cliPermissionPolicy';
 import type { CliCommand } from '../commands';
@@ -73,7 +74,11 @@ export const mcpCommand: CliCommand = {
     session.host.onLoadProgress((p) => log(`${describeLoadProgress(p)} (${describeProgressStep(p)})`));
 
     const version = cliVersion();
-    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace, link, rounds, loadWaitSeconds }), { onerror: (error) => log(`mcp: ${error.message}`) });
+    // Messages over the input bound are refused one by one (mcpStdioTransport.ts); the SDK's own reader would close the connection.
+    const handle = serveStdio(mcpServerFactory({ session, tools: mcpToolsFor(set), version, workspace, link, rounds, loadWaitSeconds }), {
+      transport: new BoundedStdioServerTransport(),
+      onerror: (error) => log(`mcp: ${error.message}`),
+    });
     log(`sharpclaw mcp: serving ${mcpToolsFor(set).length} tools for ${workspace.source === 'cwd-flag' ? workspace.folder : `the client's first root, else ${workspace.folder}`} on stdio`);
 
     await new Promise<void>((resolve) => {

@@ -7,6 +7,7 @@ import { Session } from '../../../engine/session';
 import { interruptedLines } from '../../../engine/tools/edits/renderEdits';
 import { findTool, allTools } from '../../../engine/tools/registry';
 import { ToolError } from '../../../engine/errors';
+import { checkMessageSize } from '../../../engine/input/inputLimits';
 import type { CliCommand } from '../commands';
 import { describeLoadProgress, describeProgressStep } from '../../../engine/host/hostState';
 import { exitCodeFor, printFailure, printSuccess } from '../output';
@@ -27,9 +28,10 @@ export const toolCommand: CliCommand = {
     let raw: unknown = {};
     if (typeof values.input === 'string') {
       try {
+        checkMessageSize('--input', values.input);
         raw = JSON.parse(values.input);
       } catch (error) {
-        const invalid = new ToolError('invalid_request', `--input is not valid JSON: ${(error as Error).message}`);
+        const invalid = error instanceof ToolError ? error : new ToolError('invalid_request', `--input is not valid JSON: ${(error as Error).message}`);
         printFailure(globals.outputFormat, `tool ${tool.name}`, invalid);
         return exitCodeFor(invalid);
       }
