@@ -82,7 +82,9 @@ export class McpPermissionPolicy implements PermissionPolicy {
     } catch (error) {
       const problem = error instanceof Error ? error.message : String(error);
       this.log(`sharpclaw mcp: asking through the client failed (${problem})`);
-      return { granted: false, source: 'mcp-elicitation', message: unansweredMessage(request, `the client answered with an error (${problem})`) };
+      // The SDK checks the answer against the question's schema and throws when it does not fit.
+      const what = /requested schema/i.test(problem) ? 'the answer did not fit the question' : 'the client answered with an error';
+      return { granted: false, source: 'mcp-elicitation', message: unansweredMessage(request, `${what} (${problem})`) };
     }
     if (answer.action !== 'accept') return { granted: false, source: 'mcp-elicitation', message: declinedMessage(request) };
     const chosen = answer.content?.[decisionField];

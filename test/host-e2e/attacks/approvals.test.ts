@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../verification/support';
-import { openDoor, type Door } from './doors';
+import { everyDoor, openDoor, type Door } from './doors';
 
 /** Lines in a project's marker: how many MSBuild runs executed its code. */
 function runsOf(workspace: string, project: 'Alpha' | 'Beta'): number {
@@ -117,4 +117,101 @@ describe('attacks on approvals', function () {
       assert.ok(runsOf(workspace, 'Alpha') > 0);
     });
   });
+});
+
+describe('attacks on approvals: answers that are not Allow once or Deny', function () {
+  this.timeout(600_000);
+  let workspace: string;
+  const doors: Door[] = [];
+
+  before(() => {
+    workspace = copyFixture('TwoMarkedSolutions');
+    restore(workspace, 'A.slnx');
+    fs.rmSync(path.join(workspace, 'Alpha', 'initial-marker.txt'), { force: true });
+  });
+
+  afterEach(async () => {
+    for (const door of doors.splice(0)) await door.close().catch(() => undefined);
+  });
+
+  after(cleanUpCopies);
+
+  const call = { action: 'definition', symbol: 'Greeter.Greet', target: 'A.slnx' };
+
+  it('mcp-2025: an elicitation the client answers with an error is refused saying so (not "nobody could be asked"); nothing ran', async () => {
+    const door = await openDoor('mcp-2025', {
+      workspace,
+      stateDir: tempStateRoot(),
+      elicit: () => {
+        throw new Error('the dialog crashed');
+      },
+    });
+    doors.push(door);
+    const reply = await door.call('csharp_navigate', call);
+    assert.equal(door.asked.length, 1, 'the client was asked');
+    assert.equal(reply.code, 'permission_denied', reply.text);
+    assert.doesNotMatch(reply.text, /nobody could be asked/);
+    assert.match(reply.text, /asked through the MCP client whether it may evaluate A\.slnx.*got no usable answer: the client answered with an error \(.*the dialog crashed.*\)\. Nothing ran\./s);
+    assert.equal(runsOf(workspace, 'Alpha'), 0);
+  });
+
+  it('mcp-2025: an answer outside the question\'s schema is refused naming what came back; nothing ran', async () => {
+    const door = await openDoor('mcp-2025', { workspace, stateDir: tempStateRoot(), elicit: () => ({ action: 'accept', content: { choice: 'yes' } }) });
+    doors.push(door);
+    const reply = await door.call('csharp_navigate', call);
+    assert.equal(reply.code, 'permission_denied', reply.text);
+    assert.doesNotMatch(reply.text, /nobody could be asked|The person declined/);
+    assert.match(reply.text, /got no usable answer: the answer did not fit the question \(.*"decision".*\)\. Nothing ran\./s);
+    assert.equal(runsOf(workspace, 'Alpha'), 0);
+  });
+
+  it('mcp-2026: a retry whose answer is outside the question\'s schema, or missing, is refused saying so; nothing ran', async () => {
+    const door = await openDoor('mcp-2026', { workspace, stateDir: tempStateRoot(), manualRounds: true });
+    doors.push(door);
+    const send = async (retry?: object) =>
+      (await door.client!.callTool({ name: 'navigate', arguments: call, ...(retry ?? {}) } as never, { allowInputRequired: true, timeout: 300_000 } as never)) as Round;
+    const wrong = await send({ requestState: (await send()).requestState, inputResponses: { permission: { action: 'accept', content: { decision: 'yes' } } } });
+    assert.equal(wrong.isError, true);
+    assert.match(textOf(wrong), /^error permission_denied: SharpClaw asked through the MCP client whether it may evaluate A\.slnx.*got no usable answer: the answer did not fit the question \(decision must be allow_once or deny, got "yes"\)/s);
+    const missing = await send({ requestState: (await send()).requestState });
+    assert.match(textOf(missing), /^error permission_denied: .*got no usable answer: the retry carries no answer under inputResponses\.permission/s);
+    assert.equal(runsOf(workspace, 'Alpha'), 0);
+  });
+});
+
+describe('attacks on approvals, through every door: an approval covers one call', function () {
+  this.timeout(900_000);
+  const doors: Door[] = [];
+
+  afterEach(async () => {
+    for (const door of doors.splice(0)) await door.close().catch(() => undefined);
+  });
+
+  after(cleanUpCopies);
+
+  const call = { action: 'definition', symbol: 'Greeter.Greet', target: 'A.slnx' };
+
+  for (const name of everyDoor) {
+    it(`${name}: after one allowed load, the agent edits Directory.Build.props and the next call runs nothing without a new approval`, async () => {
+      const workspace = copyFixture('TwoMarkedSolutions');
+      restore(workspace, 'A.slnx');
+      fs.rmSync(path.join(workspace, 'Alpha', 'initial-marker.txt'), { force: true });
+      const stateDir = tempStateRoot();
+      // The CLI cannot be asked (no terminal): the person's --allow-evaluation on the first call only, on the same resident host.
+      const first = await openDoor(name, { workspace, stateDir, ...(name === 'cli' ? { allow: ['evaluation'] } : { answer: ['allow_once', 'deny'] }) });
+      doors.push(first);
+      const allowed = await first.call('csharp_navigate', call);
+      assert.equal(allowed.code, undefined, allowed.text);
+      const loaded = runsOf(workspace, 'Alpha');
+      assert.ok(loaded > 0);
+
+      editBuildProps(workspace, 'carried');
+      const second = name === 'cli' ? await openDoor('cli', { workspace, stateDir }) : first;
+      if (second !== first) doors.push(second);
+      const refused = await second.call('csharp_navigate', call);
+      assert.equal(refused.code, 'permission_denied', refused.text);
+      assert.equal(runsOf(workspace, 'Alpha'), loaded, 'project code ran again without an approval');
+      if (name !== 'cli') assert.equal(first.asked.length, 2, 'the person was asked again');
+    });
+  }
 });

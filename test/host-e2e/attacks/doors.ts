@@ -37,12 +37,23 @@ export interface DoorOptions {
   stateDir: string;
   /** What the person granted up front (CLI and MCP flags; the adapter's remembered approvals). */
   allow?: PermissionKind[];
-  /** How the person answers a question (MCP elicitation, the adapter's dialog); none: nobody can be asked. */
-  answer?: 'allow_once' | 'deny';
+  /** How the person answers questions (MCP elicitation, the adapter's dialog), in order (the last one repeats); none: nobody can be asked. */
+  answer?: Answer | Answer[];
   /** mcp-2026: hand input_required results back to the test (`client.callTool(..., { allowInputRequired: true })`) instead of answering them. */
   manualRounds?: boolean;
+  /** MCP doors: the client's own elicitation handler (instead of `answer`): it may answer anything, or throw. */
+  elicit?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
   /** MCP doors: the client offers these root URIs, and the server gets no --cwd (it starts in `workspace`). */
   roots?: string[];
+}
+
+export type Answer = 'allow_once' | 'deny';
+
+/** The person's next answer. */
+function answers(answer: Answer | Answer[] | undefined): (() => Answer) | undefined {
+  if (answer === undefined) return undefined;
+  const queue = Array.isArray(answer) ? [...answer] : [answer];
+  return () => (queue.length > 1 ? queue.shift()! : queue[0]!);
 }
 
 export interface Reply {
@@ -127,17 +138,24 @@ async function mcpDoor(name: 'mcp-2025' | 'mcp-2026', options: DoorOptions): Pro
     {
       ...(name === 'mcp-2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
       ...(options.manualRounds ? { inputRequired: { autoFulfill: false } } : {}),
-      capabilities: { ...(options.answer || options.manualRounds ? { elicitation: { form: {} } } : {}), ...(options.roots ? { roots: { listChanged: false } } : {}) },
+      capabilities: { ...(options.answer || options.elicit || options.manualRounds ? { elicitation: { form: {} } } : {}), ...(options.roots ? { roots: { listChanged: false } } : {}) },
     },
   );
   const roots = options.roots;
   if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots.map((uri) => ({ uri, name: 'root' })) }));
   const asked: string[] = [];
-  const answer = options.answer;
-  if (answer) {
+  const answer = answers(options.answer);
+  const elicit = options.elicit;
+  if (elicit) {
+    client.setRequestHandler('elicitation/create', (request) => {
+      const message = (request.params as { message: string }).message;
+      asked.push(message);
+      return elicit(message) as never;
+    });
+  } else if (answer) {
     client.setRequestHandler('elicitation/create', (request) => {
       asked.push((request.params as { message: string }).message);
-      return { action: 'accept', content: { decision: answer } };
+      return { action: 'accept', content: { decision: answer() } };
     });
   }
   await client.connect(transport);
@@ -164,13 +182,14 @@ async function mcpDoor(name: 'mcp-2025' | 'mcp-2026', options: DoorOptions): Pro
 
 async function adapterDoor(options: DoorOptions): Promise<Door> {
   const asked: string[] = [];
+  const answer = answers(options.answer);
   // VS Code's policy without its modal: remembered approvals answer, else the person is asked.
   const policy: PermissionPolicy = {
     request: async (request) => {
       if (options.allow?.includes(request.kind)) return { granted: true, source: 'remembered' };
-      if (!options.answer) return { granted: false, source: 'dialog', message: `Nobody answered the dialog to ${request.action}.` };
+      if (!answer) return { granted: false, source: 'dialog', message: `Nobody answered the dialog to ${request.action}.` };
       asked.push(`SharpClaw wants to ${request.action}${request.target ? ` (${request.target})` : ''}.`);
-      return options.answer === 'allow_once' ? { granted: true, source: 'dialog' } : { granted: false, source: 'dialog', message: `You denied SharpClaw permission to ${request.action}.` };
+      return answer() === 'allow_once' ? { granted: true, source: 'dialog' } : { granted: false, source: 'dialog', message: `You denied SharpClaw permission to ${request.action}.` };
     },
   };
   const previous = process.env.SHARPCLAW_STATE_DIR;
