@@ -189,8 +189,9 @@ export class Session {
     return this.options.dotnetPath?.() || undefined;
   }
 
-  /** The context of one call of `tool`; `call` is its id (permissions/grants.ts). */
-  toolContext(tool: AnyToolDefinition, signal: AbortSignal, call: string, hooks: ToolCallOptions = {}): ToolContext {
+  /** The context of one call of `tool`; `options.call` is its id (permissions/grants.ts), else a new one. */
+  toolContext(tool: AnyToolDefinition, signal: AbortSignal, callOptions: ToolCallOptions = {}): ToolContext {
+    const call = callOptions.call ?? newCallId(this.options.surface);
     const workspaceFolder = this.requireWorkspaceFolder();
     this.currentTool = tool.name;
     return {
@@ -205,7 +206,7 @@ export class Session {
       hostSession: this.hostSession,
       verify: async (args, options) => {
         const report = await this.verify(args, { ...options, signal: options.signal ?? signal, call });
-        hooks.onVerificationReport?.(report);
+        callOptions.onVerificationReport?.(report);
         return report;
       },
     };
@@ -215,7 +216,7 @@ export class Session {
   async runTool(tool: AnyToolDefinition, input: unknown, signal: AbortSignal, options: ToolCallOptions = {}): Promise<ToolOutcome> {
     const call = options.call ?? newCallId(this.options.surface);
     try {
-      return await runTool(tool, input, () => this.toolContext(tool, signal, call, options));
+      return await runTool(tool, input, () => this.toolContext(tool, signal, { ...options, call }));
     } finally {
       endCall(call);
     }

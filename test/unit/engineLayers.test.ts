@@ -14,8 +14,8 @@ const importPattern = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*impor
 const layers: readonly (readonly string[])[] = [
   ['protocol'], // the contract with the host: records, schemas, the method table, callHost
   ['errors.ts', 'stateFolder.ts', 'processes'], // typed errors, the per-user state folder, process trees
-  ['files'], // reading and writing files SharpClaw does not own: bounded reads, confined writes
-  ['permissions'], // the permission policy and evaluation grants
+  ['files', 'input'], // files SharpClaw does not own (bounded reads, confined writes); the bounds of every input
+  ['permissions'], // the permission policy, the one gate every request passes and its one-shot grants
   ['host'], // starting, supervising and calling the Roslyn host
   ['workspaceLock.ts'], // the lock that serializes verifications of a workspace
   ['verification'], // the verifier: requests, reports, the runner and its steps
