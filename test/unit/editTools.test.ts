@@ -64,6 +64,7 @@ describe('edit tools', () => {
         { path: 'Lib/A.cs', newPath: 'Lib/B.cs', occurrences: 1 },
       ],
       tool: 'csharp_rename_symbol',
+      call: null,
     };
     const answer = await handlers.get('sharpclaw/authorizeWrite')!(params);
     assert.deepEqual(answer, { granted: false, message: 'Pass --allow-write to allow it.' });

@@ -262,6 +262,7 @@ describe('the host supervisor (fake transport)', () => {
         summary: 'rename Add to Sum',
         files: [],
         tool: 'csharp_rename_symbol',
+        call: null,
         changes: [
           { path: 'A.cs', newPath: null, before: 'class Add {}', after: 'class Sum {}', occurrences: 1 },
           { path: 'B.cs', newPath: null, before: 'class Add2 {}', after: 'class Sum2 {}', occurrences: 1 },
@@ -298,6 +299,7 @@ describe('the host supervisor (fake transport)', () => {
         summary: 'rename Add to Sum',
         files: [],
         tool: null,
+        call: null,
         changes: [{ path: 'A.cs', newPath: null, before: 'class Add {}', after: 'class Sum {}', occurrences: 1 }],
       });
       transport.last.die({ code: null, signal: 'SIGKILL' }); // killed while the editor applies the edit

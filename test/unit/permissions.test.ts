@@ -55,7 +55,7 @@ describe('answering the host\'s evaluation authorization requests', () => {
     return { authorize: (params: unknown) => handlers.get('sharpclaw/authorizeEvaluation')!(params) as Promise<{ granted: boolean; message: string | null }>, notify: handlers.get('sharpclaw/loadProgress')!, progress };
   }
 
-  const valid = (workspace: string) => ({ workspace, target: 'App.slnx', configuration: 'Debug', targetFramework: null, reason: 'coldLoad', changedFiles: [], tool: 'dotnet_solution_inspect' });
+  const valid = (workspace: string) => ({ workspace, target: 'App.slnx', configuration: 'Debug', targetFramework: null, reason: 'coldLoad', changedFiles: [], tool: 'dotnet_solution_inspect', call: null });
 
   it('asks the policy, naming the target, the tool and why', async () => {
     const asked: PermissionRequest[] = [];

@@ -34,7 +34,7 @@ public sealed class AuthorizationTests
         Assert.Equal(0, fixture.MarkerLines(InitialMarker));
         AuthorizeEvaluationParams first = host.Client.AuthorizationRequests[0];
         Assert.Equal(
-            new AuthorizeEvaluationParams(fixture.Root, "DesignTimeMarker.slnx", "Debug", null, EvaluationReason.ColdLoad, [], "test-tool"),
+            new AuthorizeEvaluationParams(fixture.Root, "DesignTimeMarker.slnx", "Debug", null, EvaluationReason.ColdLoad, [], "test-tool", null),
             first with { ChangedFiles = [] });
         Assert.Empty(first.ChangedFiles);
 

@@ -60,7 +60,7 @@ public sealed class SemanticProtocolTests
     [Fact]
     public void AuthorizeEvaluation_ParamsAndResult_Shapes()
     {
-        AuthorizeEvaluationParams parameters = new("/w", "App.slnx", "Debug", null, EvaluationReason.StructuralChange, ["App/App.csproj"], "dotnet_solution_inspect");
+        AuthorizeEvaluationParams parameters = new("/w", "App.slnx", "Debug", null, EvaluationReason.StructuralChange, ["App/App.csproj"], "dotnet_solution_inspect", null);
 
         string json = JsonSerializer.Serialize(parameters, ProtocolJsonContext.Default.AuthorizeEvaluationParams);
 

@@ -10,8 +10,8 @@ export const AuthorizeEvaluationParamsSchema = z.object({
   reason: z.enum(['coldLoad', 'structuralChange', 'dynamicImports']),
   changedFiles: z.array(z.string()),
   tool: z.string().nullable(),
-  /** The call id of the request that needs the evaluation (its `call` param). */
-  call: z.string().nullable().optional(),
+  /** The call id of the request that needs the evaluation (its `call` param; null: none). */
+  call: z.string().nullable(),
 });
 
 export const AuthorizeEvaluationResultSchema = z.object({

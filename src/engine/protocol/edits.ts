@@ -125,8 +125,8 @@ export const AuthorizeWriteParamsSchema = z.object({
   summary: z.string(),
   files: z.array(WriteFileSchema),
   tool: z.string().nullable(),
-  /** The call id of the request that writes (its `call` param). */
-  call: z.string().nullable().optional(),
+  /** The call id of the request that writes (its `call` param; null: none). */
+  call: z.string().nullable(),
   /** Every file's planned texts: a client with its own editor model may apply them itself. */
   changes: z.array(EditFileTextSchema).nullable().optional(),
 });

@@ -209,7 +209,7 @@ public sealed record AuthorizeWriteParams(
     string Summary,
     IReadOnlyList<WriteFile> Files,
     string? Tool,
-    string? Call = null)
+    string? Call)
 {
     /// <summary>
     /// Every file's planned texts, in write order. A client with its own editor model (VS Code) may apply

@@ -40,7 +40,7 @@ public sealed record AuthorizeEvaluationParams(
     EvaluationReason Reason,
     IReadOnlyList<string> ChangedFiles,
     string? Tool,
-    string? Call = null);
+    string? Call);
 
 /// <summary>The client's answer to <c>sharpclaw/authorizeEvaluation</c>.</summary>
 public sealed record AuthorizeEvaluationResult
