@@ -73,10 +73,15 @@ internal static class Program
             StartedAtUtc = startedAtUtc,
             StateRoot = options.StoreDirectory,
         });
+        // SIGTERM, SIGINT or SIGHUP during an apply: end like an exit (the apply rolls back first), not at once.
+        using PosixSignalRegistration terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context => EndAfterApplies(context, server, log));
+        using PosixSignalRegistration interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, context => EndAfterApplies(context, server, log));
+        using PosixSignalRegistration hangUp = PosixSignalRegistration.Create(PosixSignal.SIGHUP, context => EndAfterApplies(context, server, log));
         server.Start();
         log.Info($"Listening on stdio ({Stopwatch.GetElapsedTime(mainStarted).TotalMilliseconds:0} ms after Main started).");
 
         HostExit exit = await server.Completion.ConfigureAwait(false);
+        await server.State.Edits.Applies.StopBeforeExitAsync(log).ConfigureAwait(false);
         log.Info($"Exiting with code {exit.ExitCode}: {exit.Reason}.");
         if (server.State.Cache.Snapshots is { } snapshots)
         {
@@ -88,6 +93,26 @@ internal static class Program
         // Main ends the process (and every stream) at once, which is what "exit promptly" needs.
         return exit.ExitCode;
     }
+
+    /// <summary>A termination signal during an apply becomes an exit request; otherwise the signal ends the process as usual.</summary>
+    private static void EndAfterApplies(PosixSignalContext context, HostServer server, HostLog log)
+    {
+        if (!server.State.Edits.Applies.Busy)
+        {
+            return;
+        }
+
+        context.Cancel = true;
+        log.Info($"{context.Signal} during an apply: exiting once it has rolled back.");
+        server.Lifecycle.RequestExit(128 + SignalNumber(context.Signal), $"{context.Signal}");
+    }
+
+    private static int SignalNumber(PosixSignal signal) => signal switch
+    {
+        PosixSignal.SIGHUP => 1,
+        PosixSignal.SIGINT => 2,
+        _ => 15,
+    };
 
     /// <summary>A resident host has no stdio client: its stdout and stderr are not read, so it logs to its file only.</summary>
     private static async Task<int> RunResidentHostAsync(CommandLineOptions options, string socket, DateTime startedAtUtc)

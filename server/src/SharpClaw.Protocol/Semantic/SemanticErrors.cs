@@ -140,6 +140,13 @@ public sealed record SemanticErrorData(
     /// </summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public IReadOnlyList<string>? Details { get; init; }
+
+    /// <summary>
+    /// Edit, undo and redo errors: applies an earlier host left unfinished, recovered by this request (absent
+    /// otherwise). A failed request still reports them, so the report is never lost with the request.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<InterruptedEdit>? Interrupted { get; init; }
 }
 
 /// <summary>A candidate symbol in an ambiguous_symbol or symbol_not_found error.</summary>

@@ -18,7 +18,7 @@ public sealed class EditHandler(HostState state, JsonRpc rpc)
 
     [JsonRpcMethod(ProtocolMethods.InterruptedEdits, UseSingleObjectParameterDeserialization = true)]
     public Task<InterruptedEditsResult> InterruptedEditsAsync(EditHistoryParams? parameters = null, CancellationToken cancellationToken = default) =>
-        Task.FromResult(state.Edits.RecoverInterrupted(parameters ?? new EditHistoryParams()));
+        state.Edits.RecoverInterruptedAsync(parameters ?? new EditHistoryParams(), cancellationToken);
 
     [JsonRpcMethod(ProtocolMethods.RedoEdit, UseSingleObjectParameterDeserialization = true)]
     public Task<EditResult> RedoAsync(EditHistoryParams? parameters = null, CancellationToken cancellationToken = default) =>

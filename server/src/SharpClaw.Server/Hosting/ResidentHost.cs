@@ -77,6 +77,7 @@ internal static class ResidentHost
                 TryDelete(infoPath);
             }
 
+            await services.Edits.Applies.StopBeforeExitAsync(log).ConfigureAwait(false);
             if (services.Cache.Snapshots is { } snapshots)
             {
                 await snapshots.FlushAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);

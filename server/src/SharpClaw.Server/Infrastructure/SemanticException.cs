@@ -62,6 +62,10 @@ public sealed class SemanticException : Exception
     public static SemanticException Edit(SemanticErrorKind kind, string message, IReadOnlyList<string>? details = null, Exception? inner = null) =>
         new(new SemanticErrorData(kind, message, null, null, null) { Details = details is { Count: > 0 } ? details : null }, inner);
 
+    /// <summary>The same failure, also reporting <paramref name="interrupted"/> (see <see cref="SemanticErrorData.Interrupted"/>).</summary>
+    public SemanticException WithInterrupted(IReadOnlyList<InterruptedEdit> interrupted) =>
+        new(this.Error with { Interrupted = interrupted }, this.InnerException);
+
     /// <summary>The JSON-RPC error StreamJsonRpc sends for this failure.</summary>
     public LocalRpcException ToRpcException() => new(this.Message, this)
     {

@@ -27,26 +27,68 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
 
     public WorkspaceWriter Writer { get; } = new(writeHook);
 
+    /// <summary>The applies writing now: the host waits for them (each finishes or rolls back) before it ends.</summary>
+    public ApplyTracker Applies { get; } = new();
+
+    /// <summary>Records of interrupted applies already put on the undo stack (a report not yet heard is recovered again, journaled once).</summary>
+    private readonly HashSet<string> journaledRecords = new(PathUtil.Comparer);
+
     public async Task<EditResult> EditAsync(EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
     {
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters) with { ForWrite = true };
-        IReadOnlyList<InterruptedEdit>? interrupted = InterruptedEdits.Recover(request.Target.Workspace, this.Journal);
-        return Report(interrupted, await this.EditCoreAsync(request, parameters, evaluation, write, cancellationToken).ConfigureAwait(false));
+        InterruptedEdits.InterruptedReport? interrupted = await this.RecoverAsync(request.Target.Workspace, cancellationToken).ConfigureAwait(false);
+        return await Reporting(interrupted, () => this.EditCoreAsync(request, parameters, evaluation, write, cancellationToken)).ConfigureAwait(false);
     }
 
     /// <summary>
     /// <c>sharpclaw/interruptedEdits</c>: recovers what a killed host left unfinished in the workspace
     /// (clients ask when a host starts, so the person hears of it before the next edit).
     /// </summary>
-    public InterruptedEditsResult RecoverInterrupted(EditHistoryParams parameters)
+    public async Task<InterruptedEditsResult> RecoverInterruptedAsync(EditHistoryParams parameters, CancellationToken cancellationToken)
     {
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters) with { ForWrite = true };
-        return new InterruptedEditsResult(InterruptedEdits.Recover(request.Target.Workspace, this.Journal) ?? []);
+        InterruptedEdits.InterruptedReport? interrupted = await this.RecoverAsync(request.Target.Workspace, cancellationToken).ConfigureAwait(false);
+        interrupted?.Acknowledge();
+        return new InterruptedEditsResult(interrupted?.Edits ?? []);
     }
 
-    /// <summary>Adds the report of edits a killed host left unfinished (see <see cref="InterruptedEdits"/>).</summary>
-    private static EditResult Report(IReadOnlyList<InterruptedEdit>? interrupted, EditResult result) =>
-        interrupted is null ? result : result with { Interrupted = interrupted };
+    private Task<InterruptedEdits.InterruptedReport?> RecoverAsync(string workspace, CancellationToken cancellationToken) =>
+        InterruptedEdits.RecoverAsync(workspace, this.Journal, this.FirstRecovery, log: null, cancellationToken);
+
+    private bool FirstRecovery(string record)
+    {
+        lock (this.journaledRecords)
+        {
+            return this.journaledRecords.Add(record);
+        }
+    }
+
+    /// <summary>
+    /// Runs a request that recovered <paramref name="interrupted"/> and reports them in its answer: in its
+    /// result, or in its typed error. Either way the records are then deleted; a cancelled request (its answer
+    /// reaches nobody) leaves them for the next one.
+    /// </summary>
+    private static async Task<EditResult> Reporting(InterruptedEdits.InterruptedReport? interrupted, Func<Task<EditResult>> run)
+    {
+        if (interrupted is null)
+        {
+            return await run().ConfigureAwait(false);
+        }
+
+        EditResult result;
+        try
+        {
+            result = await run().ConfigureAwait(false);
+        }
+        catch (SemanticException ex)
+        {
+            interrupted.Acknowledge();
+            throw ex.WithInterrupted(interrupted.Edits);
+        }
+
+        interrupted.Acknowledge();
+        return result with { Interrupted = interrupted.Edits };
+    }
 
     private async Task<EditResult> EditCoreAsync(ContextRequest request, EditParams parameters, IEvaluationAuthorizer? evaluation, IWriteAuthorizer? write, CancellationToken cancellationToken)
     {
@@ -167,8 +209,13 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     private async Task<EditResult> ReplayAsync(EditHistoryParams parameters, IWriteAuthorizer? write, bool undo, CancellationToken cancellationToken)
     {
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters) with { ForWrite = true };
+        InterruptedEdits.InterruptedReport? interrupted = await this.RecoverAsync(request.Target.Workspace, cancellationToken).ConfigureAwait(false);
+        return await Reporting(interrupted, () => this.ReplayCoreAsync(request, parameters, write, undo, cancellationToken)).ConfigureAwait(false);
+    }
+
+    private async Task<EditResult> ReplayCoreAsync(ContextRequest request, EditHistoryParams parameters, IWriteAuthorizer? write, bool undo, CancellationToken cancellationToken)
+    {
         string workspace = request.Target.Workspace;
-        IReadOnlyList<InterruptedEdit>? interrupted = InterruptedEdits.Recover(workspace, this.Journal);
         JournalEntry entry = undo ? this.Journal.PeekUndo(workspace) : this.Journal.PeekRedo(workspace);
 
         // Undo writes the inverse operations in reverse order; redo writes the original ones again.
@@ -183,7 +230,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         }
 
         EditPlan plan = new(undo ? "undo" : "redo", $"{(undo ? "undo" : "redo")} {entry.Summary}", workspace, files);
-        EditResult result = await this.ApplyAsync(plan, request, write, parameters.Tool, cancellationToken, record: false).ConfigureAwait(false);
+        EditResult result = await this.ApplyAsync(plan, request, write, parameters.Tool, cancellationToken, journal: false).ConfigureAwait(false);
         if (undo)
         {
             this.Journal.CompleteUndo(entry);
@@ -193,7 +240,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
             this.Journal.CompleteRedo(entry);
         }
 
-        return Report(interrupted, result);
+        return result;
     }
 
     private async Task<EditResult> ListCodeActionsAsync(ContextLease lease, ContextRequest request, EditParams parameters, ContextSnapshot snapshot, CancellationToken cancellationToken)
@@ -216,7 +263,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         };
     }
 
-    private async Task<EditResult> ApplyAsync(EditPlan plan, ContextRequest request, IWriteAuthorizer? write, string? tool, CancellationToken cancellationToken, bool record = true)
+    private async Task<EditResult> ApplyAsync(EditPlan plan, ContextRequest request, IWriteAuthorizer? write, string? tool, CancellationToken cancellationToken, bool journal = true)
     {
         string workspace = request.Target.Workspace;
         if (plan.Files.Count == 0)
@@ -235,24 +282,40 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         // The lock covers the authorization too: a client that applies the edit itself writes under it.
         using (WorkspaceLock _ = await WorkspaceLock.AcquireAsync(workspace, LockTimeout, cancellationToken).ConfigureAwait(false))
         {
-            AuthorizeWriteParams authorization = new(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool, request.Call) { Changes = plan.FileTexts(workspace) };
-            EvaluationAuthorization answer = await write.AuthorizeAsync(authorization, cancellationToken).ConfigureAwait(false);
-            if (!answer.Granted)
+            // Durable before the first write, whoever writes (this host, or the client while it answers):
+            // a host killed mid-apply leaves the record for the next request (InterruptedEdits).
+            using InterruptedEdits.ApplyRecord record = InterruptedEdits.Begin(plan, this.Proposals.Clock.GetUtcNow());
+            try
             {
-                throw SemanticException.PermissionDenied($"Writing {plan.Files.Count} file(s) for '{plan.Summary}' was not authorized: {answer.Message ?? "denied"}");
+                AuthorizeWriteParams authorization = new(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool, request.Call) { Changes = plan.FileTexts(workspace) };
+                EvaluationAuthorization answer = await write.AuthorizeAsync(authorization, cancellationToken).ConfigureAwait(false);
+                if (!answer.Granted)
+                {
+                    throw SemanticException.PermissionDenied($"Writing {plan.Files.Count} file(s) for '{plan.Summary}' was not authorized: {answer.Message ?? "denied"}");
+                }
+
+                if (answer.AppliedByClient)
+                {
+                    outcome = CheckClientApplied(plan);
+                }
+                else
+                {
+                    // From the first write on, the apply finishes or rolls back whatever the client does: the
+                    // host waits for it before it ends, and cancels it (a rollback) when it must end.
+                    using IDisposable running = this.Applies.Enter();
+                    using CancellationTokenSource writing = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.Applies.Stopping);
+                    outcome = await this.Writer.WriteAsync(plan, writing.Token).ConfigureAwait(false);
+                }
+            }
+            catch (OperationCanceledException ex) when (ex is not WriteCancelledException { Residual.Count: 0 })
+            {
+                // Nobody hears this answer, and files may have changed (a client that was applying, a residual
+                // the rollback left): the next request reports what is on disk.
+                record.Keep();
+                throw;
             }
 
-            if (answer.AppliedByClient)
-            {
-                outcome = CheckClientApplied(plan);
-            }
-            else
-            {
-                // Durable before the first write: a host killed mid-apply leaves the record for the next start.
-                using IDisposable pending = InterruptedEdits.Begin(plan, this.Proposals.Clock.GetUtcNow());
-                outcome = await this.Writer.WriteAsync(plan, cancellationToken).ConfigureAwait(false);
-            }
-            if (record && outcome.Completed.Count > 0)
+            if (journal && outcome.Completed.Count > 0)
             {
                 this.Journal.Record(new JournalEntry(plan.Operation, plan.Summary, workspace, outcome.Completed, this.Proposals.Clock.GetUtcNow()));
             }

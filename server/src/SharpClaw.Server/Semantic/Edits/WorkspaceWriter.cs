@@ -16,7 +16,8 @@ public sealed record WriteOutcome(IReadOnlyList<PlannedFile> Completed);
 /// the same folder, then a rename). On failure or cancellation the completed writes are rolled back under a
 /// separate bounded token, never overwriting a file whose content is no longer the planned after-state; what
 /// could not be restored is reported by path. There is no multi-file transaction: an editor can still race
-/// between a check and a write.
+/// between a check and a write. A cancellation that arrives after the last write still rolls back: a
+/// receipt nobody may hear of must not stand for an edit.
 /// </summary>
 public sealed class WorkspaceWriter(EditWriteHook? hook = null)
 {
@@ -81,6 +82,8 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
                 completed.Add(file);
             }
 
+            // Cancelled while the last file was written: nobody may hear of the receipt, so it rolls back too.
+            cancellationToken.ThrowIfCancellationRequested();
             this.LastResidual = [];
             return new WriteOutcome(completed);
         }
@@ -88,9 +91,10 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
         {
             (List<string> rolledBack, List<string> residual, List<string> rollbackErrors) = Rollback(plan.Workspace, completed);
             this.LastResidual = residual;
-            if (ex is OperationCanceledException)
+            if (ex is OperationCanceledException cancelled)
             {
-                throw; // Cancellation propagates after cleanup; LastResidual keeps what is left.
+                // Cancellation propagates after cleanup, with what is left (also in LastResidual).
+                throw new WriteCancelledException(residual, cancelled);
             }
 
             string step = index < plan.Files.Count ? $"step {index + 1} of {plan.Files.Count}, {Describe(plan.Workspace, plan.Files[index])}" : "after the last step";
@@ -210,4 +214,12 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
     internal const string TempSuffix = ".tmp";
 
     private sealed class ExternalEditException(string path) : Exception(path);
+}
+
+/// <summary>A write that was cancelled: its completed writes were rolled back, except <see cref="Residual"/>.</summary>
+public sealed class WriteCancelledException(IReadOnlyList<string> residual, OperationCanceledException inner)
+    : OperationCanceledException("The edit was cancelled; its completed writes were rolled back.", inner, inner.CancellationToken)
+{
+    /// <summary>What rollback could not restore (empty: no change remains).</summary>
+    public IReadOnlyList<string> Residual { get; } = residual;
 }
