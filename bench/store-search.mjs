@@ -4,7 +4,7 @@
 // the same text query (`rg --fixed-strings --type cs`, a process per query as an agent would run it)
 // and a ripgrep-free baseline-less symbol row. Also one CLI call end to end (node + host start + query), and
 // the floor under every search: stat(2) of the paths its freshness check stats, in C (bench/stat-floor.c, when cc exists).
-// Usage: node bench/store-search.mjs [--files 10000] [--iterations 30]
+// Usage: node bench/store-search.mjs [--files 10000] [--iterations 30] [--conditional 0.2]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,8 +18,12 @@ const repoRoot = path.resolve(benchDir, '..');
 const serverDll = path.join(repoRoot, 'dist', 'server', 'SharpClaw.Server.dll');
 const cli = path.join(repoRoot, 'dist', 'cli.js');
 
-/** N files in N/50 folders, each a namespace with one class of six members and some body text. */
-function generate(root, files) {
+/**
+ * N files in N/50 folders, each a namespace with one class of six members and some body text; a share of them
+ * (--conditional, 0 to 1, default 0) also declares a member under #if NET and one under its #else, which the index
+ * parses again under the modern flavour's symbols.
+ */
+function generate(root, files, conditional = 0) {
   fs.rmSync(root, { recursive: true, force: true });
   for (let i = 0; i < files; i++) {
     const folder = path.join(root, `src/Area${Math.floor(i / 50)}`);
@@ -47,7 +51,13 @@ public sealed class Service${i} : IService
     public int ComputeTotal${i}() => this.values.Count == 0 ? 0 : ${i} + this.values[0];
 
     public override string ToString() => "Service${i} with " + this.Count + " values";
-}
+${(i % 100) < conditional * 100 ? `
+#if NET
+    public int ModernTotal${i}() => this.Count;
+#else
+    public int LegacyTotal${i}() => this.Count;
+#endif
+` : ''}}
 `);
   }
   fs.writeFileSync(path.join(root, 'src', 'IService.cs'), 'namespace Synthetic;\n\npublic interface IService\n{\n    int Count { get; }\n}\n');
@@ -96,11 +106,11 @@ async function timed(action) {
   return { ms: performance.now() - started, result };
 }
 
-export async function benchStoreSearch({ files = Number(option('files', '10000')), iterations = Number(option('iterations', '30')) } = {}) {
+export async function benchStoreSearch({ files = Number(option('files', '10000')), iterations = Number(option('iterations', '30')), conditional = Number(option('conditional', '0')) } = {}) {
   if (!fs.existsSync(serverDll)) throw new Error(`${serverDll} is missing: run "npm run build" first`);
-  const workspace = path.join(os.tmpdir(), `sharpclaw-synth-files-${files}`);
+  const workspace = path.join(os.tmpdir(), `sharpclaw-synth-files-${files}${conditional ? `-if${conditional}` : ''}`);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sharpclaw-bench-store-'));
-  generate(workspace, files);
+  generate(workspace, files, conditional);
   const host = startFramedProcess('dotnet', [serverDll, '--state-directory', stateDir, '--log-directory', stateDir]);
   await host.request('initialize', { processId: process.pid, capabilities: {}, rootUri: null });
   const symbol = (query) => host.request('sharpclaw/symbolSearch', { workspace, query, limit: 50 });
@@ -151,7 +161,7 @@ export async function benchStoreSearch({ files = Number(option('files', '10000')
   fs.rmSync(stateDir, { recursive: true, force: true });
   const under = (values, ms) => values.every((v) => v <= ms) || [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1] <= ms;
   return report('store-search', {
-    solution: `synthetic workspace of ${files + 1} C# files (${Math.round(files / 50)} folders), no projects loaded`,
+    solution: `synthetic workspace of ${files + 1} C# files (${Math.round(files / 50)} folders${conditional ? `, ${Math.round(conditional * 100)}% with #if NET/#else members` : ''}), no projects loaded`,
     store_mb: Number((dbBytes / 1e6).toFixed(1)),
     rows: [
       row(`index build, ${files + 1} files (first symbol_search, empty store)`, [build.ms], undefined, { goal: '< 10 s on 2 cores', meets_goal: build.ms < 10_000 }),

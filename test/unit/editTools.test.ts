@@ -25,6 +25,10 @@ describe('edit tools', () => {
     // The bridge spec: "navigate and edit accept a symbol name instead of a position".
     assert.deepEqual(editParams(EditInputSchema.parse({ action: 'rename', symbol: 'Calculator.Add', newName: 'Sum' })), { action: 'rename', name: 'Calculator.Add', newName: 'Sum' });
     assert.equal(EditInputSchema.safeParse({ action: 'rename', symbol: 'A.B', name: 'C.D', newName: 'E' }).success, false);
+    // A proposal knows its action: proposalId alone (with apply, or actionIndex) needs none; anything else does.
+    assert.deepEqual(editParams(EditInputSchema.parse({ proposalId: '3f2a9c', apply: true })), { proposalId: '3f2a9c', apply: true });
+    assert.deepEqual(editParams(EditInputSchema.parse({ proposalId: '3f2a9c', actionIndex: 2 })), { proposalId: '3f2a9c', actionIndex: 2 });
+    assert.match(EditInputSchema.safeParse({ file: 'a.cs', line: 1 }).error?.issues[0]?.message ?? '', /Give action .* or the proposalId/);
   });
 
   it('maps edit error kinds to typed tool errors with their detail lines', () => {

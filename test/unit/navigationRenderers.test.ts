@@ -351,7 +351,7 @@ describe('excluded analyzers in answers (one line; the full list only in dotnet_
     });
     assert.ok(Buffer.byteLength(text) < 8 * 1024, `${Buffer.byteLength(text)} bytes`);
     assert.equal(text.split(generators).length - 1, 1);
-    assert.match(text, /^ {2}11:16 error CS0518 .* \(possibly from excluded generator, as above\)$/m);
+    assert.match(text, /^ {2}11:16 error CS0518 .* \(possibly from the excluded generator, as above\)$/m);
     assert.match(text, /^incomplete: 55 files in no project, so no semantic diagnostics: tests\/CommunityToolkit\.Mvvm\.UnitTests\/Test0\.cs, .*Test4\.cs, \+50 more$/m);
     const shown = text.split('\n').filter((line) => line.startsWith('  ')).length;
     assert.ok(shown > 20 && shown < 50, `${shown} lines`);
@@ -380,9 +380,88 @@ describe('excluded analyzers in answers (one line; the full list only in dotnet_
       excludedAnalyzers: [{ project: 'Consumer/Consumer.csproj', targetFramework: 'net10.0', analyzers: [{ path: 'Generator/bin/Debug/netstandard2.0/Generator.dll', name: 'Generator.dll', origin: 'project', package: null }] }],
       possiblyFromExcludedGenerators: 1,
     });
-    assert.match(text, /^ {2}1:16 error CS0234 .*'Consumer' \(possibly from excluded generator Generator\)$/m);
+    assert.match(text, /^ {2}1:16 error CS0234 .*'Consumer' \(possibly from the excluded generator Generator\)$/m);
     assert.match(text, /^ {2}9:5 error CS0029 Cannot convert$/m);
-    assert.match(text, /^1 file checked, 2 diagnostics \(1 possibly from excluded generators: a build may not have them\) in 1 file$/m);
+    assert.match(text, /^1 file checked, 2 diagnostics \(1 possibly from excluded generators, listed last: a build may not have them\) in 1 file$/m);
     assert.match(text, /^excluded: 1 project\/package analyzer\(s\)\/generator\(s\) in 1 project\(s\) not run; in the answering project: Generator\.dll/m);
+  });
+
+  it('says first which excluded generator was not run and where, names it on each error it may explain, partial types first, and tags summary lines', () => {
+    const base = { endLine: 1, endCharacter: 2, severity: 'error' };
+    const text = renderDiagnostics({
+      projects: [],
+      diagnostics: [
+        { ...base, path: 'Standalone/Counter.cs', line: 7, character: 9, id: 'CS0103', message: "The name 'missing' does not exist in the current context", project: 'Standalone/Standalone.csproj' },
+        { ...base, path: 'Shapes.Models/Circle.cs', line: 11, character: 43, id: 'CS0311', message: 'No conversion to IShapeable<Circle>', project: 'Shapes.Models/Shapes.Models.csproj', excludedGenerator: 'Markers.Gen', partialType: 'Circle' },
+        { ...base, path: 'App/Gallery.cs', line: 8, character: 50, id: 'CS0311', message: 'No conversion to IShapeable<Circle>', project: 'App/App.csproj', excludedGenerator: 'Markers.Gen' },
+        { ...base, path: 'Standalone/Counter.cs', line: 9, character: 1, id: 'CS0266', message: 'Cannot convert', project: 'Standalone/Legacy.csproj', excludedGenerator: 'PolySharp, Markers.Gen' },
+      ],
+      summary: null, severity: 'warning', filteredByIds: false, filesChecked: 6, total: 4, filesWithDiagnostics: 3, belowSeverity: 0,
+      offset: 0, limit: 50, truncated: false, nextOffset: null, incomplete: [], excludedAnalyzers: null, possiblyFromExcludedGenerators: 3,
+      generatorCaveats: [
+        { generator: 'Markers.Gen', origin: 'project generator', errors: 3, projectCount: 5, projects: ['App/App.csproj', 'Shapes.Models/Shapes.Models.csproj', 'Standalone/Legacy.csproj'] },
+        { generator: 'PolySharp', origin: 'package generator PolySharp/1.15.0', errors: 1, projectCount: 1, projects: ['Standalone/Legacy.csproj'] },
+      ],
+    });
+    assert.deepEqual(text.split('\n'), [
+      'Markers.Gen (project generator) was not run: 3 errors in 5 projects may not be real (App/App.csproj, Shapes.Models/Shapes.Models.csproj, Standalone/Legacy.csproj and 2 more)',
+      'PolySharp (package generator PolySharp/1.15.0) was not run: 1 error in 1 project may not be real (Standalone/Legacy.csproj)',
+      'Standalone/Counter.cs',
+      "  7:9 error CS0103 The name 'missing' does not exist in the current context",
+      'Shapes.Models/Circle.cs',
+      '  11:43 error CS0311 No conversion to IShapeable<Circle> (possibly from the excluded generator Markers.Gen; it may complete partial Circle)',
+      'App/Gallery.cs',
+      '  8:50 error CS0311 No conversion to IShapeable<Circle> (possibly from the excluded generator, as above)',
+      'Standalone/Counter.cs',
+      '  9:1 error CS0266 Cannot convert (possibly from the excluded generators PolySharp, Markers.Gen)',
+      '6 files checked, 4 diagnostics (3 possibly from excluded generators, listed last: a build may not have them) in 3 files',
+    ]);
+
+    const summary = renderDiagnostics({
+      projects: [], diagnostics: null,
+      summary: [
+        { id: 'CS0103', count: 1, severity: 'error', example: { path: 'Standalone/Counter.cs', line: 7, character: 9 }, message: 'missing', excludedGenerator: null },
+        { id: 'CS0311', count: 613, severity: 'error', example: { path: 'App/Gallery.cs', line: 8, character: 50 }, message: 'No conversion', excludedGenerator: 'Markers.Gen' },
+      ],
+      severity: 'warning', filteredByIds: false, filesChecked: 6, total: 614, filesWithDiagnostics: 3, belowSeverity: 0,
+      offset: 0, limit: 50, truncated: false, nextOffset: null, incomplete: [], excludedAnalyzers: null, possiblyFromExcludedGenerators: 613,
+      generatorCaveats: [{ generator: 'Markers.Gen', origin: 'project generator', errors: 613, projectCount: 1, projects: ['App/App.csproj'] }],
+    });
+    assert.deepEqual(summary.split('\n').slice(0, 3), [
+      'Markers.Gen (project generator) was not run: 613 errors in 1 project may not be real (App/App.csproj)',
+      'CS0103 x1 error Standalone/Counter.cs:7:9 missing',
+      'CS0311 x613 error App/Gallery.cs:8:50 No conversion (possibly from the excluded generator Markers.Gen)',
+    ]);
+  });
+});
+
+describe('list answers an excluded generator could add to', () => {
+  const gaps = [{ generator: 'Markers.Gen', origin: 'project generator', projectCount: 4, projects: ['App/App.csproj', 'Models/Models.csproj', 'Tests/Tests.csproj'] }];
+
+  it('an empty implementation list is not a confident "none": the generator and its projects are named next to it', () => {
+    const text = renderNavigate(result('implementation', { generatorGaps: gaps }));
+    assert.deepEqual(text.split('\n').slice(0, 3), [
+      'no implementations',
+      'may be incomplete: Markers.Gen (project generator, not run) could implement it in App/App.csproj, Models/Models.csproj, Tests/Tests.csproj and 1 more',
+      'project: src/MyApp.csproj (net10.0)',
+    ]);
+  });
+
+  it('callers say what a generator could call and count the call sites in source-generated code they leave out', () => {
+    const text = renderNavigate(result('callers', { generatorGaps: gaps, omittedGenerated: 2 }));
+    assert.deepEqual(text.split('\n').slice(0, 4), [
+      'no callers',
+      'Reflection or code outside the workspace may still call it.',
+      '2 source-generated call sites left out',
+      'may be incomplete: Markers.Gen (project generator, not run) could call it in App/App.csproj, Models/Models.csproj, Tests/Tests.csproj and 1 more',
+    ]);
+    const impact = renderNavigate(result('impact', { sections: [{ action: 'callers', total: 0, locations: null, related: [], omittedGenerated: 1 }], generatorGaps: gaps }));
+    assert.match(impact, /^## callers\nno callers\nReflection or code outside the workspace may still call it\.\n1 source-generated call site left out\nmay be incomplete: Markers\.Gen \(project generator, not run\) could reference, call or implement it in /m);
+  });
+
+  it('references and the type hierarchy carry the same line; answers without gaps carry none', () => {
+    assert.match(renderNavigate(result('references', { generatorGaps: gaps })), /^may be incomplete: Markers\.Gen \(project generator, not run\) could reference it in /m);
+    assert.doesNotMatch(renderNavigate(result('callers')), /may be incomplete/);
+    assert.doesNotMatch(renderNavigate(result('hover', { hover: 'x', generatorGaps: gaps })), /may be incomplete/);
   });
 });

@@ -9,6 +9,24 @@ const change = (path: string, occurrences: number, excerpts?: EditFileOperation[
 const result = (fields: Partial<EditResult> & Pick<EditResult, 'kind'>): EditResult => ({ proposalId: null, operations: [], actions: null, hiddenActions: 0, refreshed: false, ...fields });
 
 describe('edit renderings', () => {
+  it('shows a refused (unverified) edit for review: why it cannot be applied, the projects behind it, then the edit, with no proposal id', () => {
+    const refused = result({
+      kind: 'preview',
+      cannotApply: 'Renaming Logging.DiskMonitor.Warnings cannot be verified: 1 project that can see the change uses a source generator SharpClaw does not run. Nothing was changed. Edit the files deliberately, then build to verify.',
+      cannotApplyDetails: ['Consumer/Consumer.csproj: Generator.dll'],
+      operations: [change('Logging/DiskMonitor.cs', 1, [{ line: 7, character: 16, removed: ['    public int Warnings { get; set; }'], added: ['    public int WarningCount { get; set; }'] }])],
+    });
+    assert.deepEqual(renderEdit(refused).split('\n'), [
+      'proposal cannot be applied: Renaming Logging.DiskMonitor.Warnings cannot be verified: 1 project that can see the change uses a source generator SharpClaw does not run. Nothing was changed. Edit the files deliberately, then build to verify.',
+      '  Consumer/Consumer.csproj: Generator.dll',
+      '1 file, not applied',
+      'change Logging/DiskMonitor.cs',
+      '@@ 7:16',
+      '-     public int Warnings { get; set; }',
+      '+     public int WarningCount { get; set; }',
+    ]);
+  });
+
   it('renders a rename preview: files in plan order, one @@ excerpt per group of changed lines', () => {
     const preview = result({
       kind: 'preview',

@@ -76,6 +76,9 @@ describe('compact renderings', () => {
     const text = renderTypeHierarchy(result);
     assert.match(text, /## base types\nno base types\n## interfaces\nno interfaces\n## derived types\nno derived types\n## implementations\nsrc\/Calculator\.cs:12:9 class Calculator\.Core\.Calculator\ntruncated: 3 implementations in total/);
     assert.match(text, /^excluded: 1 project\/package analyzer\(s\)\/generator\(s\) in 1 project\(s\) not run \(full list: dotnet_solution_inspect\)$/m);
+    const gaps = [{ generator: 'Markers.Gen', origin: 'project generator', projectCount: 1, projects: ['Models/Models.csproj'] }];
+    assert.match(renderTypeHierarchy({ ...result, generatorGaps: gaps }), /^truncated: 3 implementations .*\nmay be incomplete: Markers\.Gen \(project generator, not run\) could implement it in Models\/Models\.csproj\nproject: /m);
+    assert.match(renderTypeHierarchy({ ...result, symbol: { ...result.symbol, kind: 'class' }, generatorGaps: gaps }), /could derive from it in Models/);
   });
 
   it('renders a multi-targeted project with the framework its compilation used', () => {
@@ -112,6 +115,23 @@ describe('compact renderings', () => {
     assert.match(renderSolutionInspect({ ...result, fromCache: true, fromSnapshot: true }), /^target: .*, load partial, from approved snapshot$/m);
     assert.match(text, /^  frameworks: net8\.0, net10\.0; not compiled: net10\.0$/m);
     assert.match(text, /^partial load: Broken\/Broken\.csproj: The SDK was not found\.$/m);
+
+    // Every project the solution lists is counted; those not loaded are named with why (a 21-project .slnx said "19 projects").
+    const mixed = renderSolutionInspect({
+      ...result,
+      loadStatus: 'complete',
+      partialLoad: [],
+      listedProjects: 3,
+      notLoaded: [
+        { path: 'FsLib/FsLib.fsproj', reason: 'F# project: SharpClaw loads C# projects only' },
+        { path: 'VbLib/VbLib.vbproj', reason: 'Visual Basic project: SharpClaw loads C# projects only' },
+      ],
+    });
+    assert.deepEqual(mixed.split('\n').slice(0, 3), [
+      'target: Lib.csproj (Debug), 3 projects (1 loaded, 2 not), load complete',
+      'not loaded: FsLib/FsLib.fsproj: F# project: SharpClaw loads C# projects only',
+      'not loaded: VbLib/VbLib.vbproj: Visual Basic project: SharpClaw loads C# projects only',
+    ]);
   });
 
   it('says each framework list and each shared package once, so a 14-project inspection stays under 8 KB', () => {

@@ -55,4 +55,24 @@ public sealed class NameFilterTests
         Assert.Equal(int.MaxValue, NameMatch.Score(name, query));
         Assert.False(NameFilter.MayMatch(NameFilter.NameMask(name), NameFilter.QueryMask(query)) && NameFilter.MayBeSubsequence(query, name));
     }
+
+    /// <summary>
+    /// A camel-hump abbreviation of a whole name ranks first after an exact match: FeMa names FeatureManager, ahead of
+    /// names it only starts (FeMale, FeatureManagerTests) or finds inside (GetFeatureManager); seen on a real
+    /// repository, where FeatureManager came 10th of 48.
+    /// </summary>
+    [Fact]
+    public void WholeNameCamelHumps_RankRightAfterExactMatches()
+    {
+        string[] names = ["GetFeatureManager", "FeatureManagerTests", "Femaleness", "FeatureManager", "FeMa", "fema", "SafeMargin"];
+        Assert.Equal(
+            ["FeMa", "fema", "FeatureManager", "Femaleness", "FeatureManagerTests", "GetFeatureManager", "SafeMargin"],
+            names.OrderBy(n => NameMatch.Score(n, "FeMa")).ThenBy(n => n, StringComparer.Ordinal));
+        Assert.Equal(2, NameMatch.Score("FeatureManager", "FM"));
+        Assert.Equal(2, NameMatch.Score("FeatureManager", "featman"));
+        Assert.Equal(2, NameMatch.Score("Calculator", "Calc")); // one hump: its prefix abbreviates the whole name
+        Assert.Equal(3, NameMatch.Score("CalculatorTests", "Calc"));
+        Assert.Equal(5, NameMatch.Score("FeatureManagerTests", "FeMa"));
+        Assert.Equal(5, NameMatch.Score("GetFeatureManager", "FeMa"));
+    }
 }

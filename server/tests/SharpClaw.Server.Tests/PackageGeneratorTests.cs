@@ -88,6 +88,14 @@ public sealed class PackageGeneratorTests(PackageGeneratorsFixture fx) : IClassF
         Assert.Equal(["Consumer/Consumer.csproj: Generator.dll"], error.Details);
         Assert.Contains("1 project that can see the change", error.Message, StringComparison.Ordinal);
         Assert.Equal(before, fx.Workspace.Read("Logging/DiskMonitor.cs"));
+
+        // Without apply, the refused rename is still previewed so a person can read it: no proposal id, and why.
+        EditResult refused = await fx.EditAsync(new EditParams { Action = "rename", Name = "DiskMonitor.Warnings", NewName = "WarningCount" });
+        Assert.Equal((EditResultKind.Preview, (string?)null), (refused.Kind, refused.ProposalId));
+        Assert.Equal(error.Message, refused.CannotApply);
+        Assert.Equal(error.Details, refused.CannotApplyDetails);
+        Assert.Contains(refused.Operations, o => o.Path == "Logging/DiskMonitor.cs" && o.Excerpts!.Any(e => e.Added.Any(a => a.Contains("WarningCount", StringComparison.Ordinal))));
+        Assert.Equal(before, fx.Workspace.Read("Logging/DiskMonitor.cs"));
     }
 
     [Fact]
@@ -102,7 +110,15 @@ public sealed class PackageGeneratorTests(PackageGeneratorsFixture fx) : IClassF
         Assert.False(makeReadonly.Unverified);
         Assert.DoesNotContain(listing.Actions!, a => a.Unverified);
         string before = fx.Workspace.Read("App/Startup.cs");
-        EditResult applied = await fx.EditAsync(new EditParams { Action = "code_actions", ProposalId = listing.ProposalId, ActionIndex = makeReadonly.Index, Apply = true });
+
+        // An unverified entry resolves to a preview marked as refused; a verified one to a preview whose proposalId alone applies it.
+        EditResult refused = await fx.EditAsync(new EditParams { Action = "code_actions", ProposalId = blocked.ProposalId, ActionIndex = blocked.Actions![0].Index });
+        Assert.Equal((EditResultKind.Preview, (string?)null), (refused.Kind, refused.ProposalId));
+        Assert.Contains("cannot be verified", refused.CannotApply, StringComparison.Ordinal);
+        EditResult listed = await fx.EditAsync(new EditParams { Action = "code_actions", Path = "App/Startup.cs", Line = 7, Character = 24 });
+        EditResult preview = await fx.EditAsync(new EditParams { ProposalId = listed.ProposalId, ActionIndex = makeReadonly.Index });
+        Assert.Equal((EditResultKind.Preview, (string?)null), (preview.Kind, preview.CannotApply));
+        EditResult applied = await fx.EditAsync(new EditParams { ProposalId = preview.ProposalId, Apply = true });
         Assert.Equal(EditResultKind.Applied, applied.Kind);
         Assert.Contains("private static readonly int started;", fx.Workspace.Read("App/Startup.cs"), StringComparison.Ordinal);
         File.WriteAllText(fx.Workspace.Path("App/Startup.cs"), before);

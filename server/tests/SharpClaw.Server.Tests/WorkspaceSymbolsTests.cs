@@ -23,8 +23,8 @@ public sealed class WorkspaceSymbolsTests
         SymbolsResult symbols = await Invoke<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = fixture.Root, Query = "FeMa", Tool = "test-tool" });
         Assert.Equal(
             [
-                ("App.A.Holder.FeMatcher()", "App/A/Holder.cs"), // prefix
-                ("App.Features.FeatureManager", "App/Features/FeatureManager.cs"), // camel humps, a type
+                ("App.Features.FeatureManager", "App/Features/FeatureManager.cs"), // camel humps of the whole name, a type
+                ("App.A.Holder.FeMatcher()", "App/A/Holder.cs"), // the same (Fe|Matcher), a method
                 ("App.A.Holder.SafeMarginValue", "App/A/Holder.cs"), // substring, a property
                 ("App.A.Holder.safeMargin", "App/A/Holder.cs"), // substring, a field
             ],

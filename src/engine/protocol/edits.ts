@@ -111,6 +111,10 @@ export const EditResultSchema = z.object({
   ...resolvedFile,
   /** Edits a killed host left unfinished, recovered (and journaled for undo) before this one. */
   interrupted: z.array(InterruptedEditSchema).nullable().optional(),
+  /** A preview SharpClaw refuses to write (unverified): why; it has no proposal id. */
+  cannotApply: z.string().nullable().optional(),
+  /** With cannotApply: the projects and generators behind the refusal. */
+  cannotApplyDetails: z.array(z.string()).nullable().optional(),
 });
 
 export const WriteFileSchema = z.object({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Bounds, boundedParam, navigateActions, pagingParams } from './paramRules';
 import { ExcludedAnalyzersSchema, hostErrorKinds } from './semantic';
-import { answeredBy, flavours, ResolvedSymbolSchema, resolvedFile, selectorParams, SourceLocationSchema, workspaceParams } from './symbols';
+import { answeredBy, flavours, generatorGaps, ResolvedSymbolSchema, resolvedFile, selectorParams, SourceLocationSchema, workspaceParams } from './symbols';
 
 export const NavigateLocationSchema = z.object({
   path: z.string(),
@@ -68,6 +68,7 @@ export const NavigateResultSchema = z.object({
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
   ...resolvedFile,
   ...flavours,
+  ...generatorGaps,
 });
 
 export const BulkNavigateErrorSchema = z.object({ code: z.enum(hostErrorKinds), message: z.string(), candidates: z.array(z.string()).nullable() });

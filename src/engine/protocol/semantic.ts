@@ -77,6 +77,10 @@ export const SolutionInspectResultSchema = z.object({
   fromCache: z.boolean(),
   /** The context was rebuilt from the approved snapshot in the store (a warm restart: no evaluation, no approval). */
   fromSnapshot: z.boolean(),
+  /** Projects the solution lists that SharpClaw does not load (F#, Visual Basic, other types, missing files), with why. */
+  notLoaded: z.array(ProjectIssueSchema).optional(),
+  /** How many projects the target lists, loaded or not. */
+  listedProjects: z.number().int().nullable().optional(),
 });
 
 export const ProjectGraphNodeSchema = z.object({

@@ -22,6 +22,8 @@ export const SymbolSearchItemSchema = z.object({
   character: z.number().int(),
   endLine: z.number().int(),
   endCharacter: z.number().int(),
+  /** The #if condition the declaration is under (NET, !NET, NET8_0_OR_GREATER && DEBUG); absent when unconditional. */
+  condition: z.string().nullable().optional(),
 });
 
 const page = {

@@ -36,6 +36,17 @@ export const resolvedFile = { resolvedFile: z.string().nullable().optional() };
 /** Symbol answers: the flavours of a multi-targeted declaring project they used. */
 export const flavours = { flavours: FlavourNoteSchema.nullable().optional() };
 
+/** An excluded generator whose code could add to a list answer: it runs in projects that can see the symbol. */
+export const GeneratorGapSchema = z.object({
+  generator: z.string(),
+  origin: z.string(),
+  projectCount: z.number().int(),
+  projects: z.array(z.string()),
+});
+
+/** List answers: the excluded generators that could add to them; absent when none could. */
+export const generatorGaps = { generatorGaps: z.array(GeneratorGapSchema).nullable().optional() };
+
 export const SymbolResolveResultSchema = z.object({
   symbol: ResolvedSymbolSchema,
   ...answeredBy,
@@ -64,6 +75,7 @@ export const FindReferencesResultSchema = z.object({
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
   ...resolvedFile,
   ...flavours,
+  ...generatorGaps,
 });
 
 export const SymbolCollectionSchema = z.object({
@@ -83,9 +95,11 @@ export const TypeHierarchyResultSchema = z.object({
   excludedAnalyzers: z.array(ExcludedAnalyzersSchema).nullable(),
   ...resolvedFile,
   ...flavours,
+  ...generatorGaps,
 });
 
 export type FlavourNote = z.infer<typeof FlavourNoteSchema>;
+export type GeneratorGap = z.infer<typeof GeneratorGapSchema>;
 
 export { workspaceParams };
 
@@ -129,8 +143,19 @@ export const DiagnosticItemSchema = z.object({
   id: z.string(),
   message: z.string(),
   project: z.string(),
-  /** An error of a kind an absent generator causes, in a project whose generators (named here) SharpClaw excluded. */
+  /** An error in a project whose compilation lacks an excluded generator's output: the generators named here may cause it. */
   excludedGenerator: z.string().nullable().optional(),
+  /** With excludedGenerator: the partial type it lies in, which a generator of its own project may complete. */
+  partialType: z.string().nullable().optional(),
+});
+
+/** The project-level caveat: an excluded generator whose output the checked projects lack. */
+export const GeneratorCaveatSchema = z.object({
+  generator: z.string(),
+  origin: z.string(),
+  errors: z.number().int(),
+  projectCount: z.number().int(),
+  projects: z.array(z.string()),
 });
 
 export const DiagnosticSummaryLineSchema = z.object({
@@ -139,6 +164,8 @@ export const DiagnosticSummaryLineSchema = z.object({
   severity: z.string(),
   example: SourceLocationSchema,
   message: z.string(),
+  /** The excluded generators that may explain every diagnostic of this line. */
+  excludedGenerator: z.string().nullable().optional(),
 });
 
 export const DiagnosticsResultSchema = z.object({
@@ -160,6 +187,8 @@ export const DiagnosticsResultSchema = z.object({
   ...resolvedFile,
   /** Of total, the errors marked as possibly from an excluded generator. */
   possiblyFromExcludedGenerators: z.number().int().optional(),
+  /** One per excluded generator that may explain listed errors, said before them. */
+  generatorCaveats: z.array(GeneratorCaveatSchema).nullable().optional(),
 });
 
 export type DiagnosticsResult = z.infer<typeof DiagnosticsResultSchema>;

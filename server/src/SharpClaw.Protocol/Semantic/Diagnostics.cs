@@ -43,17 +43,38 @@ public sealed record AnsweringProject(string Project, string? TargetFramework);
 /// <param name="Project">Workspace-relative project that reported it.</param>
 public sealed record DiagnosticItem(string Path, int Line, int Character, int EndLine, int EndCharacter, string Severity, string Id, string Message, string Project)
 {
-    /// <summary>An error of a kind an absent generator causes, in a project whose generators (named here) SharpClaw excluded: a real build may not have it.</summary>
+    /// <summary>
+    /// An error in a project whose compilation lacks an excluded generator's output (the generator runs in it or in a
+    /// project it references): the generators, named here, may be its cause, so a real build may not have it.
+    /// </summary>
+    public string? ExcludedGenerator { get; init; }
+
+    /// <summary>With <see cref="ExcludedGenerator"/>: the partial type the error lies in, which a generator of its own project may complete (the likeliest knock-ons).</summary>
+    public string? PartialType { get; init; }
+}
+
+/// <summary>
+/// The project-level caveat of a diagnostics answer: an excluded generator whose output the checked projects lack,
+/// so their errors may not be real.
+/// </summary>
+/// <param name="Generator">The generator assembly's name (Markers.Gen).</param>
+/// <param name="Origin">"project generator", "package generator Id/version" or "generator".</param>
+/// <param name="Errors">The listed errors it may explain (in every page).</param>
+/// <param name="ProjectCount">The projects those errors are in.</param>
+/// <param name="Projects">The first of them, workspace-relative, in order (at most three).</param>
+public sealed record GeneratorCaveat(string Generator, string Origin, int Errors, int ProjectCount, IReadOnlyList<string> Projects);
+
+/// <summary>One summary line: a code, how often it occurs, its severity, one example.</summary>
+public sealed record DiagnosticSummaryLine(string Id, int Count, string Severity, SourceLocation Example, string Message)
+{
+    /// <summary>The excluded generators that may explain every diagnostic of this line (its code's errors in their reach get a line of their own).</summary>
     public string? ExcludedGenerator { get; init; }
 }
 
-/// <summary>One summary line: a code, how often it occurs, its severity, one example.</summary>
-public sealed record DiagnosticSummaryLine(string Id, int Count, string Severity, SourceLocation Example, string Message);
-
 /// <summary>Result of <c>sharpclaw/diagnostics</c>.</summary>
 /// <param name="Projects">The projects (and frameworks) whose compilations were checked.</param>
-/// <param name="Diagnostics">This page of diagnostics, by path (ordinal), line, character; null in summary mode.</param>
-/// <param name="Summary">This page of summary lines (count descending, then code); null unless summary.</param>
+/// <param name="Diagnostics">This page of diagnostics: those that stand by path (ordinal), line, character, then those an excluded generator may explain (in partial types first); null in summary mode.</param>
+/// <param name="Summary">This page of summary lines: those that stand (count descending, then code), then those an excluded generator may explain; null unless summary.</param>
 /// <param name="Severity">The minimum severity applied.</param>
 /// <param name="FilteredByIds">True when <c>ids</c> filtered the list (a filtered result without matches does not mean clean).</param>
 /// <param name="FilesChecked">C# files checked.</param>
@@ -88,5 +109,8 @@ public sealed record DiagnosticsResult(
 
     /// <summary>Of <see cref="Total"/>, the errors marked as possibly from an excluded generator.</summary>
     public int PossiblyFromExcludedGenerators { get; init; }
+
+    /// <summary>One per excluded generator that may explain listed errors, said before them; absent when none.</summary>
+    public IReadOnlyList<GeneratorCaveat>? GeneratorCaveats { get; init; }
 }
 

@@ -142,6 +142,15 @@ public sealed record EditResult(
 
     /// <summary>Edits a killed host left unfinished, recovered (and journaled for undo) before this one; else null.</summary>
     public IReadOnlyList<InterruptedEdit>? Interrupted { get; init; }
+
+    /// <summary>
+    /// A preview SharpClaw refuses to write (unverified: a source generator it does not run can see the change): why.
+    /// Such a preview has no proposal id; it is shown so a person can read it. Else null.
+    /// </summary>
+    public string? CannotApply { get; init; }
+
+    /// <summary>With <see cref="CannotApply"/>: the projects and generators behind the refusal; else null.</summary>
+    public IReadOnlyList<string>? CannotApplyDetails { get; init; }
 }
 
 /// <summary>

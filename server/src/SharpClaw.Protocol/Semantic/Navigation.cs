@@ -62,7 +62,7 @@ public sealed record MemberItem(string Path, int Line, int Character, string Kin
 /// <param name="Total">How many items the section has.</param>
 /// <param name="Locations">references: the locations; else null.</param>
 /// <param name="Related">callers, implementations, subtypes: the symbols; else null.</param>
-/// <param name="OmittedGenerated">references: occurrences in source-generated code, left out.</param>
+/// <param name="OmittedGenerated">references: occurrences in source-generated code, left out; callers: call sites there.</param>
 public sealed record ImpactSection(string Action, int Total, IReadOnlyList<NavigateLocation>? Locations, IReadOnlyList<RelatedSymbol>? Related, int OmittedGenerated);
 
 /// <summary>An impact section left out because the answer would not fit.</summary>
@@ -88,7 +88,7 @@ public sealed record OmittedSection(string Action, int Total, int Lines);
 /// <param name="Limit">Limit applied.</param>
 /// <param name="Truncated">True when items after this page exist.</param>
 /// <param name="NextOffset">Offset of the next page when truncated, else null.</param>
-/// <param name="OmittedGenerated">references, reads, writes: occurrences in source-generated code, left out.</param>
+/// <param name="OmittedGenerated">references, reads, writes: occurrences in source-generated code, left out; callers: call sites in source-generated code, left out.</param>
 /// <param name="OmittedAccesses">callees: property, field and constant accesses left out.</param>
 /// <param name="ExcludedAnalyzers">Excluded project/package analyzers and generators, or null when none.</param>
 public sealed record NavigateResult(
@@ -117,6 +117,12 @@ public sealed record NavigateResult(
 
     /// <summary>As in <see cref="SymbolResolveResult.Flavours"/>.</summary>
     public FlavourNote? Flavours { get; init; }
+
+    /// <summary>
+    /// implementation, subtypes, references, reads, writes, callers, impact: excluded generators whose code could add
+    /// to the list (they run in projects that can see the symbol); absent when none could.
+    /// </summary>
+    public IReadOnlyList<GeneratorGap>? GeneratorGaps { get; init; }
 }
 
 /// <summary>One query of <c>sharpclaw/bulkNavigate</c>.</summary>

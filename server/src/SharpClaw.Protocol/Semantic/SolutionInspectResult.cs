@@ -79,7 +79,14 @@ public sealed record SolutionInspectResult(
     IReadOnlyList<ExcludedAnalyzers> ExcludedAnalyzers,
     IReadOnlyList<string> DynamicImports,
     bool FromCache,
-    bool FromSnapshot);
+    bool FromSnapshot)
+{
+    /// <summary>Projects the solution lists that SharpClaw does not load (F#, Visual Basic, other project types, missing files), each with why; failed loads are in <see cref="PartialLoad"/>.</summary>
+    public IReadOnlyList<ProjectIssue> NotLoaded { get; init; } = [];
+
+    /// <summary>How many projects the target lists (a solution: every project entry, loaded or not); null when unknown.</summary>
+    public int? ListedProjects { get; init; }
+}
 
 /// <summary>One project in <see cref="SolutionInspectResult"/>.</summary>
 /// <param name="Path">Workspace-relative project file.</param>

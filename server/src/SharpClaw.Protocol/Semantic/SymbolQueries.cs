@@ -117,6 +117,20 @@ public sealed record SymbolResolveResult(
 }
 
 
+/// <summary>
+/// An excluded source generator that could add to a list answer (implementations, subtypes, references,
+/// callers): it runs in projects that can see the symbol, and SharpClaw does not run it, so what it generates
+/// there is missing from the list.
+/// </summary>
+/// <param name="Generator">The generator assembly's name (Markers.Gen).</param>
+/// <param name="Origin">"project generator", "package generator Id/version" or "generator".</param>
+/// <param name="ProjectCount">How many projects that can see the symbol run it.</param>
+/// <param name="Projects">The first of them, workspace-relative, in order (at most <see cref="MaxProjects"/>).</param>
+public sealed record GeneratorGap(string Generator, string Origin, int ProjectCount, IReadOnlyList<string> Projects)
+{
+    public const int MaxProjects = 3;
+}
+
 /// <summary>One reference.</summary>
 /// <param name="Path">Workspace-relative path.</param>
 /// <param name="Line">One-based line.</param>
@@ -154,6 +168,9 @@ public sealed record FindReferencesResult(
 
     /// <summary>The flavours of a multi-targeted declaring project this answer used; absent for a project with one.</summary>
     public FlavourNote? Flavours { get; init; }
+
+    /// <summary>Excluded generators whose code could also reference the symbol; absent when none could.</summary>
+    public IReadOnlyList<GeneratorGap>? GeneratorGaps { get; init; }
 }
 
 
@@ -189,5 +206,8 @@ public sealed record TypeHierarchyResult(
 
     /// <summary>The flavours of a multi-targeted declaring project this answer used; absent for a project with one.</summary>
     public FlavourNote? Flavours { get; init; }
+
+    /// <summary>Excluded generators whose code could also derive from or implement the type; absent when none could.</summary>
+    public IReadOnlyList<GeneratorGap>? GeneratorGaps { get; init; }
 }
 

@@ -34,7 +34,11 @@ public sealed record SymbolSearchParams
 /// <param name="Kind">class, method, property, ...</param>
 /// <param name="Container">The dotted container (namespace and enclosing types), or null at the top.</param>
 /// <param name="Signature">The declaration's header text (modifiers, type, name, parameters), one line.</param>
-public sealed record SymbolSearchItem(string Name, string Kind, string? Container, string Signature, string Path, int Line, int Character, int EndLine, int EndCharacter);
+public sealed record SymbolSearchItem(string Name, string Kind, string? Container, string Signature, string Path, int Line, int Character, int EndLine, int EndCharacter)
+{
+    /// <summary>The <c>#if</c> condition the declaration is under (<c>NET</c>, <c>!NET</c>); absent when unconditional.</summary>
+    public string? Condition { get; init; }
+}
 
 /// <summary>Result of <c>sharpclaw/symbolSearch</c>.</summary>
 /// <param name="Items">This page, best match first (exact, prefix, camel humps, substring), then by path and position.</param>

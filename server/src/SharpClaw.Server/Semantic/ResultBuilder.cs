@@ -37,7 +37,7 @@ public static class ResultBuilder
             : (false, TestProjectSource.Absent);
     }
 
-    public static SolutionInspectResult Inspect(ContextRequest request, ContextLease lease)
+    public static SolutionInspectResult Inspect(ContextRequest request, ContextLease lease, IReadOnlyList<string>? listed = null)
     {
         string workspace = request.Target.Workspace;
         SemanticContext context = lease.Context;
@@ -82,7 +82,38 @@ public static class ResultBuilder
             ExcludedAnalyzers: Group(workspace, context.ExcludedAnalyzers),
             DynamicImports: DynamicImportFiles(workspace, context.Evaluation),
             FromCache: lease.FromCache,
-            FromSnapshot: context.FromSnapshot);
+            FromSnapshot: context.FromSnapshot)
+        {
+            NotLoaded = NotLoaded(workspace, listed ?? [], snapshot, failed),
+            ListedProjects = listed?.Count,
+        };
+    }
+
+    /// <summary>
+    /// The projects the solution lists that SharpClaw does not load, each with why: another language (F#, Visual
+    /// Basic), a project type it does not load, or a file that is missing. Projects that failed to load are in the
+    /// partial-load list instead.
+    /// </summary>
+    private static List<ProjectIssue> NotLoaded(string workspace, IReadOnlyList<string> listed, EvaluationSnapshot snapshot, HashSet<string> failed)
+    {
+        HashSet<string> evaluated = new(snapshot.Projects.Select(p => p.Path), PathUtil.Comparer);
+        List<ProjectIssue> issues = [];
+        foreach (string project in listed.Where(p => !evaluated.Contains(p) && !failed.Contains(p)))
+        {
+            string extension = Path.GetExtension(project).ToLowerInvariant();
+            string reason = extension switch
+            {
+                ".fsproj" => "F# project: SharpClaw loads C# projects only",
+                ".vbproj" => "Visual Basic project: SharpClaw loads C# projects only",
+                ".csproj" when !File.Exists(project) => "the project file does not exist",
+                ".csproj" => "not evaluated (see the load warnings)",
+                "" => "not a project file (a solution folder entry or a file without extension)",
+                _ => $"{extension} project: a project type SharpClaw does not load (C# .csproj only)",
+            };
+            issues.Add(new ProjectIssue(PathUtil.ToWorkspaceRelative(workspace, project), reason));
+        }
+
+        return issues;
     }
 
     public static ProjectGraphResult ProjectGraph(ContextRequest request, EvaluationLease lease, AnalyzerTrust trust)

@@ -4,6 +4,7 @@ using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
 using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Loading;
 
@@ -44,7 +45,11 @@ public sealed partial class SemanticWorkspaceService(SemanticContextCache cache)
     {
         ContextRequest request = CreateRequest(parameters, progress);
         using ContextLease lease = await cache.AcquireAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
-        return ResultBuilder.Inspect(request, lease);
+        // Every project the solution lists, C# or not: the ones SharpClaw does not load are named, never dropped.
+        IReadOnlyList<string> listed = request.Target.Kind == TargetKind.Solution
+            ? await SolutionReader.ReadAllProjectsAsync(request.Target.TargetPath, cancellationToken).ConfigureAwait(false)
+            : [request.Target.TargetPath];
+        return ResultBuilder.Inspect(request, lease, listed);
     }
 
     public async Task<ProjectGraphResult> ProjectGraphAsync(

@@ -6,11 +6,11 @@ namespace SharpClaw.Server.Store;
 /// A file's declarations as one blob in its <c>files</c> row: one insert per file instead of one per
 /// declaration (the index build's largest cost), read back in one pass when a host loads the index image.
 /// Layout: a version byte, the count, then per declaration its strings (name, display, kind, container or
-/// nothing, signature) and its four one-based positions, all as <see cref="BinaryWriter"/> writes them.
+/// nothing, signature), its four one-based positions and its #if condition or nothing, all as <see cref="BinaryWriter"/> writes them.
 /// </summary>
 internal static class DeclarationCodec
 {
-    private const byte Version = 1;
+    private const byte Version = 2;
 
     public static byte[] Encode(IReadOnlyList<SyntaxDeclaration> declarations)
     {
@@ -35,6 +35,11 @@ internal static class DeclarationCodec
                 writer.Write7BitEncodedInt(d.Character);
                 writer.Write7BitEncodedInt(d.EndLine);
                 writer.Write7BitEncodedInt(d.EndCharacter);
+                writer.Write(d.Condition is not null);
+                if (d.Condition is not null)
+                {
+                    writer.Write(d.Condition);
+                }
             }
         }
 
@@ -58,7 +63,9 @@ internal static class DeclarationCodec
             string kind = reader.ReadString();
             string? container = reader.ReadBoolean() ? reader.ReadString() : null;
             string signature = reader.ReadString();
-            declarations[i] = new SyntaxDeclaration(name, display, kind, container, signature, reader.Read7BitEncodedInt(), reader.Read7BitEncodedInt(), reader.Read7BitEncodedInt(), reader.Read7BitEncodedInt());
+            (int line, int character, int endLine, int endCharacter) = (reader.Read7BitEncodedInt(), reader.Read7BitEncodedInt(), reader.Read7BitEncodedInt(), reader.Read7BitEncodedInt());
+            string? condition = reader.ReadBoolean() ? reader.ReadString() : null;
+            declarations[i] = new SyntaxDeclaration(name, display, kind, container, signature, line, character, endLine, endCharacter, condition);
         }
 
         return declarations;

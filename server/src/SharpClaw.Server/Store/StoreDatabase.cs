@@ -14,10 +14,11 @@ namespace SharpClaw.Server.Store;
 public sealed class StoreDatabase : IDisposable
 {
     /// <summary>
-    /// Bumped whenever a table changes, or what the index reads from a file does (4: C# 14 extension blocks), since
-    /// an unchanged file is never parsed again: an older store is discarded, not migrated.
+    /// Bumped whenever a table changes, or what the index reads from a file does (4: C# 14 extension blocks; 5: #if
+    /// branches of the modern and lowest flavours, with their conditions), since an unchanged file is never parsed
+    /// again: an older store is discarded, not migrated.
     /// </summary>
-    public const int SchemaVersion = 4;
+    public const int SchemaVersion = 5;
 
     /// <summary><c>PRAGMA application_id</c> of SharpClaw stores ("SClw").</summary>
     public const int ApplicationId = 0x53436C77;

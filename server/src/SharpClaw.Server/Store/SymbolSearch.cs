@@ -69,7 +69,7 @@ internal static class SymbolSearch
         List<SymbolSearchItem> page = [.. kept.Take(keep).Skip(offset).Select(c =>
         {
             SyntaxDeclaration d = table.Declaration(c.Index);
-            return new SymbolSearchItem(d.Display, d.Kind, d.Container, d.Signature, table.Path(table.FileOf(c.Index)), d.Line, d.Character, d.EndLine, d.EndCharacter);
+            return new SymbolSearchItem(d.Display, d.Kind, d.Container, d.Signature, table.Path(table.FileOf(c.Index)), d.Line, d.Character, d.EndLine, d.EndCharacter) { Condition = d.Condition };
         })];
         return (page, found.Sum(f => f.Total));
     }

@@ -12,23 +12,83 @@ namespace SharpClaw.Server.Store;
 /// (<c>Calculator.Add(int, int)</c>); <see cref="Container"/> is the dotted namespace and types around it.
 /// Positions are one-based: the name's start, the declaration's end.
 /// </summary>
-internal sealed record SyntaxDeclaration(string Name, string Display, string Kind, string? Container, string Signature, int Line, int Character, int EndLine, int EndCharacter);
+/// <see cref="Condition"/> is the <c>#if</c> condition it is declared under (<see cref="ConditionalRegions"/>), null when unconditional.
+internal sealed record SyntaxDeclaration(string Name, string Display, string Kind, string? Container, string Signature, int Line, int Character, int EndLine, int EndCharacter, string? Condition = null);
 
 /// <summary>
 /// Parses a C# file with Roslyn's syntax API only (<see cref="CSharpSyntaxTree.ParseText(SourceText, CSharpParseOptions?, string, CancellationToken)"/>):
-/// no compilation, no references, no project. Preprocessor symbols are unknown, so code under an
-/// <c>#if</c> that is not taken by default is not seen; kinds use the names of <c>SymbolFormat.KindOf</c>.
+/// no compilation, no references, no project; kinds use the names of <c>SymbolFormat.KindOf</c>. A file with
+/// <c>#if</c> directives is parsed again under the workspace's modern and lowest flavours' symbols
+/// (<see cref="PreprocessorSymbols"/>), so what <c>#if NET</c> or its <c>#else</c> declares is found; each declaration
+/// under a branch carries the branch's condition.
 /// </summary>
 internal static class SyntaxDeclarations
 {
     private const int MaxSignature = 200;
 
-    public static List<SyntaxDeclaration> Read(SourceText text, CancellationToken cancellationToken)
+    private static readonly CSharpParseOptions ParseOptions = CSharpParseOptions.Default.WithLanguageVersion(LanguageVersion.Preview);
+
+    public static List<SyntaxDeclaration> Read(SourceText text, CancellationToken cancellationToken) => Read(text, null, cancellationToken);
+
+    /// <summary>
+    /// The declarations of a file: those of the parse without symbols, then, in a file with conditional directives
+    /// only (most have none, and are parsed once), those the parses under <paramref name="symbols"/> add.
+    /// </summary>
+    public static List<SyntaxDeclaration> Read(SourceText text, PreprocessorSymbols? symbols, CancellationToken cancellationToken)
     {
-        SyntaxTree tree = CSharpSyntaxTree.ParseText(text, CSharpParseOptions.Default.WithLanguageVersion(LanguageVersion.Preview), cancellationToken: cancellationToken);
+        SyntaxNode root = CSharpSyntaxTree.ParseText(text, ParseOptions, cancellationToken: cancellationToken).GetRoot(cancellationToken);
         List<SyntaxDeclaration> result = [];
-        Visit(tree.GetRoot(cancellationToken), null, null, text, result);
+        Visit(root, null, null, text, result);
+        if (symbols is null || !root.ContainsDirectives)
+        {
+            return result;
+        }
+
+        ConditionalRegions regions = ConditionalRegions.Of(root);
+        if (regions.IsEmpty)
+        {
+            return result;
+        }
+
+        HashSet<(string Kind, string Display, int Line, int Character)> seen = [];
+        for (int i = 0; i < result.Count; i++)
+        {
+            result[i] = Tagged(result[i], regions, text);
+            seen.Add((result[i].Kind, result[i].Display, result[i].Line, result[i].Character));
+        }
+
+        int before = result.Count;
+        foreach (IReadOnlyList<string>? set in new[] { symbols.Modern, symbols.Lowest })
+        {
+            if (set is null)
+            {
+                continue;
+            }
+
+            List<SyntaxDeclaration> flavour = [];
+            Visit(CSharpSyntaxTree.ParseText(text, ParseOptions.WithPreprocessorSymbols(set), cancellationToken: cancellationToken).GetRoot(cancellationToken), null, null, text, flavour);
+            foreach (SyntaxDeclaration declaration in flavour)
+            {
+                if (seen.Add((declaration.Kind, declaration.Display, declaration.Line, declaration.Character)))
+                {
+                    result.Add(Tagged(declaration, regions, text));
+                }
+            }
+        }
+
+        if (result.Count > before)
+        {
+            // Declarations in file order, as one parse lists them.
+            result = [.. result.OrderBy(d => d.Line).ThenBy(d => d.Character)];
+        }
+
         return result;
+    }
+
+    private static SyntaxDeclaration Tagged(SyntaxDeclaration declaration, ConditionalRegions regions, SourceText text)
+    {
+        int position = text.Lines[declaration.Line - 1].Start + declaration.Character - 1;
+        return regions.ConditionAt(position) is { } condition ? declaration with { Condition = condition } : declaration;
     }
 
     private static void Visit(SyntaxNode node, string? container, string? typePrefix, SourceText text, List<SyntaxDeclaration> result)

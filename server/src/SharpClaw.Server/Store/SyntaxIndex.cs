@@ -34,6 +34,10 @@ internal static class SyntaxIndex
             return (new IndexCounts(files.Count, 0), image); // Neither the disk nor the index moved since they last matched.
         }
 
+        // A file is parsed under the workspace's flavours' preprocessor symbols too; its row's hash names them, so a
+        // change of the project files' frameworks parses the files again.
+        PreprocessorSymbols symbols = PreprocessorSymbols.FromProjectFiles(tree.ProjectFiles);
+        string flavour = ":" + symbols.Key;
         Dictionary<string, IndexedFile> rows = image.Files;
         int rowsSeen = 0;
         List<(WorkspaceFile File, IndexedFile? Row)> toHash = [];
@@ -47,7 +51,7 @@ internal static class SyntaxIndex
                 continue;
             }
 
-            if (row is null || row.Size != file.Size || row.Mtime != file.ModifiedTicks)
+            if (row is null || row.Size != file.Size || row.Mtime != file.ModifiedTicks || !row.Hash.EndsWith(flavour, StringComparison.Ordinal))
             {
                 toHash.Add((file, row));
             }
@@ -55,7 +59,7 @@ internal static class SyntaxIndex
 
         foreach ((string path, SourceText text) in buffers)
         {
-            string hash = Hash(Encoding.UTF8.GetBytes(text.ToString()));
+            string hash = Hash(Encoding.UTF8.GetBytes(text.ToString())) + flavour;
             if (!rows.TryGetValue(path, out IndexedFile? row) || row.Hash != hash || row.Size != -1)
             {
                 changes.Add(new Change(path, -1, -1, hash, row?.Hash == hash ? null : text));
@@ -76,7 +80,7 @@ internal static class SyntaxIndex
                 return; // Gone or locked since the walk: the next query sees it.
             }
 
-            string hash = Hash(bytes);
+            string hash = Hash(bytes) + flavour;
             read[i] = new Change(file.RelativePath, file.Size, file.ModifiedTicks, hash, row?.Hash == hash ? null : SourceText.From(bytes, bytes.Length, throwIfBinaryDetected: false));
         });
         changes.AddRange(read.OfType<Change>());
@@ -103,7 +107,7 @@ internal static class SyntaxIndex
         IndexProgress? progress = IndexProgress.For(progressSink, workspace, toParse.Length);
         Parallel.For(0, toParse.Length, new ParallelOptions { CancellationToken = cancellationToken }, i =>
         {
-            results[i] = [.. SyntaxDeclarations.Read(toParse[i].Text!, cancellationToken)];
+            results[i] = [.. SyntaxDeclarations.Read(toParse[i].Text!, symbols, cancellationToken)];
             progress?.Parsed(toParse[i].Path);
         });
         Dictionary<string, SyntaxDeclaration[]> parsed = new(StringComparer.Ordinal);

@@ -16,11 +16,15 @@ internal static class WorkspaceFiles
 {
     private static readonly HashSet<string> SkippedFolders = new(StringComparer.OrdinalIgnoreCase) { "bin", "obj", ".git" };
 
-    /// <summary>One folder, not recursive: its C# files (with size and write time) and the subfolders to enter, by its rules.</summary>
-    internal static (List<WorkspaceFile> Files, List<Folder> Subfolders) ListFolder(Folder folder)
+    /// <summary>
+    /// One folder, not recursive: its C# files (with size and write time), the subfolders to enter, by its rules, and
+    /// its project and props files (read for their target frameworks, <see cref="PreprocessorSymbols"/>).
+    /// </summary>
+    internal static (List<WorkspaceFile> Files, List<Folder> Subfolders, List<string> Projects) ListFolder(Folder folder)
     {
         List<WorkspaceFile> files = [];
         List<Folder> subfolders = [];
+        List<string> projects = [];
         GitIgnore? own = GitIgnore.Load(Path.Combine(folder.Path, ".gitignore"), folder.Relative);
         List<GitIgnore> active = own is null ? folder.Rules : [.. folder.Rules, own];
         List<Entry> entries;
@@ -34,7 +38,7 @@ internal static class WorkspaceFiles
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            return (files, subfolders);
+            return (files, subfolders, projects);
         }
 
         foreach (Entry entry in entries)
@@ -51,9 +55,13 @@ internal static class WorkspaceFiles
             {
                 files.Add(new WorkspaceFile(Path.Combine(folder.Path, entry.Name), entryRelative, entry.Length, entry.ModifiedTicks));
             }
+            else if (!entry.IsLink && (entry.Name.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase) || entry.Name.EndsWith(".props", StringComparison.OrdinalIgnoreCase)) && !Ignored(active, entryRelative, isDirectory: false))
+            {
+                projects.Add(Path.Combine(folder.Path, entry.Name));
+            }
         }
 
-        return (files, subfolders);
+        return (files, subfolders, projects);
     }
 
     /// <summary>A folder to list, with the .gitignore rules of the folders above it.</summary>

@@ -35,7 +35,11 @@ internal sealed class WorkspaceTree(string workspace)
         long ListedTicks,
         UnixFileStatus.Snapshot GitIgnoreStamp,
         List<WorkspaceFile> Files,
-        List<WorkspaceFiles.Folder> Subfolders);
+        List<WorkspaceFiles.Folder> Subfolders,
+        List<string> Projects);
+
+    /// <summary>The project and props files of the listed folders (full paths, sorted), as of the last structural change.</summary>
+    public IReadOnlyList<string> ProjectFiles { get; private set; } = [];
 
     /// <summary>The workspace's C# files, sorted by relative path: the list a full walk makes (the first refresh is one).</summary>
     public IReadOnlyList<WorkspaceFile> Refresh(CancellationToken cancellationToken)
@@ -159,6 +163,7 @@ internal sealed class WorkspaceTree(string workspace)
         WorkspaceFile[] all = [.. this.folders!.Values.SelectMany(s => s.Files)];
         Array.Sort(all, (a, b) => string.CompareOrdinal(a.RelativePath, b.RelativePath));
         this.files = all;
+        this.ProjectFiles = [.. this.folders.Values.SelectMany(s => s.Projects).Order(StringComparer.Ordinal)];
         this.batchFolders = [.. this.folders.Values];
         this.batch = new StatBatch(this.batchFolders
             .SelectMany(s => new[] { s.Folder.Path, Path.Combine(s.Folder.Path, ".gitignore") })
@@ -180,7 +185,7 @@ internal sealed class WorkspaceTree(string workspace)
             return true;
         }
 
-        (List<WorkspaceFile> files, List<WorkspaceFiles.Folder> subfolders) = WorkspaceFiles.ListFolder(state.Folder);
+        (List<WorkspaceFile> files, List<WorkspaceFiles.Folder> subfolders, List<string> projects) = WorkspaceFiles.ListFolder(state.Folder);
         HashSet<string> before = new(state.Subfolders.Select(f => f.Relative), StringComparer.Ordinal);
         HashSet<string> after = new(subfolders.Select(f => f.Relative), StringComparer.Ordinal);
         foreach (string gone in before.Where(r => !after.Contains(r)))
@@ -188,13 +193,14 @@ internal sealed class WorkspaceTree(string workspace)
             this.Drop(gone);
         }
 
-        this.folders![state.Folder.Relative] = state with { Stamp = stamp, ListedTicks = now, Files = files, Subfolders = subfolders };
+        this.folders![state.Folder.Relative] = state with { Stamp = stamp, ListedTicks = now, Files = files, Subfolders = subfolders, Projects = projects };
         foreach (WorkspaceFiles.Folder added in subfolders.Where(f => !before.Contains(f.Relative)))
         {
             this.Walk(added, cancellationToken);
         }
 
-        return !before.SetEquals(after) || !files.Select(f => f.RelativePath).SequenceEqual(state.Files.Select(f => f.RelativePath), StringComparer.Ordinal);
+        return !before.SetEquals(after) || !files.Select(f => f.RelativePath).SequenceEqual(state.Files.Select(f => f.RelativePath), StringComparer.Ordinal)
+            || !projects.SequenceEqual(state.Projects, StringComparer.Ordinal);
     }
 
     /// <summary>Lists a folder and everything below it (the folders of one depth in parallel) into the tree.</summary>
@@ -211,8 +217,8 @@ internal sealed class WorkspaceTree(string workspace)
                 long listedTicks = DateTime.UtcNow.Ticks;
                 UnixFileStatus.Snapshot stamp = Stat(folder.Path);
                 UnixFileStatus.Snapshot gitIgnore = Stat(Path.Combine(folder.Path, ".gitignore"));
-                (List<WorkspaceFile> files, List<WorkspaceFiles.Folder> subfolders) = WorkspaceFiles.ListFolder(folder);
-                listed[i] = new FolderState(folder, stamp, listedTicks, gitIgnore, files, subfolders);
+                (List<WorkspaceFile> files, List<WorkspaceFiles.Folder> subfolders, List<string> projects) = WorkspaceFiles.ListFolder(folder);
+                listed[i] = new FolderState(folder, stamp, listedTicks, gitIgnore, files, subfolders, projects);
             });
             level = [];
             foreach (FolderState state in listed)

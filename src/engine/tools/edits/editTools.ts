@@ -42,7 +42,7 @@ export const renameSymbolTool = hostTool({
   displayName: 'Rename C# symbol',
   referenceName: 'csharpRenameSymbol',
   userDescription: 'Renames a C# symbol everywhere with Roslyn, checked by the compiler, after a preview.',
-  ...namingOtherTools((names) => `Rename one exact C# symbol (selected like ${names.of(symbolResolveTool)}: Calculator.Add, Calculator.Add(int, int), or path/line/character) to newName across every project, computed by Roslyn. Rejects invalid identifiers, unresolved conflicts, new compiler errors, generated files, paths outside the workspace and linked files whose edits disagree; returns unverified when project generators were excluded. Does not rename files or change strings and comments. ${writeNote}`),
+  ...namingOtherTools((names) => `Rename one exact C# symbol (selected like ${names.of(symbolResolveTool)}: Calculator.Add, Calculator.Add(int, int), or path/line/character) to newName across every project, computed by Roslyn. Rejects invalid identifiers, unresolved conflicts, new compiler errors, generated files, paths outside the workspace and linked files whose edits disagree; refuses to write (unverified) what a source generator SharpClaw does not run can see, previewing it marked "cannot be applied". Does not rename files or change strings and comments. ${writeNote}`),
   tags: ['csharp', 'roslyn', 'rename', 'edit'],
   input: RenameSymbolInputSchema,
   confirmation: (input) =>
@@ -59,7 +59,7 @@ export const renameSymbolTool = hostTool({
 
 export const EditInputSchema = z
   .strictObject({
-    action: z.enum(['rename', 'rename_file', 'code_actions']).describe('rename a symbol, rename_file a document, or list/resolve/apply code_actions.'),
+    action: z.enum(['rename', 'rename_file', 'code_actions']).optional().describe('rename a symbol, rename_file a document, or list/resolve/apply code_actions. Not needed with proposalId: the proposal knows its action.'),
     ...symbolSelection,
     symbol: z.string().min(1).optional().describe('Alias of name (what the navigate tools call it).'),
     file: z.string().min(1).optional().describe('Alias of path: the file (workspace-relative or a unique suffix such as Calculator.cs).'),
@@ -73,7 +73,8 @@ export const EditInputSchema = z
     ...workspaceSelection,
   })
   .refine((input) => input.path === undefined || input.file === undefined || input.path === input.file, { message: 'Give file or path, not both.' })
-  .refine((input) => input.name === undefined || input.symbol === undefined || input.name === input.symbol, { message: 'Give symbol or name, not both.' });
+  .refine((input) => input.name === undefined || input.symbol === undefined || input.name === input.symbol, { message: 'Give symbol or name, not both.' })
+  .refine((input) => input.action !== undefined || input.proposalId !== undefined, { message: 'Give action (rename, rename_file or code_actions), or the proposalId of a preview or listing.' });
 
 export type EditInput = z.infer<typeof EditInputSchema>;
 
@@ -88,10 +89,10 @@ export const editTool = hostTool({
   displayName: 'Edit C# with Roslyn',
   referenceName: 'csharpEdit',
   userDescription: 'Compiler-checked rename, file rename and code actions (fixes, refactorings) with previews.',
-  modelDescription: `Safe C# edits computed by Roslyn. action=rename: symbol selectors + newName. action=rename_file: path + newName (namespaces and types stay). action=code_actions: file + line/character (+ endLine/endCharacter), or file + diagnostic; the listing has stable zero-based indexes; send its proposalId with actionIndex for a preview. ${writeNote}`,
+  modelDescription: `Safe C# edits computed by Roslyn. action=rename: symbol selectors + newName. action=rename_file: path + newName (namespaces and types stay). action=code_actions: file + line/character (+ endLine/endCharacter), or file + diagnostic; the listing has stable zero-based indexes; send its proposalId with actionIndex for a preview; a proposalId needs no action beside it. ${writeNote}`,
   tags: ['csharp', 'roslyn', 'refactoring', 'edit'],
   input: EditInputSchema,
-  confirmation: (input) => (input.apply ? { title: 'Edit C# files', message: `Apply ${input.action}${input.proposalId ? ` proposal ${input.proposalId}` : ''}.` } : undefined),
+  confirmation: (input) => (input.apply ? { title: 'Edit C# files', message: input.proposalId ? `Apply proposal ${input.proposalId}.` : `Apply ${input.action ?? 'the edit'}.` } : undefined),
   method: Methods.edit,
   params: editParams,
   result: (result, _input, context) => noteApplied(result, context),

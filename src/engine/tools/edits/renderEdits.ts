@@ -41,7 +41,10 @@ function operationLine(operation: EditFileOperation, withOccurrences: boolean): 
 
 function preview(result: EditResult): string {
   const operations = result.operations;
-  let text = `proposal ${result.proposalId ?? '?'}: ${files(operations.length)}, not applied\n`;
+  // A refused edit is still shown, so a person can read it; it has no proposal id to apply.
+  let text = result.cannotApply
+    ? `proposal cannot be applied: ${result.cannotApply}\n${(result.cannotApplyDetails ?? []).map((detail) => `  ${detail}\n`).join('')}${files(operations.length)}, not applied\n`
+    : `proposal ${result.proposalId ?? '?'}: ${files(operations.length)}, not applied\n`;
   let shown = 0;
   let cutExcerpts = false;
   for (const operation of operations) {

@@ -4,7 +4,7 @@
 import type { BulkNavigateResult, NavigateLocation, NavigateResult, RelatedSymbol, SourcePart, SymbolsResult } from '../../protocol/navigation';
 import { linesWithinBudget, resultLinesBudget } from '../answerBudget';
 import { ToolError } from '../../errors';
-import { answeredBy, renderLocationLines, resolvedFileLines } from '../symbols/renderSymbols';
+import { answeredBy, generatorGapLines, renderLocationLines, resolvedFileLines } from '../symbols/renderSymbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 import type { NavigateAction } from '../../protocol/paramRules';
 
@@ -21,6 +21,17 @@ const emptyLocations: Partial<Record<NavigateAction, string>> & Record<string, s
 };
 
 export const noCallersNote = 'Reflection or code outside the workspace may still call it.';
+
+/** What code an excluded generator writes could do to the symbol, by action: "could implement it". */
+const generatorCould: Record<string, string> = {
+  implementation: 'implement',
+  subtypes: 'implement or derive from',
+  references: 'reference',
+  reads: 'read',
+  writes: 'write',
+  callers: 'call',
+  impact: 'reference, call or implement',
+};
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -48,6 +59,10 @@ function relatedLines(action: string, related: readonly RelatedSymbol[], request
     if (symbol.callSites) lines.push(...callSiteLines(symbol.callSites, action === 'callers' ? symbol.location?.path : requestedPath));
   }
   return lines;
+}
+
+function generatedCallsLine(count: number): string {
+  return `${plural(count, 'source-generated call site')} left out`;
 }
 
 function emptyRelated(action: string): string[] {
@@ -108,6 +123,7 @@ function body(result: NavigateResult, shownLocations: number | undefined): strin
     const related = result.related ?? [];
     const lines = result.total === 0 ? emptyRelated(action) : related.length === 0 ? [pastTheEnd] : relatedLines(action, related, result.symbol.locations[0]?.path);
     if (action === 'callees' && result.omittedAccesses > 0) lines.push(`${result.omittedAccesses} property, field and constant accesses left out`);
+    if (action === 'callers' && result.omittedGenerated > 0) lines.push(generatedCallsLine(result.omittedGenerated));
     return lines;
   }
   switch (action) {
@@ -133,7 +149,7 @@ function body(result: NavigateResult, shownLocations: number | undefined): strin
         const lines = [`## ${section.action}`];
         if (section.locations) lines.push(...(section.locations.length ? positionLines(section.locations, withContext(section.locations)) : ['no references']));
         if (section.related) lines.push(...(section.related.length ? relatedLines(section.action, section.related, result.symbol.locations[0]?.path) : emptyRelated(section.action)));
-        if (section.omittedGenerated > 0) lines.push(`${section.omittedGenerated} source-generated occurrences left out`);
+        if (section.omittedGenerated > 0) lines.push(section.action === 'callers' ? generatedCallsLine(section.omittedGenerated) : `${section.omittedGenerated} source-generated occurrences left out`);
         return { action: section.action, lines, bytes: Buffer.byteLength(lines.join('\n')) + 1 };
       });
       // The host leaves out its largest sections past a count of lines; long lines (context, long
@@ -157,7 +173,9 @@ function body(result: NavigateResult, shownLocations: number | undefined): strin
 
 export function renderNavigate(result: NavigateResult, withExclusion = true): string {
   const shown = locationsWithinBudget(result);
-  const lines = [...resolvedFileLines(result), ...body(result, shown), ...answeredBy(result, withExclusion)];
+  const could = generatorCould[result.action];
+  const gaps = could ? generatorGapLines(result.generatorGaps, could) : [];
+  const lines = [...resolvedFileLines(result), ...body(result, shown), ...gaps, ...answeredBy(result, withExclusion)];
   if (shown !== undefined) {
     lines.push(`truncated: ${shown} of ${plural(result.total, 'location')} shown to stay under 8 KB (each with its source line), next offset: ${result.offset + shown}. Page on, or ask without context.`);
   } else if (result.truncated && result.nextOffset !== null) {

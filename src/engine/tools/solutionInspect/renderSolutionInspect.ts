@@ -112,10 +112,14 @@ export function excludedOnPage(result: InspectedSolution): ExcludedAnalyzers[] {
 }
 
 export function renderSolutionInspect(result: InspectedSolution): string {
-  const count = result.page?.total ?? result.projects.length;
+  // Every project the solution lists is counted; the ones not loaded are named with why, never silently dropped.
+  const notLoaded = result.notLoaded ?? [];
+  const listed = Math.max(result.listedProjects ?? 0, (result.page?.total ?? result.projects.length) + notLoaded.length);
+  const count = notLoaded.length ? `${listed} projects (${listed - notLoaded.length} loaded, ${notLoaded.length} not)` : `${listed} projects`;
   const lines = [
-    `target: ${result.target} (${result.configuration}${result.targetFramework ? `, ${result.targetFramework}` : ''}), ${count} projects, load ${result.loadStatus}${result.fromSnapshot ? ', from approved snapshot' : result.fromCache ? ', cached' : ''}`,
+    `target: ${result.target} (${result.configuration}${result.targetFramework ? `, ${result.targetFramework}` : ''}), ${count}, load ${result.loadStatus}${result.fromSnapshot ? ', from approved snapshot' : result.fromCache ? ', cached' : ''}`,
   ];
+  for (const issue of notLoaded) lines.push(`not loaded: ${issue.path}: ${issue.reason}`);
   const shared = sharedPackages(result.projects);
   if (shared.length) lines.push(`packages of every project: ${shared.join(', ')}`);
   for (const project of result.projects) {

@@ -22,7 +22,7 @@ export function renderSymbolSearch(result: SymbolSearchResult, names: ToolNames 
   const lines = [syntaxOnlyLineFor(names)];
   if (result.total === 0) lines.push(`no declarations match ${result.query} (${plural(result.indexedFiles, 'C# file')} indexed)`);
   else if (result.items.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'declaration')}`);
-  const items = result.items.map((item) => `${item.path}:${item.line}:${item.character} ${item.kind} ${item.name}`);
+  const items = result.items.map((item) => `${item.path}:${item.line}:${item.character} ${item.kind} ${item.name}${item.condition ? ` (#if ${item.condition})` : ''}`);
   const shown = linesWithinBudget(items);
   lines.push(...items.slice(0, shown));
   if (shown < items.length) lines.push(`truncated: ${shown} of ${plural(result.total, 'declaration')} shown to stay under 8 KB, next offset: ${result.offset + shown}. Narrow the query (kind, container) or page on.`);

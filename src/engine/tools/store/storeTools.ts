@@ -32,7 +32,7 @@ export const symbolSearchTool = hostTool({
   displayName: 'Search C# declarations',
   referenceName: 'csharpSymbolSearch',
   userDescription: 'Find C# declarations by name from the parsed files, without loading the solution.',
-  ...namingOtherTools((names) => `Find C# declarations by name in the workspace's files (honouring .gitignore, without bin/obj): exact, prefix, camel humps, substring, best first; filter by kind and container. Lines are "path:line:char kind Name", and each Name can go to ${names.of(navigateTool)} as symbol. Paged with offset and limit (default ${Bounds.pageLimit.default}). ${noLoad}`),
+  ...namingOtherTools((names) => `Find C# declarations by name in the workspace's files (honouring .gitignore, without bin/obj): exact, prefix, camel humps, substring, best first; filter by kind and container. Lines are "path:line:char kind Name", and each Name can go to ${names.of(navigateTool)} as symbol; one under #if ends with its condition, (#if NET) or (#if !NET). Paged with offset and limit (default ${Bounds.pageLimit.default}). ${noLoad}`),
   tags: ['csharp', 'search', 'symbols'],
   input: SymbolSearchInputSchema,
   method: Methods.symbolSearch,

@@ -9,7 +9,7 @@ import type { DiagnosticsResult } from '../../protocol/symbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 import { hostTool } from '../hostTool';
 import { resultLinesBudget } from '../answerBudget';
-import { resolvedFileLines } from './renderSymbols';
+import { namedList, resolvedFileLines } from './renderSymbols';
 import { workspaceSelection } from './symbolSelector';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -17,11 +17,29 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 /** At most this many files are named in the incomplete line (a solution file list named 55, 4.6 KB). */
 const incompleteNamed = 5;
 
+/** "possibly from the excluded generator Markers.Gen", the tag of a diagnostic or summary line an excluded generator may explain. */
+function generatorTag(generators: string): string {
+  return `possibly from the excluded generator${generators.includes(',') ? 's' : ''} ${generators}`;
+}
+
+/**
+ * The project-level caveats, said before any diagnostic: "Markers.Gen (project generator) was not run: 5 errors
+ * in 2 projects may not be real (App/App.csproj, Shapes.Models/Shapes.Models.csproj)".
+ */
+function caveatLines(result: DiagnosticsResult): string[] {
+  return (result.generatorCaveats ?? []).map(
+    (caveat) => `${caveat.generator} (${caveat.origin}) was not run: ${plural(caveat.errors, 'error')} in ${plural(caveat.projectCount, 'project')} may not be real (${namedList(caveat.projects, caveat.projectCount)})`,
+  );
+}
+
 export function renderDiagnostics(result: DiagnosticsResult): string {
-  const lines: string[] = resolvedFileLines(result);
+  const lines: string[] = [...resolvedFileLines(result), ...caveatLines(result)];
   let shown = 0;
   if (result.summary) {
-    for (const line of result.summary) lines.push(`${line.id} x${line.count} ${line.severity} ${line.example.path}:${line.example.line}:${line.example.character} ${line.message}`);
+    for (const line of result.summary) {
+      const possibly = line.excludedGenerator ? ` (${generatorTag(line.excludedGenerator)})` : '';
+      lines.push(`${line.id} x${line.count} ${line.severity} ${line.example.path}:${line.example.line}:${line.example.character} ${line.message}${possibly}`);
+    }
   } else {
     let file: string | undefined;
     let bytes = 0;
@@ -29,20 +47,23 @@ export function renderDiagnostics(result: DiagnosticsResult): string {
     let named: string | undefined;
     for (const diagnostic of result.diagnostics ?? []) {
       const block: string[] = [];
+      // Those an excluded generator may explain follow the ones that stand, so a file can come back: name it again.
       if (diagnostic.path !== file) block.push(diagnostic.path);
-      const possibly = !diagnostic.excludedGenerator ? '' : diagnostic.excludedGenerator === named ? ' (possibly from excluded generator, as above)' : ` (possibly from excluded generator ${diagnostic.excludedGenerator})`;
+      const partial = diagnostic.partialType ? `; it may complete partial ${diagnostic.partialType}` : '';
+      const generators = diagnostic.excludedGenerator;
+      const possibly = !generators ? '' : generators === named ? ` (possibly from the excluded generator, as above${partial})` : ` (${generatorTag(generators)}${partial})`;
       block.push(`  ${diagnostic.line}:${diagnostic.character} ${diagnostic.severity} ${diagnostic.id} ${diagnostic.message}${possibly}`);
       const size = Buffer.byteLength(block.join('\n')) + 1;
       if (shown > 0 && bytes + size > resultLinesBudget) break;
       bytes += size;
       lines.push(...block);
       file = diagnostic.path;
-      if (diagnostic.excludedGenerator) named = diagnostic.excludedGenerator;
+      if (generators) named = generators;
       shown++;
     }
   }
   const below = result.belowSeverity ? `, ${result.belowSeverity} below the severity` : '';
-  const possibly = result.possiblyFromExcludedGenerators ? ` (${result.possiblyFromExcludedGenerators} possibly from excluded generators: a build may not have them)` : '';
+  const possibly = result.possiblyFromExcludedGenerators ? ` (${result.possiblyFromExcludedGenerators} possibly from excluded generators, listed last: a build may not have them)` : '';
   lines.push(`${plural(result.filesChecked, 'file')} checked, ${plural(result.total, 'diagnostic')}${possibly} in ${plural(result.filesWithDiagnostics, 'file')}${below}${result.filteredByIds ? ', filtered by ids' : ''}`);
   if (result.incomplete.length) {
     const more = result.incomplete.length > incompleteNamed ? `, +${result.incomplete.length - incompleteNamed} more` : '';

@@ -1,5 +1,5 @@
 // Compact text for symbol results: positions as line:character, one line per file, fixed order.
-import type { FindReferencesResult, FlavourNote, ResolvedSymbol, SymbolResolveResult, TypeHierarchyResult } from '../../protocol/symbols';
+import type { FindReferencesResult, FlavourNote, GeneratorGap, ResolvedSymbol, SymbolResolveResult, TypeHierarchyResult } from '../../protocol/symbols';
 import type { ExcludedAnalyzers } from '../../protocol/semantic';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 
@@ -13,6 +13,21 @@ export function renderLocationLines(locations: ReadonlyArray<{ path: string; lin
 export function renderSymbolLine(symbol: ResolvedSymbol): string {
   const first = symbol.locations[0];
   return `${first ? `${first.path}:${first.line}:${first.character} ` : ''}${symbol.kind} ${symbol.name}`;
+}
+
+/** "A, B, C and 4 more": the first names of a list of `total`. */
+export function namedList(names: readonly string[], total: number): string {
+  const more = total > names.length ? ` and ${total - names.length} more` : '';
+  return `${names.join(', ')}${more}`;
+}
+
+/**
+ * The lines that keep a list answer from being a confident "none" or "all": each excluded generator that runs in
+ * projects that can see the symbol could add to it with code SharpClaw never sees, e.g.
+ * "may be incomplete: Markers.Gen (project generator, not run) could implement it in Shapes.Models/Shapes.Models.csproj".
+ */
+export function generatorGapLines(gaps: readonly GeneratorGap[] | null | undefined, could: string): string[] {
+  return (gaps ?? []).map((gap) => `may be incomplete: ${gap.generator} (${gap.origin}, not run) could ${could} it in ${namedList(gap.projects, gap.projectCount)}`);
 }
 
 /** The first line when a file-name or suffix argument was resolved to a workspace file. */
@@ -51,6 +66,7 @@ export function renderFindReferences(result: FindReferencesResult): string {
     for (const reference of result.references) lines.push(`${reference.path}:${reference.line}:${reference.character} ${reference.context ?? ''}`.trimEnd());
   } else lines.push(...renderLocationLines(result.references));
   if (result.omittedGenerated > 0) lines.push(`${result.omittedGenerated} source-generated occurrences left out`);
+  lines.push(...generatorGapLines(result.generatorGaps, 'reference'));
   lines.push(...answeredBy(result));
   if (result.truncated && result.nextOffset !== null) {
     lines.push(`truncated: ${result.total} locations in total, next offset: ${result.nextOffset}. Raise limit or narrow the query.`);
@@ -72,6 +88,7 @@ export function renderTypeHierarchy(result: TypeHierarchyResult): string {
     for (const item of collection.items) lines.push(renderSymbolLine(item));
     if (collection.truncated) lines.push(`truncated: ${collection.total} ${title} in total; raise limit (${result.limit}) to see more.`);
   }
+  lines.push(...generatorGapLines(result.generatorGaps, result.symbol.kind === 'interface' ? 'implement' : 'derive from'));
   lines.push(...answeredBy(result));
   return lines.join('\n');
 }

@@ -215,7 +215,7 @@ public static class CodeActionService
         // The action ran in one flavour of the document; its text is the file's text in every flavour, and
         // every flavour is validated with it.
         Solution after = await SolutionDiff.ShareWithLinkedCopiesAsync(before, apply.ChangedSolution, cancellationToken).ConfigureAwait(false);
-        EditVerifiability.Require(lease, workspace, $"The code action '{entry.Title}'", EditVerifiability.ProjectsThatSee(before, EditVerifiability.ChangedProjects(before, after)));
+        SemanticException? refusal = EditVerifiability.Refusal(lease, workspace, $"The code action '{entry.Title}'", EditVerifiability.ProjectsThatSee(before, EditVerifiability.ChangedProjects(before, after)));
         EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "code_actions", entry.Title, cancellationToken, lease.Buffers).ConfigureAwait(false);
         IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken).ConfigureAwait(false);
         if (errors.Count > 0)
@@ -226,7 +226,7 @@ public static class CodeActionService
                 [.. errors.Select(RenameService.Line)]);
         }
 
-        return plan;
+        return plan with { Refusal = refusal };
     }
 
     private static void AddFlattened(List<(string, bool, string, Func<CancellationToken, Task<CodeAction?>>)> entries, string prefix, CodeAction action, bool hidden, string kind)

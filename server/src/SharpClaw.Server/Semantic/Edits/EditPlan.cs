@@ -37,6 +37,12 @@ public sealed record PlannedFile(string Path, string? NewPath, byte[] Before, by
 /// <param name="Files">The operations, in write order.</param>
 public sealed record EditPlan(string Operation, string Summary, string Workspace, IReadOnlyList<PlannedFile> Files)
 {
+    /// <summary>
+    /// Why SharpClaw refuses to write this edit (unverified: a generator it does not run can see the change), or
+    /// null. A refused plan is still shown as a preview, so a person can read it, and never stored as a proposal.
+    /// </summary>
+    public SemanticException? Refusal { get; init; }
+
     public IReadOnlyList<EditFileOperation> Operations(string workspace) =>
         [.. this.Files.Select(f => new EditFileOperation(
             f.IsRename ? "rename" : "change",

@@ -94,7 +94,12 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     {
         string workspace = request.Target.Workspace;
         string action = (parameters.Action ?? string.Empty).Trim().ToLowerInvariant();
-        if (action is not ("rename" or "rename_file" or "code_actions"))
+        // A proposal knows its action: proposalId alone applies a preview, and with actionIndex resolves a code action listing.
+        if (action.Length == 0 && parameters.ProposalId is not null)
+        {
+            action = parameters.ActionIndex is null ? string.Empty : "code_actions";
+        }
+        else if (action is not ("rename" or "rename_file" or "code_actions"))
         {
             throw SemanticException.InvalidRequest($"'action' must be rename, rename_file or code_actions, not '{parameters.Action}'.");
         }
@@ -112,7 +117,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
             {
                 Proposal proposal = this.Proposals.Take(id, workspace, lease.Context);
                 plan = proposal.Plan ?? throw SemanticException.InvalidRequest($"Proposal {proposal.Id} is a code action listing; send actionIndex to resolve one of its entries first.");
-                if (!string.Equals(plan.Operation, action, StringComparison.Ordinal))
+                if (action.Length > 0 && !string.Equals(plan.Operation, action, StringComparison.Ordinal))
                 {
                     throw SemanticException.InvalidRequest($"Proposal {proposal.Id} is a {plan.Operation} preview; apply it with action {plan.Operation}.");
                 }
@@ -166,6 +171,23 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
                     computed = await CodeActionService.ResolveAsync(lease, workspace, listing, parameters.ActionIndex.Value, cancellationToken).ConfigureAwait(false);
                     break;
             }
+        }
+
+        if (computed.Refusal is { } refusal)
+        {
+            // Never written; shown (without a proposal id) so the person can read what was refused and why.
+            if (apply)
+            {
+                throw refusal;
+            }
+
+            return Announce(
+                new EditResult(EditResultKind.Preview, null, EditExcerpts.Preview(computed, workspace), null, 0, false)
+                {
+                    CannotApply = refusal.Message,
+                    CannotApplyDetails = refusal.Error.Details,
+                },
+                resolvedFile);
         }
 
         if (apply)

@@ -3,6 +3,7 @@ using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Loading;
+using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Edits;
 
@@ -23,7 +24,7 @@ public static class EditVerifiability
             .Select(l => solution.GetDocumentId(l.SourceTree!)?.ProjectId)
             .OfType<ProjectId>()
             .Distinct()];
-        bool privateOnly = IsPrivate(symbol);
+        bool privateOnly = GeneratorReach.IsPrivate(symbol);
         return Visible(solution, declaring, withDependents: !privateOnly);
     }
 
@@ -39,13 +40,13 @@ public static class EditVerifiability
     public static List<AnalyzerExclusion> BlockingGenerators(SemanticContext context, IReadOnlySet<string> projects) =>
         [.. context.ExcludedAnalyzers.Where(e => projects.Contains(e.ProjectPath) && GeneratorDetector.MayContainGenerator(e.AnalyzerPath))];
 
-    /// <summary>Throws <c>unverified</c> when an excluded generator sits in a project that can see the change.</summary>
-    public static void Require(ContextLease lease, string workspace, string what, IReadOnlySet<string> projects)
+    /// <summary>The <c>unverified</c> refusal when an excluded generator sits in a project that can see the change, else null.</summary>
+    public static SemanticException? Refusal(ContextLease lease, string workspace, string what, IReadOnlySet<string> projects)
     {
         List<AnalyzerExclusion> generators = BlockingGenerators(lease.Context, projects);
         if (generators.Count == 0)
         {
-            return;
+            return null;
         }
 
         List<string> excluded = [.. generators
@@ -53,60 +54,13 @@ public static class EditVerifiability
             .Distinct(StringComparer.Ordinal)
             .Order(StringComparer.Ordinal)];
         int projectCount = generators.Select(g => g.ProjectPath).Distinct(PathUtil.Comparer).Count();
-        throw SemanticException.Edit(
+        return SemanticException.Edit(
             SemanticErrorKind.Unverified,
             $"{what} cannot be verified: {projectCount} project{(projectCount == 1 ? string.Empty : "s")} that can see the change use{(projectCount == 1 ? "s" : string.Empty)} a source generator SharpClaw does not run (not shipped by the installed SDK), so the code it generates is not checked. Nothing was changed. Edit the files deliberately, then build to verify.",
             excluded);
     }
 
-    private static bool IsPrivate(ISymbol symbol)
-    {
-        if (symbol is ILocalSymbol or IParameterSymbol or ILabelSymbol or IRangeVariableSymbol or ITypeParameterSymbol)
-        {
-            return true;
-        }
-
-        for (ISymbol? current = symbol; current is not null and not INamespaceSymbol; current = current.ContainingSymbol)
-        {
-            if (current.DeclaredAccessibility == Accessibility.Private)
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    private static HashSet<string> Visible(Solution solution, List<ProjectId> declaring, bool withDependents)
-    {
-        HashSet<string> paths = new(PathUtil.Comparer);
-        HashSet<ProjectId> ids = [.. declaring];
-        // Every flavour (target framework) of a declaring project declares the symbol too.
-        foreach (ProjectId id in declaring)
-        {
-            if (solution.GetProject(id)?.FilePath is { } file)
-            {
-                ids.UnionWith(solution.Projects.Where(p => p.FilePath is { } other && PathUtil.Comparer.Equals(other, file)).Select(p => p.Id));
-            }
-        }
-
-        if (withDependents)
-        {
-            ProjectDependencyGraph graph = solution.GetProjectDependencyGraph();
-            foreach (ProjectId id in ids.ToList())
-            {
-                ids.UnionWith(graph.GetProjectsThatTransitivelyDependOnThisProject(id));
-            }
-        }
-
-        foreach (ProjectId id in ids)
-        {
-            if (solution.GetProject(id) is { } project)
-            {
-                paths.Add(project.FilePath ?? project.Name);
-            }
-        }
-
-        return paths;
-    }
+    /// <summary>The project files of <see cref="GeneratorReach.VisibleFrom"/> (one rule for who can see a symbol).</summary>
+    private static HashSet<string> Visible(Solution solution, List<ProjectId> declaring, bool withDependents) =>
+        new(GeneratorReach.VisibleFrom(solution, declaring, withDependents).Select(id => solution.GetProject(id)).OfType<Project>().Select(p => p.FilePath ?? p.Name), PathUtil.Comparer);
 }

@@ -100,7 +100,8 @@ public static class RenameService
             throw SemanticException.InvalidRequest($"{match.Display} is declared in metadata, not in the workspace; it cannot be renamed.");
         }
 
-        EditVerifiability.Require(lease, workspace, $"Renaming {match.Display}", EditVerifiability.ProjectsThatSee(lease.Solution, symbol));
+        // Refused or not, the plan is computed: a refused rename is still previewed for the person to read.
+        SemanticException? refusal = EditVerifiability.Refusal(lease, workspace, $"Renaming {match.Display}", EditVerifiability.ProjectsThatSee(lease.Solution, symbol));
         Solution before = lease.Solution;
         string bareNew = newName.TrimStart('@');
         if (symbol.Name == bareNew)
@@ -170,7 +171,7 @@ public static class RenameService
                 [.. errors.Select(Line)]);
         }
 
-        return plan;
+        return plan with { Refusal = refusal };
     }
 
     /// <summary>

@@ -19,15 +19,18 @@ internal static class CallGraph
     /// cascades across such members in both directions; a call site whose called member cannot run the requested one
     /// (a call to a sibling implementation's base, say) is left out.
     /// </summary>
-    public static async Task<List<RelatedSymbol>> CallersAsync(ISymbol symbol, NavigationFormat format, CancellationToken cancellationToken) =>
-        NavigationFormat.Ordered((await CallerSitesAsync(symbol, format.Solution, format.IsGenerated, cancellationToken).ConfigureAwait(false)).Select(entry =>
-            format.Related(entry.Symbol, NavigationFormat.Ordered(entry.Sites.Select(format.Location))) with { Via = entry.Via }));
+    public static async Task<(List<RelatedSymbol> Callers, int OmittedGenerated)> CallersAsync(ISymbol symbol, NavigationFormat format, CancellationToken cancellationToken)
+    {
+        (List<CallSites> callers, int generated) = await CallerSitesAsync(symbol, format.Solution, format.IsGenerated, cancellationToken).ConfigureAwait(false);
+        return (NavigationFormat.Ordered(callers.Select(entry => format.Related(entry.Symbol, NavigationFormat.Ordered(entry.Sites.Select(format.Location))) with { Via = entry.Via })), generated);
+    }
 
     /// <summary>
     /// What <see cref="CallersAsync"/> formats: each calling symbol (once per way it gets here) with its call
-    /// sites, leaving out sites <paramref name="isGenerated"/> says are generated.
+    /// sites, leaving out sites <paramref name="isGenerated"/> says are generated, and how many those were (call
+    /// sites in source-generated code, counted as references counts them).
     /// </summary>
-    public static async Task<List<CallSites>> CallerSitesAsync(ISymbol symbol, Solution solution, Func<Location, bool> isGenerated, CancellationToken cancellationToken)
+    public static async Task<(List<CallSites> Callers, int OmittedGenerated)> CallerSitesAsync(ISymbol symbol, Solution solution, Func<Location, bool> isGenerated, CancellationToken cancellationToken)
     {
         // A C# 14 extension member also runs when its implementation method is called by name (TextExtensions.Shout("x")).
         HashSet<string> targets = [Flavours.Identity(symbol, solution)];
@@ -53,15 +56,22 @@ internal static class CallGraph
 
         // One entry per calling symbol (whichever flavour of its project it was found in) and way it gets here.
         Dictionary<(string Caller, string? Via), (ISymbol Symbol, HashSet<Location> Sites, string? Via)> entries = [];
+        HashSet<(string Path, int Start)> generated = [];
         foreach (SymbolCallerInfo caller in callers)
         {
             ISymbol calling = Normalize(caller.CallingSymbol);
             string key = Flavours.Identity(calling, solution);
-            foreach (Location location in caller.Locations.Where(l => l.IsInSource && !isGenerated(l)))
+            foreach (Location location in caller.Locations.Where(l => l.IsInSource))
             {
                 (bool runs, ISymbol? via) = await ClassifyAsync(location, symbol, targets, dispatching, solution, cancellationToken).ConfigureAwait(false);
                 if (!runs)
                 {
+                    continue;
+                }
+
+                if (isGenerated(location))
+                {
+                    generated.Add((location.SourceTree?.FilePath ?? string.Empty, location.SourceSpan.Start));
                     continue;
                 }
 
@@ -75,7 +85,7 @@ internal static class CallGraph
             }
         }
 
-        return [.. entries.Values.Select(entry => new CallSites(entry.Symbol, entry.Sites, entry.Via))];
+        return ([.. entries.Values.Select(entry => new CallSites(entry.Symbol, entry.Sites, entry.Via))], generated.Count);
     }
 
     /// <summary>

@@ -29,10 +29,33 @@ public sealed class NavigateService(SemanticContextCache cache)
     /// <summary>The actions that search every flavour of a multi-targeted declaring project and merge (the others answer from one).</summary>
     private static readonly HashSet<string> SearchesEveryFlavour = ["implementation", "references", "reads", "writes", "callers", "subtypes", "impact"];
 
+    /// <summary>
+    /// The actions whose lists code an excluded generator writes could add to, and whether only by implementing
+    /// (<see cref="GeneratorReach.Gaps"/>).
+    /// </summary>
+    private static readonly Dictionary<string, bool> GeneratorCouldAdd = new(StringComparer.Ordinal)
+    {
+        ["implementation"] = true,
+        ["subtypes"] = true,
+        ["references"] = false,
+        ["reads"] = false,
+        ["writes"] = false,
+        ["callers"] = false,
+        ["impact"] = false,
+    };
+
     internal static async Task<NavigateResult> RunAsync(ContextLease lease, string workspace, NavigateParams parameters, string action, int offset, int limit, CancellationToken cancellationToken)
     {
-        Solution solution = lease.Solution;
         SymbolMatch match = await TargetAsync(lease, workspace, parameters, action, cancellationToken).ConfigureAwait(false);
+        NavigateResult result = await AnswerAsync(lease, workspace, parameters, match, action, offset, limit, cancellationToken).ConfigureAwait(false);
+        return GeneratorCouldAdd.TryGetValue(action, out bool implementing)
+            ? result with { GeneratorGaps = GeneratorReach.Of(lease.Context, lease.Solution).Gaps(match.Symbol, lease.Solution, workspace, implementing) }
+            : result;
+    }
+
+    private static async Task<NavigateResult> AnswerAsync(ContextLease lease, string workspace, NavigateParams parameters, SymbolMatch match, string action, int offset, int limit, CancellationToken cancellationToken)
+    {
+        Solution solution = lease.Solution;
         ISymbol symbol = match.Symbol;
         NavigationFormat format = new(solution, workspace, parameters.Context == true);
         (string project, string? framework) = SymbolQueryService.Answered(lease, workspace, match.Project);
@@ -87,7 +110,11 @@ public sealed class NavigateService(SemanticContextCache cache)
             }
 
             case "callers":
-                return result.Related(await CallGraph.CallersAsync(symbol, format, cancellationToken).ConfigureAwait(false));
+            {
+                (List<RelatedSymbol> callers, int generated) = await CallGraph.CallersAsync(symbol, format, cancellationToken).ConfigureAwait(false);
+                return result.Related(callers, omittedGenerated: generated);
+            }
+
             case "callees":
             {
                 (List<RelatedSymbol> callees, int accesses) = await CallGraph.CalleesAsync(symbol, format, cancellationToken).ConfigureAwait(false);
@@ -178,8 +205,8 @@ public sealed class NavigateService(SemanticContextCache cache)
         }
         else
         {
-            List<RelatedSymbol> callers = await CallGraph.CallersAsync(symbol, format, cancellationToken).ConfigureAwait(false);
-            sections.Add(new ImpactSection("callers", callers.Count, null, callers, 0));
+            (List<RelatedSymbol> callers, int generatedCalls) = await CallGraph.CallersAsync(symbol, format, cancellationToken).ConfigureAwait(false);
+            sections.Add(new ImpactSection("callers", callers.Count, null, callers, generatedCalls));
             sections.Add(new ImpactSection("implementations", subtypes.Count, null, subtypes, 0));
         }
 
@@ -208,10 +235,10 @@ public sealed class NavigateService(SemanticContextCache cache)
             return this.Create(locations: page, total: all.Count, truncated: truncated, shown: page.Count, omittedGenerated: omittedGenerated);
         }
 
-        public NavigateResult Related(List<RelatedSymbol> related, int omittedAccesses = 0)
+        public NavigateResult Related(List<RelatedSymbol> related, int omittedAccesses = 0, int omittedGenerated = 0)
         {
             (List<RelatedSymbol> page, bool truncated) = Page(related);
-            return this.Create(related: page, total: related.Count, truncated: truncated, shown: page.Count, omittedAccesses: omittedAccesses);
+            return this.Create(related: page, total: related.Count, truncated: truncated, shown: page.Count, omittedGenerated: omittedGenerated, omittedAccesses: omittedAccesses);
         }
 
         public NavigateResult Members(ResolvedSymbol type, List<MemberItem> members)

@@ -86,6 +86,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         {
             ResolvedFile = match.ResolvedFile,
             Flavours = Flavours.Note(match.Project, lease.Context.Frameworks, searched: true), // Roslyn follows the symbol into every flavour (linked documents)
+            GeneratorGaps = GeneratorReach.Of(lease.Context, solution).Gaps(match.Symbol, solution, workspace, implementable: false),
         };
     }
 
@@ -144,13 +145,17 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         {
             ResolvedFile = match.ResolvedFile,
             Flavours = Flavours.Note(match.Project, lease.Context.Frameworks, searched: type.TypeKind is TypeKind.Interface or TypeKind.Class),
+            GeneratorGaps = GeneratorReach.Of(lease.Context, solution).Gaps(type, solution, workspace, implementable: true),
         };
     }
 
     private static SymbolCollection Collect(List<ISymbol> symbols, Solution solution, string workspace, int limit, bool keepOrder)
     {
+        // One entry per declaration: the same type compiled in several flavours is one, but two types of the same full
+        // name in different projects (a test class copied into two test projects, each with a private nested
+        // implementation) are two. Grouping by name alone listed one of them.
         List<ResolvedSymbol> all = [.. symbols.Select(s => s.OriginalDefinition).Distinct(SymbolEqualityComparer.Default).Select(s => SymbolFormat.Describe(s!, workspace, solution))
-            .GroupBy(s => s.Name).Select(g => g.First())];
+            .GroupBy(s => (s.Name, s.Locations.FirstOrDefault())).Select(g => g.First())];
         if (!keepOrder)
         {
             all = [.. all

@@ -57,11 +57,11 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         // the answer's order does not depend on which project finished first.
         List<IGrouping<ProjectId, (Document Document, string Relative)>> groups = [.. selected.GroupBy(d => d.Document.Project.Id)];
         List<DiagnosticItem>[] perProject = new List<DiagnosticItem>[groups.Count];
-        Dictionary<string, string> generators = ExcludedGeneratorErrors.ByProject(lease.Context);
+        GeneratorReach reach = GeneratorReach.Of(lease.Context, lease.Solution);
         await Parallel.ForEachAsync(
             Enumerable.Range(0, groups.Count),
             new ParallelOptions { MaxDegreeOfParallelism = Math.Max(1, Environment.ProcessorCount), CancellationToken = cancellationToken },
-            async (index, token) => perProject[index] = await ProjectDiagnosticsAsync(groups[index], workspace, generators, token).ConfigureAwait(false)).ConfigureAwait(false);
+            async (index, token) => perProject[index] = await ProjectDiagnosticsAsync(groups[index], workspace, reach, token).ConfigureAwait(false)).ConfigureAwait(false);
         List<DiagnosticItem> all = [.. perProject.SelectMany(items => items)];
         all = [.. all.Distinct()];
         if (ids is not null)
@@ -69,9 +69,12 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             all = [.. all.Where(d => ids.Contains(d.Id))];
         }
 
+        // The diagnostics that stand first, in file order; then those an excluded generator may explain, the ones in a
+        // partial type it may complete first.
         List<DiagnosticItem> listed = [.. all
             .Where(d => Array.IndexOf(Severities, d.Severity) >= minimum)
-            .OrderBy(d => d.Path, StringComparer.Ordinal).ThenBy(d => d.Line).ThenBy(d => d.Character).ThenBy(d => d.Id, StringComparer.Ordinal)];
+            .OrderBy(d => d.ExcludedGenerator is null ? 0 : d.PartialType is not null ? 1 : 2)
+            .ThenBy(d => d.Path, StringComparer.Ordinal).ThenBy(d => d.Line).ThenBy(d => d.Character).ThenBy(d => d.Id, StringComparer.Ordinal)];
         int below = all.Count - listed.Count;
 
         List<DiagnosticItem>? page = null;
@@ -79,10 +82,11 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         int lines;
         if (parameters.Summary == true)
         {
+            // A code's errors an excluded generator may explain get a line of their own, after the lines that stand.
             List<DiagnosticSummaryLine> grouped = [.. listed
-                .GroupBy(d => d.Id, StringComparer.OrdinalIgnoreCase)
-                .Select(g => new DiagnosticSummaryLine(g.First().Id, g.Count(), g.First().Severity, new SourceLocation(g.First().Path, g.First().Line, g.First().Character), g.First().Message))
-                .OrderByDescending(s => s.Count).ThenBy(s => s.Id, StringComparer.Ordinal)];
+                .GroupBy(d => (Id: d.Id.ToUpperInvariant(), d.ExcludedGenerator))
+                .Select(g => new DiagnosticSummaryLine(g.First().Id, g.Count(), g.First().Severity, new SourceLocation(g.First().Path, g.First().Line, g.First().Character), g.First().Message) { ExcludedGenerator = g.Key.ExcludedGenerator })
+                .OrderBy(s => s.ExcludedGenerator is null ? 0 : 1).ThenByDescending(s => s.Count).ThenBy(s => s.Id, StringComparer.Ordinal).ThenBy(s => s.ExcludedGenerator, StringComparer.Ordinal)];
             lines = grouped.Count;
             summary = [.. grouped.Skip(offset).Take(limit)];
         }
@@ -118,12 +122,13 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         {
             ResolvedFile = resolvedFile,
             PossiblyFromExcludedGenerators = listed.Count(d => d.ExcludedGenerator is not null),
+            GeneratorCaveats = Caveats(listed, reach, lease.Solution, workspace),
         };
     }
 
     /// <summary>Compiler and kept-analyzer diagnostics of the selected files of one project, in the files given.</summary>
     private static async Task<List<DiagnosticItem>> ProjectDiagnosticsAsync(
-        IGrouping<ProjectId, (Document Document, string Relative)> group, string workspace, IReadOnlyDictionary<string, string> generators, CancellationToken cancellationToken)
+        IGrouping<ProjectId, (Document Document, string Relative)> group, string workspace, GeneratorReach reach, CancellationToken cancellationToken)
     {
         List<DiagnosticItem> items = [];
         Project project = group.First().Document.Project;
@@ -157,6 +162,9 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         }
 
         string projectPath = project.FilePath is null ? project.Name : PathUtil.ToWorkspaceRelative(workspace, project.FilePath);
+        IReadOnlyList<ExcludedGeneratorName> inReach = reach.InReach(project.Id);
+        string? generators = inReach.Count == 0 ? null : GeneratorReach.Names(inReach);
+        bool ownGenerator = reach.Own(project.Id).Count > 0;
         foreach (Diagnostic diagnostic in found)
         {
             if (diagnostic.IsSuppressed || !diagnostic.Location.IsInSource
@@ -178,11 +186,54 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
                 diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture),
                 projectPath)
             {
-                ExcludedGenerator = ExcludedGeneratorErrors.PossibleCause(generators, project.FilePath, severity, diagnostic.Id),
+                ExcludedGenerator = severity == "error" ? generators : null,
+                PartialType = severity == "error" && ownGenerator ? ExcludedGeneratorErrors.PartialTypeAt(inTree, diagnostic.Location.SourceSpan.Start, cancellationToken) : null,
             });
         }
 
         return items;
+    }
+
+    /// <summary>
+    /// The project-level caveats: for each excluded generator that may explain listed errors, how many and in which
+    /// projects (a project in its reach lacks its output, in its own compilation or in a referenced assembly).
+    /// </summary>
+    private static List<GeneratorCaveat>? Caveats(List<DiagnosticItem> listed, GeneratorReach reach, Solution solution, string workspace)
+    {
+        if (reach.IsEmpty)
+        {
+            return null;
+        }
+
+        // Each project file's generators in reach, over all its flavours.
+        Dictionary<string, HashSet<ExcludedGeneratorName>> byProject = new(StringComparer.Ordinal);
+        foreach (Project project in solution.Projects)
+        {
+            string path = project.FilePath is null ? project.Name : PathUtil.ToWorkspaceRelative(workspace, project.FilePath);
+            if (reach.InReach(project.Id) is not { Count: > 0 } generators)
+            {
+                continue;
+            }
+
+            if (!byProject.TryGetValue(path, out HashSet<ExcludedGeneratorName>? set))
+            {
+                byProject[path] = set = [];
+            }
+
+            set.UnionWith(generators);
+        }
+
+        List<GeneratorCaveat> caveats = [.. listed
+            .Where(d => d.ExcludedGenerator is not null)
+            .SelectMany(d => (byProject.GetValueOrDefault(d.Project) ?? []).Select(g => (Generator: g, Item: d)))
+            .GroupBy(p => p.Generator)
+            .Select(g =>
+            {
+                List<string> projects = [.. g.Select(p => p.Item.Project).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal)];
+                return new GeneratorCaveat(g.Key.Name, g.Key.Origin, g.Count(), projects.Count, [.. projects.Take(3)]);
+            })
+            .OrderByDescending(c => c.Errors).ThenBy(c => c.Generator, StringComparer.Ordinal)];
+        return caveats.Count == 0 ? null : caveats;
     }
 
     /// <summary>Whether a diagnostics <c>path</c> asks for generated files: one file (not a glob), or a glob naming obj/ or .g.cs itself.</summary>

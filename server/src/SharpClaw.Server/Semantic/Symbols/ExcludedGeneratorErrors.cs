@@ -1,35 +1,34 @@
-using SharpClaw.Server.Infrastructure;
-using SharpClaw.Server.Semantic.Contexts;
-using SharpClaw.Server.Semantic.Loading;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 
 namespace SharpClaw.Server.Semantic.Symbols;
 
 /// <summary>
-/// Compiler errors an absent source generator causes: a partial member without its generated
-/// implementation, an unknown type, namespace or member. In a project whose generator SharpClaw excluded
-/// such an error may not exist in a real build, so it is marked with the generator and counted apart.
+/// Where an error in reach of an excluded generator (<see cref="GeneratorReach"/>) most likely comes from it: inside a
+/// <c>partial</c> type of a project the generator runs in, which the generator may complete (an interface, members,
+/// the other half of a partial method). Such errors are listed first among those the generator may explain. Which
+/// errors are marked at all is a rule by reach, never a list of codes: a missing interface surfaces as CS0311,
+/// CS0266, CS1503, CS0019 or anything else the compiler says about the code that uses it.
 /// </summary>
 public static class ExcludedGeneratorErrors
 {
-    /// <summary>
-    /// CS8795/CS9248 partial method/property without implementation; CS0234, CS0246 unknown namespace or type; CS0103 unknown name;
-    /// CS0117, CS1061 unknown member; CS0535 unimplemented interface member; and what an absent polyfill generator (PolySharp)
-    /// causes: CS0518 predefined type missing (IsExternalInit), CS0656 compiler-required member missing (System.Index.GetOffset),
-    /// CS0122 another assembly's internal copy of the polyfill seen instead of the project's own.
-    /// </summary>
-    public static readonly IReadOnlySet<string> Codes = new HashSet<string>(StringComparer.OrdinalIgnoreCase) { "CS8795", "CS9248", "CS0234", "CS0246", "CS0103", "CS0117", "CS1061", "CS0535", "CS0518", "CS0656", "CS0122" };
+    /// <summary>The partial type (with its containing types, dotted) around <paramref name="position"/>, or null.</summary>
+    public static string? PartialTypeAt(SyntaxTree tree, int position, CancellationToken cancellationToken)
+    {
+        SyntaxNode root = tree.GetRoot(cancellationToken);
+        if (position < 0 || position >= root.FullSpan.End)
+        {
+            return null;
+        }
 
-    /// <summary>Project file → the names of its excluded generators (comma separated).</summary>
-    public static Dictionary<string, string> ByProject(SemanticContext context) =>
-        context.ExcludedAnalyzers
-            .Where(e => GeneratorDetector.MayContainGenerator(e.AnalyzerPath))
-            .GroupBy(e => e.ProjectPath, PathUtil.Comparer)
-            .ToDictionary(
-                g => g.Key,
-                g => string.Join(", ", g.Select(e => Path.GetFileNameWithoutExtension(e.AnalyzerPath)).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal)),
-                PathUtil.Comparer);
+        SyntaxNode? node = root.FindToken(position).Parent;
+        TypeDeclarationSyntax? partial = node?.AncestorsAndSelf().OfType<TypeDeclarationSyntax>().FirstOrDefault(t => t.Modifiers.Any(SyntaxKind.PartialKeyword));
+        if (partial is null)
+        {
+            return null;
+        }
 
-    /// <summary>The excluded generators that may explain an error of <paramref name="code"/> in <paramref name="projectPath"/>, or null.</summary>
-    public static string? PossibleCause(IReadOnlyDictionary<string, string> byProject, string? projectPath, string severity, string code) =>
-        severity == "error" && Codes.Contains(code) && projectPath is not null && byProject.TryGetValue(projectPath, out string? names) ? names : null;
+        return string.Join(".", partial.AncestorsAndSelf().OfType<BaseTypeDeclarationSyntax>().Reverse().Select(t => t.Identifier.ValueText));
+    }
 }
