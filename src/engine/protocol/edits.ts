@@ -1,7 +1,10 @@
 // Mirrors SharpClaw.Protocol/Semantic/Edits.cs: sharpclaw/edit, undoEdit, redoEdit and the
 // server-to-client write authorization request.
 import { z } from 'zod';
+import { InterruptedEditSchema } from './interruptedEdits';
 import { resolvedFile, selectorParams, workspaceParams } from './symbols';
+
+export { InterruptedEditFileSchema, InterruptedEditSchema } from './interruptedEdits';
 
 export const EditParamsSchema = z.object({
   ...selectorParams,
@@ -68,29 +71,6 @@ export const CodeActionEntrySchema = z.object({
   hidden: z.boolean(),
   /** Applying it would be refused as unverified: a source generator SharpClaw does not run can see the change. */
   unverified: z.boolean(),
-});
-
-/** Typed data only: the compact text is rendered by tools/edits/renderEdits.ts. */
-export const InterruptedEditFileSchema = z.object({
-  path: z.string(),
-  newPath: z.string().nullable(),
-  /** Its planned content is on disk. */
-  written: z.boolean(),
-});
-
-/** An apply a killed host left unfinished (an unreadable record: `unreadable` set, no files). */
-export const InterruptedEditSchema = z.object({
-  record: z.string(),
-  recordFolder: z.string(),
-  summary: z.string().nullable(),
-  operation: z.string().nullable(),
-  /** ISO 8601, UTC. */
-  startedAt: z.string().nullable(),
-  files: z.array(InterruptedEditFileSchema),
-  removedTemporaryFiles: z.number().int(),
-  /** Written files were journaled: Undo Last Edit reverts them. */
-  undoable: z.boolean(),
-  unreadable: z.string().nullable().optional(),
 });
 
 /** sharpclaw/interruptedEdits: what a killed host left unfinished, recovered now (empty: nothing). */

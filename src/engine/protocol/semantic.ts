@@ -1,6 +1,7 @@
 // Mirrors SharpClaw.Protocol/Semantic (the host's workspace loading and inspection records).
 // The drift test compares these with the host's exported JSON Schema.
 import { z } from 'zod';
+import { InterruptedEditSchema } from './interruptedEdits';
 
 /** What every workspace request carries (SharpClaw.Protocol's WorkspaceRequestParams). */
 export const workspaceParams = {
@@ -179,6 +180,8 @@ export const SemanticErrorDataSchema = z.object({
   symbols: z.array(SymbolCandidateSchema).nullable().optional(),
   /** Edit errors: new errors, conflicts, residual changes and rollback errors, one per line. */
   details: z.array(z.string()).nullable().optional(),
+  /** Edit, undo and redo errors: applies an earlier host left unfinished, recovered by this request. */
+  interrupted: z.array(InterruptedEditSchema).nullable().optional(),
 });
 
 export type SolutionInspectResult = z.infer<typeof SolutionInspectResultSchema>;
