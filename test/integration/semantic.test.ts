@@ -119,6 +119,6 @@ describe('dotnet_solution_inspect through the approval flow', () => {
 
   it('rejects unknown arguments with invalid_request naming the valid ones', async () => {
     const text = await invoke('dotnet_solution_inspect', { project: 'x' });
-    assert.match(text, /^error invalid_request: unknown argument "project"\. Valid arguments: target, configuration, targetFramework\./);
+    assert.match(text, /^error invalid_request: unknown argument "project"\. Valid arguments: target, configuration, targetFramework, offset\./);
   });
 });
