@@ -22,7 +22,7 @@ function entryRow(entry: TimelineEntry): HTMLElement {
 
 function turnItem(turn: TurnTimeline, undoable: boolean, running: boolean): HTMLElement {
   const verdict = turn.verdict
-    ? element('div', { text: turn.verdict.text, className: `turn-verdict ${turn.verdict.succeeded ? 'tone-ok' : turn.verdict.verdict === 'notVerified' ? 'tone-neutral' : 'tone-bad'}`, attrs: { 'data-testid': 'turn-verdict' } })
+    ? element('div', { text: turn.verdict.text, className: `turn-verdict tone-${turn.verdict.tone}`, attrs: { 'data-testid': 'turn-verdict', 'data-tone': turn.verdict.tone } })
     : running
       ? element('div', { text: 'Running…', className: 'turn-verdict muted', attrs: { 'data-testid': 'turn-running', role: 'status' } })
       : element('div', { text: 'Interrupted before its verdict (the window closed or the host stopped mid-turn).', className: 'turn-verdict tone-bad', attrs: { 'data-testid': 'turn-verdict' } });

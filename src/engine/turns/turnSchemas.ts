@@ -27,11 +27,14 @@ export const TurnVerdictSchema = z.enum([
 ]);
 export type TurnVerdict = z.infer<typeof TurnVerdictSchema>;
 
+export const ToneSchema = z.enum(['ok', 'bad', 'neutral']);
+export type Tone = z.infer<typeof ToneSchema>;
+
 export const TimelineEntrySchema = z.object({
   kind: z.enum(['edit', 'pass', 'check', 'checkResult', 'repair']),
   text: z.string(),
   /** Whether the entry is good news, bad news or neither (the sidebar colours it). */
-  tone: z.enum(['ok', 'bad', 'neutral']),
+  tone: ToneSchema,
   /** The file an edit wrote (absolute), so the sidebar can open it. */
   file: z.string().optional(),
 });
@@ -44,7 +47,7 @@ export const TurnTimelineSchema = z.object({
   startedAt: z.string(),
   entries: z.array(TimelineEntrySchema),
   /** Undefined while the turn runs (or when it was interrupted before it finished). */
-  verdict: z.object({ verdict: TurnVerdictSchema, succeeded: z.boolean(), summary: z.string(), text: z.string() }).optional(),
+  verdict: z.object({ verdict: TurnVerdictSchema, succeeded: z.boolean(), summary: z.string(), text: z.string(), tone: ToneSchema }).optional(),
 });
 export type TurnTimeline = z.infer<typeof TurnTimelineSchema>;
 
@@ -64,3 +67,21 @@ export function verdictHeading(verdict: TurnVerdict, repairs: number): string {
   return `${headings[verdict]}${after}`;
 }
 
+
+/**
+ * How the sidebar colours a verdict: green only for a check that passed. A turn that ended well
+ * without a check that passed (not verified, verification skipped) is neutral: "Not verified"
+ * must never look like "Verified".
+ */
+export function verdictTone(verdict: TurnVerdict): Tone {
+  const tones: Record<TurnVerdict, Tone> = {
+    passed: 'ok',
+    notVerified: 'neutral',
+    skipped: 'neutral',
+    unverified: 'bad',
+    cancelled: 'bad',
+    failed: 'bad',
+    error: 'bad',
+  };
+  return tones[verdict];
+}

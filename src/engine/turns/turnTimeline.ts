@@ -3,7 +3,7 @@
 // turnSchemas.ts). One definition of these words for the sidebar and its tests. It knows nothing of VS Code.
 import * as path from 'node:path';
 import type { TurnEvent } from './turnEvents';
-import { verdictHeading, type TimelineEntry, type TurnTimeline } from './turnSchemas';
+import { verdictHeading, verdictTone, type TimelineEntry, type TurnTimeline } from './turnSchemas';
 
 const statusTone = (status: string): TimelineEntry['tone'] => (status === 'passed' ? 'ok' : status === 'skipped' ? 'neutral' : 'bad');
 
@@ -53,7 +53,7 @@ export function turnTimelines(events: readonly TurnEvent[], workspaceFolder: str
         turn.entries.push({ kind: 'repair', text: `repair ${event.attempt} of ${event.of}`, tone: 'neutral' });
         break;
       case 'turnFinished':
-        turn.verdict = { verdict: event.verdict, succeeded: event.succeeded, summary: event.summary, text: `${verdictHeading(event.verdict, event.repairs)}. ${event.summary}` };
+        turn.verdict = { verdict: event.verdict, succeeded: event.succeeded, summary: event.summary, text: `${verdictHeading(event.verdict, event.repairs)}. ${event.summary}`, tone: verdictTone(event.verdict) };
         break;
     }
   }

@@ -48,6 +48,7 @@ describe('the turn timeline', () => {
     assert.deepEqual(turn.entries.map((entry) => entry.tone), ['neutral', 'bad', 'neutral', 'neutral', 'ok']);
     assert.equal(turn.entries[0]!.file, '/ws/Shop/Pricing.cs');
     assert.equal(turn.verdict?.text, 'Verified after 1 repair. Checked 2 times.');
+    assert.equal(turn.verdict?.tone, 'ok');
   });
 
   it('shows a running check and no verdict while the turn runs, and a failed pass', () => {
@@ -73,5 +74,25 @@ describe('the turn timeline', () => {
     const [turn] = turnTimelines(log.read(), '/ws');
     assert.equal(turn!.mode, 'plan');
     assert.equal(turn!.verdict?.text, 'Not verified. /plan turns are never verified.');
+    // A turn that ended well without a passing check is not shown in the passed check's green.
+    assert.equal(turn!.verdict?.tone, 'neutral');
+  });
+
+  it('colours a verdict green only when its check passed', () => {
+    const verdicts = [
+      ['passed', true, 'ok'],
+      ['notVerified', true, 'neutral'],
+      ['skipped', true, 'neutral'],
+      ['unverified', false, 'bad'],
+      ['failed', false, 'bad'],
+      ['cancelled', false, 'bad'],
+      ['error', false, 'bad'],
+    ] as const;
+    for (const [verdict, succeeded] of verdicts) {
+      log.append({ type: 'turnStarted', turnId: verdict, mode: 'build', prompt: verdict, maxRepairIterations: 2 });
+      log.append({ type: 'turnFinished', turnId: verdict, verdict, succeeded, summary: '.', checkpointId: verdict, mutations: 0, repairs: 0, usage: null, passesWithoutUsage: 1 });
+    }
+    const tones = new Map(turnTimelines(log.read(), '/ws', verdicts.length).map((turn) => [turn.turnId, turn.verdict?.tone]));
+    assert.deepEqual(verdicts.map(([verdict]) => tones.get(verdict)), verdicts.map(([, , tone]) => tone));
   });
 });
