@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cleanUpCopies, copyFixture, restore, runCli, tempStateRoot } from './verification/support';
+import { cleanUpCopies, copyFixture, runCli, tempStateRoot } from './support';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
@@ -34,8 +34,7 @@ describe('the npm package of the CLI (npm run pack:cli, npm install -g)', functi
     const prefix = path.join(root, 'prefix');
     await npm(['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tarball], root);
     bin = path.join(prefix, 'bin', 'sharpclaw');
-    calculator = copyFixture('Calculator');
-    restore(calculator, 'Calculator.slnx');
+    calculator = copyFixture('Calculator', 'Calculator.slnx');
     stateDir = tempStateRoot();
   });
 

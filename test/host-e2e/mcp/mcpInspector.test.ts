@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { cleanUpCopies, cliPath, copyFixture, restore, runCli, tempStateRoot } from '../verification/support';
+import { cleanUpCopies, cliPath, copyFixture, runCli, tempStateRoot } from '../support';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ ensureMcpInspector(): string }>;
@@ -49,8 +49,7 @@ describe('sharpclaw mcp through the MCP Inspector CLI (an independent client)', 
 
   before(async () => {
     launcher = (await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'install.mjs'))).ensureMcpInspector();
-    calculator = copyFixture('Calculator');
-    restore(calculator, 'Calculator.slnx');
+    calculator = copyFixture('Calculator', 'Calculator.slnx');
     stateDir = tempStateRoot();
   });
 

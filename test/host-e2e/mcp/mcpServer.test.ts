@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cleanUpCopies, cliPath, copyFixture, restore, runCli, tempStateRoot } from '../verification/support';
+import { cleanUpCopies, cliPath, copyFixture, runCli, tempStateRoot } from '../support';
 import { callOptions, connect as connectWith, text, type Connected } from './mcpClient';
 
 const defaultTools = ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'lsp', 'dotnet_solution_inspect', 'verify_workspace'];
@@ -37,8 +37,7 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
   const open: Client[] = [];
 
   before(() => {
-    calculator = copyFixture('Calculator');
-    restore(calculator, 'Calculator.slnx');
+    calculator = copyFixture('Calculator', 'Calculator.slnx');
     stateDir = tempStateRoot();
   });
 
@@ -257,8 +256,7 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
   });
 
   it('grants from the user\'s ~/.sharpclaw/settings.jsonc like the flags; the same keys in the workspace file grant nothing', async () => {
-    const marked = copyFixture('DesignTimeMarker');
-    restore(marked, 'DesignTimeMarker.slnx');
+    const marked = copyFixture('DesignTimeMarker', 'DesignTimeMarker.slnx');
     const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
     for (const marker of markers) fs.rmSync(marker, { force: true });
     const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
@@ -288,8 +286,7 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
   });
 
   it('without a grant, asks the person through a client with elicitation: Deny refuses (nothing ran), Allow once loads', async () => {
-    const marked = copyFixture('DesignTimeMarker');
-    restore(marked, 'DesignTimeMarker.slnx');
+    const marked = copyFixture('DesignTimeMarker', 'DesignTimeMarker.slnx');
     const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
     for (const marker of markers) fs.rmSync(marker, { force: true });
     const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
@@ -313,8 +310,7 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
   });
 
   it('2026-07-28 era: asks with an input_required result (elicitation), and the retry with Allow once loads; Deny refuses', async () => {
-    const marked = copyFixture('DesignTimeMarker');
-    restore(marked, 'DesignTimeMarker.slnx');
+    const marked = copyFixture('DesignTimeMarker', 'DesignTimeMarker.slnx');
     const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
     for (const marker of markers) fs.rmSync(marker, { force: true });
     const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
@@ -397,8 +393,7 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
   });
 
   it('without --allow-evaluation a call is refused naming the flag, and nothing of the project runs (with it, the markers prove project code ran)', async () => {
-    const marked = copyFixture('DesignTimeMarker');
-    restore(marked, 'DesignTimeMarker.slnx');
+    const marked = copyFixture('DesignTimeMarker', 'DesignTimeMarker.slnx');
     const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
     // Restore itself runs InitialTargets: count from nothing.
     for (const marker of markers) fs.rmSync(marker, { force: true });

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../verification/support';
+import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
 import { callOptions, connect, text, type CallResult } from './mcpClient';
 
 describe('sharpclaw mcp: every default tool through an MCP client', function () {
@@ -35,8 +35,7 @@ describe('sharpclaw mcp: every default tool through an MCP client', function () 
     const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }, callOptions);
 
     before(async () => {
-      const workspace = copyFixture('ReadTools');
-      restore(workspace, 'ReadTools.slnx');
+      const workspace = copyFixture('ReadTools', 'ReadTools.slnx');
       ({ client } = await connect({ workspace, stateDir, flags: ['--allow-evaluation'] }));
       open.push(client);
     });
@@ -104,8 +103,7 @@ describe('sharpclaw mcp: every default tool through an MCP client', function () 
     const era = { pin: '2026-07-28' };
 
     before(() => {
-      workspace = copyFixture('EditTools');
-      restore(workspace, 'EditTools.slnx');
+      workspace = copyFixture('EditTools', 'EditTools.slnx');
     });
 
     it('without --allow-write and --allow-shell, applying and verifying are refused naming the flag, and nothing is written', async () => {
