@@ -14,8 +14,7 @@ public sealed class ContextCacheTests
     [Fact]
     public async Task FifthContext_EvictsTheLeastRecentlyUsed_WhileLeasesKeepTheirWorkspaceAlive()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("TopLevelWins");
-        fixture.Restore("Top.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("TopLevelWins", "Top.slnx");
 
         // Eviction alone: no approved snapshots behind the cache (with them, an evicted context is restored, WarmRestartTests).
         await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { PersistSnapshots = false });
@@ -63,8 +62,7 @@ public sealed class ContextCacheTests
     [Fact]
     public async Task ConcurrentQueriesDuringEvictions_NeverTouchADisposedWorkspace()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("TopLevelWins");
-        fixture.Restore("Top.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("TopLevelWins", "Top.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
         foreach (string configuration in new[] { "A", "B", "C", "D" })
         {

@@ -16,8 +16,7 @@ public sealed class ExtensionMemberTests
     [Fact]
     public async Task ExtensionMembers_ResolveByEveryNameTheToolsShow_AndSymbolSearchNamesThemSo()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("ExtensionMembers");
-        fixture.Restore("ExtensionMembers.csproj");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("ExtensionMembers", "ExtensionMembers.csproj");
         using TempDirectory state = new();
         await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
 

@@ -16,8 +16,7 @@ public sealed class MultiTargetHierarchyFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        this.Workspace = FixtureWorkspace.Copy("MultiTargetHierarchy");
-        this.Workspace.Restore("MultiTargetHierarchy.slnx");
+        this.Workspace = FixtureWorkspace.Restored("MultiTargetHierarchy", "MultiTargetHierarchy.slnx");
         this.Host = await SemanticHost.StartAsync();
     }
 

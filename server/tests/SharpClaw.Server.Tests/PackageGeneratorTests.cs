@@ -15,8 +15,7 @@ public sealed class PackageGeneratorsFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        this.Workspace = FixtureWorkspace.Copy("PackageGenerators");
-        this.Workspace.Restore("PackageGenerators.slnx");
+        this.Workspace = FixtureWorkspace.Restored("PackageGenerators", "PackageGenerators.slnx");
         this.Host = await SemanticHost.StartAsync();
     }
 

@@ -23,8 +23,7 @@ public sealed class ReadToolsFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        this.fixture = FixtureWorkspace.Copy("ReadTools");
-        this.fixture.Restore("ReadTools.slnx");
+        this.fixture = FixtureWorkspace.Restored("ReadTools", "ReadTools.slnx");
         this.host = await SemanticHost.StartAsync();
     }
 
@@ -409,8 +408,7 @@ public sealed class ReadToolsTests(ReadToolsFixture fx)
     [Fact]
     public async Task ReadTools_CarryTheExcludedAnalyzers()
     {
-        using FixtureWorkspace generators = FixtureWorkspace.Copy("PackageGenerators");
-        generators.Restore("PackageGenerators.slnx");
+        using FixtureWorkspace generators = FixtureWorkspace.Restored("PackageGenerators", "PackageGenerators.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         SymbolResolveResult resolved = await host.Host.Client.InvokeWithParameterObjectAsync<SymbolResolveResult>(

@@ -14,8 +14,7 @@ public sealed class WorkspaceSymbolsTests
     [Fact]
     public async Task CamelHumpsTypeRanksAboveFields_AndGeneratedFilesStayOutUnlessAskedFor()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("WorkspaceSymbolRanking");
-        fixture.Restore("WorkspaceSymbolRanking.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("WorkspaceSymbolRanking", "WorkspaceSymbolRanking.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
         Task<T> Invoke<T>(string method, object parameters) =>
             Poll.WithTimeout(host.Host.Client.InvokeWithParameterObjectAsync<T>(method, parameters), SemanticHost.Timeout, method);
@@ -49,8 +48,7 @@ public sealed class WorkspaceSymbolsTests
     [Fact]
     public async Task AnInterfaceMemberWithExplicitImplementations_ResolvesByItsName_AndEachCandidateSentBackResolves()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("WorkspaceSymbolRanking");
-        fixture.Restore("WorkspaceSymbolRanking.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("WorkspaceSymbolRanking", "WorkspaceSymbolRanking.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
         Task<SymbolResolveResult> Resolve(string name) =>
             Poll.WithTimeout(host.Host.Client.InvokeWithParameterObjectAsync<SymbolResolveResult>(ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = fixture.Root, Name = name, Tool = "test-tool" }), SemanticHost.Timeout, name);
