@@ -21,6 +21,10 @@ import { Methods } from '../../src/engine/protocol/methods';
 import { Session } from '../../src/engine/session';
 import { findTool } from '../../src/engine/tools/registry';
 import type { ToolOutcome } from '../../src/engine/tools/runTool';
+import { mcpServerFactory } from '../../src/surfaces/mcp/mcpServer';
+import { mcpToolMentions, mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { repoRoot } from './fixtures';
 
 export const hostAnswersRoot = path.join(repoRoot, 'test', 'host-answers');
@@ -158,6 +162,37 @@ export async function replay(answer: Recording, workspace = `/workspace/${answer
     assert.equal(transport.connection?.calls ?? 0, hostCalls, `${answer.id}: how often the tool asked the host`);
     return { outcome, stdout: outcome.ok ? `${outcome.text}\n` : '', stderr: outcome.ok ? '' : `${outcome.text}\n` };
   } finally {
+    await session.close();
+    session.dispose();
+  }
+}
+
+export interface ReplayedOverMcp {
+  /** The MCP name the tool is served under. */
+  name: string;
+  result: Awaited<ReturnType<Client['callTool']>>;
+  /** Renames tool names a text mentions as the MCP server does (csharp_navigate is navigate). */
+  mentions(text: string): string;
+}
+
+/** The same call through the MCP server (every tool served, the official client over the SDK's in-memory transport). */
+export async function replayOverMcp(answer: Recording, workspace = `/workspace/${answer.fixture}`): Promise<ReplayedOverMcp> {
+  const tools = mcpToolsFor('all');
+  const served = tools.find((tool) => tool.definition.name === answer.tool);
+  assert.ok(served, `${answer.id}: the MCP server serves no ${answer.tool}`);
+  const transport = new RecordedTransport(answer, workspace);
+  const session = new Session({ surface: 'mcp', workspaceFolder: () => workspace, permissions: grantAll, transport });
+  const server = mcpServerFactory({ session, tools, version: '0.0.0' })();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'recorded-answers', version: '1' });
+  await client.connect(clientSide);
+  try {
+    const result = await client.callTool({ name: served.name, arguments: answer.input });
+    assert.equal(transport.connection?.calls ?? 0, 1, `${answer.id}: the tool asked the host once`);
+    return { name: served.name, result, mentions: mcpToolMentions(tools) };
+  } finally {
+    await client.close();
     await session.close();
     session.dispose();
   }

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot } from '../support/fixtures';
-import { allRecordings, recording, replay } from '../support/hostAnswers';
+import { allRecordings, recording, replay, replayOverMcp } from '../support/hostAnswers';
 
 const printed = async (id: string) => {
   const { outcome, stdout, stderr } = await replay(recording(id));
@@ -22,7 +22,7 @@ const refused = async (id: string) => {
 };
 const kilobytes8 = 8 * 1024;
 
-describe('recorded host answers: each tool sends the recorded params and renders the recorded answer', () => {
+describe('recorded host answers: each tool sends the recorded params, renders the answer, and MCP says the same', () => {
   for (const answer of allRecordings()) {
     it(answer.id, async () => {
       const { outcome } = await replay(answer);
@@ -30,6 +30,13 @@ describe('recorded host answers: each tool sends the recorded params and renders
       if (answer.error) assert.ok(!outcome.ok && outcome.error.code !== 'internal_error', outcome.text);
       else assert.ok(outcome.ok, outcome.text);
       assert.ok(Buffer.byteLength(outcome.text) < kilobytes8, `${Buffer.byteLength(outcome.text)} bytes`);
+
+      // The MCP server: the same text (tool names as it serves them), isError for an error, the typed result as structured content.
+      const mcp = await replayOverMcp(answer);
+      const content = mcp.result.content as Array<{ type: string; text: string }>;
+      assert.deepEqual(content, [{ type: 'text', text: mcp.mentions(outcome.text) }]);
+      assert.equal(mcp.result.isError === true, !outcome.ok);
+      if (outcome.ok && typeof outcome.data === 'object') assert.deepEqual(mcp.result.structuredContent, outcome.data);
     });
   }
 });
@@ -201,5 +208,54 @@ describe('csharp_diagnostics with the default severity of .sharpclaw/settings.js
     const { outcome } = await replay({ ...recording('ReadTools/diagnostics-warning'), input }, workspace, { hostCalls: 0 });
     assert.equal(outcome.ok, false);
     assert.match(outcome.text, /^error invalid_request: Invalid setting diagnostics\.defaultSeverity = "loud" in .*settings\.jsonc: expected one of error, warning, information, hint\./m);
+  });
+});
+
+describe('the read tools\' answers (fixtures/ReadTools)', () => {
+  it('diagnostics: a file, and a filter by ids', async () => {
+    assert.match(await printed('ReadTools/diagnostics-broken'), /^App\/Broken\.cs\n {2}5:\d+ error CS0103 The name 'UndefinedThing' does not exist in the current context\n1 file checked, 1 diagnostic in 1 file$/m);
+    assert.equal(await printed('ReadTools/diagnostics-ids'), "App/Warn.cs\n  7:13 warning CS0168 The variable 'unused' is declared but never used\n1 file checked, 1 diagnostic in 1 file, filtered by ids\n");
+  });
+
+  it('navigate pages with limit and offset: no overlap, the total kept, past the end says the total', async () => {
+    const first = await printed('ReadTools/references-page-1');
+    assert.match(first, /^App\/Many\.cs 11:18 12:18 13:18 14:18 15:18$/m);
+    assert.match(first, /^truncated: 100 locations in total, next offset: 5\. Raise limit or narrow the query\.$/m);
+    const second = await printed('ReadTools/references-page-2');
+    assert.match(second, /^App\/Many\.cs 16:18 17:18 18:18 19:18 20:18$/m);
+    assert.match(second, /^truncated: 100 locations in total, next offset: 10\./m);
+    assert.match(await printed('ReadTools/references-past-the-end'), /^offset 1000 is past the last of 100 locations$/m);
+  });
+
+  it('navigate: the typed errors of the bridge spec, each candidate once by a name that resolves to it alone', async () => {
+    assert.match(
+      await refused('ReadTools/hover-ambiguous'),
+      /^error ambiguous_symbol: 'Calculator\.Add' matches 2 symbols\. Ask again with one of these names, exactly as written\.\n {2}Calculator\.Add\(double, double\) \(method, Core\/Calculator\.cs:\d+:\d+\)\n {2}Calculator\.Add\(int, int\) \(method, Core\/Calculator\.cs:\d+:\d+\)\n$/,
+    );
+    assert.match(await printed('ReadTools/hover-by-signature'), /ReadTools\.Core\.Calculator\.Add\(int/);
+    assert.match(await refused('ReadTools/hover-not-found'), /^error symbol_not_found: No type matches the container 'Nope'\./);
+    assert.match(await refused('ReadTools/definition-ambiguous-file'), /^error ambiguous_file: 'Helpers\.cs' matches 2 files\..*\n {2}Core\/A\/Helpers\.cs\n {2}Core\/B\/Helpers\.cs\n$/);
+  });
+
+  it('bulk_navigate: one section per query in order, a failed query in its own section', async () => {
+    const answer = await printed('ReadTools/bulk-with-a-failed-query');
+    assert.match(answer, /^## 1 hover Calculator\.Sum\n\(method\) public int ReadTools\.Core\.Calculator\.Sum\(int first, int second\)$/m);
+    assert.match(answer, /^## 2 definition Helpers\.cs:5:30\nerror ambiguous_file: 'Helpers\.cs' matches 2 files\./m);
+  });
+
+  it('symbols: a file resolved from a unique suffix, a query paged, and an ambiguous file', async () => {
+    const document = await printed('ReadTools/symbols-file');
+    assert.match(document, /^resolved file: Core\/A\/Helpers\.cs$/m);
+    assert.match(document, /^3:\d+-\d+:\d+ class ReadTools\.Core\.A\.Helpers$/m);
+    const workspace = await printed('ReadTools/symbols-query');
+    assert.match(workspace, /^Core\/[AB]\/Helpers\.cs:3:\d+ class ReadTools\.Core\.[AB]\.Helpers$/m);
+    assert.match(workspace, /^truncated: .*next offset: 1\./m);
+    assert.match(await refused('ReadTools/symbols-ambiguous-file'), /^error ambiguous_file: /);
+  });
+
+  it('dotnet_solution_inspect: the projects as MSBuild evaluates them', async () => {
+    const answer = await printed('ReadTools/inspect');
+    assert.match(answer, /^target: ReadTools\.slnx \(Debug\), 2 projects, load complete(, cached)?$/m);
+    assert.match(answer, /^App\/App\.csproj: library\n {2}frameworks: net10\.0\n {2}references: Core\/Core\.csproj$/m);
   });
 });
