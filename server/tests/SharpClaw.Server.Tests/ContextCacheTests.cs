@@ -103,6 +103,10 @@ public sealed class ContextCacheTests
                         }
                     }
                 }
+
+                // Paced, not spinning: four loops that never yield took both cores from the loads that evict
+                // (650 s and a timeout on a loaded machine); a query every 20 ms still overlaps every eviction.
+                await Task.Delay(20, CancellationToken.None);
             }
         }
 
