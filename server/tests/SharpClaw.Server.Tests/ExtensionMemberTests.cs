@@ -1,6 +1,5 @@
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Store;
-using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;

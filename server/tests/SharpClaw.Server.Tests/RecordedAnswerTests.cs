@@ -1,7 +1,7 @@
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Nodes;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Tests.Infrastructure;
 using StreamJsonRpc;
 

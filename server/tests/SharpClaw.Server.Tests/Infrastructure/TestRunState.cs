@@ -1,5 +1,5 @@
 using System.Runtime.CompilerServices;
-using SharpClaw.Server.Hosting;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Tests.Infrastructure;
 
