@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Context } from 'mocha';
+import type { Context, Test } from 'mocha';
 import { stateRootPath } from '../../src/engine/stateFolder';
 
 process.env.SHARPCLAW_TEST_FIXTURE_CACHE ??= path.join(stateRootPath(), 'test-fixtures');
@@ -20,8 +20,10 @@ process.env.SHARPCLAW_STATE_DIR = runState;
 
 const heartbeatMs = 30_000;
 /** What runs now and since when: a test, or the hooks between two tests. */
-let current = { title: 'the first hooks', since: Date.now() };
+let current: { test?: Test; title: string; since: number } = { title: 'the first hooks', since: Date.now() };
 const heartbeat = setInterval(() => {
+  // A test that has its state has ended (a synchronous step can end it just before this tick runs).
+  if (current.test?.state) current = { title: `the hooks after "${current.test.title}"`, since: Date.now() };
   const seconds = Math.round((Date.now() - current.since) / 1000);
   if (seconds * 1000 >= heartbeatMs) console.log(`      … still running after ${seconds} s: ${current.title}`);
 }, heartbeatMs);
@@ -29,7 +31,7 @@ heartbeat.unref();
 
 export const mochaHooks = {
   beforeEach(this: Context): void {
-    current = { title: this.currentTest?.fullTitle() ?? 'a test', since: Date.now() };
+    current = { ...(this.currentTest ? { test: this.currentTest } : {}), title: this.currentTest?.fullTitle() ?? 'a test', since: Date.now() };
   },
   afterEach(this: Context): void {
     current = { title: `the hooks after "${this.currentTest?.title ?? 'a test'}"`, since: Date.now() };
