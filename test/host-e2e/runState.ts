@@ -20,10 +20,10 @@ process.env.SHARPCLAW_STATE_DIR = runState;
 
 const heartbeatMs = 30_000;
 /** What runs now and since when: a test, or the hooks between two tests. */
-let current: { test?: Test; title: string; since: number } = { title: 'the first hooks', since: Date.now() };
+let current: { test?: Test; title: string; since: number } = { title: 'the first before hooks', since: Date.now() };
 const heartbeat = setInterval(() => {
   // A test that has its state has ended (a synchronous step can end it just before this tick runs).
-  if (current.test?.state) current = { title: `the hooks after "${current.test.title}"`, since: Date.now() };
+  if (current.test?.state) current = { title: `a before/after hook, after "${current.test.title}"`, since: Date.now() };
   const seconds = Math.round((Date.now() - current.since) / 1000);
   if (seconds * 1000 >= heartbeatMs) console.log(`      … still running after ${seconds} s: ${current.title}`);
 }, heartbeatMs);
@@ -34,7 +34,7 @@ export const mochaHooks = {
     current = { ...(this.currentTest ? { test: this.currentTest } : {}), title: this.currentTest?.fullTitle() ?? 'a test', since: Date.now() };
   },
   afterEach(this: Context): void {
-    current = { title: `the hooks after "${this.currentTest?.title ?? 'a test'}"`, since: Date.now() };
+    current = { title: `a before/after hook, after "${this.currentTest?.title ?? 'a test'}"`, since: Date.now() };
   },
   afterAll(): void {
     clearInterval(heartbeat);
