@@ -22,7 +22,8 @@ import { Session } from '../../src/engine/session';
 import { findTool } from '../../src/engine/tools/registry';
 import type { ToolOutcome } from '../../src/engine/tools/runTool';
 import { mcpServerFactory } from '../../src/surfaces/mcp/mcpServer';
-import { mcpToolMentions, mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
+import { mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
+import { mcpToolNames } from '../../src/engine/tools/toolDefinition';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { repoRoot } from './fixtures';
@@ -171,8 +172,8 @@ export interface ReplayedOverMcp {
   /** The MCP name the tool is served under. */
   name: string;
   result: Awaited<ReturnType<Client['callTool']>>;
-  /** Renames tool names a text mentions as the MCP server does (csharp_navigate is navigate). */
-  mentions(text: string): string;
+  /** What the CLI's outcome reads like with other tools named as the MCP server names them (csharp_navigate is navigate). */
+  mentions(outcome: ToolOutcome): string;
 }
 
 /** The same call through the MCP server (every tool served, the official client over the SDK's in-memory transport). */
@@ -190,7 +191,7 @@ export async function replayOverMcp(answer: Recording, workspace = `/workspace/$
   try {
     const result = await client.callTool({ name: served.name, arguments: answer.input });
     assert.equal(transport.connection?.calls ?? 0, 1, `${answer.id}: the tool asked the host once`);
-    return { name: served.name, result, mentions: mcpToolMentions(tools) };
+    return { name: served.name, result, mentions: (outcome) => (outcome.ok ? served.definition.render(outcome.data, mcpToolNames) : outcome.text) };
   } finally {
     await client.close();
     await session.close();

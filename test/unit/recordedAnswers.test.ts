@@ -34,7 +34,7 @@ describe('recorded host answers: each tool sends the recorded params, renders th
       // The MCP server: the same text (tool names as it serves them), isError for an error, the typed result as structured content.
       const mcp = await replayOverMcp(answer);
       const content = mcp.result.content as Array<{ type: string; text: string }>;
-      assert.deepEqual(content, [{ type: 'text', text: mcp.mentions(outcome.text) }]);
+      assert.deepEqual(content, [{ type: 'text', text: mcp.mentions(outcome) }]);
       assert.equal(mcp.result.isError === true, !outcome.ok);
       if (outcome.ok && typeof outcome.data === 'object') assert.deepEqual(mcp.result.structuredContent, outcome.data);
     });
