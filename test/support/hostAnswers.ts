@@ -11,6 +11,9 @@
 // render) over a transport that checks the params and answers from the file. So a field renamed on
 // either side fails one of them. SHARPCLAW_RECORD_HOST_ANSWERS=1 rewrites what each side owns: the
 // unit tests the method and params, the server tests the answer.
+// The MCP surface's contract is the tools/list it publishes: mcp-tools-list.json, which the unit tests
+// check against the server in memory and host-e2e against the real server over stdio; every recorded
+// call's arguments must fit the input schema published there and its answer the output schema.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -25,6 +28,7 @@ import { mcpServerFactory } from '../../src/surfaces/mcp/mcpServer';
 import { mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
 import { mcpToolNames } from '../../src/engine/tools/toolDefinition';
 import { Client } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { repoRoot } from './fixtures';
 
@@ -189,7 +193,16 @@ export async function replayOverMcp(answer: Recording, workspace = `/workspace/$
   const client = new Client({ name: 'recorded-answers', version: '1' });
   await client.connect(clientSide);
   try {
+    // What an MCP client checks: the arguments fit the published input schema, the structured content its output schema.
+    const listed = (await client.listTools()).tools.find((tool) => tool.name === served.name);
+    assert.ok(listed, `${answer.id}: tools/list has no ${served.name}`);
+    const input = schemaValidator.getValidator(listed.inputSchema as Record<string, unknown>)(answer.input);
+    assert.ok(input.valid, `${answer.id}: the recorded arguments do not fit the input schema MCP publishes for ${served.name}: ${input.errorMessage}`);
     const result = await client.callTool({ name: served.name, arguments: answer.input });
+    if (listed.outputSchema && result.structuredContent !== undefined) {
+      const output = schemaValidator.getValidator(listed.outputSchema as Record<string, unknown>)(result.structuredContent);
+      assert.ok(output.valid, `${answer.id}: the answer does not fit the output schema MCP publishes for ${served.name}: ${output.errorMessage}`);
+    }
     assert.equal(transport.connection?.calls ?? 0, 1, `${answer.id}: the tool asked the host once`);
     return { name: served.name, result, mentions: (outcome) => (outcome.ok ? served.definition.render(outcome.data, mcpToolNames) : outcome.text) };
   } finally {
@@ -197,6 +210,36 @@ export async function replayOverMcp(answer: Recording, workspace = `/workspace/$
     await session.close();
     session.dispose();
   }
+}
+
+const schemaValidator = new AjvJsonSchemaValidator();
+
+/** The tools/list the MCP server publishes (names, titles, descriptions, annotations, input and output schemas), as recorded. */
+export const mcpListingFile = path.join(hostAnswersRoot, 'mcp-tools-list.json');
+
+/**
+ * Fails when `tools` (a tools/list answer's tools, `--tools all`) differs from the recorded listing, naming
+ * the tools that changed; SHARPCLAW_RECORD_HOST_ANSWERS=1 rewrites it (then review the diff: every MCP
+ * client sees it).
+ */
+export function checkMcpListing(tools: readonly unknown[], where: string): void {
+  const listing = JSON.parse(JSON.stringify(tools)) as Array<{ name: string }>;
+  if (rewriting && where === 'in memory') {
+    fs.writeFileSync(mcpListingFile, `${JSON.stringify(listing, null, 2)}\n`);
+    return;
+  }
+  // A server serving the default set lists the recorded tools of its names (which tools each set has: mcpTools.test, mcpServer.test).
+  const names = new Set(listing.map((tool) => tool.name));
+  const recorded = (JSON.parse(fs.readFileSync(mcpListingFile, 'utf8')) as Array<{ name: string }>).filter((tool) => where === 'in memory' || names.has(tool.name));
+  const changed = [...new Set([...recorded, ...listing].map((tool) => tool.name))].filter((name) => {
+    try {
+      assert.deepEqual(listing.find((tool) => tool.name === name), recorded.find((tool) => tool.name === name));
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  assert.deepEqual(listing, recorded, `the MCP tools/list (${where}) differs from test/host-answers/mcp-tools-list.json for ${changed.join(', ')} (SHARPCLAW_RECORD_HOST_ANSWERS=1 with the unit tests rewrites it)`);
 }
 
 /** Whether the recording is the file's own (a test may replay it with another input, which never rewrites it). */

@@ -1,7 +1,7 @@
 // `sharpclaw mcp` end to end: the real bundled CLI (dist/cli.js) serving MCP over stdio, driven by
 // the official client SDK (a 2025-11-25 `initialize` session) and by raw JSON-RPC in both eras, on
 // restored copies of fixtures/Calculator and fixtures/DesignTimeMarker, with the real Roslyn host: the
-// tool list, one warm host and its restart after a crash, stdout for protocol messages only, the
+// tool list (each tool as recorded in test/host-answers/mcp-tools-list.json, in both eras), one warm host and its restart after a crash, stdout for protocol messages only, the
 // workspace it works in, and who may let it run project code (flags, the user's settings file,
 // elicitation in both eras). That its answers are what `sharpclaw tool` prints for the same host answer
 // is asserted on the recorded host answers (test/unit/recordedAnswers.test.ts); the SDK client in the
@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cleanUpCopies, cliPath, copyFixture, runCli, tempStateRoot, waitFor } from '../support';
 import { callOptions, connect as connectWith, text, type Connected } from './mcpClient';
+import { checkMcpListing } from '../../support/hostAnswers';
 
 const defaultTools = ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'lsp', 'dotnet_solution_inspect', 'verify_workspace'];
 const extraTools = ['csharp_symbol_resolve', 'csharp_find_references', 'csharp_type_hierarchy', 'csharp_rename_symbol', 'symbol_search', 'workspace_search'];
@@ -68,6 +69,8 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.equal(client.getNegotiatedProtocolVersion(), '2025-11-25');
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), defaultTools);
+    // Each tool as the unit tests' in-memory server lists it (test/host-answers/mcp-tools-list.json), so the wire changes nothing.
+    checkMcpListing(tools, 'stdio, 2025-11-25');
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     assert.equal(byName.get('navigate')!.title, 'Navigate C#');
     assert.deepEqual(byName.get('navigate')!.annotations, { readOnlyHint: true, openWorldHint: false });
@@ -153,6 +156,7 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.deepEqual(discover.capabilities.tools, { listChanged: false });
     const list = answers.get(2)!.result as { tools: Array<{ name: string }>; resultType: string; ttlMs: number; cacheScope: string };
     assert.deepEqual(list.tools.map((tool) => tool.name), defaultTools);
+    checkMcpListing(list.tools, 'stdio, 2026-07-28');
     assert.equal(list.resultType, 'complete');
     assert.equal(list.ttlMs, 3_600_000);
     assert.equal(list.cacheScope, 'private');
@@ -171,6 +175,7 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     open.push(client);
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), [...defaultTools, ...extraTools]);
+    checkMcpListing(tools, 'stdio, --tools all');
   });
 
   it('keeps the tools/list answer small: under 24 KB by default (eight tools), output schemas only one level deep', async () => {
