@@ -88,6 +88,16 @@ export class RecordingPolicy implements PermissionPolicy {
 }
 
 /** Command lines of the processes now running on this machine (Linux /proc). */
+/** Whether a process of that id is still running. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function runningCommands(): string[] {
   const found: string[] = [];
   for (const entry of fs.readdirSync('/proc')) {

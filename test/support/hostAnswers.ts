@@ -31,6 +31,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { repoRoot } from './fixtures';
+import { startedHostStatus } from './hostStatus';
 
 export const hostAnswersRoot = path.join(repoRoot, 'test', 'host-answers');
 
@@ -92,7 +93,7 @@ class RecordedConnection implements HostConnection {
   ) {}
 
   async sendRequest(method: string, params: unknown): Promise<unknown> {
-    if (method === Methods.status.method) return startedHost(this.pid);
+    if (method === Methods.status.method) return startedHostStatus(this.pid, { hostVersion: '0.0.0-recorded', roslynVersion: '0.0.0', frameworkDescription: '.NET (recorded answer)', runtimeIdentifier: 'any' });
     if (method === Methods.interruptedEdits.method) return { interrupted: [] };
     this.calls++;
     const { workspace, ...sent } = params as Record<string, unknown>;
@@ -127,20 +128,6 @@ class RecordedTransport implements HostTransport {
     this.connection = new RecordedConnection(this.answer, this.workspace);
     return this.connection;
   }
-}
-
-function startedHost(pid: number) {
-  return {
-    hostVersion: '0.0.0-recorded',
-    roslynVersion: '0.0.0',
-    runtime: { frameworkDescription: '.NET (recorded answer)', runtimeIdentifier: 'any', dotnetRoot: null },
-    sdks: [],
-    loadedContexts: [],
-    processId: pid,
-    clientProcessId: null,
-    startedAt: '2026-01-01T00:00:00Z',
-    logFile: null,
-  };
 }
 
 const grantAll: PermissionPolicy = { request: async () => ({ granted: true, source: 'policy' }) };

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { cliPath as cli, copyFixture, repoRoot, tempStateRoot } from '../support';
+import { alive, cliPath as cli, copyFixture, repoRoot, tempStateRoot } from '../support';
 import { removeTemporaryFolders } from '../../support/fixtures';
 
 /** The resident hosts of a state folder: pid by socket (from the .sock.json each writes). */
@@ -22,15 +22,6 @@ function residentHosts(stateDir: string): number[] {
     .readdirSync(hosts)
     .filter((name) => name.endsWith('.sock.json'))
     .map((name) => (JSON.parse(fs.readFileSync(path.join(hosts, name), 'utf8')) as { pid: number }).pid);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function until(what: string, condition: () => boolean, ms: number): Promise<void> {

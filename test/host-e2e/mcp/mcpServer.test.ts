@@ -13,21 +13,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cleanUpCopies, cliPath, copyFixture, runCli, tempStateRoot, waitFor } from '../support';
+import { alive, cleanUpCopies, cliPath, copyFixture, runCli, tempStateRoot, waitFor } from '../support';
 import { callOptions, connect as connectWith, text, type Connected } from './mcpClient';
 import { checkMcpListing } from '../../support/hostAnswers';
 
 const defaultTools = ['diagnostics', 'navigate', 'bulk_navigate', 'symbols', 'edit', 'lsp', 'dotnet_solution_inspect', 'verify_workspace'];
 const extraTools = ['csharp_symbol_resolve', 'csharp_find_references', 'csharp_type_hierarchy', 'csharp_rename_symbol', 'symbol_search', 'workspace_search'];
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function connect(workspace: string, stateDir: string, flags: string[], negotiation?: { pin: string }): Promise<Connected> {
   return connectWith({ workspace, stateDir, flags, ...(negotiation ? { negotiation } : {}) });
