@@ -27,6 +27,9 @@ import type { ToolOutcome } from '../../src/engine/tools/runTool';
 import { mcpServerFactory } from '../../src/surfaces/mcp/mcpServer';
 import { mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
 import { mcpToolNames } from '../../src/engine/tools/toolDefinition';
+import { fitAnswer, type FittedAnswer } from '../../src/engine/tools/wholeResult';
+import { solutionInspectToolName } from '../../src/engine/tools/structuredResult';
+import { inputJsonSchema } from '../../src/engine/tools/manifest';
 import { Client } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
@@ -163,8 +166,12 @@ export interface ReplayedOverMcp {
   /** The MCP name the tool is served under. */
   name: string;
   result: Awaited<ReturnType<Client['callTool']>>;
-  /** What the CLI's outcome reads like with other tools named as the MCP server names them (csharp_navigate is navigate). */
-  mentions(outcome: ToolOutcome): string;
+  /**
+   * What the MCP server must send for the CLI's outcome: its result fitted to the whole-result budget
+   * (wholeResult.ts) with other tools named as the MCP server names them (csharp_navigate is navigate);
+   * an error's text as it is.
+   */
+  expected(outcome: ToolOutcome): FittedAnswer;
 }
 
 /** The same call through the MCP server (every tool served, the official client over the SDK's in-memory transport). */
@@ -183,7 +190,7 @@ export async function replayOverMcp(answer: Recording, workspace = `/workspace/$
     // What an MCP client checks: the arguments fit the published input schema, the structured content its output schema.
     const listed = (await client.listTools()).tools.find((tool) => tool.name === served.name);
     assert.ok(listed, `${answer.id}: tools/list has no ${served.name}`);
-    const input = schemaValidator.getValidator(listed.inputSchema as Record<string, unknown>)(answer.input);
+    const input = schemaValidator.getValidator(listed.inputSchema as Record<string, unknown>)(canonicalArguments(served.definition, answer.input));
     assert.ok(input.valid, `${answer.id}: the recorded arguments do not fit the input schema MCP publishes for ${served.name}: ${input.errorMessage}`);
     const result = await client.callTool({ name: served.name, arguments: answer.input });
     if (listed.outputSchema && result.structuredContent !== undefined) {
@@ -191,7 +198,8 @@ export async function replayOverMcp(answer: Recording, workspace = `/workspace/$
       assert.ok(output.valid, `${answer.id}: the answer does not fit the output schema MCP publishes for ${served.name}: ${output.errorMessage}`);
     }
     assert.equal(transport.connection?.calls ?? 0, 1, `${answer.id}: the tool asked the host once`);
-    return { name: served.name, result, mentions: (outcome) => (outcome.ok ? served.definition.render(outcome.data, mcpToolNames) : outcome.text) };
+    const context = { workspaceFolder: workspace, names: mcpToolNames, solutionInspect: mcpToolNames.of({ name: solutionInspectToolName }) };
+    return { name: served.name, result, expected: (outcome) => (outcome.ok ? fitAnswer(served.definition, outcome.data, context) : { text: outcome.text, structured: undefined }) };
   } finally {
     await client.close();
     await session.close();
@@ -200,6 +208,15 @@ export async function replayOverMcp(answer: Recording, workspace = `/workspace/$
 }
 
 const schemaValidator = new AjvJsonSchemaValidator();
+
+/** `input` with each alias (an argument described as "Alias of x.") under its one published name: MCP lists one name per argument (mcpSchemas.ts), runTool accepts both. */
+function canonicalArguments(definition: Parameters<typeof inputJsonSchema>[0], input: Record<string, unknown>): Record<string, unknown> {
+  const properties = (inputJsonSchema(definition).properties ?? {}) as Record<string, { description?: unknown }>;
+  return Object.fromEntries(Object.entries(input).map(([name, value]) => {
+    const alias = typeof properties[name]?.description === 'string' ? /^Alias of (\w+)/.exec(properties[name].description as string) : null;
+    return [alias ? alias[1]! : name, value];
+  }));
+}
 
 /** The tools/list the MCP server publishes (names, titles, descriptions, annotations, input and output schemas), as recorded. */
 export const mcpListingFile = path.join(hostAnswersRoot, 'mcp-tools-list.json');
