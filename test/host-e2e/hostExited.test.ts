@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cleanUpCopies, cliPath, copyFixture, restore, tempStateRoot, waitFor } from './verification/support';
+import { cleanUpCopies, cliPath, copyFixture, tempStateRoot, waitFor } from './support';
 
 /** The pid of the SharpClaw host started by process `parent`, if it runs yet (Linux /proc). */
 function hostPid(parent: number): number | undefined {
@@ -41,8 +41,7 @@ describe('a host that dies mid-request (real CLI, real host)', function () {
   before(function () {
     if (process.platform !== 'linux') this.skip();
     assert.ok(fs.existsSync(cliPath), `${cliPath} is missing: run "npm run build"`);
-    workspace = copyFixture('VerificationSlow');
-    restore(workspace, 'Slow/Slow.csproj');
+    workspace = copyFixture('VerificationSlow', 'Slow/Slow.csproj');
     stateRoot = tempStateRoot();
   });
   after(cleanUpCopies);
@@ -50,9 +49,8 @@ describe('a host that dies mid-request (real CLI, real host)', function () {
   it('fails with a typed host_exited error naming the signal and the log, and exits 1', async () => {
     const cli = startCli(['tool', 'dotnet_solution_inspect', '--cwd', workspace, '--input', JSON.stringify({ target: 'Slow/Slow.csproj' }), '--allow-evaluation'], { SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '60' });
     const pid = await waitFor('the host to start', () => hostPid(cli.pid), 60_000);
-    // Let the request reach the host (it is loading: the design-time build sleeps 60 s).
-    await waitFor('the host log', () => fs.readdirSync(path.join(stateRoot, 'logs')).some((name) => name.includes(String(pid))), 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // The request has reached the host once it reports the load (whose design-time build then sleeps 60 s).
+    await waitFor('the host to report the load', () => /^Loading \S*Slow\.csproj/m.test(cli.output.stderr), 120_000);
     process.kill(pid, 'SIGKILL');
     const code = await cli.closed;
     const { stdout, stderr } = cli.output;
@@ -75,13 +73,13 @@ describe('a host killed during the apply of a multi-file rename (real CLI, real 
   before(function () {
     if (process.platform !== 'linux') this.skip();
     assert.ok(fs.existsSync(cliPath), `${cliPath} is missing: run "npm run build"`);
-    workspace = copyFixture('WideRename');
+    // Restoring reads the project file only: the generated uses join the restored copy.
+    workspace = copyFixture('WideRename', 'WideRename.csproj');
     fs.mkdirSync(path.join(workspace, 'Uses'));
     for (let i = 1; i <= useFiles; i++) {
       const name = `Use${String(i).padStart(3, '0')}`;
       fs.writeFileSync(path.join(workspace, 'Uses', `${name}.cs`), `namespace WideRename.Uses;\n\npublic static class ${name}\n{\n    public static int Run(Widget widget) => widget.Spin(${i});\n}\n`);
     }
-    restore(workspace, 'WideRename.csproj');
     stateRoot = tempStateRoot();
   });
   after(cleanUpCopies);

@@ -1,7 +1,8 @@
 // The npm package of the CLI and MCP server (`npm run pack:cli`), installed the way a user without
 // VS Code installs it: `npm install -g` of the tarball into a fresh prefix, offline (it must have no
-// dependencies). Its `sharpclaw` bin then answers a tool call and serves MCP on a restored copy of
-// fixtures/Calculator with the Roslyn host inside the package, as the repository's CLI does.
+// dependencies). Its `sharpclaw` bin then answers a tool call with the Roslyn host inside the package —
+// what the recorded host answer of that call renders to, as the repository's CLI prints it
+// (cli/cliContract.test.ts) — and serves MCP, on a restored copy of fixtures/EditTools.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -9,7 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cleanUpCopies, copyFixture, restore, runCli, tempStateRoot } from './verification/support';
+import { recording, replay } from '../support/hostAnswers';
+import { cleanUpCopies, copyFixture, tempStateRoot } from './support';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
@@ -23,7 +25,7 @@ describe('the npm package of the CLI (npm run pack:cli, npm install -g)', functi
   this.timeout(600_000);
   let root: string;
   let bin: string;
-  let calculator: string;
+  let workspace: string;
   let stateDir: string;
 
   before(async () => {
@@ -34,8 +36,7 @@ describe('the npm package of the CLI (npm run pack:cli, npm install -g)', functi
     const prefix = path.join(root, 'prefix');
     await npm(['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tarball], root);
     bin = path.join(prefix, 'bin', 'sharpclaw');
-    calculator = copyFixture('Calculator');
-    restore(calculator, 'Calculator.slnx');
+    workspace = copyFixture('EditTools', 'EditTools.slnx');
     stateDir = tempStateRoot();
   });
 
@@ -56,22 +57,20 @@ describe('the npm package of the CLI (npm run pack:cli, npm install -g)', functi
     assert.ok(!fs.readdirSync(path.join(installed, 'dist', 'server')).some((file) => file.endsWith('.pdb')), 'no debug symbols');
   });
 
-  it('its sharpclaw bin prints its version and answers a tool call as the repository CLI does', async () => {
+  it('its sharpclaw bin prints its version and answers a tool call as the repository CLI does (what the recorded answer renders to)', async () => {
     const version = spawnSync(bin, ['--version'], { encoding: 'utf8' });
     assert.equal(version.status, 0, version.stderr);
     const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
     assert.equal(version.stdout, `sharpclaw ${manifest.version}\n`);
 
-    const input = JSON.stringify({ action: 'references', symbol: 'Calculator.Divide' });
-    const installed = spawnSync(bin, ['tool', 'csharp_navigate', '--cwd', calculator, '--allow-evaluation', '--input', input], { encoding: 'utf8', env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
+    const answer = recording('EditTools/references-add');
+    const installed = spawnSync(bin, ['tool', answer.tool, '--cwd', workspace, '--allow-evaluation', '--input', JSON.stringify(answer.input)], { encoding: 'utf8', env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
     assert.equal(installed.status, 0, installed.stderr);
-    assert.match(installed.stdout, /^src\/Calculator\.App\/Program\.cs \d+:\d+/m);
-    const repository = await runCli(['tool', 'csharp_navigate', '--cwd', calculator, '--allow-evaluation', '--input', input], { cwd: calculator, env: { SHARPCLAW_STATE_DIR: stateDir } });
-    assert.equal(installed.stdout, repository.stdout);
+    assert.equal(installed.stdout, (await replay(answer, workspace)).stdout);
   });
 
   it('its sharpclaw bin serves MCP over stdio: the tool list, with nothing loaded', async () => {
-    const transport = new StdioClientTransport({ command: bin, args: ['mcp', '--cwd', calculator], env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: stateDir }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: bin, args: ['mcp', '--cwd', workspace], env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: stateDir }, stderr: 'pipe' });
     const client = new Client({ name: 'sharpclaw-npm-test', version: '1.0.0' });
     await client.connect(transport);
     try {

@@ -16,7 +16,7 @@ import { parseVerifyOptions } from '../../src/engine/verification/request';
 import { verificationStateFolder } from '../../src/engine/verification/runDirectory';
 import { verify } from '../../src/engine/verification/runner';
 import { workspaceLockPath } from '../../src/engine/workspaceLock';
-import { cleanUpCopies, copyFixture, repoRoot, restore, tempStateRoot, waitFor } from './verification/support';
+import { cleanUpCopies, copyFixture, repoRoot, tempStateRoot, waitFor } from './support';
 
 const serverDll = path.join(repoRoot, 'dist', 'server', 'SharpClaw.Server.dll');
 
@@ -50,8 +50,7 @@ describe('one workspace lock: the host\'s writes and the verifier (real host, re
 
   before(async () => {
     assert.ok(fs.existsSync(serverDll), `${serverDll} is missing: run "npm run build"`);
-    workspace = copyFixture('VerificationSlow');
-    restore(workspace, 'Slow/Slow.csproj');
+    workspace = copyFixture('VerificationSlow', 'Slow/Slow.csproj');
     stateRoot = tempStateRoot();
     // The host inherits this environment: its state folder is the test's, its design-time build is quick.
     process.env.SHARPCLAW_STATE_DIR = stateRoot;
@@ -107,6 +106,8 @@ describe('one workspace lock: the host\'s writes and the verifier (real host, re
     const messages: string[] = [];
     const verification = runVerify('0', (message) => messages.push(message));
     await waitFor('the verification to wait', () => messages.some((m) => /^Waiting for a semantic write \(process \d+\)/.test(m)), 60_000);
+    // A fixed wait, since what is asserted is that nothing happens: for 2 s the verification does not take
+    // the lock from the apply (its report's lockWaitMs below must cover them).
     await new Promise((resolve) => setTimeout(resolve, 2000));
     assert.equal(fs.existsSync(lockFile()) && /purpose write/.test(fs.readFileSync(lockFile(), 'utf8')), true, 'the host still holds the lock');
     policy.releaseWrites();

@@ -16,6 +16,7 @@ import { HostStartError, type HostConnection, type HostExit, type HostTransport 
 import type { PermissionPolicy } from '../../src/engine/permissions/permissionPolicy';
 import { HostMethods } from '../../src/engine/protocol/methods';
 import { asToolError, ToolError } from '../../src/engine/errors';
+import { startedHostStatus } from '../support/hostStatus';
 
 interface SentRequest {
   method: string;
@@ -37,7 +38,7 @@ class FakeConnection implements HostConnection {
     return `/logs/sharpclaw-host-${this.pid}.log`;
   }
   sendRequest(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
-    if (method === HostMethods.status) return Promise.resolve(status(this.pid));
+    if (method === HostMethods.status) return Promise.resolve(startedHostStatus(this.pid, { hostVersion: '1.0.0', roslynVersion: '5.0.0', frameworkDescription: '.NET 10.0.0', runtimeIdentifier: 'linux-x64' }));
     return new Promise((resolve, reject) => {
       this.sent.push({ method, params, signal, resolve, reject });
       signal.addEventListener('abort', () => reject(Object.assign(new Error('cancelled'), { code: -32800 })));
@@ -67,20 +68,6 @@ class FakeTransport implements HostTransport {
   get last(): FakeConnection {
     return this.connections.at(-1)!;
   }
-}
-
-function status(pid: number) {
-  return {
-    hostVersion: '1.0.0',
-    roslynVersion: '5.0.0',
-    runtime: { frameworkDescription: '.NET 10.0.0', runtimeIdentifier: 'linux-x64', dotnetRoot: null },
-    sdks: [],
-    loadedContexts: [],
-    processId: pid,
-    clientProcessId: null,
-    startedAt: '2026-01-01T00:00:00Z',
-    logFile: null,
-  };
 }
 
 const grantAll: PermissionPolicy = { request: async () => ({ granted: true, source: 'policy' }) };

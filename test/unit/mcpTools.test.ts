@@ -2,7 +2,8 @@
 // transport with the official client: every MCP name is its registry definition's, text names other
 // tools by the names MCP serves, the default
 // set is the bridge spec's eight, annotations follow each definition's effects, host tools publish
-// their result schema, and input errors are the engine's (no host is started for them).
+// their result schema, the whole listing is the recorded one (test/host-answers/mcp-tools-list.json),
+// and input errors are the engine's (no host is started for them).
 import * as assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
@@ -19,6 +20,7 @@ import { renderEdit } from '../../src/engine/tools/edits/renderEdits';
 import type { EditResult } from '../../src/engine/protocol/edits';
 import { syntaxOnlyLineFor } from '../../src/engine/tools/store/renderStore';
 import { structureSchema } from '../../src/engine/tools/structuredResult';
+import { checkMcpListing } from '../support/hostAnswers';
 
 describe('the MCP tool table', () => {
   it('names the other tools as this server serves them (navigate, not csharp_navigate), in descriptions, input schemas and answers', () => {
@@ -59,6 +61,8 @@ describe('the MCP tool table', () => {
     await client.connect(clientSide);
     try {
       const { tools } = await client.listTools();
+      // The listing every MCP client reads is the recorded one (host-e2e checks the stdio server against the same file).
+      checkMcpListing(tools, 'in memory');
       for (const listed of tools) {
         const definition = mcpTools.find((tool) => tool.name === listed.name)!.definition;
         const reads = definition.effects === 'read';

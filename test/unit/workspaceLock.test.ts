@@ -30,6 +30,7 @@ describe('workspace lock across processes', () => {
     const holder = await holderProcess(stateDir);
     let announced = '';
     const waiting = acquireWorkspaceLock(stateDir, { timeoutMs: 20_000, pollMs: 20, onWait: (who) => (announced = who) });
+    // A fixed wait, since what is asserted is that the waiter does not get the lock while it is held.
     await new Promise((resolve) => setTimeout(resolve, 500));
     holder.stdin!.write('release\n');
     const lock = await waiting;

@@ -158,8 +158,7 @@ public sealed class AuthorizationTests
 
     private static FixtureWorkspace RestoredMarkerFixture()
     {
-        FixtureWorkspace fixture = FixtureWorkspace.Copy("DesignTimeMarker");
-        fixture.Restore("DesignTimeMarker.slnx");
+        FixtureWorkspace fixture = FixtureWorkspace.Restored("DesignTimeMarker", "DesignTimeMarker.slnx");
 
         // Restore itself runs InitialTargets: start counting from zero.
         fixture.DeleteFile(DesignTimeMarker);

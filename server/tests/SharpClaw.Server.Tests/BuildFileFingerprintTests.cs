@@ -61,8 +61,7 @@ public sealed class BuildFileFingerprintTests
     [Fact]
     public async Task ArtifactsLayout_AssetsFileIsTheEvaluatedOne_AndItsChangesForceReauthorization()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("ArtifactsLayout");
-        fixture.Restore("ArtifactsLayout.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("ArtifactsLayout", "ArtifactsLayout.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
         const string Assets = "artifacts/obj/App/project.assets.json";
 
@@ -87,8 +86,7 @@ public sealed class BuildFileFingerprintTests
     [Fact]
     public async Task WildcardAndPropertyImports_NeedAuthorizationOnEveryCall()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("WildcardImport");
-        fixture.Restore("WildcardImport.csproj");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("WildcardImport", "WildcardImport.csproj");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         SolutionInspectResult first = await host.InspectAsync(fixture.Root);
@@ -137,8 +135,7 @@ public sealed class BuildFileFingerprintTests
             return; // Windows has no inode change time; size and write time decide there.
         }
 
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("ArtifactsLayout");
-        fixture.Restore("ArtifactsLayout.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("ArtifactsLayout", "ArtifactsLayout.slnx");
         string props = fixture.Path("Directory.Build.props");
         DateTime written = DateTime.UtcNow.AddMinutes(-5);
         File.SetLastWriteTimeUtc(props, written);

@@ -14,8 +14,7 @@ public sealed class ContextCacheTests
     [Fact]
     public async Task FifthContext_EvictsTheLeastRecentlyUsed_WhileLeasesKeepTheirWorkspaceAlive()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("TopLevelWins");
-        fixture.Restore("Top.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("TopLevelWins", "Top.slnx");
 
         // Eviction alone: no approved snapshots behind the cache (with them, an evicted context is restored, WarmRestartTests).
         await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { PersistSnapshots = false });
@@ -63,8 +62,7 @@ public sealed class ContextCacheTests
     [Fact]
     public async Task ConcurrentQueriesDuringEvictions_NeverTouchADisposedWorkspace()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("TopLevelWins");
-        fixture.Restore("Top.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("TopLevelWins", "Top.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
         foreach (string configuration in new[] { "A", "B", "C", "D" })
         {
@@ -105,6 +103,10 @@ public sealed class ContextCacheTests
                         }
                     }
                 }
+
+                // Paced, not spinning: four loops that never yield took both cores from the loads that evict
+                // (650 s and a timeout on a loaded machine); a query every 20 ms still overlaps every eviction.
+                await Task.Delay(20, CancellationToken.None);
             }
         }
 

@@ -33,6 +33,7 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
 
         // The apply is running (waiting for its approval): a read-only request queues behind it.
         Task<SymbolResolveResult> read = fx.ResolveAsync("Calculator.Sum");
+        // A fixed wait, since what is asserted is that nothing happens: the reader does not finish meanwhile.
         await Task.Delay(500);
         Assert.False(read.IsCompleted, "a reader ran while an edit was being applied");
 

@@ -32,8 +32,7 @@ public sealed class EditToolsFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        this.fixture = FixtureWorkspace.Copy("EditTools");
-        this.fixture.Restore("EditTools.slnx");
+        this.fixture = FixtureWorkspace.Restored("EditTools", "EditTools.slnx");
         this.originals = Directory.EnumerateFiles(this.fixture.Root, "*.cs", SearchOption.AllDirectories)
             .Where(p => !p.Contains("/obj/", StringComparison.Ordinal) && !p.Contains("/bin/", StringComparison.Ordinal))
             .ToDictionary(p => p, File.ReadAllBytes);

@@ -10,8 +10,7 @@ public sealed class EditUnverifiedTests
     [Fact]
     public async Task Rename_WithAnExcludedProjectGenerator_IsUnverified_WithoutEditsOrWriteRequests()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("CustomAnalyzers");
-        fixture.Restore("CustomAnalyzers.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("CustomAnalyzers", "CustomAnalyzers.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
         string before = fixture.Read("App/Program.cs");
 

@@ -21,8 +21,7 @@ public sealed class EvaluationIsolationTests
             return; // TMPDIR is how the shared temp folder is redirected here.
         }
 
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("Calculator");
-        fixture.Restore("Calculator.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("Calculator", "Calculator.slnx");
         using TempDirectory sandbox = new();
         string tmp = Directory.CreateDirectory(Path.Combine(sandbox.Path, "tmp")).FullName;
         string stateRoot = Path.Combine(sandbox.Path, "state");

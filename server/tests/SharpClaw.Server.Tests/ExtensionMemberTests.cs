@@ -1,6 +1,5 @@
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Store;
-using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
@@ -11,15 +10,14 @@ namespace SharpClaw.Server.Tests;
 /// before, the resolver took that segment's parentheses for the parameter list, so no extension member resolved by
 /// any name, and symbol_search listed them as <c>TextExtensions..Shout()</c>.
 /// </summary>
-public sealed class ExtensionMemberTests
+[Collection(ExtensionMembersCollection.Name)]
+public sealed class ExtensionMemberTests(LoadedFixture.ExtensionMembers fx)
 {
     [Fact]
     public async Task ExtensionMembers_ResolveByEveryNameTheToolsShow_AndSymbolSearchNamesThemSo()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("ExtensionMembers");
-        fixture.Restore("ExtensionMembers.csproj");
-        using TempDirectory state = new();
-        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+        FixtureWorkspace fixture = fx.Workspace;
+        SemanticHost host = fx.Host;
 
         // The syntax-only store: the block is a segment of the name, its members stay in the declaring class.
         SymbolSearchResult shout = await host.SymbolSearchAsync(fixture.Root, "Shout");

@@ -13,8 +13,7 @@ public sealed class InspectTests
     [Fact]
     public async Task MultiTargetedProject_ListsAllRestoredFrameworks_AndEachCompilationSaysWhichItUsed()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("MultiTarget");
-        fixture.Restore("MultiTarget.csproj");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("MultiTarget", "MultiTarget.csproj");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         SolutionInspectResult all = await host.InspectAsync(fixture.Root);
@@ -83,8 +82,7 @@ public sealed class InspectTests
     [Fact]
     public async Task SdkGenerators_AreKept_PackageGeneratorTheSdkShipsIsReplacedByTheSdkCopy()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SdkGenerators");
-        fixture.Restore("SdkGenerators.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("SdkGenerators", "SdkGenerators.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         SolutionInspectResult result = await host.InspectAsync(fixture.Root);
@@ -116,8 +114,7 @@ public sealed class InspectTests
     [Fact]
     public async Task ProjectAndPackageAnalyzers_AreRemovedFromTheSolution_AndReportedPerProject()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("CustomAnalyzers");
-        fixture.Restore("CustomAnalyzers.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("CustomAnalyzers", "CustomAnalyzers.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         // Before any load the graph reports what evaluation and the assets files show.
@@ -148,8 +145,7 @@ public sealed class InspectTests
     [Fact]
     public async Task ProjectGraph_ReportsEvaluatedItemsReferencesAndImports_AndIsCached()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("Calculator");
-        fixture.Restore("Calculator.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("Calculator", "Calculator.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
@@ -191,8 +187,7 @@ public sealed class InspectTests
     [Fact]
     public async Task OutputType_OfAMultiTargetedProject_IsWhatEachFrameworksEvaluationSays()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("MultiTargetOutputType");
-        fixture.Restore("MultiTargetOutputType.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("MultiTargetOutputType", "MultiTargetOutputType.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         string MsBuild(string project, string framework)

@@ -22,8 +22,7 @@ public sealed class InterruptedApplyTests
     [Fact]
     public async Task KilledMidApply_NextStartRemovesTempFiles_ReportsTheEdit_AndOffersUndo()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("EditTools");
-        fixture.Restore("EditTools.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("EditTools", "EditTools.slnx");
         string[] sources = ["App/Program.cs", "Lib/Calculator.cs", "Lib/Formatter.cs", "Tests/CalculatorTests.cs"];
         Dictionary<string, byte[]> originals = sources.ToDictionary(s => s, s => File.ReadAllBytes(fixture.Path(s)));
         string journal = Path.Combine(StateFolder.ForWorkspace(fixture.Root), "journal");

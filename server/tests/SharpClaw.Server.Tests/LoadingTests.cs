@@ -11,8 +11,7 @@ public sealed class LoadingTests
     [Fact]
     public async Task Load_ReportsProgress_ProjectByProject()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("Calculator");
-        fixture.Restore("Calculator.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("Calculator", "Calculator.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         await host.InspectAsync(fixture.Root);
@@ -114,8 +113,7 @@ public sealed class LoadingTests
     [Fact]
     public async Task BrokenProject_IsPartialLoad_WithTheRestUsable_AndAloneIsLoadFailed()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("PartialLoad");
-        fixture.Restore("Good/Good.csproj");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("PartialLoad", "Good/Good.csproj");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         SolutionInspectResult result = await host.InspectAsync(fixture.Root);

@@ -13,7 +13,8 @@ namespace SharpClaw.Server.Tests;
 /// consumed by net10.0 and netstandard2.0 projects): items in the LSP shapes with zero-based ranges, and
 /// subtypes and incoming calls equal to a direct Roslyn search from every flavour of the library.
 /// </summary>
-public sealed class LspHierarchyTests(MultiTargetHierarchyFixture fx) : IClassFixture<MultiTargetHierarchyFixture>
+[Collection(MultiTargetHierarchyCollection.Name)]
+public sealed class LspHierarchyTests(LoadedFixture.MultiTargetHierarchy fx)
 {
     private string Uri(string relative) => new Uri(Path.Combine(fx.Workspace.Root, relative)).AbsoluteUri;
 

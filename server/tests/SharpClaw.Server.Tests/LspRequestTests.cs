@@ -15,8 +15,7 @@ public sealed class LspCalculatorFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        this.Workspace = FixtureWorkspace.Copy("Calculator");
-        this.Workspace.Restore("Calculator.slnx");
+        this.Workspace = FixtureWorkspace.Restored("Calculator", "Calculator.slnx");
         this.Host = await SemanticHost.StartAsync();
     }
 

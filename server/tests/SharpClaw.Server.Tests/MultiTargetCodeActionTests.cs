@@ -14,8 +14,7 @@ public sealed class MultiTargetCodeActionTests
     [Fact]
     public async Task CodeAction_OnAMultiTargetedFile_AppliesToEveryFlavour_AndIsValidatedInEach()
     {
-        using FixtureWorkspace workspace = FixtureWorkspace.Copy("MultiTargetCodeAction");
-        workspace.Restore("MultiTargetCodeAction.csproj");
+        using FixtureWorkspace workspace = FixtureWorkspace.Restored("MultiTargetCodeAction", "MultiTargetCodeAction.csproj");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         Task<EditResult> Edit(EditParams parameters) => Poll.WithTimeout(

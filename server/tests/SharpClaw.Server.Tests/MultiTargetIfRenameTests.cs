@@ -14,8 +14,7 @@ public sealed class MultiTargetIfRenameTests
     [Fact]
     public async Task Rename_WithUsesUnderIf_MergesTheFlavoursEdits_AndBuilds()
     {
-        using FixtureWorkspace workspace = FixtureWorkspace.Copy("MultiTargetIfRename");
-        workspace.Restore("MultiTargetIfRename.csproj");
+        using FixtureWorkspace workspace = FixtureWorkspace.Restored("MultiTargetIfRename", "MultiTargetIfRename.csproj");
         await using SemanticHost host = await SemanticHost.StartAsync();
         string before = workspace.Read("Checks.cs");
 

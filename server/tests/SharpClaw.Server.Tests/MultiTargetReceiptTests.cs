@@ -14,8 +14,7 @@ public sealed class MultiTargetReceiptTests
     [Fact]
     public async Task AppliedRename_ReceiptHasEveryFlavoursDiagnostics_Once()
     {
-        using FixtureWorkspace workspace = FixtureWorkspace.Copy("MultiTargetReceipt");
-        workspace.Restore("MultiTargetReceipt.csproj");
+        using FixtureWorkspace workspace = FixtureWorkspace.Restored("MultiTargetReceipt", "MultiTargetReceipt.csproj");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         Task<EditResult> Edit(EditParams parameters) => Poll.WithTimeout(

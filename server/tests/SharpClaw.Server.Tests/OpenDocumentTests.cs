@@ -19,8 +19,7 @@ public sealed class OpenDocumentTests : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        this.fixture = FixtureWorkspace.Copy("Calculator");
-        this.fixture.Restore("Calculator.slnx");
+        this.fixture = FixtureWorkspace.Restored("Calculator", "Calculator.slnx");
         this.host = await SemanticHost.StartAsync();
     }
 

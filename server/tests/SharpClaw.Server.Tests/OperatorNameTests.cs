@@ -15,8 +15,7 @@ public sealed class OperatorNameTests
     [Fact]
     public async Task OperatorNames_DoNotBreakTheIndex_AndResolveAsDisplayed()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("ComparisonOperators");
-        fixture.Restore("ComparisonOperators.csproj");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("ComparisonOperators", "ComparisonOperators.csproj");
         using TempDirectory state = new();
         await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
 

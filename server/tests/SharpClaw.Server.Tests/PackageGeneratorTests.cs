@@ -15,8 +15,7 @@ public sealed class PackageGeneratorsFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        this.Workspace = FixtureWorkspace.Copy("PackageGenerators");
-        this.Workspace.Restore("PackageGenerators.slnx");
+        this.Workspace = FixtureWorkspace.Restored("PackageGenerators", "PackageGenerators.slnx");
         this.Host = await SemanticHost.StartAsync();
     }
 
@@ -137,5 +136,29 @@ public sealed class PackageGeneratorTests(PackageGeneratorsFixture fx) : IClassF
             result.Diagnostics!.Select(d => (d.Id, d.Path, d.ExcludedGenerator)));
         Assert.Equal(2, result.PossiblyFromExcludedGenerators);
         Assert.DoesNotContain(result.Diagnostics!, d => d.Id == "CS8795"); // LoggerMessage runs as the SDK's copy
+    }
+
+    [Fact]
+    public async Task ReadTools_CarryTheExcludedAnalyzers_OfTheAnsweringProject()
+    {
+        SymbolResolveResult resolved = await fx.Host.Host.Client.InvokeWithParameterObjectAsync<SymbolResolveResult>(
+            ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = fx.Workspace.Root, Name = "Report", Tool = "test-tool" });
+        Assert.Equal("Consumer/Consumer.csproj", resolved.Project);
+        ExcludedAnalyzers excluded = Assert.Single(resolved.ExcludedAnalyzers!, e => e.Project == "Consumer/Consumer.csproj");
+        Assert.Equal(["Generator.dll"], excluded.Analyzers.Select(a => a.Name));
+
+        DiagnosticsResult diagnostics = await fx.Host.Host.Client.InvokeWithParameterObjectAsync<DiagnosticsResult>(
+            ProtocolMethods.Diagnostics, new DiagnosticsParams { Workspace = fx.Workspace.Root, Ids = ["CS0234"], Tool = "test-tool" });
+        Assert.Equal(excluded, Assert.Single(diagnostics.ExcludedAnalyzers!, e => e.Project == "Consumer/Consumer.csproj"), new ExcludedComparer());
+        Assert.True(diagnostics.FilteredByIds);
+        Assert.Contains(diagnostics.Diagnostics!, d => d.Id == "CS0234" && d.Project == "Consumer/Consumer.csproj");
+    }
+
+    private sealed class ExcludedComparer : IEqualityComparer<ExcludedAnalyzers>
+    {
+        public bool Equals(ExcludedAnalyzers? x, ExcludedAnalyzers? y) =>
+            x is not null && y is not null && x.Project == y.Project && x.Analyzers.SequenceEqual(y.Analyzers);
+
+        public int GetHashCode(ExcludedAnalyzers obj) => obj.Project.GetHashCode(StringComparison.Ordinal);
     }
 }

@@ -28,8 +28,7 @@ public sealed class ParallelLoadTests
     [InlineData("MultiTargetHierarchy", "MultiTargetHierarchy.slnx")]
     public async Task ParallelLoad_EqualsMSBuildWorkspace(string name, string target)
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy(name);
-        fixture.Restore(target);
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored(name, target);
         TargetSelection selection = Selection(fixture, target);
         IReadOnlyList<string> projects = await ProjectsAsync(selection);
 
@@ -76,8 +75,7 @@ public sealed class ParallelLoadTests
     [Fact]
     public async Task ParallelLoad_FindsAReferencedProjectOutsideTheSolution_AndReferencesTheFlavourTheCommandLineNames()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("ParallelLoad");
-        fixture.Restore("ParallelLoad.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("ParallelLoad", "ParallelLoad.slnx");
         TargetSelection selection = Selection(fixture, "ParallelLoad.slnx");
         IReadOnlyList<string> projects = await ProjectsAsync(selection);
         ProjectLoadTracker tracker = new(null, fixture.Root, "ParallelLoad.slnx", "Debug", null, projects.Count);
@@ -107,8 +105,7 @@ public sealed class ParallelLoadTests
     [Fact]
     public async Task MSBuildError_FallsBackToMSBuildWorkspace_WithItsPartialLoad()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("PartialLoad");
-        fixture.Restore("Good/Good.csproj");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("PartialLoad", "Good/Good.csproj");
         TargetSelection selection = Selection(fixture, "PartialLoad.slnx");
         IReadOnlyList<string> projects = await ProjectsAsync(selection);
         ProjectLoadTracker tracker = new(null, fixture.Root, "PartialLoad.slnx", "Debug", null, projects.Count);

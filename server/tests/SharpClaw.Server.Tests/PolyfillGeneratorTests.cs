@@ -16,8 +16,7 @@ public sealed class PolyfillGeneratorTests
     [Fact]
     public async Task Diagnostics_MarkTheErrorsAnAbsentPolyfillGeneratorCauses_WhereDotnetBuildHasNone()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("PolyfillGenerator");
-        fixture.Restore("PolyfillGenerator.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("PolyfillGenerator", "PolyfillGenerator.slnx");
         (int exitCode, string output) = FixtureWorkspace.Dotnet(fixture.Root, ["build", "PolyfillGenerator.slnx", "-m:1", "--no-restore"]);
         Assert.True(exitCode == 0 && output.Contains(" 0 Error(s)", StringComparison.Ordinal), output);
 

@@ -23,8 +23,7 @@ public sealed class ReadToolsFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        this.fixture = FixtureWorkspace.Copy("ReadTools");
-        this.fixture.Restore("ReadTools.slnx");
+        this.fixture = FixtureWorkspace.Restored("ReadTools", "ReadTools.slnx");
         this.host = await SemanticHost.StartAsync();
     }
 
@@ -404,33 +403,5 @@ public sealed class ReadToolsTests(ReadToolsFixture fx)
             [("CS0103", 1, "error", "App/Broken.cs"), ("CS0168", 1, "warning", "App/Warn.cs")],
             summary.Summary!.Select(s => (s.Id, s.Count, s.Severity, s.Example.Path)));
         Assert.Equal(2, summary.Total);
-    }
-
-    [Fact]
-    public async Task ReadTools_CarryTheExcludedAnalyzers()
-    {
-        using FixtureWorkspace generators = FixtureWorkspace.Copy("PackageGenerators");
-        generators.Restore("PackageGenerators.slnx");
-        await using SemanticHost host = await SemanticHost.StartAsync();
-
-        SymbolResolveResult resolved = await host.Host.Client.InvokeWithParameterObjectAsync<SymbolResolveResult>(
-            ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = generators.Root, Name = "Report", Tool = "test-tool" });
-        Assert.Equal("Consumer/Consumer.csproj", resolved.Project);
-        ExcludedAnalyzers excluded = Assert.Single(resolved.ExcludedAnalyzers!, e => e.Project == "Consumer/Consumer.csproj");
-        Assert.Equal(["Generator.dll"], excluded.Analyzers.Select(a => a.Name));
-
-        DiagnosticsResult diagnostics = await host.Host.Client.InvokeWithParameterObjectAsync<DiagnosticsResult>(
-            ProtocolMethods.Diagnostics, new DiagnosticsParams { Workspace = generators.Root, Ids = ["CS0234"], Tool = "test-tool" });
-        Assert.Equal(excluded, Assert.Single(diagnostics.ExcludedAnalyzers!, e => e.Project == "Consumer/Consumer.csproj"), new ExcludedComparer());
-        Assert.True(diagnostics.FilteredByIds);
-        Assert.Contains(diagnostics.Diagnostics!, d => d.Id == "CS0234" && d.Project == "Consumer/Consumer.csproj");
-    }
-
-    private sealed class ExcludedComparer : IEqualityComparer<ExcludedAnalyzers>
-    {
-        public bool Equals(ExcludedAnalyzers? x, ExcludedAnalyzers? y) =>
-            x is not null && y is not null && x.Project == y.Project && x.Analyzers.SequenceEqual(y.Analyzers);
-
-        public int GetHashCode(ExcludedAnalyzers obj) => obj.Project.GetHashCode(StringComparison.Ordinal);
     }
 }

@@ -14,8 +14,7 @@ public sealed class RenameFileDestinationTests
     [Fact]
     public async Task ExcludedDestinations_AreInvalidRequest_SayingWhy_AndAnOrdinaryFolderIsPreviewed()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("RenameFileExcluded");
-        fixture.Restore("RenameFileExcluded.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("RenameFileExcluded", "RenameFileExcluded.slnx");
         Directory.CreateDirectory(Path.Combine(fixture.Root, "Lib", "bin"));
         Directory.CreateDirectory(Path.Combine(fixture.Root, "Lib", ".hidden"));
         await using SemanticHost host = await SemanticHost.StartAsync();

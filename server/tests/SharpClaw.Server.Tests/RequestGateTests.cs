@@ -37,6 +37,7 @@ public sealed class RequestGateTests
         Assert.True(status.IsCompletedSuccessfully, "status never waits for an edit");
         Task<IDisposable> graph = gate.EnterAsync(RequestScheduling.OutsideSolution, CancellationToken.None);
         Assert.True(graph.IsCompletedSuccessfully, "the verifier's projectGraph never waits for an edit (it may hold the workspace lock the edit waits for)");
+        // Fixed waits in this class: what they assert is that a request does not get in meanwhile.
         await Task.Delay(200);
         Assert.False(reader.IsCompleted, "a reader must not run while an edit runs");
 

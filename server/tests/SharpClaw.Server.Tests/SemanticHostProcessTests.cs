@@ -25,8 +25,7 @@ public sealed class SemanticHostProcessTests
     [Fact]
     public async Task SolutionInspect_OverStdio_AsksTheClient_ReportsProgress_AndAnswers()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("Calculator");
-        fixture.Restore("Calculator.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("Calculator", "Calculator.slnx");
         await using HostProcess host = HostProcess.Start();
         await host.RequestAsync(ProtocolMethods.Initialize, new JsonObject { ["processId"] = null, ["capabilities"] = new JsonObject() });
         await host.NotifyAsync(ProtocolMethods.Initialized, new JsonObject());

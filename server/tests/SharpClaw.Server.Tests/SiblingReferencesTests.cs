@@ -17,8 +17,7 @@ public sealed class SiblingReferencesTests
     [Fact]
     public async Task References_OfOneImplementation_LeaveOutItsSiblings_AndKeepCallsThroughTheInterface()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SiblingImplementations");
-        fixture.Restore("SiblingImplementations.csproj");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("SiblingImplementations", "SiblingImplementations.csproj");
         using TempDirectory state = new();
         await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
 

@@ -17,8 +17,7 @@ public sealed class WarmQueryFreshnessTests
     [Fact]
     public async Task EveryWarmQuery_SeesTheEditMadeJustBeforeIt_NeverTheSnapshotItStartedOn()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("ReadTools");
-        fixture.Restore("ReadTools.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("ReadTools", "ReadTools.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
         await host.InspectAsync(fixture.Root, target: "ReadTools.slnx");
         int loads = host.Cache.LoadCount;

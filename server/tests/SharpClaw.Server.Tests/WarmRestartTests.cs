@@ -129,8 +129,7 @@ public sealed class WarmRestartTests
     [InlineData("CustomAnalyzers", "CustomAnalyzers.slnx")]
     public async Task RestoredSolution_EqualsTheColdLoad(string name, string target)
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy(name);
-        fixture.Restore(target);
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored(name, target);
         using TempDirectory state = new();
         await using SemanticHost cold = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
         cold.Client.GrantAll();
@@ -185,8 +184,7 @@ public sealed class WarmRestartTests
 
     private static FixtureWorkspace RestoredMarkerFixture()
     {
-        FixtureWorkspace fixture = FixtureWorkspace.Copy("DesignTimeMarker");
-        fixture.Restore("DesignTimeMarker.slnx");
+        FixtureWorkspace fixture = FixtureWorkspace.Restored("DesignTimeMarker", "DesignTimeMarker.slnx");
         fixture.DeleteFile(DesignTimeMarker); // Restore itself runs InitialTargets: count from zero.
         fixture.DeleteFile(InitialMarker);
         return fixture;

@@ -9,14 +9,13 @@ namespace SharpClaw.Server.Tests;
 /// letters, and generated files (a source generator's output, a checked-in *.g.cs) stay out of workspace symbols
 /// and diagnostics globs unless asked for — so no list mixes file:// links with workspace paths.
 /// </summary>
-public sealed class WorkspaceSymbolsTests
+public sealed class WorkspaceSymbolsTests(LoadedFixture.WorkspaceSymbolRanking fx) : IClassFixture<LoadedFixture.WorkspaceSymbolRanking>
 {
     [Fact]
     public async Task CamelHumpsTypeRanksAboveFields_AndGeneratedFilesStayOutUnlessAskedFor()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("WorkspaceSymbolRanking");
-        fixture.Restore("WorkspaceSymbolRanking.slnx");
-        await using SemanticHost host = await SemanticHost.StartAsync();
+        FixtureWorkspace fixture = fx.Workspace;
+        SemanticHost host = fx.Host;
         Task<T> Invoke<T>(string method, object parameters) =>
             Poll.WithTimeout(host.Host.Client.InvokeWithParameterObjectAsync<T>(method, parameters), SemanticHost.Timeout, method);
 
@@ -49,9 +48,8 @@ public sealed class WorkspaceSymbolsTests
     [Fact]
     public async Task AnInterfaceMemberWithExplicitImplementations_ResolvesByItsName_AndEachCandidateSentBackResolves()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("WorkspaceSymbolRanking");
-        fixture.Restore("WorkspaceSymbolRanking.slnx");
-        await using SemanticHost host = await SemanticHost.StartAsync();
+        FixtureWorkspace fixture = fx.Workspace;
+        SemanticHost host = fx.Host;
         Task<SymbolResolveResult> Resolve(string name) =>
             Poll.WithTimeout(host.Host.Client.InvokeWithParameterObjectAsync<SymbolResolveResult>(ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = fixture.Root, Name = name, Tool = "test-tool" }), SemanticHost.Timeout, name);
 

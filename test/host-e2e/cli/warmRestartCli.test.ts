@@ -7,14 +7,12 @@
 // the solution (engine/host/residentHost.ts). Then the resident host's own ends: `sharpclaw host stop`,
 // idleness, and its state folder removed.
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-
-const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
-const cli = path.join(repoRoot, 'dist', 'cli.js');
+import { alive, cliPath as cli, copyFixture, repoRoot, tempStateRoot } from '../support';
+import { removeTemporaryFolders } from '../../support/fixtures';
 
 /** The resident hosts of a state folder: pid by socket (from the .sock.json each writes). */
 function residentHosts(stateDir: string): number[] {
@@ -24,15 +22,6 @@ function residentHosts(stateDir: string): number[] {
     .readdirSync(hosts)
     .filter((name) => name.endsWith('.sock.json'))
     .map((name) => (JSON.parse(fs.readFileSync(path.join(hosts, name), 'utf8')) as { pid: number }).pid);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function until(what: string, condition: () => boolean, ms: number): Promise<void> {
@@ -50,18 +39,15 @@ for (const resident of [false, true]) describe(`sharpclaw tool csharp_find_refer
 
   before(() => {
     assert.ok(fs.existsSync(cli), `${cli} is missing: run "npm run build"`);
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-cli-warm-'));
-    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-cli-warm-state-'));
-    fs.cpSync(path.join(repoRoot, 'fixtures', 'DesignTimeMarker'), workspace, { recursive: true, filter: (p) => !['bin', 'obj'].includes(path.basename(p)) });
+    workspace = copyFixture('DesignTimeMarker', 'DesignTimeMarker.slnx');
+    stateDir = tempStateRoot();
     fs.writeFileSync(path.join(workspace, 'App', 'Caller.cs'), 'namespace App;\n\npublic static class Caller\n{\n    public static string Run() => Greeter.Greet("warm");\n}\n');
-    execFileSync('dotnet', ['restore', 'DesignTimeMarker.slnx', '-nologo'], { cwd: workspace, stdio: 'ignore' });
     for (const marker of markerFiles) fs.rmSync(path.join(workspace, marker), { force: true }); // restore runs InitialTargets
   });
 
   after(async () => {
     const pids = residentHosts(stateDir);
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.rmSync(stateDir, { recursive: true, force: true });
+    removeTemporaryFolders();
     // The resident host ends once its socket file is gone with the state folder.
     await until('the resident host to exit with its state folder', () => pids.every((pid) => !alive(pid)), 10_000);
   });
@@ -118,12 +104,12 @@ describe('the resident host ends', function () {
     });
 
   beforeEach(() => {
-    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-cli-resident-'));
+    stateDir = tempStateRoot();
   });
 
   afterEach(() => {
     for (const pid of residentHosts(stateDir)) if (alive(pid)) process.kill(pid, 'SIGKILL');
-    fs.rmSync(stateDir, { recursive: true, force: true });
+    removeTemporaryFolders();
   });
 
   it('with sharpclaw host stop, which names it', async () => {

@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../verification/support';
+import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
 import { callOptions, connect, text, type CallResult } from './mcpClient';
 
 const core = 'src/AnswerBudget.Core.Infrastructure.DistributedTransactions';
@@ -31,8 +31,7 @@ describe('sharpclaw mcp: every default tool answers under 8 KB whole, with no pa
   const sizes: string[] = [];
 
   before(async () => {
-    workspace = copyFixture('AnswerBudget');
-    restore(workspace, 'AnswerBudget.slnx');
+    workspace = copyFixture('AnswerBudget', 'AnswerBudget.slnx');
     ({ client } = await connect({ workspace, stateDir: tempStateRoot(), flags: ['--allow-evaluation'] }));
   });
   after(async () => {

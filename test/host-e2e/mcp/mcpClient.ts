@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cliPath } from '../verification/support';
+import { cliPath } from '../support';
 
 export type CallResult = Awaited<ReturnType<Client['callTool']>>;
 

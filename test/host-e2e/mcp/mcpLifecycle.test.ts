@@ -4,7 +4,7 @@
 // the load's steps as notifications/progress; a host killed while a call is pending answers
 // `error host_exited:` with its log, and the next call starts a new host and answers.
 import * as assert from 'node:assert/strict';
-import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../verification/support';
+import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
 import { callOptions, connect, text, type Connected } from './mcpClient';
 
 /** Polls lsp status until the host reports a pid (it starts before the load it serves). */
@@ -24,8 +24,7 @@ describe('sharpclaw mcp: loading, progress and a host crash', function () {
   const open: Connected[] = [];
 
   before(() => {
-    calculator = copyFixture('Calculator');
-    restore(calculator, 'Calculator.slnx');
+    calculator = copyFixture('Calculator', 'Calculator.slnx');
   });
 
   afterEach(async () => {

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cleanUpCopies, cliPath, copyFixture, restore, tempStateRoot } from '../verification/support';
+import { cleanUpCopies, cliPath, copyFixture, tempStateRoot } from '../support';
 
 type CallResult = Awaited<ReturnType<Client['callTool']>>;
 const callOptions = { timeout: 300_000 };
@@ -31,8 +31,7 @@ describe('sharpclaw mcp: the lsp tool', function () {
   let client: Client;
 
   before(async () => {
-    calculator = copyFixture('Calculator');
-    restore(calculator, 'Calculator.slnx');
+    calculator = copyFixture('Calculator', 'Calculator.slnx');
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cliPath, 'mcp', '--cwd', calculator, '--allow-evaluation'],

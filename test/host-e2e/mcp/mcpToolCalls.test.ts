@@ -1,16 +1,16 @@
-// Every default MCP tool called through the official client over stdio against `node dist/cli.js
-// mcp`, with the real Roslyn host: read tools on a restored copy of fixtures/ReadTools (typed errors
-// of the bridge spec, paging, arrays sent as JSON strings), and on fixtures/EditTools the
-// preview → stale_edit → preview → apply cycle and verify_workspace, in the 2026-07-28 era, with
-// the refusals that name the flag when the server was not given it.
+// The writing MCP tools called through the official client over stdio against `node dist/cli.js mcp`,
+// with the real Roslyn host, on a restored copy of fixtures/EditTools in the 2026-07-28 era: the
+// refusals that name the flag when the server was not given it, the preview → stale_edit → preview →
+// apply cycle, and verify_workspace. (What the read tools answer through MCP — text, isError, structured
+// content — is asserted on the recorded host answers in test/unit/recordedAnswers.test.ts.)
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
-import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../verification/support';
+import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
 import { callOptions, connect, text, type CallResult } from './mcpClient';
 
-describe('sharpclaw mcp: every default tool through an MCP client', function () {
+describe('sharpclaw mcp: edit and verify_workspace through an MCP client', function () {
   this.timeout(900_000);
   const open: Client[] = [];
   let stateDir: string;
@@ -30,82 +30,13 @@ describe('sharpclaw mcp: every default tool through an MCP client', function () 
     return text(result);
   };
 
-  describe('read tools on fixtures/ReadTools (2025-11-25 era)', () => {
-    let client: Client;
-    const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }, callOptions);
-
-    before(async () => {
-      const workspace = copyFixture('ReadTools');
-      restore(workspace, 'ReadTools.slnx');
-      ({ client } = await connect({ workspace, stateDir, flags: ['--allow-evaluation'] }));
-      open.push(client);
-    });
-
-    it('diagnostics: a file, and ids sent as a JSON string', async () => {
-      assert.match(ok(await call('diagnostics', { file: 'App/Broken.cs' })), /^App\/Broken\.cs\n {2}5:\d+ error CS0103 The name 'UndefinedThing' does not exist in the current context\n1 file checked, 1 diagnostic in 1 file$/m);
-      const filtered = ok(await call('diagnostics', { path: 'App/Warn.cs', severity: 'hint', ids: '["CS0168"]' }));
-      assert.equal(filtered, "App/Warn.cs\n  7:13 warning CS0168 The variable 'unused' is declared but never used\n1 file checked, 1 diagnostic in 1 file, filtered by ids");
-    });
-
-    it('navigate: pages with limit and offset (no overlap, totals kept, past the end says the total)', async () => {
-      const first = ok(await call('navigate', { action: 'references', symbol: 'Many.Ping', limit: 5 }));
-      assert.match(first, /^App\/Many\.cs 11:18 12:18 13:18 14:18 15:18$/m);
-      assert.match(first, /^truncated: 100 locations in total, next offset: 5\. Raise limit or narrow the query\.$/m);
-      const second = ok(await call('navigate', { action: 'references', symbol: 'Many.Ping', limit: 5, offset: 5 }));
-      assert.match(second, /^App\/Many\.cs 16:18 17:18 18:18 19:18 20:18$/m);
-      assert.match(second, /^truncated: 100 locations in total, next offset: 10\./m);
-      assert.match(ok(await call('navigate', { action: 'references', symbol: 'Many.Ping', offset: 1000 })), /^offset 1000 is past the last of 100 locations$/m);
-    });
-
-    it('navigate: the typed errors of the bridge spec, each with isError', async () => {
-      // Each candidate once (not its name and then its description), by a name that resolves to it alone.
-      const ambiguous = failed(await call('navigate', { action: 'hover', symbol: 'Calculator.Add' }));
-      assert.match(ambiguous, /^error ambiguous_symbol: 'Calculator\.Add' matches 2 symbols\. Ask again with one of these names, exactly as written\.\n {2}Calculator\.Add\(double, double\) \(method, Core\/Calculator\.cs:\d+:\d+\)\n {2}Calculator\.Add\(int, int\) \(method, Core\/Calculator\.cs:\d+:\d+\)$/);
-      assert.match(ok(await call('navigate', { action: 'hover', symbol: 'Calculator.Add(int, int)' })), /ReadTools\.Core\.Calculator\.Add\(int/);
-      assert.match(failed(await call('navigate', { action: 'hover', symbol: 'Nope.Missing' })), /^error symbol_not_found: No type matches the container 'Nope'\./);
-      assert.match(failed(await call('navigate', { action: 'definition', file: 'Helpers.cs', line: 5, character: 30 })), /^error ambiguous_file: 'Helpers\.cs' matches 2 files\..*\n {2}Core\/A\/Helpers\.cs\n {2}Core\/B\/Helpers\.cs$/);
-      assert.match(failed(await call('navigate', { symbol: 'Calculator.Sum' })), /^error invalid_request: action: .*Valid arguments: action, symbol, file/);
-      assert.match(failed(await call('navigate', { action: 'references', symbol: 'Many.Ping', offset: -1 })), /^error invalid_request: offset: Too small/);
-      assert.match(failed(await call('navigate', { action: 'teleport', symbol: 'Many.Ping' })), /^error invalid_request: action: /);
-    });
-
-    it('bulk_navigate: queries sent as a JSON string, one section per query, a failed query in its own section', async () => {
-      const queries = JSON.stringify([
-        { action: 'hover', symbol: 'Calculator.Sum' },
-        { action: 'definition', file: 'Helpers.cs', line: 5, character: 30 },
-      ]);
-      const answer = ok(await call('bulk_navigate', { queries }));
-      assert.match(answer, /^## 1 hover Calculator\.Sum\n\(method\) public int ReadTools\.Core\.Calculator\.Sum\(int first, int second\)$/m);
-      assert.match(answer, /^## 2 definition Helpers\.cs:5:30\nerror ambiguous_file: 'Helpers\.cs' matches 2 files\./m);
-      assert.match(failed(await call('bulk_navigate', { queries: [] })), /^error invalid_request: queries: /);
-    });
-
-    it('symbols: a file (resolved from a unique suffix), a query, and ambiguous_file', async () => {
-      const document = ok(await call('symbols', { file: 'A/Helpers.cs' }));
-      assert.match(document, /^resolved file: Core\/A\/Helpers\.cs$/m);
-      assert.match(document, /^3:\d+-\d+:\d+ class ReadTools\.Core\.A\.Helpers$/m);
-      const workspace = ok(await call('symbols', { query: 'Helpers', limit: 1 }));
-      assert.match(workspace, /^Core\/[AB]\/Helpers\.cs:3:\d+ class ReadTools\.Core\.[AB]\.Helpers$/m);
-      assert.match(workspace, /^truncated: .*next offset: 1\./m);
-      assert.match(failed(await call('symbols', { file: 'Helpers.cs' })), /^error ambiguous_file: /);
-      assert.match(failed(await call('symbols', {})), /^error invalid_request: .*Give exactly one of file or query\./);
-    });
-
-    it('dotnet_solution_inspect: the projects as MSBuild evaluates them', async () => {
-      const answer = ok(await call('dotnet_solution_inspect', {}));
-      assert.match(answer, /^target: ReadTools\.slnx \(Debug\), 2 projects, load complete(, cached)?$/m);
-      assert.match(answer, /^App\/App\.csproj: library\n {2}frameworks: net10\.0\n {2}references: Core\/Core\.csproj$/m);
-    });
-  });
-
   describe('edit and verify_workspace on fixtures/EditTools (2026-07-28 era)', () => {
     let workspace: string;
     const read = (relative: string) => fs.readFileSync(path.join(workspace, relative), 'utf8');
     const era = { pin: '2026-07-28' };
 
     before(() => {
-      workspace = copyFixture('EditTools');
-      restore(workspace, 'EditTools.slnx');
+      workspace = copyFixture('EditTools', 'EditTools.slnx');
     });
 
     it('without --allow-write and --allow-shell, applying and verifying are refused naming the flag, and nothing is written', async () => {

@@ -10,7 +10,7 @@ import { descendantPids, isAlive, processIdentity } from '../../../src/engine/pr
 import type { VerificationReport } from '../../../src/engine/verification/report';
 import { verificationStateFolder } from '../../../src/engine/verification/runDirectory';
 import { acquireWorkspaceLock, lockGroupsPath, workspaceLockPath } from '../../../src/engine/workspaceLock';
-import { cleanUpCopies, cliPath, copyFixture, initRepository, restore, runCli, tempStateRoot } from './support';
+import { cleanUpCopies, cliPath, copyFixture, initRepository, runCli, tempStateRoot } from '../support';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,8 +48,7 @@ describe('sharpclaw verify: hardening (issue 12)', function () {
   });
 
   it('builds the generated affected.proj without Directory.Build.rsp or Directory.Build.props from folders above it (item 2)', async () => {
-    const workspace = copyFixture('VerifyTwoRoots');
-    restore(workspace, 'VerifyTwoRoots.slnx');
+    const workspace = copyFixture('VerifyTwoRoots', 'VerifyTwoRoots.slnx');
     initRepository(workspace);
     const stateRoot = tempStateRoot();
     // A stranger's files in the folders above the generated project (like a world-writable /tmp).
@@ -74,8 +73,7 @@ describe('sharpclaw verify: hardening (issue 12)', function () {
   for (const signal of ['SIGKILL', 'SIGHUP'] as const) {
     it(`kills the build's whole process tree when sharpclaw verify dies of ${signal} (item 6)`, async function () {
       if (process.platform !== 'linux') this.skip();
-      const workspace = copyFixture('VerificationSlow');
-      restore(workspace, 'Slow/Slow.csproj');
+      const workspace = copyFixture('VerificationSlow', 'Slow/Slow.csproj');
       const stateRoot = tempStateRoot();
       const cli = spawn(process.execPath, [cliPath, 'verify', '--scope', 'build', '--target', 'Slow/Slow.csproj', '--allow-shell', '--timeout', '300'], {
         cwd: workspace,

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { VerificationReport } from '../../../src/engine/verification/report';
-import { cleanUpCopies, copyFixture, git, initRepository, restore, runCli, tempStateRoot } from './support';
+import { cleanUpCopies, copyFixture, git, initRepository, runCli, tempStateRoot } from '../support';
 
 describe('verify keeps the warnings of projects an incremental build skips (real CLI, real dotnet)', function () {
   this.timeout(300_000);
@@ -25,8 +25,7 @@ describe('verify keeps the warnings of projects an incremental build skips (real
   const buildLog = (report: VerificationReport) => report.steps.filter((s) => s.kind === 'build').map((s) => s.log.text).join('\n');
 
   before(() => {
-    workspace = copyFixture('VerificationIncrementalWarnings');
-    restore(workspace, 'Warnings.slnx');
+    workspace = copyFixture('VerificationIncrementalWarnings', 'Warnings.slnx');
     initRepository(workspace);
     stateRoot = tempStateRoot();
   });

@@ -1,11 +1,13 @@
-// The settings apply: <workspace>/.sharpclaw/settings.jsonc changes what `sharpclaw verify` does
-// (scope and timeout), flags still win, and an invalid value is a clear error. Real CLI, real
-// dotnet on fixtures/VerificationSlow (its build sleeps $SlowSeconds).
+// The settings apply: <workspace>/.sharpclaw/settings.jsonc changes what `sharpclaw verify` asks for
+// (scope and timeout; the request is in the report of a run read-only mode refuses before any process,
+// so nothing builds — that a timeout stops a build is runnerModes.test.ts'), flags still win, an invalid
+// value is a clear error, and a workspace file cannot allow restoring. The real CLI; real dotnet on
+// fixtures/VerificationUnrestored.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { VerificationReport } from '../../../src/engine/verification/report';
-import { cleanUpCopies, copyFixture, restore, runCli, tempStateRoot } from './support';
+import { cleanUpCopies, copyFixture, runCli, tempStateRoot } from '../support';
 
 const report = (stdout: string) => (JSON.parse(stdout) as { data?: VerificationReport }).data!;
 
@@ -18,26 +20,24 @@ describe('sharpclaw verify reads the verification settings', function () {
   };
   before(() => {
     workspace = copyFixture('VerificationSlow');
-    restore(workspace, 'Slow/Slow.csproj');
   });
   after(cleanUpCopies);
 
-  it('a workspace timeoutSeconds and scope change the run: build only, stopped after 6 s', async () => {
+  it('a workspace timeoutSeconds and scope are what the run asks for', async () => {
     write({ verification: { scope: 'build', timeoutSeconds: 6 } });
-    const result = await runCli(['verify', '--target', 'Slow/Slow.csproj', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot(), SlowSeconds: '60' } });
+    const result = await runCli(['verify', '--target', 'Slow/Slow.csproj', '--permission-mode', 'read-only', '--output-format', 'json'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot() } });
     const run = report(result.stdout);
+    assert.equal(run.status, 'denied', run.summary);
     assert.equal(run.scope, 'build');
     assert.equal(run.timeoutSeconds, 6);
-    assert.equal(run.status, 'timedOut', run.summary);
-    assert.ok(!run.steps.some((step) => step.kind === 'test'), 'the build scope never tests');
   });
 
   it('a flag wins over the setting', async () => {
     write({ verification: { scope: 'build', timeoutSeconds: 6 } });
-    const result = await runCli(['verify', '--target', 'Slow/Slow.csproj', '--timeout', '200', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot(), SlowSeconds: '0' } });
+    const result = await runCli(['verify', '--target', 'Slow/Slow.csproj', '--timeout', '200', '--scope', 'tests', '--permission-mode', 'read-only', '--output-format', 'json'], { cwd: workspace, env: { SHARPCLAW_STATE_DIR: tempStateRoot() } });
     const run = report(result.stdout);
     assert.equal(run.timeoutSeconds, 200);
-    assert.equal(run.status, 'passed', run.summary);
+    assert.equal(run.scope, 'tests');
   });
 
   it('an invalid value fails with its key, value, file and the valid range', async () => {

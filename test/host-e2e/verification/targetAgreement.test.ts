@@ -10,7 +10,7 @@ import { resolveVerifyRequest } from '../../../src/engine/config/settings';
 import { asToolError } from '../../../src/engine/errors';
 import { parseVerifyOptions } from '../../../src/engine/verification/request';
 import { verify as runVerify } from '../../../src/engine/verification/runner';
-import { cleanUpCopies, copyFixture, hostFor, RecordingPolicy, repoRoot, restore, runCli, tempStateRoot } from './support';
+import { cleanUpCopies, copyFixture, hostFor, RecordingPolicy, repoRoot, restore, runCli, tempStateRoot } from '../support';
 
 interface Envelope {
   ok: boolean;

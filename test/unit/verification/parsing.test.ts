@@ -248,6 +248,7 @@ describe('verification: the workspace lock within one process', () => {
     const first = await acquireWorkspaceLock(stateDir, { timeoutMs: 1000 });
     let waited = false;
     const second = acquireWorkspaceLock(stateDir, { timeoutMs: 5000, onWait: () => (waited = true), pollMs: 50 });
+    // Fixed on purpose: the second holder must not get the lock while the first holds it (nothing to poll for).
     await new Promise((resolve) => setTimeout(resolve, 300));
     await first.release();
     const lock = await second;

@@ -76,7 +76,11 @@ export class RecordedWorkspace {
       const file = path.join(this.folder, project.path);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, '<Project />');
-      for (const item of project.compileItems ?? []) fs.writeFileSync(path.join(this.folder, item), '');
+      // Items outside the workspace (a package's Program.cs in the NuGet cache) are not the workspace's to write.
+      for (const item of (project.compileItems ?? []).filter((item) => !path.isAbsolute(item))) {
+        fs.mkdirSync(path.dirname(path.join(this.folder, item)), { recursive: true });
+        fs.writeFileSync(path.join(this.folder, item), '');
+      }
       if (project.assetsFile && !options.unrestored?.includes(project.path)) {
         fs.mkdirSync(path.dirname(path.join(this.folder, project.assetsFile)), { recursive: true });
         fs.writeFileSync(path.join(this.folder, project.assetsFile), '{}');

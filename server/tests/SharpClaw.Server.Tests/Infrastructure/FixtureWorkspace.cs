@@ -3,8 +3,10 @@ using System.Diagnostics;
 namespace SharpClaw.Server.Tests.Infrastructure;
 
 /// <summary>
-/// A copy of one fixture workspace in a fresh temporary folder (the repository's fixtures are never
-/// touched). Restoring is the test's provisioning step: the host itself never restores.
+/// A copy of one fixture workspace in a fresh private temporary folder (the repository's fixtures are
+/// never touched). Restoring is the test's provisioning step (the host itself never restores):
+/// <see cref="Restored"/> copies it restored from <see cref="FixtureCache"/>, which restores each fixture
+/// version once; <see cref="Restore"/> restores in place, for a test that changes the fixture first.
 /// </summary>
 internal sealed class FixtureWorkspace : IDisposable
 {
@@ -22,11 +24,21 @@ internal sealed class FixtureWorkspace : IDisposable
     /// <summary>The temporary folder that contains <see cref="Root"/> (for files "outside the workspace").</summary>
     public string Parent => this.temp.Path;
 
+    /// <summary>A copy of fixtures/<paramref name="fixture"/> without build output, not restored.</summary>
     public static FixtureWorkspace Copy(string fixture)
     {
         TempDirectory temp = new();
         string root = System.IO.Path.Combine(temp.Path, fixture);
-        CopyDirectory(System.IO.Path.Combine(TestPaths.Fixtures, fixture), root);
+        FixtureCache.CopySource(fixture, root);
+        return new FixtureWorkspace(temp, root);
+    }
+
+    /// <summary>A copy of fixtures/<paramref name="fixture"/> as <c>dotnet restore</c> of <paramref name="targets"/> (in order) leaves it.</summary>
+    public static FixtureWorkspace Restored(string fixture, params string[] targets)
+    {
+        TempDirectory temp = new();
+        string root = System.IO.Path.Combine(temp.Path, fixture);
+        FixtureCache.CopyRestored(fixture, targets, root);
         return new FixtureWorkspace(temp, root);
     }
 
@@ -65,10 +77,10 @@ internal sealed class FixtureWorkspace : IDisposable
         }
     }
 
-    /// <summary>Runs <c>dotnet restore</c> on a target (the test's provisioning step).</summary>
+    /// <summary>Runs <c>dotnet restore</c> on a target in this copy (for a fixture the test changed; else <see cref="Restored"/>).</summary>
     public void Restore(string target, params string[] extraArguments)
     {
-        (int exitCode, string output) = Dotnet(this.Root, ["restore", target, "-nologo", "-v:q", .. extraArguments]);
+        (int exitCode, string output) = Dotnet(this.Root, ["restore", target, "-nologo", "--tl:off", "-v:q", .. extraArguments]);
         Assert.True(exitCode == 0, $"dotnet restore {target} failed:\n{output}");
     }
 
@@ -109,24 +121,4 @@ internal sealed class FixtureWorkspace : IDisposable
     }
 
     public void Dispose() => this.temp.Dispose();
-
-    private static void CopyDirectory(string source, string destination)
-    {
-        Directory.CreateDirectory(destination);
-        foreach (string file in Directory.EnumerateFiles(source))
-        {
-            File.Copy(file, System.IO.Path.Combine(destination, System.IO.Path.GetFileName(file)));
-        }
-
-        foreach (string directory in Directory.EnumerateDirectories(source))
-        {
-            string name = System.IO.Path.GetFileName(directory);
-            if (name is "bin" or "obj" or "artifacts")
-            {
-                continue; // A developer's local build output never travels with a fixture.
-            }
-
-            CopyDirectory(directory, System.IO.Path.Combine(destination, name));
-        }
-    }
 }

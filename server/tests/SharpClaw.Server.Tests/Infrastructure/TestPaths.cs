@@ -35,6 +35,9 @@ internal static class TestPaths
         return path!;
     }
 
+    /// <summary>The repository's test/host-answers/ folder: the recorded host answers (RecordedAnswerTests).</summary>
+    public static string HostAnswers => Path.GetFullPath(Path.Combine(Fixtures, "..", "test", "host-answers"));
+
     /// <summary>The dotnet muxer running this build/test (the SDK sets DOTNET_HOST_PATH), else "dotnet" from PATH.</summary>
     public static string DotnetHost
     {
@@ -58,13 +61,15 @@ internal static class TestPaths
 
 }
 
-/// <summary>A fresh folder under the temp directory, deleted again on dispose.</summary>
+/// <summary>
+/// A fresh private folder under the temp directory (created 0700 with a unique name, so no other user
+/// can have made or can write into it), deleted again on dispose.
+/// </summary>
 internal sealed class TempDirectory : IDisposable
 {
     public TempDirectory()
     {
-        this.Path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "sharpclaw-tests", Guid.NewGuid().ToString("N"));
-        Directory.CreateDirectory(this.Path);
+        this.Path = Directory.CreateTempSubdirectory("sharpclaw-tests-").FullName;
     }
 
     public string Path { get; }

@@ -1,0 +1,141 @@
+// The verifier against real dotnet, once per runner mode: VSTest (fixtures/VerificationGraph, and a
+// failing test in VerificationFailingTest), Microsoft.Testing.Platform (VerificationMtpMode), an MTP app
+// in a VSTest-mode workspace (VerificationMtpUnderVstest) and a test framework whose runtime is not
+// installed (VerificationMissingRuntime). Each real run must give the report recorded from it in
+// test/unit/verification/recorded/<case> (times, logs and run folders aside), where the unit tests
+// replay it through the runner's process-runner seam and assert what it says: so a recording cannot
+// go stale silently (re-record with test/host-e2e/verification/recordRuns.ts). The MTP modes are also
+// counted against plain `dotnet test`; and a timeout and a cancellation kill the whole process tree.
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { resolveVerifyRequest } from '../../../src/engine/config/settings';
+import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
+import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/engine/verification/request';
+import { verify, type VerifyContext } from '../../../src/engine/verification/runner';
+import { recordedRun } from '../../unit/verification/replayedRuns';
+import { cases, placeholders } from './recordRuns';
+import { cleanUpCopies, copyFixture, hostEvaluationRequests, hostFor, RecordingPolicy, runningCommands, tempStateRoot, waitFor } from '../support';
+
+async function run(workspace: string, options: RawVerifyOptions, context: Partial<VerifyContext> = {}): Promise<VerificationReport> {
+  const report = await verify(resolveVerifyRequest(parseVerifyOptions(options)), {
+    workspaceFolder: workspace,
+    permissions: new RecordingPolicy(true),
+    requestedBy: 'host-e2e',
+    stateRoot: context.stateRoot ?? tempStateRoot(),
+    host: hostFor(workspace),
+    ...context,
+  });
+  // The person's one approval of the verification covered the host's evaluation: it never asked again.
+  assert.deepEqual(hostEvaluationRequests, []);
+  return VerificationReportSchema.parse(report);
+}
+
+/**
+ * What two runs of the same commands share: the report without times, logs (they print durations) and
+ * run folders, TRX names without their time stamps, steps in one order (test projects run two at a time).
+ */
+function comparable(report: unknown, roots?: { workspace: string; state: string }): unknown {
+  const text = (roots ? placeholders(JSON.stringify(report), roots) : JSON.stringify(report))
+    .replace(/\{state\}\/workspaces\/[0-9a-f]{16}\/runs\/[^/"\\ ]+/g, '{run}')
+    .replace(/[\d_.-]{8,}(?=\.trx)/g, '{time}');
+  const value = JSON.parse(text, (key, inner: unknown) => (['startedAt', 'finishedAt', 'durationMs', 'lockWaitMs', 'log'].includes(key) ? undefined : inner)) as { steps?: Array<{ commandLine: string }> };
+  value.steps?.sort((a, b) => a.commandLine.localeCompare(b.commandLine));
+  return value;
+}
+
+/** `dotnet test`'s own totals for a whole target, to compare verify with (MTP mode prints `total: N` lines, VSTest mode one line per assembly). */
+function plainDotnetTest(workspace: string, args: string[]): { exitCode: number; total: number; failed: number; passed: number; skipped: number } {
+  const result = spawnSync('dotnet', ['test', ...args, '--no-build'], { cwd: workspace, encoding: 'utf8', env: { ...process.env, DOTNET_NOLOGO: '1' } });
+  const text = `${result.stdout}${result.stderr}`;
+  const sum = (pattern: RegExp) => [...text.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0);
+  const mtp = /^\s*total:\s*\d+/m.test(text);
+  return mtp
+    ? { exitCode: result.status ?? -1, total: sum(/^\s*total:\s*(\d+)/gm), failed: sum(/^\s*failed:\s*(\d+)/gm), passed: sum(/^\s*succeeded:\s*(\d+)/gm), skipped: sum(/^\s*skipped:\s*(\d+)/gm) }
+    : { exitCode: result.status ?? -1, total: sum(/Total:\s*(\d+)/g), failed: sum(/Failed:\s*(\d+)/g), passed: sum(/Passed:\s*(\d+)/g), skipped: sum(/Skipped:\s*(\d+)/g) };
+}
+
+const modes: Array<{ name: keyof typeof cases; title: string; premise?: () => string | undefined; plainTest?: string[] }> = [
+  { name: 'vstest-graph-all', title: 'VSTest: a chain, a diamond, a linked file, multi-targeted and special test projects' },
+  { name: 'vstest-failing-test', title: 'VSTest: a failing test' },
+  { name: 'mtp-mode', title: 'Microsoft.Testing.Platform: a global.json runner, xunit.v3 and MSTest.Sdk', plainTest: ['--solution', 'Mtp.slnx'] },
+  { name: 'mtp-under-vstest', title: 'an MTP app in a VSTest-mode workspace', plainTest: ['UnderVstest.slnx'] },
+  {
+    name: 'vstest-missing-runtime',
+    title: 'a test framework whose runtime is not installed (net8.0 beside net10.0)',
+    premise: () => (/Microsoft\.NETCore\.App 8\./.test(execFileSync('dotnet', ['--list-runtimes'], { encoding: 'utf8' })) ? 'a .NET 8 runtime is installed here' : undefined),
+  },
+];
+
+for (const mode of modes) {
+  describe(`verification with real dotnet, ${mode.title} (fixtures/${cases[mode.name].fixture})`, function () {
+    this.timeout(900_000);
+    const recorded = recordedRun(mode.name);
+    let workspace: string;
+    let state: string;
+    let report: VerificationReport;
+
+    before(async function () {
+      if (mode.premise?.()) this.skip();
+      const spec = cases[mode.name];
+      workspace = copyFixture(spec.fixture, spec.restore ?? []);
+      state = tempStateRoot();
+      report = await run(workspace, recorded.request, { stateRoot: state });
+    });
+    after(cleanUpCopies);
+
+    it(`gives the report recorded from it (test/unit/verification/recorded/${mode.name}, whose content the unit tests assert): ${recorded.report ? (recorded.report as VerificationReport).status : ''}`, () => {
+      assert.equal(report.status, (recorded.report as VerificationReport).status, report.summary);
+      assert.deepEqual(comparable(report, { workspace, state }), comparable(recorded.report), `the real run no longer gives the recorded report: if that is intended, re-record (node out/test/host-e2e/verification/recordRuns.js ${mode.name})`);
+    });
+
+    if (mode.plainTest) {
+      const args = mode.plainTest;
+      it('counts what plain dotnet test counts', () => {
+        const plain = plainDotnetTest(workspace, args);
+        assert.notEqual(plain.exitCode, 0, 'a test fails');
+        const c = report.tests!.counters;
+        assert.deepEqual({ total: c.total, failed: c.failed, passed: c.passed, skipped: c.skipped }, { total: plain.total, failed: plain.failed, passed: plain.passed, skipped: plain.skipped });
+      });
+    }
+  });
+}
+
+describe('verification with real dotnet: timeouts, cancellation and the process tree', function () {
+  this.timeout(180_000);
+  let workspace: string;
+  const sleeper = 'sleep 87';
+  const previous = process.env.SlowSeconds;
+  before(() => {
+    workspace = copyFixture('VerificationSlow', 'Slow/Slow.csproj');
+    process.env.SlowSeconds = '87'; // MSBuild reads environment variables as properties
+  });
+  after(() => {
+    if (previous === undefined) delete process.env.SlowSeconds;
+    else process.env.SlowSeconds = previous;
+    return cleanUpCopies();
+  });
+  const sleepers = () => runningCommands().filter((command) => command === sleeper);
+
+  it('a cancellation stops the build, kills the whole tree and is reported as cancelled', async () => {
+    const controller = new AbortController();
+    const pending = run(workspace, { scope: 'build', target: 'Slow/Slow.csproj', timeout: '120' }, { signal: controller.signal });
+    await waitFor('the build to reach its sleep step', () => sleepers().length > 0, 180_000);
+    controller.abort();
+    const report = await pending;
+    assert.equal(report.status, 'cancelled', report.summary);
+    assert.equal(report.steps.find((step) => step.kind === 'build')!.outcome, 'cancelled');
+    await waitFor('the sleeping grandchild to be gone', () => sleepers().length === 0, 5000);
+  });
+
+  it('a timeout stops the build, kills the whole tree and is reported as timedOut', async () => {
+    // After the cancellation above, the host has the project graph: the 8 s go to the SDK check and the build.
+    const report = await run(workspace, { scope: 'build', target: 'Slow/Slow.csproj', timeout: '8' });
+    assert.equal(report.status, 'timedOut', report.summary);
+    assert.ok(report.durationMs >= 7000, `stopped after ${report.durationMs} ms, before its 8 s`);
+    const build = report.steps.find((step) => step.kind === 'build');
+    assert.equal(build?.outcome, 'timedOut', JSON.stringify(report.steps.map((step) => step.kind)));
+    assert.ok(build!.durationMs < 20_000, `the build was stopped after ${build!.durationMs} ms (it sleeps 87 s)`);
+    await waitFor('the sleeping grandchild to be gone', () => sleepers().length === 0, 5000);
+  });
+});
+
