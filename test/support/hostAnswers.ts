@@ -33,7 +33,7 @@ import { inputJsonSchema } from '../../src/engine/tools/manifest';
 import { Client } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { repoRoot } from './fixtures';
+import { fixturesRoot, repoRoot } from './fixtures';
 import { startedHostStatus } from './hostStatus';
 
 export const hostAnswersRoot = path.join(repoRoot, 'test', 'host-answers');
@@ -99,8 +99,12 @@ class RecordedConnection implements HostConnection {
     if (method === Methods.status.method) return startedHostStatus(this.pid, { hostVersion: '0.0.0-recorded', roslynVersion: '0.0.0', frameworkDescription: '.NET (recorded answer)', runtimeIdentifier: 'any' });
     if (method === Methods.interruptedEdits.method) return { interrupted: [] };
     this.calls++;
-    const { workspace, ...sent } = params as Record<string, unknown>;
+    // The call id is new for every call (permissions/grants.ts): named, never recorded.
+    const { workspace, call, ...sent } = params as Record<string, unknown>;
     assert.equal(workspace, this.workspace, `${this.answer.id}: the tool names the workspace folder`);
+    // The store's syntax-only searches never ask for an approval, so they name no call.
+    const asksApproval = method !== Methods.symbolSearch.method && method !== Methods.workspaceSearch.method;
+    assert.equal(typeof call, asksApproval ? 'string' : 'undefined', `${this.answer.id}: a tool whose host request may ask for an approval names its call, so only this call's approval answers it`);
     if (rewriting && asStored(this.answer) && (method !== this.answer.method || JSON.stringify(sent) !== JSON.stringify(this.answer.params))) {
       rewrite(this.answer, { method, params: sent });
       throw new Error(`${this.answer.id}: rewrote the method and params; record the host's answer to them (server/tests RecordedAnswerTests with SHARPCLAW_RECORD_HOST_ANSWERS=1).`);
@@ -144,10 +148,11 @@ export interface Replayed {
 
 /**
  * Runs the recording's tool on its input through a CLI Session whose host answers from the recording.
- * `workspace` is the folder the tool works in (default: a made-up one; the CLI contract tests pass the
+ * `workspace` is the folder the tool works in (default: the fixture's folder in the repository, which the
+ * session checks exists and the recorded host never reads; the CLI contract tests pass the
  * real copy); `hostCalls`: how often the tool must ask the host (0 for input the client refuses itself).
  */
-export async function replay(answer: Recording, workspace = `/workspace/${answer.fixture}`, { hostCalls = 1 } = {}): Promise<Replayed> {
+export async function replay(answer: Recording, workspace = path.join(fixturesRoot, answer.fixture), { hostCalls = 1 } = {}): Promise<Replayed> {
   const tool = findTool(answer.tool);
   assert.ok(tool, `${answer.id}: no tool ${answer.tool}`);
   const transport = new RecordedTransport(answer, workspace);
@@ -175,7 +180,7 @@ export interface ReplayedOverMcp {
 }
 
 /** The same call through the MCP server (every tool served, the official client over the SDK's in-memory transport). */
-export async function replayOverMcp(answer: Recording, workspace = `/workspace/${answer.fixture}`): Promise<ReplayedOverMcp> {
+export async function replayOverMcp(answer: Recording, workspace = path.join(fixturesRoot, answer.fixture)): Promise<ReplayedOverMcp> {
   const tools = mcpToolsFor('all');
   const served = tools.find((tool) => tool.definition.name === answer.tool);
   assert.ok(served, `${answer.id}: the MCP server serves no ${answer.tool}`);

@@ -63,6 +63,9 @@ function decodeJsonStringArrays(schema: z.ZodType, input: unknown): unknown {
 }
 
 export function parseToolInput<T>(tool: AnyToolDefinition, raw: unknown): T {
+  // Depth first: serializing a 10,000-deep input to measure it would overflow the stack.
+  const unreadableRaw = unreadableArgument(raw ?? {}, 'input', 0);
+  if (unreadableRaw) throw new ToolError('invalid_request', `${unreadableRaw}.`);
   checkMessageSize('The input', JSON.stringify(raw ?? {}));
   const input = decodeJsonStringArrays(tool.input, raw ?? {});
   const unreadable = unreadableArgument(input, 'input', 0);

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../verification/support';
+import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../support';
 import { everyDoor, openDoor, type Door } from './doors';
 
 /** Lines in a project's marker: how many MSBuild runs executed its code. */

@@ -26,7 +26,7 @@ import type { PermissionKind, PermissionPolicy } from '../../../src/engine/permi
 import { Session } from '../../../src/engine/session';
 import { allTools, bridgeOnlyTools } from '../../../src/engine/tools/registry';
 import { mcpTools } from '../../../src/surfaces/mcp/mcpTools';
-import { cliPath, serverDll } from '../verification/support';
+import { cliPath, serverDll } from '../support';
 
 export type DoorName = 'cli' | 'mcp-2025' | 'mcp-2026' | 'vscode-adapter';
 export const everyDoor: readonly DoorName[] = ['cli', 'mcp-2025', 'mcp-2026', 'vscode-adapter'];

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../verification/support';
+import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../support';
 import { openDoor, type Door, type DoorName } from './doors';
 
 const navigate = { action: 'definition', symbol: 'Calculator.Divide' };

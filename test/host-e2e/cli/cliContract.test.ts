@@ -115,7 +115,8 @@ describe('sharpclaw tool: the contract of each tool family (fixtures/EditTools, 
       assert.equal(printed.status, 0, printed.stderr);
       assert.ok(expected.outcome.ok);
       const envelope = JSON.parse(printed.stdout) as { ok: boolean; command: string; data: unknown; text: string };
-      assert.deepEqual(envelope, { ok: true, command: 'tool dotnet_solution_inspect', data: expected.outcome.data, text: expected.outcome.text });
+      // The envelope's data is what an MCP client gets as structuredContent (structuredResult.ts), fitted with the text.
+      assert.deepEqual(envelope, { ok: true, command: 'tool dotnet_solution_inspect', data: expected.outcome.structured ?? null, text: expected.outcome.text });
     });
 
     it('a host error is its typed error on stderr; invalid input exits 2, naming what is valid', async () => {
@@ -124,7 +125,7 @@ describe('sharpclaw tool: the contract of each tool family (fixtures/EditTools, 
       assert.equal(printed.stderr, expected.stderr);
       const unknown = run('dotnet_solution_inspect', { project: 'x' });
       assert.equal(unknown.status, 2);
-      assert.match(unknown.stderr, /^error invalid_request: unknown argument "project"\. Valid arguments: target, configuration, targetFramework\./m);
+      assert.match(unknown.stderr, /^error invalid_request: unknown argument "project"\. Valid arguments: target, configuration, targetFramework, offset\./m);
     });
   });
 
