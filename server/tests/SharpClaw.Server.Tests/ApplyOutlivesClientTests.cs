@@ -115,10 +115,19 @@ public sealed class ApplyOutlivesClientTests
         Assert.True(await host.WaitForExitAsync(TimeSpan.FromSeconds(60)), "The host did not exit after its client's side ended.");
 
         string[] renamed = [.. sources.Where(s => fixture.Read(s).Contains("Twirl", StringComparison.Ordinal))];
+        string journal = Path.Combine(state.Path, "workspaces");
+        if (how == "client process gone" && renamed.Length == sources.Length && !host.Stderr.Contains("waiting for its rollback", StringComparison.Ordinal))
+        {
+            // The host polls for its client process every few seconds: on a fast machine the apply may finish
+            // before it notices. Finished is also whole: every file renamed, no temporary file, no open record.
+            Assert.Empty(Directory.GetFiles(fixture.Root, "*.tmp", SearchOption.AllDirectories));
+            Assert.Empty(Directory.Exists(journal) ? Directory.GetFiles(journal, "apply-*.json", SearchOption.AllDirectories) : []);
+            return;
+        }
+
         Assert.True(renamed.Length == 0, $"{renamed.Length} of {sources.Length} files kept the rename after the host ended ({how}); the apply must roll back first.\n{host.Stderr}");
         Assert.All(sources, s => Assert.Equal(originals[s], fixture.Read(s)));
         Assert.Empty(Directory.GetFiles(fixture.Root, "*.tmp", SearchOption.AllDirectories));
-        string journal = Path.Combine(state.Path, "workspaces");
         Assert.Empty(Directory.Exists(journal) ? Directory.GetFiles(journal, "apply-*.json", SearchOption.AllDirectories) : []);
         Assert.Contains("waiting for its rollback before exiting", host.Stderr, StringComparison.Ordinal);
     }

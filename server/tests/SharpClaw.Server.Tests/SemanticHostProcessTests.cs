@@ -56,6 +56,7 @@ public sealed class SemanticHostProcessTests
                 ["reason"] = "coldLoad",
                 ["changedFiles"] = new JsonArray(),
                 ["tool"] = "dotnet_solution_inspect",
+                ["call"] = null,
             }.ToJsonString(),
             request["params"]!.ToJsonString());
         Assert.Contains(notifications, n => n["method"]!.GetValue<string>() == ProtocolMethods.LoadProgress && n["params"]!["projectIndex"]!.GetValue<int>() == 3);

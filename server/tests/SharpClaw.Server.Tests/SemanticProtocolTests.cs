@@ -65,7 +65,7 @@ public sealed class SemanticProtocolTests
         string json = JsonSerializer.Serialize(parameters, ProtocolJsonContext.Default.AuthorizeEvaluationParams);
 
         Assert.Equal(
-            """{"workspace":"/w","target":"App.slnx","configuration":"Debug","targetFramework":null,"reason":"structuralChange","changedFiles":["App/App.csproj"],"tool":null}""".Replace("\"tool\":null", "\"tool\":\"dotnet_solution_inspect\"", StringComparison.Ordinal),
+            """{"workspace":"/w","target":"App.slnx","configuration":"Debug","targetFramework":null,"reason":"structuralChange","changedFiles":["App/App.csproj"],"tool":null,"call":null}""".Replace("\"tool\":null", "\"tool\":\"dotnet_solution_inspect\"", StringComparison.Ordinal),
             json);
         Assert.Equal(["coldLoad", "structuralChange", "dynamicImports"], Enum.GetValues<EvaluationReason>().Select(r => JsonSerializer.Serialize(r, ProtocolJsonContext.Default.Options).Trim('"')));
 
@@ -97,7 +97,7 @@ public sealed class SemanticProtocolTests
             FromSnapshot: false);
         JsonObject json = JsonSerializer.SerializeToNode(inspect, ProtocolJsonContext.Default.SolutionInspectResult)!.AsObject();
 
-        Assert.Equal(["workspace", "target", "configuration", "targetFramework", "loadStatus", "partialLoad", "loadWarnings", "projects", "excludedAnalyzers", "dynamicImports", "fromCache", "fromSnapshot"], json.Select(p => p.Key));
+        Assert.Equal(["workspace", "target", "configuration", "targetFramework", "loadStatus", "partialLoad", "loadWarnings", "projects", "excludedAnalyzers", "dynamicImports", "fromCache", "fromSnapshot", "notLoaded", "listedProjects"], json.Select(p => p.Key));
         Assert.Equal("partial", json["loadStatus"]!.GetValue<string>());
         JsonObject project = json["projects"]![0]!.AsObject();
         Assert.Equal(
