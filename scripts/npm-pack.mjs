@@ -24,7 +24,8 @@ function cliBundles() {
 const readme = `# sharpclaw
 
 Exact, compiler-backed answers about C# code for AI coding agents: the \`sharpclaw\` CLI and MCP
-server of the SharpClaw VS Code extension, with its Roslyn host inside. Needs Node 20+ and a .NET SDK
+server of the SharpClaw VS Code extension, with its Roslyn host inside. Needs Node 20+, the .NET 10
+runtime for the Roslyn host (it comes with the .NET 10 SDK) and a .NET SDK that builds your projects
 (8 or newer) on the PATH.
 
     sharpclaw mcp --cwd /path/to/solution          # MCP server on stdio (Claude Code, Codex, Cursor, …)

@@ -84,12 +84,12 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
     // The verdict stays beside the preview while it is open (a progress notification that closes
     // with it), so no toast is left behind. VS Code's refactor preview starts every file unticked
     // when an extension asks for a preview (WorkspaceEditEntryMetadata.needsConfirmation): say so.
-    const verdict = `SharpClaw: renaming ${shortName} to ${newName} changes ${count(changes.length, 'file')}; compiler-checked: no new errors, no conflicts. In the Refactor Preview, tick the files (or the rename's own box) and choose Apply.`;
+    const verdict = `SharpClaw: renaming ${shortName} to ${newName} changes ${count(changes.length, 'file')}; compiler-checked: no new errors, no conflicts. In the Refactor Preview, tick the files to change and choose Apply.`;
     const applied = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: verdict }, () => applyPlannedChanges(changes, { label, preview: true }));
     if (applied.length === 0) {
       // VS Code reports a discarded preview and an Apply with no file ticked the same way.
       void vscode.window.showInformationMessage(
-        'SharpClaw: nothing was written: no files were selected in the Refactor Preview (or it was discarded). To rename, run it again, tick the files (or the rename\'s own box at the top) and choose Apply.',
+        'SharpClaw: nothing was written: no files were selected in the Refactor Preview (or it was discarded). To rename, run it again, tick the files to change in the Refactor Preview and choose Apply.',
       );
       return false;
     }
