@@ -39,12 +39,15 @@ export function ensureNodeModules() {
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
-export async function build({ production = false } = {}) {
+/** typeCheck: false only where this same tree was just type-checked (npm test's package layer, after its build). */
+export async function build({ production = false, typeCheck = true } = {}) {
   ensureNodeModules();
   const { buildServer } = await import('./build-server.mjs');
-  console.log('[build] type check and compile tests (tsc)');
-  run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.test.json']);
-  run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'webview-ui/tsconfig.json']);
+  if (typeCheck) {
+    console.log('[build] type check and compile tests (tsc)');
+    run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.test.json']);
+    run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'webview-ui/tsconfig.json']);
+  }
   console.log('[build] bundles (esbuild)');
   run(process.execPath, ['esbuild.mjs', ...(production ? ['--production'] : [])]);
   buildServer();

@@ -9,6 +9,7 @@
 //   package      `npm run package`, the .vsix installed into code-server with --install-extension, and
 //                a person's clicks through the workbench against the installed extension (test/package)
 // Options: --only unit,server,host-e2e,integration,e2e,package   --vscode min|latest|all
+//          --jobs N (host-e2e files at once, default 2)   --files a,b (host-e2e files whose path has a or b)
 //
 // Every layer is timed and counted (passed, failed, skipped; per file or test class), written to
 // test-results/summary.json and printed as a table at the end. A layer that prints nothing for 30 s
@@ -29,6 +30,8 @@ const reporter = path.join(repoRoot, 'scripts', 'test-reporter.cjs');
 process.env.SHARPCLAW_RESIDENT_IDLE_SECONDS ??= '20';
 /** Seconds without output after which a layer gets a heartbeat line (and again every as many seconds). */
 const heartbeatSeconds = Number(process.env.SHARPCLAW_TEST_HEARTBEAT_SECONDS ?? 30);
+/** Test files host-e2e runs at once (--jobs N, or SHARPCLAW_TEST_JOBS); 1 runs them one by one. */
+const jobs = Number(option('jobs', process.env.SHARPCLAW_TEST_JOBS ?? '2'));
 
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -51,11 +54,11 @@ function runningNow(statusFile) {
  * Runs a command with its output passed through, and returns its exit code. While it prints nothing,
  * a heartbeat line every `heartbeatSeconds` says the layer is alive and, for mocha, which test runs.
  */
-/** The layer's process running now: a stopped run (Ctrl+C, SIGTERM) stops it too. */
-let running;
+/** The layers' processes running now: a stopped run (Ctrl+C, SIGTERM) stops them too. */
+const children = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    running?.kill(signal);
+    for (const child of children) child.kill(signal);
     process.exit(130);
   });
 }
@@ -64,7 +67,7 @@ function run(layer, command, args, { env = {}, statusFile, onLine } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    running = child;
+    children.add(child);
     let lastOutput = Date.now();
     let lastLine = '';
     const pass = (stream) => (chunk) => {
@@ -84,7 +87,7 @@ function run(layer, command, args, { env = {}, statusFile, onLine } = {}) {
     }, 1000);
     child.on('close', (code) => {
       clearInterval(heartbeat);
-      running = undefined;
+      children.delete(child);
       resolve(code ?? 1);
     });
   });
@@ -112,6 +115,90 @@ async function mochaLayer(layer, config, env = {}) {
   const counts = readJson(report);
   if (!counts) return { code, passed: 0, failed: 0, skipped: 0, files: [], note: 'mocha wrote no report (it did not get to the end; its output is above)' };
   return { code, ...counts };
+}
+
+/** Every file under `dir` (relative to the repository) whose name ends with `suffix`, sorted. */
+function filesUnder(dir, suffix) {
+  return fs.readdirSync(path.join(repoRoot, dir), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith(suffix)).map((file) => path.join(dir, file)).sort();
+}
+
+/**
+ * A mocha layer run file by file by `jobs` workers at once: each worker takes the next file, longest
+ * first by the last run's times when there is one. The host-e2e tests spend much of their time waiting
+ * for the processes they start (dotnet, the host, the CLI), so one mocha used less than one of the two
+ * cores; every file already works in temporary folders and state folders of its own. Each file's output
+ * is printed whole when it ends (two files' lines never interleave); the heartbeat names what runs.
+ */
+async function mochaQueue(layer, config, jobs) {
+  const settings = readJson(path.join(repoRoot, config));
+  const report = path.join(resultsDir, 'layers', `${layer}.json`);
+  const parts = path.join(resultsDir, 'layers', layer);
+  const lastTimes = new Map((readJson(report)?.files ?? []).map((f) => [f.file.replace(/\.ts$/, '.js'), f.seconds]));
+  // The config's one glob, "out/test/<layer>/**/*.test.js"; the last run's times name "test/<layer>/….ts".
+  const [dir, suffix] = settings.spec[0].split('/**/*');
+  const lastSeconds = (file) => lastTimes.get(path.relative('out', file)) ?? 0;
+  const wanted = option('files', '').split(',').filter(Boolean);
+  const queue = filesUnder(dir, suffix).filter((file) => wanted.length === 0 || wanted.some((part) => file.includes(part))).sort((a, b) => lastSeconds(b) - lastSeconds(a));
+  fs.rmSync(parts, { recursive: true, force: true });
+  fs.mkdirSync(parts, { recursive: true });
+  const total = { code: 0, passed: 0, failed: 0, skipped: 0, files: [] };
+  const runningFiles = new Map();
+  const started = Date.now();
+  let lastPrinted = Date.now();
+  const heartbeat = setInterval(() => {
+    if (Date.now() - lastPrinted < heartbeatSeconds * 1000) return;
+    const now = [...runningFiles].map(([file, statusFile]) => runningNow(statusFile) ?? path.basename(file)).join('; ');
+    console.log(`[test] ${layer}: still running after ${minutes((Date.now() - started) / 1000)}; now ${now || '(between files)'}`);
+    lastPrinted = Date.now();
+  }, 1000);
+  let index = 0;
+  const worker = async () => {
+    while (index < queue.length) {
+      const file = queue[index++];
+      const name = path.basename(file, '.js');
+      const fileReport = path.join(parts, `${index}-${name}.json`);
+      const statusFile = path.join(parts, `${index}-${name}.status.json`);
+      runningFiles.set(file, statusFile);
+      const args = ['node_modules/mocha/bin/mocha.js', '--no-config', '--no-package', '--timeout', String(settings.timeout), '--reporter', reporter, ...(settings.require ?? []).flatMap((r) => ['--require', r]), file];
+      const { code, output } = await collect(process.execPath, args, { SHARPCLAW_TEST_REPORT: fileReport, SHARPCLAW_TEST_STATUS: statusFile });
+      runningFiles.delete(file);
+      process.stdout.write(`[test] ${layer}: ${file}\n${output}`);
+      lastPrinted = Date.now();
+      const counts = readJson(fileReport);
+      if (code !== 0) total.code = code;
+      if (!counts) {
+        total.failed++;
+        total.files.push({ file, seconds: 0, passed: 0, failed: 1, skipped: 0 });
+        total.note = `${total.note ? `${total.note}; ` : ''}${file} wrote no report (its output is above)`;
+        continue;
+      }
+      total.passed += counts.passed;
+      total.failed += counts.failed;
+      total.skipped += counts.skipped;
+      total.files.push(...counts.files);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+  clearInterval(heartbeat);
+  total.files.sort((a, b) => b.seconds - a.seconds);
+  fs.writeFileSync(report, JSON.stringify({ passed: total.passed, failed: total.failed, skipped: total.skipped, files: total.files }, null, 1));
+  fs.rmSync(parts, { recursive: true, force: true });
+  return total;
+}
+
+/** Runs a command to its end with its output kept (stdout and stderr in the order they came). */
+function collect(command, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    const chunks = [];
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    child.on('close', (code) => {
+      children.delete(child);
+      resolve({ code: code ?? 1, output: Buffer.concat(chunks).toString() });
+    });
+  });
 }
 
 /** xunit's results from the TRX file `dotnet test --logger trx` wrote: counts and per test class times. */
@@ -155,7 +242,7 @@ const layers = {
       note: 'per test class: the sum of its tests\' durations (xunit runs classes in parallel)',
     };
   },
-  'host-e2e': () => mochaLayer('host-e2e', '.mocharc.host-e2e.json'),
+  'host-e2e': () => mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs),
   async integration() {
     const integrationResults = path.join(resultsDir, 'integration');
     fs.rmSync(integrationResults, { recursive: true, force: true });
@@ -193,7 +280,8 @@ const layers = {
   },
   async package() {
     // Zlib, not Zopfli: the size budget keeps a margin for the difference (scripts/package.mjs).
-    const packaged = await run('package', process.execPath, ['scripts/package.mjs']);
+    // The production bundles and host, without a second type check of the tree the build checked.
+    const packaged = await run('package', process.execPath, ['scripts/package.mjs', '--no-type-check']);
     if (packaged !== 0) return { code: packaged, passed: 0, failed: 1, skipped: 0, files: [], note: '`npm run package` failed (its output is above)' };
     return mochaLayer('package', '.mocharc.package.json');
   },
