@@ -25,6 +25,7 @@ internal static class Program
                   sizes [--sizes 10,50,200] [--files 20] [--iterations 10] [--name sizes]
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
                   warm [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--restarts 3] [--name warm-restart-50]
+                  diagnostics [--solution X.slnx | --files 24 --out /tmp/synth-multi] [--iterations 10] [--name diagnostics-multi]   (one multi-targeted project's diagnostics vs CompilationWithAnalyzers and compiler-only)
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
                   heap --side host|direct --solution X.slnx   (GC heap after load and after compiling, this side alone in this process)
                   load-compare --solution X.slnx [--processes N]   (parallel design-time load vs MSBuildWorkspace: time and every difference; exit 1 when they differ)
@@ -95,6 +96,12 @@ internal static class Program
                 string renameSolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string renameResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
                 return await RenameBenchmark.RunAsync(renameSolution, Int(options, "runs", 5), renameResults);
+            case "diagnostics":
+                return await DiagnosticsBenchmark.RunAsync(
+                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(options.GetValueOrDefault("out") ?? Path.Combine(Path.GetTempPath(), "sharpclaw-synth-multi"), Int(options, "files", 24)),
+                    Int(options, "iterations", 10),
+                    options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
+                    options.GetValueOrDefault("name") ?? "diagnostics-multi");
             case "direct-callers":
                 return await DirectCallersServer.RunAsync(options["solution"], options["type"], options["member"]);
             case "hierarchy-check":
