@@ -80,7 +80,7 @@ public sealed record DiagnosticSummaryLine(string Id, int Count, string Severity
 /// <param name="FilesChecked">C# files checked.</param>
 /// <param name="Total">Diagnostics at or above the severity (after ids), in all pages.</param>
 /// <param name="FilesWithDiagnostics">Files with at least one of them.</param>
-/// <param name="BelowSeverity">Diagnostics (after ids) below the severity, not listed.</param>
+/// <param name="BelowSeverity">Diagnostics (after ids) below the severity, not listed: the compiler's, and those of the analyzers that ran (an analyzer that cannot report at the severity in the files asked is not run).</param>
 /// <param name="Offset">The offset applied.</param>
 /// <param name="Limit">The limit applied.</param>
 /// <param name="Truncated">True when more diagnostics (summary lines) follow this page.</param>

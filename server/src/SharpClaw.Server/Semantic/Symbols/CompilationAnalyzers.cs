@@ -7,34 +7,42 @@ using Microsoft.CodeAnalysis.Diagnostics;
 namespace SharpClaw.Server.Semantic.Symbols;
 
 /// <summary>
-/// Compiler plus kept-analyzer diagnostics, computed once per compilation snapshot: the analyzers a project kept
-/// after filtering (<see cref="Project.AnalyzerReferences"/>) run over one <see cref="CompilationWithAnalyzers"/>
-/// per compilation, and the results of a whole-compilation pass or of one file are kept with the compilation
-/// (a <see cref="ConditionalWeakTable{TKey, TValue}"/>: they go when the snapshot goes). A changed project has a
-/// new compilation, so nothing stale is ever returned; a repeated warm call costs a lookup.
+/// Compiler plus kept-analyzer diagnostics, computed once per compilation snapshot and analyzer selection: the
+/// analyzers a project kept after filtering (<see cref="Project.AnalyzerReferences"/>) are narrowed by the caller
+/// to those that can report what is asked (<see cref="AnalyzerSelection"/>) and run over one
+/// <see cref="CompilationWithAnalyzers"/> per compilation and selection; with none selected, the compiler's
+/// own diagnostics are computed without an analyzer driver. The results of a whole-compilation pass or of one
+/// file are kept with the compilation (a <see cref="ConditionalWeakTable{TKey, TValue}"/>: they go when the
+/// snapshot goes). A changed project has a new compilation, so nothing stale is ever returned; a repeated warm
+/// call costs a lookup.
 /// </summary>
 internal static class CompilationAnalyzers
 {
     private static readonly ConditionalWeakTable<Compilation, Entry> Cache = [];
 
-    /// <summary>Every compiler and analyzer diagnostic of the compilation (unfiltered).</summary>
-    public static Task<ImmutableArray<Diagnostic>> AllAsync(Project project, Compilation compilation, CancellationToken cancellationToken)
+    /// <summary>The analyzers the project kept (SDK analyzers after filtering), in reference order.</summary>
+    public static ImmutableArray<DiagnosticAnalyzer> Kept(Project project, Compilation compilation) => EntryFor(project, compilation).Analyzers;
+
+    /// <summary>Every compiler diagnostic of the compilation and every diagnostic of <paramref name="analyzers"/> (unfiltered).</summary>
+    public static Task<ImmutableArray<Diagnostic>> AllAsync(Project project, Compilation compilation, ImmutableArray<DiagnosticAnalyzer> analyzers, CancellationToken cancellationToken)
     {
         Entry entry = EntryFor(project, compilation);
-        return Shared(ref entry.All, () => entry.WithAnalyzers is null
+        Selection selection = entry.SelectionFor(analyzers, compilation);
+        return Shared(ref selection.All, () => selection.WithAnalyzers is null
             ? Task.FromResult(compilation.GetDiagnostics(CancellationToken.None))
-            : entry.WithAnalyzers.GetAllDiagnosticsAsync(CancellationToken.None), cancellationToken);
+            : selection.WithAnalyzers.GetAllDiagnosticsAsync(CancellationToken.None), cancellationToken);
     }
 
-    /// <summary>The compiler's semantic diagnostics and the analyzers' syntax and semantic diagnostics of one file.</summary>
-    public static Task<ImmutableArray<Diagnostic>> FileAsync(Project project, Compilation compilation, SyntaxTree tree, CancellationToken cancellationToken)
+    /// <summary>The compiler's semantic diagnostics and the syntax and semantic diagnostics of <paramref name="analyzers"/> in one file.</summary>
+    public static Task<ImmutableArray<Diagnostic>> FileAsync(Project project, Compilation compilation, SyntaxTree tree, ImmutableArray<DiagnosticAnalyzer> analyzers, CancellationToken cancellationToken)
     {
         Entry entry = EntryFor(project, compilation);
-        Task<ImmutableArray<Diagnostic>> task = entry.Files.GetOrAdd(tree, t => Task.Run(async () =>
+        Selection selection = entry.SelectionFor(analyzers, compilation);
+        Task<ImmutableArray<Diagnostic>> task = selection.Files.GetOrAdd(tree, t => Task.Run(async () =>
         {
             SemanticModel model = compilation.GetSemanticModel(t);
             List<Diagnostic> found = [.. model.GetDiagnostics()];
-            if (entry.WithAnalyzers is { } withAnalyzers)
+            if (selection.WithAnalyzers is { } withAnalyzers)
             {
                 found.AddRange(await withAnalyzers.GetAnalyzerSyntaxDiagnosticsAsync(t, CancellationToken.None).ConfigureAwait(false));
                 found.AddRange(await withAnalyzers.GetAnalyzerSemanticDiagnosticsAsync(model, null, CancellationToken.None).ConfigureAwait(false));
@@ -44,7 +52,7 @@ internal static class CompilationAnalyzers
         }));
         if (task.IsFaulted || task.IsCanceled)
         {
-            entry.Files.TryRemove(new KeyValuePair<SyntaxTree, Task<ImmutableArray<Diagnostic>>>(tree, task)); // the next call tries again
+            selection.Files.TryRemove(new KeyValuePair<SyntaxTree, Task<ImmutableArray<Diagnostic>>>(tree, task)); // the next call tries again
         }
 
         return task.IsCompleted ? task : task.WaitAsync(cancellationToken);
@@ -63,8 +71,7 @@ internal static class CompilationAnalyzers
             return cached;
         }
 
-        ImmutableArray<DiagnosticAnalyzer> analyzers = [.. project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(project.Language))];
-        Entry entry = new(project.AnalyzerOptions, analyzers.IsEmpty ? null : compilation.WithAnalyzers(analyzers, project.AnalyzerOptions));
+        Entry entry = new(project.AnalyzerOptions, [.. project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(project.Language))]);
         Cache.AddOrUpdate(compilation, entry);
         return entry;
     }
@@ -89,11 +96,26 @@ internal static class CompilationAnalyzers
         return task.IsCompleted ? task : task.WaitAsync(cancellationToken);
     }
 
-    private sealed class Entry(AnalyzerOptions options, CompilationWithAnalyzers? withAnalyzers)
+    private sealed class Entry(AnalyzerOptions options, ImmutableArray<DiagnosticAnalyzer> analyzers)
     {
-        public Task<ImmutableArray<Diagnostic>>? All;
+        private readonly ConcurrentDictionary<string, Selection> selections = new(StringComparer.Ordinal);
 
         public AnalyzerOptions Options { get; } = options;
+
+        public ImmutableArray<DiagnosticAnalyzer> Analyzers { get; } = analyzers;
+
+        /// <summary>The results of one analyzer selection (a subset of <see cref="Analyzers"/>), named by the indexes it keeps.</summary>
+        public Selection SelectionFor(ImmutableArray<DiagnosticAnalyzer> selected, Compilation compilation)
+        {
+            HashSet<DiagnosticAnalyzer> set = [.. selected];
+            string key = string.Join(',', Enumerable.Range(0, this.Analyzers.Length).Where(i => set.Contains(this.Analyzers[i])));
+            return this.selections.GetOrAdd(key, _ => new Selection(selected.IsEmpty ? null : compilation.WithAnalyzers(selected, this.Options)));
+        }
+    }
+
+    private sealed class Selection(CompilationWithAnalyzers? withAnalyzers)
+    {
+        public Task<ImmutableArray<Diagnostic>>? All;
 
         public CompilationWithAnalyzers? WithAnalyzers { get; } = withAnalyzers;
 

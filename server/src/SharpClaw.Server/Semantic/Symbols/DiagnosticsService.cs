@@ -1,4 +1,6 @@
+using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Diagnostics;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Infrastructure;
@@ -10,7 +12,9 @@ namespace SharpClaw.Server.Semantic.Symbols;
 
 /// <summary>
 /// <c>sharpclaw/diagnostics</c>: compiler diagnostics plus the kept (SDK) analyzers' diagnostics of the
-/// selected C# files, filtered by ids then severity, paged, with totals.
+/// selected C# files, filtered by ids then severity, paged, with totals. Analyzers that cannot report at the asked
+/// severity (or ids) in the selected files are not run, so "below the severity" counts the compiler's diagnostics
+/// below it and those of the analyzers that ran.
 /// </summary>
 public sealed class DiagnosticsService(SemanticContextCache cache)
 {
@@ -61,7 +65,7 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         await Parallel.ForEachAsync(
             Enumerable.Range(0, groups.Count),
             new ParallelOptions { MaxDegreeOfParallelism = Math.Max(1, Environment.ProcessorCount), CancellationToken = cancellationToken },
-            async (index, token) => perProject[index] = await ProjectDiagnosticsAsync(groups[index], workspace, reach, token).ConfigureAwait(false)).ConfigureAwait(false);
+            async (index, token) => perProject[index] = await ProjectDiagnosticsAsync(groups[index], workspace, reach, minimum, ids, token).ConfigureAwait(false)).ConfigureAwait(false);
         List<DiagnosticItem> all = [.. perProject.SelectMany(items => items)];
         all = [.. all.Distinct()];
         if (ids is not null)
@@ -126,9 +130,13 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         };
     }
 
-    /// <summary>Compiler and kept-analyzer diagnostics of the selected files of one project, in the files given.</summary>
+    /// <summary>
+    /// Compiler and kept-analyzer diagnostics of the selected files of one project, in the files given. Only the
+    /// analyzers that can report at the asked severity (and ids) in these files run (<see cref="AnalyzerSelection"/>):
+    /// the diagnostics of the others would all be dropped below the severity.
+    /// </summary>
     private static async Task<List<DiagnosticItem>> ProjectDiagnosticsAsync(
-        IGrouping<ProjectId, (Document Document, string Relative)> group, string workspace, GeneratorReach reach, CancellationToken cancellationToken)
+        IGrouping<ProjectId, (Document Document, string Relative)> group, string workspace, GeneratorReach reach, int minimum, IReadOnlySet<string>? ids, CancellationToken cancellationToken)
     {
         List<DiagnosticItem> items = [];
         Project project = group.First().Document.Project;
@@ -147,17 +155,19 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             }
         }
 
+        ImmutableArray<DiagnosticAnalyzer> analyzers = AnalyzerSelection.Select(
+            CompilationAnalyzers.Kept(project, compilation), compilation.Options, project.AnalyzerOptions, trees.Keys, minimum, ids, cancellationToken);
         List<Diagnostic> found = [];
         if (trees.Count > PerFileThreshold)
         {
             // Many files of one project: one pass over the whole compilation is much cheaper than per-file passes.
-            found.AddRange(await CompilationAnalyzers.AllAsync(project, compilation, cancellationToken).ConfigureAwait(false));
+            found.AddRange(await CompilationAnalyzers.AllAsync(project, compilation, analyzers, cancellationToken).ConfigureAwait(false));
         }
         else
         {
             foreach (SyntaxTree tree in trees.Keys)
             {
-                found.AddRange(await CompilationAnalyzers.FileAsync(project, compilation, tree, cancellationToken).ConfigureAwait(false));
+                found.AddRange(await CompilationAnalyzers.FileAsync(project, compilation, tree, analyzers, cancellationToken).ConfigureAwait(false));
             }
         }
 
