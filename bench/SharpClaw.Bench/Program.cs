@@ -26,6 +26,7 @@ internal static class Program
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
                   warm [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--restarts 3] [--name warm-restart-50]
                   diagnostics [--solution X.slnx | --files 24 --out /tmp/synth-multi] [--iterations 10] [--name diagnostics-multi]   (one multi-targeted project's diagnostics vs CompilationWithAnalyzers and compiler-only)
+                  rename-trace [--solution X.slnx | --files 24 --out /tmp/synth-multi] [--runs 3]   (where a rename preview's time goes, step by step)
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
                   heap --side host|direct --solution X.slnx   (GC heap after load and after compiling, this side alone in this process)
                   load-compare --solution X.slnx [--processes N]   (parallel design-time load vs MSBuildWorkspace: time and every difference; exit 1 when they differ)
@@ -102,6 +103,10 @@ internal static class Program
                     Int(options, "iterations", 10),
                     options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
                     options.GetValueOrDefault("name") ?? "diagnostics-multi");
+            case "rename-trace":
+                return await RenameTrace.RunAsync(
+                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(options.GetValueOrDefault("out") ?? Path.Combine(Path.GetTempPath(), "sharpclaw-synth-multi"), Int(options, "files", 24)),
+                    Int(options, "runs", 3));
             case "direct-callers":
                 return await DirectCallersServer.RunAsync(options["solution"], options["type"], options["member"]);
             case "hierarchy-check":
