@@ -1,6 +1,7 @@
 // The read tools through vscode.lm.invokeTool in the real extension host, on the loaded
 // fixtures/Calculator (semantic.test.ts loaded and approved it): the compact text an agent gets.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { waitFor } from './support';
 
@@ -52,31 +53,61 @@ describe('C# read tools through vscode.lm.invokeTool', () => {
 });
 
 describe('answers from unsaved editor buffers', () => {
-  it('csharp_find_references sees a call an agent typed into an open, unsaved document', async () => {
-    const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    const program = vscode.Uri.joinPath(folder, 'src/Calculator.App/Program.cs');
-    const document = await vscode.workspace.openTextDocument(program);
+  const program = () => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'src/Calculator.App/Program.cs');
+  const references = () => invoke('csharp_find_references', { name: 'ICalculator.Subtract' });
+
+  // A failed test must not leave its unsaved edit to the tests after it.
+  afterEach(async () => {
+    const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === program().toString());
+    if (!open?.isDirty) return;
+    await vscode.window.showTextDocument(open);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  /**
+   * Opens Program.cs, types a call to Subtract at its end without saving and checks that the answer
+   * names it while the disk stays as it was (an auto-save would make the rest of the test meaningless:
+   * "thrown away" text would then be on disk). Returns the disk text and the one-based line of the call.
+   */
+  async function typeUnsavedCall(): Promise<{ disk: string; line: number }> {
+    const disk = fs.readFileSync(program().fsPath, 'utf8');
+    const document = await vscode.workspace.openTextDocument(program());
     await vscode.window.showTextDocument(document);
-    const before = await invoke('csharp_find_references', { name: 'ICalculator.Subtract' });
-    assert.doesNotMatch(before, /^src\/Calculator\.App\/Program\.cs /m);
+    assert.doesNotMatch(await references(), /^src\/Calculator\.App\/Program\.cs /m);
 
     const edit = new vscode.WorkspaceEdit();
-    const end = document.lineAt(document.lineCount - 1).range.end;
-    edit.insert(program, end, '\nConsole.WriteLine(calculator.Subtract(9, 4));\n');
+    edit.insert(program(), document.lineAt(document.lineCount - 1).range.end, '\nConsole.WriteLine(calculator.Subtract(9, 4));\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(document.isDirty, 'the edit stays unsaved');
     const line = document.lineCount - 1; // one-based line of the inserted call
+    assert.match(await references(), new RegExp(`^src/Calculator\\.App/Program\\.cs ${line}:\\d+$`, 'm'));
+    assert.match(await invoke('csharp_workspace_search', { query: 'calculator.Subtract(9, 4)' }), new RegExp(`^src/Calculator\\.App/Program\\.cs:${line}:`, 'm'));
+    assert.ok(document.isDirty, 'the edit stays unsaved');
+    assert.equal(fs.readFileSync(program().fsPath, 'utf8'), disk, 'something saved the unsaved edit (files.autoSave must be off in the test bed)');
+    return { disk, line };
+  }
 
-    try {
-      const after = await invoke('csharp_find_references', { name: 'ICalculator.Subtract' });
-      assert.match(after, new RegExp(`^src/Calculator\\.App/Program\\.cs ${line}:\\d+$`, 'm'));
-    } finally {
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-    // The command returns once the workbench reverted; the extension host (and with it the document sync
-    // to the host) hears of it a moment later.
-    await waitFor('the revert to reach the extension host', () => !document.isDirty || document.isClosed);
-    const reverted = await invoke('csharp_find_references', { name: 'ICalculator.Subtract' });
-    assert.doesNotMatch(reverted, /^src\/Calculator\.App\/Program\.cs /m);
+  /** The edit was thrown away: not on disk, and no answer names it. */
+  async function assertForgotten(disk: string, how: string): Promise<void> {
+    assert.equal(fs.readFileSync(program().fsPath, 'utf8'), disk, `${how} wrote the thrown-away edit to disk`);
+    // The command returns once the workbench reverted or closed; the extension host (and with it the
+    // document sync to the host) hears of it a moment later.
+    await waitFor(`${how} to reach the extension host`, () => !vscode.workspace.textDocuments.some((open) => open.uri.toString() === program().toString() && open.isDirty));
+    const answer = await references();
+    assert.doesNotMatch(answer, /^src\/Calculator\.App\/Program\.cs /m, `${how}: the answer still names the thrown-away call:\n${answer}`);
+    const search = await invoke('csharp_workspace_search', { query: 'calculator.Subtract(9, 4)' });
+    assert.doesNotMatch(search, /Program\.cs/, `${how}: the syntax-only search still finds the thrown-away call:\n${search}`);
+  }
+
+  it('csharp_find_references sees a call an agent typed into an open, unsaved document, and forgets it after Revert and Close', async () => {
+    const { disk } = await typeUnsavedCall();
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await assertForgotten(disk, 'Revert and Close');
+  });
+
+  it('forgets an unsaved call when its editor is closed without saving ("Don\'t Save")', async () => {
+    const { disk } = await typeUnsavedCall();
+    // Extension tests get no save prompt: VS Code answers it "Don't Save" itself, as a person would here.
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await assertForgotten(disk, 'Close without saving');
   });
 });
