@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, restore, type SharpClawApi } from './support';
+import { api, restore, shownLogSince, type SharpClawApi } from './support';
 
 /** Answers the next permission dialog with `button` and returns what it said. */
 async function answerDialog(sharpclaw: SharpClawApi, button: string): Promise<{ message: string; detail: string; buttons: string[] }> {
@@ -52,10 +52,16 @@ describe('dotnet_solution_inspect through the approval flow', () => {
     const subscription = sharpclaw.onDidChangeLoadProgress((p) => {
       if (p) progress.push({ step: `${p.projectIndex}/${p.projectCount} ${p.currentProject}`, statusBar: sharpclaw.statusBarText() });
     });
+    const since = new Date().toISOString();
     const pending = invoke('dotnet_solution_inspect', {});
     await answerDialog(sharpclaw, 'Allow once');
     const text = await pending;
     subscription.dispose();
+    // At the log's default level the load is the person's answer and one line saying what loaded.
+    const shown = await shownLogSince(since);
+    assert.equal(shown.length, 2, shown.join('\n'));
+    assert.match(shown[0]!, /^info Permission granted \(dialog\): evaluation for .*Calculator\.slnx/);
+    assert.match(shown[1]!, /^info Loaded Calculator\.slnx \[Debug\]: 3 projects in \d+ ms/);
     assert.ok(progress.some((p) => /^3\/3 /.test(p.step)), `load progress: ${JSON.stringify(progress)}`);
     assert.ok(progress.every((p) => /SharpClaw: loading \d+%/.test(p.statusBar)), 'the status bar shows the load in percent');
     assert.match(text, /^target: Calculator\.slnx \(Debug\), 3 projects, load complete/m);

@@ -37,6 +37,14 @@ export async function api(): Promise<SharpClawApi> {
   return extension().activate();
 }
 
+/**
+ * The SharpClaw log's lines since `since` (an ISO time) that its channel shows at the default level
+ * (info, warnings, errors): what a person reads without changing the log level.
+ */
+export async function shownLogSince(since: string): Promise<string[]> {
+  return (await api()).recentLog().filter((line) => line.time >= since && !['trace', 'debug'].includes(line.level)).map((line) => `${line.level} ${line.message}`);
+}
+
 /** Asks the harness for a screenshot of the whole workbench (webview iframes included); fails on a blank capture. */
 export async function screenshot(name: string): Promise<string> {
   const control = process.env.SHARPCLAW_TEST_CONTROL;

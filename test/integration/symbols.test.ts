@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { waitFor } from './support';
+import { shownLogSince, waitFor } from './support';
 
 async function invoke(name: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
@@ -11,6 +11,11 @@ async function invoke(name: string, input: object): Promise<string> {
 }
 
 describe('C# read tools through vscode.lm.invokeTool', () => {
+  let started = '';
+  before(() => {
+    started = new Date().toISOString();
+  });
+
   it('csharp_symbol_resolve answers a qualified name with its declaration and the project that answered', async () => {
     const text = await invoke('csharp_symbol_resolve', { name: 'Calculator.Add' });
     assert.match(text, /^method Calculator\.Core\.Calculator\.Add\(double, double\)$/m);
@@ -49,6 +54,10 @@ describe('C# read tools through vscode.lm.invokeTool', () => {
   it('rejects a negative offset as invalid_request', async () => {
     const text = await invoke('csharp_find_references', { name: 'ICalculator.Add', offset: -1 });
     assert.match(text, /^error invalid_request: offset: /);
+  });
+
+  it('log nothing at the log\'s default level: answers and typed rejections are debug lines', async () => {
+    assert.deepEqual(await shownLogSince(started), []);
   });
 });
 

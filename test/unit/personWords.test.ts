@@ -45,17 +45,18 @@ describe('the SharpClaw log channel', () => {
     const log = new ExtensionLog(channel);
     const client = log.hostChannel();
     // vscode-languageclient logs every stderr line of the host with error().
-    client.error('2026-12-01T09:33:38.456Z [info ] request initialize #2 ok in 66.1 ms');
+    client.error('2026-12-01T09:33:38.456Z [debug] request initialize #2 ok in 66.1 ms');
+    client.error('2026-12-01T09:33:38.460Z [info ] Loaded Calculator.slnx [Debug]: 3 projects in 5230 ms');
     client.error('2026-12-01T09:33:38.500Z [warn ] Cannot open a log file');
     client.error('2026-12-01T09:33:38.600Z [error] The host failed');
     client.error('   at Something.Else()');
-    assert.deepEqual(calls, ['info request initialize #2 ok in 66.1 ms', 'warn Cannot open a log file', 'error The host failed', 'error    at Something.Else()']);
-    assert.deepEqual(log.recent().map((line) => line.level), ['info', 'warn', 'error', 'error']);
+    assert.deepEqual(calls, ['debug request initialize #2 ok in 66.1 ms', 'info Loaded Calculator.slnx [Debug]: 3 projects in 5230 ms', 'warn Cannot open a log file', 'error The host failed', 'error    at Something.Else()']);
+    assert.deepEqual(log.recent().map((line) => line.level), ['debug', 'info', 'warn', 'error', 'error']);
   });
 
-  it('logs a typed rejection the client reports as one info line, without its payload', () => {
+  it('logs a typed rejection the client reports as one debug line, without its payload (the caller already has it)', () => {
     const line = classifyHostLine("Request sharpclaw/edit failed.\n  Message: Renaming Calculator.Add to Subtract would introduce 1 compiler error(s); nothing was changed.\n  Code: -32001 \n[object Object]");
-    assert.deepEqual(line, { level: 'info', message: 'sharpclaw/edit rejected: Renaming Calculator.Add to Subtract would introduce 1 compiler error(s); nothing was changed.' });
+    assert.deepEqual(line, { level: 'debug', message: 'sharpclaw/edit rejected: Renaming Calculator.Add to Subtract would introduce 1 compiler error(s); nothing was changed.' });
     // Other failures stay errors.
     assert.equal(classifyHostLine('Request sharpclaw/status failed.\n  Message: boom\n  Code: -32603 ', 'info', 'error').level, 'error');
   });

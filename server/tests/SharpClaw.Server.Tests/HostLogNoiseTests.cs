@@ -37,4 +37,29 @@ public sealed class HostLogNoiseTests
         Assert.DoesNotMatch(@"(?m)^\s+at \S", log);
         Assert.Single(log.Split('\n'), line => line.Contains(ProtocolMethods.SymbolResolve, StringComparison.Ordinal));
     }
+
+    /// <summary>
+    /// The output channel shows info and above by default: the editor's and agents' ordinary traffic
+    /// (initialize, every request, a typed rejection) is debug, so a person's log is not one line per call.
+    /// </summary>
+    [Fact]
+    public async Task Requests_AndTheHandshake_AreDebugLines()
+    {
+        await using InMemoryHost host = InMemoryHost.Start();
+        await host.Client.InvokeWithParameterObjectAsync<InitializeResult>(ProtocolMethods.Initialize, new Dictionary<string, object?> { ["capabilities"] = new Dictionary<string, object?>() });
+        await host.Client.NotifyWithParameterObjectAsync(ProtocolMethods.Initialized, new Dictionary<string, object?>());
+        using TempDirectory temp = new();
+        await Assert.ThrowsAsync<RemoteInvocationException>(() => host.Client.InvokeWithParameterObjectAsync<object>(
+            ProtocolMethods.SymbolResolve,
+            new SymbolResolveParams { Name = "C", Workspace = temp.Path, Tool = "test-tool" }));
+        for (int i = 0; i < 3; i++)
+        {
+            await host.Client.InvokeAsync<object>(ProtocolMethods.Status);
+        }
+
+        string[] lines = host.LogOutput.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(3, lines.Count(line => line.Contains($"[debug] request {ProtocolMethods.Status} #", StringComparison.Ordinal)));
+        Assert.Contains(lines, line => line.Contains($"[debug] request {ProtocolMethods.SymbolResolve} #", StringComparison.Ordinal));
+        Assert.DoesNotContain(lines, line => line.Contains("[info ]", StringComparison.Ordinal));
+    }
 }

@@ -108,7 +108,7 @@ export class Core implements vscode.Disposable {
         return applied;
       },
       settingsLayers: () => vscodeVerificationLayers(vscode.workspace.workspaceFolders?.[0]?.uri),
-      progress: (tool, message) => log.info(`${tool.name}: ${message}`),
+      progress: (tool, message) => log.debug(`${tool.name}: ${message}`),
       log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m), trace: (m) => trace.appendLine(m) },
       restartHint: 'Run "SharpClaw: Restart Host" to try again.',
     });

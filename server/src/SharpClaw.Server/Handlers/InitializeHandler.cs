@@ -18,7 +18,7 @@ public sealed class InitializeHandler(HostState state)
 
         string client = parameters.ClientInfo is { Name: { } name } info ? $"{name} {info.Version}".TrimEnd() : "unknown client";
         string clientPid = parameters.ProcessId?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "null";
-        state.Log.Info($"initialize from {client}, client pid {clientPid}, root {parameters.RootUri ?? "(none)"}");
+        state.Log.Debug($"initialize from {client}, client pid {clientPid}, root {parameters.RootUri ?? "(none)"}");
 
         // The command line wins; initializationOptions only fills in a missing log directory.
         if (state.Options.LogDirectory is null && parameters.InitializationOptions?.LogDirectory is { Length: > 0 } logDirectory)

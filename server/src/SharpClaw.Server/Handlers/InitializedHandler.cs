@@ -9,5 +9,5 @@ public sealed class InitializedHandler(HostState state)
 {
     // Any params shape is accepted (LSP sends {}), so a client quirk can't produce warnings.
     [JsonRpcMethod(ProtocolMethods.Initialized, UseSingleObjectParameterDeserialization = true)]
-    public void Initialized(JsonElement? parameters = null) => state.Log.Info("Client reported initialized.");
+    public void Initialized(JsonElement? parameters = null) => state.Log.Debug("Client reported initialized.");
 }

@@ -56,7 +56,7 @@ internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLif
         }
         catch (OperationCanceledException)
         {
-            log.Info($"{kind} cancelled while it waited for a running edit");
+            log.Debug($"{kind} cancelled while it waited for a running edit");
             return new JsonRpcError
             {
                 RequestId = request.RequestId,
@@ -73,7 +73,8 @@ internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLif
         string outcome = response is JsonRpcError error
             ? $"failed ({(int?)error.Error?.Code}: {error.Error?.Message})"
             : "ok";
-        log.Info(string.Create(
+        // Every call, one line: a person's log shows it only at debug (loads and verifications log their own info line).
+        log.Debug(string.Create(
             CultureInfo.InvariantCulture,
             $"{kind} {outcome} in {Stopwatch.GetElapsedTime(started).TotalMilliseconds:0.0} ms"));
         return response;

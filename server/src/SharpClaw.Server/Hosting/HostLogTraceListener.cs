@@ -75,9 +75,9 @@ internal sealed class HostLogTraceListener(HostLog log) : TraceListener
         id == (int)JsonRpc.TraceEvents.ExceptionNotSerializable
         && (text?.Contains(nameof(LocalRpcException), StringComparison.Ordinal) == true || text?.Contains(nameof(SemanticException), StringComparison.Ordinal) == true);
 
-    public override void Write(string? message) => log.Info($"[jsonrpc] {message}");
+    public override void Write(string? message) => log.Debug($"[jsonrpc] {message}");
 
-    public override void WriteLine(string? message) => log.Info($"[jsonrpc] {message}");
+    public override void WriteLine(string? message) => log.Debug($"[jsonrpc] {message}");
 
     private static HostLogLevel ToLevel(TraceEventType eventType) => eventType switch
     {

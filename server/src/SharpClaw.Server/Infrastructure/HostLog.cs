@@ -3,8 +3,10 @@ using System.Text;
 
 namespace SharpClaw.Server.Infrastructure;
 
+/// <summary>Debug is the ordinary traffic (each request, the handshake): the output channel hides it at its default level.</summary>
 public enum HostLogLevel
 {
+    Debug,
     Info,
     Warning,
     Error,
@@ -89,6 +91,8 @@ public sealed class HostLog : IDisposable
         return true;
     }
 
+    public void Debug(string message) => this.Write(HostLogLevel.Debug, message);
+
     public void Info(string message) => this.Write(HostLogLevel.Info, message);
 
     public void Warn(string message) => this.Write(HostLogLevel.Warning, message);
@@ -100,6 +104,7 @@ public sealed class HostLog : IDisposable
     {
         string levelText = level switch
         {
+            HostLogLevel.Debug => "debug",
             HostLogLevel.Warning => "warn ",
             HostLogLevel.Error => "error",
             _ => "info ",

@@ -6,7 +6,7 @@
 import type * as vscode from 'vscode';
 import { classifyHostLine, type HostLineLevel } from './hostLogLines';
 
-export type LogLevel = 'trace' | 'info' | 'warn' | 'error';
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
 export interface LogLine {
   time: string;
@@ -24,6 +24,10 @@ export class ExtensionLog implements vscode.Disposable {
 
   trace(message: string): void {
     this.write('trace', message);
+  }
+
+  debug(message: string): void {
+    this.write('debug', message);
   }
 
   info(message: string): void {
@@ -82,7 +86,7 @@ export class ExtensionLog implements vscode.Disposable {
       },
       onDidChangeLogLevel: channel.onDidChangeLogLevel,
       trace: line('trace'),
-      debug: line('trace'),
+      debug: line('debug'),
       info: line('info'),
       warn: line('warn'),
       error: line('error'),
