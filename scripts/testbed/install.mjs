@@ -110,8 +110,12 @@ function ensureCodeServer(spec) {
   fresh();
   const node = spec.node === 'system' ? process.execPath : node24Binary();
   const nodedir = spec.node === 'system' ? '/usr' : node24Dir();
+  // Without the outer npm's own variables: code-server's postinstall reads the Node version from
+  // npm_config_user_agent, which `npm start` (Node 20) set and the inner npm would pass on, so it
+  // refused to install with Node 24 ("code-server currently requires node v24").
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
   const env = {
-    ...process.env,
+    ...inherited,
     PATH: `${path.dirname(node)}:${process.env.PATH}`,
     npm_config_nodedir: nodedir,
     npm_config_yes: 'true',
