@@ -55,7 +55,7 @@ internal static class EvaluationApproval
             changed,
             request.Tool,
             request.Call);
-        log?.Info($"Asking to evaluate {request.Key} ({parameters.Reason}).");
+        log?.Debug($"Asking to evaluate {request.Key} ({parameters.Reason}).");
         EvaluationAuthorization answer = await authorizer.AuthorizeAsync(parameters, cancellationToken).ConfigureAwait(false);
         if (!answer.Granted)
         {

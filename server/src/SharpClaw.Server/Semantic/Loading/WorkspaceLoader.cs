@@ -119,7 +119,7 @@ public static class WorkspaceLoader
     {
         long started = System.Diagnostics.Stopwatch.GetTimestamp();
         LoadedWorkspace loaded = DesignTimeSolution.Build(target, pass.Listed, pass.Result.Projects);
-        log?.Info(string.Create(
+        log?.Debug(string.Create(
             System.Globalization.CultureInfo.InvariantCulture,
             $"Design-time pass of {target.RelativeTarget}: {pass.Result.Projects.Count} project flavours in {pass.Processes} process(es){(pass.Result.Evaluation is not null ? ", evaluation collected" : string.Empty)}, {pass.Duration.TotalMilliseconds:0} ms; solution built in {System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds:0} ms."));
         return new ParallelLoad(loaded, pass.Result.Evaluation);
