@@ -134,7 +134,7 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
             {
                 store.Write(context.Target.Workspace, snapshot);
                 Interlocked.Increment(ref this.writeCount);
-                log?.Info(string.Create(CultureInfo.InvariantCulture, $"Approved snapshot of {context.Key} stored in {Stopwatch.GetElapsedTime(started).TotalMilliseconds:0} ms."));
+                log?.Debug(string.Create(CultureInfo.InvariantCulture, $"Approved snapshot of {context.Key} stored in {Stopwatch.GetElapsedTime(started).TotalMilliseconds:0} ms."));
             }
             catch (Exception ex) when (ex is SqliteException or IOException or UnauthorizedAccessException or InvalidOperationException or NotSupportedException)
             {
