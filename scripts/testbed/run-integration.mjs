@@ -5,6 +5,7 @@
 // (followLog); artifacts land in test-results/integration/<version>/<suite>/.
 //
 // Usage: node scripts/testbed/run-integration.mjs [--vscode min|latest|all] [--suite NAME[,NAME]]
+// SHARPCLAW_TEST_FILES=semantic,symbols (in the environment) runs only those files of the suites.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

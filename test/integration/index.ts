@@ -33,7 +33,11 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter });
   // The harness names the suite's folder; each suite is a folder of *.test.js files.
   const suiteDir = process.env.SHARPCLAW_TEST_SUITE_DIR ?? __dirname;
-  const files = fs.readdirSync(suiteDir).filter((file) => file.endsWith('.test.js')).sort();
+  // SHARPCLAW_TEST_FILES=semantic,symbols runs only those files of the suite, in the suite's order (a
+  // focused rerun while developing; npm test never sets it).
+  const only = process.env.SHARPCLAW_TEST_FILES?.split(',').map((name) => `${name.trim()}.test.js`);
+  const files = fs.readdirSync(suiteDir).filter((file) => file.endsWith('.test.js') && (!only || only.includes(file))).sort();
+  if (files.length === 0) throw new Error(`no test files in ${suiteDir}${only ? ` named by SHARPCLAW_TEST_FILES (${only.join(', ')})` : ''}`);
   for (const file of files) mocha.addFile(path.join(suiteDir, file));
   try {
     const failures = await new Promise<{ failed: number; titles: string[] }>((resolve) => {
