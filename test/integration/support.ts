@@ -45,6 +45,18 @@ export async function shownLogSince(since: string): Promise<string[]> {
   return (await api()).recentLog().filter((line) => line.time >= since && !['trace', 'debug'].includes(line.level)).map((line) => `${line.level} ${line.message}`);
 }
 
+/**
+ * What the SharpClaw channel in the Output view holds: VS Code writes a log output channel's lines,
+ * at the channel's level, to SharpClaw.log in the extension's log folder (the folder the host is
+ * started with as --log-directory, named in the log's "Starting SharpClaw host" line).
+ */
+export async function outputChannelText(): Promise<string> {
+  const starting = (await api()).recentLog().find((line) => line.message.startsWith('Starting SharpClaw host:'));
+  const folder = starting && /--log-directory (\S+)/.exec(starting.message)?.[1];
+  if (!folder) throw new Error('no "Starting SharpClaw host: … --log-directory" line in the log');
+  return fs.readFileSync(path.join(folder, 'SharpClaw.log'), 'utf8');
+}
+
 /** Asks the harness for a screenshot of the whole workbench (webview iframes included); fails on a blank capture. */
 export async function screenshot(name: string): Promise<string> {
   const control = process.env.SHARPCLAW_TEST_CONTROL;

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { shownLogSince, waitFor } from './support';
+import { api, outputChannelText, shownLogSince, waitFor } from './support';
 
 async function invoke(name: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
@@ -58,6 +58,14 @@ describe('C# read tools through vscode.lm.invokeTool', () => {
 
   it('log nothing at the log\'s default level: answers and typed rejections are debug lines', async () => {
     assert.deepEqual(await shownLogSince(started), []);
+    // The channel itself hides them: its default level is info, so the Output view never gets them.
+    const debug = (await api()).recentLog().filter((line) => line.time >= started && line.level === 'debug').map((line) => line.message);
+    assert.ok(debug.some((message) => /^request /.test(message)), `no debug line for the calls: ${JSON.stringify(debug.slice(0, 5))}`);
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // the channel's file is written asynchronously
+    const shown = await outputChannelText();
+    assert.match(shown, /\[info\] SharpClaw \d+\.\d+\.\d+ activated/);
+    assert.doesNotMatch(shown, /\[(debug|trace)\]/);
+    for (const message of debug) assert.ok(!shown.includes(message), `shown at the default level: ${message}`);
   });
 });
 
