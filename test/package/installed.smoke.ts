@@ -120,6 +120,8 @@ describe('the packaged .vsix, installed into code-server', function () {
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let page: Page;
+  /** The sharpclaw entry Set Up MCP for Another Agent… wrote (the update test starts it after installing a newer version). */
+  let writtenMcpEntry: { command: string; args: string[] } | undefined;
 
   before(async () => {
     fs.rmSync(artifacts, { recursive: true, force: true });
@@ -470,6 +472,7 @@ describe('the packaged .vsix, installed into code-server', function () {
     const servers = (parseJsonc(written) as { mcpServers: Record<string, unknown> }).mcpServers;
     assert.deepEqual(servers.other, { command: 'other-server' });
     assert.deepEqual(servers.sharpclaw, { type: 'stdio', command: onPath ? 'sharpclaw' : launcher, args: ['mcp', '--allow-evaluation'] });
+    writtenMcpEntry = servers.sharpclaw as { command: string; args: string[] };
     // The launcher starts the installed package's CLI.
     if (!onPath) assert.match(execFileSync(launcher, ['--version'], { encoding: 'utf8' }), /^sharpclaw \d+\.\d+\.\d+/m, 'the launcher starts the CLI');
     fs.rmSync(config);
@@ -631,5 +634,60 @@ describe('the packaged .vsix, installed into code-server', function () {
     await page.screenshot({ path: path.join(artifacts, 'workspace-loaded.png') });
     await sidebar.locator('[data-testid=approvals-allowed]').getByRole('button', { name: 'Reset' }).click();
     await sidebar.locator('[data-testid=approvals-allowed]', { hasText: 'Nothing is allowed permanently for this workspace' }).waitFor({ timeout: 30_000 });
+  });
+
+  // Last: it removes the installed folder the running workbench was started from. Version B is this
+  // package with a higher version in its manifests (extension/package.json, extension.vsixmanifest),
+  // so VS Code treats it as an update; the bundle inside is the same.
+  it('the MCP entry Set Up MCP wrote still starts the server after a newer version is installed over it (issue 40)', async () => {
+    assert.ok(writtenMcpEntry, 'the Set Up MCP test wrote no entry');
+    const [major, minor, patch] = manifest.version.split('.').map(Number) as [number, number, number];
+    const newer = `${major}.${minor}.${patch + 1}`;
+    const staging = fs.mkdtempSync(path.join(root, 'vsix-b-'));
+    const vsixB = path.join(root, `sharpclaw-${newer}.vsix`);
+    fs.copyFileSync(vsix, vsixB);
+    const entry = (name: string) => execFileSync('unzip', ['-p', vsix, name], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    const packageJson = JSON.parse(entry('extension/package.json')) as { version: string };
+    packageJson.version = newer;
+    fs.mkdirSync(path.join(staging, 'extension'));
+    fs.writeFileSync(path.join(staging, 'extension', 'package.json'), JSON.stringify(packageJson, null, 2));
+    const vsixManifest = entry('extension.vsixmanifest');
+    assert.match(vsixManifest, new RegExp(`Version="${manifest.version.replace(/\./g, '\\.')}"`));
+    fs.writeFileSync(path.join(staging, 'extension.vsixmanifest'), vsixManifest.replace(`Version="${manifest.version}"`, `Version="${newer}"`));
+    execFileSync('zip', ['-q', vsixB, 'extension/package.json', 'extension.vsixmanifest'], { cwd: staging });
+
+    const { installExtension } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'codeServer.mjs'));
+    const output: string = installExtension({ version: 'min', workDir: root, vsix: vsixB });
+    assert.match(output, /successfully installed/);
+    const exts = path.join(root, 'exts');
+    const prefix = `${manifest.publisher}.${manifest.name}-`;
+    const folderB = fs.readdirSync(exts).find((name) => name.startsWith(`${prefix}${newer}`));
+    assert.ok(folderB, `version ${newer} is not installed: ${fs.readdirSync(exts).join(', ')}`);
+    // VS Code marks the old version obsolete now and deletes its folder at its next start: do that here,
+    // so only version B is left to run.
+    fs.rmSync(installed, { recursive: true, force: true });
+    assert.deepEqual(fs.readdirSync(exts).filter((name) => name.startsWith(prefix)), [folderB]);
+
+    // Started as the agent would: the command and arguments the file names, in the project folder.
+    const { Client } = await import('@modelcontextprotocol/client');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+    const state = fs.mkdtempSync(path.join(root, 'mcp-state-'));
+    const stderr: string[] = [];
+    const transport = new StdioClientTransport({
+      command: writtenMcpEntry.command, args: writtenMcpEntry.args, cwd: workspace,
+      env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: state }, stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(String(chunk)));
+    const client = new Client({ name: 'another-agent', version: '1' });
+    try {
+      await client.connect(transport);
+      assert.equal(client.getServerVersion()?.name, 'sharpclaw');
+      const tools = (await client.listTools()).tools.map((tool) => tool.name);
+      assert.ok(tools.includes('navigate') && tools.includes('diagnostics'), `tools/list: ${tools.join(', ')}`);
+    } catch (error) {
+      throw new Error(`${writtenMcpEntry.command} ${writtenMcpEntry.args.join(' ')} did not serve MCP after the update: ${String(error)}\n${stderr.join('')}`);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
   });
 });
