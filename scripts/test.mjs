@@ -8,7 +8,8 @@
 //   e2e          a typed @sharpclaw chat turn in the browser workbench's chat view, on the newest VS Code
 //   package      `npm run package`, the .vsix installed into code-server with --install-extension, and
 //                a person's clicks through the workbench against the installed extension (test/package);
-//                and the README's `npm start` on a clean clone in a fresh HOME (test/package/freshClone)
+//                and, with SHARPCLAW_TEST_FRESH_CLONE=1, the README's `npm start` on a clean clone in a
+//                fresh HOME (test/package/freshClone.smoke.ts)
 // Options: --only unit,server,host-e2e,integration,e2e,package   --vscode min|latest|all
 //          --jobs N (host-e2e files at once, default 2)   --files a,b (host-e2e files whose path has a or b)
 //

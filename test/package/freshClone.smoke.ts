@@ -51,15 +51,22 @@ describe('the README quick start on a clean clone', function () {
   // npm ci, the build, the host's publish and code-server's install with its native modules: 16 min 8 s
   // measured on two cores at a load average of about 55 (other sessions' tests); less on an idle machine.
   this.timeout(45 * 60_000);
-  let root: string;
+  let root: string | undefined;
   let start: ChildProcess | undefined;
 
-  before(() => {
+  before(function () {
+    // Minutes of npm ci, build, publish and native-module compilation: a release check, not every run's
+    // (the unit test in testbedInstall.test.ts guards the cause in every run). Counted as skipped.
+    if (process.env.SHARPCLAW_TEST_FRESH_CLONE !== '1') {
+      console.log('      (skipped: set SHARPCLAW_TEST_FRESH_CLONE=1 to run the clean-clone npm start)');
+      this.skip();
+    }
     fs.mkdirSync(artifacts, { recursive: true });
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-fresh-clone-'));
   });
 
   after(async () => {
+    if (!root) return;
     if (start?.pid && start.exitCode === null) {
       const exited = new Promise((resolve) => start!.once('exit', resolve));
       process.kill(-start.pid, 'SIGTERM'); // npm start stops its code-server on SIGTERM
