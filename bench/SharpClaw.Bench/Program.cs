@@ -32,7 +32,7 @@ internal static class Program
                   load-compare --solution X.slnx [--processes N]   (parallel design-time load vs MSBuildWorkspace: time and every difference; exit 1 when they differ)
                   probe [--solution X.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 100] [--name Symbol | breakdown | navigate:ACTION:Symbol]
                   direct-callers --solution X.slnx --type Ns.Type --member Name   (stdin: one line per question)
-                  hierarchy-check --solution X.slnx --types 'Ns.IFoo;Ns.Base<T>'  (host subtypes vs a direct Roslyn union over every flavour; exit 1 when they differ)
+                  hierarchy-check --solution X.slnx --types 'Ns.IFoo;Ns.Base<T>'  (host subtypes vs a direct Roslyn union over every flavour, generators run; exit 1 on a difference the generator caveat does not name)
                 """);
             return args.Length == 0 ? 2 : 0;
         }

@@ -117,6 +117,19 @@ public sealed class GeneratorReachTests(GeneratorInterfacesFixture fx) : IClassF
     }
 
     [Fact]
+    public async Task Implementations_OfAFrameworkInterfaceTheGeneratorAdds_NameTheGeneratorAndItsProject()
+    {
+        // Markers.Gen also makes Circle and Square IDisposable, as Jab makes its containers System.IServiceProvider: a
+        // symbol from metadata has no declaring project, and the answer said a confident "no implementations".
+        (int line, int character) = Position(fx.Workspace.Read("App/Gallery.cs"), "System.IDisposable shape", "IDisposable");
+        NavigateResult implementations = await fx.Host.NavigateAsync(fx.Workspace.Root, new NavigateParams { Action = "implementation", Path = "App/Gallery.cs", Line = line, Character = character });
+        Assert.Equal(0, implementations.Total);
+        GeneratorGap gap = Assert.Single(implementations.GeneratorGaps!);
+        Assert.Equal(("Markers.Gen", "project generator", 1), (gap.Generator, gap.Origin, gap.ProjectCount));
+        Assert.Equal(["Shapes.Models/Shapes.Models.csproj"], gap.Projects);
+    }
+
+    [Fact]
     public async Task CallersAndReferences_OfWhatOnlyGeneratedCodeCalls_SayTheGeneratorCouldCallIt()
     {
         NavigateResult callers = await fx.NavigateAsync("callers", "Shapes.Core.Registry.Add");
@@ -139,5 +152,13 @@ public sealed class GeneratorReachTests(GeneratorInterfacesFixture fx) : IClassF
         Assert.Equal((0, 1), (callers.Total, callers.OmittedGenerated));
         NavigateResult impact = await fx.NavigateAsync("impact", "Standalone.Point.Point(int)");
         Assert.Equal(1, Assert.Single(impact.Sections!, s => s.Action == "callers").OmittedGenerated);
+    }
+
+    /// <summary>The 1-based line and character of <paramref name="word"/> inside the first <paramref name="context"/> of a text.</summary>
+    private static (int Line, int Character) Position(string text, string context, string word)
+    {
+        int offset = text.IndexOf(context, StringComparison.Ordinal) + context.IndexOf(word, StringComparison.Ordinal);
+        int lineStart = text.LastIndexOf('\n', offset - 1) + 1;
+        return (text[..offset].Count(c => c == '\n') + 1, offset - lineStart + 1);
     }
 }

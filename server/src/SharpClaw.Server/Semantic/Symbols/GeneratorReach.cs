@@ -54,7 +54,7 @@ internal sealed class GeneratorReach
     /// <summary>
     /// The generators that could add to an answer about <paramref name="symbol"/>, with the projects they run in:
     /// those of the projects that can see it (its declaring project's flavours, and for anything not private the
-    /// projects that depend on them). With <paramref name="implementable"/>, only when generated code could implement,
+    /// projects that depend on them; for a symbol from metadata, the projects whose compilations see its type). With <paramref name="implementable"/>, only when generated code could implement,
     /// override or derive from it (an interface, a class that is neither sealed nor static, a virtual, abstract or
     /// interface member). Null when none could.
     /// </summary>
@@ -70,7 +70,9 @@ internal sealed class GeneratorReach
             .Select(l => solution.GetDocumentId(l.SourceTree!)?.ProjectId)
             .OfType<ProjectId>()
             .Distinct()];
-        HashSet<ProjectId> seeing = VisibleFrom(solution, declaring, withDependents: !IsPrivate(symbol));
+        HashSet<ProjectId> seeing = declaring.Count == 0 && !symbol.OriginalDefinition.Locations.Any(l => l.IsInSource)
+            ? this.SeeingFromMetadata(symbol, solution)
+            : VisibleFrom(solution, declaring, withDependents: !IsPrivate(symbol));
         Dictionary<ExcludedGeneratorName, SortedSet<string>> byGenerator = [];
         foreach (ProjectId id in seeing)
         {
@@ -96,6 +98,46 @@ internal sealed class GeneratorReach
             : [.. byGenerator
                 .OrderBy(g => g.Key.Name, StringComparer.Ordinal)
                 .Select(g => new GeneratorGap(g.Key.Name, g.Key.Origin, g.Value.Count, [.. g.Value.Take(GeneratorGap.MaxProjects)]))];
+    }
+
+    /// <summary>
+    /// The projects running an excluded generator that see a symbol from metadata (System.IServiceProvider, a package's
+    /// interface): it has no declaring project, and any project referencing its assembly could have generated code
+    /// implement or call it. A project whose compilation is at hand is asked for the type; one whose compilation is not
+    /// is counted (the caveat says "could"). Nothing outside a private symbol's own assembly sees it.
+    /// </summary>
+    private HashSet<ProjectId> SeeingFromMetadata(ISymbol symbol, Solution solution)
+    {
+        INamedTypeSymbol? type = symbol as INamedTypeSymbol ?? symbol.ContainingType;
+        if (type is null || IsPrivate(symbol))
+        {
+            return [];
+        }
+
+        string metadataName = MetadataName(type.OriginalDefinition);
+        HashSet<ProjectId> seeing = [];
+        foreach (ProjectId id in this.own.Keys)
+        {
+            if (solution.GetProject(id) is { } project
+                && (!project.TryGetCompilation(out Compilation? compilation) || compilation.GetTypeByMetadataName(metadataName) is not null))
+            {
+                seeing.Add(id);
+            }
+        }
+
+        return seeing;
+    }
+
+    /// <summary>Ns.Outer+Inner`1, the name <see cref="Compilation.GetTypeByMetadataName"/> takes.</summary>
+    private static string MetadataName(INamedTypeSymbol type)
+    {
+        string name = type.MetadataName;
+        for (INamedTypeSymbol? outer = type.ContainingType; outer is not null; outer = outer.ContainingType)
+        {
+            name = $"{outer.MetadataName}+{name}";
+        }
+
+        return type.ContainingNamespace is { IsGlobalNamespace: false } ns ? $"{ns.ToDisplayString()}.{name}" : name;
     }
 
     /// <summary>Whether generated code could implement, override or derive from the symbol.</summary>
