@@ -81,8 +81,10 @@ describe('the README quick start on a clean clone', function () {
   });
 
   it('`npm start` with only Node, npm, git and the .NET SDK prints a local address that serves the workbench', async () => {
-    const clone = path.join(root, 'clone');
-    const home = path.join(root, 'home');
+    const folder = root;
+    assert.ok(folder, 'the before hook made the folder');
+    const clone = path.join(folder, 'clone');
+    const home = path.join(folder, 'home');
     fs.mkdirSync(home);
     execFileSync('git', ['clone', '--quiet', repoRoot, clone]);
     const port = await freePort();
