@@ -66,8 +66,10 @@ for (const version of ['min', 'latest'] as const) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       // The image host: each https: image of the packaged README is served from docs/ (its path relative
       // to --images-url is its path in docs/); a link to anything else gets a 404, which leaves it broken.
-      for (const link of packagedImageLinks().filter((l) => l.startsWith('https:'))) {
-        const file = path.join(repoRoot, 'docs', decodeURIComponent(path.posix.basename(new URL(link).pathname)));
+      const built = path.join(repoRoot, 'dist', 'package', `${packaging.currentTarget()}.json`);
+      const imagesUrl = fs.existsSync(built) ? (JSON.parse(fs.readFileSync(built, 'utf8')) as { imagesUrl?: string | null }).imagesUrl : undefined;
+      for (const link of packagedImageLinks().filter((l) => imagesUrl && l.startsWith(`${imagesUrl}/`))) {
+        const file = path.join(repoRoot, 'docs', ...link.slice(imagesUrl!.length + 1).split('/').map(decodeURIComponent));
         await context.route(link, (route) => (fs.existsSync(file)
           ? route.fulfill({ status: 200, contentType: file.endsWith('.png') ? 'image/png' : 'image/jpeg', body: fs.readFileSync(file) })
           : route.fulfill({ status: 404, body: 'not found' })));
