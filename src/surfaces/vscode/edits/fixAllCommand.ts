@@ -107,7 +107,7 @@ export async function fixAll(dependencies: FixAllCommandDependencies, argument?:
     }
     // The host returns a preview only when the compiler found no new errors in the result.
     const label = `${fix}: every ${request.code} in ${where} (compiler-checked: no new errors)`;
-    const verdict = `SharpClaw: "${fix}" for every ${request.code} in ${where} changes ${count(changes.length, 'file')}; compiler-checked: no new errors. In the Refactor Preview, tick the files and choose Apply.`;
+    const verdict = `SharpClaw: "${fix}" for every ${request.code} in ${where} changes ${count(changes.length, 'file')}; compiler-checked: no new errors. In the Refactor Preview, tick the files to change and choose Apply.`;
     const applied = await applyInRefactorPreview(changes, { label, verdict });
     if (applied.length === 0) {
       void vscode.window.showInformationMessage(`SharpClaw: nothing was written: no files were selected in the Refactor Preview (or it was discarded). To fix ${request.code}, run it again, tick the files and choose Apply.`);
