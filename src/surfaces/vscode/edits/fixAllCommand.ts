@@ -10,13 +10,11 @@ import type { HostRequester } from '../../../engine/host/hostRequester';
 import { callHost } from '../../../engine/protocol/callHost';
 import { Methods } from '../../../engine/protocol/methods';
 import type { ExtensionLog } from '../logging/extensionLog';
-import { showPersonError } from '../messages/personMessages';
 import { count } from '../messages/personText';
 import { withQuietProgress } from '../messages/quietProgress';
 import type { EditJournal } from './editJournal';
-import { FileChangedError } from './fileChanges';
 import { diagnosticCode, type FixAllRequest, type FixAllScope } from './fixAllCodeActions';
-import { applyInRefactorPreview, plannedChanges } from './refactorPreview';
+import { applyInRefactorPreview, plannedChanges, reportEditFailure } from './refactorPreview';
 
 export interface FixAllCommandDependencies {
   host: HostRequester;
@@ -123,12 +121,7 @@ export async function fixAll(dependencies: FixAllCommandDependencies, argument?:
     void vscode.window.showInformationMessage(`SharpClaw applied "${fix}" to every ${request.code} in ${where}: ${count(applied.length, 'file')} changed.`);
     return true;
   } catch (error) {
-    if (error instanceof FileChangedError) {
-      log.info(`Fix All: ${error.message}`);
-      void vscode.window.showWarningMessage(`SharpClaw: ${error.message}`);
-    } else {
-      showPersonError(log, 'Fix All', `did not fix ${request.code}`, error);
-    }
+    reportEditFailure(log, 'Fix All', `did not fix ${request.code}`, error);
     return false;
   }
 }

@@ -9,12 +9,10 @@ import type { HostRequester } from '../../../engine/host/hostRequester';
 import { callHost } from '../../../engine/protocol/callHost';
 import { Methods } from '../../../engine/protocol/methods';
 import type { ExtensionLog } from '../logging/extensionLog';
-import { showPersonError } from '../messages/personMessages';
 import { count } from '../messages/personText';
 import { withQuietProgress } from '../messages/quietProgress';
 import type { EditJournal } from './editJournal';
-import { FileChangedError } from './fileChanges';
-import { applyInRefactorPreview, plannedChanges } from './refactorPreview';
+import { applyInRefactorPreview, plannedChanges, reportEditFailure } from './refactorPreview';
 
 export interface RenameCommandDependencies {
   host: HostRequester;
@@ -99,12 +97,7 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
     void vscode.window.showInformationMessage(`SharpClaw renamed ${shortName} to ${newName} in ${count(applied.length, 'file')}.`);
     return true;
   } catch (error) {
-    if (error instanceof FileChangedError) {
-      log.info(`Rename Symbol: ${error.message}`);
-      void vscode.window.showWarningMessage(`SharpClaw: ${error.message}`);
-    } else {
-      showPersonError(log, 'Rename Symbol', 'did not rename', error);
-    }
+    reportEditFailure(log, 'Rename Symbol', 'did not rename', error);
     return false;
   }
 }
