@@ -3,9 +3,11 @@
 // By default the target of this machine; `npm run package -- --target win32-x64` (or `all`) builds others.
 // What differs per target is only what only one OS loads (see hostFilesFor). The package's README
 // (the Marketplace page and VS Code's extension details) is the user README,
-// docs/user-readme.md, not the developers' README.md. VS Code's details view renders a README in
-// a webview that allows only https: and data: images, and the package has no public repository to
-// link images to, so its images are inlined as data: URIs into dist/readme/README.md.
+// docs/user-readme.md, not the developers' README.md. VS Code's details view shows only the README's
+// https: images: its webview's policy allows https: and data:, but since VS Code 1.103 its sanitizer
+// drops every image source but http(s) (data: URIs render only up to 1.102), and relative paths never
+// resolve there. So `--images-url https://…/docs` (where docs/ is published) links each image there;
+// without it the images are inlined as data: URIs, which only VS Code 1.100–1.102 shows (a warning says so).
 // `--release` rewrites the .vsix with Zopfli's deflate (minutes of CPU, about 6 % smaller) and holds it to
 // the size budget; without it (every test run) the package keeps vsce's zlib deflate and is held to the
 // budget plus the margin Zopfli measurably recovers (see maxVsixBytesFor).
@@ -95,14 +97,20 @@ export function maxVsixBytesFor(target, { release = true } = {}) {
  */
 export const zopfliToZlib = 0.938;
 
-/** The user README with each relative PNG/JPEG image inlined as a data: URI. */
-export function inlineImages(markdown, baseDir) {
+/**
+ * The user README with each relative PNG/JPEG image linked at imagesUrl (an https: address where
+ * docs/ is published: the file's path relative to docs/ is appended) or, without one, inlined as a
+ * data: URI (shown by VS Code up to 1.102 only).
+ */
+export function readmeImages(markdown, baseDir, imagesUrl) {
+  if (imagesUrl !== undefined && !/^https:\/\/[^/]+/i.test(imagesUrl)) throw new Error(`--images-url ${imagesUrl}: VS Code's details view shows only https: images; give an https:// address`);
   return markdown.replace(/(!\[[^\]]*\]\()([^)\s]+)(\))/g, (all, open, link, close) => {
     if (/^(https?|data):/i.test(link)) return all;
     const file = path.resolve(baseDir, link);
     const type = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg' }[path.extname(file).toLowerCase()];
     if (!type) throw new Error(`${path.relative(repoRoot, userReadme)}: image ${link} must be a PNG or JPEG (the details view allows no SVG)`);
     if (!fs.existsSync(file)) throw new Error(`${path.relative(repoRoot, userReadme)}: image ${link} does not exist`);
+    if (imagesUrl !== undefined) return `${open}${imagesUrl.replace(/\/+$/, '')}/${path.relative(baseDir, file).split(path.sep).map(encodeURIComponent).join('/')}${close}`;
     return `${open}data:${type};base64,${fs.readFileSync(file).toString('base64')}${close}`;
   });
 }
@@ -120,11 +128,12 @@ function writeIgnoreFile(target) {
  * release: Zopfli's deflate and the release budget (else vsce's zlib and the budget with Zopfli's margin).
  * enforceBudget: false only for the size bench, which reports an over-budget package as a failed goal instead of stopping.
  */
-export async function packageExtension({ skipBuild = false, target = currentTarget(), enforceBudget = true, release = false, typeCheck = true } = {}) {
+export async function packageExtension({ skipBuild = false, target = currentTarget(), enforceBudget = true, release = false, typeCheck = true, imagesUrl = process.env.SHARPCLAW_README_IMAGES_URL || undefined } = {}) {
   if (!targets.includes(target)) throw new Error(`unknown target ${target}; one of: ${targets.join(', ')}`);
   if (!skipBuild) await build({ production: true, typeCheck });
   fs.mkdirSync(path.dirname(packagedReadme), { recursive: true });
-  fs.writeFileSync(packagedReadme, inlineImages(fs.readFileSync(userReadme, 'utf8'), path.dirname(userReadme)));
+  fs.writeFileSync(packagedReadme, readmeImages(fs.readFileSync(userReadme, 'utf8'), path.dirname(userReadme), imagesUrl));
+  if (imagesUrl === undefined) console.warn('[package] warning: no --images-url: the README\'s images are inlined as data: URIs, which VS Code 1.103 and newer do not show on the details page (they need https: images; see docs/packaging.md)');
   const vsix = vsixPathFor(target);
   const common = ['--no-dependencies', '--readme-path', path.relative(repoRoot, packagedReadme), '--ignoreFile', writeIgnoreFile(target)];
   const vsce = (args, options = {}) => execFileSync(process.execPath, ['node_modules/@vscode/vsce/vsce', ...args], { cwd: repoRoot, ...options });
@@ -157,7 +166,7 @@ export async function packageExtension({ skipBuild = false, target = currentTarg
     throw new Error(`${path.basename(vsix)} is ${(bytes / 1024 / 1024).toFixed(2)} MiB, over ${budgetWords} for ${target}${hint}`);
   }
   // What the package smoke suite (test/package) holds the installed package to.
-  fs.writeFileSync(path.join(repoRoot, 'dist', 'package', `${target}.json`), `${JSON.stringify({ vsix, bytes, deflater, release, budget }, null, 1)}\n`);
+  fs.writeFileSync(path.join(repoRoot, 'dist', 'package', `${target}.json`), `${JSON.stringify({ vsix, bytes, deflater, release, budget, imagesUrl: imagesUrl ?? null }, null, 1)}\n`);
   return { vsix, target, bytes, files: listing, deflater };
 }
 
@@ -180,6 +189,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const list = wanted === 'all' ? targets : [wanted];
   const skipBuild = process.argv.includes('--skip-build');
   const release = process.argv.includes('--release');
+  const imagesOption = process.argv.indexOf('--images-url');
+  const imagesUrl = imagesOption > 0 ? process.argv[imagesOption + 1] : undefined;
   // Long quiet steps (the production build, vsce, Zopfli) say they are still going.
   const started = Date.now();
   const heartbeat = setInterval(() => console.log(`[package] still packaging after ${Math.round((Date.now() - started) / 1000)} s`), 30_000);
@@ -187,7 +198,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     if (process.argv.includes('--measure-deflate')) await measureDeflate(list);
     // --no-type-check: npm test's package layer, whose build type-checked this tree minutes before.
-    else for (const [index, target] of list.entries()) await packageExtension({ skipBuild: skipBuild || index > 0, target, release, typeCheck: !process.argv.includes('--no-type-check') });
+    else for (const [index, target] of list.entries()) await packageExtension({ skipBuild: skipBuild || index > 0, target, release, typeCheck: !process.argv.includes('--no-type-check'), ...(imagesUrl ? { imagesUrl } : {}) });
   } finally {
     clearInterval(heartbeat);
   }

@@ -37,6 +37,8 @@ export const suites = [
   { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restricted: false, versions: ['latest'] },
   { name: 'verification', dir: 'out/test/integration/verification', fixture: 'fixtures/VerificationFailingTest', restricted: false, versions: ['latest'] },
   { name: 'restricted', dir: 'out/test/integration/restricted', fixture: 'fixtures/Calculator', restricted: true, versions: ['latest'] },
+  // A person's compiler-checked fix-all (issue 40): Problems panel quick fix → Refactor Preview → Apply.
+  { name: 'fixall', dir: 'out/test/integration/fixAll', fixture: 'fixtures/FixAllUnusedLocals', restricted: false, versions: ['latest'] },
   // A VS Code restart: two sessions, one after the other, on the same user data, workspace and state folders.
   { name: 'restart', phases: ['out/test/integration/restart/before', 'out/test/integration/restart/after'], fixture: 'fixtures/Calculator', restricted: false, versions: ['latest'] },
   // @sharpclaw turns driven through the chat view with a scripted chat model: the provider API it

@@ -6,9 +6,9 @@
 // trusted; Show Host Status; Verify Affected through the approval modal (the report, a click on the failed
 // test and on the warning); Escape denying; Verify Build twice (the warning stays); a compiler-checked
 // rename (a conflict, the Refactor Preview, Apply, a rename at the cursor with nothing ticked); Set Up MCP;
-// the details page rendering the user README; the sidebar at its narrowest in the dark and high-contrast
-// themes; Load Workspace and Reset. Beside it, a tool answer from the installed CLI. Artifacts go to
-// test-results/package/. With SHARPCLAW_UPDATE_SCREENSHOTS=1 (`npm run screenshots`) the README's
+// the sidebar at its narrowest in the dark and high-contrast themes; Load Workspace and Reset. Beside it, a
+// tool answer from the installed CLI. (The details page, on every tested version: readmeImages.smoke.ts.)
+// Artifacts go to test-results/package/. With SHARPCLAW_UPDATE_SCREENSHOTS=1 (`npm run screenshots`) the README's
 // screenshots in docs/ are written from this run.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
-import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { sharpclawOnPath } from '../../src/surfaces/vscode/commands/mcpLauncher';
 import { closeAllEditors, openSidebar, runCommand, shrinkSidebarToMinimum } from '../browser/workbench';
 
@@ -509,38 +509,6 @@ describe('the packaged .vsix, installed into code-server', function () {
       if (fs.existsSync(aside)) fs.renameSync(aside, dotVscode);
       await clearNotifications(page);
     }
-  });
-
-  it('the details page shows the user README with its images rendered', async () => {
-    await runCommand(page, 'View: Show Extensions');
-    const item = page.locator('.extensions-viewlet .extension-list-item', { hasText: 'SharpClaw' }).first();
-    await item.waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
-      await page.screenshot({ path: path.join(artifacts, 'extensions-view-failed.png') });
-      throw error;
-    });
-    await item.click();
-    // Webviews live in an overlay outside the editor's DOM; the details page is the only one open.
-    await page.locator('.extension-editor').first().waitFor({ timeout: 60_000 });
-    const details: FrameLocator = page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame();
-    await details.locator('h1', { hasText: 'SharpClaw' }).waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
-      await page.screenshot({ path: path.join(artifacts, 'details-page-failed.png') });
-      throw error;
-    });
-    await details.locator('text=Requirements').first().waitFor();
-    const images = details.locator('img');
-    await images.first().waitFor({ timeout: 30_000 });
-    // Runs in the page: a loaded image has a natural width; a blocked or broken one has 0.
-    interface PageImage { complete: boolean; naturalWidth: number; addEventListener(type: string, listener: () => void, options: { once: boolean }): void }
-    const sizes = await images.evaluateAll((elements) => Promise.all(elements.map(async (element) => {
-      const image = element as unknown as PageImage;
-      if (!image.complete) await new Promise<void>((resolve) => { image.addEventListener('load', resolve, { once: true }); image.addEventListener('error', resolve, { once: true }); });
-      return image.naturalWidth;
-    })));
-    await page.screenshot({ path: path.join(artifacts, 'details-page.png') });
-    assert.equal(sizes.length, 2, `images on the details page: ${sizes.join(', ')}`);
-    assert.ok(sizes.every((width) => width > 100), `an image did not render on the details page (natural widths ${sizes.join(', ')})`);
-    await images.first().scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(artifacts, 'details-page-image.png') });
   });
 
   it('the whole sidebar stays readable at its narrowest in the dark and high-contrast themes (screenshots)', async () => {

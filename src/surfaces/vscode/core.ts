@@ -20,6 +20,7 @@ import { TurnRecording } from './chat/turnRecording';
 import { TurnStorage } from './chat/turnStorage';
 import { undoLastTurn } from './chat/undoLastTurnCommand';
 import { renameSymbol } from './edits/renameSymbolCommand';
+import { fixAll } from './edits/fixAllCommand';
 import { createEditJournal, replayEdit } from './edits/replayEditCommands';
 import type { EditJournal } from './edits/editJournal';
 import { showInterruptedEdits } from './edits/interruptedEditsToast';
@@ -169,6 +170,7 @@ export class Core implements vscode.Disposable {
       'sharpclaw.renameSymbol': rename,
       // The editor context menu's entry (its title names SharpClaw beside VS Code's own Rename Symbol).
       'sharpclaw.renameSymbolInEditor': rename,
+      'sharpclaw.fixAll': (request?: unknown) => fixAll({ host: this.session.requester, workspaceFolder: firstWorkspaceFolder, journal: this.editJournal, log }, request),
       'sharpclaw.undoLastTurn': () => undoLastTurn(this.turnStorage, log),
       'sharpclaw.undoLastEdit': () => replayEdit(this.editJournal, 'undo', log),
       'sharpclaw.redoLastEdit': () => replayEdit(this.editJournal, 'redo', log),

@@ -13,6 +13,7 @@ import { HostStatusBar } from './status/hostStatusBar';
 import type { TurnEvent } from '../../engine/turns/turnEvents';
 import type { VerificationReport } from '../../engine/verification/report';
 import { AfterAgentEditsVerifier } from './verification/afterAgentEdits';
+import { registerFixAllCodeActions } from './edits/fixAllCodeActions';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface SharpClawApi {
@@ -109,6 +110,8 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
       ownTurnRunning: () => core?.turnRecording.activeTurnId !== undefined,
       log,
     }),
+    // Fix all CSxxxx in project/solution (compiler-checked)… on C# diagnostics: offered without the core.
+    registerFixAllCodeActions(),
     vscode.window.registerWebviewViewProvider('sharpclaw.reportView', {
       resolveWebviewView: (view, resolveContext, token) => getCore().reportView.resolveWebviewView(view, resolveContext, token),
     }),

@@ -9,11 +9,10 @@ import type { HostRequester } from '../../../engine/host/hostRequester';
 import { callHost } from '../../../engine/protocol/callHost';
 import { Methods } from '../../../engine/protocol/methods';
 import type { ExtensionLog } from '../logging/extensionLog';
-import { showPersonError } from '../messages/personMessages';
 import { count } from '../messages/personText';
 import { withQuietProgress } from '../messages/quietProgress';
 import type { EditJournal } from './editJournal';
-import { applyPlannedChanges, FileChangedError, type PlannedFileChange } from './fileChanges';
+import { applyInRefactorPreview, plannedChanges, reportEditFailure } from './refactorPreview';
 
 export interface RenameCommandDependencies {
   host: HostRequester;
@@ -72,20 +71,12 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
     const preview = await withQuietProgress(`SharpClaw: planning the rename to ${newName}`, (signal) =>
       callHost(host, Methods.edit, { ...base, action: 'rename', newName, includeTexts: true }, signal),
     );
-    const files = preview.files ?? [];
-    const changes: PlannedFileChange[] = files.map((file) => ({
-      uri: vscode.Uri.file(path.join(workspaceFolder, file.path)),
-      before: file.before,
-      after: file.after,
-      description: `${file.occurrences} occurrence${file.occurrences === 1 ? '' : 's'}`,
-    }));
+    const changes = plannedChanges(workspaceFolder, preview);
     // The host returns a preview only when validation passed: no new compiler errors, no conflicts.
     const label = `Rename ${shortName} to ${newName} (compiler-checked: no new errors)`;
-    // The verdict stays beside the preview while it is open (a progress notification that closes
-    // with it), so no toast is left behind. VS Code's refactor preview starts every file unticked
-    // when an extension asks for a preview (WorkspaceEditEntryMetadata.needsConfirmation): say so.
+    // VS Code's refactor preview starts every file unticked when an extension asks for a preview: say so.
     const verdict = `SharpClaw: renaming ${shortName} to ${newName} changes ${count(changes.length, 'file')}; compiler-checked: no new errors, no conflicts. In the Refactor Preview, tick the files to change and choose Apply.`;
-    const applied = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: verdict }, () => applyPlannedChanges(changes, { label, preview: true }));
+    const applied = await applyInRefactorPreview(changes, { label, verdict });
     if (applied.length === 0) {
       // VS Code reports a discarded preview and an Apply with no file ticked the same way.
       void vscode.window.showInformationMessage(
@@ -106,12 +97,7 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
     void vscode.window.showInformationMessage(`SharpClaw renamed ${shortName} to ${newName} in ${count(applied.length, 'file')}.`);
     return true;
   } catch (error) {
-    if (error instanceof FileChangedError) {
-      log.info(`Rename Symbol: ${error.message}`);
-      void vscode.window.showWarningMessage(`SharpClaw: ${error.message}`);
-    } else {
-      showPersonError(log, 'Rename Symbol', 'did not rename', error);
-    }
+    reportEditFailure(log, 'Rename Symbol', 'did not rename', error);
     return false;
   }
 }
