@@ -45,10 +45,20 @@ describe('attacks through raw lsp and the CLI', function () {
 
   const atGreet = () => ({ textDocument: { uri: greeter }, position: { line: 4, character: 26 } });
 
+  /** Waits out the MCP doors' "still loading" answer (a loaded server answers at once). */
+  async function loaded(door: Door): Promise<void> {
+    for (let i = 0; i < 60; i++) {
+      const reply = await door.call('lsp', { action: 'request', method: 'textDocument/hover', target: 'A.slnx', parameters: atGreet() });
+      if (reply.code !== 'loading') return;
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    }
+  }
+
   for (const name of ['mcp-2025', 'mcp-2026'] as const) {
     it(`${name}: lsp textDocument/rename to a name with U+202E is invalid_identifier, as the rename tool says; nothing is returned to apply`, async () => {
       const door = await openDoor(name, { workspace, stateDir: tempStateRoot(), allow: ['evaluation'] });
       doors.push(door);
+      await loaded(door);
       const reply = await door.call('lsp', { action: 'request', method: 'textDocument/rename', target: 'A.slnx', parameters: { ...atGreet(), newName: 'Gre\u202Eet' } });
       assert.equal(reply.code, 'invalid_identifier', reply.text);
       assert.match(reply.text, /U\+202E RIGHT-TO-LEFT OVERRIDE at position 4/);
@@ -73,12 +83,17 @@ describe('attacks through raw lsp and the CLI', function () {
       assert.equal(door.asked.length, 2, 'the person was asked again');
     });
 
-    it(`${name}: lsp parameters nested 10,000 deep, or a file: URI outside the workspace, are invalid_request naming them`, async () => {
+    it(`${name}: lsp parameters nested 1,000 deep (10,000 as JSON text), or a file: URI outside the workspace, are invalid_request naming them`, async () => {
       const door = await openDoor(name, { workspace, stateDir: tempStateRoot(), allow: ['evaluation'] });
       doors.push(door);
-      const deep = await door.call('lsp', { action: 'request', method: 'textDocument/hover', target: 'A.slnx', parameters: { ...atGreet(), context: nested(10_000) } });
+      await loaded(door);
+      // 1,000 levels as an object (the client's own JSON.stringify overflows near 10,000), 10,000 as JSON text (50 KB, under the 100,000-character bound).
+      const deep = await door.call('lsp', { action: 'request', method: 'textDocument/hover', target: 'A.slnx', parameters: { ...atGreet(), context: nested(1_000) } });
       assert.equal(deep.code, 'invalid_request', deep.text);
       assert.match(deep.text, /nested deeper than 32 levels/);
+      const deepText = await door.call('lsp', { action: 'request', method: 'textDocument/hover', target: 'A.slnx', parameters: '{"a":'.repeat(10_000) + '{}' + '}'.repeat(10_000) });
+      assert.equal(deepText.code, 'invalid_request', deepText.text);
+      assert.match(deepText.text, /^error invalid_request: parameters\.a\.a.*: nested deeper than 32 levels/);
       const outside = await door.call('lsp', { action: 'request', method: 'textDocument/hover', target: 'A.slnx', parameters: { textDocument: { uri: 'file:///etc/passwd' }, position: { line: 0, character: 0 } } });
       assert.equal(outside.code, 'invalid_request', outside.text);
       assert.doesNotMatch(outside.text, /root:/, 'the file outside the workspace was read');
@@ -112,10 +127,10 @@ describe('attacks through raw lsp and the CLI', function () {
     assert.equal(alphaRuns(workspace), loaded, 'the replay ran project code');
   });
 
-  it('cli: an input nested 10,000 deep and a path outside the workspace are invalid_request naming them; nothing ran', async () => {
+  it('cli: an input nested 1,000 deep and a path outside the workspace are invalid_request naming them; nothing ran', async () => {
     const door = await openDoor('cli', { workspace, stateDir: tempStateRoot(), allow: ['evaluation'] });
     doors.push(door);
-    const deep = await door.call('csharp_symbols', { query: 'Greet', target: 'A.slnx', extra: nested(10_000) });
+    const deep = await door.call('csharp_symbols', { query: 'Greet', target: 'A.slnx', extra: nested(1_000) });
     assert.equal(deep.code, 'invalid_request', deep.text);
     assert.match(deep.text, /nested deeper than 32 levels/);
     const outside = await door.call('csharp_symbols', { file: '../../../../../../etc/passwd', target: 'A.slnx' });
