@@ -3,6 +3,7 @@
 // scripts and agents can act on them. The semantic host's kinds are these codes already (one
 // snake_case set, protocol/semantic.ts), so a host error keeps its kind (toToolError in host/hostRequester.ts).
 
+import { interruptedLines, type InterruptedEdit } from './protocol/interruptedEdits';
 import { hostErrorKinds } from './protocol/semantic';
 
 /** Error codes every surface reports (spec: roslyn-bridge-tools, semantic-service, verification). */
@@ -25,6 +26,8 @@ export interface ToolErrorDetails {
   candidates?: string[];
   projects?: Array<{ path: string; reason: string }>;
   command?: string;
+  /** Applies an earlier host left unfinished, recovered by the failed request: reported even though it failed. */
+  interrupted?: InterruptedEdit[];
 }
 
 export class ToolError extends Error {
@@ -43,6 +46,8 @@ export class ToolError extends Error {
     if (this.details.command) lines.push(`run: ${this.details.command}`);
     for (const candidate of this.details.candidates ?? []) lines.push(`  ${candidate}`);
     for (const project of this.details.projects ?? []) lines.push(`  ${project.path}: ${project.reason}`);
+    // After the error line (agents and the doors read `error CODE:` first): the report this request recovered.
+    for (const edit of this.details.interrupted ?? []) lines.push(...interruptedLines(edit));
     return lines.join('\n');
   }
 

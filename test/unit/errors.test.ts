@@ -42,4 +42,40 @@ describe('tool errors', () => {
     for (const code of toolErrorCodes) assert.match(code, /^[a-z]+(_[a-z]+)*$/);
     assert.equal(asToolError(Object.assign(new Error('no host'), { name: 'HostUnavailableError' })).code, 'host_unavailable');
   });
+  it("renders the host's interrupted-apply report of a failed edit after its error line, so the agent reads it (issue 36)", () => {
+    const data = {
+      kind: 'symbol_not_found',
+      message: "No symbol named 'OldName' was found.",
+      candidates: null,
+      projects: null,
+      command: null,
+      interrupted: [
+        {
+          record: 'apply-1.json',
+          recordFolder: '/state/ws',
+          summary: 'rename OldName to NewName',
+          operation: 'rename',
+          startedAt: '2026-12-04T21:00:00Z',
+          files: [
+            { path: 'src/A.cs', newPath: null, written: true },
+            { path: 'src/B.cs', newPath: null, written: false },
+          ],
+          removedTemporaryFiles: 1,
+          undoable: true,
+        },
+      ],
+    };
+    const error = toToolError(new ResponseError(hostErrorCode, 'failed', data)) as ToolError;
+    assert.equal(
+      error.render(),
+      [
+        "error symbol_not_found: No symbol named 'OldName' was found.",
+        "interrupted edit: 'rename OldName to NewName' (rename, started 2026-12-04 21:00:00Z) stopped after 1 of 2 file(s); 1 leftover temporary file(s) removed.",
+        '  written: src/A.cs',
+        '  not written: src/B.cs',
+        '  Undo it with SharpClaw: Undo Last Edit (sharpclaw/undoEdit), or finish it by running the edit again.',
+      ].join('\n'),
+    );
+    assert.equal((error.toJSON().interrupted ?? []).length, 1);
+  });
 });

@@ -220,6 +220,41 @@ public sealed class FingerprintTests
     private static ContextFingerprint Create(TempDirectory temp, List<string> projects, List<string> sources) =>
         ContextFingerprint.Create(Inputs(temp, projects, sources, DateTime.UtcNow.AddMinutes(1)));
 
+    /// <summary>
+    /// Issue 36: a user-level MSBuild import (ImportBefore/ImportAfter, imported by wildcard by every
+    /// evaluation) created or edited after an approved load did not invalidate the context or its
+    /// warm-restart snapshot. The folders are watched: a file added there, or an edit of one, is structural.
+    /// </summary>
+    [Fact]
+    public void AFileAddedToOrEditedInAnImplicitImportFolder_IsStructural()
+    {
+        using TempDirectory temp = new();
+        string project = Write(temp, "App/App.csproj", "<Project />");
+        string importBefore = Path.Combine(temp.Path, "user", "Current", "Imports", "Microsoft.Common.props", "ImportBefore");
+        ContextFingerprint fingerprint = ContextFingerprint.Create(Inputs(temp, [project], [], DateTime.UtcNow) with { ImplicitImportFolders = [importBefore] });
+        Assert.False(fingerprint.Check().IsStructural);
+
+        string added = Write(temp, "user/Current/Imports/Microsoft.Common.props/ImportBefore/Evil.props", "<Project />");
+        Assert.Contains(added, fingerprint.Check().StructuralChanges);
+
+        FingerprintInputs withFile = Inputs(temp, [project, .. ImplicitImportFolders.FilesIn([importBefore])], [], DateTime.UtcNow) with { ImplicitImportFolders = [importBefore] };
+        ContextFingerprint again = ContextFingerprint.Create(withFile);
+        Assert.False(again.Check().IsStructural);
+        File.WriteAllText(added, "<Project><PropertyGroup><X>1</X></PropertyGroup></Project>");
+        Assert.Contains(added, again.Check().StructuralChanges);
+    }
+
+    [Fact]
+    public void TheImplicitImportFolders_AreTheUsersAndEachSdks()
+    {
+        IReadOnlyList<string> all = ImplicitImportFolders.All();
+        string user = Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData, Environment.SpecialFolderOption.DoNotVerify), "Microsoft", "MSBuild", "Current");
+        Assert.Contains(Path.Combine(user, "Imports", "Microsoft.Common.props", "ImportBefore"), all);
+        Assert.Contains(Path.Combine(user, "Microsoft.Common.targets", "ImportAfter"), all);
+        Assert.Contains(Path.Combine(user, "Microsoft.CSharp.targets", "ImportBefore"), all);
+        Assert.Contains(all, f => !f.StartsWith(user, StringComparison.Ordinal) && f.EndsWith(Path.Combine("Current", "Microsoft.Common.targets", "ImportAfter"), StringComparison.Ordinal));
+    }
+
     private static FingerprintInputs Inputs(TempDirectory temp, List<string> projects, List<string> sources, DateTime evaluationStarted)
     {
         _ = temp;

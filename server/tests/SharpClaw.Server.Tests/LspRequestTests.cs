@@ -155,6 +155,34 @@ public sealed class LspRequestTests(LspCalculatorFixture fx) : IClassFixture<Lsp
         Assert.Equal(before, File.ReadAllText(Path.Combine(fx.Workspace.Root, Interface)));
     }
 
+    /// <summary>
+    /// The raw rename path keeps the rename tool's one identifier rule (IdentifierRule): a bidi override,
+    /// a zero-width space, text that is no identifier or a bare keyword is invalid_identifier, and no
+    /// WorkspaceEdit comes back (before issue 36 it returned one inserting U+202E in every reference).
+    /// </summary>
+    [Theory]
+    [InlineData("Quo\u202Etient", "U+202E RIGHT-TO-LEFT OVERRIDE at position 4")]
+    [InlineData("Quo\u200Btient", "U+200B ZERO WIDTH SPACE")]
+    [InlineData("1abc", "not a valid C# identifier")]
+    [InlineData("Quo-tient", "not a valid C# identifier")]
+    [InlineData("class", "write '@class'")]
+    public async Task Rename_WithAnInvalidNewName_IsInvalidIdentifier_AsTheRenameToolSays(string newName, string message)
+    {
+        JsonObject parameters = fx.At(Interface, fx.Find(Interface, "Divide("));
+        parameters["newName"] = newName;
+        SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidIdentifier, () => fx.RequestAsync("textDocument/rename", parameters));
+        Assert.Contains(message, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Rename_ToAnEscapedKeyword_IsAccepted()
+    {
+        JsonObject parameters = fx.At(Interface, fx.Find(Interface, "Divide("));
+        parameters["newName"] = "@class";
+        JsonObject edit = (await fx.RequestAsync("textDocument/rename", parameters))!.AsObject();
+        Assert.All(edit["changes"]!.AsObject(), c => Assert.All(c.Value!.AsArray(), e => Assert.Equal("@class", e!["newText"]!.GetValue<string>())));
+    }
+
     [Fact]
     public async Task CodeAction_ListsWithoutEdits_AndResolveReturnsTheWorkspaceEdit_WritingNothing()
     {

@@ -46,4 +46,41 @@ public sealed class RenameFileDestinationTests
         Assert.Equal(EditResultKind.Preview, preview.Kind);
         Assert.True(File.Exists(Path.Combine(fixture.Root, "Lib", "Keep.cs"))); // A preview writes nothing.
     }
+
+    /// <summary>
+    /// Issue 36: rename_file to a name that differs only in case from another file of the folder
+    /// (Lib/Other.cs → keep.cs beside Lib/Keep.cs) was applied on Linux; on a case-insensitive file system it
+    /// is the same file, and MSBuild compares compile items ignoring case, so dotnet build failed with
+    /// NETSDK1022 and the host lost Keep.cs. It is refused before any write. A case-only rename of the file
+    /// itself (Keep.cs → keep.cs) is a rename, not a collision.
+    /// </summary>
+    [Fact]
+    public async Task ANameDifferingOnlyInCaseFromAnotherFile_IsRefused_ACaseOnlyRenameOfTheFileItselfApplies()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("RenameFileExcluded", "RenameFileExcluded.slnx");
+        fixture.Write("Lib/Other.cs", "namespace Lib;\n\npublic static class Other\n{\n}\n");
+        string keep = File.ReadAllText(Path.Combine(fixture.Root, "Lib", "Keep.cs"));
+        await using SemanticHost host = await SemanticHost.StartAsync();
+
+        Task<EditResult> Rename(string path, string newName) => Poll.WithTimeout(
+            host.Host.Client.InvokeWithParameterObjectAsync<EditResult>(
+                ProtocolMethods.Edit,
+                new EditParams { Workspace = fixture.Root, Tool = "test-tool", Action = "rename_file", Path = path, NewName = newName, Apply = true }),
+            SemanticHost.Timeout,
+            $"rename_file {path} to {newName}");
+
+        foreach (string newName in new[] { "keep.cs", "Lib/KEEP.cs" })
+        {
+            SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => Rename("Lib/Other.cs", newName));
+            Assert.Contains("differs only in case from Lib/Keep.cs", error.Message, StringComparison.Ordinal);
+        }
+
+        Assert.Equal(["Keep.cs", "Other.cs"], Directory.GetFiles(Path.Combine(fixture.Root, "Lib"), "*.cs").Select(Path.GetFileName).Order(StringComparer.Ordinal));
+        Assert.Equal(keep, File.ReadAllText(Path.Combine(fixture.Root, "Lib", "Keep.cs")));
+
+        EditResult applied = await Rename("Lib/Keep.cs", "keep.cs");
+        Assert.Equal(EditResultKind.Applied, applied.Kind);
+        Assert.Equal(["Other.cs", "keep.cs"], Directory.GetFiles(Path.Combine(fixture.Root, "Lib"), "*.cs").Select(Path.GetFileName).Order(StringComparer.Ordinal));
+        Assert.Equal(keep, File.ReadAllText(Path.Combine(fixture.Root, "Lib", "keep.cs")));
+    }
 }

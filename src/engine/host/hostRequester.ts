@@ -25,5 +25,6 @@ export function toToolError(error: unknown): unknown {
     ...(candidates.length ? { candidates } : {}),
     ...(data.data.projects ? { projects: data.data.projects } : {}),
     ...(data.data.command ? { command: data.data.command } : {}),
+    ...(data.data.interrupted?.length ? { interrupted: data.data.interrupted } : {}),
   });
 }

@@ -120,5 +120,5 @@ export type EditResult = z.infer<typeof EditResultSchema>;
 export type EditFileOperation = z.infer<typeof EditFileOperationSchema>;
 export type EditExcerpt = z.infer<typeof EditExcerptSchema>;
 export type EditDiagnostics = z.infer<typeof EditDiagnosticsSchema>;
-export type InterruptedEdit = z.infer<typeof InterruptedEditSchema>;
+export type { InterruptedEdit } from './interruptedEdits';
 export type AuthorizeWriteParams = z.infer<typeof AuthorizeWriteParamsSchema>;

@@ -20,8 +20,11 @@ export function pagingArguments(items: string, limit: Bound = Bounds.pageLimit, 
 /** Deepest nesting of a tool input (objects and arrays); the host refuses deeper messages too. */
 export const maxInputDepth = 32;
 
-/** The first argument that cannot travel: too deep, a NUL byte, or a lone surrogate. */
-function unreadableArgument(value: unknown, where: string, depth: number): string | undefined {
+/**
+ * The first argument that cannot travel: too deep, a NUL byte, or a lone surrogate. Also for JSON an
+ * argument carries as text (the lsp tool's parameters), once parsed, at the depth of that argument.
+ */
+export function unreadableArgument(value: unknown, where: string, depth: number): string | undefined {
   if (typeof value === 'string') {
     const nul = value.indexOf('\0');
     if (nul >= 0) return `${where}: contains a NUL character at position ${nul + 1}`;

@@ -44,13 +44,16 @@ public static class PathGlob
     /// <summary>
     /// The anchored regular expression of <paramref name="glob"/>; <paramref name="braces"/> false reads <c>{</c> and <c>}</c>
     /// as themselves (git's dialect). Throws <see cref="ArgumentException"/> for a malformed class (<c>[z-a]</c>).
+    /// With <paramref name="matchTimeout"/> the expression is the cheap-to-build backtracking one, each match
+    /// bounded by that time (<see cref="RegexMatchTimeoutException"/>): for thousands of patterns built at once
+    /// (a .gitignore), where building the linear-time engine's automaton for each costs milliseconds.
     /// </summary>
-    public static Regex ToRegex(string glob, bool ignoreCase, bool braces = true)
+    public static Regex ToRegex(string glob, bool ignoreCase, bool braces = true, TimeSpan? matchTimeout = null)
     {
-        RegexOptions options = RegexOptions.CultureInvariant | RegexOptions.NonBacktracking | (ignoreCase ? RegexOptions.IgnoreCase : RegexOptions.None);
+        RegexOptions options = RegexOptions.CultureInvariant | (matchTimeout is null ? RegexOptions.NonBacktracking : RegexOptions.None) | (ignoreCase ? RegexOptions.IgnoreCase : RegexOptions.None);
         try
         {
-            return new Regex(ToPattern(glob, braces), options);
+            return matchTimeout is { } timeout ? new Regex(ToPattern(glob, braces), options, timeout) : new Regex(ToPattern(glob, braces), options);
         }
         catch (ArgumentException)
         {

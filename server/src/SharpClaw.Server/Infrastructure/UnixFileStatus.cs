@@ -55,6 +55,31 @@ internal static class UnixFileStatus
     private const int TypeMask = 0xF000; // S_IFMT
     private const int DirectoryType = 0x4000; // S_IFDIR
 
+    private const int RegularType = 0x8000; // S_IFREG
+
+    /// <summary>
+    /// What stat(2) (links followed) says <paramref name="path"/> is: a regular file (true), something else —
+    /// a FIFO, a character or block device, a socket, a folder (false) — or null when it is missing or this
+    /// cannot be asked here (Windows). Opening a FIFO blocks until a writer comes and a device like
+    /// /dev/zero never ends, so readers of workspace files ask this before they open one.
+    /// </summary>
+    public static bool? IsRegularFile(string path)
+    {
+        if (OperatingSystem.IsWindows() || !FastStatWorks.Value)
+        {
+            return null;
+        }
+
+        try
+        {
+            return SystemNativeStatStruct(path, out FileStatus status) != 0 ? null : (status.Mode & TypeMask) == RegularType;
+        }
+        catch (Exception ex) when (ex is DllNotFoundException or EntryPointNotFoundException or ArgumentException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>True when <see cref="TryStat"/> reads what FileInfo reads (checked once, on this assembly's own file).</summary>
     private static readonly Lazy<bool> FastStatWorks = new(VerifyFastStat);
 

@@ -24,32 +24,44 @@ internal sealed class GitIgnore
     /// <summary>The folder of the .gitignore, workspace-relative with '/' (empty at the root).</summary>
     public string BaseRelative { get; }
 
-    /// <summary>The rules of <paramref name="file"/>, or null when it is absent or unreadable.</summary>
+    /// <summary>The most of one .gitignore the host reads (the largest real ones are a few KiB).</summary>
+    public const long MaxBytes = 1024 * 1024;
+
+    /// <summary>The most patterns of one .gitignore: each is matched against every path below its folder.</summary>
+    public const int MaxPatterns = 5_000;
+
+    /// <summary>The longest one pattern may take to match one path before the search is refused naming it.</summary>
+    private static readonly TimeSpan MatchTimeout = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>The longest pattern: longer ones are no path a workspace holds, only work for the matcher.</summary>
+    public const int MaxPatternLength = 4096;
+
+    /// <summary>
+    /// The rules of <paramref name="file"/>, or null when it is absent, unreadable or no regular file (a FIFO
+    /// is never opened). One over <see cref="MaxBytes"/>, <see cref="MaxPatterns"/> or with a pattern over
+    /// <see cref="MaxPatternLength"/> is invalid_request naming the file (and the pattern's line), so a search
+    /// never answers from rules it did not read.
+    /// </summary>
     public static GitIgnore? Load(string file, string baseRelative)
     {
-        string[] lines;
-        try
+        string shown = baseRelative.Length == 0 ? ".gitignore" : baseRelative + "/.gitignore";
+        string? text = BoundedFileRead.ReadText(file, MaxBytes, out BoundedFileRead.Refusal refusal);
+        if (refusal == BoundedFileRead.Refusal.TooLarge)
         {
-            if (!File.Exists(file))
-            {
-                return null;
-            }
-
-            lines = File.ReadAllLines(file);
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            return null;
+            throw SemanticException.InvalidRequest($"{shown} {BoundedFileRead.Describe(refusal, MaxBytes)}; shorten it (or delete it) and search again.");
         }
 
-        return Parse(lines, baseRelative);
+        return text is null ? null : Parse(text.Split('\n'), baseRelative, shown);
     }
 
-    public static GitIgnore Parse(IEnumerable<string> lines, string baseRelative)
+    public static GitIgnore Parse(IEnumerable<string> lines, string baseRelative, string? shown = null)
     {
+        shown ??= baseRelative.Length == 0 ? ".gitignore" : baseRelative + "/.gitignore";
         List<Rule> rules = [];
+        int number = 0;
         foreach (string raw in lines)
         {
+            number++;
             string line = raw.TrimEnd('\r');
             if (!line.EndsWith("\\ ", StringComparison.Ordinal))
             {
@@ -78,13 +90,23 @@ internal sealed class GitIgnore
                 continue;
             }
 
+            if (line.Length > MaxPatternLength)
+            {
+                throw SemanticException.InvalidRequest($"{shown} line {number}: a pattern of {line.Length} characters ('{line[..40]}…'); SharpClaw reads patterns of at most {MaxPatternLength} characters. Shorten it and search again.");
+            }
+
+            if (rules.Count == MaxPatterns)
+            {
+                throw SemanticException.InvalidRequest($"{shown} has more than {MaxPatterns} patterns (line {number}: '{(line.Length > 40 ? line[..40] + "…" : line)}'); SharpClaw reads at most {MaxPatterns} of one .gitignore. Shorten it and search again.");
+            }
+
             bool anchored = line.Contains('/', StringComparison.Ordinal);
             line = line.TrimStart('/');
             try
             {
-                rules.Add(new Rule(PathGlob.ToRegex(line, ignoreCase: false, braces: false), negated, directoryOnly, anchored));
+                rules.Add(new Rule(PathGlob.ToRegex(line, ignoreCase: false, braces: false, MatchTimeout), negated, directoryOnly, anchored, shown, number, line));
             }
-            catch (ArgumentException)
+            catch (Exception ex) when (ex is ArgumentException or NotSupportedException)
             {
                 // A pattern .NET cannot translate is skipped, as git skips malformed ones.
             }
@@ -106,7 +128,17 @@ internal sealed class GitIgnore
                 continue;
             }
 
-            if (rule.Pattern.IsMatch(rule.Anchored ? relative : name))
+            bool matched;
+            try
+            {
+                matched = rule.Pattern.IsMatch(rule.Anchored ? relative : name);
+            }
+            catch (RegexMatchTimeoutException)
+            {
+                throw SemanticException.InvalidRequest($"{rule.File} line {rule.Line}: the pattern '{(rule.Text.Length > 80 ? rule.Text[..80] + "…" : rule.Text)}' took over {MatchTimeout.TotalMilliseconds:F0} ms to match '{workspaceRelative}'; simplify it and search again.");
+            }
+
+            if (matched)
             {
                 decision = !rule.Negated;
             }
@@ -115,5 +147,5 @@ internal sealed class GitIgnore
         return decision;
     }
 
-    private sealed record Rule(Regex Pattern, bool Negated, bool DirectoryOnly, bool Anchored);
+    private sealed record Rule(Regex Pattern, bool Negated, bool DirectoryOnly, bool Anchored, string File, int Line, string Text);
 }

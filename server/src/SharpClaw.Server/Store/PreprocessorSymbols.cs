@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.RegularExpressions;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Store;
 
@@ -73,7 +74,12 @@ internal sealed partial record PreprocessorSymbols(IReadOnlyList<string> Modern,
                 return entry.Frameworks;
             }
 
-            string[] found = [.. FrameworkElement().Matches(File.ReadAllText(file))
+            if (BoundedFileRead.ReadText(file, MaxProjectFileBytes, out _) is not { } projectText)
+            {
+                return []; // A FIFO or device named like a project, or one that grew past the bound.
+            }
+
+            string[] found = [.. FrameworkElement().Matches(projectText)
                 .SelectMany(m => m.Groups[2].Value.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
                 .Where(value => Parse(value) is not null)
                 .Distinct(StringComparer.OrdinalIgnoreCase)];

@@ -91,17 +91,48 @@ internal static class SyntaxDeclarations
         return regions.ConditionAt(position) is { } condition ? declaration with { Condition = condition } : declaration;
     }
 
-    private static void Visit(SyntaxNode node, string? container, string? typePrefix, SourceText text, List<SyntaxDeclaration> result)
+    /// <summary>
+    /// Types and namespaces nested deeper than this are not indexed: a hand-written file never comes near it,
+    /// and each level repeats every name above it in its display and container (5,000 levels would be
+    /// hundreds of MB of names).
+    /// </summary>
+    internal const int MaxNestingDepth = 256;
+
+    /// <summary>
+    /// The declarations under <paramref name="root"/> in file order, walked with an explicit stack of the scopes
+    /// being read (not recursion): a file a user or generator writes with thousands of nested types must not
+    /// overflow the host's stack.
+    /// </summary>
+    private static void Visit(SyntaxNode root, string? rootContainer, string? rootTypePrefix, SourceText text, List<SyntaxDeclaration> result)
     {
-        foreach (SyntaxNode child in node.ChildNodes())
+        Stack<(IEnumerator<SyntaxNode> Children, string? Container, string? TypePrefix)> scopes = new();
+        scopes.Push((root.ChildNodes().GetEnumerator(), rootContainer, rootTypePrefix));
+        void Enter(SyntaxNode scope, string? container, string? typePrefix)
         {
+            if (scopes.Count < MaxNestingDepth)
+            {
+                scopes.Push((scope.ChildNodes().GetEnumerator(), container, typePrefix));
+            }
+        }
+
+        while (scopes.Count > 0)
+        {
+            (IEnumerator<SyntaxNode> children, string? container, string? typePrefix) = scopes.Peek();
+            if (!children.MoveNext())
+            {
+                children.Dispose();
+                scopes.Pop();
+                continue;
+            }
+
+            SyntaxNode child = children.Current;
             switch (child)
             {
                 case BaseNamespaceDeclarationSyntax ns:
                 {
                     string name = ns.Name.ToString();
                     Add(result, text, ns, ns.Name.GetLocation().SourceSpan, name, name, "namespace", container, Header(ns, ns.Name));
-                    Visit(ns, Join(container, name), null, text, result);
+                    Enter(ns, Join(container, name), null);
                     break;
                 }
 
@@ -114,7 +145,7 @@ internal static class SyntaxDeclarations
                     string display = Join(typePrefix, block);
                     int headerEnd = extension.ParameterList?.Span.End ?? extension.Keyword.Span.End;
                     Add(result, text, extension, extension.Keyword.Span, "extension", display, "type", container, HeaderTo(extension, headerEnd));
-                    Visit(extension, container, display, text, result);
+                    Enter(extension, container, display);
                     break;
                 }
 
@@ -145,7 +176,7 @@ internal static class SyntaxDeclarations
                     }
                     else
                     {
-                        Visit(type, Join(container, name), display, text, result);
+                        Enter(type, Join(container, name), display);
                     }
 
                     break;

@@ -70,14 +70,10 @@ internal static class SyntaxIndex
         Parallel.For(0, toHash.Count, new ParallelOptions { CancellationToken = cancellationToken }, i =>
         {
             (WorkspaceFile file, IndexedFile? row) = toHash[i];
-            byte[] bytes;
-            try
+            // Gone or locked since the walk (the next query sees it), or no source to read: a FIFO, a device, a file over the bound.
+            if (BoundedFileRead.ReadBytes(file.FullPath, BoundedFileRead.MaxSourceBytes, out _) is not { } bytes)
             {
-                bytes = File.ReadAllBytes(file.FullPath);
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                return; // Gone or locked since the walk: the next query sees it.
+                return;
             }
 
             string hash = Hash(bytes) + flavour;

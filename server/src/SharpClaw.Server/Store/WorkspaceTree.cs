@@ -44,6 +44,21 @@ internal sealed class WorkspaceTree(string workspace)
     /// <summary>The workspace's C# files, sorted by relative path: the list a full walk makes (the first refresh is one).</summary>
     public IReadOnlyList<WorkspaceFile> Refresh(CancellationToken cancellationToken)
     {
+        try
+        {
+            return this.RefreshCore(cancellationToken);
+        }
+        catch
+        {
+            // A walk cut short (a .gitignore over its bound, cancellation) leaves no half-listed tree: the next query walks anew.
+            this.folders = null;
+            this.batch = null;
+            throw;
+        }
+    }
+
+    private IReadOnlyList<WorkspaceFile> RefreshCore(CancellationToken cancellationToken)
+    {
         if (this.folders is null || this.batch is null)
         {
             this.folders = [];
@@ -211,15 +226,24 @@ internal sealed class WorkspaceTree(string workspace)
         while (level.Count > 0)
         {
             FolderState[] listed = new FolderState[level.Count];
-            Parallel.For(0, level.Count, options, i =>
+            try
             {
-                WorkspaceFiles.Folder folder = level[i];
-                long listedTicks = DateTime.UtcNow.Ticks;
-                UnixFileStatus.Snapshot stamp = Stat(folder.Path);
-                UnixFileStatus.Snapshot gitIgnore = Stat(Path.Combine(folder.Path, ".gitignore"));
-                (List<WorkspaceFile> files, List<WorkspaceFiles.Folder> subfolders, List<string> projects) = WorkspaceFiles.ListFolder(folder);
-                listed[i] = new FolderState(folder, stamp, listedTicks, gitIgnore, files, subfolders, projects);
-            });
+                Parallel.For(0, level.Count, options, i =>
+                {
+                    WorkspaceFiles.Folder folder = level[i];
+                    long listedTicks = DateTime.UtcNow.Ticks;
+                    UnixFileStatus.Snapshot stamp = Stat(folder.Path);
+                    UnixFileStatus.Snapshot gitIgnore = Stat(Path.Combine(folder.Path, ".gitignore"));
+                    (List<WorkspaceFile> files, List<WorkspaceFiles.Folder> subfolders, List<string> projects) = WorkspaceFiles.ListFolder(folder);
+                    listed[i] = new FolderState(folder, stamp, listedTicks, gitIgnore, files, subfolders, projects);
+                });
+            }
+            catch (AggregateException ex) when (ex.InnerExceptions.OfType<SemanticException>().FirstOrDefault() is { } typed)
+            {
+                // A typed refusal (a .gitignore over its bound) reaches the caller as itself, not as an internal error.
+                System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(typed).Throw();
+            }
+
             level = [];
             foreach (FolderState state in listed)
             {

@@ -14,6 +14,7 @@ import { callHost } from '../../protocol/callHost';
 import { lspCapabilitiesMethod } from '../../protocol/lsp';
 import { Methods } from '../../protocol/methods';
 import { workspaceSelection } from '../symbols/symbolSelector';
+import { unreadableArgument } from '../toolInput';
 import { defineTool, type ToolContext } from '../toolDefinition';
 
 /** Methods that belong to the client–server session, never to a tool call. */
@@ -73,6 +74,9 @@ function parametersOf(input: LspInput): string {
       throw new ToolError('invalid_request', 'parameters must be a JSON object (the LSP params), as an object or JSON text.');
     }
   }
+  // JSON text skipped the input gate's depth check (it was a string then): the same check, before anything walks it.
+  const unreadable = unreadableArgument(parsed, 'parameters', 1);
+  if (unreadable) throw new ToolError('invalid_request', `${unreadable}.`);
   const bad = badUriIn(parsed);
   if (bad) throw new ToolError('invalid_request', `${bad}. Send file: URIs of files in the workspace.`);
   return typeof input.parameters === 'string' ? input.parameters : JSON.stringify(input.parameters);

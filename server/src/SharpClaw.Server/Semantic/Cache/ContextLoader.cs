@@ -286,6 +286,10 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
             .Where(d => !cones.Any(c => PathUtil.IsUnder(d, c)))
             .ToList();
 
+        // What every evaluation imports by wildcard from outside the workspace: the files' content, and the folders' names.
+        IReadOnlyList<string> implicitImports = ImplicitImportFolders.All();
+        structural.UnionWith(ImplicitImportFolders.FilesIn(implicitImports));
+
         // .editorconfig content is a document; only its appearance/disappearance is structural.
         existence.ExceptWith(content);
         return new FingerprintInputs
@@ -295,6 +299,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
             ExcludedFolders = excluded,
             SourceFolders = sourceFolders,
             ProjectExtensionFolders = extensionFolders,
+            ImplicitImportFolders = implicitImports,
             ContentFiles = content,
             ExistenceFiles = existence,
             DynamicImports = data.DynamicImports,

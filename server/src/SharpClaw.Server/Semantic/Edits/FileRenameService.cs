@@ -43,14 +43,26 @@ public static class FileRenameService
 
         SolutionDiff.CheckInsideWorkspace(workspace, path);
         SolutionDiff.CheckInsideWorkspace(workspace, newPath);
-        if (PathUtil.Comparer.Equals(path, newPath))
+        if (string.Equals(path, newPath, StringComparison.Ordinal))
         {
             throw SemanticException.InvalidRequest($"{relativeNew} is already the file's name.");
         }
 
-        if (File.Exists(newPath) || Directory.Exists(newPath))
+        // A case-only rename of the file itself (Keep.cs → keep.cs) is a rename: on a case-insensitive file
+        // system the "existing" destination is the file being renamed.
+        bool caseOnly = string.Equals(path, newPath, StringComparison.OrdinalIgnoreCase);
+        bool taken = caseOnly
+            ? Directory.Exists(Path.GetDirectoryName(newPath)) && Directory.EnumerateFileSystemEntries(Path.GetDirectoryName(newPath)!).Any(e => string.Equals(Path.GetFileName(e), Path.GetFileName(newPath), StringComparison.Ordinal))
+            : File.Exists(newPath) || Directory.Exists(newPath);
+        if (taken)
         {
             throw SemanticException.InvalidRequest($"{relativeNew} already exists.");
+        }
+
+        if (CaseTwin(path, newPath) is { } twin)
+        {
+            throw SemanticException.InvalidRequest(
+                $"{relativeNew} differs only in case from {PathUtil.ToWorkspaceRelative(workspace, twin)}: on a case-insensitive file system (Windows, macOS) they are one file, and MSBuild's compile items compare paths ignoring case (NETSDK1022). Nothing was renamed; choose another name.");
         }
 
         if (!Directory.Exists(Path.GetDirectoryName(newPath)))
@@ -157,6 +169,28 @@ public static class FileRenameService
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// Another entry of the destination folder whose name equals the new one ignoring case only (not the
+    /// file being renamed), or null. Checked on every file system: a workspace on Linux is also built and
+    /// cloned on Windows and macOS, and MSBuild treats the two as one compile item everywhere.
+    /// </summary>
+    private static string? CaseTwin(string path, string newPath)
+    {
+        string folder = Path.GetDirectoryName(newPath)!;
+        string name = Path.GetFileName(newPath);
+        if (!Directory.Exists(folder))
+        {
+            return null;
+        }
+
+        return Directory.EnumerateFileSystemEntries(folder)
+            .Where(entry => string.Equals(Path.GetFileName(entry), name, StringComparison.OrdinalIgnoreCase)
+                && !string.Equals(Path.GetFileName(entry), name, StringComparison.Ordinal)
+                && !string.Equals(entry, path, StringComparison.Ordinal))
+            .Order(StringComparer.Ordinal)
+            .FirstOrDefault();
     }
 
     /// <summary>A document path: workspace-relative, or a unique whole-segment suffix.</summary>

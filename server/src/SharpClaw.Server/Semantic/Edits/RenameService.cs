@@ -17,82 +17,9 @@ namespace SharpClaw.Server.Semantic.Edits;
 /// </summary>
 public static class RenameService
 {
-    /// <summary>The identifier text to use (keywords need @), or invalid_identifier.</summary>
-    public static string ValidateIdentifier(string? newName)
-    {
-        if (string.IsNullOrWhiteSpace(newName))
-        {
-            throw SemanticException.InvalidRequest("'newName' is required for rename.");
-        }
-
-        RejectInvisibleCharacters(newName);
-        string name = newName.Trim();
-        bool verbatim = name.StartsWith('@');
-        string bare = verbatim ? name[1..] : name;
-        if (!SyntaxFacts.IsValidIdentifier(bare))
-        {
-            throw SemanticException.Edit(SemanticErrorKind.InvalidIdentifier, $"'{name}' is not a valid C# identifier.");
-        }
-
-        if (!verbatim && SyntaxFacts.GetKeywordKind(bare) != SyntaxKind.None)
-        {
-            throw SemanticException.Edit(SemanticErrorKind.InvalidIdentifier, $"'{name}' is a C# keyword; write '@{name}' to use it as an identifier.");
-        }
-
-        return name;
-    }
-
-    /// <summary>
-    /// Format and bidi control characters (Unicode category Cf: U+202E right-to-left override, U+200B
-    /// zero-width space, U+00AD soft hyphen, ...) are legal in C# identifiers but ignored by the
-    /// compiler, so they would slip unseen into every reference: invalid_identifier, naming the
-    /// character and its one-based position.
-    /// </summary>
-    private static void RejectInvisibleCharacters(string newName)
-    {
-        for (int i = 0; i < newName.Length; i++)
-        {
-            char c = newName[i];
-            if (char.GetUnicodeCategory(c) != System.Globalization.UnicodeCategory.Format)
-            {
-                continue;
-            }
-
-            string code = $"U+{(int)c:X4}";
-            string name = InvisibleNames.TryGetValue(c, out string? known) ? $"{code} {known}" : $"{code} (a format control character)";
-            string shown = string.Concat(newName.Select(ch => char.GetUnicodeCategory(ch) == System.Globalization.UnicodeCategory.Format ? $"\\u{(int)ch:X4}" : ch.ToString()));
-            throw SemanticException.Edit(
-                SemanticErrorKind.InvalidIdentifier,
-                $"'{shown}' contains {name} at position {i + 1}; format and bidi control characters are invisible and ignored by the compiler, so SharpClaw refuses them in names.");
-        }
-    }
-
-    private static readonly Dictionary<char, string> InvisibleNames = new()
-    {
-        ['\u00AD'] = "SOFT HYPHEN",
-        ['\u061C'] = "ARABIC LETTER MARK",
-        ['\u180E'] = "MONGOLIAN VOWEL SEPARATOR",
-        ['\u200B'] = "ZERO WIDTH SPACE",
-        ['\u200C'] = "ZERO WIDTH NON-JOINER",
-        ['\u200D'] = "ZERO WIDTH JOINER",
-        ['\u200E'] = "LEFT-TO-RIGHT MARK",
-        ['\u200F'] = "RIGHT-TO-LEFT MARK",
-        ['\u202A'] = "LEFT-TO-RIGHT EMBEDDING",
-        ['\u202B'] = "RIGHT-TO-LEFT EMBEDDING",
-        ['\u202C'] = "POP DIRECTIONAL FORMATTING",
-        ['\u202D'] = "LEFT-TO-RIGHT OVERRIDE",
-        ['\u202E'] = "RIGHT-TO-LEFT OVERRIDE",
-        ['\u2060'] = "WORD JOINER",
-        ['\u2066'] = "LEFT-TO-RIGHT ISOLATE",
-        ['\u2067'] = "RIGHT-TO-LEFT ISOLATE",
-        ['\u2068'] = "FIRST STRONG ISOLATE",
-        ['\u2069'] = "POP DIRECTIONAL ISOLATE",
-        ['\uFEFF'] = "ZERO WIDTH NO-BREAK SPACE",
-    };
-
     public static async Task<EditPlan> PlanAsync(ContextLease lease, string workspace, EditParams parameters, CancellationToken cancellationToken)
     {
-        string newName = ValidateIdentifier(parameters.NewName);
+        string newName = IdentifierRule.Validate(parameters.NewName);
         SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, parameters, cancellationToken).ConfigureAwait(false);
         ISymbol symbol = match.Symbol;
         if (!symbol.Locations.Any(l => l.IsInSource))

@@ -73,10 +73,20 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
                     throw new ExternalEditException(Describe(plan.Workspace, file));
                 }
 
-                WriteAtomically(file.AfterPath, file.After, mustNotExist: file.IsRename, attributesFrom: file.Path);
-                if (file.IsRename)
+                if (file.IsRename && IsOneEntry(file.Path, file.AfterPath))
                 {
-                    File.Delete(file.Path);
+                    // A case-only rename on a case-insensitive file system: both names are this one file, so
+                    // writing the new name then deleting the old would delete it. Write in place, then rename.
+                    WriteAtomically(file.Path, file.After, mustNotExist: false, attributesFrom: file.Path);
+                    File.Move(file.Path, file.AfterPath);
+                }
+                else
+                {
+                    WriteAtomically(file.AfterPath, file.After, mustNotExist: file.IsRename, attributesFrom: file.Path);
+                    if (file.IsRename)
+                    {
+                        File.Delete(file.Path);
+                    }
                 }
 
                 completed.Add(file);
@@ -136,6 +146,14 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
                     continue;
                 }
 
+                if (file.IsRename && IsOneEntry(file.AfterPath, file.Path))
+                {
+                    WriteAtomically(file.AfterPath, file.Before, mustNotExist: false, attributesFrom: file.AfterPath);
+                    File.Move(file.AfterPath, file.Path);
+                    rolledBack.Add(file.AfterPath);
+                    continue;
+                }
+
                 if (file.IsRename && File.Exists(file.Path))
                 {
                     residual.Add($"{where}: {PathUtil.ToWorkspaceRelative(workspace, file.Path)} exists again, so rollback left both files");
@@ -161,7 +179,24 @@ public sealed class WorkspaceWriter(EditWriteHook? hook = null)
     }
 
     internal static bool BeforeHolds(PlannedFile file) =>
-        ContentHash.OfFile(file.Path) == file.BeforeHash && (!file.IsRename || !File.Exists(file.NewPath));
+        ContentHash.OfFile(file.Path) == file.BeforeHash && (!file.IsRename || !File.Exists(file.NewPath) || IsOneEntry(file.Path, file.NewPath!));
+
+    /// <summary>
+    /// True when <paramref name="existing"/> and <paramref name="other"/> differ only in case and this file
+    /// system resolves both to the one entry named <paramref name="existing"/> (Windows, macOS): the folder
+    /// lists that name and not the other. On a case-sensitive file system two such names are two files.
+    /// </summary>
+    internal static bool IsOneEntry(string existing, string other)
+    {
+        if (string.Equals(existing, other, StringComparison.Ordinal) || !string.Equals(existing, other, StringComparison.OrdinalIgnoreCase)
+            || !File.Exists(existing) || !File.Exists(other) || Path.GetDirectoryName(existing) is not { } folder)
+        {
+            return false;
+        }
+
+        HashSet<string> names = new(Directory.EnumerateFileSystemEntries(folder).Select(Path.GetFileName).OfType<string>(), StringComparer.Ordinal);
+        return names.Contains(Path.GetFileName(existing)) && !names.Contains(Path.GetFileName(other));
+    }
 
     internal static string Describe(string workspace, PlannedFile file) =>
         file.NewPath is null

@@ -31,6 +31,9 @@ public enum DirectoryWatchKind
 
     /// <summary>MSBuildProjectExtensionsPath: restore-generated &lt;project&gt;.*.props/.targets files imported by the SDK.</summary>
     ProjectExtensions,
+
+    /// <summary>An MSBuild ImportBefore/ImportAfter folder (<see cref="ImplicitImportFolders"/>): every file in it is imported by wildcard.</summary>
+    ImplicitImports,
 }
 
 /// <summary>A folder snapshot: its write time and the names in it that matter.</summary>
@@ -53,6 +56,9 @@ public sealed record FingerprintInputs
 
     /// <summary>(folder, project file name) pairs of MSBuildProjectExtensionsPath.</summary>
     public required IEnumerable<(string Folder, string ProjectFileName)> ProjectExtensionFolders { get; init; }
+
+    /// <summary>ImportBefore/ImportAfter folders every evaluation imports by wildcard (<see cref="ImplicitImportFolders"/>): a file appearing or leaving is structural.</summary>
+    public IEnumerable<string> ImplicitImportFolders { get; init; } = [];
 
     /// <summary>Files whose content a refresh can pick up (documents). Empty for evaluation-only contexts.</summary>
     public required IEnumerable<string> ContentFiles { get; init; }
@@ -180,6 +186,11 @@ public sealed partial class ContextFingerprint
             {
                 directories[folder] = Scan(folder, DirectoryWatchKind.SourceFolder, null, excluded);
             }
+        }
+
+        foreach (string folder in inputs.ImplicitImportFolders.Distinct(PathUtil.Comparer))
+        {
+            directories.TryAdd(folder, Scan(folder, DirectoryWatchKind.ImplicitImports, null, excluded));
         }
 
         foreach ((string folder, string projectFile) in inputs.ProjectExtensionFolders)
@@ -496,6 +507,7 @@ public sealed partial class ContextFingerprint
             projectFileName is not null
             && name.StartsWith(projectFileName + ".", StringComparison.OrdinalIgnoreCase)
             && (name.EndsWith(".props", StringComparison.OrdinalIgnoreCase) || name.EndsWith(".targets", StringComparison.OrdinalIgnoreCase)),
+        DirectoryWatchKind.ImplicitImports => true,
         _ => name.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || name.Equals(".editorconfig", StringComparison.OrdinalIgnoreCase),
     };
 

@@ -245,7 +245,7 @@ public sealed class LspRequestService(SemanticContextCache cache)
             return new JsonObject { ["range"] = range, ["placeholder"] = symbol.Name };
         }
 
-        string newName = Text(request, "newName") ?? throw SemanticException.InvalidRequest("textDocument/rename needs newName.");
+        string newName = IdentifierRule.Validate(Text(request, "newName") ?? throw SemanticException.InvalidRequest("textDocument/rename needs newName."));
         Solution renamed = await Renamer.RenameSymbolAsync(solution, symbol.OriginalDefinition, new SymbolRenameOptions(), newName, cancellationToken).ConfigureAwait(false);
         JsonObject changes = [];
         foreach (ProjectChanges project in renamed.GetChanges(solution).GetProjectChanges())

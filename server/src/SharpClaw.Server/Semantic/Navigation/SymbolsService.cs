@@ -49,7 +49,8 @@ public sealed class SymbolsService(SemanticContextCache cache)
             if (document is null)
             {
                 // A file outside every project: declarations from its syntax alone.
-                string text = await File.ReadAllTextAsync(file.FullPath, cancellationToken).ConfigureAwait(false);
+                string text = BoundedFileRead.ReadText(file.FullPath, BoundedFileRead.MaxSourceBytes, out BoundedFileRead.Refusal refusal)
+                    ?? throw SemanticException.InvalidRequest($"{file.Relative} {BoundedFileRead.Describe(refusal, BoundedFileRead.MaxSourceBytes)}; name a C# source file of the workspace.");
                 SyntaxTree tree = CSharpSyntaxTree.ParseText(text, path: file.FullPath, cancellationToken: cancellationToken);
                 model = CSharpCompilation.Create("loose", [tree]).GetSemanticModel(tree);
                 answering = [];

@@ -1,0 +1,107 @@
+using System.Diagnostics;
+using System.Text;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Protocol.Store;
+using SharpClaw.Server.Handlers;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>
+/// Workspace files a repository can hold to attack the searches that need no approval (issue 36): a FIFO
+/// named like a source file or a .gitignore (opening one blocks until a writer comes), a .gitignore of a
+/// megabyte of patterns, a source of 5,000 nested classes (it crashed the host's syntax index). Each search
+/// answers, from what could be read, and the host keeps serving.
+/// </summary>
+public sealed class HostileWorkspaceFilesTests
+{
+    private static readonly TimeSpan Answered = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task AFifoNamedLikeASourceAProjectOrAGitIgnore_IsNeverOpened_AndTheSearchesAnswer()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return; // No FIFOs in the file system.
+        }
+
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        MakeFifo(Path.Combine(fixture.Root, "src", "Evil.cs"));
+        MakeFifo(Path.Combine(fixture.Root, "src", "Evil.csproj"));
+        Directory.CreateDirectory(Path.Combine(fixture.Root, "fifo"));
+        MakeFifo(Path.Combine(fixture.Root, "fifo", ".gitignore"));
+        fixture.Write("fifo/Beside.cs", "public class BesideTheFifo { }\n");
+        using TempDirectory state = new();
+        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+
+        for (int call = 0; call < 2; call++)
+        {
+            SymbolSearchResult found = await Poll.WithTimeout(host.SymbolSearchAsync(fixture.Root, "Calculator"), Answered, "symbol search beside a FIFO");
+            Assert.Contains(found.Items, i => i.Name == "Calculator");
+            Assert.Contains((await Poll.WithTimeout(host.SymbolSearchAsync(fixture.Root, "BesideTheFifo"), Answered, "below a FIFO .gitignore")).Items, i => i.Path == "fifo/Beside.cs");
+            WorkspaceSearchResult text = await Poll.WithTimeout(host.WorkspaceSearchAsync(fixture.Root, "class"), Answered, "workspace search beside a FIFO");
+            Assert.DoesNotContain(text.Matches, m => m.Path == "src/Evil.cs");
+        }
+    }
+
+    [Fact]
+    public async Task AGitIgnoreOverItsBound_IsATypedErrorNamingIt_AndFixingItAnswersAgain()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        StringBuilder patterns = new();
+        for (int i = 0; patterns.Length < 1_200_000; i++)
+        {
+            patterns.Append("**/").Append('a', 3).Append("*b*c*").Append(i).Append("*/**/*d?e[0-9]*\n");
+        }
+
+        fixture.Write("src/.gitignore", patterns.ToString());
+        using TempDirectory state = new();
+        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+
+        SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => Poll.WithTimeout(host.SymbolSearchAsync(fixture.Root, "Calculator"), Answered, "search"));
+        Assert.Contains("src/.gitignore is larger than 1 MiB", error.Message, StringComparison.Ordinal);
+
+        // Under the byte bound but over the pattern bound: named with the line where it was passed.
+        fixture.Write("src/.gitignore", string.Join('\n', Enumerable.Range(0, 5_001).Select(i => $"*x{i}*")));
+        error = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => Poll.WithTimeout(host.SymbolSearchAsync(fixture.Root, "Calculator"), Answered, "search"));
+        Assert.Contains("src/.gitignore has more than 5000 patterns (line 5001: '*x5000*')", error.Message, StringComparison.Ordinal);
+
+        // Within both bounds, but a pattern whose match backtracks without end on a long name: named, with the path.
+        fixture.Write($"src/{new string('a', 200)}.cs", "class LongName { }\n");
+        fixture.Write("src/.gitignore", "# comment\n" + string.Concat(Enumerable.Repeat("*a", 14)) + "*b\n");
+        error = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => Poll.WithTimeout(host.SymbolSearchAsync(fixture.Root, "Calculator"), Answered, "search"));
+        Assert.Contains("src/.gitignore line 2: the pattern '*a*a*a", error.Message, StringComparison.Ordinal);
+        Assert.Contains($"to match 'src/{new string('a', 200)}.cs'", error.Message, StringComparison.Ordinal);
+
+        fixture.Write("src/.gitignore", "Generated/*\n!Generated/Kept.cs\n");
+        Assert.Contains((await host.SymbolSearchAsync(fixture.Root, "Calculator")).Items, i => i.Name == "Calculator");
+    }
+
+    [Fact]
+    public async Task ASourceOf5000NestedClasses_IsIndexed_WithoutOverflowingTheStack()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        const int depth = 5000;
+        StringBuilder source = new("namespace Deep;\n");
+        for (int i = 0; i < depth; i++)
+        {
+            source.Append("public class C").Append(i).Append(" {\n");
+        }
+
+        source.Append("public void Innermost() { }\n").Append('}', depth).Append('\n');
+        fixture.Write("src/Deep.cs", source.ToString());
+        using TempDirectory state = new();
+        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+
+        SymbolSearchResult outer = await Poll.WithTimeout(host.SymbolSearchAsync(fixture.Root, "C1"), Answered, "search a deep file");
+        Assert.Contains(outer.Items, i => i.Path == "src/Deep.cs" && i.Name == "C0.C1");
+        Assert.Contains((await host.SymbolSearchAsync(fixture.Root, "Calculator")).Items, i => i.Name == "Calculator");
+    }
+
+    private static void MakeFifo(string path)
+    {
+        using Process mkfifo = Process.Start(new ProcessStartInfo("mkfifo", [path]) { UseShellExecute = false })!;
+        mkfifo.WaitForExit();
+        Assert.Equal(0, mkfifo.ExitCode);
+    }
+}
