@@ -45,6 +45,7 @@ export const navigateActions = [
   'source',
   'members',
   'impact',
+  'tests',
 ] as const;
 export type NavigateAction = (typeof navigateActions)[number];
 

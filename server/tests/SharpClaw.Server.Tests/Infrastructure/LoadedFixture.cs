@@ -38,6 +38,9 @@ public abstract class LoadedFixture(string fixture, params string[] targets) : I
 
     /// <summary>fixtures/MultiTargetHierarchy (<see cref="MultiTargetHierarchyCollection"/>).</summary>
     public sealed class MultiTargetHierarchy() : LoadedFixture("MultiTargetHierarchy", "MultiTargetHierarchy.slnx");
+
+    /// <summary>fixtures/TestReach (TestReachTests).</summary>
+    public sealed class TestReach() : LoadedFixture("TestReach", "TestReach.slnx");
 }
 
 /// <summary>The classes that read fixtures/ExtensionMembers share one load.</summary>
