@@ -10,7 +10,8 @@ namespace SharpClaw.Server.Tests;
 /// member declared only in one flavour (#if NET), a field initializer, an indexer, operators and a conversion; a DI
 /// registration by type and reflection by name are named as places it cannot follow. Exact lists.
 /// </summary>
-public sealed class TestReachTests(LoadedFixture.TestReach fx) : IClassFixture<LoadedFixture.TestReach>
+[Collection(TestReachCollection.Name)]
+public sealed class TestReachTests(LoadedFixture.TestReach fx)
 {
     private Task<NavigateResult> Tests(string name) =>
         fx.Invoke<NavigateResult>(ProtocolMethods.Navigate, new NavigateParams { Workspace = fx.Workspace.Root, Action = "tests", Name = name, Tool = "test-tool" });
@@ -79,5 +80,32 @@ public sealed class TestReachTests(LoadedFixture.TestReach fx) : IClassFixture<L
 
         // Printer itself is followed: the xunit test calls it.
         Assert.Equal(["Shapes.XunitVstest.PassedCodeTests.Print_ByReflection"], Names(await Tests("Printer.Print")));
+    }
+
+    [Fact]
+    public async Task ReachedTests_TheVerifiersRequest_GivesTheUnion_RunnerNames_AndWhatItCouldNotFollow()
+    {
+        ReachedTestsResult result = await fx.Invoke<ReachedTestsResult>(ProtocolMethods.ReachedTests, new ReachedTestsParams
+        {
+            Workspace = fx.Workspace.Root,
+            Tool = "test-tool",
+            Symbols = [new ReachedTestsSymbol { Name = "Seed.Items" }, new ReachedTestsSymbol { Name = "Stamp.Now" }, new ReachedTestsSymbol { Name = "Units.Scale" }, new ReachedTestsSymbol { Name = "Nope.Missing" }],
+        });
+        Assert.Equal(
+            [
+                "Shapes.MSTest.SquareTests.Doubled_IsTwiceTheArea",
+                "Shapes.NUnit.CartTests.NewCart_IsEmpty",
+                "Shapes.NUnit.CartTests.Indexer_ReturnsTheAddedMoney",
+                "Shapes.XunitVstest.PassedCodeTests.Largest_ByMethodGroup",
+                "Shapes.XunitVstest.PassedCodeTests.Describe_OnlyInNet",
+            ],
+            result.Tests.Select(t => t.FullyQualifiedName));
+        ReachedTest first = result.Tests[0];
+        Assert.Equal(("tests/Shapes.MSTest/Shapes.MSTest.csproj", "tests/Shapes.MSTest/SquareTests.cs"), (first.Project, first.Path));
+        Assert.Equal(["Shapes.MSTest.SquareTests"], first.ClassName);
+        Assert.Equal(["DI registration by type"], result.Unfollowable!.Kinds);
+        ReachedTestsFailure failure = Assert.Single(result.Failures);
+        Assert.Equal((3, SemanticErrorKind.SymbolNotFound), (failure.Index, failure.Code));
+        Assert.False(result.LimitReached);
     }
 }

@@ -27,7 +27,7 @@ const actionNotes: Record<NavigateAction, string> = {
   source: ' (with its doc comment)',
   members: ' (of a type)',
   impact: ' (references, callers, implementations; of a type: references, subtypes)',
-  tests: ' (test methods reaching it)',
+  tests: ' (tests reaching it)',
 };
 
 // The enum names every action; the description adds only what a name does not say.
