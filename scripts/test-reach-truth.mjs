@@ -34,14 +34,29 @@ function ask(symbol) {
   return { tests, cannotFollow: /^cannot follow: /m.test(out), text: out };
 }
 
+/** The failed tests of a TRX file, as Namespace.Class.Method (the test definition's class and method name, without arguments). */
+function failedInTrx(file) {
+  const xml = fs.readFileSync(file, 'utf8');
+  const attribute = (tag, name) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+  const methods = new Map();
+  for (const m of xml.matchAll(/(<UnitTest\s[^>]*>)[\s\S]*?(<TestMethod\s[^>]*>)/g)) {
+    methods.set(attribute(m[1], 'id'), `${attribute(m[2], 'className')?.split(',')[0]}.${attribute(m[2], 'name')?.split('(')[0]}`);
+  }
+  return [...xml.matchAll(/<UnitTestResult\s[^>]*>/g)].filter((m) => attribute(m[0], 'outcome') === 'Failed').map((m) => methods.get(attribute(m[0], 'testId')) ?? attribute(m[0], 'testName'));
+}
+
 function failingTests() {
   const failing = new Set();
+  const results = fs.mkdtempSync(path.join(work, 'results-'));
   for (const project of ['tests/Shapes.XunitVstest', 'tests/Shapes.NUnit', 'tests/Shapes.MSTest']) {
-    const run = dotnet(['test', project, '--no-build', '-nologo', '--logger', 'console;verbosity=normal']);
-    for (const m of run.stdout.matchAll(/^\s+Failed (\S+?)(\(.*\))? \[/gm)) failing.add(m[1]);
+    dotnet(['test', project, '--no-build', '-nologo', '--logger', `trx;LogFileName=${path.basename(project)}.trx`, '--results-directory', results]);
   }
-  const v3 = dotnet([path.join('tests', 'Shapes.XunitV3', 'bin', 'Debug', 'net10.0', 'Shapes.XunitV3.dll')]);
-  for (const m of v3.stdout.matchAll(/\[FAIL\] (\S+?)(\(.*\))?$/gm)) failing.add(m[1]);
+  // The xunit.v3 executable run directly uses xunit's own console options (-trx FILE).
+  dotnet([path.join('tests', 'Shapes.XunitV3', 'bin', 'Debug', 'net10.0', 'Shapes.XunitV3.dll'), '-trx', path.join(results, 'Shapes.XunitV3.trx')]);
+  for (const file of fs.readdirSync(results, { recursive: true }).filter((f) => String(f).endsWith('.trx'))) {
+    for (const name of failedInTrx(path.join(results, String(file)))) failing.add(name);
+  }
+  fs.rmSync(results, { recursive: true, force: true });
   return failing;
 }
 
