@@ -465,3 +465,38 @@ describe('list answers an excluded generator could add to', () => {
     assert.doesNotMatch(renderNavigate(result('hover', { hover: 'x', generatorGaps: gaps })), /may be incomplete/);
   });
 });
+
+describe('csharp_navigate tests: the reached test methods, where the walk could not follow, its limit', () => {
+  const test = (path: string, line: number, name: string) => ({ name, kind: 'test', location: { path, line, character: 17 }, callSites: null });
+  const places = (count: number) => Array.from({ length: count }, (_, i) => ({ kind: i % 2 ? 'dynamic' : 'reflection', path: `src/P${i}.cs`, line: i + 1, character: 5 }));
+
+  it('one "path:line:char test Namespace.Class.Method" line per test, paged like the other lists', () => {
+    const text = renderNavigate(
+      result('tests', {
+        related: [test('tests/A/CalcTests.cs', 12, 'A.Tests.CalcTests.Adds'), test('tests/B/MoreTests.cs', 3, 'B.Tests.MoreTests.Works')],
+        total: 5,
+        truncated: true,
+        nextOffset: 2,
+        limit: 2,
+      }),
+    );
+    assert.deepEqual(text.split('\n').slice(0, 2), ['tests/A/CalcTests.cs:12:17 test A.Tests.CalcTests.Adds', 'tests/B/MoreTests.cs:3:17 test B.Tests.MoreTests.Works']);
+    assert.match(text, /^truncated: 5 tests in total, next offset: 2\. Raise limit or narrow the query\.$/m);
+  });
+
+  it('names where it could not follow (the first five of more), and the limit it stopped at', () => {
+    const text = renderNavigate(result('tests', { related: [], total: 0, unfollowable: { total: 7, kinds: ['reflection', 'dynamic'], places: places(5) }, walkLimit: 3000 }));
+    const lines = text.split('\n');
+    assert.equal(lines[0], 'no tests reach it');
+    assert.equal(
+      lines[1],
+      'cannot follow: src/P0.cs:1:5 reflection, src/P1.cs:2:5 dynamic, src/P2.cs:3:5 reflection, src/P3.cs:4:5 dynamic, src/P4.cs:5:5 reflection (first 5 of 7); tests reaching it only through these are not listed',
+    );
+    assert.equal(lines[2], 'walk limit: stopped after 3000 members; more tests may reach it');
+  });
+
+  it('past the last test, and without anything unfollowable, says only that', () => {
+    assert.equal(renderNavigate(result('tests', { related: [], total: 3, offset: 10 })).split('\n')[0], 'offset 10 is past the last of 3 tests');
+    assert.doesNotMatch(renderNavigate(result('tests', { related: [test('t/T.cs', 1, 'T.A')], total: 1 })), /cannot follow|walk limit/);
+  });
+});

@@ -261,3 +261,26 @@ describe('the read tools\' answers (fixtures/ReadTools)', () => {
     assert.match(answer, /^App\/App\.csproj: library\n {2}frameworks: net10\.0\n {2}references: Core\/Core\.csproj$/m);
   });
 });
+
+describe('tests reaching a symbol (fixtures/TestReach: xunit.v3, xunit, NUnit, MSTest; DI and reflection)', () => {
+  it('lists the tests through interface dispatch, lambdas, method groups and a member only in one flavour, in file order', async () => {
+    const lines = (await printed('TestReach/tests-circle-area')).split('\n');
+    assert.deepEqual(lines.slice(0, 7), [
+      'tests/Shapes.MSTest/SquareTests.cs:11:17 test Shapes.MSTest.SquareTests.Area_ThroughTheInterface',
+      'tests/Shapes.MSTest/SquareTests.cs:21:17 test Shapes.MSTest.SquareTests.Doubled_IsTwiceTheArea',
+      'tests/Shapes.XunitV3/CircleTests.cs:15:17 test Shapes.XunitV3.CircleTests.UnitCircle_HasAreaPi',
+      'tests/Shapes.XunitV3/CircleTests.cs:22:17 test Shapes.XunitV3.CircleTests.Total_AddsEveryShape',
+      'tests/Shapes.XunitVstest/PassedCodeTests.cs:12:17 test Shapes.XunitVstest.PassedCodeTests.Largest_ByLambda',
+      'tests/Shapes.XunitVstest/PassedCodeTests.cs:15:17 test Shapes.XunitVstest.PassedCodeTests.Largest_ByMethodGroup',
+      'tests/Shapes.XunitVstest/PassedCodeTests.cs:18:17 test Shapes.XunitVstest.PassedCodeTests.Describe_OnlyInNet',
+    ]);
+    assert.equal(lines[7], 'project: src/Shapes/Shapes.csproj (net10.0, netstandard2.0; searched both)');
+  });
+
+  it('names the DI registration by type it cannot follow, and the reflection in a bulk section', async () => {
+    assert.match(await printed('TestReach/tests-stamp-now'), /^no tests reach it\ncannot follow: src\/App\/Composition\.cs:30:70 DI registration by type; tests reaching it only through it are not listed$/m);
+    const sections = (await printed('TestReach/bulk-tests')).split(/^## /m).filter(Boolean);
+    assert.match(sections[0]!, /^cannot follow: src\/App\/Printer\.cs:13:75 reflection;/m);
+    assert.match(sections[1]!, /^tests\/Shapes\.NUnit\/CartTests\.cs:\d+:17 test Shapes\.NUnit\.CartTests\.NewCart_IsEmpty$/m);
+  });
+});

@@ -50,6 +50,8 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(BulkNavigateResult))]
 [JsonSerializable(typeof(SymbolsParams))]
 [JsonSerializable(typeof(SymbolsResult))]
+[JsonSerializable(typeof(ReachedTestsParams))]
+[JsonSerializable(typeof(ReachedTestsResult))]
 [JsonSerializable(typeof(LspRequestParams))]
 [JsonSerializable(typeof(LspRequestResult))]
 [JsonSerializable(typeof(EditParams))]

@@ -30,6 +30,9 @@ public static class ProtocolMethods
     public const string Navigate = "sharpclaw/navigate";
     public const string BulkNavigate = "sharpclaw/bulkNavigate";
     public const string Symbols = "sharpclaw/symbols";
+
+    /// <summary>The verifier's request: the union of the tests that reach a list of symbols.</summary>
+    public const string ReachedTests = "sharpclaw/reachedTests";
     public const string LspRequest = "sharpclaw/lspRequest";
     public const string Edit = "sharpclaw/edit";
     public const string UndoEdit = "sharpclaw/undoEdit";

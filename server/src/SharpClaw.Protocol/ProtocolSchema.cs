@@ -69,6 +69,8 @@ public static class ProtocolSchema
             [ParamsKey(ProtocolMethods.Navigate)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.NavigateParams, options),
             [ParamsKey(ProtocolMethods.BulkNavigate)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.BulkNavigateParams, options),
             [ParamsKey(ProtocolMethods.Symbols)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolsParams, options),
+            [ProtocolMethods.ReachedTests] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ReachedTestsResult, options),
+            [ParamsKey(ProtocolMethods.ReachedTests)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.ReachedTestsParams, options),
             [ProtocolMethods.SymbolSearch] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolSearchResult, options),
             [ParamsKey(ProtocolMethods.SymbolSearch)] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.SymbolSearchParams, options),
             [ProtocolMethods.WorkspaceSearch] = JsonSchemaExporter.GetJsonSchemaAsNode(ProtocolJsonContext.Default.WorkspaceSearchResult, options),

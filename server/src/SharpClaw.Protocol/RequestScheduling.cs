@@ -56,6 +56,7 @@ public static class MethodScheduling
         [ProtocolMethods.Navigate] = RequestScheduling.Shared,
         [ProtocolMethods.BulkNavigate] = RequestScheduling.Shared,
         [ProtocolMethods.Symbols] = RequestScheduling.Shared,
+        [ProtocolMethods.ReachedTests] = RequestScheduling.Shared,
         [ProtocolMethods.LspRequest] = RequestScheduling.Shared,
         [ProtocolMethods.Edit] = RequestScheduling.Exclusive,
         [ProtocolMethods.UndoEdit] = RequestScheduling.Exclusive,

@@ -11,7 +11,7 @@ public sealed class NavigateActions : IValueSet
     }
 
     public static IReadOnlyList<string> Values { get; } =
-        ["definition", "type_definition", "implementation", "references", "reads", "writes", "callers", "callees", "supertypes", "subtypes", "hover", "source", "members", "impact"];
+        ["definition", "type_definition", "implementation", "references", "reads", "writes", "callers", "callees", "supertypes", "subtypes", "hover", "source", "members", "impact", "tests"];
 }
 
 /// <summary>The severities of a diagnostics request, lowest first (a minimum includes those after it).</summary>

@@ -24,7 +24,7 @@ public sealed class RecordedAnswerTests
     private static bool Rewriting => Environment.GetEnvironmentVariable("SHARPCLAW_RECORD_HOST_ANSWERS") == "1";
 
     /// <summary>Fixtures whose recordings are checked on the host their collection already loaded (the classes below).</summary>
-    internal static readonly string[] CheckedInTheirCollection = [ExtensionMembersCollection.Name, MultiTargetHierarchyCollection.Name];
+    internal static readonly string[] CheckedInTheirCollection = [ExtensionMembersCollection.Name, MultiTargetHierarchyCollection.Name, TestReachCollection.Name];
 
     public static TheoryData<string> Fixtures()
     {
@@ -200,6 +200,14 @@ public sealed class ExtensionMembersRecordedAnswerTests(LoadedFixture.ExtensionM
 /// <summary>The recordings of fixtures/MultiTargetHierarchy, on the host its collection loaded.</summary>
 [Collection(MultiTargetHierarchyCollection.Name)]
 public sealed class MultiTargetHierarchyRecordedAnswerTests(LoadedFixture.MultiTargetHierarchy fx)
+{
+    [Fact]
+    public Task TheHostStillGivesTheRecordedAnswers() => RecordedAnswerTests.CheckAsync(fx.Name, fx.Workspace, fx.Host);
+}
+
+/// <summary>The recordings of fixtures/TestReach, on the host its collection loaded.</summary>
+[Collection(TestReachCollection.Name)]
+public sealed class TestReachRecordedAnswerTests(LoadedFixture.TestReach fx)
 {
     [Fact]
     public Task TheHostStillGivesTheRecordedAnswers() => RecordedAnswerTests.CheckAsync(fx.Name, fx.Workspace, fx.Host);

@@ -10,6 +10,7 @@ import { AuthorizeWriteParamsSchema, EditHistoryParamsSchema, EditParamsSchema, 
 import { HostStatusSchema, InitializeResultSchema } from './hostStatus';
 import { LspRequestParamsSchema, LspRequestResultSchema } from './lsp';
 import { BulkNavigateParamsSchema, BulkNavigateResultSchema, NavigateParamsSchema, NavigateResultSchema, SymbolsParamsSchema, SymbolsResultSchema } from './navigation';
+import { ReachedTestsParamsSchema, ReachedTestsResultSchema } from './reachedTests';
 import {
   ProjectGraphParamsSchema,
   ProjectGraphResultSchema,
@@ -96,6 +97,8 @@ export const Methods = {
   navigate: request('sharpclaw/navigate', NavigateParamsSchema, NavigateResultSchema, 'read'),
   bulkNavigate: request('sharpclaw/bulkNavigate', BulkNavigateParamsSchema, BulkNavigateResultSchema, 'read'),
   symbols: request('sharpclaw/symbols', SymbolsParamsSchema, SymbolsResultSchema, 'read'),
+  /** The verifier's request: the union of the tests that reach a change's members, and whether the walk met what it cannot follow. */
+  reachedTests: request('sharpclaw/reachedTests', ReachedTestsParamsSchema, ReachedTestsResultSchema, 'read'),
   /** A raw LSP request answered from the loaded solution; rename returns the WorkspaceEdit and writes nothing. */
   lspRequest: request('sharpclaw/lspRequest', LspRequestParamsSchema, LspRequestResultSchema, 'read'),
   /** A preview or listing reads; `apply` writes. */

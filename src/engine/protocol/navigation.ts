@@ -47,6 +47,11 @@ export const ImpactSectionSchema = z.object({
 
 export const OmittedSectionSchema = z.object({ action: z.string(), total: z.number().int(), lines: z.number().int() });
 
+export const UnfollowablePlaceSchema = z.object({ kind: z.string(), path: z.string(), line: z.number().int(), character: z.number().int() });
+
+/** tests: where the walk met code it cannot follow; absent when none. */
+export const UnfollowableNoteSchema = z.object({ total: z.number().int(), kinds: z.array(z.string()), places: z.array(UnfollowablePlaceSchema) });
+
 export const NavigateResultSchema = z.object({
   action: z.string(),
   symbol: ResolvedSymbolSchema,
@@ -69,6 +74,8 @@ export const NavigateResultSchema = z.object({
   ...resolvedFile,
   ...flavours,
   ...generatorGaps,
+  unfollowable: UnfollowableNoteSchema.nullable().optional(),
+  walkLimit: z.number().int().nullable().optional(),
 });
 
 export const BulkNavigateErrorSchema = z.object({ code: z.enum(hostErrorKinds), message: z.string(), candidates: z.array(z.string()).nullable() });

@@ -25,6 +25,8 @@ export const Bounds = {
   diagnosticsLimit: { minimum: 1, maximum: 250, default: 50 },
   /** BulkNavigateParams.Queries: how many queries one bulk call runs. */
   bulkQueries: { minimum: 1, maximum: 16 },
+  /** ReachedTestsParams.Symbols: how many changed members one reachedTests request walks from. */
+  reachedTestsSymbols: { minimum: 1, maximum: 1000 },
   /** BulkNavigateParams.TimeoutSeconds: the bulk call's overall budget. */
   bulkTimeoutSeconds: { minimum: 1, maximum: 600, default: 120 },
 } as const satisfies Record<string, Bound>;
@@ -45,6 +47,7 @@ export const navigateActions = [
   'source',
   'members',
   'impact',
+  'tests',
 ] as const;
 export type NavigateAction = (typeof navigateActions)[number];
 

@@ -77,7 +77,7 @@ public sealed record OmittedSection(string Action, int Total, int Lines);
 /// <param name="Project">Workspace-relative path of the project that answered.</param>
 /// <param name="TargetFramework">Its framework, or null.</param>
 /// <param name="Locations">definition, type_definition, implementation, references, reads, writes: this page in file and position order.</param>
-/// <param name="Related">callers, callees, supertypes, subtypes: this page in file and position order (metadata symbols last, by name).</param>
+/// <param name="Related">callers, callees, supertypes, subtypes, tests (kind test, named Namespace.Class.Method): this page in file and position order (metadata symbols last, by name).</param>
 /// <param name="Hover">hover: plain text.</param>
 /// <param name="Sources">source: every declaration.</param>
 /// <param name="Members">members: this page of the declared members, in file and position order.</param>
@@ -123,7 +123,29 @@ public sealed record NavigateResult(
     /// to the list (they run in projects that can see the symbol); absent when none could.
     /// </summary>
     public IReadOnlyList<GeneratorGap>? GeneratorGaps { get; init; }
+
+    /// <summary>tests: where the walk met code it cannot follow (reflection, DI by type, ...); absent when it met none.</summary>
+    public UnfollowableNote? Unfollowable { get; init; }
+
+    /// <summary>tests: the walk's member limit when it stopped there (tests past it are missing); absent when it finished.</summary>
+    public int? WalkLimit { get; init; }
 }
+
+/// <summary>Where a test walk met code it cannot follow, so tests reaching the symbol only through it are missing.</summary>
+/// <param name="Total">How many such places it met.</param>
+/// <param name="Kinds">Their kinds, once each in order: reflection, Activator, Type.GetType, DI registration by type, dynamic, expression tree.</param>
+/// <param name="Places">The first of them in file and position order (at most <see cref="MaxPlaces"/>).</param>
+public sealed record UnfollowableNote(int Total, IReadOnlyList<string> Kinds, IReadOnlyList<UnfollowablePlace> Places)
+{
+    public const int MaxPlaces = 5;
+}
+
+/// <summary>One place a test walk cannot follow.</summary>
+/// <param name="Kind">reflection, Activator, Type.GetType, DI registration by type, dynamic or expression tree.</param>
+/// <param name="Path">Workspace-relative path.</param>
+/// <param name="Line">One-based line.</param>
+/// <param name="Character">One-based UTF-16 character.</param>
+public sealed record UnfollowablePlace(string Kind, string Path, int Line, int Character);
 
 /// <summary>One query of <c>sharpclaw/bulkNavigate</c>.</summary>
 public sealed record BulkNavigateQuery

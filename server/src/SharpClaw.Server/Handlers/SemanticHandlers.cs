@@ -67,13 +67,14 @@ public sealed class DiagnosticsHandler(HostState state, JsonRpc rpc)
     }
 }
 
-/// <summary><c>sharpclaw/navigate</c>, <c>sharpclaw/bulkNavigate</c>, <c>sharpclaw/symbols</c>, <c>sharpclaw/lspRequest</c>.</summary>
+/// <summary><c>sharpclaw/navigate</c>, <c>sharpclaw/bulkNavigate</c>, <c>sharpclaw/symbols</c>, <c>sharpclaw/reachedTests</c>, <c>sharpclaw/lspRequest</c>.</summary>
 public sealed class NavigationHandler(HostState state, JsonRpc rpc)
 {
     private readonly NavigateService navigate = new(state.Cache);
     private readonly BulkNavigateService bulk = new(state.Cache);
     private readonly SymbolsService symbols = new(state.Cache);
     private readonly LspRequestService lsp = new(state.Cache);
+    private readonly ReachedTestsService reached = new(state.Cache);
 
     [JsonRpcMethod(ProtocolMethods.Navigate, UseSingleObjectParameterDeserialization = true)]
     public Task<NavigateResult> NavigateAsync(NavigateParams? parameters = null, CancellationToken cancellationToken = default) =>
@@ -86,6 +87,10 @@ public sealed class NavigationHandler(HostState state, JsonRpc rpc)
     [JsonRpcMethod(ProtocolMethods.Symbols, UseSingleObjectParameterDeserialization = true)]
     public Task<SymbolsResult> SymbolsAsync(SymbolsParams? parameters = null, CancellationToken cancellationToken = default) =>
         this.symbols.SymbolsAsync(parameters ?? new SymbolsParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
+
+    [JsonRpcMethod(ProtocolMethods.ReachedTests, UseSingleObjectParameterDeserialization = true)]
+    public Task<ReachedTestsResult> ReachedTestsAsync(ReachedTestsParams? parameters = null, CancellationToken cancellationToken = default) =>
+        this.reached.ReachedTestsAsync(parameters ?? new ReachedTestsParams(), new JsonRpcEvaluationAuthorizer(rpc), cancellationToken);
 
     [JsonRpcMethod(ProtocolMethods.LspRequest, UseSingleObjectParameterDeserialization = true)]
     public Task<LspRequestResult> LspRequestAsync(LspRequestParams? parameters = null, CancellationToken cancellationToken = default) =>

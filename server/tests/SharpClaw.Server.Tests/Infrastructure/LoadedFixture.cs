@@ -38,6 +38,9 @@ public abstract class LoadedFixture(string fixture, params string[] targets) : I
 
     /// <summary>fixtures/MultiTargetHierarchy (<see cref="MultiTargetHierarchyCollection"/>).</summary>
     public sealed class MultiTargetHierarchy() : LoadedFixture("MultiTargetHierarchy", "MultiTargetHierarchy.slnx");
+
+    /// <summary>fixtures/TestReach (<see cref="TestReachCollection"/>).</summary>
+    public sealed class TestReach() : LoadedFixture("TestReach", "TestReach.slnx");
 }
 
 /// <summary>The classes that read fixtures/ExtensionMembers share one load.</summary>
@@ -52,4 +55,11 @@ public sealed class ExtensionMembersCollection : ICollectionFixture<LoadedFixtur
 public sealed class MultiTargetHierarchyCollection : ICollectionFixture<LoadedFixture.MultiTargetHierarchy>
 {
     public const string Name = "MultiTargetHierarchy";
+}
+
+/// <summary>The classes that read fixtures/TestReach share one load.</summary>
+[CollectionDefinition(Name)]
+public sealed class TestReachCollection : ICollectionFixture<LoadedFixture.TestReach>
+{
+    public const string Name = "TestReach";
 }

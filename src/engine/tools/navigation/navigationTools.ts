@@ -27,6 +27,7 @@ const actionNotes: Record<NavigateAction, string> = {
   source: ' (with its doc comment)',
   members: ' (of a type)',
   impact: ' (references, callers, implementations; of a type: references, subtypes)',
+  tests: ' (tests reaching it)',
 };
 
 // The enum names every action; the description adds only what a name does not say.
@@ -75,7 +76,7 @@ export const navigateTool = hostTool({
   mcpName: 'navigate',
   displayName: 'Navigate C#',
   referenceName: 'csharpNavigate',
-  userDescription: 'Definitions, references, reads/writes, callers/callees, hierarchy, hover, source, members and impact of a C# symbol.',
+  userDescription: 'Definitions, references, reads/writes, callers/callees, hierarchy, hover, source, members, impact and reaching tests of a C# symbol.',
   // The actions are the input's enum; the description says what the answer looks like.
   modelDescription: `Navigate C# code with the compiler: one action on a symbol given by name (symbol) or by file, line and character (one-based). Locations come one line per file (src/A.cs 12:9 40:17); related symbols as "path:line:char kind Name" with indented "calls" sites, and every name can be sent back as symbol. Paged with offset and limit, with a final truncated: line. ambiguous_symbol / symbol_not_found list candidates. ${loadNote}`,
   tags: ['csharp', 'roslyn', 'navigation'],

@@ -9,7 +9,7 @@ import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect'
 import type { NavigateAction } from '../../protocol/paramRules';
 
 const locationActions = new Set<string>(['definition', 'type_definition', 'implementation', 'references', 'reads', 'writes'] satisfies NavigateAction[]);
-const relatedActions = new Set<string>(['callers', 'callees', 'supertypes', 'subtypes'] satisfies NavigateAction[]);
+const relatedActions = new Set<string>(['callers', 'callees', 'supertypes', 'subtypes', 'tests'] satisfies NavigateAction[]);
 
 const emptyLocations: Partial<Record<NavigateAction, string>> & Record<string, string | undefined> = {
   definition: 'no definition in source (declared in metadata)',
@@ -31,6 +31,7 @@ const generatorCould: Record<string, string> = {
   writes: 'write',
   callers: 'call',
   impact: 'reference, call or implement',
+  tests: 'call',
 };
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -66,10 +67,28 @@ function generatedCallsLine(count: number): string {
 }
 
 function emptyRelated(action: string): string[] {
+  if (action === 'tests') return ['no tests reach it'];
   return action === 'callers' ? ['no callers', noCallersNote] : [`no ${action}`];
 }
 
+/**
+ * tests: one line naming where the walk met code it cannot follow (reflection, DI by type, ...), with the
+ * first places; and one when it stopped at its member limit. Either means the list may miss tests.
+ */
+function testWalkLines(result: NavigateResult): string[] {
+  const lines: string[] = [];
+  const note = result.unfollowable;
+  if (note) {
+    const places = note.places.map((place) => `${place.path}:${place.line}:${place.character} ${place.kind}`).join(', ');
+    const more = note.total > note.places.length ? ` (first ${note.places.length} of ${note.total})` : '';
+    lines.push(`cannot follow: ${places}${more}; tests reaching it only through ${note.total === 1 ? 'it' : 'these'} are not listed`);
+  }
+  if (result.walkLimit) lines.push(`walk limit: stopped after ${result.walkLimit} members; more tests may reach it`);
+  return lines;
+}
+
 function pageNoun(action: string): string {
+  if (action === 'tests') return 'tests';
   if (relatedActions.has(action)) return 'symbols';
   if (action === 'members') return 'members';
   return 'locations';
@@ -124,6 +143,7 @@ function body(result: NavigateResult, shownLocations: number | undefined): strin
     const lines = result.total === 0 ? emptyRelated(action) : related.length === 0 ? [pastTheEnd] : relatedLines(action, related, result.symbol.locations[0]?.path);
     if (action === 'callees' && result.omittedAccesses > 0) lines.push(`${result.omittedAccesses} property, field and constant accesses left out`);
     if (action === 'callers' && result.omittedGenerated > 0) lines.push(generatedCallsLine(result.omittedGenerated));
+    if (action === 'tests') lines.push(...testWalkLines(result));
     return lines;
   }
   switch (action) {

@@ -27,7 +27,7 @@ public sealed class NavigateService(SemanticContextCache cache)
     }
 
     /// <summary>The actions that search every flavour of a multi-targeted declaring project and merge (the others answer from one).</summary>
-    private static readonly HashSet<string> SearchesEveryFlavour = ["implementation", "references", "reads", "writes", "callers", "subtypes", "impact"];
+    private static readonly HashSet<string> SearchesEveryFlavour = ["implementation", "references", "reads", "writes", "callers", "subtypes", "impact", "tests"];
 
     /// <summary>
     /// The actions whose lists code an excluded generator writes could add to, and whether only by implementing
@@ -42,6 +42,7 @@ public sealed class NavigateService(SemanticContextCache cache)
         ["writes"] = false,
         ["callers"] = false,
         ["impact"] = false,
+        ["tests"] = false,
     };
 
     internal static async Task<NavigateResult> RunAsync(ContextLease lease, string workspace, NavigateParams parameters, string action, int offset, int limit, CancellationToken cancellationToken)
@@ -121,6 +122,16 @@ public sealed class NavigateService(SemanticContextCache cache)
                 return result.Related(callees, accesses);
             }
 
+            case "tests":
+            {
+                TestWalk.Outcome walk = await TestWalk.WalkAsync([symbol], solution, cancellationToken).ConfigureAwait(false);
+                return result.Related(NavigationFormat.Ordered(walk.Tests.Select(test => TestLine(test, format)))) with
+                {
+                    Unfollowable = Unfollowable(walk.Unfollowable, format),
+                    WalkLimit = walk.LimitReached ? TestWalk.MemberLimit : null,
+                };
+            }
+
             case "supertypes":
                 return result.Related(NavigationFormat.Ordered(Relations.Supertypes(symbol).Select(s => format.Related(s))));
             case "subtypes":
@@ -138,6 +149,30 @@ public sealed class NavigateService(SemanticContextCache cache)
             default:
                 return result.Impact(await ImpactAsync(symbol, format, cancellationToken).ConfigureAwait(false));
         }
+    }
+
+    /// <summary>A test's line: kind test, named Namespace.Class.Method (the name test runners filter on, nested types dotted).</summary>
+    internal static RelatedSymbol TestLine(IMethodSymbol test, NavigationFormat format) =>
+        format.Related(test) with { Kind = "test", Name = TestName(test) };
+
+    /// <summary>Namespace.Class.Method of a test method, without parameters or generic arguments.</summary>
+    internal static string TestName(IMethodSymbol test) =>
+        test.ContainingType.OriginalDefinition.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat.WithGlobalNamespaceStyle(SymbolDisplayGlobalNamespaceStyle.Omitted).WithGenericsOptions(SymbolDisplayGenericsOptions.None)) + "." + test.Name;
+
+    /// <summary>The unfollowable places a walk met, the first <see cref="UnfollowableNote.MaxPlaces"/> in file order; null when none.</summary>
+    internal static UnfollowableNote? Unfollowable(List<UnfollowableSite> sites, NavigationFormat format)
+    {
+        if (sites.Count == 0)
+        {
+            return null;
+        }
+
+        List<UnfollowablePlace> places = [.. sites
+            .Select(site => (site.Kind, Location: format.Location(site.Location)))
+            .Select(site => new UnfollowablePlace(site.Kind, site.Location.Path, site.Location.Line, site.Location.Character))
+            .Distinct()
+            .OrderBy(p => p.Path, StringComparer.Ordinal).ThenBy(p => p.Line).ThenBy(p => p.Character)];
+        return new UnfollowableNote(places.Count, [.. places.Select(p => p.Kind).Distinct(StringComparer.Ordinal)], [.. places.Take(UnfollowableNote.MaxPlaces)]);
     }
 
     /// <summary>The symbol of the query; file + line alone (no character) for source and members means the innermost declaration there.</summary>

@@ -61,7 +61,9 @@ internal static class Flavours
     {
         HashSet<(string Path, int Start, int Length)> places = [.. Places(searched)];
         List<(string Path, int Start, int Length)> mine = [.. Places(flavour)];
-        return mine.Count > 0 && mine.TrueForAll(places.Contains);
+        // An implicit constructor sits at its type's name in every flavour, yet Roslyn's search does not cascade
+        // across linked files from it: each flavour's must be searched.
+        return mine.Count > 0 && !flavour.IsImplicitlyDeclared && mine.TrueForAll(places.Contains);
 
         static IEnumerable<(string, int, int)> Places(ISymbol symbol) => symbol.OriginalDefinition.Locations
             .Where(l => l.IsInSource && l.SourceTree is not null)

@@ -1,0 +1,104 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.FindSymbols;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Authorization;
+using SharpClaw.Server.Semantic.Cache;
+using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Semantic.Symbols;
+
+namespace SharpClaw.Server.Semantic.Navigation;
+
+/// <summary>
+/// <c>sharpclaw/reachedTests</c>, the verifier's request: the symbols of a change resolved as navigate resolves them,
+/// one <see cref="TestWalk"/> over all of them, and every reached test once with the names runners filter on. A symbol
+/// that does not resolve is reported, not skipped, so the caller can fall back to every test.
+/// </summary>
+public sealed class ReachedTestsService(SemanticContextCache cache)
+{
+    public async Task<ReachedTestsResult> ReachedTestsAsync(ReachedTestsParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    {
+        IReadOnlyList<ReachedTestsSymbol> symbols = parameters.Symbols ?? [];
+        ParamCheck.Count<ReachedTestsParams>(nameof(ReachedTestsParams.Symbols), symbols.Count);
+        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
+        return await cache.QueryAsync(request, authorizer, lease => RunAsync(lease, request.Target.Workspace, parameters, symbols, cancellationToken), cancellationToken).ConfigureAwait(false);
+    }
+
+    private static async Task<ReachedTestsResult> RunAsync(ContextLease lease, string workspace, ReachedTestsParams shared, IReadOnlyList<ReachedTestsSymbol> symbols, CancellationToken cancellationToken)
+    {
+        Solution solution = lease.Solution;
+        List<ISymbol> starts = [];
+        List<ReachedTestsFailure> failures = [];
+        List<GeneratorGap> gaps = [];
+        GeneratorReach reach = GeneratorReach.Of(lease.Context, solution);
+        for (int i = 0; i < symbols.Count; i++)
+        {
+            ReachedTestsSymbol symbol = symbols[i];
+            NavigateParams selector = new() { Workspace = shared.Workspace, Target = shared.Target, Name = symbol.Name, Path = symbol.Path, Line = symbol.Line, Character = symbol.Character, Action = "tests" };
+            try
+            {
+                SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, selector, cancellationToken).ConfigureAwait(false);
+                starts.Add(match.Symbol);
+                gaps.AddRange(reach.Gaps(match.Symbol, solution, workspace, implementable: false) ?? []);
+            }
+            catch (SemanticException ex)
+            {
+                failures.Add(new ReachedTestsFailure(i, ex.Kind, ex.Message));
+            }
+        }
+
+        TestWalk.Outcome walk = await TestWalk.WalkAsync(starts, solution, cancellationToken).ConfigureAwait(false);
+        NavigationFormat format = new(solution, workspace, context: false);
+        List<ReachedTest> tests = [];
+        foreach (IMethodSymbol test in walk.Tests)
+        {
+            Location? location = test.Locations.FirstOrDefault(l => l.IsInSource);
+            Project? project = location?.SourceTree is { } tree ? solution.GetDocument(tree)?.Project : null;
+            NavigateLocation? at = location is null ? null : format.Location(location);
+            tests.Add(new ReachedTest(
+                NavigateService.TestName(test),
+                MetadataName(test.ContainingType) + "." + test.Name,
+                await ClassesAsync(test.ContainingType, solution, cancellationToken).ConfigureAwait(false),
+                project?.FilePath is { } file ? PathUtil.ToWorkspaceRelative(workspace, file) : project?.Name ?? string.Empty,
+                at?.Path ?? string.Empty,
+                at?.Line ?? 0));
+        }
+
+        return new ReachedTestsResult(
+            [.. tests.Distinct().OrderBy(t => t.Project, StringComparer.Ordinal).ThenBy(t => t.Path, StringComparer.Ordinal).ThenBy(t => t.Line).ThenBy(t => t.Name, StringComparer.Ordinal)],
+            NavigateService.Unfollowable(walk.Unfollowable, format),
+            walk.LimitReached,
+            gaps.Count == 0 ? null : [.. gaps.DistinctBy(g => g.Generator)],
+            failures,
+            walk.Visited);
+    }
+
+    /// <summary>The classes a test runs in: its own unless abstract, and the concrete classes deriving from it.</summary>
+    private static async Task<IReadOnlyList<string>> ClassesAsync(INamedTypeSymbol type, Solution solution, CancellationToken cancellationToken)
+    {
+        SortedSet<string> classes = new(StringComparer.Ordinal);
+        if (!type.IsAbstract)
+        {
+            classes.Add(MetadataName(type));
+        }
+
+        if (!type.IsSealed && !type.IsStatic)
+        {
+            foreach (INamedTypeSymbol derived in await SymbolFinder.FindDerivedClassesAsync(type, solution, transitive: true, cancellationToken: cancellationToken).ConfigureAwait(false))
+            {
+                if (!derived.IsAbstract)
+                {
+                    classes.Add(MetadataName(derived));
+                }
+            }
+        }
+
+        return [.. classes];
+    }
+
+    /// <summary>Namespace.Outer+Inner, without generic arity or arguments.</summary>
+    private static string MetadataName(INamedTypeSymbol type) =>
+        type.ContainingType is { } outer ? MetadataName(outer) + "+" + type.Name
+        : type.ContainingNamespace is { IsGlobalNamespace: false } ns ? ns.ToDisplayString() + "." + type.Name
+        : type.Name;
+}

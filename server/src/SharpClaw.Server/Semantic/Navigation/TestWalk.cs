@@ -1,0 +1,161 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using SharpClaw.Server.Semantic.Symbols;
+
+namespace SharpClaw.Server.Semantic.Navigation;
+
+/// <summary>
+/// The test methods whose calls reach a symbol, transitively: a walk up the call graph (<see cref="CallGraph"/>'s
+/// callers, so calls, object creation, accessors, operators, extension members, method groups and lambdas, through
+/// interface and virtual dispatch, in every flavour) that stops at test methods (<see cref="TestMethods"/>). A call
+/// from a field or property initializer reaches the constructors; a test class's constructor or setup reaches all
+/// its tests. Bounded by <see cref="MemberLimit"/> members; what the walk cannot follow is matched afterwards
+/// against the visited members (<see cref="UnfollowableSites"/>).
+/// </summary>
+internal static class TestWalk
+{
+    /// <summary>The walk visits at most this many members; past it the answer says the list may be incomplete.</summary>
+    public const int MemberLimit = 3000;
+
+    /// <summary>What a walk found: the tests (once each), the places it could not follow, whether it stopped at the limit, how many members it visited.</summary>
+    public sealed record Outcome(List<IMethodSymbol> Tests, List<UnfollowableSite> Unfollowable, bool LimitReached, int Visited);
+
+    public static async Task<Outcome> WalkAsync(IEnumerable<ISymbol> starts, Solution solution, CancellationToken cancellationToken)
+    {
+        Dictionary<string, ISymbol> visited = new(StringComparer.Ordinal);
+        Dictionary<string, IMethodSymbol> tests = new(StringComparer.Ordinal);
+        Queue<ISymbol> pending = [];
+        bool limitReached = false;
+
+        void Enqueue(ISymbol symbol)
+        {
+            symbol = symbol.OriginalDefinition;
+            if (symbol is INamedTypeSymbol type)
+            {
+                // A type stands for what runs its code: its members and constructors (a static initializer runs on first use of any).
+                foreach (ISymbol member in type.GetMembers().Where(m => m is not INamedTypeSymbol && (!m.IsImplicitlyDeclared || m is IMethodSymbol { MethodKind: MethodKind.Constructor })))
+                {
+                    Enqueue(member);
+                }
+
+                return;
+            }
+
+            if (symbol is ILocalSymbol or IParameterSymbol or IRangeVariableSymbol or ILabelSymbol)
+            {
+                Enqueue(symbol.ContainingSymbol);
+                return;
+            }
+
+            while (symbol is IMethodSymbol { MethodKind: MethodKind.AnonymousFunction } && symbol.ContainingSymbol is IMethodSymbol or IPropertySymbol or IFieldSymbol)
+            {
+                symbol = symbol.ContainingSymbol.OriginalDefinition;
+            }
+
+            if (symbol is IMethodSymbol { AssociatedSymbol: IPropertySymbol or IEventSymbol } accessor)
+            {
+                symbol = accessor.AssociatedSymbol!; // An accessor runs wherever its property (or indexer, or event) is used.
+            }
+
+            string key = Flavours.Identity(symbol, solution);
+            if (visited.ContainsKey(key))
+            {
+                return;
+            }
+
+            if (visited.Count >= MemberLimit)
+            {
+                limitReached = true;
+                return;
+            }
+
+            visited[key] = symbol;
+            pending.Enqueue(symbol);
+        }
+
+        foreach (ISymbol start in starts)
+        {
+            Enqueue(start);
+        }
+
+        while (pending.Count > 0)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            ISymbol symbol = pending.Dequeue();
+            if (symbol is IMethodSymbol method && TestMethods.IsTest(method))
+            {
+                tests.TryAdd(Flavours.Identity(method, solution), method);
+                continue;
+            }
+
+            // The framework constructs a test class and runs its setup before each test: they reach all its tests.
+            if (symbol is IMethodSymbol { ContainingType: { } owner } setup && TestMethods.IsSetup(setup))
+            {
+                foreach (IMethodSymbol test in await TestMethods.OfClassAsync(owner, solution, cancellationToken).ConfigureAwait(false))
+                {
+                    tests.TryAdd(Flavours.Identity(test, solution), test);
+                }
+            }
+
+            (List<CallSites> callers, _) = await CallGraph.CallerSitesAsync(symbol, solution, _ => false, cancellationToken).ConfigureAwait(false);
+            if (symbol is IMethodSymbol { MethodKind: MethodKind.Conversion } conversion && conversion.Name == WellKnownMemberNames.ImplicitConversionName)
+            {
+                callers.AddRange(await ConversionCallers.FindAsync(conversion, solution, cancellationToken).ConfigureAwait(false));
+            }
+
+            foreach (CallSites caller in callers)
+            {
+                foreach (ISymbol next in Runners(caller))
+                {
+                    Enqueue(next);
+                }
+            }
+        }
+
+        List<UnfollowableSite> unfollowable = await UnfollowableSites.MetAsync(visited.Values, solution, cancellationToken).ConfigureAwait(false);
+        return new Outcome([.. tests.Values], unfollowable, limitReached, visited.Count);
+    }
+
+    /// <summary>
+    /// What runs a call made from <paramref name="caller"/>'s sites: the caller itself; for a field or property
+    /// initializer the constructors of its type (instance), or the type itself (static: whatever first uses it);
+    /// a lambda in an initializer also runs wherever the member is used.
+    /// </summary>
+    private static IEnumerable<ISymbol> Runners(CallSites caller)
+    {
+        if (caller.Symbol is not (IFieldSymbol or IPropertySymbol) || caller.Symbol.ContainingType is not { } type)
+        {
+            yield return caller.Symbol;
+            yield break;
+        }
+
+        bool inInitializer = false;
+        bool inLambda = false;
+        foreach (Location site in caller.Sites)
+        {
+            SyntaxNode? node = site.SourceTree?.GetRoot().FindNode(site.SourceSpan, getInnermostNodeForTie: true);
+            inInitializer |= node?.FirstAncestorOrSelf<EqualsValueClauseSyntax>() is not null;
+            inLambda |= node?.FirstAncestorOrSelf<AnonymousFunctionExpressionSyntax>() is not null;
+        }
+
+        if (!inInitializer || inLambda)
+        {
+            yield return caller.Symbol;
+        }
+
+        if (inInitializer)
+        {
+            if (caller.Symbol.IsStatic)
+            {
+                yield return type; // Whatever first uses the type runs its static initializers.
+            }
+            else
+            {
+                foreach (IMethodSymbol constructor in type.InstanceConstructors)
+                {
+                    yield return constructor;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+using SharpClaw.Protocol;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Tests.Infrastructure;
+
+namespace SharpClaw.Server.Tests;
+
+/// <summary>
+/// fixtures/TestReach: navigate's tests action walks callers up to the test methods of four frameworks (xunit.v3
+/// on MTP, xunit 2, NUnit, MSTest) through interface dispatch, lambdas and method groups passed by the tests, a
+/// member declared only in one flavour (#if NET), a field initializer, an indexer, operators and a conversion; a DI
+/// registration by type and reflection by name are named as places it cannot follow. Exact lists.
+/// </summary>
+[Collection(TestReachCollection.Name)]
+public sealed class TestReachTests(LoadedFixture.TestReach fx)
+{
+    private Task<NavigateResult> Tests(string name) =>
+        fx.Invoke<NavigateResult>(ProtocolMethods.Navigate, new NavigateParams { Workspace = fx.Workspace.Root, Action = "tests", Name = name, Tool = "test-tool" });
+
+    private static List<string> Names(NavigateResult result) => [.. result.Related!.Select(r => r.Name)];
+
+    [Fact]
+    public async Task InterfaceDispatch_LambdasAndMethodGroups_ReachTestsOfEveryFramework()
+    {
+        NavigateResult result = await Tests("Circle.Area");
+        Assert.Equal(
+            [
+                "Shapes.MSTest.SquareTests.Area_ThroughTheInterface",
+                "Shapes.MSTest.SquareTests.Doubled_IsTwiceTheArea",
+                "Shapes.XunitV3.CircleTests.UnitCircle_HasAreaPi",
+                "Shapes.XunitV3.CircleTests.Total_AddsEveryShape",
+                "Shapes.XunitVstest.PassedCodeTests.Largest_ByLambda",
+                "Shapes.XunitVstest.PassedCodeTests.Largest_ByMethodGroup",
+                "Shapes.XunitVstest.PassedCodeTests.Describe_OnlyInNet",
+            ],
+            Names(result));
+        Assert.All(result.Related!, r => Assert.Equal("test", r.Kind));
+        Assert.Equal("tests/Shapes.XunitV3/CircleTests.cs", result.Related![2].Location!.Path);
+        Assert.Null(result.Unfollowable);
+        Assert.Null(result.WalkLimit);
+    }
+
+    [Fact]
+    public async Task AMemberOnlyInOneFlavour_IsWalkedThrough()
+    {
+        NavigateResult result = await Tests("Units.Scale");
+        Assert.Equal(
+            ["Shapes.MSTest.SquareTests.Doubled_IsTwiceTheArea", "Shapes.XunitVstest.PassedCodeTests.Largest_ByMethodGroup", "Shapes.XunitVstest.PassedCodeTests.Describe_OnlyInNet"],
+            Names(result));
+    }
+
+    [Fact]
+    public async Task FieldInitializers_Indexers_Operators_AndConversions_ReachNUnitTests()
+    {
+        Assert.Equal(["Shapes.NUnit.CartTests.NewCart_IsEmpty", "Shapes.NUnit.CartTests.Indexer_ReturnsTheAddedMoney"], Names(await Tests("Seed.Items")));
+        Assert.Equal(["Shapes.NUnit.CartTests.NewCart_IsEmpty"], Names(await Tests("Counting.Of")));
+        Assert.Equal(["Shapes.NUnit.CartTests.Indexer_ReturnsTheAddedMoney"], Names(await Tests("Cart.this[int]")));
+        Assert.Equal(["Shapes.NUnit.CartTests.Plus_AddsAmounts"], Names(await Tests("Money.operator +(Money, Money)")));
+        Assert.Equal(["Shapes.NUnit.CartTests.Conversion_RoundsToCents"], Names(await Tests("Rounding.Cents")));
+    }
+
+    [Fact]
+    public async Task ADiRegistrationByType_IsNamedAsUnfollowable()
+    {
+        NavigateResult result = await Tests("Stamp.Now");
+        Assert.Empty(result.Related!);
+        UnfollowableNote note = Assert.IsType<UnfollowableNote>(result.Unfollowable);
+        Assert.Equal(["DI registration by type"], note.Kinds);
+        UnfollowablePlace place = Assert.Single(note.Places);
+        Assert.Equal(("src/App/Composition.cs", 30), (place.Path, place.Line));
+    }
+
+    [Fact]
+    public async Task ReflectionByName_IsNamedAsUnfollowable()
+    {
+        NavigateResult result = await Tests("Formatter.Format");
+        Assert.Empty(result.Related!);
+        UnfollowableNote note = Assert.IsType<UnfollowableNote>(result.Unfollowable);
+        Assert.Equal(["reflection"], note.Kinds);
+        Assert.Equal(("src/App/Printer.cs", 13), (note.Places[0].Path, note.Places[0].Line));
+
+        // Printer itself is followed: the xunit test calls it.
+        Assert.Equal(["Shapes.XunitVstest.PassedCodeTests.Print_ByReflection"], Names(await Tests("Printer.Print")));
+    }
+
+    [Fact]
+    public async Task ReachedTests_TheVerifiersRequest_GivesTheUnion_RunnerNames_AndWhatItCouldNotFollow()
+    {
+        ReachedTestsResult result = await fx.Invoke<ReachedTestsResult>(ProtocolMethods.ReachedTests, new ReachedTestsParams
+        {
+            Workspace = fx.Workspace.Root,
+            Tool = "test-tool",
+            Symbols = [new ReachedTestsSymbol { Name = "Seed.Items" }, new ReachedTestsSymbol { Name = "Stamp.Now" }, new ReachedTestsSymbol { Name = "Units.Scale" }, new ReachedTestsSymbol { Name = "Nope.Missing" }],
+        });
+        Assert.Equal(
+            [
+                "Shapes.MSTest.SquareTests.Doubled_IsTwiceTheArea",
+                "Shapes.NUnit.CartTests.NewCart_IsEmpty",
+                "Shapes.NUnit.CartTests.Indexer_ReturnsTheAddedMoney",
+                "Shapes.XunitVstest.PassedCodeTests.Largest_ByMethodGroup",
+                "Shapes.XunitVstest.PassedCodeTests.Describe_OnlyInNet",
+            ],
+            result.Tests.Select(t => t.FullyQualifiedName));
+        ReachedTest first = result.Tests[0];
+        Assert.Equal(("tests/Shapes.MSTest/Shapes.MSTest.csproj", "tests/Shapes.MSTest/SquareTests.cs"), (first.Project, first.Path));
+        Assert.Equal(["Shapes.MSTest.SquareTests"], first.ClassName);
+        Assert.Equal(["DI registration by type"], result.Unfollowable!.Kinds);
+        ReachedTestsFailure failure = Assert.Single(result.Failures);
+        Assert.Equal((3, SemanticErrorKind.SymbolNotFound), (failure.Index, failure.Code));
+        Assert.False(result.LimitReached);
+    }
+}
