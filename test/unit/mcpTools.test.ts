@@ -25,8 +25,8 @@ import { checkMcpListing } from '../support/hostAnswers';
 describe('the MCP tool table', () => {
   it('names the other tools as this server serves them (navigate, not csharp_navigate), in descriptions, input schemas and answers', () => {
     assert.equal(bulkNavigateTool.mcpName, 'bulk_navigate');
-    assert.match(descriptionOn(bulkNavigateTool, mcpToolNames), /^Run 1 to 16 independent navigate queries/);
-    assert.match(bulkNavigateTool.modelDescription, /^Run 1 to 16 independent csharp_navigate queries/);
+    assert.match(descriptionOn(bulkNavigateTool, mcpToolNames), /^Run 1 to 16 navigate queries/);
+    assert.match(bulkNavigateTool.modelDescription, /^Run 1 to 16 csharp_navigate queries/);
     // No MCP text names a tool by a name MCP does not serve it under.
     const lmOnly = mcpTools.filter((tool) => tool.name !== tool.definition.name).map((tool) => new RegExp(`\\b${tool.definition.name}\\b`));
     for (const tool of mcpTools) {

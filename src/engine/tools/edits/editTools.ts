@@ -89,7 +89,7 @@ export const editTool = hostTool({
   displayName: 'Edit C# with Roslyn',
   referenceName: 'csharpEdit',
   userDescription: 'Compiler-checked rename, file rename and code actions (fixes, refactorings) with previews.',
-  modelDescription: `Safe C# edits computed by Roslyn. action=rename: symbol selectors + newName. action=rename_file: path + newName (namespaces and types stay). action=code_actions: file + line/character (+ endLine/endCharacter), or file + diagnostic; the listing has stable zero-based indexes; send its proposalId with actionIndex for a preview; a proposalId needs no action beside it. ${writeNote}`,
+  modelDescription: `Safe C# edits computed by Roslyn. action=rename: symbol selectors + newName. action=rename_file: path + newName (namespaces and types stay). action=code_actions: file + line/character (+ endLine/endCharacter), or file + diagnostic; send the listing's proposalId with its zero-based actionIndex (no action needed) for a preview. ${writeNote}`,
   tags: ['csharp', 'roslyn', 'refactoring', 'edit'],
   input: EditInputSchema,
   confirmation: (input) => (input.apply ? { title: 'Edit C# files', message: input.proposalId ? `Apply proposal ${input.proposalId}.` : `Apply ${input.action ?? 'the edit'}.` } : undefined),

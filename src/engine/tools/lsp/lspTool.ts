@@ -108,7 +108,7 @@ export const lspTool = defineTool<LspInput, LspResult>({
   displayName: 'C# language server',
   referenceName: 'sharpclawLsp',
   userDescription: 'The Roslyn session: status, capabilities, reload, and raw LSP requests.',
-  modelDescription: 'The Roslyn session and raw LSP. status: running, loading, workspace and versions. capabilities: what request answers. reload: a fresh session (loads again with approval). request: one LSP request (zero-based positions, file: URIs) answered as LSP JSON; rename writes nothing. Prefer the other tools: fewer tokens.',
+  modelDescription: 'The Roslyn session and raw LSP. status: running, loading, workspace and versions. capabilities: what request answers. reload: a fresh session (loads again with approval). request: one LSP request (zero-based positions, file: URIs) answered as LSP JSON; rename writes nothing. Other tools cost fewer tokens.',
   tags: ['csharp', 'roslyn', 'lsp'],
   input: LspInputSchema,
   output: LspResultSchema,

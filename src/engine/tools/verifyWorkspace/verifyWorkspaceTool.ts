@@ -13,7 +13,7 @@ export const verifyWorkspaceTool = defineTool<VerifyArguments, VerificationRepor
   name: 'verify_workspace',
   displayName: 'Verify Workspace (build and test)',
   modelDescription:
-    'Builds and/or tests the C# workspace with dotnet and returns a report: status (passed, failed, skipped, missingPrerequisites, timedOut, cancelled, denied), ' +
+    'Builds and/or tests the C# workspace with dotnet and returns a report: its status, ' +
     'compiler and MSBuild errors with file and line, test counts and each failed test with its message and stack. ' +
     'After you edit C# files, call this with scope "affected" before you say the change is done, and fix what it reports. Runs project code: the user is asked to approve.',
   userDescription: 'Build and test the workspace and report errors and failed tests.',
