@@ -103,7 +103,7 @@ internal static class Program
         }
 
         context.Cancel = true;
-        log.Info($"{context.Signal} during an apply: exiting once it has rolled back.");
+        log.Info($"{context.Signal} during an apply: exiting once it has finished or rolled back.");
         server.Lifecycle.RequestExit(128 + SignalNumber(context.Signal), $"{context.Signal}");
     }
 

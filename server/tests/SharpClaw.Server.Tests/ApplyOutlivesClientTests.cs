@@ -116,10 +116,12 @@ public sealed class ApplyOutlivesClientTests
 
         string[] renamed = [.. sources.Where(s => fixture.Read(s).Contains("Twirl", StringComparison.Ordinal))];
         string journal = Path.Combine(state.Path, "workspaces");
-        if (how == "client process gone" && renamed.Length == sources.Length && !host.Stderr.Contains("waiting for its rollback", StringComparison.Ordinal))
+        if (renamed.Length == sources.Length && !host.Stderr.Contains("waiting for its rollback", StringComparison.Ordinal))
         {
-            // The host polls for its client process every few seconds: on a fast machine the apply may finish
-            // before it notices. Finished is also whole: every file renamed, no temporary file, no open record.
+            // On an idle machine the apply can write its last file before the host acts on the ending (the
+            // client-process poll runs every few seconds; a SIGTERM's exit request is served after the apply
+            // returns; seen in CI: "SIGTERM during an apply", then all 251 renamed). Finishing is the other
+            // outcome the guarantee allows, and it is whole: every file renamed, no temporary file, no open record.
             Assert.Empty(Directory.GetFiles(fixture.Root, "*.tmp", SearchOption.AllDirectories));
             Assert.Empty(Directory.Exists(journal) ? Directory.GetFiles(journal, "apply-*.json", SearchOption.AllDirectories) : []);
             return;

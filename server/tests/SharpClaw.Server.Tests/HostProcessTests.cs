@@ -139,6 +139,7 @@ public sealed class HostProcessTests
                 "sharpclaw/symbolResolve", "sharpclaw/findReferences", "sharpclaw/typeHierarchy", "sharpclaw/diagnostics",
                 "sharpclaw/navigate", "sharpclaw/bulkNavigate", "sharpclaw/symbols",
                 "sharpclaw/navigate:params", "sharpclaw/bulkNavigate:params", "sharpclaw/symbols:params",
+                "sharpclaw/reachedTests", "sharpclaw/reachedTests:params",
                 "sharpclaw/symbolSearch", "sharpclaw/symbolSearch:params", "sharpclaw/workspaceSearch", "sharpclaw/workspaceSearch:params", "sharpclaw/clearStore", "sharpclaw/clearStore:params",
                 "sharpclaw/lspRequest", "sharpclaw/lspRequest:params",
                 "sharpclaw/edit", "sharpclaw/undoEdit", "sharpclaw/interruptedEdits", "sharpclaw/interruptedEdits:params", "sharpclaw/redoEdit", "sharpclaw/edit:params", "sharpclaw/undoEdit:params",
