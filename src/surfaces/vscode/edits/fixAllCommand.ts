@@ -14,7 +14,7 @@ import { count } from '../messages/personText';
 import { withQuietProgress } from '../messages/quietProgress';
 import type { EditJournal } from './editJournal';
 import { diagnosticCode, type FixAllRequest, type FixAllScope } from './fixAllCodeActions';
-import { applyInRefactorPreview, plannedChanges, reportEditFailure } from './refactorPreview';
+import { applyInRefactorPreview, plannedChanges, reportEditFailure, unticked } from './refactorPreview';
 
 export interface FixAllCommandDependencies {
   host: HostRequester;
@@ -114,7 +114,7 @@ export async function fixAll(dependencies: FixAllCommandDependencies, argument?:
     journal.record({ kind: 'editor', label: `${fix} (${request.code}, ${where})`, changes: applied });
     log.info(`Fix All ${request.code} in ${where}: "${fix}" applied to ${applied.length} of ${changes.length} files.`);
     if (applied.length < changes.length) {
-      const skipped = changes.filter((change) => !applied.includes(change)).map((change) => vscode.workspace.asRelativePath(change.uri));
+      const skipped = unticked(changes, applied);
       void vscode.window.showWarningMessage(`SharpClaw applied "${fix}" to ${applied.length} of ${changes.length} files; ${skipped.join(', ')} keep${skipped.length === 1 ? 's' : ''} ${request.code}. Only the whole fix was compiler-checked. SharpClaw: Undo Last Edit reverts it.`);
       return true;
     }

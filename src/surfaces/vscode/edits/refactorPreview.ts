@@ -28,6 +28,11 @@ export function applyInRefactorPreview(changes: readonly PlannedFileChange[], op
   return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: options.verdict }, () => applyPlannedChanges(changes, { label: options.label, preview: true })));
 }
 
+/** The workspace-relative files of `changes` the person left unticked (only the whole edit was compiler-checked). */
+export function unticked(changes: readonly PlannedFileChange[], applied: readonly PlannedFileChange[]): string[] {
+  return changes.filter((change) => !applied.includes(change)).map((change) => vscode.workspace.asRelativePath(change.uri));
+}
+
 /**
  * Says why a person's edit wrote nothing: a file changed since the plan (a warning in its own words: their
  * text is kept), or the host's error in one sentence with Show Details.

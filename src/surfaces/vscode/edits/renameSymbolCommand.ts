@@ -12,7 +12,7 @@ import type { ExtensionLog } from '../logging/extensionLog';
 import { count } from '../messages/personText';
 import { withQuietProgress } from '../messages/quietProgress';
 import type { EditJournal } from './editJournal';
-import { applyInRefactorPreview, plannedChanges, reportEditFailure } from './refactorPreview';
+import { applyInRefactorPreview, plannedChanges, reportEditFailure, unticked } from './refactorPreview';
 
 export interface RenameCommandDependencies {
   host: HostRequester;
@@ -88,7 +88,7 @@ export async function renameSymbol(dependencies: RenameCommandDependencies): Pro
     log.info(`Renamed ${symbol.name} to ${newName} in ${applied.length} of ${changes.length} files.`);
     if (applied.length < changes.length) {
       // Only the whole edit was checked by the compiler; a part of it may not build.
-      const skipped = changes.filter((change) => !applied.includes(change)).map((change) => vscode.workspace.asRelativePath(change.uri));
+      const skipped = unticked(changes, applied);
       void vscode.window.showWarningMessage(
         `SharpClaw renamed ${shortName} to ${newName} in ${applied.length} of ${changes.length} files; ${skipped.join(', ')} still use${skipped.length === 1 ? 's' : ''} the old name, so the code may not compile. SharpClaw: Undo Last Edit reverts it.`,
       );
