@@ -12,6 +12,8 @@
 //                fresh HOME (test/package/freshClone.smoke.ts)
 // Options: --only unit,server,host-e2e,integration,e2e,package   --vscode min|latest|all
 //          --jobs N (host-e2e files at once, default 2)   --files a,b (host-e2e files whose path has a or b)
+//          --serial (every layer alone; by default host-e2e and e2e run beside unit, server and
+//          integration, then package alone: see phasesFor)
 //
 // Every layer is timed and counted (passed, failed, skipped; per file or test class), written to
 // test-results/summary.json and printed as a table at the end. A layer that prints nothing for 30 s
@@ -65,6 +67,27 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** True while two lanes of layers run side by side: each output line then starts with its layer's name. */
+let sideBySide = false;
+
+/**
+ * A writer of one layer's output to `stream`: passed through as it comes when one layer runs, and
+ * whole lines prefixed `[layer]` while layers run side by side (a partial line waits for its end,
+ * so two layers' lines never mix within a line).
+ */
+function writerFor(layer, stream) {
+  let pending = '';
+  return (chunk) => {
+    if (!sideBySide) {
+      stream.write(chunk);
+      return;
+    }
+    const lines = (pending + String(chunk)).split('\n');
+    pending = lines.pop() ?? '';
+    if (lines.length > 0) stream.write(lines.map((line) => `[${layer}] ${line}\n`).join(''));
+  };
+}
+
 function run(layer, command, args, { env = {}, statusFile, onLine } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -72,12 +95,15 @@ function run(layer, command, args, { env = {}, statusFile, onLine } = {}) {
     children.add(child);
     let lastOutput = Date.now();
     let lastLine = '';
-    const pass = (stream) => (chunk) => {
-      lastOutput = Date.now();
-      const lines = String(chunk).split('\n').map((line) => line.trim()).filter(Boolean);
-      if (lines.length > 0) lastLine = lines.at(-1);
-      if (onLine) for (const line of lines) onLine(line);
-      stream.write(chunk);
+    const pass = (stream) => {
+      const write = writerFor(layer, stream);
+      return (chunk) => {
+        lastOutput = Date.now();
+        const lines = String(chunk).split('\n').map((line) => line.trim()).filter(Boolean);
+        if (lines.length > 0) lastLine = lines.at(-1);
+        if (onLine) for (const line of lines) onLine(line);
+        write(chunk);
+      };
     };
     child.stdout.on('data', pass(process.stdout));
     child.stderr.on('data', pass(process.stderr));
@@ -135,7 +161,10 @@ async function mochaQueue(layer, config, jobs) {
   const settings = readJson(path.join(repoRoot, config));
   const report = path.join(resultsDir, 'layers', `${layer}.json`);
   const parts = path.join(resultsDir, 'layers', layer);
-  const lastTimes = new Map((readJson(report)?.files ?? []).map((f) => [f.file.replace(/\.ts$/, '.js'), f.seconds]));
+  // The last run's times, and for files it did not run (a clean clone, a run of some files) the committed
+  // times of an earlier whole run, so the longest files start first.
+  const committed = readJson(path.join(repoRoot, 'test', layer, 'first-run-seconds.json'))?.files ?? [];
+  const lastTimes = new Map([...committed, ...(readJson(report)?.files ?? [])].map((f) => [f.file.replace(/\.ts$/, '.js'), f.seconds]));
   // The config's one glob, "out/test/<layer>/**/*.test.js"; the last run's times name "test/<layer>/….ts".
   const [dir, suffix] = settings.spec[0].split('/**/*');
   const lastSeconds = (file) => lastTimes.get(path.relative('out', file)) ?? 0;
@@ -164,7 +193,7 @@ async function mochaQueue(layer, config, jobs) {
       const args = ['node_modules/mocha/bin/mocha.js', '--no-config', '--no-package', '--timeout', String(settings.timeout), '--reporter', reporter, ...(settings.require ?? []).flatMap((r) => ['--require', r]), file];
       const { code, output } = await collect(process.execPath, args, { SHARPCLAW_TEST_REPORT: fileReport, SHARPCLAW_TEST_STATUS: statusFile });
       runningFiles.delete(file);
-      process.stdout.write(`[test] ${layer}: ${file}\n${output}`);
+      writerFor(layer, process.stdout)(`[test] ${layer}: ${file}\n${output}${output.endsWith('\n') ? '' : '\n'}`);
       lastPrinted = Date.now();
       const counts = readJson(fileReport);
       if (code !== 0) total.code = code;
@@ -291,6 +320,24 @@ const layers = {
   },
 };
 
+/**
+ * The order the layers run in: phases one after the other, each of lanes that run side by side, each
+ * lane's layers one after the other. One run used 78 % of one core of two (much of every layer waits on
+ * the processes it starts), so the dotnet-heavy host-e2e runs beside unit, server and integration, which
+ * take about as long together. The package layer runs alone at the end: its production build rewrites
+ * dist/, which the CLI, the host and the extension of the other layers run from. `--serial` (or
+ * SHARPCLAW_TEST_SERIAL=1) runs every layer alone, in the layers' own order.
+ */
+function phasesFor(only) {
+  const serial = process.argv.includes('--serial') || process.env.SHARPCLAW_TEST_SERIAL === '1';
+  if (serial) return only.map((name) => [[name]]);
+  const plan = [[['host-e2e', 'e2e'], ['unit', 'server', 'integration']], [['package']]];
+  const planned = plan.flat(2);
+  return [...plan, ...only.filter((name) => !planned.includes(name)).map((name) => [[name]])]
+    .map((phase) => phase.map((lane) => lane.filter((name) => only.includes(name))).filter((lane) => lane.length > 0))
+    .filter((phase) => phase.length > 0);
+}
+
 function verdict(r) {
   return r.code === 0 && r.failed === 0 && r.passed > 0 ? 'ok' : 'FAILED';
 }
@@ -335,19 +382,31 @@ async function main() {
   if ((await run('build', process.execPath, ['scripts/build.mjs'])) !== 0) throw new Error('the build failed (its output is above)');
   summary.buildSeconds = Math.round((Date.now() - buildStarted) / 100) / 10;
   const files = [];
-  for (const name of only) {
+  const runLayer = async (name) => {
     console.log(`\n[test] ===== ${name} =====`);
     const layerStarted = Date.now();
     const result = await layers[name]();
     const { files: layerFiles = [], ...counts } = result;
-    summary.layers[name] = { ...counts, seconds: Math.round((Date.now() - layerStarted) / 100) / 10 };
+    const seconds = Math.round((Date.now() - layerStarted) / 100) / 10;
+    // Listed in the layers' own order whichever lane ends first.
+    summary.layers[name] = { ...counts, seconds };
+    summary.layers = Object.fromEntries(only.filter((layer) => summary.layers[layer]).map((layer) => [layer, summary.layers[layer]]));
+    if (sideBySide) console.log(`[test] ===== ${name} ended: ${verdict(result)}, ${result.passed} passed, ${result.failed} failed in ${minutes(seconds)} =====`);
     files.push(...layerFiles.map((file) => ({ layer: name, ...file })));
     summary.slowest = files.toSorted((a, b) => b.seconds - a.seconds).slice(0, 20);
     summary.seconds = (Date.now() - started) / 1000;
     summary.machine.loadAverageAtEnd = loadAverage();
     // Written after every layer, so a run stopped halfway still says where its time went.
     fs.writeFileSync(path.join(resultsDir, 'summary.json'), `${JSON.stringify({ ...summary, files }, null, 1)}\n`);
+  };
+  for (const phase of phasesFor(only)) {
+    sideBySide = phase.length > 1;
+    if (sideBySide) console.log(`\n[test] side by side: ${phase.map((lane) => lane.join(' then ')).join(' | ')} (each line starts with its layer)`);
+    await Promise.all(phase.map(async (lane) => {
+      for (const name of lane) await runLayer(name);
+    }));
   }
+  sideBySide = false;
   printSummary(summary);
   const results = Object.values(summary.layers);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
