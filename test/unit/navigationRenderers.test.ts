@@ -459,6 +459,17 @@ describe('list answers an excluded generator could add to', () => {
     assert.match(impact, /^## callers\nno callers\nReflection or code outside the workspace may still call it\.\n1 source-generated call site left out\nmay be incomplete: Markers\.Gen \(project generator, not run\) could reference, call or implement it in /m);
   });
 
+  it('a type the generator may declare itself (post-initialization output) is named with where its uses bind to nothing; empty is not "none"', () => {
+    const declaring = [{ generator: 'Jab', origin: 'package generator Jab/0.11.0', projectCount: 1, projects: ['App/App.csproj'], declares: 'IServiceProvider<T>', unresolvedUses: 152 }, ...gaps];
+    const text = renderNavigate(result('implementation', { generatorGaps: declaring }));
+    assert.deepEqual(text.split('\n').slice(0, 3), [
+      'no implementations in the compiled code',
+      'Jab (package generator Jab/0.11.0, not run) may declare IServiceProvider<T>: 152 base types and attributes in App/App.csproj name it and bind to nothing, so what implements or uses it there cannot be listed',
+      'may be incomplete: Markers.Gen (project generator, not run) could implement it in App/App.csproj, Models/Models.csproj, Tests/Tests.csproj and 1 more',
+    ]);
+    assert.equal(renderNavigate(result('implementation', { generatorGaps: gaps })).split('\n')[0], 'no implementations');
+  });
+
   it('references and the type hierarchy carry the same line; answers without gaps carry none', () => {
     assert.match(renderNavigate(result('references', { generatorGaps: gaps })), /^may be incomplete: Markers\.Gen \(project generator, not run\) could reference it in /m);
     assert.doesNotMatch(renderNavigate(result('callers')), /may be incomplete/);

@@ -42,6 +42,9 @@ export const GeneratorGapSchema = z.object({
   origin: z.string(),
   projectCount: z.number().int(),
   projects: z.array(z.string()),
+  /** The type the generator may declare itself: where its name binds to nothing, nothing there can be listed. */
+  declares: z.string().nullable().optional(),
+  unresolvedUses: z.number().int().nullable().optional(),
 });
 
 /** List answers: the excluded generators that could add to them; absent when none could. */

@@ -129,6 +129,16 @@ public sealed record SymbolResolveResult(
 public sealed record GeneratorGap(string Generator, string Origin, int ProjectCount, IReadOnlyList<string> Projects)
 {
     public const int MaxProjects = 3;
+
+    /// <summary>
+    /// The type the generator may declare itself (<c>IServiceProvider&lt;T&gt;</c>, post-initialization output): in
+    /// <see cref="Projects"/> base types and attributes name it and bind to nothing, so what implements or uses it there
+    /// cannot be listed at all; null for a generator that could only add to the list.
+    /// </summary>
+    public string? Declares { get; init; }
+
+    /// <summary>With <see cref="Declares"/>: how many base types and attributes in those projects name it and bind to nothing.</summary>
+    public int? UnresolvedUses { get; init; }
 }
 
 /// <summary>One reference.</summary>

@@ -7,6 +7,7 @@ import { ToolError } from '../../errors';
 import { answeredBy, generatorGapLines, renderLocationLines, resolvedFileLines } from '../symbols/renderSymbols';
 import { excludedAnalyzersLine } from '../solutionInspect/renderSolutionInspect';
 import type { NavigateAction } from '../../protocol/paramRules';
+import type { GeneratorGap } from '../../protocol/symbols';
 
 const locationActions = new Set<string>(['definition', 'type_definition', 'implementation', 'references', 'reads', 'writes'] satisfies NavigateAction[]);
 const relatedActions = new Set<string>(['callers', 'callees', 'supertypes', 'subtypes', 'tests'] satisfies NavigateAction[]);
@@ -129,12 +130,19 @@ function locationsWithinBudget(result: NavigateResult): number | undefined {
   return shown < locations.length ? shown : undefined;
 }
 
+/** Whether an excluded generator may declare the symbol's type itself (its uses bind to nothing somewhere). */
+function declaredByGenerator(result: { generatorGaps?: readonly GeneratorGap[] | null | undefined }): boolean {
+  return (result.generatorGaps ?? []).some((gap) => gap.declares);
+}
+
 function body(result: NavigateResult, shownLocations: number | undefined): string[] {
   const { action } = result;
   const pastTheEnd = `offset ${result.offset} is past the last of ${plural(result.total, pageNoun(action).replace(/s$/, ''))}`;
   if (locationActions.has(action)) {
     const locations = (result.locations ?? []).slice(0, shownLocations);
-    const lines = result.total === 0 ? [emptyLocations[action] ?? `no ${action}`] : locations.length === 0 ? [pastTheEnd] : positionLines(locations, withContext(locations));
+    // Where a generator SharpClaw does not run may declare the type, "none" is only what the compiled code shows.
+    const empty = `${emptyLocations[action] ?? `no ${action}`}${declaredByGenerator(result) ? ' in the compiled code' : ''}`;
+    const lines = result.total === 0 ? [empty] : locations.length === 0 ? [pastTheEnd] : positionLines(locations, withContext(locations));
     if (result.omittedGenerated > 0) lines.push(`${result.omittedGenerated} source-generated occurrences left out`);
     return lines;
   }

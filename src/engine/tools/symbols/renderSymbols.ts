@@ -27,7 +27,12 @@ export function namedList(names: readonly string[], total: number): string {
  * "may be incomplete: Markers.Gen (project generator, not run) could implement it in Shapes.Models/Shapes.Models.csproj".
  */
 export function generatorGapLines(gaps: readonly GeneratorGap[] | null | undefined, could: string): string[] {
-  return (gaps ?? []).map((gap) => `may be incomplete: ${gap.generator} (${gap.origin}, not run) could ${could} it in ${namedList(gap.projects, gap.projectCount)}`);
+  return (gaps ?? []).map((gap) =>
+    gap.declares
+      ? // The generator may declare the type itself (Jab's IServiceProvider<T>): there its implementers bind to nothing.
+        `${gap.generator} (${gap.origin}, not run) may declare ${gap.declares}: ${gap.unresolvedUses === 1 ? '1 base type or attribute' : `${gap.unresolvedUses ?? 0} base types and attributes`} in ${namedList(gap.projects, gap.projectCount)} name it and bind to nothing, so what implements or uses it there cannot be listed`
+      : `may be incomplete: ${gap.generator} (${gap.origin}, not run) could ${could} it in ${namedList(gap.projects, gap.projectCount)}`,
+  );
 }
 
 /** The first line when a file-name or suffix argument was resolved to a workspace file. */
@@ -84,7 +89,8 @@ export function renderTypeHierarchy(result: TypeHierarchyResult): string {
   ];
   for (const [title, collection] of sections) {
     lines.push(`## ${title}`);
-    if (collection.items.length === 0) lines.push(`no ${title}`);
+    // Where a generator SharpClaw does not run may declare the type, "none" is only what the compiled code shows.
+    if (collection.items.length === 0) lines.push(`no ${title}${(result.generatorGaps ?? []).some((gap) => gap.declares) ? ' in the compiled code' : ''}`);
     for (const item of collection.items) lines.push(renderSymbolLine(item));
     if (collection.truncated) lines.push(`truncated: ${collection.total} ${title} in total; raise limit (${result.limit}) to see more.`);
   }

@@ -50,7 +50,7 @@ public sealed class NavigateService(SemanticContextCache cache)
         SymbolMatch match = await TargetAsync(lease, workspace, parameters, action, cancellationToken).ConfigureAwait(false);
         NavigateResult result = await AnswerAsync(lease, workspace, parameters, match, action, offset, limit, cancellationToken).ConfigureAwait(false);
         return GeneratorCouldAdd.TryGetValue(action, out bool implementing)
-            ? result with { GeneratorGaps = GeneratorReach.Of(lease.Context, lease.Solution).Gaps(match.Symbol, lease.Solution, workspace, implementing) }
+            ? result with { GeneratorGaps = await GeneratorReach.Of(lease.Context, lease.Solution).GapsAsync(match.Symbol, lease.Solution, workspace, implementing, cancellationToken).ConfigureAwait(false) }
             : result;
     }
 

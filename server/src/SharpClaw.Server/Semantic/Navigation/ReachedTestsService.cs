@@ -39,7 +39,7 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
             {
                 SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, selector, cancellationToken).ConfigureAwait(false);
                 starts.Add(match.Symbol);
-                gaps.AddRange(reach.Gaps(match.Symbol, solution, workspace, implementable: false) ?? []);
+                gaps.AddRange(await reach.GapsAsync(match.Symbol, solution, workspace, implementable: false, cancellationToken).ConfigureAwait(false) ?? []);
             }
             catch (SemanticException ex)
             {

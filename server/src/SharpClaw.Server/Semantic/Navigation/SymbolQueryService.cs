@@ -86,7 +86,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         {
             ResolvedFile = match.ResolvedFile,
             Flavours = Flavours.Note(match.Project, lease.Context.Frameworks, searched: true), // Roslyn follows the symbol into every flavour (linked documents)
-            GeneratorGaps = GeneratorReach.Of(lease.Context, solution).Gaps(match.Symbol, solution, workspace, implementable: false),
+            GeneratorGaps = await GeneratorReach.Of(lease.Context, solution).GapsAsync(match.Symbol, solution, workspace, implementable: false, cancellationToken).ConfigureAwait(false),
         };
     }
 
@@ -145,7 +145,7 @@ public sealed class SymbolQueryService(SemanticContextCache cache)
         {
             ResolvedFile = match.ResolvedFile,
             Flavours = Flavours.Note(match.Project, lease.Context.Frameworks, searched: type.TypeKind is TypeKind.Interface or TypeKind.Class),
-            GeneratorGaps = GeneratorReach.Of(lease.Context, solution).Gaps(type, solution, workspace, implementable: true),
+            GeneratorGaps = await GeneratorReach.Of(lease.Context, solution).GapsAsync(type, solution, workspace, implementable: true, cancellationToken).ConfigureAwait(false),
         };
     }
 

@@ -101,6 +101,23 @@ internal sealed class GeneratorReach
     }
 
     /// <summary>
+    /// <see cref="Gaps"/>, and first the excluded generators that may declare the symbol's type themselves
+    /// (<see cref="GeneratorDeclaredNames"/>): where uses of its name bind to nothing, nothing there can be listed.
+    /// </summary>
+    public async Task<List<GeneratorGap>?> GapsAsync(ISymbol symbol, Solution solution, string workspace, bool implementable, CancellationToken cancellationToken)
+    {
+        List<GeneratorGap>? gaps = this.Gaps(symbol, solution, workspace, implementable);
+        if (this.IsEmpty)
+        {
+            return gaps;
+        }
+
+        GeneratorDeclaredNames declared = await GeneratorDeclaredNames.OfAsync(this, solution, cancellationToken).ConfigureAwait(false);
+        List<GeneratorGap>? declaring = declared.Gaps(this, solution, workspace, symbol);
+        return declaring is null ? gaps : [.. declaring, .. gaps ?? []];
+    }
+
+    /// <summary>
     /// The projects running an excluded generator that see a symbol from metadata (System.IServiceProvider, a package's
     /// interface): it has no declaring project, and any project referencing its assembly could have generated code
     /// implement or call it. A project whose compilation is at hand is asked for the type; one whose compilation is not

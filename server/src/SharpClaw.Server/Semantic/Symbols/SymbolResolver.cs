@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Protocol.Semantic;
@@ -114,7 +115,7 @@ internal static class SymbolResolver
                 throw SemanticException.InvalidRequest("Pass 'name', or 'path' with 'line' and 'character'.");
             }
 
-            return await AtPositionAsync(solution, projects, workspace, file, selector, cancellationToken).ConfigureAwait(false) with { ResolvedFile = file.Reported };
+            return await AtPositionAsync(lease, projects, workspace, file, selector, cancellationToken).ConfigureAwait(false) with { ResolvedFile = file.Reported };
         }
 
         NameQuery query = NameQuery.Parse(selector.Name, selector.Signature);
@@ -141,7 +142,9 @@ internal static class SymbolResolver
             throw Ambiguous(selector.Name, matches, index, workspace);
         }
 
-        throw NotFound(selector, query, [.. index.All.Where(m => selected.Contains(m.Project.Id))], index, workspace);
+        SemanticException notFound = NotFound(selector, query, [.. index.All.Where(m => selected.Contains(m.Project.Id))], index, workspace);
+        (string simpleName, int arity) = GeneratorDeclaredNames.NameOf(selector.Name);
+        throw await GeneratorDeclaredNames.ExplainAsync(GeneratorReach.Of(lease.Context, solution), solution, workspace, notFound, simpleName, arity, selector.Name.Trim(), cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>
@@ -198,8 +201,9 @@ internal static class SymbolResolver
         return selected;
     }
 
-    private static async Task<SymbolMatch> AtPositionAsync(Solution solution, List<Project> projects, string workspace, ResolvedFile file, ISymbolSelector selector, CancellationToken cancellationToken)
+    private static async Task<SymbolMatch> AtPositionAsync(ContextLease lease, List<Project> projects, string workspace, ResolvedFile file, ISymbolSelector selector, CancellationToken cancellationToken)
     {
+        Solution solution = lease.Solution;
         Document document = FindDocument(projects, file);
         SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
         int line = selector.Line!.Value - 1;
@@ -216,9 +220,19 @@ internal static class SymbolResolver
             symbol = await SymbolFinder.FindSymbolAtPositionAsync(document, position - 1, cancellationToken).ConfigureAwait(false);
         }
 
-        if (symbol is null)
+        if (symbol is null or IErrorTypeSymbol)
         {
-            throw new SemanticException(new SemanticErrorData(SemanticErrorKind.SymbolNotFound, $"No symbol at {selector.Path}:{selector.Line}:{selector.Character}.", [], null, null) { Symbols = [] });
+            // A type name that binds to nothing may be one an excluded generator declares (Jab's IServiceProvider<T>).
+            SemanticException notFound = new(new SemanticErrorData(SemanticErrorKind.SymbolNotFound, $"No symbol at {selector.Path}:{selector.Line}:{selector.Character}.", [], null, null) { Symbols = [] });
+            SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
+            NameSyntax? name = root?.FindToken(position).Parent?.AncestorsAndSelf().TakeWhile(n => n is NameSyntax).OfType<NameSyntax>().LastOrDefault();
+            if (name is null)
+            {
+                throw notFound;
+            }
+
+            (string simpleName, int arity) = GeneratorDeclaredNames.NameOf(name);
+            throw await GeneratorDeclaredNames.ExplainAsync(GeneratorReach.Of(lease.Context, solution), solution, workspace, notFound, simpleName, arity, name.ToString(), cancellationToken).ConfigureAwait(false);
         }
 
         symbol = (symbol is IMethodSymbol { ReducedFrom: { } reduced } ? reduced : symbol).OriginalDefinition;
