@@ -464,7 +464,7 @@ describe('list answers an excluded generator could add to', () => {
     const text = renderNavigate(result('implementation', { generatorGaps: declaring }));
     assert.deepEqual(text.split('\n').slice(0, 3), [
       'no implementations in the compiled code',
-      'Jab (package generator Jab/0.11.0, not run) may declare IServiceProvider<T>: 152 base types and attributes in App/App.csproj name it and bind to nothing, so what implements or uses it there cannot be listed',
+      'Jab (package generator Jab/0.11.0, not run) may declare IServiceProvider<T>: 152 uses (base types, attributes, typeof) in App/App.csproj name it and bind to nothing, so what implements or uses it there cannot be listed',
       'may be incomplete: Markers.Gen (project generator, not run) could implement it in App/App.csproj, Models/Models.csproj, Tests/Tests.csproj and 1 more',
     ]);
     assert.equal(renderNavigate(result('implementation', { generatorGaps: gaps })).split('\n')[0], 'no implementations');

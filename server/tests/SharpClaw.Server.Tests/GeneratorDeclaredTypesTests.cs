@@ -36,7 +36,7 @@ public sealed class GeneratorDeclaredTypesFixture : IAsyncLifetime
 /// <summary>
 /// fixtures/GeneratorDeclaredTypes: the project generator Providers.Gen declares Providers.IProvider&lt;T&gt; and
 /// [Container] itself (post-initialization output, as Jab declares Jab.IServiceProvider&lt;T&gt;); App implements
-/// IProvider&lt;T&gt; by hand (Numbers, Words) and marks Box [Container]. SharpClaw never runs the generator, so in App
+/// IProvider&lt;T&gt; by hand (Numbers, Words), names it in a typeof and marks Box [Container]. SharpClaw never runs the generator, so in App
 /// those names bind to nothing: implementations of IProvider&lt;T&gt; were "no symbol" (by position in a base list),
 /// "No symbol named" (by name) and, for the hand-written Contracts.IProvider&lt;T&gt; of the same name, a confident list
 /// of one. Each answer now names the generator that may declare the type and where its uses bind to nothing.
@@ -50,7 +50,7 @@ public sealed class GeneratorDeclaredTypesTests(GeneratorDeclaredTypesFixture fx
     {
         Assert.Contains(" 0 Error(s)", fx.BuildOutput, StringComparison.Ordinal);
         SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync(new NavigateParams { Action = "implementation", Name = "Providers.IProvider<T>" }));
-        Assert.StartsWith(string.Format(Explained, "Providers.IProvider<T>", "2 base types and attributes"), error.Message, StringComparison.Ordinal);
+        Assert.StartsWith(string.Format(Explained, "Providers.IProvider<T>", "3 uses (base types, attributes, typeof)"), error.Message, StringComparison.Ordinal);
         Assert.Contains("IProvider<T>", error.Symbols!.Select(s => s.Name)); // the candidates stay (Contracts.IProvider<T>)
     }
 
@@ -59,15 +59,15 @@ public sealed class GeneratorDeclaredTypesTests(GeneratorDeclaredTypesFixture fx
     {
         (int line, int character) = Position(fx.Workspace.Read("App/Numbers.cs"), ": IProvider<int>", "IProvider");
         SemanticErrorData baseType = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync(new NavigateParams { Action = "implementation", Path = "App/Numbers.cs", Line = line, Character = character + 1 }));
-        Assert.StartsWith(string.Format(Explained, "IProvider<int>", "2 base types and attributes"), baseType.Message, StringComparison.Ordinal);
+        Assert.StartsWith(string.Format(Explained, "IProvider<int>", "3 uses (base types, attributes, typeof)"), baseType.Message, StringComparison.Ordinal);
 
         (line, character) = Position(fx.Workspace.Read("App/Words.cs"), "Providers.IProvider<string>", "IProvider");
         SemanticErrorData qualified = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync(new NavigateParams { Action = "references", Path = "App/Words.cs", Line = line, Character = character }));
-        Assert.StartsWith(string.Format(Explained, "Providers.IProvider<string>", "2 base types and attributes"), qualified.Message, StringComparison.Ordinal);
+        Assert.StartsWith(string.Format(Explained, "Providers.IProvider<string>", "3 uses (base types, attributes, typeof)"), qualified.Message, StringComparison.Ordinal);
 
         (line, character) = Position(fx.Workspace.Read("App/Box.cs"), "[Container]", "Container");
         SemanticErrorData attribute = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync(new NavigateParams { Action = "references", Path = "App/Box.cs", Line = line, Character = character }));
-        Assert.StartsWith(string.Format(Explained, "Container", "1 base type or attribute"), attribute.Message, StringComparison.Ordinal);
+        Assert.StartsWith(string.Format(Explained, "Container", "1 use (base type, attribute or typeof)"), attribute.Message, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -77,7 +77,7 @@ public sealed class GeneratorDeclaredTypesTests(GeneratorDeclaredTypesFixture fx
         NavigateResult implementations = await fx.NavigateAsync(new NavigateParams { Action = "implementation", Name = "Contracts.IProvider<T>" });
         Assert.Equal(1, implementations.Total);
         GeneratorGap gap = Assert.Single(implementations.GeneratorGaps!);
-        Assert.Equal(("Providers.Gen", "project generator", "IProvider<T>", 2, 1), (gap.Generator, gap.Origin, gap.Declares, gap.UnresolvedUses, gap.ProjectCount));
+        Assert.Equal(("Providers.Gen", "project generator", "IProvider<T>", 3, 1), (gap.Generator, gap.Origin, gap.Declares, gap.UnresolvedUses, gap.ProjectCount));
         Assert.Equal(["App/App.csproj"], gap.Projects);
 
         TypeHierarchyResult hierarchy = await Poll.WithTimeout(

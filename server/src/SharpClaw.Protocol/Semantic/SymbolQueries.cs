@@ -132,12 +132,12 @@ public sealed record GeneratorGap(string Generator, string Origin, int ProjectCo
 
     /// <summary>
     /// The type the generator may declare itself (<c>IServiceProvider&lt;T&gt;</c>, post-initialization output): in
-    /// <see cref="Projects"/> base types and attributes name it and bind to nothing, so what implements or uses it there
+    /// <see cref="Projects"/> base types, attributes or typeof operands name it and bind to nothing, so what implements or uses it there
     /// cannot be listed at all; null for a generator that could only add to the list.
     /// </summary>
     public string? Declares { get; init; }
 
-    /// <summary>With <see cref="Declares"/>: how many base types and attributes in those projects name it and bind to nothing.</summary>
+    /// <summary>With <see cref="Declares"/>: how many base types, attributes and typeof operands in those projects name it and bind to nothing.</summary>
     public int? UnresolvedUses { get; init; }
 }
 

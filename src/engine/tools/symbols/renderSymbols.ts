@@ -30,7 +30,7 @@ export function generatorGapLines(gaps: readonly GeneratorGap[] | null | undefin
   return (gaps ?? []).map((gap) =>
     gap.declares
       ? // The generator may declare the type itself (Jab's IServiceProvider<T>): there its implementers bind to nothing.
-        `${gap.generator} (${gap.origin}, not run) may declare ${gap.declares}: ${gap.unresolvedUses === 1 ? '1 base type or attribute' : `${gap.unresolvedUses ?? 0} base types and attributes`} in ${namedList(gap.projects, gap.projectCount)} name it and bind to nothing, so what implements or uses it there cannot be listed`
+        `${gap.generator} (${gap.origin}, not run) may declare ${gap.declares}: ${gap.unresolvedUses === 1 ? '1 use (base type, attribute or typeof)' : `${gap.unresolvedUses ?? 0} uses (base types, attributes, typeof)`} in ${namedList(gap.projects, gap.projectCount)} name it and bind to nothing, so what implements or uses it there cannot be listed`
       : `may be incomplete: ${gap.generator} (${gap.origin}, not run) could ${could} it in ${namedList(gap.projects, gap.projectCount)}`,
   );
 }

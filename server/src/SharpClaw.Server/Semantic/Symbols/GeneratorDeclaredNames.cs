@@ -8,8 +8,8 @@ namespace SharpClaw.Server.Semantic.Symbols;
 
 /// <summary>
 /// Types an excluded generator may declare itself (post-initialization output, as Jab declares
-/// <c>Jab.IServiceProvider&lt;T&gt;</c>): in a project in reach of an excluded generator, a base type or attribute whose
-/// name binds to nothing at all. Without the generator's output such a type does not exist, so every type implementing
+/// <c>Jab.IServiceProvider&lt;T&gt;</c>): in a project in reach of an excluded generator, a base type, attribute or typeof
+/// operand whose name binds to nothing at all. Without the generator's output such a type does not exist, so every type implementing
 /// it has an error type as base, and a list of its implementations or references would be a confident "none". Names are
 /// matched by simple name and arity (the namespace of a name that binds to nothing is unknown), so answers say "may".
 /// </summary>
@@ -17,7 +17,7 @@ internal sealed class GeneratorDeclaredNames
 {
     private static readonly ConditionalWeakTable<GeneratorReach, Task<GeneratorDeclaredNames>> Cache = [];
 
-    /// <summary>(simple name, arity) → project → how many base types and attributes there name it and bind to nothing.</summary>
+    /// <summary>(simple name, arity) → project → how many base types, attributes and typeof operands there name it and bind to nothing.</summary>
     private readonly Dictionary<(string Name, int Arity), Dictionary<ProjectId, int>> unresolved;
 
     private GeneratorDeclaredNames(Dictionary<(string Name, int Arity), Dictionary<ProjectId, int>> unresolved) => this.unresolved = unresolved;
@@ -95,7 +95,7 @@ internal sealed class GeneratorDeclaredNames
     }
 
     /// <summary>
-    /// "Providers.Gen (project generator, not run) may declare it: 3 base types or attributes in App/App.csproj name it and
+    /// "Providers.Gen (project generator, not run) may declare it: 3 uses (base types, attributes, typeof) in App/App.csproj name it and
     /// bind to nothing, so what implements or uses it there cannot be listed." — one clause per generator.
     /// </summary>
     internal static string Sentence(IEnumerable<GeneratorGap> gaps)
@@ -106,7 +106,7 @@ internal sealed class GeneratorDeclaredNames
         return $"{who}, so what implements or uses it there cannot be listed.";
     }
 
-    private static string Uses(int count) => count == 1 ? "1 base type or attribute" : $"{count} base types and attributes";
+    private static string Uses(int count) => count == 1 ? "1 use (base type, attribute or typeof)" : $"{count} uses (base types, attributes, typeof)";
 
     /// <summary>The simple name and arity a type name is written with (<c>Jab.IServiceProvider&lt;int&gt;</c>: IServiceProvider, 1).</summary>
     internal static (string Name, int Arity) NameOf(NameSyntax name) => name switch
@@ -159,8 +159,16 @@ internal sealed class GeneratorDeclaredNames
             foreach (Document document in project.Documents)
             {
                 SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
-                List<NameSyntax> named = root is null ? [] : [.. root.DescendantNodes(n => n is not (BlockSyntax or ArrowExpressionClauseSyntax))
-                    .Select(n => n switch { SimpleBaseTypeSyntax { Type: NameSyntax b } => b, AttributeSyntax a => a.Name, _ => null })
+                // Base types, attribute names and typeof operands (Jab's tests name IServiceProvider<T> only in typeof):
+                // places a type the generator declares is named, bound only where they are (a body only around a typeof).
+                List<NameSyntax> named = root is null ? [] : [.. root.DescendantNodes()
+                    .Select(n => n switch
+                    {
+                        SimpleBaseTypeSyntax { Type: NameSyntax b } => b,
+                        AttributeSyntax a => a.Name,
+                        TypeOfExpressionSyntax { Type: NameSyntax t } => t,
+                        _ => null,
+                    })
                     .OfType<NameSyntax>()];
                 if (named.Count == 0)
                 {
