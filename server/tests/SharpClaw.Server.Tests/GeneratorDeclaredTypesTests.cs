@@ -4,35 +4,6 @@ using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
 
-/// <summary>One restored and built copy of fixtures/GeneratorDeclaredTypes and one host.</summary>
-public sealed class GeneratorDeclaredTypesFixture : IAsyncLifetime
-{
-    internal FixtureWorkspace Workspace { get; private set; } = null!;
-
-    internal SemanticHost Host { get; private set; } = null!;
-
-    /// <summary>What <c>dotnet build</c> said: it runs the generator, so the types it declares exist there.</summary>
-    internal string BuildOutput { get; private set; } = string.Empty;
-
-    public async Task InitializeAsync()
-    {
-        this.Workspace = FixtureWorkspace.Copy("GeneratorDeclaredTypes");
-        this.Workspace.Restore("GeneratorDeclaredTypes.slnx");
-        (int exitCode, string output) = FixtureWorkspace.Dotnet(this.Workspace.Root, ["build", "GeneratorDeclaredTypes.slnx", "-m:1", "--no-restore", "-nologo"]);
-        Assert.True(exitCode == 0, output);
-        this.BuildOutput = output;
-        this.Host = await SemanticHost.StartAsync();
-    }
-
-    public async Task DisposeAsync()
-    {
-        await this.Host.DisposeAsync();
-        this.Workspace.Dispose();
-    }
-
-    internal Task<NavigateResult> NavigateAsync(NavigateParams parameters) => this.Host.NavigateAsync(this.Workspace.Root, parameters);
-}
-
 /// <summary>
 /// fixtures/GeneratorDeclaredTypes: the project generator Providers.Gen declares Providers.IProvider&lt;T&gt; and
 /// [Container] itself (post-initialization output, as Jab declares Jab.IServiceProvider&lt;T&gt;); App implements
@@ -41,7 +12,7 @@ public sealed class GeneratorDeclaredTypesFixture : IAsyncLifetime
 /// "No symbol named" (by name) and, for the hand-written Contracts.IProvider&lt;T&gt; of the same name, a confident list
 /// of one. Each answer now names the generator that may declare the type and where its uses bind to nothing.
 /// </summary>
-public sealed class GeneratorDeclaredTypesTests(GeneratorDeclaredTypesFixture fx) : IClassFixture<GeneratorDeclaredTypesFixture>
+public sealed class GeneratorDeclaredTypesTests(LoadedFixture.GeneratorDeclaredTypes fx) : IClassFixture<LoadedFixture.GeneratorDeclaredTypes>
 {
     private const string Explained = "No compiled code declares {0}: Providers.Gen (project generator, not run) may declare it: {1} in App/App.csproj name it and bind to nothing, so what implements or uses it there cannot be listed.";
 
@@ -49,7 +20,7 @@ public sealed class GeneratorDeclaredTypesTests(GeneratorDeclaredTypesFixture fx
     public async Task Implementation_ByName_OfATypeOnlyTheGeneratorDeclares_NamesTheGenerator()
     {
         Assert.Contains(" 0 Error(s)", fx.BuildOutput, StringComparison.Ordinal);
-        SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync(new NavigateParams { Action = "implementation", Name = "Providers.IProvider<T>" }));
+        SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => Navigate(new NavigateParams { Action = "implementation", Name = "Providers.IProvider<T>" }));
         Assert.StartsWith(string.Format(Explained, "Providers.IProvider<T>", "3 uses (base types, attributes, typeof)"), error.Message, StringComparison.Ordinal);
         Assert.Contains("IProvider<T>", error.Symbols!.Select(s => s.Name)); // the candidates stay (Contracts.IProvider<T>)
     }
@@ -58,15 +29,15 @@ public sealed class GeneratorDeclaredTypesTests(GeneratorDeclaredTypesFixture fx
     public async Task Implementation_AtAnUnresolvedBaseType_OrAttribute_NamesTheGenerator()
     {
         (int line, int character) = Position(fx.Workspace.Read("App/Numbers.cs"), ": IProvider<int>", "IProvider");
-        SemanticErrorData baseType = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync(new NavigateParams { Action = "implementation", Path = "App/Numbers.cs", Line = line, Character = character + 1 }));
+        SemanticErrorData baseType = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => Navigate(new NavigateParams { Action = "implementation", Path = "App/Numbers.cs", Line = line, Character = character + 1 }));
         Assert.StartsWith(string.Format(Explained, "IProvider<int>", "3 uses (base types, attributes, typeof)"), baseType.Message, StringComparison.Ordinal);
 
         (line, character) = Position(fx.Workspace.Read("App/Words.cs"), "Providers.IProvider<string>", "IProvider");
-        SemanticErrorData qualified = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync(new NavigateParams { Action = "references", Path = "App/Words.cs", Line = line, Character = character }));
+        SemanticErrorData qualified = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => Navigate(new NavigateParams { Action = "references", Path = "App/Words.cs", Line = line, Character = character }));
         Assert.StartsWith(string.Format(Explained, "Providers.IProvider<string>", "3 uses (base types, attributes, typeof)"), qualified.Message, StringComparison.Ordinal);
 
         (line, character) = Position(fx.Workspace.Read("App/Box.cs"), "[Container]", "Container");
-        SemanticErrorData attribute = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync(new NavigateParams { Action = "references", Path = "App/Box.cs", Line = line, Character = character }));
+        SemanticErrorData attribute = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => Navigate(new NavigateParams { Action = "references", Path = "App/Box.cs", Line = line, Character = character }));
         Assert.StartsWith(string.Format(Explained, "Container", "1 use (base type, attribute or typeof)"), attribute.Message, StringComparison.Ordinal);
     }
 
@@ -74,24 +45,23 @@ public sealed class GeneratorDeclaredTypesTests(GeneratorDeclaredTypesFixture fx
     public async Task ListsOfAHandWrittenTypeOfTheSameName_SayWhereTheGeneratorsVersionBindsToNothing()
     {
         // Contracts.IProvider<T> (no generator in reach) has one implementation; App's two implement the generator's own.
-        NavigateResult implementations = await fx.NavigateAsync(new NavigateParams { Action = "implementation", Name = "Contracts.IProvider<T>" });
+        NavigateResult implementations = await Navigate(new NavigateParams { Action = "implementation", Name = "Contracts.IProvider<T>" });
         Assert.Equal(1, implementations.Total);
         GeneratorGap gap = Assert.Single(implementations.GeneratorGaps!);
         Assert.Equal(("Providers.Gen", "project generator", "IProvider<T>", 3, 1), (gap.Generator, gap.Origin, gap.Declares, gap.UnresolvedUses, gap.ProjectCount));
         Assert.Equal(["App/App.csproj"], gap.Projects);
 
-        TypeHierarchyResult hierarchy = await Poll.WithTimeout(
-            fx.Host.Host.Client.InvokeWithParameterObjectAsync<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, new TypeHierarchyParams { Workspace = fx.Workspace.Root, Name = "Contracts.IProvider<T>", Tool = "test-tool" }),
-            SemanticHost.Timeout,
-            "typeHierarchy");
+        TypeHierarchyResult hierarchy = await fx.Invoke<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, new TypeHierarchyParams { Workspace = fx.Workspace.Root, Name = "Contracts.IProvider<T>", Tool = "test-tool" });
         Assert.Equal("IProvider<T>", Assert.Single(hierarchy.GeneratorGaps!).Declares);
 
         FindReferencesResult references = await fx.Host.FindReferencesAsync(fx.Workspace.Root, new FindReferencesParams { Name = "Contracts.IProvider<T>.Get" });
         Assert.Equal("IProvider<T>", Assert.Single(references.GeneratorGaps!).Declares);
 
         // A name that binds in App is no generator's: Numbers has no such caveat.
-        Assert.Null((await fx.NavigateAsync(new NavigateParams { Action = "references", Name = "App.Numbers" })).GeneratorGaps?.Where(g => g.Declares is not null).FirstOrDefault());
+        Assert.Null((await Navigate(new NavigateParams { Action = "references", Name = "App.Numbers" })).GeneratorGaps?.Where(g => g.Declares is not null).FirstOrDefault());
     }
+
+    private Task<NavigateResult> Navigate(NavigateParams parameters) => fx.Host.NavigateAsync(fx.Workspace.Root, parameters);
 
     /// <summary>The 1-based line and character of <paramref name="word"/> inside the first <paramref name="context"/> of a text.</summary>
     private static (int Line, int Character) Position(string text, string context, string word)

@@ -1,7 +1,7 @@
 namespace SharpClaw.Server.Tests.Infrastructure;
 
 /// <summary>
-/// One restored copy of a fixture and one in-memory host, for tests that only read it: as a class fixture
+/// One restored (and, where asked, built) copy of a fixture and one in-memory host, for tests that only read it: as a class fixture
 /// (<c>IClassFixture</c>) or a collection fixture (<c>ICollectionFixture</c>, for several classes), the
 /// fixture is restored (from <see cref="FixtureCache"/>) and loaded once for all of them. A test that writes,
 /// changes the fixture's files or the client's answers takes a <see cref="FixtureWorkspace"/> of its own.
@@ -15,9 +15,22 @@ public abstract class LoadedFixture(string fixture, params string[] targets) : I
     /// <summary>The fixture's name under fixtures/.</summary>
     internal string Name => fixture;
 
+    /// <summary>What <c>dotnet build</c> of the first target said, when <see cref="Build"/>; else empty.</summary>
+    internal string BuildOutput { get; private set; } = string.Empty;
+
+    /// <summary>Whether the copy is also built (the truth answers are compared with; a project generator's assembly then exists).</summary>
+    protected virtual bool Build => false;
+
     public async Task InitializeAsync()
     {
         this.Workspace = FixtureWorkspace.Restored(fixture, targets);
+        if (this.Build)
+        {
+            (int exitCode, string output) = FixtureWorkspace.Dotnet(this.Workspace.Root, ["build", targets[0], "-m:1", "--no-restore", "-nologo"]);
+            Assert.True(exitCode == 0, output);
+            this.BuildOutput = output;
+        }
+
         this.Host = await SemanticHost.StartAsync();
     }
 
@@ -41,6 +54,12 @@ public abstract class LoadedFixture(string fixture, params string[] targets) : I
 
     /// <summary>fixtures/TestReach (<see cref="TestReachCollection"/>).</summary>
     public sealed class TestReach() : LoadedFixture("TestReach", "TestReach.slnx");
+
+    /// <summary>fixtures/GeneratorDeclaredTypes, built (GeneratorDeclaredTypesTests).</summary>
+    public sealed class GeneratorDeclaredTypes() : LoadedFixture("GeneratorDeclaredTypes", "GeneratorDeclaredTypes.slnx")
+    {
+        protected override bool Build => true;
+    }
 }
 
 /// <summary>The classes that read fixtures/ExtensionMembers share one load.</summary>
