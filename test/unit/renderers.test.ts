@@ -79,6 +79,12 @@ describe('compact renderings', () => {
     const gaps = [{ generator: 'Markers.Gen', origin: 'project generator', projectCount: 1, projects: ['Models/Models.csproj'] }];
     assert.match(renderTypeHierarchy({ ...result, generatorGaps: gaps }), /^truncated: 3 implementations .*\nmay be incomplete: Markers\.Gen \(project generator, not run\) could implement it in Models\/Models\.csproj\nproject: /m);
     assert.match(renderTypeHierarchy({ ...result, symbol: { ...result.symbol, kind: 'class' }, generatorGaps: gaps }), /could derive from it in Models/);
+    // A generator that may declare the type itself: the empty sections are only what the compiled code shows.
+    const declaring = [{ generator: 'Jab', origin: 'project generator', projectCount: 2, projects: ['A/A.csproj', 'B/B.csproj'], declares: 'IServiceProvider<T>', unresolvedUses: 4 }];
+    assert.match(
+      renderTypeHierarchy({ ...result, implementations: empty, generatorGaps: declaring }),
+      /## implementations\nno implementations in the compiled code\nJab \(project generator, not run\) may declare IServiceProvider<T>: 4 uses \(base types, attributes, typeof\) in A\/A\.csproj, B\/B\.csproj name it and bind to nothing, so what implements or uses it there cannot be listed\n/,
+    );
   });
 
   it('renders a multi-targeted project with the framework its compilation used', () => {
