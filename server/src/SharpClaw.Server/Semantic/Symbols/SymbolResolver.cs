@@ -226,13 +226,18 @@ internal static class SymbolResolver
             SemanticException notFound = new(new SemanticErrorData(SemanticErrorKind.SymbolNotFound, $"No symbol at {selector.Path}:{selector.Line}:{selector.Character}.", [], null, null) { Symbols = [] });
             SyntaxNode? root = await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false);
             NameSyntax? name = root?.FindToken(position).Parent?.AncestorsAndSelf().TakeWhile(n => n is NameSyntax).OfType<NameSyntax>().LastOrDefault();
-            if (name is null)
+            SemanticException explained = notFound;
+            if (name is not null)
             {
-                throw notFound;
+                (string simpleName, int arity) = GeneratorDeclaredNames.NameOf(name);
+                explained = await GeneratorDeclaredNames.ExplainAsync(GeneratorReach.Of(lease.Context, solution), solution, workspace, notFound, simpleName, arity, name.ToString(), cancellationToken).ConfigureAwait(false);
             }
 
-            (string simpleName, int arity) = GeneratorDeclaredNames.NameOf(name);
-            throw await GeneratorDeclaredNames.ExplainAsync(GeneratorReach.Of(lease.Context, solution), solution, workspace, notFound, simpleName, arity, name.ToString(), cancellationToken).ConfigureAwait(false);
+            // An error type no generator explains is answered as before (as the error type it is).
+            if (symbol is null || explained != notFound)
+            {
+                throw explained;
+            }
         }
 
         symbol = (symbol is IMethodSymbol { ReducedFrom: { } reduced } ? reduced : symbol).OriginalDefinition;
