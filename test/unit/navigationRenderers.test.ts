@@ -468,6 +468,10 @@ describe('list answers an excluded generator could add to', () => {
       'may be incomplete: Markers.Gen (project generator, not run) could implement it in App/App.csproj, Models/Models.csproj, Tests/Tests.csproj and 1 more',
     ]);
     assert.equal(renderNavigate(result('implementation', { generatorGaps: gaps })).split('\n')[0], 'no implementations');
+    // callers and tests list related symbols, not locations: the same words on their empty line.
+    assert.equal(renderNavigate(result('callers', { generatorGaps: declaring })).split('\n')[0], 'no callers in the compiled code');
+    assert.equal(renderNavigate(result('tests', { generatorGaps: declaring })).split('\n')[0], 'no tests reach it in the compiled code');
+    assert.equal(renderNavigate(result('callers', { generatorGaps: gaps })).split('\n')[0], 'no callers');
   });
 
   it('references and the type hierarchy carry the same line; answers without gaps carry none', () => {

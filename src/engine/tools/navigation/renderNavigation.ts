@@ -67,9 +67,11 @@ function generatedCallsLine(count: number): string {
   return `${plural(count, 'source-generated call site')} left out`;
 }
 
-function emptyRelated(action: string): string[] {
-  if (action === 'tests') return ['no tests reach it'];
-  return action === 'callers' ? ['no callers', noCallersNote] : [`no ${action}`];
+/** The empty list's line; "in the compiled code" where an excluded generator may declare the type itself. */
+function emptyRelated(action: string, compiledOnly: boolean): string[] {
+  const where = compiledOnly ? ' in the compiled code' : '';
+  if (action === 'tests') return [`no tests reach it${where}`];
+  return action === 'callers' ? [`no callers${where}`, noCallersNote] : [`no ${action}${where}`];
 }
 
 /**
@@ -148,7 +150,7 @@ function body(result: NavigateResult, shownLocations: number | undefined): strin
   }
   if (relatedActions.has(action)) {
     const related = result.related ?? [];
-    const lines = result.total === 0 ? emptyRelated(action) : related.length === 0 ? [pastTheEnd] : relatedLines(action, related, result.symbol.locations[0]?.path);
+    const lines = result.total === 0 ? emptyRelated(action, declaredByGenerator(result)) : related.length === 0 ? [pastTheEnd] : relatedLines(action, related, result.symbol.locations[0]?.path);
     if (action === 'callees' && result.omittedAccesses > 0) lines.push(`${result.omittedAccesses} property, field and constant accesses left out`);
     if (action === 'callers' && result.omittedGenerated > 0) lines.push(generatedCallsLine(result.omittedGenerated));
     if (action === 'tests') lines.push(...testWalkLines(result));
@@ -176,7 +178,7 @@ function body(result: NavigateResult, shownLocations: number | undefined): strin
       const sections = (result.sections ?? []).map((section) => {
         const lines = [`## ${section.action}`];
         if (section.locations) lines.push(...(section.locations.length ? positionLines(section.locations, withContext(section.locations)) : ['no references']));
-        if (section.related) lines.push(...(section.related.length ? relatedLines(section.action, section.related, result.symbol.locations[0]?.path) : emptyRelated(section.action)));
+        if (section.related) lines.push(...(section.related.length ? relatedLines(section.action, section.related, result.symbol.locations[0]?.path) : emptyRelated(section.action, declaredByGenerator(result))));
         if (section.omittedGenerated > 0) lines.push(section.action === 'callers' ? generatedCallsLine(section.omittedGenerated) : `${section.omittedGenerated} source-generated occurrences left out`);
         return { action: section.action, lines, bytes: Buffer.byteLength(lines.join('\n')) + 1 };
       });

@@ -39,7 +39,8 @@ internal sealed class GeneratorDeclaredNames
             return null;
         }
 
-        Dictionary<ExcludedGeneratorName, (SortedSet<string> Projects, int Uses)> byGenerator = [];
+        // Per generator: each project's uses, counted once per project file (a multi-targeted project's flavours name the same uses).
+        Dictionary<ExcludedGeneratorName, Dictionary<string, int>> byGenerator = [];
         foreach ((ProjectId id, int count) in uses)
         {
             if (solution.GetProject(id) is not { } project)
@@ -50,10 +51,12 @@ internal sealed class GeneratorDeclaredNames
             string path = project.FilePath is null ? project.Name : PathUtil.ToWorkspaceRelative(workspace, project.FilePath);
             foreach (ExcludedGeneratorName generator in reach.InReach(id))
             {
-                (SortedSet<string> projects, int total) = byGenerator.GetValueOrDefault(generator, (new SortedSet<string>(StringComparer.Ordinal), 0));
-                // A multi-targeted project's flavours name the same uses: count them once per project file.
-                bool first = projects.Add(path);
-                byGenerator[generator] = (projects, first ? total + count : total);
+                if (!byGenerator.TryGetValue(generator, out Dictionary<string, int>? projects))
+                {
+                    byGenerator[generator] = projects = new(StringComparer.Ordinal);
+                }
+
+                projects.TryAdd(path, count);
             }
         }
 
@@ -61,10 +64,15 @@ internal sealed class GeneratorDeclaredNames
             ? null
             : [.. byGenerator
                 .OrderBy(g => g.Key.Name, StringComparer.Ordinal)
-                .Select(g => new GeneratorGap(g.Key.Name, g.Key.Origin, g.Value.Projects.Count, [.. g.Value.Projects.Take(GeneratorGap.MaxProjects)])
+                .Select(g => new GeneratorGap(
+                    g.Key.Name,
+                    g.Key.Origin,
+                    g.Value.Count,
+                    // The projects where most is missing first, so a long list cut at MaxProjects keeps them.
+                    [.. g.Value.OrderByDescending(p => p.Value).ThenBy(p => p.Key, StringComparer.Ordinal).Take(GeneratorGap.MaxProjects).Select(p => p.Key)])
                 {
                     Declares = display,
-                    UnresolvedUses = g.Value.Uses,
+                    UnresolvedUses = g.Value.Values.Sum(),
                 })];
     }
 
