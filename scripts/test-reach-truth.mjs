@@ -22,6 +22,10 @@ const faults = [
   ['Rounding.Cents', 'src/Shapes/Money.cs', 'public static decimal Cents(decimal amount) => decimal.Round(amount, 2);', 'public static decimal Cents(decimal amount) => throw new System.InvalidOperationException("planted");'],
   ['Counting.Of', 'src/Shapes/Money.cs', 'public static int Of<T>(List<T> list) => list.Count;', 'public static int Of<T>(List<T> list) => throw new System.InvalidOperationException("planted");'],
   ['Stamp.Now', 'src/App/Composition.cs', 'public static int Now() => 12;', 'public static int Now() => throw new System.InvalidOperationException("planted");'],
+  ['Calibration.ClassFixtureSeed', 'src/Shapes/Calibration.cs', 'public static int ClassFixtureSeed() => 1;', 'public static int ClassFixtureSeed() => throw new System.InvalidOperationException("planted");'],
+  ['Calibration.CollectionSeed', 'src/Shapes/Calibration.cs', 'public static int CollectionSeed() => 2;', 'public static int CollectionSeed() => throw new System.InvalidOperationException("planted");'],
+  ['Calibration.AssemblySeed', 'src/Shapes/Calibration.cs', 'public static int AssemblySeed() => 3;', 'public static int AssemblySeed() => throw new System.InvalidOperationException("planted");'],
+  ['Calibration.NamespaceSeed', 'src/Shapes/Calibration.cs', 'public static int NamespaceSeed() => 4;', 'public static int NamespaceSeed() => throw new System.InvalidOperationException("planted");'],
   ['Formatter.Format', 'src/App/Printer.cs', 'public static string Format(double value) => value.ToString("0.00", CultureInfo.InvariantCulture);', 'public static string Format(double value) => throw new System.InvalidOperationException("planted");'],
 ];
 

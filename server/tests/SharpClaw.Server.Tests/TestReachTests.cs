@@ -59,6 +59,23 @@ public sealed class TestReachTests(LoadedFixture.TestReach fx)
     }
 
     [Fact]
+    public async Task SetupSharedBeyondItsClass_ReachesTheTestsItRunsFor()
+    {
+        // xunit: a class fixture reaches the tests of the class that takes it; a collection fixture those of the collection's classes.
+        Assert.Equal(["Shapes.XunitVstest.ClassFixtureTests.Seed_IsOne"], Names(await Tests("Calibration.ClassFixtureSeed")));
+        Assert.Equal(["Shapes.XunitVstest.CollectionFixtureTests.Seed_IsTwo"], Names(await Tests("Calibration.CollectionSeed")));
+
+        // MSTest's AssemblyInitialize runs before every test of its assembly; NUnit's SetUpFixture before every test of its namespace.
+        Assert.Equal(
+            ["Shapes.MSTest.SquareTests.Area_ThroughTheInterface", "Shapes.MSTest.SquareTests.Doubled_IsTwiceTheArea", "Shapes.MSTest.SquareTests.Money_HasItsAmount"],
+            Names(await Tests("Calibration.AssemblySeed")));
+        List<string> nunit = Names(await Tests("Calibration.NamespaceSeed"));
+        Assert.Contains("Shapes.NUnit.CartTests.NewCart_IsEmpty", nunit);
+        Assert.All(nunit, name => Assert.StartsWith("Shapes.NUnit.CartTests.", name, StringComparison.Ordinal));
+        Assert.Equal(File.ReadAllLines(fx.Workspace.Path("tests/Shapes.NUnit/CartTests.cs")).Count(line => line.TrimStart().StartsWith("[Test", StringComparison.Ordinal)), nunit.Count);
+    }
+
+    [Fact]
     public async Task ADiRegistrationByType_IsNamedAsUnfollowable()
     {
         NavigateResult result = await Tests("Stamp.Now");

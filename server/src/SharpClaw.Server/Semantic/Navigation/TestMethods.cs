@@ -55,7 +55,7 @@ internal static class TestMethods
     /// </summary>
     public static bool IsSetup(IMethodSymbol method) =>
         (method.MethodKind is MethodKind.Constructor or MethodKind.StaticConstructor
-            || (method.MethodKind == MethodKind.Ordinary && (LifetimeMethods.Contains(method.Name) || method.GetAttributes().Any(a => Marks(a.AttributeClass, SetupAttributes)))))
+            || (method.MethodKind == MethodKind.Ordinary && (LifetimeMethods.Contains(method.Name) || method.GetAttributes().Any(a => Marks(a.AttributeClass, SetupAttributes)) || SharedSetups.IsAssemblySetup(method))))
         && method.ContainingAssembly is { } assembly
         && assembly.Modules.SelectMany(m => m.ReferencedAssemblies).Any(r => FrameworkAssemblies.Any(f => r.Name.StartsWith(f, StringComparison.OrdinalIgnoreCase)));
 

@@ -9,7 +9,8 @@ namespace SharpClaw.Server.Semantic.Navigation;
 /// callers, so calls, object creation, accessors, operators, extension members, method groups and lambdas, through
 /// interface and virtual dispatch, in every flavour) that stops at test methods (<see cref="TestMethods"/>). A call
 /// from a field or property initializer reaches the constructors; a test class's constructor or setup reaches all
-/// its tests. Bounded by <see cref="MemberLimit"/> members; what the walk cannot follow is matched afterwards
+/// its tests, and a shared fixture or assembly/namespace setup the tests it runs for (<see cref="SharedSetups"/>).
+/// Bounded by <see cref="MemberLimit"/> members; what the walk cannot follow is matched afterwards
 /// against the visited members (<see cref="UnfollowableSites"/>).
 /// </summary>
 internal static class TestWalk
@@ -92,6 +93,12 @@ internal static class TestWalk
             if (symbol is IMethodSymbol { ContainingType: { } owner } setup && TestMethods.IsSetup(setup))
             {
                 foreach (IMethodSymbol test in await TestMethods.OfClassAsync(owner, solution, cancellationToken).ConfigureAwait(false))
+                {
+                    tests.TryAdd(Flavours.Identity(test, solution), test);
+                }
+
+                // A fixture shared by other classes, a collection or the assembly, or a namespace's setup, runs for their tests too.
+                foreach (IMethodSymbol test in await SharedSetups.TestsAsync(setup, owner, solution, cancellationToken).ConfigureAwait(false))
                 {
                     tests.TryAdd(Flavours.Identity(test, solution), test);
                 }
