@@ -25,6 +25,7 @@ const faults = [
   ['Calibration.ClassFixtureSeed', 'src/Shapes/Calibration.cs', 'public static int ClassFixtureSeed() => 1;', 'public static int ClassFixtureSeed() => throw new System.InvalidOperationException("planted");'],
   ['Calibration.CollectionSeed', 'src/Shapes/Calibration.cs', 'public static int CollectionSeed() => 2;', 'public static int CollectionSeed() => throw new System.InvalidOperationException("planted");'],
   ['Calibration.AssemblySeed', 'src/Shapes/Calibration.cs', 'public static int AssemblySeed() => 3;', 'public static int AssemblySeed() => throw new System.InvalidOperationException("planted");'],
+  ['Calibration.AssemblyFixtureSeed', 'src/Shapes/Calibration.cs', 'public static int AssemblyFixtureSeed() => 5;', 'public static int AssemblyFixtureSeed() => throw new System.InvalidOperationException("planted");'],
   ['Calibration.NamespaceSeed', 'src/Shapes/Calibration.cs', 'public static int NamespaceSeed() => 4;', 'public static int NamespaceSeed() => throw new System.InvalidOperationException("planted");'],
   ['Formatter.Format', 'src/App/Printer.cs', 'public static string Format(double value) => value.ToString("0.00", CultureInfo.InvariantCulture);', 'public static string Format(double value) => throw new System.InvalidOperationException("planted");'],
 ];

@@ -65,7 +65,10 @@ public sealed class TestReachTests(LoadedFixture.TestReach fx)
         Assert.Equal(["Shapes.XunitVstest.ClassFixtureTests.Seed_IsOne"], Names(await Tests("Calibration.ClassFixtureSeed")));
         Assert.Equal(["Shapes.XunitVstest.CollectionFixtureTests.Seed_IsTwo"], Names(await Tests("Calibration.CollectionSeed")));
 
-        // MSTest's AssemblyInitialize runs before every test of its assembly; NUnit's SetUpFixture before every test of its namespace.
+        // An xunit.v3 assembly fixture and MSTest's AssemblyInitialize run before every test of their assembly; NUnit's SetUpFixture before every test of its namespace.
+        Assert.Equal(
+            ["Shapes.XunitV3.CircleTests.UnitCircle_HasAreaPi", "Shapes.XunitV3.CircleTests.Square_AreaIsSideSquared", "Shapes.XunitV3.CircleTests.Total_AddsEveryShape", "Shapes.XunitV3.CircleTests.Name_OfSquare"],
+            Names(await Tests("Calibration.AssemblyFixtureSeed")));
         Assert.Equal(
             ["Shapes.MSTest.SquareTests.Area_ThroughTheInterface", "Shapes.MSTest.SquareTests.Doubled_IsTwiceTheArea", "Shapes.MSTest.SquareTests.Money_HasItsAmount"],
             Names(await Tests("Calibration.AssemblySeed")));
