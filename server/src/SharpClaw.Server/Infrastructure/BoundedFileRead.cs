@@ -12,6 +12,9 @@ internal static class BoundedFileRead
     /// <summary>The largest C# source the host reads from disk (Roslyn's own editor limits are far below).</summary>
     public const long MaxSourceBytes = 16L * 1024 * 1024;
 
+    /// <summary>The largest project or props file the host reads itself (MSBuild's own evaluation reads it otherwise).</summary>
+    public const long MaxProjectFileBytes = 1024 * 1024;
+
     /// <summary>Why a file was not read.</summary>
     public enum Refusal
     {
@@ -74,6 +77,14 @@ internal static class BoundedFileRead
         using StreamReader reader = new(new MemoryStream(bytes), System.Text.Encoding.UTF8, detectEncodingFromByteOrderMarks: true);
         return reader.ReadToEnd();
     }
+
+    /// <summary>
+    /// The bytes of a workspace file an edit reads (the file it renames, rewrites or checks), or an
+    /// <c>invalid_request</c> naming the file as <paramref name="shown"/> and why it was not read.
+    /// </summary>
+    public static byte[] ReadForEdit(string path, string shown, long maxBytes) =>
+        ReadBytes(path, maxBytes, out Refusal refusal)
+            ?? throw SemanticException.InvalidRequest($"{shown} {Describe(refusal, maxBytes)}; nothing was changed.");
 
     /// <summary>Whether the path may be opened: it exists and is a regular file (where that can be asked).</summary>
     public static Refusal Check(string path)

@@ -17,7 +17,7 @@ namespace SharpClaw.Server.Store;
 internal sealed partial record PreprocessorSymbols(IReadOnlyList<string> Modern, IReadOnlyList<string>? Lowest, string Key)
 {
     /// <summary>A project or props file larger than this is not read for its frameworks.</summary>
-    private const long MaxProjectFileBytes = 1024 * 1024;
+    private const long MaxProjectFileBytes = BoundedFileRead.MaxProjectFileBytes;
 
     private static readonly ConcurrentDictionary<string, (long Size, long Ticks, string[] Frameworks)> Read = new(StringComparer.Ordinal);
 

@@ -68,22 +68,14 @@ public static class ContentHash
 {
     public static string Of(byte[] bytes) => Convert.ToHexString(SHA256.HashData(bytes));
 
-    /// <summary>The hash of the file now, or null when it does not exist.</summary>
-    public static string? OfFile(string path)
-    {
-        try
-        {
-            return File.Exists(path) ? Of(File.ReadAllBytes(path)) : null;
-        }
-        catch (FileNotFoundException)
-        {
-            return null;
-        }
-        catch (DirectoryNotFoundException)
-        {
-            return null;
-        }
-    }
+    /// <summary>
+    /// The hash of the file now, or null when it does not exist. A FIFO, device, socket or oversized file is
+    /// never opened (see <see cref="BoundedFileRead"/>): it hashes to a marker no content hash equals.
+    /// </summary>
+    public static string? OfFile(string path) =>
+        BoundedFileRead.ReadBytes(path, BoundedFileRead.MaxSourceBytes, out BoundedFileRead.Refusal refusal) is { } bytes ? Of(bytes)
+        : refusal == BoundedFileRead.Refusal.Missing && !File.Exists(path) ? null
+        : "not read: " + refusal;
 }
 
 /// <summary>Text ↔ bytes with the file's own newline sequence and UTF-8 (keeping a UTF-8 byte-order mark when there was one).</summary>

@@ -92,7 +92,7 @@ public static class FileRenameService
                     $"{relativeNew} would not be compiled by {PathUtil.ToWorkspaceRelative(workspace, projectFile)}: {reason} Nothing was renamed; choose a folder the project compiles.");
             }
 
-            string projectText = await File.ReadAllTextAsync(projectFile, cancellationToken).ConfigureAwait(false);
+            string projectText = FileText.Decode(BoundedFileRead.ReadForEdit(projectFile, PathUtil.ToWorkspaceRelative(workspace, projectFile), BoundedFileRead.MaxProjectFileBytes));
             if (System.Text.RegularExpressions.Regex.IsMatch(
                 projectText,
                 "(Include|Update|Remove)\\s*=\\s*\"[^\"]*" + System.Text.RegularExpressions.Regex.Escape(Path.GetFileName(path)),
@@ -109,7 +109,7 @@ public static class FileRenameService
             }
         }
 
-        byte[] bytes = await File.ReadAllBytesAsync(path, cancellationToken).ConfigureAwait(false);
+        byte[] bytes = BoundedFileRead.ReadForEdit(path, PathUtil.ToWorkspaceRelative(workspace, path), BoundedFileRead.MaxSourceBytes);
         string text = FileText.Decode(bytes);
         PlannedFile file = new(path, newPath, bytes, bytes, text, text, 1);
         return new EditPlan("rename_file", $"rename file {PathUtil.ToWorkspaceRelative(workspace, path)} to {relativeNew}", workspace, [file]);

@@ -208,7 +208,7 @@ public static class SolutionDiff
         foreach ((string path, var entry) in byPath.OrderBy(kv => PathUtil.ToWorkspaceRelative(workspace, kv.Key), StringComparer.Ordinal))
         {
             CheckInsideWorkspace(workspace, path);
-            byte[] original = await File.ReadAllBytesAsync(path, cancellationToken).ConfigureAwait(false);
+            byte[] original = BoundedFileRead.ReadForEdit(path, PathUtil.ToWorkspaceRelative(workspace, path), BoundedFileRead.MaxSourceBytes);
             string oldText = (await entry.Old.GetTextAsync(cancellationToken).ConfigureAwait(false)).ToString();
             string disk = FileText.Decode(original);
             // An open editor buffer may differ from the disk: the plan starts from the buffer, and only a

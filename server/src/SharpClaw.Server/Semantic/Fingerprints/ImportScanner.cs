@@ -93,7 +93,15 @@ public sealed partial class ImportScanner(IReadOnlyList<string> trustedRoots)
                 continue;
             }
 
-            foreach ((string expression, _) in this.ReadImports(file))
+            if (this.ReadImports(file) is not { } fileImports)
+            {
+                // Not read (a FIFO, device, socket or an oversized file): what it imports is unknown, so
+                // like a property-driven import it needs fresh authorization on every call.
+                dynamic.Add(new DynamicImport(file, "(not read: a FIFO, device, socket or a file over 1 MiB)"));
+                continue;
+            }
+
+            foreach ((string expression, _) in fileImports)
             {
                 foreach (string part in expression.Split(';', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
                 {
@@ -199,29 +207,39 @@ public sealed partial class ImportScanner(IReadOnlyList<string> trustedRoots)
         });
     }
 
-    private List<(string Expression, string Condition)> ReadImports(string file)
+    /// <summary>The file's imports, or null when it is not a regular file of a bounded size (never opened, see <see cref="BoundedFileRead"/>).</summary>
+    private List<(string Expression, string Condition)>? ReadImports(string file)
     {
         if (this.parsed.TryGetValue(file, out List<(string, string)>? cached))
         {
-            return cached ?? [];
+            return cached;
         }
 
-        List<(string, string)>? imports = null;
-        try
+        List<(string, string)>? imports = [];
+        byte[]? bytes = BoundedFileRead.ReadBytes(file, BoundedFileRead.MaxProjectFileBytes, out BoundedFileRead.Refusal refusal);
+        if (bytes is null)
         {
-            XDocument document = XDocument.Load(file, LoadOptions.None);
-            imports = document.Descendants()
-                .Where(e => e.Name.LocalName == "Import" && e.Attribute("Sdk") is null && e.Attribute("Project") is not null)
-                .Select(e => (e.Attribute("Project")!.Value.Trim(), e.Attribute("Condition")?.Value ?? string.Empty))
-                .ToList();
+            // Gone or unreadable: MSBuild reports it and the file stays watched. Anything else is not read.
+            imports = refusal == BoundedFileRead.Refusal.Missing ? [] : null;
         }
-        catch (Exception ex) when (ex is XmlException or IOException or UnauthorizedAccessException)
+        else
         {
-            // Malformed or unreadable: MSBuild reports it; the file itself stays watched.
+            try
+            {
+                XDocument document = XDocument.Load(new MemoryStream(bytes), LoadOptions.None);
+                imports = document.Descendants()
+                    .Where(e => e.Name.LocalName == "Import" && e.Attribute("Sdk") is null && e.Attribute("Project") is not null)
+                    .Select(e => (e.Attribute("Project")!.Value.Trim(), e.Attribute("Condition")?.Value ?? string.Empty))
+                    .ToList();
+            }
+            catch (XmlException)
+            {
+                // Malformed: MSBuild reports it; the file itself stays watched.
+            }
         }
 
         this.parsed[file] = imports;
-        return imports ?? [];
+        return imports;
     }
 
     private bool IsTrusted(string file) => trustedRoots.Any(root => PathUtil.IsUnder(file, root));
