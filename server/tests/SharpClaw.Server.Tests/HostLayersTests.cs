@@ -37,6 +37,7 @@ public sealed class HostLayersTests
         Root + ".Semantic.Discovery",         // the target rule
         Root + ".Semantic.Authorization",     // asking the client before evaluation or a write
         Root + ".Semantic.OpenDocuments",     // the editor's buffers
+        Root + ".Semantic.TestSelection",     // which members a change touched, from syntax alone
         Root + ".Toolchain",                  // installed SDKs
         Root + ".Infrastructure",             // paths, stat, the log, the state folder, the typed error, name matching
     ];
