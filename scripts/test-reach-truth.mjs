@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { failedInTrx } from './trx-results.mjs';
 
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'test-reach-'));
@@ -37,17 +38,6 @@ function ask(symbol) {
   const out = execFileSync('node', [path.join(repo, 'dist', 'cli.js'), 'tool', 'csharp_navigate', '--input', JSON.stringify({ action: 'tests', symbol, limit: 200 }), '--allow-evaluation', '--cwd', work], { encoding: 'utf8' });
   const tests = [...out.matchAll(/^\S+:\d+:\d+ test (\S+)$/gm)].map((m) => m[1]);
   return { tests, cannotFollow: /^cannot follow: /m.test(out), text: out };
-}
-
-/** The failed tests of a TRX file, as Namespace.Class.Method (the test definition's class and method name, without arguments). */
-function failedInTrx(file) {
-  const xml = fs.readFileSync(file, 'utf8');
-  const attribute = (tag, name) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
-  const methods = new Map();
-  for (const m of xml.matchAll(/(<UnitTest\s[^>]*>)[\s\S]*?(<TestMethod\s[^>]*>)/g)) {
-    methods.set(attribute(m[1], 'id'), `${attribute(m[2], 'className')?.split(',')[0]}.${attribute(m[2], 'name')?.split('(')[0]}`);
-  }
-  return [...xml.matchAll(/<UnitTestResult\s[^>]*>/g)].filter((m) => attribute(m[0], 'outcome') === 'Failed').map((m) => methods.get(attribute(m[0], 'testId')) ?? attribute(m[0], 'testName'));
 }
 
 function failingTests() {

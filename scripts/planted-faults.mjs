@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// Planted faults on a real solution (issue 41's proof): for each fault of a faults file, one at a time, plant it (a
+// text replacement in one member: throw, flip a comparison, return a constant, drop a call, off-by-one), build, and
+// run (a) every test of the solution's test projects, (b) `sharpclaw verify --scope affected --tests all` (with
+// --verify-all), (c) the reached run — the tests `navigate tests` lists for the planted member, run with each
+// runner's filter; then revert. Checks, per fault: every test the full run fails is listed by `navigate tests`
+// (runtime truth) and fails in the reached run; a fault the full run detects is detected by the reached run.
+// Writes <out>/<name>.json and <out>/<name>.md.
+// Usage: npm run build && node scripts/planted-faults.mjs --solution DIR --faults FILE [--out DIR] [--only ID,ID]
+//        [--verify-all]   (runs the solution's code, like dotnet test: a person's explicit command)
+// The solution folder must be a restored Git clone whose working tree is clean; nothing of it is written elsewhere.
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { trxResults } from './trx-results.mjs';
+
+const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const cli = path.join(repo, 'dist', 'cli.js');
+
+function options(argv) {
+  const found = { out: path.join(repo, 'bench', 'results', 'planted-faults'), only: null, verifyAll: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === '--verify-all') found.verifyAll = true;
+    else if (['--solution', '--faults', '--out', '--only'].includes(flag) && argv[i + 1]) found[flag.slice(2)] = argv[++i];
+    else throw new Error(`unknown or incomplete option ${flag}; usage: --solution DIR --faults FILE [--out DIR] [--only ID,ID] [--verify-all]`);
+  }
+  if (!found.solution || !found.faults) throw new Error('--solution DIR and --faults FILE are required');
+  return { ...found, solution: path.resolve(found.solution), only: found.only ? new Set(found.only.split(',')) : null };
+}
+
+const args = options(process.argv.slice(2));
+/** The faults file: { name, repository, commit, target, runner: 'vstest'|'mtp', testProjects: [...], env?: {...}, faults: [{ id, kind, symbol, file, line?, character?, find, replace }] }. */
+const spec = JSON.parse(fs.readFileSync(args.faults, 'utf8'));
+const env = { ...process.env, ...(spec.env ?? {}) };
+const ms = (start) => Math.round(performance.now() - start);
+
+function run(command, argv, { allowFailure = true } = {}) {
+  const result = spawnSync(command, argv, { cwd: args.solution, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (!allowFailure && result.status !== 0) throw new Error(`${command} ${argv.join(' ')} failed (${result.status}):\n${(result.stdout + result.stderr).slice(-3000)}`);
+  return result;
+}
+
+function build() {
+  const result = run('dotnet', ['build', spec.target, '--no-restore', '-nologo', '--tl:off', '-v:q', '-nodeReuse:false']);
+  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout.slice(-3000)}`);
+}
+
+/** Runs the test projects (all tests, or only `names`) with each runner's filter; the results read from TRX. */
+function testRun(names = null) {
+  const results = fs.mkdtempSync(path.join(args.solution, '.planted-results-'));
+  const start = performance.now();
+  try {
+    for (const project of spec.testProjects) {
+      const dir = path.join(results, path.basename(project));
+      if (spec.runner === 'mtp') {
+        // .NET 10's dotnet test in Microsoft.Testing.Platform mode (global.json test.runner); xunit.v3's TRX and method filter.
+        const filter = names ? names.flatMap((n) => ['--filter-method', n]) : [];
+        run('dotnet', ['test', '--project', project, '--no-build', '--no-restore', '--report-xunit-trx', '--results-directory', dir, ...filter]);
+      } else {
+        // VSTest: one --filter over fully qualified names (theory cases share their method's name).
+        const filter = names ? ['--filter', names.map((n) => `FullyQualifiedName=${n}`).join('|')] : [];
+        run('dotnet', ['test', project, '--no-build', '--no-restore', '-nologo', '--logger', 'trx', '--results-directory', dir, ...filter]);
+      }
+    }
+    const all = fs.readdirSync(results, { recursive: true }).filter((f) => String(f).endsWith('.trx')).flatMap((f) => trxResults(path.join(results, String(f))));
+    return { failing: [...new Set(all.filter((r) => r.outcome === 'Failed').map((r) => r.name))].sort(), ran: all.length, ms: ms(start) };
+  } finally {
+    fs.rmSync(results, { recursive: true, force: true });
+  }
+}
+
+/** navigate tests for a fault's member on the unchanged code (at its line and character when given, else by name), every page. */
+function navigateTests(fault) {
+  const selector = fault.line ? { file: fault.file, line: fault.line, character: fault.character } : { symbol: fault.symbol };
+  const tests = [];
+  let cannotFollow = null;
+  let limitReached = false;
+  let generatorGap = null;
+  // A page ends where the answer reaches its byte budget: follow "next offset: N" until there is none.
+  for (let offset = 0; ; ) {
+    const out = execFileSync('node', [cli, 'tool', 'csharp_navigate', '--input', JSON.stringify({ action: 'tests', ...selector, limit: 200, offset }), '--allow-evaluation', '--cwd', args.solution], { encoding: 'utf8', env: process.env });
+    tests.push(...[...out.matchAll(/^\S+:\d+:\d+ test (\S+)$/gm)].map((m) => m[1]));
+    cannotFollow ??= /^cannot follow: (.*)$/m.exec(out)?.[1] ?? null;
+    limitReached ||= /^walk limit: /m.test(out);
+    generatorGap ??= /^may be incomplete: (.*)$/m.exec(out)?.[1] ?? null;
+    const next = /next offset: (\d+)/.exec(out);
+    if (!next) return { tests: [...new Set(tests)], cannotFollow, limitReached, generatorGap };
+    offset = Number(next[1]);
+  }
+}
+
+/** `sharpclaw verify --scope affected --tests T` through the CLI: status, failed tests, tests run, time. */
+function verifyCli(tests) {
+  const start = performance.now();
+  const result = spawnSync('node', [cli, 'verify', '--scope', 'affected', ...(tests === 'all' ? [] : ['--tests', tests]), '--allow-shell', '--allow-evaluation', '--timeout', '1800', '--output-format', 'json', '--cwd', args.solution], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
+  let report = null;
+  try {
+    report = JSON.parse(result.stdout);
+  } catch {
+    return { error: (result.stdout + result.stderr).slice(-500), ms: ms(start) };
+  }
+  const data = report.data ?? report;
+  const failed = (data.tests?.failedCases ?? data.failedTests ?? []).map((c) => String(c.name ?? c.fullyQualifiedName ?? c).split('(')[0]);
+  const counters = data.tests?.counters ?? data.tests ?? {};
+  return { status: data.status ?? report.status, failing: failed, ran: counters.total ?? counters.executed ?? null, ms: ms(start), summary: data.summary ?? null };
+}
+
+/** Whether the built CLI has `verify --tests reached` (the verifier's selection); until then the reached run is computed here. */
+const cliHasReached = /--tests/.test(spawnSync('node', [cli, '--help'], { encoding: 'utf8' }).stdout);
+
+/**
+ * (c) The reached run: the one place that switches to `sharpclaw verify --scope affected --tests reached` once the CLI
+ * has it; until then the navigate tests selection of the planted member run with the runner's filter.
+ */
+function reachedRun(answer) {
+  if (cliHasReached) return { via: 'verify --tests reached', ...verifyCli('reached') };
+  if (answer.tests.length === 0) return { via: 'navigate tests + filter', failing: [], ran: 0, ms: 0 };
+  return { via: 'navigate tests + filter', ...testRun(answer.tests) };
+}
+
+function table(rows) {
+  const lines = [
+    `# Planted faults: ${spec.name} (${spec.repository} @ ${spec.commit.slice(0, 12)}, ${spec.runner === 'mtp' ? 'Microsoft.Testing.Platform' : 'VSTest'})`,
+    '',
+    `Baseline: ${rows.baseline.ran} tests, ${rows.baseline.failing.length} failing, ${rows.baseline.ms} ms. Reached run: ${rows.faults[0]?.reached.via ?? '-'}.`,
+    '',
+    '| fault | kind | member | full-run failures | listed by navigate tests | failing not listed | reached-run failures | reached tests run | full time (ms) | reached time (ms) | verify all (ms) | verdict |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const f of rows.faults) {
+    lines.push(`| ${f.id} | ${f.kind} | \`${f.symbol}\` | ${f.full.failing.length} | ${f.listed.tests.length} | ${f.notListed.length} | ${f.reached.failing.length} | ${f.reached.ran} | ${f.full.ms} | ${f.reached.ms} | ${f.verifyAll?.ms ?? '-'} | ${f.verdict} |`);
+  }
+  const detected = rows.faults.filter((f) => f.full.failing.length > 0);
+  lines.push('', `${rows.faults.length} faults; the full run detected ${detected.length}; the reached run detected ${detected.filter((f) => f.reached.failing.length > 0).length} of those; ${rows.faults.filter((f) => f.notListed.length).length} faults had failing tests navigate tests did not list.`);
+  const misses = rows.faults.filter((f) => f.notListed.length);
+  for (const f of misses) lines.push('', `- ${f.id} not listed: ${f.notListed.slice(0, 20).join(', ')}${f.notListed.length > 20 ? ` … (${f.notListed.length})` : ''}`);
+  return lines.join('\n') + '\n';
+}
+
+if (run('git', ['status', '--porcelain', '--untracked-files=no']).stdout.trim()) throw new Error(`${args.solution} has uncommitted changes: planted faults need a clean tree`);
+let start = performance.now();
+build();
+const baseline = testRun();
+console.log(`baseline: ${baseline.ran} tests, ${baseline.failing.length} failing (${ms(start)} ms with the build)`);
+const preexisting = new Set(baseline.failing);
+const rows = { solution: spec.name, repository: spec.repository, commit: spec.commit, runner: spec.runner, date: new Date().toISOString(), baseline, faults: [] };
+
+/** The planted file and its text, restored on Ctrl-C or SIGTERM as in the normal path. */
+let planted = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (planted) fs.writeFileSync(planted.file, planted.original);
+    process.exit(130);
+  });
+}
+
+for (const fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))) {
+  const file = path.join(args.solution, fault.file);
+  const original = fs.readFileSync(file, 'utf8');
+  const at = original.indexOf(fault.find);
+  if (at < 0 || original.indexOf(fault.find, at + 1) >= 0) throw new Error(`${fault.id}: "${fault.find}" must occur exactly once in ${fault.file}`);
+  start = performance.now();
+  const listed = navigateTests(fault);
+  const navigateMs = ms(start);
+  planted = { file, original };
+  fs.writeFileSync(file, original.replace(fault.find, fault.replace));
+  try {
+    try {
+      build();
+    } catch (error) {
+      rows.faults.push({ ...fault, verdict: 'does not build', error: String(error).slice(0, 500), listed, notListed: [], full: { failing: [], ran: 0, ms: 0 }, reached: { failing: [], ran: 0, ms: 0 } });
+      console.log(`${fault.id}: does not build`);
+      continue;
+    }
+    const full = testRun();
+    full.failing = full.failing.filter((n) => !preexisting.has(n));
+    const verifyAll = args.verifyAll ? verifyCli('all') : null;
+    const reached = reachedRun(listed);
+    reached.failing = reached.failing.filter((n) => !preexisting.has(n));
+    const notListed = full.failing.filter((n) => !listed.tests.includes(n));
+    const notReached = full.failing.filter((n) => !reached.failing.includes(n));
+    const verdict = full.failing.length === 0 ? 'not detected by the full run'
+      : notListed.length || notReached.length ? `MISSED ${Math.max(notListed.length, notReached.length)}`
+      : 'detected by both';
+    rows.faults.push({ ...fault, navigateMs, listed, notListed, notReached, full, verifyAll, reached, verdict });
+    console.log(`${fault.id} ${fault.symbol}: full ${full.failing.length} failing of ${full.ran} (${full.ms} ms); listed ${listed.tests.length}; reached ${reached.failing.length} failing of ${reached.ran} (${reached.ms} ms); ${verdict}${notListed.length ? ` — not listed: ${notListed.slice(0, 5).join(', ')}` : ''}`);
+  } finally {
+    fs.writeFileSync(file, original);
+    planted = null;
+  }
+}
+
+fs.mkdirSync(args.out, { recursive: true });
+fs.writeFileSync(path.join(args.out, `${spec.name}.json`), JSON.stringify(rows, null, 2) + '\n');
+fs.writeFileSync(path.join(args.out, `${spec.name}.md`), table(rows));
+console.log(table(rows));
+const missed = rows.faults.filter((f) => f.verdict.startsWith('MISSED')).length;
+process.exitCode = missed ? 1 : 0;
