@@ -32,7 +32,7 @@ function options(argv) {
 const args = options(process.argv.slice(2));
 /** The faults file: { name, repository, commit, target, runner: 'vstest'|'mtp', testProjects: [...], env?: {...}, faults: [{ id, kind, symbol, file, line?, character?, find, replace }] }. */
 const spec = JSON.parse(fs.readFileSync(args.faults, 'utf8'));
-const env = { ...process.env, ...(spec.env ?? {}) };
+const env = { ...process.env, MSBUILDDISABLENODEREUSE: '1', ...(spec.env ?? {}) };
 const ms = (start) => Math.round(performance.now() - start);
 
 function run(command, argv, { allowFailure = true } = {}) {
@@ -41,9 +41,16 @@ function run(command, argv, { allowFailure = true } = {}) {
   return result;
 }
 
+/**
+ * Builds the target; the build counts only when MSBuild printed its own "Build succeeded": a build whose worker node
+ * was killed from outside has ended with exit code 0 and no summary, leaving the old binaries (and a fault "undetected").
+ */
 function build() {
-  const result = run('dotnet', ['build', spec.target, '--no-restore', '-nologo', '--tl:off', '-v:q', '-nodeReuse:false']);
-  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout.slice(-3000)}`);
+  for (let attempt = 1; ; attempt++) {
+    const result = run('dotnet', ['build', spec.target, '--no-restore', '-nologo', '--tl:off', '-v:m', '-nodeReuse:false']);
+    if (result.status === 0 && /^Build succeeded\./m.test(result.stdout)) return;
+    if (result.status !== 0 || attempt === 2) throw new Error(`build failed (exit ${result.status}):\n${result.stdout.slice(-3000)}`);
+  }
 }
 
 /** Runs the test projects (all tests, or only `names`) with each runner's filter; the results read from TRX. */
@@ -138,6 +145,29 @@ function table(rows) {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * The planted file's original text is journaled beside the clone before planting: the script is synchronous (a signal
+ * handler would never run between its child processes), so a run stopped mid-fault is repaired by the next run's start.
+ */
+fs.mkdirSync(args.out, { recursive: true });
+const journal = path.join(args.out, `.${spec.name}.planted-fault.json`); // Outside the clone: verify would count it as a change.
+function restoreJournaled() {
+  if (!fs.existsSync(journal)) return;
+  const { file, original } = JSON.parse(fs.readFileSync(journal, 'utf8'));
+  fs.writeFileSync(file, original);
+  fs.rmSync(journal);
+  console.log(`restored ${path.relative(args.solution, file)} from a run that stopped mid-fault`);
+}
+
+// One run per clone: two runs planting in one tree see each other's faults (seen: a baseline of 26 failures).
+const lock = path.join(args.out, `.${spec.name}.planted-lock`);
+try {
+  fs.mkdirSync(lock);
+} catch {
+  throw new Error(`another planted-faults run holds ${lock} (remove it if that run is gone)`);
+}
+process.on('exit', () => fs.rmSync(lock, { recursive: true, force: true }));
+restoreJournaled();
 if (run('git', ['status', '--porcelain', '--untracked-files=no']).stdout.trim()) throw new Error(`${args.solution} has uncommitted changes: planted faults need a clean tree`);
 let start = performance.now();
 build();
@@ -145,15 +175,6 @@ const baseline = testRun();
 console.log(`baseline: ${baseline.ran} tests, ${baseline.failing.length} failing (${ms(start)} ms with the build)`);
 const preexisting = new Set(baseline.failing);
 const rows = { solution: spec.name, repository: spec.repository, commit: spec.commit, runner: spec.runner, date: new Date().toISOString(), baseline, faults: [] };
-
-/** The planted file and its text, restored on Ctrl-C or SIGTERM as in the normal path. */
-let planted = null;
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    if (planted) fs.writeFileSync(planted.file, planted.original);
-    process.exit(130);
-  });
-}
 
 for (const fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))) {
   const file = path.join(args.solution, fault.file);
@@ -163,7 +184,7 @@ for (const fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))
   start = performance.now();
   const listed = navigateTests(fault);
   const navigateMs = ms(start);
-  planted = { file, original };
+  fs.writeFileSync(journal, JSON.stringify({ file, original }));
   fs.writeFileSync(file, original.replace(fault.find, fault.replace));
   try {
     try {
@@ -187,7 +208,7 @@ for (const fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))
     console.log(`${fault.id} ${fault.symbol}: full ${full.failing.length} failing of ${full.ran} (${full.ms} ms); listed ${listed.tests.length}; reached ${reached.failing.length} failing of ${reached.ran} (${reached.ms} ms); ${verdict}${notListed.length ? ` — not listed: ${notListed.slice(0, 5).join(', ')}` : ''}`);
   } finally {
     fs.writeFileSync(file, original);
-    planted = null;
+    fs.rmSync(journal, { force: true });
   }
 }
 

@@ -145,6 +145,22 @@ public sealed class GeneratorReachTests(GeneratorInterfacesFixture fx) : IClassF
     }
 
     [Fact]
+    public async Task Tests_NameAGeneratorMetAlongTheWalk_NotOnlyAtTheStart()
+    {
+        // Registry.Normalized is private (only Shapes.Core sees it, no excluded generator runs there), but the walk
+        // goes through Registry.Add, which Markers.Gen's module initializers in Shapes.Models call: tests reaching it
+        // that way cannot be listed. Before, only the start symbol was checked and the answer was a confident "none".
+        NavigateResult tests = await fx.NavigateAsync("tests", "Shapes.Core.Registry.Normalized");
+        Assert.Equal(0, tests.Total);
+        GeneratorGap gap = Assert.Single(tests.GeneratorGaps!);
+        Assert.Equal(("Markers.Gen", "project generator"), (gap.Generator, gap.Origin));
+        Assert.Equal(["Shapes.Models/Shapes.Models.csproj"], gap.Projects);
+
+        // A walk that meets no project in a generator's reach says nothing of generators.
+        Assert.Null((await fx.NavigateAsync("tests", "Standalone.Counter.Increment")).GeneratorGaps);
+    }
+
+    [Fact]
     public async Task Callers_CountTheCallSitesInSourceGeneratedCode_TheyLeaveOut()
     {
         // System.Text.Json's generator (an SDK generator, which runs) constructs Point; no hand-written code does.

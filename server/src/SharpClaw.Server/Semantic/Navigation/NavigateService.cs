@@ -31,7 +31,7 @@ public sealed class NavigateService(SemanticContextCache cache)
 
     /// <summary>
     /// The actions whose lists code an excluded generator writes could add to, and whether only by implementing
-    /// (<see cref="GeneratorReach.Gaps"/>).
+    /// (<see cref="GeneratorReach.Gaps"/>). tests names its own: the generators that could call any member of its walk.
     /// </summary>
     private static readonly Dictionary<string, bool> GeneratorCouldAdd = new(StringComparer.Ordinal)
     {
@@ -42,7 +42,6 @@ public sealed class NavigateService(SemanticContextCache cache)
         ["writes"] = false,
         ["callers"] = false,
         ["impact"] = false,
-        ["tests"] = false,
     };
 
     internal static async Task<NavigateResult> RunAsync(ContextLease lease, string workspace, NavigateParams parameters, string action, int offset, int limit, CancellationToken cancellationToken)
@@ -129,6 +128,9 @@ public sealed class NavigateService(SemanticContextCache cache)
                 {
                     Unfollowable = Unfollowable(walk.Unfollowable, format),
                     WalkLimit = walk.LimitReached ? TestWalk.MemberLimit : null,
+
+                    // Generated code could call any member on the way, not only the symbol asked about.
+                    GeneratorGaps = await GeneratorReach.Of(lease.Context, solution).TestWalkGapsAsync([symbol], walk.Members, solution, workspace, cancellationToken).ConfigureAwait(false),
                 };
             }
 

@@ -29,8 +29,6 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
         Solution solution = lease.Solution;
         List<ISymbol> starts = [];
         List<ReachedTestsFailure> failures = [];
-        List<GeneratorGap> gaps = [];
-        GeneratorReach reach = GeneratorReach.Of(lease.Context, solution);
         for (int i = 0; i < symbols.Count; i++)
         {
             ReachedTestsSymbol symbol = symbols[i];
@@ -39,7 +37,6 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
             {
                 SymbolMatch match = await SymbolResolver.ResolveAsync(lease, workspace, selector, cancellationToken).ConfigureAwait(false);
                 starts.Add(match.Symbol);
-                gaps.AddRange(await reach.GapsAsync(match.Symbol, solution, workspace, implementable: false, cancellationToken).ConfigureAwait(false) ?? []);
             }
             catch (SemanticException ex)
             {
@@ -48,6 +45,7 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
         }
 
         TestWalk.Outcome walk = await TestWalk.WalkAsync(starts, solution, cancellationToken).ConfigureAwait(false);
+        List<GeneratorGap>? gaps = await GeneratorReach.Of(lease.Context, solution).TestWalkGapsAsync(starts, walk.Members, solution, workspace, cancellationToken).ConfigureAwait(false);
         NavigationFormat format = new(solution, workspace, context: false);
         List<ReachedTest> tests = [];
         foreach (IMethodSymbol test in walk.Tests)
@@ -68,7 +66,7 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
             [.. tests.Distinct().OrderBy(t => t.Project, StringComparer.Ordinal).ThenBy(t => t.Path, StringComparer.Ordinal).ThenBy(t => t.Line).ThenBy(t => t.Name, StringComparer.Ordinal)],
             NavigateService.Unfollowable(walk.Unfollowable, format),
             walk.LimitReached,
-            gaps.Count == 0 ? null : [.. gaps.DistinctBy(g => g.Generator)],
+            gaps,
             failures,
             walk.Visited);
     }

@@ -18,8 +18,12 @@ internal static class TestWalk
     /// <summary>The walk visits at most this many members; past it the answer says the list may be incomplete.</summary>
     public const int MemberLimit = 3000;
 
-    /// <summary>What a walk found: the tests (once each), the places it could not follow, whether it stopped at the limit, how many members it visited.</summary>
-    public sealed record Outcome(List<IMethodSymbol> Tests, List<UnfollowableSite> Unfollowable, bool LimitReached, int Visited);
+    /// <summary>What a walk found: the tests (once each), the places it could not follow, whether it stopped at the limit, the members it visited.</summary>
+    public sealed record Outcome(List<IMethodSymbol> Tests, List<UnfollowableSite> Unfollowable, bool LimitReached, IReadOnlyCollection<ISymbol> Members)
+    {
+        /// <summary>How many members the walk visited.</summary>
+        public int Visited => this.Members.Count;
+    }
 
     public static async Task<Outcome> WalkAsync(IEnumerable<ISymbol> starts, Solution solution, CancellationToken cancellationToken)
     {
@@ -120,7 +124,7 @@ internal static class TestWalk
         }
 
         List<UnfollowableSite> unfollowable = await UnfollowableSites.MetAsync(visited.Values, solution, cancellationToken).ConfigureAwait(false);
-        return new Outcome([.. tests.Values], unfollowable, limitReached, visited.Count);
+        return new Outcome([.. tests.Values], unfollowable, limitReached, [.. visited.Values]);
     }
 
     /// <summary>

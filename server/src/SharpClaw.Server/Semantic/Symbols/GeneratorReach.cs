@@ -65,15 +65,55 @@ internal sealed class GeneratorReach
             return null;
         }
 
-        List<ProjectId> declaring = [.. symbol.OriginalDefinition.Locations
-            .Where(l => l.IsInSource && l.SourceTree is not null)
-            .Select(l => solution.GetDocumentId(l.SourceTree!)?.ProjectId)
-            .OfType<ProjectId>()
-            .Distinct()];
+        Dictionary<ExcludedGeneratorName, SortedSet<string>> byGenerator = [];
+        this.AddSeeing(symbol, solution, workspace, byGenerator);
+        return Listed(byGenerator);
+    }
+
+    /// <summary>
+    /// The generators whose code could call any of <paramref name="members"/> (the members a test walk visited: generated
+    /// code calling one of them is a way to tests the walk cannot follow), with the projects they run in. Null when none.
+    /// </summary>
+    public List<GeneratorGap>? WalkGaps(IEnumerable<ISymbol> members, Solution solution, string workspace)
+    {
+        if (this.own.Count == 0)
+        {
+            return null;
+        }
+
+        Dictionary<ExcludedGeneratorName, SortedSet<string>> byGenerator = [];
+        HashSet<string> seen = new(StringComparer.Ordinal);
+        foreach (ISymbol member in members)
+        {
+            // Members of one project with the same visibility are seen by the same projects: look each case up once.
+            List<ProjectId> declaring = Declaring(member, solution);
+            string key = declaring.Count == 0
+                ? "metadata:" + (member as INamedTypeSymbol ?? member.ContainingType)?.ToDisplayString() + (IsPrivate(member) ? ":private" : string.Empty)
+                : string.Join(",", declaring.Select(d => d.Id)) + (IsPrivate(member) ? ":private" : string.Empty);
+            if (!seen.Add(key))
+            {
+                continue;
+            }
+
+            this.AddSeeing(member, solution, workspace, byGenerator);
+        }
+
+        return Listed(byGenerator);
+    }
+
+    private static List<ProjectId> Declaring(ISymbol symbol, Solution solution) => [.. symbol.OriginalDefinition.Locations
+        .Where(l => l.IsInSource && l.SourceTree is not null)
+        .Select(l => solution.GetDocumentId(l.SourceTree!)?.ProjectId)
+        .OfType<ProjectId>()
+        .Distinct()];
+
+    /// <summary>Adds the excluded generators of the projects that can see <paramref name="symbol"/>, with those projects.</summary>
+    private void AddSeeing(ISymbol symbol, Solution solution, string workspace, Dictionary<ExcludedGeneratorName, SortedSet<string>> byGenerator)
+    {
+        List<ProjectId> declaring = Declaring(symbol, solution);
         HashSet<ProjectId> seeing = declaring.Count == 0 && !symbol.OriginalDefinition.Locations.Any(l => l.IsInSource)
             ? this.SeeingFromMetadata(symbol, solution)
             : VisibleFrom(solution, declaring, withDependents: !IsPrivate(symbol));
-        Dictionary<ExcludedGeneratorName, SortedSet<string>> byGenerator = [];
         foreach (ProjectId id in seeing)
         {
             if (!this.own.TryGetValue(id, out List<ExcludedGeneratorName>? generators) || solution.GetProject(id) is not { } project)
@@ -92,13 +132,14 @@ internal sealed class GeneratorReach
                 projects.Add(path);
             }
         }
+    }
 
-        return byGenerator.Count == 0
+    private static List<GeneratorGap>? Listed(Dictionary<ExcludedGeneratorName, SortedSet<string>> byGenerator) =>
+        byGenerator.Count == 0
             ? null
             : [.. byGenerator
                 .OrderBy(g => g.Key.Name, StringComparer.Ordinal)
                 .Select(g => new GeneratorGap(g.Key.Name, g.Key.Origin, g.Value.Count, [.. g.Value.Take(GeneratorGap.MaxProjects)]))];
-    }
 
     /// <summary>
     /// <see cref="Gaps"/>, and first the excluded generators that may declare the symbol's type themselves
@@ -115,6 +156,26 @@ internal sealed class GeneratorReach
         GeneratorDeclaredNames declared = await GeneratorDeclaredNames.OfAsync(this, solution, cancellationToken).ConfigureAwait(false);
         List<GeneratorGap>? declaring = declared.Gaps(this, solution, workspace, symbol);
         return declaring is null ? gaps : [.. declaring, .. gaps ?? []];
+    }
+
+    /// <summary>
+    /// A test walk's caveat: the generators that may declare a start symbol's type themselves (<see cref="GapsAsync"/>),
+    /// then those whose code could call any member the walk visited (<see cref="WalkGaps"/>), each generator once.
+    /// </summary>
+    public async Task<List<GeneratorGap>?> TestWalkGapsAsync(IEnumerable<ISymbol> starts, IEnumerable<ISymbol> members, Solution solution, string workspace, CancellationToken cancellationToken)
+    {
+        List<GeneratorGap> gaps = [];
+        if (!this.IsEmpty)
+        {
+            GeneratorDeclaredNames declared = await GeneratorDeclaredNames.OfAsync(this, solution, cancellationToken).ConfigureAwait(false);
+            foreach (ISymbol start in starts)
+            {
+                gaps.AddRange(declared.Gaps(this, solution, workspace, start) ?? []);
+            }
+        }
+
+        gaps.AddRange(this.WalkGaps(members, solution, workspace) ?? []);
+        return gaps.Count == 0 ? null : [.. gaps.DistinctBy(g => g.Generator)];
     }
 
     /// <summary>
