@@ -45,9 +45,9 @@ function run(command, argv, { allowFailure = true } = {}) {
  * Builds the target; the build counts only when MSBuild printed its own "Build succeeded": a build whose worker node
  * was killed from outside has ended with exit code 0 and no summary, leaving the old binaries (and a fault "undetected").
  */
-function build() {
+function build({ rebuild = false } = {}) {
   for (let attempt = 1; ; attempt++) {
-    const result = run('dotnet', ['build', spec.target, '--no-restore', '-nologo', '--tl:off', '-v:m', '-nodeReuse:false']);
+    const result = run('dotnet', ['build', spec.target, '--no-restore', '-nologo', '--tl:off', '-v:m', '-nodeReuse:false', ...(rebuild ? ['--no-incremental'] : [])]);
     if (result.status === 0 && /^Build succeeded\./m.test(result.stdout)) return;
     if (result.status !== 0 || attempt === 2) throw new Error(`build failed (exit ${result.status}):\n${result.stdout.slice(-3000)}`);
   }
@@ -170,9 +170,10 @@ process.on('exit', () => fs.rmSync(lock, { recursive: true, force: true }));
 restoreJournaled();
 if (run('git', ['status', '--porcelain', '--untracked-files=no']).stdout.trim()) throw new Error(`${args.solution} has uncommitted changes: planted faults need a clean tree`);
 let start = performance.now();
-build();
+// The baseline is rebuilt from scratch: outputs newer than the sources (a stopped run's build finishing late) would hide a planted fault in it.
+build({ rebuild: true });
 const baseline = testRun();
-console.log(`baseline: ${baseline.ran} tests, ${baseline.failing.length} failing (${ms(start)} ms with the build)`);
+console.log(`baseline: ${baseline.ran} tests, ${baseline.failing.length} failing (${ms(start)} ms with the build)${baseline.failing.length ? `: ${baseline.failing.slice(0, 5).join(', ')}` : ''}`);
 const preexisting = new Set(baseline.failing);
 const rows = { solution: spec.name, repository: spec.repository, commit: spec.commit, runner: spec.runner, date: new Date().toISOString(), baseline, faults: [] };
 

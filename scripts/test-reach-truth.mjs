@@ -28,6 +28,10 @@ const faults = [
   ['Calibration.AssemblySeed', 'src/Shapes/Calibration.cs', 'public static int AssemblySeed() => 3;', 'public static int AssemblySeed() => throw new System.InvalidOperationException("planted");'],
   ['Calibration.AssemblyFixtureSeed', 'src/Shapes/Calibration.cs', 'public static int AssemblyFixtureSeed() => 5;', 'public static int AssemblyFixtureSeed() => throw new System.InvalidOperationException("planted");'],
   ['Calibration.NamespaceSeed', 'src/Shapes/Calibration.cs', 'public static int NamespaceSeed() => 4;', 'public static int NamespaceSeed() => throw new System.InvalidOperationException("planted");'],
+  ['Calibration.MemberDataSeed', 'src/Shapes/Calibration.cs', 'public static int MemberDataSeed() => 6;', 'public static int MemberDataSeed() => throw new System.InvalidOperationException("planted");'],
+  ['Calibration.ClassDataSeed', 'src/Shapes/Calibration.cs', 'public static int ClassDataSeed() => 7;', 'public static int ClassDataSeed() => throw new System.InvalidOperationException("planted");'],
+  ['Calibration.SourceSeed', 'src/Shapes/Calibration.cs', 'public static int SourceSeed() => 8;', 'public static int SourceSeed() => throw new System.InvalidOperationException("planted");'],
+  ['Calibration.DynamicSeed', 'src/Shapes/Calibration.cs', 'public static int DynamicSeed() => 9;', 'public static int DynamicSeed() => throw new System.InvalidOperationException("planted");'],
   ['Formatter.Format', 'src/App/Printer.cs', 'public static string Format(double value) => value.ToString("0.00", CultureInfo.InvariantCulture);', 'public static string Format(double value) => throw new System.InvalidOperationException("planted");'],
 ];
 
@@ -35,9 +39,17 @@ const dotnet = (args) => spawnSync('dotnet', args, { cwd: work, encoding: 'utf8'
 const ms = (start) => Math.round(performance.now() - start);
 
 function ask(symbol) {
-  const out = execFileSync('node', [path.join(repo, 'dist', 'cli.js'), 'tool', 'csharp_navigate', '--input', JSON.stringify({ action: 'tests', symbol, limit: 200 }), '--allow-evaluation', '--cwd', work], { encoding: 'utf8' });
-  const tests = [...out.matchAll(/^\S+:\d+:\d+ test (\S+)$/gm)].map((m) => m[1]);
-  return { tests, cannotFollow: /^cannot follow: /m.test(out), text: out };
+  // Pages end at the answer's byte budget: follow "next offset: N" until there is none.
+  const tests = [];
+  let cannotFollow = false;
+  for (let offset = 0; ; ) {
+    const out = execFileSync('node', [path.join(repo, 'dist', 'cli.js'), 'tool', 'csharp_navigate', '--input', JSON.stringify({ action: 'tests', symbol, limit: 200, offset }), '--allow-evaluation', '--cwd', work], { encoding: 'utf8' });
+    tests.push(...[...out.matchAll(/^\S+:\d+:\d+ test (\S+)$/gm)].map((m) => m[1]));
+    cannotFollow ||= /^cannot follow: /m.test(out);
+    const next = /next offset: (\d+)/.exec(out);
+    if (!next) return { tests, cannotFollow };
+    offset = Number(next[1]);
+  }
 }
 
 function failingTests() {

@@ -70,12 +70,28 @@ public sealed class TestReachTests(LoadedFixture.TestReach fx)
             ["Shapes.XunitV3.CircleTests.UnitCircle_HasAreaPi", "Shapes.XunitV3.CircleTests.Square_AreaIsSideSquared", "Shapes.XunitV3.CircleTests.Total_AddsEveryShape", "Shapes.XunitV3.CircleTests.Name_OfSquare"],
             Names(await Tests("Calibration.AssemblyFixtureSeed")));
         Assert.Equal(
-            ["Shapes.MSTest.SquareTests.Area_ThroughTheInterface", "Shapes.MSTest.SquareTests.Doubled_IsTwiceTheArea", "Shapes.MSTest.SquareTests.Money_HasItsAmount"],
+            ["Shapes.MSTest.DynamicSeedTests.Dynamic_IsNine", "Shapes.MSTest.SquareTests.Area_ThroughTheInterface", "Shapes.MSTest.SquareTests.Doubled_IsTwiceTheArea", "Shapes.MSTest.SquareTests.Money_HasItsAmount"],
             Names(await Tests("Calibration.AssemblySeed")));
         List<string> nunit = Names(await Tests("Calibration.NamespaceSeed"));
         Assert.Contains("Shapes.NUnit.CartTests.NewCart_IsEmpty", nunit);
         Assert.All(nunit, name => Assert.StartsWith("Shapes.NUnit.CartTests.", name, StringComparison.Ordinal));
         Assert.Equal(File.ReadAllLines(fx.Workspace.Path("tests/Shapes.NUnit/CartTests.cs")).Count(line => line.TrimStart().StartsWith("[Test", StringComparison.Ordinal)), nunit.Count);
+    }
+
+    [Fact]
+    public async Task DataSources_ReachTheTheoriesTheyFeed()
+    {
+        // The framework runs a theory's data before the theory: xunit MemberData and ClassData, NUnit TestCaseSource,
+        // MSTest DynamicData name their source (nameof, typeof) and never call it. Before, each answer was empty.
+        Assert.Equal(["Shapes.XunitVstest.DataSourceTests.MemberData_IsSix"], Names(await Tests("Calibration.MemberDataSeed")));
+
+        // SeedRows.GetEnumerator implements IEnumerable<T>.GetEnumerator, which Geometry.Total's foreach calls through the
+        // interface (the walk does not tell IEnumerable<object[]> from IEnumerable<IShape>: a superset, never a miss).
+        Assert.Equal(
+            ["Shapes.XunitV3.CircleTests.Total_AddsEveryShape", "Shapes.XunitVstest.DataSourceTests.ClassData_IsSeven"],
+            Names(await Tests("Calibration.ClassDataSeed")));
+        Assert.Equal(["Shapes.NUnitData.SourceTests.Source_IsEight"], Names(await Tests("Calibration.SourceSeed")));
+        Assert.Equal(["Shapes.MSTest.DynamicSeedTests.Dynamic_IsNine"], Names(await Tests("Calibration.DynamicSeed")));
     }
 
     [Fact]

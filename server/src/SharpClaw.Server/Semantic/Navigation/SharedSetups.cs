@@ -97,7 +97,7 @@ internal static class SharedSetups
         TypesIn(scope).SelectMany(t => t.GetMembers().OfType<IMethodSymbol>()).Where(TestMethods.IsTest);
 
     /// <summary>Every type declared in <paramref name="scope"/>, its namespaces and its types, iteratively.</summary>
-    private static IEnumerable<INamedTypeSymbol> TypesIn(INamespaceOrTypeSymbol scope)
+    internal static IEnumerable<INamedTypeSymbol> TypesIn(INamespaceOrTypeSymbol scope)
     {
         Stack<INamespaceOrTypeSymbol> pending = new([scope]);
         while (pending.TryPop(out INamespaceOrTypeSymbol? current))

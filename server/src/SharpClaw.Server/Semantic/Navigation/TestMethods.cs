@@ -56,8 +56,11 @@ internal static class TestMethods
     public static bool IsSetup(IMethodSymbol method) =>
         (method.MethodKind is MethodKind.Constructor or MethodKind.StaticConstructor
             || (method.MethodKind == MethodKind.Ordinary && (LifetimeMethods.Contains(method.Name) || method.GetAttributes().Any(a => Marks(a.AttributeClass, SetupAttributes)) || SharedSetups.IsAssemblySetup(method))))
-        && method.ContainingAssembly is { } assembly
-        && assembly.Modules.SelectMany(m => m.ReferencedAssemblies).Any(r => FrameworkAssemblies.Any(f => r.Name.StartsWith(f, StringComparison.OrdinalIgnoreCase)));
+        && ReferencesTestFramework(method.ContainingAssembly);
+
+    /// <summary>Whether the assembly is compiled against a test framework (only its code can be a test's setup or data).</summary>
+    public static bool ReferencesTestFramework(IAssemblySymbol? assembly) =>
+        assembly is not null && assembly.Modules.SelectMany(m => m.ReferencedAssemblies).Any(r => FrameworkAssemblies.Any(f => r.Name.StartsWith(f, StringComparison.OrdinalIgnoreCase)));
 
     /// <summary>
     /// The tests that run <paramref name="type"/>'s constructors and setup: those it declares or inherits, and

@@ -9,7 +9,8 @@ namespace SharpClaw.Server.Semantic.Navigation;
 /// callers, so calls, object creation, accessors, operators, extension members, method groups and lambdas, through
 /// interface and virtual dispatch, in every flavour) that stops at test methods (<see cref="TestMethods"/>). A call
 /// from a field or property initializer reaches the constructors; a test class's constructor or setup reaches all
-/// its tests, and a shared fixture or assembly/namespace setup the tests it runs for (<see cref="SharedSetups"/>).
+/// its tests, a shared fixture or assembly/namespace setup the tests it runs for (<see cref="SharedSetups"/>), and a
+/// theory's data source the tests it feeds (<see cref="DataSources"/>).
 /// Bounded by <see cref="MemberLimit"/> members; what the walk cannot follow is matched afterwards
 /// against the visited members (<see cref="UnfollowableSites"/>).
 /// </summary>
@@ -31,6 +32,7 @@ internal static class TestWalk
         Dictionary<string, IMethodSymbol> tests = new(StringComparer.Ordinal);
         Queue<ISymbol> pending = [];
         bool limitReached = false;
+        DataSources? dataSources = null;
 
         void Enqueue(ISymbol symbol)
         {
@@ -103,6 +105,16 @@ internal static class TestWalk
 
                 // A fixture shared by other classes, a collection or the assembly, or a namespace's setup, runs for their tests too.
                 foreach (IMethodSymbol test in await SharedSetups.TestsAsync(setup, owner, solution, cancellationToken).ConfigureAwait(false))
+                {
+                    tests.TryAdd(Flavours.Identity(test, solution), test);
+                }
+            }
+
+            // A theory's data source runs before the theory, which names it (nameof, typeof) without calling it.
+            if (TestMethods.ReferencesTestFramework(symbol.ContainingAssembly))
+            {
+                dataSources ??= await DataSources.IndexAsync(solution, cancellationToken).ConfigureAwait(false);
+                foreach (IMethodSymbol test in dataSources.TestsFedBy(symbol))
                 {
                     tests.TryAdd(Flavours.Identity(test, solution), test);
                 }
