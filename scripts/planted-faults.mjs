@@ -126,6 +126,22 @@ function reachedRun(answer) {
   return { via: 'navigate tests + filter', ...testRun(answer.tests) };
 }
 
+/** The results file: counts for the lists (a full run's failures can be hundreds of names), names only for what was missed. */
+function compact(rows) {
+  const run = (r) => r && { ...r, failing: r.failing?.length ?? 0 };
+  return {
+    ...rows,
+    baseline: run(rows.baseline),
+    faults: rows.faults.map(({ find, replace, listed, full, reached, verifyAll, ...fault }) => ({
+      ...fault,
+      listed: { tests: listed.tests.length, cannotFollow: listed.cannotFollow, limitReached: listed.limitReached, generatorGap: listed.generatorGap },
+      full: run(full),
+      reached: run(reached),
+      verifyAll: run(verifyAll),
+    })),
+  };
+}
+
 function table(rows) {
   const lines = [
     `# Planted faults: ${spec.name} (${spec.repository} @ ${spec.commit.slice(0, 12)}, ${spec.runner === 'mtp' ? 'Microsoft.Testing.Platform' : 'VSTest'})`,
@@ -214,7 +230,7 @@ for (const fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))
 }
 
 fs.mkdirSync(args.out, { recursive: true });
-fs.writeFileSync(path.join(args.out, `${spec.name}.json`), JSON.stringify(rows, null, 2) + '\n');
+fs.writeFileSync(path.join(args.out, `${spec.name}.json`), JSON.stringify(compact(rows), null, 2) + '\n');
 fs.writeFileSync(path.join(args.out, `${spec.name}.md`), table(rows));
 console.log(table(rows));
 const missed = rows.faults.filter((f) => f.verdict.startsWith('MISSED')).length;
