@@ -9,7 +9,8 @@ namespace SharpClaw.Server.Semantic.Edits;
 /// Which code of a file the rename did not change can bind differently after it (<see cref="TreeScope"/> for
 /// <see cref="EditValidator"/>). Binding can only change where the old or new name is written or where a
 /// reference (also an implicit one, such as foreach's GetEnumerator) is: a file holding a reference is bound
-/// whole; a file that writes neither name keeps its declarations checked only. In a file that writes a name,
+/// whole; a file that writes neither name keeps its declarations checked only, and for a member of an
+/// ordinary type only when one of its types derives from or implements that type (else nothing of it). In a file that writes a name,
 /// the members around each occurrence are bound, except occurrences that cannot reach the renamed member:
 /// the name of a declaration (the declarations are checked anyway); <c>e.Name</c> where <c>e</c>'s type is
 /// neither the member's type nor related to it by inheritance; and an unqualified <c>Name</c> inside types
@@ -48,13 +49,13 @@ public sealed class RenameBindingScope
             return TreeScope.Full;
         }
 
+        SemanticModel? model = null;
         string text = tree.GetText(cancellationToken).ToString();
         if (!this.names.Any(n => text.Contains(n, StringComparison.Ordinal)))
         {
-            return TreeScope.Declarations;
+            return this.DeclarationsOrNothing(tree, compilation, ref model, cancellationToken);
         }
 
-        SemanticModel? model = null;
         List<TextSpan> members = [];
         foreach (SyntaxToken token in tree.GetRoot(cancellationToken).DescendantTokens())
         {
@@ -77,7 +78,33 @@ public sealed class RenameBindingScope
             members.Add(member);
         }
 
-        return TreeScope.WithMembers(members);
+        return members.Count > 0 ? TreeScope.WithMembers(members) : this.DeclarationsOrNothing(tree, compilation, ref model, cancellationToken);
+    }
+
+    /// <summary>
+    /// A file where no occurrence can reach the member: its declarations can still change when one of its
+    /// types derives from or implements the member's type (an implementation or override inherited through
+    /// it, a member it hides); a file without such a type is left out.
+    /// </summary>
+    private TreeScope DeclarationsOrNothing(SyntaxTree tree, Compilation compilation, ref SemanticModel? model, CancellationToken cancellationToken)
+    {
+        if (this.containingTypeId is null)
+        {
+            return TreeScope.Declarations;
+        }
+
+        foreach (BaseTypeDeclarationSyntax declaration in tree.GetRoot(cancellationToken)
+            .DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax or TypeDeclarationSyntax)
+            .OfType<BaseTypeDeclarationSyntax>())
+        {
+            model ??= compilation.GetSemanticModel(tree);
+            if (model.GetDeclaredSymbol(declaration, cancellationToken) is not INamedTypeSymbol type || this.Related(type))
+            {
+                return TreeScope.Declarations;
+            }
+        }
+
+        return TreeScope.None;
     }
 
     /// <summary>The name of a type or member declaration: its declaration diagnostics are checked anyway.</summary>

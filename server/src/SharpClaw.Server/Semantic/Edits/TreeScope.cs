@@ -6,18 +6,24 @@ namespace SharpClaw.Server.Semantic.Edits;
 
 /// <summary>
 /// How much of one syntax tree an edit's error comparison binds: the whole tree (syntax, declarations and
-/// every member body), its declarations only, or its declarations plus the bodies of some members (the
-/// members where the edit can change what a name binds to). The same scope is used before and after the
+/// every member body), its declarations only, its declarations plus the bodies of some members (the
+/// members where the edit can change what a name binds to), or nothing. The same scope is used before and after the
 /// edit for a tree whose text did not change, so both sides count errors over the same code.
 /// </summary>
 public sealed class TreeScope
 {
-    private TreeScope(bool whole, ImmutableArray<TextSpan> members)
+    private TreeScope(bool whole, ImmutableArray<TextSpan> members, bool nothing = false)
     {
         this.Whole = whole;
         this.Members = members;
-        this.Key = whole ? "full" : members.IsEmpty ? "declarations" : string.Join(",", members.Select(s => $"{s.Start}+{s.Length}"));
+        this.Nothing = nothing;
+        this.Key = nothing ? "none" : whole ? "full" : members.IsEmpty ? "declarations" : string.Join(",", members.Select(s => $"{s.Start}+{s.Length}"));
     }
+
+    /// <summary>Nothing of the tree can bind differently, its declarations included.</summary>
+    public static TreeScope None { get; } = new(whole: false, [], nothing: true);
+
+    public bool Nothing { get; }
 
     /// <summary>Every diagnostic of the tree (changed trees, generator output, files holding a reference).</summary>
     public static TreeScope Full { get; } = new(whole: true, []);
@@ -55,6 +61,11 @@ public sealed class TreeScope
     /// <summary>The diagnostics of <paramref name="tree"/> in this scope (each reported once).</summary>
     public IEnumerable<Diagnostic> Diagnostics(Compilation compilation, SyntaxTree tree, CancellationToken cancellationToken)
     {
+        if (this.Nothing)
+        {
+            return [];
+        }
+
         SemanticModel model = compilation.GetSemanticModel(tree);
         if (this.Whole)
         {
