@@ -43,6 +43,7 @@ const benches = {
   'mcp-navigate': async () => (await import('./mcp-navigate.mjs')).benchMcpNavigate(),
   'store-search': async () => (await import('./store-search.mjs')).benchStoreSearch(),
   'diagnostics-multi': () => dotnetBench(['diagnostics', '--files', '24', '--iterations', '10', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-multi'), '--name', 'diagnostics-multi']),
+  'rename-preview': () => dotnetBench(['rename-preview', '--files', '24', '--iterations', '10', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-multi'), '--name', 'rename-preview']),
   rename: () => dotnetBench(['rename', '--projects', '50', '--files', '20', '--runs', '3', '--out', synth(50)]),
 };
 

@@ -26,6 +26,7 @@ internal static class Program
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
                   warm [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--restarts 3] [--name warm-restart-50]
                   diagnostics [--solution X.slnx | --files 24 --out /tmp/synth-multi] [--iterations 10] [--name diagnostics-multi]   (one multi-targeted project's diagnostics vs CompilationWithAnalyzers and compiler-only)
+                  rename-preview [--solution X.slnx | --files 24 --out /tmp/synth-multi] [--iterations 10]   (rename preview vs direct Renamer + GetDiagnostics of the changed documents, interleaved)
                   rename-trace [--solution X.slnx | --files 24 --out /tmp/synth-multi] [--runs 3]   (where a rename preview's time goes, step by step)
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
                   heap --side host|direct --solution X.slnx   (GC heap after load and after compiling, this side alone in this process)
@@ -103,6 +104,12 @@ internal static class Program
                     Int(options, "iterations", 10),
                     options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
                     options.GetValueOrDefault("name") ?? "diagnostics-multi");
+            case "rename-preview":
+                return await RenamePreviewBenchmark.RunAsync(
+                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(options.GetValueOrDefault("out") ?? Path.Combine(Path.GetTempPath(), "sharpclaw-synth-multi"), Int(options, "files", 24)),
+                    Int(options, "iterations", 10),
+                    options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
+                    options.GetValueOrDefault("name") ?? "rename-preview");
             case "rename-trace":
                 return await RenameTrace.RunAsync(
                     options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(options.GetValueOrDefault("out") ?? Path.Combine(Path.GetTempPath(), "sharpclaw-synth-multi"), Int(options, "files", 24)),

@@ -70,9 +70,8 @@ internal static class RenameTrace
             EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "rename", "trace", CancellationToken.None);
             Add("3 SolutionDiff.PlanAsync (diff, excerpts)", t);
             t = Stopwatch.GetTimestamp();
-            _ = await SymbolFinder.FindReferencesAsync(symbol, before);
-            _ = await SymbolFinder.FindReferencesAsync(symbol, before);
-            Add("4 FindReferencesAsync on before, x2 (count + reference files)", t);
+            HashSet<string> referenceFiles = [.. (await SymbolFinder.FindReferencesAsync(symbol, before)).SelectMany(r => r.Locations).Select(l => l.Location.SourceTree?.FilePath).OfType<string>()];
+            Add("4 FindReferencesAsync on before (count + reference files)", t);
             t = Stopwatch.GetTimestamp();
             SolutionChanges changes = after.GetChanges(before);
             HashSet<ProjectId> affected = [];
@@ -98,8 +97,8 @@ internal static class RenameTrace
 
             Add("6 FindReferencesAsync on after (binding check)", t);
             t = Stopwatch.GetTimestamp();
-            IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, CancellationToken.None, tree => tree.GetText().ToString().Contains("Add", StringComparison.Ordinal));
-            Add("7 EditValidator.FindNewErrorsAsync (old + new errors, every affected flavour)", t);
+            IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, CancellationToken.None, new RenameBindingScope(symbol, new HashSet<string>(StringComparer.Ordinal) { "Add", "AddOne" }, referenceFiles).Of);
+            Add("7 EditValidator.FindNewErrorsAsync (new errors where they can arise, every affected flavour)", t);
             Add("total of the steps", all);
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"direct steps {run}: {plan.Files.Count} file(s), {errors.Count} new error(s), {affected.Count} affected"));
             if (run == 0)

@@ -173,6 +173,32 @@ public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditT
     }
 
     [Fact]
+    public async Task Rename_ErrorInAnUnchangedFileThatSeesTheMember_IsReported()
+    {
+        fx.ResetSources();
+        // Calculator gains Dispose(); in App/Program.cs (another project, which never writes Dispose) Owned
+        // implements IDisposable through the Dispose it inherits. Renamed to Release, Calculator's method no
+        // longer implements IDisposable.Dispose for Owned: a new error in a file the rename leaves as it was,
+        // which Roslyn's rename does not see (the interface is in metadata, the file never names the method).
+        fx.Workspace.Edit("Lib/Calculator.cs", text => text.Replace("    public int Twice(", "    public void Dispose()\r\n    {\r\n    }\r\n\r\n    public int Twice(", StringComparison.Ordinal));
+        fx.Workspace.Edit("App/Program.cs", text => text + """
+
+            class Owned : Calculator, IDisposable
+            {
+            }
+
+            """);
+        string program = File.ReadAllText(fx.Workspace.Path("App/Program.cs"));
+
+        SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.NewErrors, () => fx.RenameAsync("EditTools.Lib.Calculator.Dispose", "Release", apply: true));
+        string detail = Assert.Single(error.Details!);
+        Assert.StartsWith("App/Program.cs:7:", detail, StringComparison.Ordinal);
+        Assert.Contains("CS0535", detail, StringComparison.Ordinal);
+        Assert.Equal(program, File.ReadAllText(fx.Workspace.Path("App/Program.cs")));
+        Assert.DoesNotContain("Release", File.ReadAllText(fx.Workspace.Path("Lib/Calculator.cs")), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Rename_TouchingAGeneratedDocument_IsRejected()
     {
         fx.ResetSources();

@@ -1,4 +1,8 @@
+using System.Collections.Concurrent;
+using System.Collections.Immutable;
+using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Server.Infrastructure;
 
@@ -12,14 +16,20 @@ public sealed record NewError(string Code, string Path, int Line, int Character,
 /// project that depends on one of them, generator output included (SDK generators run in both compilations).
 /// Errors are keyed by code and mapped source location (old locations shifted through the edit's text
 /// changes) with occurrence counts, so an existing error whose message now names the new symbol is not new.
-/// With <c>mayChangeBinding</c> (rename), method bodies are bound only in the changed files, generator
-/// output and the files the predicate names (those mentioning the old or new name or holding a reference);
-/// every other file contributes its declaration errors. Without it every file is bound in full.
+/// With <c>scopeOf</c> (rename), changed files and generator output are bound whole and every other file in the
+/// scope the caller names (<see cref="TreeScope"/>: its declarations, plus the members where binding can
+/// change). Without it every file is bound in full.
+/// Only what can hold a new error is computed: the after side first (the affected projects in parallel), then
+/// the before side only for the files where the after side has errors (every flavour of them, with the same
+/// scope), cached per compilation so a second preview on the same snapshot does not bind them again.
 /// </summary>
 public static class EditValidator
 {
+    /// <summary>Before-side errors already computed, per compilation snapshot, tree and scope.</summary>
+    private static readonly ConditionalWeakTable<Compilation, ConcurrentDictionary<(SyntaxTree? Tree, string Scope), ImmutableArray<Diagnostic>>> BeforeErrors = new();
+
     public static async Task<IReadOnlyList<NewError>> FindNewErrorsAsync(
-        Solution before, Solution after, string workspace, CancellationToken cancellationToken, Func<SyntaxTree, bool>? mayChangeBinding = null)
+        Solution before, Solution after, string workspace, CancellationToken cancellationToken, Func<SyntaxTree, Compilation, CancellationToken, TreeScope>? scopeOf = null)
     {
         SolutionChanges changes = after.GetChanges(before);
         HashSet<ProjectId> affected = [];
@@ -42,28 +52,79 @@ public static class EditValidator
             }
         }
 
-        Dictionary<(string Code, string Path, int Line, int Character), int> old = [];
+        // After: every affected project (each flavour) at once; Roslyn compilations are safe to share.
+        AfterSide[] afterSides = await Task.WhenAll(affected.Select(id => Task.Run(() => AfterAsync(after.GetProject(id), shifts, scopeOf, cancellationToken), cancellationToken))).ConfigureAwait(false);
         Dictionary<(string Code, string Path, int Line, int Character), (int Count, string Message)> now = [];
+        HashSet<string> errorPaths = new(PathUtil.Comparer);
+        bool everywhere = false;
+        foreach (AfterSide side in afterSides)
+        {
+            foreach (Diagnostic diagnostic in side.Errors)
+            {
+                var key = Key(diagnostic, null);
+                (int count, string? message) = now.GetValueOrDefault(key);
+                now[key] = (count + 1, message ?? diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture));
+                // A #line-mapped or locationless error may pair with an old error of any file: compare every file then.
+                if (diagnostic.Location.SourceTree is not { } tree || diagnostic.Location.GetMappedLineSpan().HasMappedPath)
+                {
+                    everywhere = true;
+                }
+                else
+                {
+                    errorPaths.Add(tree.FilePath);
+                }
+            }
+        }
+
+        if (now.Count == 0)
+        {
+            return [];
+        }
+
+        // Before: only the files that now have errors, in every affected flavour (a linked file's old errors
+        // count in each of its projects, as its new ones do).
+        Dictionary<(string Code, string Path, int Line, int Character), int> old = [];
+        Dictionary<ProjectId, AfterSide> afterById = afterSides.Where(s => s.Project is not null).ToDictionary(s => s.Project!.Id);
         foreach (ProjectId id in affected)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            if (before.GetProject(id) is { } oldProject && await oldProject.GetCompilationAsync(cancellationToken).ConfigureAwait(false) is { } oldCompilation)
+            if (before.GetProject(id) is not { } oldProject || await oldProject.GetCompilationAsync(cancellationToken).ConfigureAwait(false) is not { } oldCompilation)
             {
-                foreach (Diagnostic diagnostic in Errors(oldCompilation, oldProject, shifts, mayChangeBinding, cancellationToken))
-                {
-                    var key = Key(diagnostic, shifts);
-                    old[key] = old.GetValueOrDefault(key) + 1;
-                }
+                continue;
             }
 
-            if (after.GetProject(id) is { } newProject && await newProject.GetCompilationAsync(cancellationToken).ConfigureAwait(false) is { } newCompilation)
+            var cache = BeforeErrors.GetOrCreateValue(oldCompilation);
+            IEnumerable<Diagnostic> errors;
+            if (scopeOf is null)
             {
-                foreach (Diagnostic diagnostic in Errors(newCompilation, newProject, shifts, mayChangeBinding, cancellationToken))
+                errors = cache.GetOrAdd((null, "compilation"), _ => [.. ErrorsOnly(oldCompilation.GetDiagnostics(cancellationToken))]);
+            }
+            else
+            {
+                List<Diagnostic> found = [];
+                foreach (SyntaxTree tree in oldCompilation.SyntaxTrees)
                 {
-                    var key = Key(diagnostic, null);
-                    (int count, string? message) = now.GetValueOrDefault(key);
-                    now[key] = (count + 1, message ?? diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture));
+                    if (!everywhere && !errorPaths.Contains(tree.FilePath) && !MapsLines(tree, cancellationToken))
+                    {
+                        continue;
+                    }
+
+                    // An unchanged file is bound in the scope its after side was; a changed one, generator output
+                    // or a file the after side did not see, whole.
+                    TreeScope scope = shifts.ContainsKey(tree.FilePath) || oldProject.GetDocumentId(tree) is null
+                        || !afterById.TryGetValue(id, out AfterSide? side) || !side.Scopes.TryGetValue(tree.FilePath, out TreeScope? seen)
+                        ? TreeScope.Full
+                        : seen;
+                    found.AddRange(cache.GetOrAdd((tree, scope.Key), _ => [.. ErrorsOnly(scope.Diagnostics(oldCompilation, tree, cancellationToken))]));
                 }
+
+                errors = found;
+            }
+
+            foreach (Diagnostic diagnostic in errors)
+            {
+                var key = Key(diagnostic, shifts);
+                old[key] = old.GetValueOrDefault(key) + 1;
             }
         }
 
@@ -81,30 +142,42 @@ public static class EditValidator
         return [.. added.OrderBy(e => e.Path, StringComparer.Ordinal).ThenBy(e => e.Line).ThenBy(e => e.Character).ThenBy(e => e.Code, StringComparer.Ordinal)];
     }
 
-    /// <summary>Errors of the compilation including source generator output (the driver runs for GetCompilationAsync).</summary>
-    private static IEnumerable<Diagnostic> Errors(
-        Compilation compilation, Project project, Dictionary<string, List<TextChange>> changed, Func<SyntaxTree, bool>? mayChangeBinding, CancellationToken cancellationToken)
+    /// <summary>One affected project's errors after the edit, and the scope each of its trees was bound in.</summary>
+    private sealed record AfterSide(Project? Project, List<Diagnostic> Errors, Dictionary<string, TreeScope> Scopes);
+
+    /// <summary>Errors of the after compilation including source generator output (the driver runs for GetCompilationAsync).</summary>
+    private static async Task<AfterSide> AfterAsync(
+        Project? project, Dictionary<string, List<TextChange>> changed, Func<SyntaxTree, Compilation, CancellationToken, TreeScope>? scopeOf, CancellationToken cancellationToken)
     {
-        IEnumerable<Diagnostic> all;
-        if (mayChangeBinding is null)
+        Dictionary<string, TreeScope> scopes = new(PathUtil.Comparer);
+        if (project is null || await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false) is not { } compilation)
         {
-            all = compilation.GetDiagnostics(cancellationToken);
-        }
-        else
-        {
-            List<Diagnostic> found = [];
-            foreach (SyntaxTree tree in compilation.SyntaxTrees)
-            {
-                SemanticModel model = compilation.GetSemanticModel(tree);
-                bool full = changed.ContainsKey(tree.FilePath) || project.GetDocumentId(tree) is null || mayChangeBinding(tree);
-                found.AddRange(full ? model.GetDiagnostics(cancellationToken: cancellationToken) : model.GetDeclarationDiagnostics(cancellationToken: cancellationToken));
-            }
-
-            all = found;
+            return new AfterSide(project, [], scopes);
         }
 
-        return all.Where(d => d.Severity == DiagnosticSeverity.Error && !d.IsSuppressed);
+        if (scopeOf is null)
+        {
+            return new AfterSide(project, [.. ErrorsOnly(compilation.GetDiagnostics(cancellationToken))], scopes);
+        }
+
+        List<Diagnostic> found = [];
+        foreach (SyntaxTree tree in compilation.SyntaxTrees)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            TreeScope scope = changed.ContainsKey(tree.FilePath) || project.GetDocumentId(tree) is null ? TreeScope.Full : scopeOf(tree, compilation, cancellationToken);
+            scopes[tree.FilePath] = scope;
+            found.AddRange(ErrorsOnly(scope.Diagnostics(compilation, tree, cancellationToken)));
+        }
+
+        return new AfterSide(project, found, scopes);
     }
+
+    /// <summary>Whether the tree has a #line directive (its old errors may be keyed under another file's path).</summary>
+    private static bool MapsLines(SyntaxTree tree, CancellationToken cancellationToken) =>
+        tree.GetRoot(cancellationToken) is CSharpSyntaxNode { ContainsDirectives: true } root
+        && root.GetFirstDirective(d => d.IsKind(SyntaxKind.LineDirectiveTrivia) || d.IsKind(SyntaxKind.LineSpanDirectiveTrivia)) is not null;
+
+    private static IEnumerable<Diagnostic> ErrorsOnly(IEnumerable<Diagnostic> all) => all.Where(d => d.Severity == DiagnosticSeverity.Error && !d.IsSuppressed);
 
     private static (string Code, string Path, int Line, int Character) Key(Diagnostic diagnostic, Dictionary<string, List<TextChange>>? shifts)
     {

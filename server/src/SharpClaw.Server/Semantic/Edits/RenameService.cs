@@ -50,8 +50,10 @@ public static class RenameService
         string summary = $"rename {match.Display} to {newName}";
         EditPlan plan = await SolutionDiff.PlanAsync(before, after, workspace, "rename", summary, cancellationToken, lease.Buffers).ConfigureAwait(false);
 
+        // One reference search of the old solution serves the binding check and the validation scope.
+        IEnumerable<ReferencedSymbol> references = await SymbolFinder.FindReferencesAsync(symbol, before, cancellationToken).ConfigureAwait(false);
         // Unresolved conflicts: every reference must still bind to the renamed symbol.
-        List<string> conflicts = await FindBindingConflictsAsync(before, after, symbol, workspace, cancellationToken).ConfigureAwait(false);
+        List<string> conflicts = await FindBindingConflictsAsync(before, after, symbol, CountReferences(references), workspace, cancellationToken).ConfigureAwait(false);
         // Binding can only change where the old or new name is written or where a reference (also an implicit
         // one, such as foreach's GetEnumerator) is.
         HashSet<string> names = new(StringComparer.Ordinal) { symbol.Name, bareNew };
@@ -60,19 +62,8 @@ public static class RenameService
             names.Add(name[..^"Attribute".Length]);
         }
 
-        HashSet<string> referenceFiles = await ReferenceFilesAsync(symbol, before, cancellationToken).ConfigureAwait(false);
-        bool MayChangeBinding(SyntaxTree tree)
-        {
-            if (referenceFiles.Contains(tree.FilePath))
-            {
-                return true;
-            }
-
-            string text = tree.GetText(cancellationToken).ToString();
-            return names.Any(n => text.Contains(n, StringComparison.Ordinal));
-        }
-
-        IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken, MayChangeBinding).ConfigureAwait(false);
+        RenameBindingScope scope = new(symbol, names, ReferenceFiles(references));
+        IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, cancellationToken, scope.Of).ConfigureAwait(false);
         if (conflicts.Count > 0)
         {
             throw SemanticException.Edit(
@@ -119,7 +110,7 @@ public static class RenameService
     public static string Line(NewError e) => $"{e.Path}:{e.Line}:{e.Character} error {e.Code} {e.Message}{(e.Count > 1 ? $" (x{e.Count})" : string.Empty)}";
 
     /// <summary>References that bound to the symbol before and no longer bind to its renamed self afterwards.</summary>
-    private static async Task<List<string>> FindBindingConflictsAsync(Solution before, Solution after, ISymbol symbol, string workspace, CancellationToken cancellationToken)
+    private static async Task<List<string>> FindBindingConflictsAsync(Solution before, Solution after, ISymbol symbol, int countBefore, string workspace, CancellationToken cancellationToken)
     {
         Location declaration = symbol.Locations.First(l => l.IsInSource);
         Document? oldDocument = before.GetDocument(declaration.SourceTree);
@@ -128,7 +119,6 @@ public static class RenameService
             return [];
         }
 
-        int countBefore = await CountReferencesAsync(symbol, before, cancellationToken).ConfigureAwait(false);
         Document newDocument = after.GetDocument(oldDocument.Id)!;
         IEnumerable<Microsoft.CodeAnalysis.Text.TextChange> changes = await newDocument.GetTextChangesAsync(oldDocument, cancellationToken).ConfigureAwait(false);
         int position = declaration.SourceSpan.Start;
@@ -146,16 +136,16 @@ public static class RenameService
             return [$"{PathUtil.ToWorkspaceRelative(workspace, oldDocument.FilePath ?? oldDocument.Name)}: the renamed declaration could not be found again"];
         }
 
-        int countAfter = await CountReferencesAsync(renamed, after, cancellationToken).ConfigureAwait(false);
+        int countAfter = CountReferences(await SymbolFinder.FindReferencesAsync(renamed, after, cancellationToken).ConfigureAwait(false));
         return countAfter < countBefore
             ? [$"{countBefore - countAfter} of {countBefore} reference(s) would bind to a different symbol after the rename"]
             : [];
     }
 
-    private static async Task<HashSet<string>> ReferenceFilesAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
+    private static HashSet<string> ReferenceFiles(IEnumerable<ReferencedSymbol> references)
     {
         HashSet<string> files = new(StringComparer.Ordinal);
-        foreach (ReferencedSymbol referenced in await SymbolFinder.FindReferencesAsync(symbol, solution, cancellationToken).ConfigureAwait(false))
+        foreach (ReferencedSymbol referenced in references)
         {
             foreach (ReferenceLocation location in referenced.Locations)
             {
@@ -169,10 +159,10 @@ public static class RenameService
         return files;
     }
 
-    private static async Task<int> CountReferencesAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
+    private static int CountReferences(IEnumerable<ReferencedSymbol> references)
     {
         HashSet<(string?, int)> seen = [];
-        foreach (ReferencedSymbol referenced in await SymbolFinder.FindReferencesAsync(symbol, solution, cancellationToken).ConfigureAwait(false))
+        foreach (ReferencedSymbol referenced in references)
         {
             foreach (ReferenceLocation location in referenced.Locations)
             {
