@@ -23,6 +23,21 @@ function hostPid(parent: number): number | undefined {
   return undefined;
 }
 
+/** Processes whose working folder is inside `folder` (Linux /proc): what a killed host's evaluation left running. */
+function processesIn(folder: string): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cwd = fs.readlinkSync(`/proc/${entry}/cwd`);
+      if (cwd === folder || cwd.startsWith(folder + path.sep)) found.push(`${entry} ${fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 120)}`);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
 /** Starts the real CLI and collects its output; `closed` resolves with its exit code. */
 function startCli(args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -51,6 +66,9 @@ describe('a host that dies mid-request (real CLI, real host)', function () {
     const pid = await waitFor('the host to start', () => hostPid(cli.pid), 60_000);
     // The request has reached the host once it reports the load (whose design-time build then sleeps 60 s).
     await waitFor('the host to report the load', () => /^Loading \S*Slow\.csproj/m.test(cli.output.stderr), 120_000);
+    // ... and its design-time build is in the 60 s sleep.
+    const realWorkspace = fs.realpathSync(workspace);
+    await waitFor('the design-time build to sleep', () => processesIn(realWorkspace).some((line) => / sleep 60/.test(line)), 120_000);
     process.kill(pid, 'SIGKILL');
     const code = await cli.closed;
     const { stdout, stderr } = cli.output;
@@ -61,6 +79,10 @@ describe('a host that dies mid-request (real CLI, real host)', function () {
     assert.match(stderr, /^error host_exited: The SharpClaw host was killed by SIGKILL while a request was pending; its log: /m);
     assert.ok(stderr.includes(log), stderr);
     assert.ok(fs.existsSync(log), `${log} exists`);
+    // The design-time build the host started ends with it instead of running on, orphaned.
+    await waitFor('the killed host\'s design-time build to end', () => (processesIn(realWorkspace).length === 0 ? true : undefined), 10_000).catch(() => {
+      assert.fail(`still running in ${realWorkspace} after the host was killed:\n${processesIn(realWorkspace).join('\n')}`);
+    });
   });
 });
 

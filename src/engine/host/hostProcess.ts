@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { ToolError } from '../errors';
+import { bindProcessGroup } from '../processes/processTree';
 import { privateSubfolder, stateRoot } from '../stateFolder';
 import { DotnetNotFoundError, locateDotnet } from './dotnetLocator';
 import { registerHostCallbacks, type HostCallbackOptions } from './hostCallbacks';
@@ -48,7 +49,9 @@ export class StdioHostTransport implements HostTransport {
     if (!fs.existsSync(this.options.serverDll)) throw new HostStartError(`The SharpClaw host is not built: ${this.options.serverDll} is missing. Run "npm run build".`, true);
     const logDirectory = this.options.logDirectory ?? defaultLogDirectory();
     const args = hostArguments({ serverDll: this.options.serverDll, logDirectory });
-    const child = spawn(executable, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DOTNET_NOLOGO: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
+    // The leader of its own process group (POSIX), so what it starts ends with it (bindProcessGroup).
+    const child = spawn(executable, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32', env: { ...process.env, DOTNET_NOLOGO: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
+    const endGroup = child.pid === undefined ? () => undefined : bindProcessGroup(child.pid);
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-4000);
@@ -62,6 +65,7 @@ export class StdioHostTransport implements HostTransport {
     const exitListeners: Array<(exit: HostExit) => void> = [];
     const exited = new Promise<HostExit>((resolve) =>
       child.once('exit', (code, signal) => {
+        endGroup();
         exit = { code, signal, output: stderr };
         connection.dispose();
         for (const listener of exitListeners.splice(0)) listener(exit);

@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { watchProcessGroup } from '../processes/processTree';
 import { privateSubfolder, stateRoot } from '../stateFolder';
 import { registerHostCallbacks, type HostCallbackOptions } from './hostCallbacks';
 import { StdioHostTransport, type StdioHostTransportOptions } from './hostProcess';
@@ -114,6 +115,9 @@ async function startResident(socket: string, options: ResidentHostOptions): Prom
     }),
   );
   child.once('error', () => (exited = -1));
+  // It leads its own process group, where its evaluations and design-time builds run: a watchdog ends them once the
+  // host is gone, however it ends and whoever started it (this call may be long over).
+  if (child.pid !== undefined) watchProcessGroup(child.pid, child.pid);
   child.unref();
   const deadline = Date.now() + startTimeoutMs;
   while (Date.now() < deadline) {

@@ -101,6 +101,19 @@ export function trackProcessTree(pid: number): () => void {
   };
 }
 
+/**
+ * For a child started as the leader of its own process group (a SharpClaw host): kills the group once this process
+ * is gone (the watchdog), and returns the function to call when the leader has exited, which kills what is left of
+ * its group at once — the evaluations and design-time builds a killed host started would otherwise run on, orphaned.
+ */
+export function bindProcessGroup(pid: number): () => void {
+  const stopWatchdog = watchProcessGroup(pid);
+  return () => {
+    if (process.platform !== 'win32') signal(-pid, 'SIGKILL');
+    stopWatchdog();
+  };
+}
+
 /** A process as recorded by another one: its pid and (Linux) start time, so a recycled pid is not taken for it. */
 export interface ProcessIdentity {
   pid: number;

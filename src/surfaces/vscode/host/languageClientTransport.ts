@@ -12,6 +12,7 @@ import { registerHostCallbacks, type HostCallbackOptions } from '../../../engine
 import { hostArguments } from '../../../engine/host/hostCommandLine';
 import { DotnetNotFoundError, dotnetDownloadUrl, locateDotnet, type DotnetInstallation } from '../../../engine/host/dotnetLocator';
 import { HostStartError, withCancellation, type HostConnection, type HostExit, type HostTransport } from '../../../engine/host/hostTransport';
+import { bindProcessGroup } from '../../../engine/processes/processTree';
 import type { ExtensionLog } from '../logging/extensionLog';
 
 export interface HostLaunchSettings {
@@ -55,9 +56,12 @@ export class LanguageClientTransport implements HostTransport {
       this.log.info(`Starting SharpClaw host: ${dotnet.executable} ${args.join(' ')}`);
       spawned = spawn(dotnet.executable, args, {
         stdio: 'pipe',
+        // The leader of its own process group (POSIX), so the evaluations it starts end with it (bindProcessGroup).
+        detached: process.platform !== 'win32',
         // The host must never inherit a request to run something on its behalf.
         env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
       });
+      if (spawned.pid !== undefined) spawned.once('exit', bindProcessGroup(spawned.pid));
       return spawned;
     };
     const client = new LanguageClient('sharpclaw', 'SharpClaw Host', serverOptions, this.clientOptions());

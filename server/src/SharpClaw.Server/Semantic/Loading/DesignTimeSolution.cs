@@ -26,7 +26,7 @@ public static class DesignTimeSolution
     /// <param name="projects">The pass's flavours.</param>
     public static LoadedWorkspace Build(TargetSelection target, IReadOnlyList<string> requested, IReadOnlyList<DesignTimeProject> projects)
     {
-        AdhocWorkspace workspace = new(MSBuildMefHostServices.DefaultServices, WorkspaceKind.MSBuild);
+        AdhocWorkspace workspace = new(RoslynHostServices.Default, WorkspaceKind.MSBuild);
         try
         {
             Builder builder = new(new WorkspaceReferences(workspace), [.. projects.Select(p => new Flavour(p, ProjectId.CreateNewId(debugName: p.Path), Parse(p)))]);

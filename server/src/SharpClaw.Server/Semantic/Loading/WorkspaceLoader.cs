@@ -159,7 +159,7 @@ public static class WorkspaceLoader
             properties["TargetFramework"] = targetFramework;
         }
 
-        MSBuildWorkspace workspace = MSBuildWorkspace.Create(properties);
+        MSBuildWorkspace workspace = MSBuildWorkspace.Create(properties, RoslynHostServices.Default);
         try
         {
             workspace.SkipUnrecognizedProjects = true;

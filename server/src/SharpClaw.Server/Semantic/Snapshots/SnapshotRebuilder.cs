@@ -33,7 +33,7 @@ public static class SnapshotRebuilder
             throw new SnapshotUnusableException($"{missing.Count} referenced file(s) are gone ({string.Join(", ", missing.Take(3))}{(missing.Count > 3 ? ", ..." : string.Empty)})");
         }
 
-        AdhocWorkspace workspace = new(MSBuildMefHostServices.DefaultServices, WorkspaceKind.MSBuild);
+        AdhocWorkspace workspace = new(RoslynHostServices.Default, WorkspaceKind.MSBuild);
         try
         {
             WorkspaceReferences references = new(workspace);
