@@ -19,6 +19,8 @@ const inherited = process.env.SHARPCLAW_STATE_DIR;
 process.env.SHARPCLAW_STATE_DIR = runState;
 
 const heartbeatMs = 30_000;
+/** How long a file's process may outlive its tests (mocha waits for every pending timer and socket). */
+const lingerMs = 10_000;
 /** What runs now and since when: a test, or the hooks between two tests. */
 let current: { test?: Test; title: string; since: number } = { title: 'the first before hooks', since: Date.now() };
 const heartbeat = setInterval(() => {
@@ -41,5 +43,11 @@ export const mochaHooks = {
     if (inherited === undefined) delete process.env.SHARPCLAW_STATE_DIR;
     else process.env.SHARPCLAW_STATE_DIR = inherited;
     fs.rmSync(runState, { recursive: true, force: true });
+    // A file's tests are over: whatever still holds this process (a test's pending timer or socket) only delays
+    // the run — by up to 5 minutes, seen in CI. Name it so it gets fixed, and end with mocha's exit code.
+    setTimeout(() => {
+      console.log(`      ⚠ this test file's process was still held ${lingerMs / 1000} s after its tests by: ${process.getActiveResourcesInfo().join(', ')}; exiting`);
+      process.exit();
+    }, lingerMs).unref();
   },
 };

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../support';
+import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
 import { everyDoor, openDoor, type Door } from './doors';
 
 /** Lines in a project's marker: how many MSBuild runs executed its code. */
@@ -37,9 +37,7 @@ describe('attacks on approvals', function () {
   const doors: Door[] = [];
 
   beforeEach(() => {
-    workspace = copyFixture('TwoMarkedSolutions');
-    restore(workspace, 'A.slnx');
-    restore(workspace, 'B.slnx');
+    workspace = copyFixture('TwoMarkedSolutions', ['A.slnx', 'B.slnx']);
     for (const project of ['Alpha', 'Beta']) fs.rmSync(path.join(workspace, project, 'initial-marker.txt'), { force: true });
   });
 
@@ -125,8 +123,7 @@ describe('attacks on approvals: answers that are not Allow once or Deny', functi
   const doors: Door[] = [];
 
   before(() => {
-    workspace = copyFixture('TwoMarkedSolutions');
-    restore(workspace, 'A.slnx');
+    workspace = copyFixture('TwoMarkedSolutions', 'A.slnx');
     fs.rmSync(path.join(workspace, 'Alpha', 'initial-marker.txt'), { force: true });
   });
 
@@ -193,8 +190,7 @@ describe('attacks on approvals, through every door: an approval covers one call'
 
   for (const name of everyDoor) {
     it(`${name}: after one allowed load, the agent edits Directory.Build.props and the next call runs nothing without a new approval`, async () => {
-      const workspace = copyFixture('TwoMarkedSolutions');
-      restore(workspace, 'A.slnx');
+      const workspace = copyFixture('TwoMarkedSolutions', 'A.slnx');
       fs.rmSync(path.join(workspace, 'Alpha', 'initial-marker.txt'), { force: true });
       const stateDir = tempStateRoot();
       // The CLI cannot be asked (no terminal): the person's --allow-evaluation on the first call only, on the same resident host.

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cleanUpCopies, copyFixture, restore, tempStateRoot } from '../support';
+import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
 import { everyDoor, openDoor, type Door } from './doors';
 
 /** Lines in Alpha's marker: how many MSBuild runs executed its code. */
@@ -31,8 +31,7 @@ describe('attacks through raw lsp and the CLI', function () {
   const doors: Door[] = [];
 
   beforeEach(() => {
-    workspace = copyFixture('TwoMarkedSolutions');
-    restore(workspace, 'A.slnx');
+    workspace = copyFixture('TwoMarkedSolutions', 'A.slnx');
     fs.rmSync(path.join(workspace, 'Alpha', 'initial-marker.txt'), { force: true });
     greeter = pathToFileURL(path.join(workspace, 'Alpha', 'Alpha.cs')).href;
   });
