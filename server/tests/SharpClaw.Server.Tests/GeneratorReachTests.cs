@@ -170,6 +170,30 @@ public sealed class GeneratorReachTests(GeneratorInterfacesFixture fx) : IClassF
         Assert.Equal(1, Assert.Single(impact.Sections!, s => s.Action == "callers").OmittedGenerated);
     }
 
+    [Fact]
+    public async Task RawLspImplementationsAndReferences_CarryTheSameCaveat_ADefinitionNone()
+    {
+        // lsp textDocument/implementation said a bare [] where navigate names the generator that implements the interface.
+        string file = fx.Workspace.Path("Shapes.Core/Shapeable.cs");
+        (int line, int character) = Position(fx.Workspace.Read("Shapes.Core/Shapeable.cs"), "public interface IShapeable", "IShapeable");
+        string position = new System.Text.Json.Nodes.JsonObject
+        {
+            ["textDocument"] = new System.Text.Json.Nodes.JsonObject { ["uri"] = new Uri(file).AbsoluteUri },
+            ["position"] = new System.Text.Json.Nodes.JsonObject { ["line"] = line - 1, ["character"] = character - 1 },
+        }.ToJsonString();
+        Task<LspRequestResult> Lsp(string method) => fx.Invoke<LspRequestResult>(ProtocolMethods.LspRequest, new LspRequestParams { Workspace = fx.Workspace.Root, Method = method, Params = position, Tool = "test-tool" });
+
+        LspRequestResult implementations = await Lsp("textDocument/implementation");
+        Assert.Equal("[]", implementations.Json);
+        GeneratorGap gap = Assert.Single(implementations.GeneratorGaps!);
+        Assert.Equal(("Markers.Gen", "project generator"), (gap.Generator, gap.Origin));
+        Assert.Equal(["Shapes.Models/Shapes.Models.csproj"], gap.Projects);
+
+        Assert.Equal("Markers.Gen", Assert.Single((await Lsp("textDocument/references")).GeneratorGaps!).Generator);
+        Assert.Null((await Lsp("textDocument/definition")).GeneratorGaps);
+        Assert.Null((await Lsp("textDocument/hover")).GeneratorGaps);
+    }
+
     /// <summary>The 1-based line and character of <paramref name="word"/> inside the first <paramref name="context"/> of a text.</summary>
     private static (int Line, int Character) Position(string text, string context, string word)
     {

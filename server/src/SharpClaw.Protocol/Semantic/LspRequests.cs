@@ -18,4 +18,11 @@ public sealed record LspRequestParams : WorkspaceRequestParams
 
 /// <summary>The LSP result as JSON text (<c>null</c> where LSP answers null).</summary>
 /// <param name="Json">The result, serialized as the LSP specification shapes it.</param>
-public sealed record LspRequestResult(string Json);
+public sealed record LspRequestResult(string Json)
+{
+    /// <summary>
+    /// For implementation, references, incoming calls and subtypes: the excluded generators whose code could add to
+    /// the list (navigate's caveat; null when none could).
+    /// </summary>
+    public IReadOnlyList<GeneratorGap>? GeneratorGaps { get; init; }
+}

@@ -13,6 +13,8 @@ import { describeHostState, describeLoadProgress } from '../../host/hostState';
 import { callHost } from '../../protocol/callHost';
 import { lspCapabilitiesMethod } from '../../protocol/lsp';
 import { Methods } from '../../protocol/methods';
+import { generatorCould } from '../navigation/renderNavigation';
+import { generatorGapLines } from '../symbols/renderSymbols';
 import { workspaceSelection } from '../symbols/symbolSelector';
 import { unreadableArgument } from '../toolInput';
 import { defineTool, type ToolContext } from '../toolDefinition';
@@ -37,6 +39,8 @@ const LspResultSchema = z.object({
   action: z.enum(['status', 'capabilities', 'reload', 'request']),
   lines: z.array(z.string()).optional(),
   json: z.unknown().optional(),
+  /** request: what the JSON cannot say (an excluded generator could add to the list). */
+  notes: z.array(z.string()).optional(),
   message: z.string().optional(),
 });
 export type LspResult = z.infer<typeof LspResultSchema>;
@@ -86,14 +90,24 @@ async function request(input: LspInput, context: ToolContext): Promise<LspResult
   const method = input.method;
   if (!method) throw new ToolError('invalid_request', 'lsp request needs method, e.g. textDocument/definition (action=capabilities lists what is answered).');
   if (reserved.test(method)) throw new ToolError('invalid_request', `${method} belongs to the LSP session SharpClaw runs itself; it cannot be sent as a request (action=capabilities lists what is answered).`);
-  const { json } = await callHost(
+  const { json, generatorGaps } = await callHost(
     context.host,
     Methods.lspRequest,
     { ...selection(input), workspace: context.workspaceFolder, tool: 'lsp', ...(context.call ? { call: context.call } : {}), method, params: parametersOf(input), ...(input.apply ? { apply: true } : {}) },
     context.signal,
   );
-  return { action: 'request', json: JSON.parse(json) as unknown };
+  const could = generatorCould[navigateActionOf[method] ?? ''];
+  const notes = could ? generatorGapLines(generatorGaps, could) : [];
+  return { action: 'request', json: JSON.parse(json) as unknown, ...(notes.length ? { notes } : {}) };
 }
+
+/** The LSP methods whose lists an excluded generator could add to, as the navigate action whose caveat they carry. */
+const navigateActionOf: Record<string, string> = {
+  'textDocument/implementation': 'implementation',
+  'textDocument/references': 'references',
+  'callHierarchy/incomingCalls': 'callers',
+  'typeHierarchy/subtypes': 'subtypes',
+};
 
 function selection(input: LspInput): { target?: string; configuration?: string; targetFramework?: string } {
   return {
@@ -143,7 +157,8 @@ export const lspTool = defineTool<LspInput, LspResult>({
       case 'reload':
         return result.message ?? '';
       default:
-        return JSON.stringify(result.json);
+        // The JSON on its first line, as LSP shapes it; then what it cannot say.
+        return [JSON.stringify(result.json), ...(result.notes ?? [])].join('\n');
     }
   },
 });

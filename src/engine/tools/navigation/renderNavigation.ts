@@ -24,7 +24,7 @@ const emptyLocations: Partial<Record<NavigateAction, string>> & Record<string, s
 export const noCallersNote = 'Reflection or code outside the workspace may still call it.';
 
 /** What code an excluded generator writes could do to the symbol, by action: "could implement it". */
-const generatorCould: Record<string, string> = {
+export const generatorCould: Record<string, string> = {
   implementation: 'implement',
   subtypes: 'implement or derive from',
   references: 'reference',

@@ -10,6 +10,8 @@ using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
 using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Edits;
+using SharpClaw.Server.Semantic.Navigation;
+using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Lsp;
 
@@ -48,6 +50,15 @@ public sealed class LspRequestService(SemanticContextCache cache)
     /// <summary>Not an LSP method: what <c>lsp capabilities</c> asks for, answered without loading anything.</summary>
     public const string CapabilitiesMethod = "sharpclaw/capabilities";
 
+    /// <summary>The methods whose lists code an excluded generator writes could add to, as the navigate action they answer (whose rule decides).</summary>
+    private static readonly Dictionary<string, string> NavigateActionOf = new(StringComparer.Ordinal)
+    {
+        ["textDocument/implementation"] = "implementation",
+        ["textDocument/references"] = "references",
+        ["callHierarchy/incomingCalls"] = "callers",
+        ["typeHierarchy/subtypes"] = "subtypes",
+    };
+
     /// <summary>At most this many workspace symbols are returned (LSP has no paging for them).</summary>
     public const int MaxWorkspaceSymbols = 100;
 
@@ -77,18 +88,23 @@ public sealed class LspRequestService(SemanticContextCache cache)
         using ContextLease lease = await cache.AcquireAsync(context, authorizer, cancellationToken).ConfigureAwait(false);
         string workspace = context.Target.Workspace;
         Solution solution = lease.Solution;
-        JsonNode? result = method switch
+        (JsonNode? result, ISymbol? symbol) = method switch
         {
-            "workspace/symbol" => await WorkspaceSymbolsAsync(solution, workspace, Text(request, "query") ?? string.Empty, cancellationToken).ConfigureAwait(false),
-            "textDocument/documentSymbol" => await DocumentSymbolsAsync(DocumentOf(solution, workspace, request), cancellationToken).ConfigureAwait(false),
-            "textDocument/diagnostic" => await DiagnosticsAsync(DocumentOf(solution, workspace, request), cancellationToken).ConfigureAwait(false),
-            "textDocument/codeAction" => await LspCodeActions.ListAsync(lease, workspace, DocumentOf(solution, workspace, request), request, cancellationToken).ConfigureAwait(false),
-            "codeAction/resolve" => await LspCodeActions.ResolveAsync(lease, workspace, r => DocumentOf(solution, workspace, r), request, cancellationToken).ConfigureAwait(false),
+            "workspace/symbol" => (await WorkspaceSymbolsAsync(solution, workspace, Text(request, "query") ?? string.Empty, cancellationToken).ConfigureAwait(false), null),
+            "textDocument/documentSymbol" => (await DocumentSymbolsAsync(DocumentOf(solution, workspace, request), cancellationToken).ConfigureAwait(false), null),
+            "textDocument/diagnostic" => (await DiagnosticsAsync(DocumentOf(solution, workspace, request), cancellationToken).ConfigureAwait(false), null),
+            "textDocument/codeAction" => (await LspCodeActions.ListAsync(lease, workspace, DocumentOf(solution, workspace, request), request, cancellationToken).ConfigureAwait(false), null),
+            "codeAction/resolve" => (await LspCodeActions.ResolveAsync(lease, workspace, r => DocumentOf(solution, workspace, r), request, cancellationToken).ConfigureAwait(false), null),
             "callHierarchy/incomingCalls" or "callHierarchy/outgoingCalls" or "typeHierarchy/supertypes" or "typeHierarchy/subtypes" =>
                 await HierarchyAsync(method, solution, workspace, request, cancellationToken).ConfigureAwait(false),
             _ => await AtPositionAsync(method, solution, workspace, request, cancellationToken).ConfigureAwait(false),
         };
-        return new LspRequestResult(result?.ToJsonString() ?? "null");
+
+        // The list of an excluded generator's reach gets navigate's caveat: never a confident "none".
+        List<GeneratorGap>? gaps = symbol is not null && NavigateActionOf.TryGetValue(method, out string? action) && NavigateService.GeneratorCouldAdd.TryGetValue(action, out bool implementing)
+            ? await GeneratorReach.Of(lease.Context, solution).GapsAsync(symbol, solution, workspace, implementing, cancellationToken).ConfigureAwait(false)
+            : null;
+        return new LspRequestResult(result?.ToJsonString() ?? "null") { GeneratorGaps = gaps };
     }
 
     /// <summary>The LSP <c>ServerCapabilities</c> of the methods in <see cref="Methods"/>.</summary>
@@ -109,7 +125,8 @@ public sealed class LspRequestService(SemanticContextCache cache)
         ["positionEncoding"] = "utf-16",
     };
 
-    private static async Task<JsonNode?> AtPositionAsync(string method, Solution solution, string workspace, JsonObject request, CancellationToken cancellationToken)
+    /// <summary>The answer, and the symbol it is about where a generator caveat may apply.</summary>
+    private static async Task<(JsonNode? Result, ISymbol? Symbol)> AtPositionAsync(string method, Solution solution, string workspace, JsonObject request, CancellationToken cancellationToken)
     {
         // A multi-targeted file: the default flavour first, then the others (an #if branch is active in one only).
         List<Document> flavours = DocumentsOf(solution, workspace, request);
@@ -127,27 +144,27 @@ public sealed class LspRequestService(SemanticContextCache cache)
         }
         if (method == "textDocument/hover")
         {
-            return symbol is null ? null : Hover(symbol, await TokenRangeAsync(document, text, position, cancellationToken).ConfigureAwait(false));
+            return (symbol is null ? null : Hover(symbol, await TokenRangeAsync(document, text, position, cancellationToken).ConfigureAwait(false)), null);
         }
 
         if (method == "textDocument/prepareCallHierarchy")
         {
-            return LspHierarchies.PrepareCallHierarchy(document, symbol, workspace);
+            return (LspHierarchies.PrepareCallHierarchy(document, symbol, workspace), null);
         }
 
         if (method == "textDocument/prepareTypeHierarchy")
         {
-            return LspHierarchies.PrepareTypeHierarchy(document, symbol, workspace);
+            return (LspHierarchies.PrepareTypeHierarchy(document, symbol, workspace), null);
         }
 
         if (method is "textDocument/prepareRename" or "textDocument/rename")
         {
-            return await RenameAsync(method, solution, document, text, position, symbol, request, cancellationToken).ConfigureAwait(false);
+            return (await RenameAsync(method, solution, document, text, position, symbol, request, cancellationToken).ConfigureAwait(false), null);
         }
 
         if (symbol is null)
         {
-            return new JsonArray();
+            return (new JsonArray(), null);
         }
 
         IEnumerable<Location> locations = method switch
@@ -157,20 +174,21 @@ public sealed class LspRequestService(SemanticContextCache cache)
             "textDocument/implementation" => await ImplementationsAsync(symbol, solution, cancellationToken).ConfigureAwait(false),
             _ => await ReferencesAsync(symbol, solution, IncludeDeclaration(request), cancellationToken).ConfigureAwait(false),
         };
-        return LocationArray(locations);
+        return (LocationArray(locations), symbol);
     }
 
-    /// <summary>The calls or types of a hierarchy item sent back from a prepare request.</summary>
-    private static async Task<JsonNode?> HierarchyAsync(string method, Solution solution, string workspace, JsonObject request, CancellationToken cancellationToken)
+    /// <summary>The calls or types of a hierarchy item sent back from a prepare request, and the item's symbol.</summary>
+    private static async Task<(JsonNode? Result, ISymbol? Symbol)> HierarchyAsync(string method, Solution solution, string workspace, JsonObject request, CancellationToken cancellationToken)
     {
         (ISymbol symbol, string file) = await LspHierarchies.SymbolOfItemAsync(request, solution, workspace, DocumentsOf, cancellationToken).ConfigureAwait(false);
-        return method switch
+        JsonNode? result = method switch
         {
             "callHierarchy/incomingCalls" => await LspHierarchies.IncomingCallsAsync(symbol, solution, workspace, cancellationToken).ConfigureAwait(false),
             "callHierarchy/outgoingCalls" => await LspHierarchies.OutgoingCallsAsync(symbol, file, solution, workspace, cancellationToken).ConfigureAwait(false),
             "typeHierarchy/supertypes" => LspHierarchies.Supertypes(symbol, workspace),
             _ => await LspHierarchies.SubtypesAsync(symbol, solution, workspace, cancellationToken).ConfigureAwait(false),
         };
+        return (result, symbol);
     }
 
     private static ISymbol Definition(ISymbol symbol) => symbol switch

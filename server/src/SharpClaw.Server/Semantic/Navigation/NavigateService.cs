@@ -33,7 +33,7 @@ public sealed class NavigateService(SemanticContextCache cache)
     /// The actions whose lists code an excluded generator writes could add to, and whether only by implementing
     /// (<see cref="GeneratorReach.Gaps"/>). tests names its own: the generators that could call any member of its walk.
     /// </summary>
-    private static readonly Dictionary<string, bool> GeneratorCouldAdd = new(StringComparer.Ordinal)
+    internal static IReadOnlyDictionary<string, bool> GeneratorCouldAdd { get; } = new Dictionary<string, bool>(StringComparer.Ordinal)
     {
         ["implementation"] = true,
         ["subtypes"] = true,
