@@ -40,6 +40,10 @@ public sealed class NavigateTests(ReadToolsFixture fx)
         SemanticErrorData member = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync("definition", "Flow.Midle"));
         Assert.StartsWith("The type ReadTools.App.Flow has no member 'Midle'.", member.Message, StringComparison.Ordinal);
         Assert.Equal(["Flow.Middle()"], member.Candidates);
+
+        // A framework type by name said "No type matches the container 'System'": System is a namespace of the references.
+        SemanticErrorData framework = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync("implementation", "System.IDisposable"));
+        Assert.StartsWith("System.IDisposable is declared outside the workspace's source (a framework or package type); names resolve to what the workspace declares. Ask at a position", framework.Message, StringComparison.Ordinal);
     }
 
     [Fact]

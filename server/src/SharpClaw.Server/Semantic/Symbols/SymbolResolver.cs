@@ -485,6 +485,35 @@ internal static class SymbolResolver
         return match.Display;
     }
 
+    /// <summary>
+    /// When the name is a framework or package type (System.IServiceProvider: the container is a namespace of the references):
+    /// why it is not found, since names resolve to what the workspace's source declares, and how to ask about it instead.
+    /// Null otherwise.
+    /// </summary>
+    private static string? OutsideTheSource(List<SymbolMatch> all, string containerText, string simpleName)
+    {
+        // A compilation's global namespace merges its references' (System is found there); the index's projects are compiled.
+        if (all.FirstOrDefault()?.Project.TryGetCompilation(out Compilation? compilation) != true || compilation?.GlobalNamespace is not { } root)
+        {
+            return null;
+        }
+
+        INamespaceSymbol? space = root;
+        foreach (string part in containerText.Split('.'))
+        {
+            space = space?.GetNamespaceMembers().FirstOrDefault(n => n.Name == part.Trim());
+        }
+
+        if (space is null)
+        {
+            return null;
+        }
+
+        return space.GetTypeMembers(simpleName).Any(t => t.Locations.Any(l => l.IsInMetadata))
+            ? $"{containerText}.{simpleName} is declared outside the workspace's source (a framework or package type); names resolve to what the workspace declares. Ask at a position where the code uses it (path, line and character)."
+            : null;
+    }
+
     private static SemanticException NotFound(ISymbolSelector selector, NameQuery query, List<SymbolMatch> all, SymbolIndex index, string workspace)
     {
         string name = selector.Name!;
@@ -505,6 +534,11 @@ internal static class SymbolResolver
         {
             NameQuery container = NameQuery.Parse(containerText, null);
             List<SymbolMatch> types = [.. all.Where(m => m.Symbol is INamedTypeSymbol && container.Matches(m.Symbol, m.Display))];
+            if (types.Count == 0 && OutsideTheSource(all, containerText, query.SimpleName) is { } outside)
+            {
+                return NotFoundError(index, outside, [], workspace);
+            }
+
             if (types.Count == 0)
             {
                 List<SymbolMatch> similarTypes = Similar(all.Where(m => m.Symbol is INamedTypeSymbol), container.SimpleName)
