@@ -1,16 +1,18 @@
 // How long an MCP tool call waits for a workspace load. MCP clients give up on a request after a
 // fixed time (60 s in the SDK's own client and in Codex), and a large solution's cold load takes
-// longer: a read tool's call still waiting on a load when the wait runs out answers
-// `error loading: …` with the load's progress instead, and the load goes on in the host, so a
-// later call finds it further along or done. Calls of tools that write or build keep waiting:
-// answering before they finish could tell the agent nothing happened when something did.
+// longer: a read tool's call still waiting on the host's start or on a load when the wait runs out
+// answers `error loading: …` with the start's or the load's progress instead, and both go on in the
+// host, so a later call finds them further along or done. The wait counts from the request's arrival,
+// so the host's start-up is inside it and the answer comes within the wait the person set, as the
+// client counts it. Calls of tools that write or build keep waiting: answering before they finish
+// could tell the agent nothing happened when something did.
 import { ToolError } from '../../engine/errors';
 import { describeLoadProgress, describeProgressStep } from '../../engine/host/hostState';
 import type { HostSessionControl, AnyToolDefinition } from '../../engine/tools/toolDefinition';
 import type { ToolOutcome } from '../../engine/tools/runTool';
 import { parseToolInput } from '../../engine/tools/toolInput';
 
-/** The default wait: under the 60 s request timeout of the SDK's client and of Codex. */
+/** The default wait, from the request's arrival: 15 s under the 60 s request timeout of the SDK's client and of Codex. */
 export const defaultLoadWaitSeconds = 45;
 
 /** How often, after the wait, a still-running call checks whether it is waiting on a load. */
@@ -27,12 +29,27 @@ function answersLoading(definition: AnyToolDefinition, args: unknown): boolean {
   }
 }
 
+/** The answer to a call still waiting on a host that has not finished starting. */
+function stillStarting(arrivedAt: number): ToolOutcome {
+  const seconds = Math.round((Date.now() - arrivedAt) / 1000);
+  const error = new ToolError(
+    'loading',
+    `The SharpClaw host is still starting (${seconds} s since this call arrived); the workspace load comes next. The start goes on; call again shortly (lsp with action=status shows its progress).`,
+  );
+  return { ok: false, error, text: error.render() };
+}
+
+/**
+ * Runs `call`, answering `error loading` instead when it is a read still waiting on the host's start or
+ * on a load `waitSeconds` after `arrivedAt` (Date.now() when the request arrived; default: now).
+ */
 export async function withinLoadWait(
   definition: AnyToolDefinition,
   args: unknown,
-  session: Pick<HostSessionControl, 'loading'>,
+  session: Pick<HostSessionControl, 'loading' | 'state'>,
   waitSeconds: number,
   call: () => Promise<ToolOutcome>,
+  arrivedAt: number = Date.now(),
 ): Promise<ToolOutcome> {
   const running = call();
   if (!answersLoading(definition, args)) return running;
@@ -41,6 +58,11 @@ export async function withinLoadWait(
     const check = (): void => {
       const progress = session.loading();
       if (!progress) {
+        // A host still starting is what the call waits on; a ready host with no load may be asking the person, or computing: keep waiting.
+        if (session.state().kind === 'starting') {
+          resolve(stillStarting(arrivedAt));
+          return;
+        }
         timer = setTimeout(check, recheckMs);
         return;
       }
@@ -55,7 +77,7 @@ export async function withinLoadWait(
       );
       resolve({ ok: false, error, text: error.render() });
     };
-    timer = setTimeout(check, waitSeconds * 1000);
+    timer = setTimeout(check, Math.max(0, arrivedAt + waitSeconds * 1000 - Date.now()));
   });
   try {
     return await Promise.race([running, stillLoading]);

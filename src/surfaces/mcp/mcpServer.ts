@@ -98,6 +98,8 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
         tool.name,
         { title: tool.definition.displayName, description: descriptionOn(tool.definition, mcpToolNames), inputSchema: advertisedInput(tool.definition), ...advertisedOutput(tool.definition), annotations: annotationsFor(tool.definition) },
         async (args: unknown, ctx) => {
+          // The load wait counts from here: choosing the workspace and starting the host are inside it.
+          const arrivedAt = Date.now();
           if (options.link) options.link.current = server;
           try {
             await options.workspace?.resolve(server);
@@ -108,7 +110,7 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
           }
           const progress = forwardLoadProgress(ctx.mcpReq._meta?.progressToken, options.session.host.onLoadProgress, (notification) => ctx.mcpReq.notify(notification));
           const call = (callId?: string) =>
-            withinLoadWait(tool.definition, args, options.session.hostSession, options.loadWaitSeconds ?? defaultLoadWaitSeconds, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal, callId ? { call: callId } : {}));
+            withinLoadWait(tool.definition, args, options.session.hostSession, options.loadWaitSeconds ?? defaultLoadWaitSeconds, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal, callId ? { call: callId } : {}), arrivedAt);
           try {
             return options.rounds ? await options.rounds.run(tool.name, args, ctx, call, result) : result(await call());
           } finally {

@@ -1,9 +1,15 @@
 // The MCP server through a load and a crash, as an agent's client sees them: a read call still
 // waiting on a cold load when --load-wait runs out answers `error loading:` with the load's
-// progress (and the load goes on, so a later call answers); a request with a progressToken gets
+// progress (and the load goes on, so a later call answers); the wait counts from the request's
+// arrival, so a host slow to start (a real dotnet that sleeps before it runs the host) still gets
+// the answer within the wait; a request with a progressToken gets
 // the load's steps as notifications/progress; a host killed while a call is pending answers
 // `error host_exited:` with its log, and the next call starts a new host and answers.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { locateDotnet } from '../../../src/engine/host/dotnetLocator';
+import { temporaryFolder } from '../../support/fixtures';
 import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
 import { callOptions, connect, text, type Connected } from './mcpClient';
 
@@ -16,6 +22,21 @@ async function hostPid(connected: Connected): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('the host never reported a pid');
+}
+
+/**
+ * A dotnet root whose `dotnet` is the real one, except that it sleeps `seconds` before it starts the
+ * SharpClaw host (a cold disk, a virus scanner): every other command (the design-time pass) runs at once.
+ */
+function slowStartingDotnet(seconds: number): string {
+  const real = locateDotnet();
+  const root = temporaryFolder('slow-dotnet');
+  for (const folder of ['sdk', 'shared', 'host', 'packs']) {
+    if (fs.existsSync(path.join(real.root, folder))) fs.symlinkSync(path.join(real.root, folder), path.join(root, folder));
+  }
+  const script = `#!/bin/sh\ncase "$1" in *SharpClaw.Server.dll) sleep ${seconds};; esac\nexec '${real.executable}' "$@"\n`;
+  fs.writeFileSync(path.join(root, 'dotnet'), script, { mode: 0o755 });
+  return root;
 }
 
 describe('sharpclaw mcp: loading, progress and a host crash', function () {
@@ -38,13 +59,45 @@ describe('sharpclaw mcp: loading, progress and a host crash', function () {
     open.push(connected);
     const navigate = () => connected.client.callTool({ name: 'navigate', arguments: { action: 'references', symbol: 'ICalculator.Divide' } }, callOptions);
 
-    const first = await navigate();
+    // The wait counts from the request's arrival: a host slower than 1 s to start answers that first.
+    let first = await navigate();
+    while (/^error loading: The SharpClaw host is still starting/.test(text(first))) first = await navigate();
     assert.equal(first.isError, true, text(first));
     assert.match(text(first), /^error loading: Roslyn is still loading the workspace: Loading Calculator\.slnx( \d+%)? \((evaluating the projects|project \d of 3, \S+\.csproj)\)\. The load goes on; call again shortly/);
     const status = text(await connected.client.callTool({ name: 'lsp', arguments: { action: 'status' } }, callOptions));
     assert.match(status, /\nloading: yes\nprogress: Loading Calculator\.slnx/);
 
     // The same load finishes in the background: asking again until it has.
+    let answer = await navigate();
+    for (let attempt = 0; answer.isError && /^error loading:/.test(text(answer)) && attempt < 300; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      answer = await navigate();
+    }
+    assert.notEqual(answer.isError, true, text(answer));
+    assert.match(text(answer), /src\/Calculator\.App\/Program\.cs \d+:\d+ \d+:\d+/);
+  });
+
+  it("counts --load-wait from the request's arrival: a host still starting when it runs out answers error loading within it", async function () {
+    if (process.platform === 'win32') this.skip(); // The slow dotnet is a shell script.
+    const slow = slowStartingDotnet(15);
+    const connected = await connect({
+      workspace: calculator,
+      stateDir: tempStateRoot(),
+      flags: ['--allow-evaluation', '--load-wait', '2'],
+      env: { PATH: `${slow}${path.delimiter}${process.env.PATH ?? ''}`, DOTNET_ROOT: slow, SHARPCLAW_RESIDENT_HOST: '0' },
+    });
+    open.push(connected);
+    const navigate = () => connected.client.callTool({ name: 'navigate', arguments: { action: 'references', symbol: 'ICalculator.Divide' } }, callOptions);
+
+    const sent = Date.now();
+    const first = await navigate();
+    const waited = Date.now() - sent;
+    // The client's clock: 2 s of wait plus the round trip, far from the host's 15 s start.
+    assert.ok(waited < 9_000, `the answer came ${waited} ms after the request, past --load-wait 2: ${text(first)}`);
+    assert.equal(first.isError, true, text(first));
+    assert.match(text(first), /^error loading: The SharpClaw host is still starting \([2-9] s since this call arrived\); the workspace load comes next\. The start goes on; call again shortly/);
+
+    // The start and then the load go on: asking again until they are done.
     let answer = await navigate();
     for (let attempt = 0; answer.isError && /^error loading:/.test(text(answer)) && attempt < 300; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 500));
