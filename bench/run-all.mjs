@@ -41,6 +41,7 @@ const benches = {
   sizes: () => dotnetBench(['sizes', '--sizes', '10,50,200', '--files', '20', '--name', 'sizes']),
   'package-size': () => benchPackageSize(),
   'mcp-navigate': async () => (await import('./mcp-navigate.mjs')).benchMcpNavigate(),
+  'first-answer': async () => (await import('./first-answer.mjs')).benchFirstAnswer(),
   'store-search': async () => (await import('./store-search.mjs')).benchStoreSearch(),
   'diagnostics-multi': () => dotnetBench(['diagnostics', '--files', '24', '--iterations', '10', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-multi'), '--name', 'diagnostics-multi']),
   'rename-preview': () => dotnetBench(['rename-preview', '--files', '24', '--iterations', '10', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-multi'), '--name', 'rename-preview']),

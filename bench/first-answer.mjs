@@ -1,0 +1,131 @@
+// `node bench/first-answer.mjs [--runs N] [--solution DIR/X.slnx --type Ns.Type --member Name]`: cold
+// start as an agent feels it — from spawning `node dist/cli.js mcp` to the first `navigate callers`
+// answer — beside a bare MSBuildWorkspace.OpenSolutionAsync plus the same question (FindCallersAsync,
+// SharpClaw.Bench `direct-callers`) spawned as a fresh process, alternating which goes first, in one
+// run. Default: a restored copy of fixtures/Calculator; --solution measures an already restored real
+// solution in place. Each side gets a new state folder (no cached contexts). The server's log lines
+// (host ready, load phases) of the last run are printed as the trace of where the time goes.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { option, report, row } from './stats.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const benchProject = path.join(repoRoot, 'bench', 'SharpClaw.Bench');
+
+/** Ours: spawn the MCP server, ask once; milliseconds from spawn to the answer, the answer, the server's log. */
+async function oursOnce(workspace, question) {
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-first-state-'));
+  let log = '';
+  const started = performance.now();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(repoRoot, 'dist', 'cli.js'), 'mcp', '--cwd', workspace, '--allow-evaluation', '--load-wait', '3600'],
+    env: { ...process.env, SHARPCLAW_STATE_DIR: state, SHARPCLAW_RESIDENT_HOST: '0' },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk) => (log += chunk.toString('utf8')));
+  const client = new Client({ name: 'bench', version: '1' });
+  try {
+    await client.connect(transport);
+    const result = await client.callTool({ name: 'navigate', arguments: { action: 'callers', symbol: question.symbol } }, { timeout: 1_800_000 });
+    const ms = performance.now() - started;
+    if (result.isError) throw new Error(result.content[0].text);
+    return { ms, text: result.content[0].text, log };
+  } finally {
+    await client.close().catch(() => undefined);
+    fs.rmSync(state, { recursive: true, force: true });
+  }
+}
+
+/** The baseline: spawn SharpClaw.Bench direct-callers (bare OpenSolutionAsync), ask once; spawn to answer. */
+async function directOnce(solution, question) {
+  const started = performance.now();
+  const child = spawn('dotnet', [path.join(benchProject, 'bin', 'Release', 'net10.0', 'SharpClaw.Bench.dll'), 'direct-callers', '--solution', solution, '--type', question.type, '--member', question.member], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error('direct-callers ended early');
+    return value;
+  };
+  while ((await next()) !== 'ready');
+  child.stdin.write('go\n');
+  const sites = Number((await next()).split(' ')[1]);
+  const ms = performance.now() - started;
+  child.stdin.end('quit\n');
+  await new Promise((resolve) => child.on('exit', resolve));
+  return { ms, sites };
+}
+
+export async function benchFirstAnswer() {
+  const runs = Number(option('runs', '3'));
+  const given = option('solution', '');
+  let workspace;
+  let solution;
+  let question;
+  if (given) {
+    solution = path.resolve(given);
+    workspace = path.dirname(solution);
+    question = { type: option('type', ''), member: option('member', '') };
+    if (!question.type || !question.member) throw new Error('--solution needs --type Ns.Type and --member Name');
+  } else {
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-first-'));
+    fs.cpSync(path.join(repoRoot, 'fixtures', 'Calculator'), workspace, { recursive: true, filter: (p) => !['bin', 'obj'].includes(path.basename(p)) });
+    execFileSync('dotnet', ['restore', 'Calculator.slnx', '-nologo'], { cwd: workspace, stdio: 'ignore' });
+    solution = path.join(workspace, 'Calculator.slnx');
+    question = { type: 'Calculator.Core.Calculator', member: 'Divide' };
+  }
+  question.symbol = `${question.type.split('.').pop()}.${question.member}`;
+  execFileSync('dotnet', ['build', benchProject, '-c', 'Release', '-nologo', '-v:q', '--tl:off'], { stdio: 'inherit' });
+  const ours = [];
+  const direct = [];
+  let answer;
+  let sites;
+  let log = '';
+  try {
+    for (let run = 0; run < runs; run++) {
+      for (const side of run % 2 === 0 ? ['ours', 'direct'] : ['direct', 'ours']) {
+        if (side === 'ours') {
+          const result = await oursOnce(workspace, question);
+          ours.push(result.ms);
+          answer = result.text;
+          log = result.log;
+        } else {
+          const result = await directOnce(solution, question);
+          direct.push(result.ms);
+          sites = result.sites;
+        }
+      }
+      console.log(`  run ${run + 1}: spawn to first answer ${ours.at(-1).toFixed(0)} ms, bare OpenSolutionAsync + FindCallersAsync ${direct.at(-1).toFixed(0)} ms`);
+    }
+  } finally {
+    if (!given) fs.rmSync(workspace, { recursive: true, force: true });
+  }
+  const answeredSites = (answer.match(/ \d+:\d+/g) ?? []).length;
+  console.log('[bench] the server log of the last run (where the time goes):');
+  console.log(log.split('\n').filter(Boolean).map((line) => `    ${line}`).join('\n'));
+  return report(given ? `first-answer-${path.basename(solution).replace(/\.slnx?$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '-')}` : 'first-answer', {
+    solution: given ? path.basename(solution) : 'fixtures/Calculator',
+    call: JSON.stringify({ action: 'callers', symbol: question.symbol }),
+    iterations: runs,
+    method: 'each side spawned fresh with an empty state folder, alternating which goes first; ours from spawning `sharpclaw mcp` to the navigate answer over the official client SDK, the baseline from spawning SharpClaw.Bench direct-callers to its FindCallersAsync answer',
+    rows: [
+      row('spawn to first navigate callers answer (sharpclaw mcp) vs spawn + bare OpenSolutionAsync + FindCallersAsync', ours, direct, {
+        goal: '≤ 1.0 × the bare load + query',
+        meets_goal: ours.length > 0 && [...ours].sort((a, b) => a - b)[Math.floor(ours.length / 2)] <= [...direct].sort((a, b) => a - b)[Math.floor(direct.length / 2)],
+        same_answer: answeredSites === sites,
+        answer_sites: answeredSites,
+        direct_sites: sites,
+      }),
+    ],
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await benchFirstAnswer();
+}
