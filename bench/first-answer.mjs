@@ -1,4 +1,4 @@
-// `node bench/first-answer.mjs [--runs N] [--solution DIR/X.slnx --type Ns.Type --member Name]`: cold
+// `node bench/first-answer.mjs [--runs N] [--solution DIR/X.slnx --type Ns.Type --member Name [--symbol S]]`: cold
 // start as an agent feels it — from spawning `node dist/cli.js mcp` to the first `navigate callers`
 // answer — beside a bare MSBuildWorkspace.OpenSolutionAsync plus the same question (FindCallersAsync,
 // SharpClaw.Bench `direct-callers`) spawned as a fresh process, alternating which goes first, in one
@@ -19,7 +19,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const benchProject = path.join(repoRoot, 'bench', 'SharpClaw.Bench');
 
 /** Ours: spawn the MCP server, ask once; milliseconds from spawn to the answer, the answer, the server's log. */
-async function oursOnce(workspace, question) {
+async function oursOnce(workspace, solution, question) {
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-first-state-'));
   let log = '';
   const started = performance.now();
@@ -33,7 +33,7 @@ async function oursOnce(workspace, question) {
   const client = new Client({ name: 'bench', version: '1' });
   try {
     await client.connect(transport);
-    const result = await client.callTool({ name: 'navigate', arguments: { action: 'callers', symbol: question.symbol } }, { timeout: 1_800_000 });
+    const result = await client.callTool({ name: 'navigate', arguments: { action: 'callers', symbol: question.symbol, target: path.basename(solution) } }, { timeout: 1_800_000 });
     const ms = performance.now() - started;
     if (result.isError) throw new Error(result.content[0].text);
     return { ms, text: result.content[0].text, log };
@@ -80,7 +80,7 @@ export async function benchFirstAnswer() {
     solution = path.join(workspace, 'Calculator.slnx');
     question = { type: 'Calculator.Core.Calculator', member: 'Divide' };
   }
-  question.symbol = `${question.type.split('.').pop()}.${question.member}`;
+  question.symbol = option('symbol', '') || (given ? `${question.type}.${question.member}` : `${question.type.split('.').pop()}.${question.member}`);
   execFileSync('dotnet', ['build', benchProject, '-c', 'Release', '-nologo', '-v:q', '--tl:off'], { stdio: 'inherit' });
   const ours = [];
   const direct = [];
@@ -91,7 +91,7 @@ export async function benchFirstAnswer() {
     for (let run = 0; run < runs; run++) {
       for (const side of run % 2 === 0 ? ['ours', 'direct'] : ['direct', 'ours']) {
         if (side === 'ours') {
-          const result = await oursOnce(workspace, question);
+          const result = await oursOnce(workspace, solution, question);
           ours.push(result.ms);
           answer = result.text;
           log = result.log;
