@@ -22,7 +22,6 @@ export function renderReport(report: VerificationReport, limits = { diagnostics:
   }
   const tests = report.tests;
   if (tests) {
-    if (tests.selection) lines.push(`tests: ${tests.selection}`);
     for (const project of tests.projects) {
       const c = project.counters;
       lines.push(`tests ${project.project} [${runnerNames[project.runner]}]: ${project.status} (${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped)${project.reason && project.status !== 'passed' ? ` — ${project.reason}` : ''}`);

@@ -31,24 +31,24 @@ export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 /** What a caller sends (verify_workspace's input, the CLI's flags): unset fields come from the settings, then the defaults. */
 export const VerifyArgumentsSchema = z.strictObject({
   scope: VerificationScopeSchema.optional().describe(
-    'build; tests (existing test outputs, never builds); all (build, then test); affected (build and test the projects owning the changed files and their dependents). Default: the sharpclaw.verification.scope setting, else all.',
+    'build; tests (existing test outputs, never builds); all (build, then test); affected (the projects owning the changed files and their dependents). Default: the scope setting, else all.',
   ),
   target: VerifyRequestSchema.shape.target,
   configuration: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional().describe('MSBuild configuration, e.g. Debug or Release. Default: Debug.'),
   framework: VerifyRequestSchema.shape.framework,
-  restore: z.boolean().optional().describe("Allow NuGet restore. Default: the person's sharpclaw.verification.allowRestore setting, else off (missing packages are reported)."),
+  restore: z.boolean().optional().describe("Allow NuGet restore. Default: the person's allowRestore setting, else off (missing packages are reported)."),
   timeoutSeconds: z
     .number()
     .int()
     .min(1)
     .max(maxTimeoutSeconds)
     .optional()
-    .describe(`Seconds for the lock wait, the evaluation and each process. Default: the sharpclaw.verification.timeoutSeconds setting, else ${defaultTimeoutSeconds}.`),
+    .describe(`Seconds for the lock wait, the evaluation and each process. Default: the timeoutSeconds setting, else ${defaultTimeoutSeconds}.`),
   changedFiles: VerifyRequestSchema.shape.changedFiles,
   testSelection: z
     .enum(testSelections)
     .optional()
-    .describe('reached: run only the tests that reach a changed member (all when the change is not confined to member bodies); all: every test. Default: the sharpclaw.verification.testSelection setting, else all.'),
+    .describe('reached: only the tests reaching the changed members (all when unsure, saying why). Default: the testSelection setting, else all.'),
 });
 
 export type VerifyArguments = z.infer<typeof VerifyArgumentsSchema>;
