@@ -22,7 +22,7 @@ export const VerifyRequestSchema = z.strictObject({
   framework: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional().describe('Target framework to build and test, e.g. net10.0. Default: all of each project.'),
   restore: z.boolean().default(false).describe('Allow NuGet restore. Off by default: missing packages are reported as a prerequisite instead.'),
   timeoutSeconds: z.number().int().min(1).max(maxTimeoutSeconds).default(defaultTimeoutSeconds).describe('Timeout for the lock wait, the evaluation and each build or test process, in seconds.'),
-  changedFiles: z.array(z.string().min(1)).optional().describe('affected: the changed files (workspace-relative). Default: Git\'s working tree and index changes.'),
+  changedFiles: z.array(z.string().min(1)).optional().describe('affected: the changed files (workspace-relative). Default: Git\'s changes.'),
   testSelection: z.enum(testSelections).default('all').describe('all: every test of the selected test projects. reached: only the tests whose calls reach a changed member (every test when the change is not confined to member bodies).'),
 });
 
@@ -48,7 +48,7 @@ export const VerifyArgumentsSchema = z.strictObject({
   testSelection: z
     .enum(testSelections)
     .optional()
-    .describe('reached: only the tests reaching the changed members (all when unsure, saying why). Default: the testSelection setting, else all.'),
+    .describe('reached: only tests reaching the changed members (else all, saying why). Default: the setting, else all.'),
 });
 
 export type VerifyArguments = z.infer<typeof VerifyArgumentsSchema>;
