@@ -82,6 +82,7 @@ export function resolveVerifyRequest(args: VerifyArguments, settings?: ResolvedV
     scope: args.scope ?? set('scope') ?? 'all',
     restore: args.restore ?? set('allowRestore') ?? false,
     timeoutSeconds: args.timeoutSeconds ?? set('timeoutSeconds') ?? defaultTimeoutSeconds,
+    testSelection: args.testSelection ?? set('testSelection') ?? 'all',
   });
 }
 
@@ -96,5 +97,6 @@ export function resolveAutomaticVerifyRequest(args: VerifyArguments, settings: V
     scope: args.scope ?? settings.scope,
     restore: args.restore ?? settings.allowRestore,
     timeoutSeconds: args.timeoutSeconds ?? settings.timeoutSeconds,
+    testSelection: args.testSelection ?? settings.testSelection,
   });
 }

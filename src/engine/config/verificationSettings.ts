@@ -2,6 +2,7 @@
 // valid ranges, the package.json configuration schema and every validation message.
 import { z } from 'zod';
 import { ToolError } from '../errors';
+import { testSelections } from '../verification/request';
 
 export const verificationScopes = ['build', 'tests', 'all', 'affected'] as const;
 
@@ -15,6 +16,10 @@ export const verificationSettingSchemas = {
     .default(false)
     .describe("Allow `dotnet restore` during verification. Off by default: missing assets are reported as a prerequisite instead. Only your own settings (user settings, ~/.sharpclaw/settings.jsonc) can turn it on; a workspace's settings can only turn it off."),
   timeoutSeconds: z.number().int().min(1).max(3600).default(600).describe('Time limit in seconds for each automatic verification step and for acquiring the workspace lock (1–3600).'),
+  testSelection: z
+    .enum(testSelections)
+    .default('all')
+    .describe('Which tests verification runs in the selected test projects: all, or reached (only the tests whose calls reach a changed member; every test, with the reason in the report, when the change is not confined to member bodies).'),
   afterAgentEdits: z
     .boolean()
     .default(false)

@@ -27,6 +27,8 @@ export const Bounds = {
   bulkQueries: { minimum: 1, maximum: 16 },
   /** ReachedTestsParams.Symbols: how many changed members one reachedTests request walks from. */
   reachedTestsSymbols: { minimum: 1, maximum: 1000 },
+  /** ReachedTestsParams.Changes: how many changed C# files one reachedTests request compares. */
+  reachedTestsChanges: { minimum: 1, maximum: 1000 },
   /** BulkNavigateParams.TimeoutSeconds: the bulk call's overall budget. */
   bulkTimeoutSeconds: { minimum: 1, maximum: 600, default: 120 },
 } as const satisfies Record<string, Bound>;

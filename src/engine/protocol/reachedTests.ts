@@ -21,6 +21,13 @@ export const ReachedTestsParamsSchema = z.object({
     .max(Bounds.reachedTestsSymbols.maximum)
     .nullable()
     .optional(),
+  /** Changed C# files with their text before the change (null: new): the host compares each with the workspace's text. */
+  changes: z
+    .array(z.object({ path: z.string().nullable().optional(), before: z.string().nullable().optional() }))
+    .min(Bounds.reachedTestsChanges.minimum)
+    .max(Bounds.reachedTestsChanges.maximum)
+    .nullable()
+    .optional(),
 });
 
 export const ReachedTestSchema = z.object({
@@ -42,6 +49,10 @@ export const ReachedTestsResultSchema = z.object({
   generatorGaps: z.array(GeneratorGapSchema).nullable(),
   failures: z.array(z.object({ index: z.number().int(), code: z.enum(hostErrorKinds), message: z.string() })),
   visited: z.number().int(),
+  /** How many members the changes named. */
+  changedMembers: z.number().int(),
+  /** Why the changes are not confined to member bodies (every test must run); empty when they are. */
+  fallbacks: z.array(z.string()),
 });
 
 export type ReachedTestsResult = z.infer<typeof ReachedTestsResultSchema>;

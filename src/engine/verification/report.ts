@@ -162,6 +162,8 @@ export const TestSectionSchema = z.object({
   omittedFailedTests: z.number().int(),
   /** Where the TRX files of this run were written. */
   resultsDirectory: z.string().nullable(),
+  /** --tests reached: which tests ran and why (testSelection.ts's testSelectionLine); absent for --tests all. */
+  selection: z.string().nullable().optional(),
 });
 export type TestSection = z.infer<typeof TestSectionSchema>;
 

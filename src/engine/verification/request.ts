@@ -10,6 +10,8 @@ import { VerificationScopeSchema, scopes } from './report';
 
 export const defaultTimeoutSeconds = 120;
 export const maxTimeoutSeconds = 3600;
+/** Which tests of the selected test projects run: every one, or those that reach the change (testSelection.ts). */
+export const testSelections = ['all', 'reached'] as const;
 
 export const VerifyRequestSchema = z.strictObject({
   scope: VerificationScopeSchema.default('all').describe(
@@ -20,7 +22,8 @@ export const VerifyRequestSchema = z.strictObject({
   framework: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional().describe('Target framework to build and test, e.g. net10.0. Default: all of each project.'),
   restore: z.boolean().default(false).describe('Allow NuGet restore. Off by default: missing packages are reported as a prerequisite instead.'),
   timeoutSeconds: z.number().int().min(1).max(maxTimeoutSeconds).default(defaultTimeoutSeconds).describe('Timeout for the lock wait, the evaluation and each build or test process, in seconds.'),
-  changedFiles: z.array(z.string().min(1)).optional().describe('affected: the changed files (workspace-relative). Default: Git\'s working tree and index changes.'),
+  changedFiles: z.array(z.string().min(1)).optional().describe('affected: the changed files (workspace-relative). Default: Git\'s changes.'),
+  testSelection: z.enum(testSelections).default('all').describe('all: every test of the selected test projects. reached: only the tests whose calls reach a changed member (every test when the change is not confined to member bodies).'),
 });
 
 export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
@@ -28,20 +31,24 @@ export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 /** What a caller sends (verify_workspace's input, the CLI's flags): unset fields come from the settings, then the defaults. */
 export const VerifyArgumentsSchema = z.strictObject({
   scope: VerificationScopeSchema.optional().describe(
-    'build; tests (existing test outputs, never builds); all (build, then test); affected (build and test the projects owning the changed files and their dependents). Default: the sharpclaw.verification.scope setting, else all.',
+    'build; tests (existing test outputs, never builds); all (build, then test); affected (the projects owning the changed files and their dependents). Default: the scope setting, else all.',
   ),
   target: VerifyRequestSchema.shape.target,
   configuration: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional().describe('MSBuild configuration, e.g. Debug or Release. Default: Debug.'),
   framework: VerifyRequestSchema.shape.framework,
-  restore: z.boolean().optional().describe("Allow NuGet restore. Default: the person's sharpclaw.verification.allowRestore setting, else off (missing packages are reported)."),
+  restore: z.boolean().optional().describe("Allow NuGet restore. Default: the person's allowRestore setting, else off (missing packages are reported)."),
   timeoutSeconds: z
     .number()
     .int()
     .min(1)
     .max(maxTimeoutSeconds)
     .optional()
-    .describe(`Seconds for the lock wait, the evaluation and each process. Default: the sharpclaw.verification.timeoutSeconds setting, else ${defaultTimeoutSeconds}.`),
+    .describe(`Seconds for the lock wait, the evaluation and each process. Default: the timeoutSeconds setting, else ${defaultTimeoutSeconds}.`),
   changedFiles: VerifyRequestSchema.shape.changedFiles,
+  testSelection: z
+    .enum(testSelections)
+    .optional()
+    .describe('reached: only tests reaching the changed members (else all, saying why). Default: the setting, else all.'),
 });
 
 export type VerifyArguments = z.infer<typeof VerifyArgumentsSchema>;
@@ -56,6 +63,7 @@ export interface RawVerifyOptions {
   restore?: unknown;
   timeout?: unknown;
   changed?: unknown;
+  tests?: unknown;
 }
 
 export function parseVerifyOptions(raw: RawVerifyOptions): VerifyArguments {
@@ -69,6 +77,9 @@ export function parseVerifyOptions(raw: RawVerifyOptions): VerifyArguments {
       throw new ToolError('invalid_request', `--timeout must be a whole number of seconds from 1 to ${maxTimeoutSeconds}, not "${String(raw.timeout)}".`);
     }
   }
+  if (raw.tests !== undefined && !testSelections.includes(raw.tests as never)) {
+    throw new ToolError('invalid_request', `--tests must be one of ${testSelections.join(', ')}, not "${String(raw.tests)}".`);
+  }
   const changed = raw.changed === undefined ? undefined : (Array.isArray(raw.changed) ? raw.changed : [raw.changed]).map(String);
   const parsed = VerifyArgumentsSchema.safeParse({
     ...(raw.scope !== undefined ? { scope: raw.scope } : {}),
@@ -78,6 +89,7 @@ export function parseVerifyOptions(raw: RawVerifyOptions): VerifyArguments {
     ...(raw.restore !== undefined ? { restore: raw.restore === true } : {}),
     ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
     ...(changed ? { changedFiles: changed } : {}),
+    ...(raw.tests !== undefined ? { testSelection: raw.tests } : {}),
   });
   if (!parsed.success) {
     throw new ToolError('invalid_request', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`).join('; '));
@@ -94,6 +106,7 @@ export const verifyOptionSpecs = {
   restore: { type: 'boolean' },
   timeout: { type: 'string' },
   changed: { type: 'string', multiple: true },
+  tests: { type: 'string' },
 } as const;
 
 /** Splits a typed line into words, honouring "double" and 'single' quotes (for paths with spaces). */

@@ -89,16 +89,16 @@ export function trxOptionFrom(help: string): TrxOption | null {
   return null;
 }
 
-/** The test command: VSTest's logger, or the app's own TRX option into `resultsDir`. */
-export function testArguments(runner: TestRunner, invocation: TestInvocation, resultsDir: string, trxOption: TrxOption | null, logPrefix: string): string[] {
+/** The test command: VSTest's logger, or the app's own TRX option into `resultsDir`; `filter` (testFilter.ts) last. */
+export function testArguments(runner: TestRunner, invocation: TestInvocation, resultsDir: string, trxOption: TrxOption | null, logPrefix: string, filter: readonly string[] = []): string[] {
   const trx = trxOption ? [trxOption] : [];
   switch (runner) {
     case 'vstest':
-      return [...common(runner, invocation), '--logger', `trx;LogFilePrefix=${logPrefix}`, '--results-directory', resultsDir, '-nologo', '--tl:off'];
+      return [...common(runner, invocation), '--logger', `trx;LogFilePrefix=${logPrefix}`, '--results-directory', resultsDir, '-nologo', '--tl:off', ...filter];
     case 'mtp':
-      return [...common(runner, invocation), ...trx, '--results-directory', resultsDir, '--no-ansi', '--no-progress'];
+      return [...common(runner, invocation), ...trx, '--results-directory', resultsDir, '--no-ansi', '--no-progress', ...filter];
     case 'mtpUnderVstest':
-      return [...common(runner, invocation), '-nologo', '--tl:off', '--', ...trx, '--results-directory', resultsDir];
+      return [...common(runner, invocation), '-nologo', '--tl:off', '--', ...trx, '--results-directory', resultsDir, ...filter];
   }
 }
 

@@ -21,6 +21,18 @@ public sealed record ReachedTestsParams : WorkspaceRequestParams
     /// <summary>The changed members.</summary>
     [Bounds(1, 1000)]
     public IReadOnlyList<ReachedTestsSymbol>? Symbols { get; init; }
+
+    /// <summary>Changed C# files: the host compares each with its text in the workspace and walks from the members whose bodies changed.</summary>
+    [Bounds(1, 1000)]
+    public IReadOnlyList<ReachedTestsChange>? Changes { get; init; }
+}
+
+/// <summary>One changed C# file of <c>sharpclaw/reachedTests</c>: its workspace-relative path and its text before the change (null: the file is new).</summary>
+public sealed record ReachedTestsChange
+{
+    public string? Path { get; init; }
+
+    public string? Before { get; init; }
 }
 
 /// <summary>A reached test.</summary>
@@ -45,4 +57,6 @@ public sealed record ReachedTestsFailure(int Index, SemanticErrorKind Code, stri
 /// <param name="GeneratorGaps">Excluded generators whose code could call the symbols, or null.</param>
 /// <param name="Failures">The symbols that did not resolve; empty when all did.</param>
 /// <param name="Visited">How many members the walk visited.</param>
-public sealed record ReachedTestsResult(IReadOnlyList<ReachedTest> Tests, UnfollowableNote? Unfollowable, bool LimitReached, IReadOnlyList<GeneratorGap>? GeneratorGaps, IReadOnlyList<ReachedTestsFailure> Failures, int Visited);
+/// <param name="ChangedMembers">How many members the changes named (the walk's starts from <c>changes</c>).</param>
+/// <param name="Fallbacks">Why the changes cannot be reduced to changed member bodies (every test must run); empty when they can.</param>
+public sealed record ReachedTestsResult(IReadOnlyList<ReachedTest> Tests, UnfollowableNote? Unfollowable, bool LimitReached, IReadOnlyList<GeneratorGap>? GeneratorGaps, IReadOnlyList<ReachedTestsFailure> Failures, int Visited, int ChangedMembers, IReadOnlyList<string> Fallbacks);

@@ -97,6 +97,8 @@ export class ReportBuilder {
           ? `tests ${tests.status}${tests.reason ? `: ${tests.reason}` : ''}`
           : `tests ${tests.status}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped in ${tests.projects.length} project(s)`,
       );
+      // --tests reached: which tests ran, in the summary every surface shows (sidebar, chat, CLI, MCP).
+      if (tests.selection) parts.push(`tests: ${tests.selection}`);
       if (tests.failedTests.length > 0) parts.push(`failing: ${tests.failedTests.slice(0, 3).map((t) => t.name).join(', ')}${tests.failedTests.length > 3 ? ', …' : ''}`);
     }
     if (this.prerequisites.length > 0) parts.push(`${this.prerequisites.length} missing prerequisite(s)`);

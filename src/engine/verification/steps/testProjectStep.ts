@@ -28,7 +28,8 @@ export function projectResult(run: VerificationRun, project: EvaluatedProject, s
   };
 }
 
-export async function testProject(run: VerificationRun, project: EvaluatedProject, runDir: string, index: number): Promise<ProjectOutcome> {
+/** Runs one test project; `filter` (testFilter.ts) narrows it to the reached tests. */
+export async function testProject(run: VerificationRun, project: EvaluatedProject, runDir: string, index: number, filter: readonly string[] = []): Promise<ProjectOutcome> {
   const { report, request } = run;
   const relative = report.relative(project.path);
   const frameworks = request.framework ? [request.framework] : project.targetFrameworks;
@@ -80,7 +81,7 @@ export async function testProject(run: VerificationRun, project: EvaluatedProjec
     }
   }
 
-  const args = testArguments(runner, invocation, resultsDir, trxOption, project.name);
+  const args = testArguments(runner, invocation, resultsDir, trxOption, project.name, filter);
   run.progress(`Testing ${relative}…`);
   const outcome = await runTest(args);
   const stop = interrupted(outcome);

@@ -14,7 +14,7 @@ import { exitCodeFor, printFailure, printSuccess } from '../output';
 
 export const verifyCommand: CliCommand = {
   name: 'verify',
-  usage: 'sharpclaw verify [--scope build|tests|all|affected] [--target FILE] [--configuration C] [--framework F] [--restore] [--timeout S] [--changed FILE]... [options]',
+  usage: 'sharpclaw verify [--scope build|tests|all|affected] [--target FILE] [--configuration C] [--framework F] [--restore] [--timeout S] [--changed FILE]... [--tests all|reached] [options]',
   summary: 'build and test the workspace and print a typed report (needs --allow-shell when not interactive)',
   options: verifyOptionSpecs,
   async run(values, _positionals, globals) {
@@ -26,6 +26,7 @@ export const verifyCommand: CliCommand = {
       restore: values.restore,
       timeout: values.timeout,
       changed: values.changed,
+      tests: values.tests,
     });
     const controller = new AbortController();
     const onSignal = () => controller.abort();

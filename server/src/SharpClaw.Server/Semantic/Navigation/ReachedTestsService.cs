@@ -6,6 +6,7 @@ using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
 using SharpClaw.Server.Semantic.Contexts;
 using SharpClaw.Server.Semantic.Symbols;
+using SharpClaw.Server.Semantic.TestSelection;
 
 namespace SharpClaw.Server.Semantic.Navigation;
 
@@ -18,13 +19,65 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
 {
     public async Task<ReachedTestsResult> ReachedTestsAsync(ReachedTestsParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
-        IReadOnlyList<ReachedTestsSymbol> symbols = parameters.Symbols ?? [];
-        ParamCheck.Count<ReachedTestsParams>(nameof(ReachedTestsParams.Symbols), symbols.Count);
+        if (parameters.Symbols is not null || parameters.Changes is null)
+        {
+            ParamCheck.Count<ReachedTestsParams>(nameof(ReachedTestsParams.Symbols), parameters.Symbols?.Count ?? 0);
+        }
+
+        if (parameters.Changes is not null)
+        {
+            ParamCheck.Count<ReachedTestsParams>(nameof(ReachedTestsParams.Changes), parameters.Changes.Count);
+        }
+
         ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters);
-        return await cache.QueryAsync(request, authorizer, lease => RunAsync(lease, request.Target.Workspace, parameters, symbols, cancellationToken), cancellationToken).ConfigureAwait(false);
+        string workspace = request.Target.Workspace;
+        List<ReachedTestsSymbol> symbols = [.. parameters.Symbols ?? []];
+        List<string> fallbacks = [];
+        int changedMembers = 0;
+        foreach (ReachedTestsChange change in parameters.Changes ?? [])
+        {
+            ChangedMembers.Result changed = CompareWithWorkspace(workspace, change);
+            fallbacks.AddRange(changed.Fallbacks);
+            changedMembers += changed.Members.Count;
+            symbols.AddRange(changed.Members.Select(m => new ReachedTestsSymbol { Path = change.Path, Line = m.Line, Character = m.Character }));
+        }
+
+        if (symbols.Count == 0)
+        {
+            return new ReachedTestsResult([], null, false, null, [], 0, 0, fallbacks);
+        }
+
+        return await cache.QueryAsync(request, authorizer, lease => RunAsync(lease, workspace, parameters, symbols, changedMembers, fallbacks, cancellationToken), cancellationToken).ConfigureAwait(false);
     }
 
-    private static async Task<ReachedTestsResult> RunAsync(ContextLease lease, string workspace, ReachedTestsParams shared, IReadOnlyList<ReachedTestsSymbol> symbols, CancellationToken cancellationToken)
+    /// <summary>The change's members against the file as it is in the workspace now (a path outside it is the caller's error).</summary>
+    private static ChangedMembers.Result CompareWithWorkspace(string workspace, ReachedTestsChange change)
+    {
+        if (string.IsNullOrWhiteSpace(change.Path))
+        {
+            throw SemanticException.InvalidRequest("Each change needs a 'path' (workspace-relative).");
+        }
+
+        string file = PathUtil.Normalize(Path.Combine(workspace, change.Path));
+        if (!PathUtil.IsUnder(file, workspace) || !file.EndsWith(".cs", StringComparison.OrdinalIgnoreCase))
+        {
+            throw SemanticException.InvalidRequest($"Change '{change.Path}' is not a C# file inside the workspace.");
+        }
+
+        FileInfo info = new(file);
+        if (info.Exists && info.Length > MaxFileBytes)
+        {
+            return new([], [$"{change.Path} is larger than {MaxFileBytes / (1024 * 1024)} MiB"]);
+        }
+
+        string? after = info.Exists ? File.ReadAllText(file) : null;
+        return ChangedMembers.Compare(change.Before, after, change.Path);
+    }
+
+    /// <summary>The largest changed file compared (as the client's bounded reader of workspace files).</summary>
+    private const long MaxFileBytes = 8L * 1024 * 1024;
+
+    private static async Task<ReachedTestsResult> RunAsync(ContextLease lease, string workspace, ReachedTestsParams shared, IReadOnlyList<ReachedTestsSymbol> symbols, int changedMembers, IReadOnlyList<string> fallbacks, CancellationToken cancellationToken)
     {
         Solution solution = lease.Solution;
         List<ISymbol> starts = [];
@@ -68,7 +121,9 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
             walk.LimitReached,
             gaps,
             failures,
-            walk.Visited);
+            walk.Visited,
+            changedMembers,
+            fallbacks);
     }
 
     /// <summary>The classes a test runs in: its own unless abstract, and the concrete classes deriving from it.</summary>

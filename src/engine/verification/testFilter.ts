@@ -1,0 +1,56 @@
+// The command-line filter that runs only some tests of one test project, in each runner's own
+// dialect: VSTest's `--filter` expression (FullyQualifiedName=A|FullyQualifiedName=B), xunit.v3 on
+// Microsoft.Testing.Platform its `--filter-method` (one per test), MSTest and NUnit on the platform
+// their `--filter` (VSTest's expression language). A filter too long for a command line is no
+// filter: the project runs whole, and the caller says why.
+import type { ReachedTestsResult } from '../protocol/reachedTests';
+import type { TestRunner } from './report';
+
+export type ReachedTest = ReachedTestsResult['tests'][number];
+
+/** The test framework of a project, from its package references (the filter option on MTP depends on it). */
+export type TestFramework = 'xunit.v3' | 'mstest' | 'nunit' | 'other';
+
+export function testFrameworkOf(packageReferences: readonly string[]): TestFramework {
+  const has = (prefix: string) => packageReferences.some((name) => name.toLowerCase() === prefix || name.toLowerCase().startsWith(`${prefix}.`));
+  if (has('xunit.v3')) return 'xunit.v3';
+  if (has('mstest') || has('mstest.testframework')) return 'mstest';
+  if (has('nunit')) return 'nunit';
+  return 'other';
+}
+
+/** Longest filter put on a command line (Windows allows 32,767 characters for the whole line). */
+export const maxFilterLength = 8000;
+
+/** The fully qualified method names a runner sees for a test: one per concrete class it runs in. */
+export function runnerNamesOf(test: ReachedTest): string[] {
+  const method = test.fullyQualifiedName.slice(test.fullyQualifiedName.lastIndexOf('.') + 1);
+  const classes = test.className.length > 0 ? test.className : [test.fullyQualifiedName.slice(0, test.fullyQualifiedName.lastIndexOf('.'))];
+  return classes.map((name) => `${name}.${method}`);
+}
+
+/** A value in VSTest's filter language: its operator characters taken literally. */
+export function escapeFilterValue(value: string): string {
+  return value.replace(/[\\()&|=!~]/g, (c) => `\\${c}`);
+}
+
+export type TestFilter = { kind: 'filter'; args: string[]; names: string[] } | { kind: 'tooLong'; reason: string } | { kind: 'unsupported'; reason: string };
+
+/**
+ * The arguments that make `dotnet test` (or the MTP app) run only `tests` of this project; they go
+ * after every other argument (for an MTP app under VSTest mode, after its `--`).
+ */
+export function testFilterFor(runner: TestRunner, framework: TestFramework, tests: readonly ReachedTest[]): TestFilter {
+  const names = [...new Set(tests.flatMap(runnerNamesOf))].sort();
+  let args: string[];
+  if (runner === 'vstest' || framework === 'mstest' || framework === 'nunit') {
+    args = ['--filter', names.map((name) => `FullyQualifiedName=${escapeFilterValue(name)}`).join('|')];
+  } else if (framework === 'xunit.v3') {
+    args = names.flatMap((name) => ['--filter-method', name]);
+  } else {
+    return { kind: 'unsupported', reason: 'its test framework on Microsoft.Testing.Platform has no known filter option' };
+  }
+  const length = args.reduce((sum, arg) => sum + arg.length + 1, 0);
+  if (length > maxFilterLength) return { kind: 'tooLong', reason: `the filter for its ${names.length} reached tests would be ${length} characters (over ${maxFilterLength})` };
+  return { kind: 'filter', args, names };
+}

@@ -1,0 +1,70 @@
+// verify --tests reached against real dotnet and real Git, on a temporary Git repository holding
+// fixtures/TestReach (four test projects: xunit on VSTest, NUnit, MSTest, xunit.v3): a fault planted in one
+// member body runs only the tests that reach it, in the one project that has them, and is caught; a
+// non-C# change runs every test and says why. One fixture copy for the describe (builds are the cost).
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { resolveVerifyRequest } from '../../../src/engine/config/settings';
+import { renderReport } from '../../../src/engine/verification/renderReport';
+import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
+import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/engine/verification/request';
+import { verify } from '../../../src/engine/verification/runner';
+import { cleanUpCopies, copyFixture, hostFor, RecordingPolicy, tempStateRoot } from '../support';
+
+describe('verify --tests reached on a Git copy of fixtures/TestReach', function () {
+  this.timeout(900_000);
+  let workspace: string;
+  let state: string;
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=test@example.com', '-c', 'user.name=test', ...args], { cwd: workspace, encoding: 'utf8' });
+  const run = async (options: RawVerifyOptions): Promise<VerificationReport> =>
+    VerificationReportSchema.parse(
+      await verify(resolveVerifyRequest(parseVerifyOptions(options)), { workspaceFolder: workspace, permissions: new RecordingPolicy(true), requestedBy: 'host-e2e', stateRoot: state, host: hostFor(workspace) }),
+    );
+
+  before(() => {
+    workspace = copyFixture('TestReach', 'TestReach.slnx');
+    state = tempStateRoot();
+    fs.writeFileSync(path.join(workspace, '.gitignore'), 'bin/\nobj/\n');
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'fixture');
+  });
+  after(() => cleanUpCopies());
+
+  it('runs only the tests that reach a changed member body, and catches the fault planted there', async () => {
+    const money = path.join(workspace, 'src', 'Shapes', 'Money.cs');
+    const text = fs.readFileSync(money, 'utf8');
+    assert.ok(text.includes('=> decimal.Round(amount, 2);'));
+    fs.writeFileSync(money, text.replace('=> decimal.Round(amount, 2);', '=> decimal.Round(amount, 2) + 1;'));
+
+    const report = await run({ scope: 'affected', tests: 'reached', timeout: '600' });
+    const tests = report.tests!;
+    assert.equal(tests.selection, '1 reached test run (reached from 1 changed member; the others do not reach them); 3 projects skipped: no reached test');
+    // The one line is in the summary, which the sidebar, the chat turn, the CLI and MCP all show.
+    assert.match(report.summary, /; tests: 1 reached test run \(reached from 1 changed member; the others do not reach them\); 3 projects skipped: no reached test/);
+    assert.equal(renderReport(report).split('1 reached test run').length, 2);
+    const statuses = Object.fromEntries(tests.projects.map((p) => [p.project, p.status]));
+    assert.deepEqual(statuses, {
+      'tests/Shapes.MSTest/Shapes.MSTest.csproj': 'skipped',
+      'tests/Shapes.NUnit/Shapes.NUnit.csproj': 'failed',
+      'tests/Shapes.XunitV3/Shapes.XunitV3.csproj': 'skipped',
+      'tests/Shapes.XunitVstest/Shapes.XunitVstest.csproj': 'skipped',
+    });
+    // The TRX names only the reached test's cases, and the planted fault fails them.
+    assert.equal(report.status, 'failed');
+    assert.deepEqual([...new Set(tests.failedTests.map((t) => t.name.replace(/\(.*$/, '')))], ['Conversion_RoundsToCents']);
+    assert.equal(tests.counters.total, tests.counters.failed);
+    const step = report.steps.find((s) => s.kind === 'test' && s.commandLine.includes('Shapes.NUnit'));
+    assert.match(step?.commandLine ?? '', /--filter FullyQualifiedName=Shapes\.NUnit\.CartTests\.Conversion_RoundsToCents/);
+    fs.writeFileSync(money, text);
+  });
+
+  it('runs every test, saying why, when a changed file is not C#', async () => {
+    fs.writeFileSync(path.join(workspace, 'notes.json'), '{}\n');
+    const report = await run({ scope: 'tests', tests: 'reached', changed: ['notes.json'], timeout: '600' });
+    assert.equal(report.tests!.selection, 'all run — notes.json is not a C# file');
+    assert.ok(report.tests!.projects.every((p) => p.status !== 'skipped'), JSON.stringify(report.tests!.projects.map((p) => [p.project, p.status])));
+  });
+});

@@ -1,0 +1,67 @@
+// verify --tests reached: the runners' filters built from reached tests (escaping, nested and
+// inherited classes, the length limit), the framework read from package references, the request's
+// --tests parsing, and the one selection line every surface shows.
+import * as assert from 'node:assert/strict';
+import { escapeFilterValue, maxFilterLength, testFilterFor, testFrameworkOf, type ReachedTest } from '../../../src/engine/verification/testFilter';
+import { testSelectionLine } from '../../../src/engine/verification/testSelection';
+import { parseVerifyCommandLine } from '../../../src/engine/verification/request';
+import { resolveVerificationSettings } from '../../../src/engine/config/verificationSettings';
+
+const test = (fullyQualifiedName: string, className: string[] = []): ReachedTest => ({ name: fullyQualifiedName.replace(/\+/g, '.'), fullyQualifiedName, className, project: 'tests/T.csproj', path: 'tests/T.cs', line: 1 });
+
+describe('verify --tests reached: filters', () => {
+  it('joins VSTest FullyQualifiedName clauses with |, nested classes with +, each name once and sorted', () => {
+    const filter = testFilterFor('vstest', 'other', [test('N.Outer+Inner.B'), test('N.C.A'), test('N.C.A')]);
+    assert.deepEqual(filter, { kind: 'filter', args: ['--filter', 'FullyQualifiedName=N.C.A|FullyQualifiedName=N.Outer+Inner.B'], names: ['N.C.A', 'N.Outer+Inner.B'] });
+  });
+
+  it("names a test of an abstract class by each concrete class it runs in", () => {
+    const filter = testFilterFor('vstest', 'other', [test('N.Base.Works', ['N.Left', 'N.Right'])]);
+    assert.equal(filter.kind === 'filter' && filter.args[1], 'FullyQualifiedName=N.Left.Works|FullyQualifiedName=N.Right.Works');
+  });
+
+  it("escapes the filter language's operator characters", () => {
+    assert.equal(escapeFilterValue('A(b)|c&d=e!f~g\\h'), 'A\\(b\\)\\|c\\&d\\=e\\!f\\~g\\\\h');
+  });
+
+  it('uses --filter-method for xunit.v3 on the platform, and --filter for MSTest and NUnit there', () => {
+    assert.deepEqual(testFilterFor('mtp', 'xunit.v3', [test('N.C.A'), test('N.C.B')]), { kind: 'filter', args: ['--filter-method', 'N.C.A', '--filter-method', 'N.C.B'], names: ['N.C.A', 'N.C.B'] });
+    assert.deepEqual(testFilterFor('mtpUnderVstest', 'mstest', [test('N.C.A')]), { kind: 'filter', args: ['--filter', 'FullyQualifiedName=N.C.A'], names: ['N.C.A'] });
+    assert.equal(testFilterFor('mtp', 'other', [test('N.C.A')]).kind, 'unsupported');
+  });
+
+  it('gives up on a filter longer than a command line takes, saying how long it would be', () => {
+    const many = Array.from({ length: 400 }, (_, i) => test(`Some.Long.Namespace.Name.TestClass.Test_${i}_WithAName`));
+    const filter = testFilterFor('vstest', 'other', many);
+    assert.equal(filter.kind, 'tooLong');
+    assert.match(filter.kind === 'tooLong' ? filter.reason : '', new RegExp(`400 reached tests would be \\d+ characters \\(over ${maxFilterLength}\\)`));
+  });
+
+  it('reads the framework from package references', () => {
+    assert.equal(testFrameworkOf(['xunit.v3.mtp-v2']), 'xunit.v3');
+    assert.equal(testFrameworkOf(['MSTest.TestFramework']), 'mstest');
+    assert.equal(testFrameworkOf(['NUnit', 'NUnit3TestAdapter']), 'nunit');
+    assert.equal(testFrameworkOf(['xunit']), 'other');
+  });
+});
+
+describe('verify --tests reached: the request and the report line', () => {
+  it('parses --tests and refuses other values', () => {
+    assert.equal(parseVerifyCommandLine(['--scope', 'affected', '--tests', 'reached']).testSelection, 'reached');
+    assert.throws(() => parseVerifyCommandLine(['--tests', 'some']), /--tests must be one of all, reached, not "some"/);
+  });
+
+  it('validates verification.testSelection like the other settings', () => {
+    assert.equal(resolveVerificationSettings([{ source: 'settings.jsonc', values: { testSelection: 'reached' } }]).testSelection, 'reached');
+    assert.throws(() => resolveVerificationSettings([{ source: 'settings.jsonc', values: { testSelection: 'some' } }]), /sharpclaw\.verification\.testSelection = "some" in settings\.jsonc: expected one of all, reached/);
+  });
+
+  it('says how many reached tests ran, from how many members, and which projects were skipped or run whole', () => {
+    assert.equal(
+      testSelectionLine({ kind: 'reached', run: 12, changedMembers: 3, skippedProjects: 2, wholeProjects: [{ project: 'tests/Big.csproj', reason: 'the filter would be too long' }] }),
+      '12 reached tests run (reached from 3 changed members; the others do not reach them); 2 projects skipped: no reached test; tests/Big.csproj run whole: the filter would be too long',
+    );
+    assert.equal(testSelectionLine({ kind: 'reached', run: 1, changedMembers: 1, skippedProjects: 0, wholeProjects: [] }), '1 reached test run (reached from 1 changed member; the others do not reach them)');
+    assert.equal(testSelectionLine({ kind: 'all', reason: 'README.md is not a C# file' }), 'all run — README.md is not a C# file');
+  });
+});
