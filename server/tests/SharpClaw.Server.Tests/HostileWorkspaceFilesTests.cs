@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Text;
+using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Store;
 using SharpClaw.Server.Handlers;
@@ -98,7 +99,66 @@ public sealed class HostileWorkspaceFilesTests
         Assert.Contains((await host.SymbolSearchAsync(fixture.Root, "Calculator")).Items, i => i.Name == "Calculator");
     }
 
-    private static void MakeFifo(string path)
+    /// <summary>
+    /// A source replaced by a FIFO after the solution loaded: the edit paths read through BoundedFileRead,
+    /// but the refresh of changed documents (and Roslyn's own text loader) opened the FIFO and blocked the
+    /// host's call forever. rename_file is refused naming the file, and the host answers the next call.
+    /// </summary>
+    [Fact]
+    public async Task ASourceReplacedByAFifoAfterTheLoad_IsRefusedNamingIt_AndTheHostKeepsAnswering()
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            return; // No FIFOs in the file system.
+        }
+
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("RenameFileExcluded", "RenameFileExcluded.slnx");
+        using TempDirectory state = new();
+        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+        string fifo = Path.Combine(fixture.Root, "Lib", "Keep.cs");
+
+        Task<EditResult> Rename(string path, string newName) => Poll.WithTimeout(
+            host.Host.Client.InvokeWithParameterObjectAsync<EditResult>(
+                ProtocolMethods.Edit,
+                new EditParams { Workspace = fixture.Root, Tool = "test-tool", Action = "rename_file", Path = path, NewName = newName }),
+            Answered,
+            $"rename_file {path}");
+
+        try
+        {
+            Assert.Equal(EditResultKind.Preview, (await Rename("Lib/Keep.cs", "Lib/Kept.cs")).Kind);
+            File.Delete(fifo);
+            MakeFifo(fifo);
+
+            SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => Rename("Lib/Keep.cs", "Lib/Kept.cs"));
+            Assert.Equal("Lib/Keep.cs is not a regular file (a FIFO, device or socket is never opened); nothing was changed.", error.Message);
+            Assert.Equal(EditResultKind.Preview, (await Rename("Lib/Sub/Ok.cs", "Lib/Sub/Fine.cs")).Kind);
+        }
+        finally
+        {
+            ReleaseFifo(fifo);
+        }
+    }
+
+    /// <summary>Opens a writer on the FIFO so a reader blocked on it (a regression) returns, and the host can stop.</summary>
+    internal static void ReleaseFifo(string path)
+    {
+        Thread writer = new(() =>
+        {
+            try
+            {
+                using FileStream stream = new(path, FileMode.Open, FileAccess.Write);
+            }
+            catch (IOException)
+            {
+                // Gone already.
+            }
+        }) { IsBackground = true };
+        writer.Start();
+        writer.Join(TimeSpan.FromSeconds(2));
+    }
+
+    internal static void MakeFifo(string path)
     {
         using Process mkfifo = Process.Start(new ProcessStartInfo("mkfifo", [path]) { UseShellExecute = false })!;
         mkfifo.WaitForExit();

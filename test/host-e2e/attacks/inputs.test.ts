@@ -4,6 +4,7 @@
 // (MAX_ARG_STRLEN), so an oversized message cannot reach it, and its --cwd cannot hold a NUL; the
 // 2026-07-28 era has no roots (no server→client requests).
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -99,6 +100,42 @@ describe('attacks on input bounds and paths', function () {
       assert.equal(reply.code, 'invalid_request', reply.text);
       assert.match(reply.text, /^error invalid_request: The workspace folder ".*\\u0000\/etc" cannot be the workspace: it contains a NUL character/);
     });
+  });
+
+  describe('a source replaced by a FIFO after the load (opening a FIFO blocks until a writer comes)', () => {
+    /** Opens a writer on the FIFO without blocking, so a reader stuck on it (a regression) returns and the door can close. */
+    function release(fifo: string): void {
+      try {
+        fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+      } catch {
+        // No reader is blocked on it (ENXIO), or it is gone.
+      }
+    }
+
+    for (const name of ['cli', 'mcp-2025'] as const) {
+      it(`${name}: rename_file of it is invalid_request naming the file within 60 s, and the next call is answered`, async function () {
+        if (process.platform === 'win32') this.skip();
+        const workspace = copyFixture('Calculator');
+        restore(workspace, 'Calculator.slnx');
+        const door = await open(name, { workspace });
+        const source = path.join(workspace, 'src', 'Calculator.Core', 'ICalculator.cs');
+        const renameFile = { action: 'rename_file', path: 'src/Calculator.Core/ICalculator.cs', newName: 'ICalc.cs' };
+        const preview = await answered(door, 'csharp_edit', renameFile, 300);
+        assert.equal(preview.code, undefined, preview.text);
+        fs.rmSync(source);
+        execFileSync('mkfifo', [source]);
+        try {
+          const refused = await answered(door, 'csharp_edit', renameFile, 60);
+          assert.equal(refused.code, 'invalid_request', refused.text);
+          assert.match(refused.text, /src\/Calculator\.Core\/ICalculator\.cs is not a regular file \(a FIFO, device or socket is never opened\); nothing was changed\./);
+          const next = await answered(door, 'csharp_navigate', navigate, 60);
+          assert.equal(next.code, undefined, next.text);
+          assert.match(next.text, /Calculator\.cs \d+:\d+/);
+        } finally {
+          release(source);
+        }
+      });
+    }
   });
 
   describe('lsp request with a file: URI that is no local path', () => {

@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Server.Infrastructure;
 
 namespace SharpClaw.Server.Semantic.Cache;
 
@@ -15,16 +16,17 @@ internal static class DocumentRefresh
     {
         foreach (string path in changedFiles)
         {
-            SourceText text;
-            try
-            {
-                using FileStream stream = new(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-                text = SourceText.From(stream, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256);
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            // Read through BoundedFileRead: a file replaced by a FIFO, device or socket is never opened (a
+            // FIFO blocks until a writer comes) and reads as empty, as the syntax index skips it; too large too.
+            byte[]? bytes = BoundedFileRead.ReadBytes(path, BoundedFileRead.MaxSourceBytes, out BoundedFileRead.Refusal refusal);
+            if (bytes is null && refusal == BoundedFileRead.Refusal.Missing)
             {
                 continue; // Gone or locked right now: the next check sees it again.
             }
+
+            SourceText text = bytes is null
+                ? SourceText.From(string.Empty, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256)
+                : SourceText.From(bytes, bytes.Length, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256);
 
             foreach (DocumentId id in solution.GetDocumentIdsWithFilePath(path))
             {

@@ -88,8 +88,14 @@ public readonly record struct FileStamp(bool Exists, long Length, long LastWrite
         }
     }
 
+    /// <summary>The SHA-256 of the content, or null when unreadable or not a regular file (a FIFO, device or socket is never opened: a FIFO blocks until a writer comes).</summary>
     public static byte[]? HashFile(string path)
     {
+        if (BoundedFileRead.Check(path) != BoundedFileRead.Refusal.None)
+        {
+            return null;
+        }
+
         try
         {
             using FileStream stream = new(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);

@@ -167,7 +167,7 @@ public static class WorkspaceLoader
             Solution solution = target.Kind == TargetKind.Solution
                 ? await workspace.OpenSolutionAsync(target.TargetPath, progress, cancellationToken).ConfigureAwait(false)
                 : (await workspace.OpenProjectAsync(target.TargetPath, progress, cancellationToken).ConfigureAwait(false)).Solution;
-            return new LoadedWorkspace(workspace, solution, [.. workspace.Diagnostics]);
+            return new LoadedWorkspace(workspace, BoundedTextLoader.Apply(solution), [.. workspace.Diagnostics]);
         }
         catch
         {

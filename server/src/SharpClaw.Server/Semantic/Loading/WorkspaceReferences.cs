@@ -41,14 +41,14 @@ public sealed class WorkspaceReferences(Workspace workspace)
 
     public AnalyzerFileReference Analyzer(string path) => new(path, this.loader);
 
-    /// <summary>A document read from disk on demand, as the MSBuild loader adds it.</summary>
+    /// <summary>A document read from disk on demand (bounded, never a FIFO), as the MSBuild loader adds it.</summary>
     public static DocumentInfo Document(ProjectId project, string path, string name, IEnumerable<string> folders, System.Text.Encoding? encoding, bool isGenerated) =>
         DocumentInfo.Create(
             DocumentId.CreateNewId(project, debugName: path),
             name,
             folders,
             SourceCodeKind.Regular,
-            new FileTextLoader(path, encoding),
+            new BoundedTextLoader(path, encoding),
             path,
             isGenerated);
 }
