@@ -8,7 +8,7 @@ import { defaultVerificationSettings, resolveVerificationSettings, SettingsValid
 
 describe('sharpclaw.verification settings', () => {
   it('default to off, affected, 2 repairs, no restore, 600 s', () => {
-    assert.deepEqual(defaultVerificationSettings, { enabled: false, scope: 'affected', runAfterMutatingTurn: true, maxRepairIterations: 2, allowRestore: false, timeoutSeconds: 600, afterAgentEdits: false, afterAgentEditsDelaySeconds: 10 });
+    assert.deepEqual(defaultVerificationSettings, { enabled: false, scope: 'affected', runAfterMutatingTurn: true, maxRepairIterations: 2, allowRestore: false, timeoutSeconds: 600, testSelection: 'all', afterAgentEdits: false, afterAgentEditsDelaySeconds: 10 });
   });
 
   it('let workspace values override user values, key by key', () => {
@@ -100,20 +100,20 @@ describe('settings files and the one resolver (engine/config/settings.ts)', () =
       ],
       metadata: { 'sharpclaw.verification.timeoutSeconds': 400, 'other.key': 'ignored' },
     });
-    assert.deepEqual(resolved.values, { enabled: true, scope: 'tests', runAfterMutatingTurn: true, maxRepairIterations: 4, allowRestore: true, timeoutSeconds: 400, afterAgentEdits: false, afterAgentEditsDelaySeconds: 10 });
+    assert.deepEqual(resolved.values, { enabled: true, scope: 'tests', runAfterMutatingTurn: true, maxRepairIterations: 4, allowRestore: true, timeoutSeconds: 400, testSelection: 'all', afterAgentEdits: false, afterAgentEditsDelaySeconds: 10 });
     assert.deepEqual([...resolved.explicit].sort(), ['allowRestore', 'enabled', 'maxRepairIterations', 'scope', 'timeoutSeconds']);
   });
 
   it('an explicit verify call: its arguments, else a setting someone set, else all / restore off / 120 s (not the 600 s of automatic checks)', () => {
     const none = resolveVerification({ workspaceFolder: workspace, home });
     assert.deepEqual(none.explicit.size, 0);
-    assert.deepEqual(resolveVerifyRequest({}, none), { scope: 'all', configuration: 'Debug', restore: false, timeoutSeconds: 120 });
+    assert.deepEqual(resolveVerifyRequest({}, none), { scope: 'all', configuration: 'Debug', restore: false, timeoutSeconds: 120, testSelection: 'all' });
     write(path.join(workspace, '.sharpclaw', 'settings.jsonc'), '{"verification": {"scope": "build", "timeoutSeconds": 30}}');
     // allowRestore from the person's own file: a workspace's cannot turn restore on (the next test).
     write(path.join(home, '.sharpclaw', 'settings.jsonc'), '{"verification": {"allowRestore": true}}');
     const set = resolveVerification({ workspaceFolder: workspace, home });
-    assert.deepEqual(resolveVerifyRequest({}, set), { scope: 'build', configuration: 'Debug', restore: true, timeoutSeconds: 30 });
-    assert.deepEqual(resolveVerifyRequest({ scope: 'tests', restore: false, timeoutSeconds: 9, configuration: 'Release' }, set), { scope: 'tests', configuration: 'Release', restore: false, timeoutSeconds: 9 });
+    assert.deepEqual(resolveVerifyRequest({}, set), { scope: 'build', configuration: 'Debug', restore: true, timeoutSeconds: 30, testSelection: 'all' });
+    assert.deepEqual(resolveVerifyRequest({ scope: 'tests', restore: false, timeoutSeconds: 9, configuration: 'Release' }, set), { scope: 'tests', configuration: 'Release', restore: false, timeoutSeconds: 9, testSelection: 'all' });
   });
 
   it('restore is allowed only by the person\'s layers: a workspace file or VS Code workspace setting cannot turn it on, only off', () => {
@@ -121,7 +121,7 @@ describe('settings files and the one resolver (engine/config/settings.ts)', () =
     const fromWorkspace = resolveVerification({ workspaceFolder: workspace, home });
     assert.equal(fromWorkspace.values.allowRestore, false);
     assert.ok(!fromWorkspace.explicit.has('allowRestore'));
-    assert.deepEqual(resolveVerifyRequest({}, fromWorkspace), { scope: 'build', configuration: 'Debug', restore: false, timeoutSeconds: 120 });
+    assert.deepEqual(resolveVerifyRequest({}, fromWorkspace), { scope: 'build', configuration: 'Debug', restore: false, timeoutSeconds: 120, testSelection: 'all' });
     assert.deepEqual(fromWorkspace.notes, [`${path.join(workspace, '.sharpclaw', 'settings.jsonc')} sets verification.allowRestore, which only your own settings (~/.sharpclaw/settings.jsonc, VS Code user settings) or --restore can: restore stays off.`]);
     const fromEditorWorkspace = resolveVerification({ workspaceFolder: workspace, home, editorLayers: [{ source: 'workspace settings', owner: 'workspace', values: { allowRestore: true } }] });
     assert.equal(fromEditorWorkspace.values.allowRestore, false);

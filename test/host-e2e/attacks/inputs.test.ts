@@ -115,8 +115,7 @@ describe('attacks on input bounds and paths', function () {
     for (const name of ['cli', 'mcp-2025'] as const) {
       it(`${name}: rename_file of it is invalid_request naming the file within 60 s, and the next call is answered`, async function () {
         if (process.platform === 'win32') this.skip();
-        const workspace = copyFixture('Calculator');
-        restore(workspace, 'Calculator.slnx');
+        const workspace = copyFixture('Calculator', 'Calculator.slnx');
         const door = await open(name, { workspace });
         const source = path.join(workspace, 'src', 'Calculator.Core', 'ICalculator.cs');
         const renameFile = { action: 'rename_file', path: 'src/Calculator.Core/ICalculator.cs', newName: 'ICalc.cs' };

@@ -82,7 +82,7 @@ describe('the verify-and-repair loop', () => {
     const input = turn.inputs[1]!.kind === 'repair' ? turn.inputs[1]!.repairInput : '';
     assert.ok(input.indexOf('CS1002') < input.indexOf('CS0001'), 'the error new against the turn start comes first');
     // The automatic check: the configured scope over the turn's own changes, 600 s, no restore.
-    assert.deepEqual(turn.requests[0], { scope: 'affected', configuration: 'Debug', restore: false, timeoutSeconds: 600, changedFiles: ['A.cs'] });
+    assert.deepEqual(turn.requests[0], { scope: 'affected', configuration: 'Debug', restore: false, timeoutSeconds: 600, testSelection: 'all', changedFiles: ['A.cs'] });
     const types = turn.log.turn('turn1').map((event) => event.type);
     assert.deepEqual(types, ['turnStarted', 'passFinished', 'mutationRecorded', 'verificationStarted', 'verificationFinished', 'repairStarted', 'passFinished', 'mutationRecorded', 'verificationStarted', 'verificationFinished', 'turnFinished']);
     assert.equal(outcome.checkpoint.mutations.length, 2);

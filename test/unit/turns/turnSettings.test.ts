@@ -28,9 +28,9 @@ describe('settings of the automatic check and /verify', () => {
     fs.mkdirSync(path.join(home, '.sharpclaw'));
     fs.writeFileSync(path.join(home, '.sharpclaw', 'settings.jsonc'), '{"verification":{"enabled":false,"scope":"build","maxRepairIterations":5}}');
     const fromFiles = resolveVerification({ workspaceFolder: workspace, home }).values;
-    assert.deepEqual(fromFiles, { enabled: true, scope: 'affected', runAfterMutatingTurn: true, maxRepairIterations: 2, allowRestore: false, timeoutSeconds: 600, afterAgentEdits: false, afterAgentEditsDelaySeconds: 10 });
+    assert.deepEqual(fromFiles, { enabled: true, scope: 'affected', runAfterMutatingTurn: true, maxRepairIterations: 2, allowRestore: false, timeoutSeconds: 600, testSelection: 'all', afterAgentEdits: false, afterAgentEditsDelaySeconds: 10 });
     const withMetadata = resolveVerification({ workspaceFolder: workspace, home, metadata: { 'sharpclaw.verification.maxRepairIterations': 0, 'sharpclaw.verification.scope': 'all', 'sharpclaw.verification.timeoutSeconds': 30, 'sharpclaw.verification.allowRestore': true, 'sharpclaw.verification.enabled': false } }).values;
-    assert.deepEqual(withMetadata, { enabled: false, scope: 'all', runAfterMutatingTurn: true, maxRepairIterations: 0, allowRestore: true, timeoutSeconds: 30, afterAgentEdits: false, afterAgentEditsDelaySeconds: 10 });
+    assert.deepEqual(withMetadata, { enabled: false, scope: 'all', runAfterMutatingTurn: true, maxRepairIterations: 0, allowRestore: true, timeoutSeconds: 30, testSelection: 'all', afterAgentEdits: false, afterAgentEditsDelaySeconds: 10 });
   });
 
   it('an invalid budget or timeout fails with the key, the value and the valid range', () => {

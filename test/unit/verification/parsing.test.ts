@@ -108,7 +108,7 @@ describe('verification: TRX', () => {
 describe('verification: requests shared by the CLI, the REPL and the tool', () => {
   it('parses scope, target, restore, configuration, framework, timeout and changed files; unset ones default after the settings', () => {
     assert.deepEqual(parseVerifyOptions({}), {}, 'what is not given is left to the settings (config/settings.ts)');
-    assert.deepEqual(resolveVerifyRequest(parseVerifyOptions({})), { scope: 'all', configuration: 'Debug', restore: false, timeoutSeconds: 120 });
+    assert.deepEqual(resolveVerifyRequest(parseVerifyOptions({})), { scope: 'all', configuration: 'Debug', restore: false, timeoutSeconds: 120, testSelection: 'all' });
     assert.deepEqual(parseVerifyOptions({ scope: 'affected', target: 'A.slnx', configuration: 'Release', framework: 'net10.0', restore: true, timeout: '30', changed: ['a.cs', 'b.cs'] }), {
       scope: 'affected',
       target: 'A.slnx',
