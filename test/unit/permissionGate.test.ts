@@ -105,6 +105,21 @@ describe('the permission gate: one-shot grants bound to what was asked', () => {
     endCall(verify);
   });
 
+  it('an approved build and test covers every evaluation of its target its call makes, any framework, until the call ends', async () => {
+    // verify --tests reached evaluates the target twice: the project graph, then the load that finds the reached tests.
+    const granting: PermissionPolicy = { request: async (request) => ({ granted: request.kind === 'shell', source: 'policy' }) };
+    const gate = PermissionGate.of(granting);
+    const verify = newCallId('cli');
+    const shell: PermissionRequest = { kind: 'shell', workspaceFolder: workspace, target: 'A.slnx', configuration: 'Debug', call: verify, requestedBy: 'verify', action: 'build and test A.slnx', reason: 'verification' };
+    assert.equal((await gate.request(shell)).granted, true);
+    assert.equal((await gate.request(evaluation(verify, 'A.slnx'))).source, 'grant', 'the project graph');
+    assert.equal((await gate.request(evaluation(verify, 'A.slnx'))).source, 'grant', 'the reached tests\' load');
+    assert.equal((await gate.request(evaluation(verify, 'A.slnx', { targetFramework: 'net10.0' }))).source, 'grant', 'one framework of the target');
+    assert.equal((await gate.request(evaluation(verify, 'A.slnx', { configuration: 'Release' }))).granted, false, 'another configuration is not covered');
+    endCall(verify);
+    assert.equal((await gate.request(evaluation(verify, 'A.slnx'))).granted, false, 'nothing once the call ended');
+  });
+
   it('a call that ended holds nothing', async () => {
     const gate = PermissionGate.of(new AskLaterPolicy());
     const { retry } = await askAndAllow(gate, evaluation(newCallId('mcp'), 'A.slnx'));

@@ -6,7 +6,9 @@
 // A grant names the call it belongs to (an id the engine makes per tool call, `<surface>-<random>`, which
 // the host echoes in its authorization requests), the kind, workspace, target, configuration, framework
 // and — when the person was asked — the fingerprint of what they were asked about. It answers one
-// matching request of that call, once, and is gone when used or when the call ends.
+// matching request of that call, once, and is gone when used or when the call ends. The one exception is
+// the evaluation an approved build and test carries (permissionGate.ts): it lasts for its call, since the
+// call evaluates its target more than once (the project graph, then the load that finds reached tests).
 //
 // A question is a refusal the surface can ask about later (MCP 2026-07-28: an input_required result). It
 // gets a nonce and an expiry; answering it (allow or deny) spends the nonce, so a resent answer is refused
@@ -29,6 +31,8 @@ export interface GrantScope {
   targetFramework?: string;
   /** What the person was asked about (fingerprints.ts); absent: the call's own approval, no earlier question. */
   fingerprint?: string;
+  /** Answers every matching request of its call until the call ends, each framework of the target included. */
+  forTheCall?: boolean;
 }
 
 export interface Question extends GrantScope {
@@ -70,7 +74,7 @@ function covers(grant: GrantScope, wanted: GrantScope): boolean {
     normalWorkspace(grant.workspace) === normalWorkspace(wanted.workspace) &&
     normalTarget(grant.target) === normalTarget(wanted.target) &&
     (grant.configuration ?? '') === (wanted.configuration ?? '') &&
-    (grant.targetFramework ?? '') === (wanted.targetFramework ?? '') &&
+    ((grant.forTheCall && grant.targetFramework === undefined) || (grant.targetFramework ?? '') === (wanted.targetFramework ?? '')) &&
     (grant.fingerprint === undefined || grant.fingerprint === wanted.fingerprint)
   );
 }
@@ -98,11 +102,12 @@ class GrantBook {
     return this.grants.get(call)?.some((grant) => grant.kind === kind && grant.fingerprint !== undefined) ?? false;
   }
 
-  /** Uses up the call's grant that covers `wanted`; false when none does. */
+  /** Uses up the call's grant that covers `wanted` (one that lasts for the call stays); false when none does. */
   take(call: string, wanted: GrantScope): boolean {
     const list = this.grants.get(call);
     const index = list?.findIndex((grant) => covers(grant, wanted)) ?? -1;
     if (!list || index < 0) return false;
+    if (list[index]!.forTheCall) return true;
     list.splice(index, 1);
     if (list.length === 0) this.grants.delete(call);
     return true;

@@ -2,9 +2,9 @@
 // verifier's build/test approval), on every surface: VS Code, the CLI, MCP in both eras. In order:
 //   1. a one-shot grant of this call that covers exactly this request (grants.ts) answers it, once;
 //   2. else the surface's own policy decides (a dialog, flags, a prompt, an elicitation);
-//   3. a granted build and test of a target also grants, once and for that call only, the host's
-//      evaluation of that target with that configuration and framework (the person approved "build and
-//      test X", which evaluates X first) — what evaluationGrants.ts did process-wide before;
+//   3. a granted build and test of a target also grants, for that call only and until it ends, the
+//      host's evaluations of that target with that configuration, any framework (the person approved
+//      "build and test X", which evaluates X: the project graph, and for reached tests the load);
 //   4. a refusal the surface will ask about after the call (askLater) is kept as a question, with the
 //      fingerprint of what is asked, for the retry that carries the person's answer.
 // Session wraps its surface's policy in a gate; registerHostCallbacks and verify() wrap whatever they
@@ -41,7 +41,7 @@ export class PermissionGate implements PermissionPolicy {
   private granted(request: PermissionRequest, decision: PermissionDecision): PermissionDecision {
     if (request.kind === 'shell' && request.call && request.target !== undefined) {
       const { fingerprint: _none, ...scope } = scopeOf(request);
-      grantBook.issue(request.call, { ...scope, kind: 'evaluation' });
+      grantBook.issue(request.call, { ...scope, kind: 'evaluation', forTheCall: true });
     }
     return decision;
   }
