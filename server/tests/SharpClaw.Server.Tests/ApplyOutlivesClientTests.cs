@@ -43,14 +43,14 @@ public sealed class ApplyOutlivesClientTests
             return; // No signals, no `sleep`/`kill`: the Unix hosts' guarantee (Windows has the exit paths of the other tests).
         }
 
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("WideRename");
+        // Restored first: the added sources change no restore input.
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("WideRename", "WideRename.csproj");
         Directory.CreateDirectory(fixture.Path("Uses"));
         for (int i = 1; i <= UseFiles; i++)
         {
             fixture.Write($"Uses/Use{i:D3}.cs", $"namespace WideRename.Uses;\n\npublic static class Use{i:D3}\n{{\n    public static int Run(Widget widget) => widget.Spin({i});\n}}\n");
         }
 
-        fixture.Restore("WideRename.csproj");
         string[] sources = ["Widget.cs", .. Enumerable.Range(1, UseFiles).Select(i => $"Uses/Use{i:D3}.cs")];
         Dictionary<string, string> originals = sources.ToDictionary(s => s, fixture.Read);
         using TempDirectory state = new();
@@ -137,8 +137,7 @@ public sealed class ApplyOutlivesClientTests
     [Fact]
     public async Task FailingRequestAfterAKill_StillReportsTheInterruptedEdit_AndTheUndoRestoresIt()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("EditTools");
-        fixture.Restore("EditTools.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("EditTools", "EditTools.slnx");
         string[] sources = ["App/Program.cs", "Lib/Calculator.cs", "Lib/Formatter.cs", "Tests/CalculatorTests.cs"];
         Dictionary<string, byte[]> originals = sources.ToDictionary(s => s, s => File.ReadAllBytes(fixture.Path(s)));
         await KillMidApplyAsync(fixture, sources, new EditParams { Action = "rename", Name = "Calculator.Add", NewName = "Sum" });
@@ -172,8 +171,7 @@ public sealed class ApplyOutlivesClientTests
     [Fact]
     public async Task ARecordWhoseApplyStillHoldsTheWorkspaceLock_IsNotTakenForInterrupted()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("EditTools");
-        fixture.Restore("EditTools.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("EditTools", "EditTools.slnx");
         string[] sources = ["App/Program.cs", "Lib/Calculator.cs", "Lib/Formatter.cs", "Tests/CalculatorTests.cs"];
         string temp = await KillMidApplyAsync(fixture, sources, new EditParams { Action = "rename", Name = "Calculator.Add", NewName = "Sum" });
 
@@ -197,8 +195,7 @@ public sealed class ApplyOutlivesClientTests
     [Fact]
     public async Task ClientThatAppliesTheEditItself_IsAskedOnlyOnceTheRecordIsDurable()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("EditTools");
-        fixture.Restore("EditTools.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("EditTools", "EditTools.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
         int recordsWhenAsked = -1;
         host.Client.WriteAnswer = _ =>
@@ -216,8 +213,7 @@ public sealed class ApplyOutlivesClientTests
     [Fact]
     public async Task StoppingTheHostMidApply_CancelsIt_AndWaitsForItsRollback()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("EditTools");
-        fixture.Restore("EditTools.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("EditTools", "EditTools.slnx");
         string[] sources = ["App/Program.cs", "Lib/Calculator.cs", "Lib/Formatter.cs", "Tests/CalculatorTests.cs"];
         Dictionary<string, string> originals = sources.ToDictionary(s => s, fixture.Read);
         SemanticHost? host = null;

@@ -16,8 +16,7 @@ public sealed class GeneratorInterfacesFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        this.Workspace = FixtureWorkspace.Copy("GeneratorInterfaces");
-        this.Workspace.Restore("GeneratorInterfaces.slnx");
+        this.Workspace = FixtureWorkspace.Restored("GeneratorInterfaces", "GeneratorInterfaces.slnx");
         (int exitCode, string output) = FixtureWorkspace.Dotnet(this.Workspace.Root, ["build", "GeneratorInterfaces.slnx", "-m:1", "--no-restore", "-nologo"]);
         Assert.True(exitCode == 0, output);
         this.BuildOutput = output;

@@ -13,8 +13,7 @@ public sealed class MixedLanguagesTests
     [Fact]
     public async Task Inspect_CountsEveryProjectOfTheSolution_AndNamesTheOnesNotLoaded()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("MixedLanguages");
-        fixture.Restore("MixedLanguages.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("MixedLanguages", "MixedLanguages.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         SolutionInspectResult inspected = await host.InspectAsync(fixture.Root);

@@ -26,8 +26,7 @@ public sealed class NestedImplementationsTests
     [Fact]
     public async Task TypeHierarchy_ListsEveryNestedImplementation_AsADirectSearchOfEveryFlavourFindsThem()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("NestedImplementations");
-        fixture.Restore("NestedImplementations.slnx");
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("NestedImplementations", "NestedImplementations.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
         await host.InspectAsync(fixture.Root);
 
