@@ -433,6 +433,44 @@ describe('excluded analyzers in answers (one line; the full list only in dotnet_
       'CS0311 x613 error App/Gallery.cs:8:50 No conversion (possibly from the excluded generator Markers.Gen)',
     ]);
   });
+
+  it('says first which project\'s restore failed and with what, tags its errors, counts them apart (fixtures/RestoreFailed, as the host answers it)', () => {
+    const base = { endLine: 1, endCharacter: 2, severity: 'error' };
+    const text = renderDiagnostics({
+      projects: [],
+      diagnostics: [
+        { ...base, path: 'Core/Broken.cs', line: 6, character: 34, id: 'CS0103', message: "The name 'missing' does not exist in the current context", project: 'Core/Core.csproj', restoreFailed: null },
+        { ...base, path: 'App/Uses.cs', line: 1, character: 7, id: 'CS0246', message: "The type or namespace name 'NoSuchPackage' could not be found", project: 'App/App.csproj', restoreFailed: 'NU1101 SharpClaw.Fixtures.NoSuchPackage' },
+      ],
+      summary: null, severity: 'error', filteredByIds: false, filesChecked: 2, total: 2, filesWithDiagnostics: 2, belowSeverity: 1,
+      offset: 0, limit: 50, truncated: false, nextOffset: null, incomplete: [], excludedAnalyzers: null, possiblyFromExcludedGenerators: 0,
+      possiblyFromFailedRestores: 1,
+      restoreCaveats: [{ project: 'App/App.csproj', failure: 'NU1101 SharpClaw.Fixtures.NoSuchPackage', errors: 1 }],
+    });
+    assert.deepEqual(text.split('\n'), [
+      'the restore of App/App.csproj failed (NU1101 SharpClaw.Fixtures.NoSuchPackage): its 1 error may come from what it could not restore; a build stops at the restore',
+      'Core/Broken.cs',
+      "  6:34 error CS0103 The name 'missing' does not exist in the current context",
+      'App/Uses.cs',
+      "  1:7 error CS0246 The type or namespace name 'NoSuchPackage' could not be found (possibly from its project's failed restore)",
+      '2 files checked, 2 diagnostics (1 possibly from failed restores, listed last: a build may not have them) in 2 files, 1 below the severity',
+    ]);
+
+    const summary = renderDiagnostics({
+      projects: [], diagnostics: null,
+      summary: [
+        { id: 'CS0103', count: 1, severity: 'error', example: { path: 'Core/Broken.cs', line: 6, character: 34 }, message: 'missing', excludedGenerator: null, restoreFailed: false },
+        { id: 'CS0246', count: 3, severity: 'error', example: { path: 'App/Uses.cs', line: 1, character: 7 }, message: 'not found', excludedGenerator: 'Gen', restoreFailed: true },
+      ],
+      severity: 'error', filteredByIds: false, filesChecked: 2, total: 4, filesWithDiagnostics: 2, belowSeverity: 0,
+      offset: 0, limit: 50, truncated: false, nextOffset: null, incomplete: [], excludedAnalyzers: null, possiblyFromExcludedGenerators: 3, possiblyFromFailedRestores: 3,
+    });
+    assert.deepEqual(summary.split('\n'), [
+      'CS0103 x1 error Core/Broken.cs:6:34 missing',
+      "CS0246 x3 error App/Uses.cs:1:7 not found (possibly from its project's failed restore; possibly from the excluded generator Gen)",
+      '2 files checked, 4 diagnostics (3 possibly from failed restores, 3 possibly from excluded generators, listed last: a build may not have them) in 2 files',
+    ]);
+  });
 });
 
 describe('list answers an excluded generator could add to', () => {

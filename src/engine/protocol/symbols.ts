@@ -150,6 +150,15 @@ export const DiagnosticItemSchema = z.object({
   excludedGenerator: z.string().nullable().optional(),
   /** With excludedGenerator: the partial type it lies in, which a generator of its own project may complete. */
   partialType: z.string().nullable().optional(),
+  /** An error in a project whose restore failed: what the restore could not do ("NU1101 Jab"), which may cause it. */
+  restoreFailed: z.string().nullable().optional(),
+});
+
+/** The project-level caveat of a project whose restore failed: its errors may come from what it could not restore. */
+export const RestoreCaveatSchema = z.object({
+  project: z.string(),
+  failure: z.string(),
+  errors: z.number().int(),
 });
 
 /** The project-level caveat: an excluded generator whose output the checked projects lack. */
@@ -169,6 +178,8 @@ export const DiagnosticSummaryLineSchema = z.object({
   message: z.string(),
   /** The excluded generators that may explain every diagnostic of this line. */
   excludedGenerator: z.string().nullable().optional(),
+  /** Every diagnostic of this line is in a project whose restore failed. */
+  restoreFailed: z.boolean().optional(),
 });
 
 export const DiagnosticsResultSchema = z.object({
@@ -192,6 +203,10 @@ export const DiagnosticsResultSchema = z.object({
   possiblyFromExcludedGenerators: z.number().int().optional(),
   /** One per excluded generator that may explain listed errors, said before them. */
   generatorCaveats: z.array(GeneratorCaveatSchema).nullable().optional(),
+  /** Of total, the errors in projects whose restore failed (listed after those that stand). */
+  possiblyFromFailedRestores: z.number().int().optional(),
+  /** One per project whose restore failed and that has listed errors (at most three). */
+  restoreCaveats: z.array(RestoreCaveatSchema).nullable().optional(),
 });
 
 export type DiagnosticsResult = z.infer<typeof DiagnosticsResultSchema>;

@@ -51,7 +51,22 @@ public sealed record DiagnosticItem(string Path, int Line, int Character, int En
 
     /// <summary>With <see cref="ExcludedGenerator"/>: the partial type the error lies in, which a generator of its own project may complete (the likeliest knock-ons).</summary>
     public string? PartialType { get; init; }
+
+    /// <summary>
+    /// An error in a project whose restore failed (its assets file logs errors): what the restore could not do
+    /// ("NU1101 Jab"), which may be its cause — a build stops at the restore and reports no compiler error there.
+    /// </summary>
+    public string? RestoreFailed { get; init; }
 }
+
+/// <summary>
+/// The project-level caveat of a diagnostics answer for a project whose restore failed: its errors may come from the
+/// references the restore could not give it.
+/// </summary>
+/// <param name="Project">Workspace-relative project.</param>
+/// <param name="Failure">What the restore could not do, "NU1101 Jab" (the first three, then "+N more").</param>
+/// <param name="Errors">The listed errors of the project (in every page).</param>
+public sealed record RestoreCaveat(string Project, string Failure, int Errors);
 
 /// <summary>
 /// The project-level caveat of a diagnostics answer: an excluded generator whose output the checked projects lack,
@@ -69,6 +84,9 @@ public sealed record DiagnosticSummaryLine(string Id, int Count, string Severity
 {
     /// <summary>The excluded generators that may explain every diagnostic of this line (its code's errors in their reach get a line of their own).</summary>
     public string? ExcludedGenerator { get; init; }
+
+    /// <summary>Every diagnostic of this line is in a project whose restore failed (<see cref="DiagnosticItem.RestoreFailed"/>).</summary>
+    public bool RestoreFailed { get; init; }
 }
 
 /// <summary>Result of <c>sharpclaw/diagnostics</c>.</summary>
@@ -112,5 +130,11 @@ public sealed record DiagnosticsResult(
 
     /// <summary>One per excluded generator that may explain listed errors, said before them; absent when none.</summary>
     public IReadOnlyList<GeneratorCaveat>? GeneratorCaveats { get; init; }
+
+    /// <summary>Of <see cref="Total"/>, the errors in projects whose restore failed (listed after those that stand).</summary>
+    public int PossiblyFromFailedRestores { get; init; }
+
+    /// <summary>One per project whose restore failed and that has listed errors (at most three, most errors first); absent when none.</summary>
+    public IReadOnlyList<RestoreCaveat>? RestoreCaveats { get; init; }
 }
 

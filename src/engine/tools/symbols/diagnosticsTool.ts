@@ -27,17 +27,26 @@ function generatorTag(generators: string): string {
  * in 2 projects may not be real (App/App.csproj, Shapes.Models/Shapes.Models.csproj)".
  */
 function caveatLines(result: DiagnosticsResult): string[] {
-  return (result.generatorCaveats ?? []).map(
-    (caveat) => `${caveat.generator} (${caveat.origin}) was not run: ${plural(caveat.errors, 'error')} in ${plural(caveat.projectCount, 'project')} may not be real (${namedList(caveat.projects, caveat.projectCount)})`,
-  );
+  return [
+    ...(result.restoreCaveats ?? []).map(
+      (caveat) => `the restore of ${caveat.project} failed (${caveat.failure}): its ${plural(caveat.errors, 'error')} may come from what it could not restore; a build stops at the restore`,
+    ),
+    ...(result.generatorCaveats ?? []).map(
+      (caveat) => `${caveat.generator} (${caveat.origin}) was not run: ${plural(caveat.errors, 'error')} in ${plural(caveat.projectCount, 'project')} may not be real (${namedList(caveat.projects, caveat.projectCount)})`,
+    ),
+  ];
 }
+
+/** The tag of an error in a project whose restore failed (its caveat line names the failure). */
+const restoreTag = 'possibly from its project\'s failed restore';
 
 export function renderDiagnostics(result: DiagnosticsResult): string {
   const lines: string[] = [...resolvedFileLines(result), ...caveatLines(result)];
   let shown = 0;
   if (result.summary) {
     for (const line of result.summary) {
-      const possibly = line.excludedGenerator ? ` (${generatorTag(line.excludedGenerator)})` : '';
+      const tags = [...(line.restoreFailed ? [restoreTag] : []), ...(line.excludedGenerator ? [generatorTag(line.excludedGenerator)] : [])];
+      const possibly = tags.length ? ` (${tags.join('; ')})` : '';
       lines.push(`${line.id} x${line.count} ${line.severity} ${line.example.path}:${line.example.line}:${line.example.character} ${line.message}${possibly}`);
     }
   } else {
@@ -51,7 +60,9 @@ export function renderDiagnostics(result: DiagnosticsResult): string {
       if (diagnostic.path !== file) block.push(diagnostic.path);
       const partial = diagnostic.partialType ? `; it may complete partial ${diagnostic.partialType}` : '';
       const generators = diagnostic.excludedGenerator;
-      const possibly = !generators ? '' : generators === named ? ` (possibly from the excluded generator, as above${partial})` : ` (${generatorTag(generators)}${partial})`;
+      const fromGenerator = !generators ? '' : generators === named ? `possibly from the excluded generator, as above${partial}` : `${generatorTag(generators)}${partial}`;
+      const tags = [...(diagnostic.restoreFailed ? [restoreTag] : []), ...(fromGenerator ? [fromGenerator] : [])];
+      const possibly = tags.length ? ` (${tags.join('; ')})` : '';
       block.push(`  ${diagnostic.line}:${diagnostic.character} ${diagnostic.severity} ${diagnostic.id} ${diagnostic.message}${possibly}`);
       const size = Buffer.byteLength(block.join('\n')) + 1;
       if (shown > 0 && bytes + size > resultLinesBudget) break;
@@ -63,7 +74,11 @@ export function renderDiagnostics(result: DiagnosticsResult): string {
     }
   }
   const below = result.belowSeverity ? `, ${result.belowSeverity} below the severity` : '';
-  const possibly = result.possiblyFromExcludedGenerators ? ` (${result.possiblyFromExcludedGenerators} possibly from excluded generators, listed last: a build may not have them)` : '';
+  const apart = [
+    ...(result.possiblyFromFailedRestores ? [`${result.possiblyFromFailedRestores} possibly from failed restores`] : []),
+    ...(result.possiblyFromExcludedGenerators ? [`${result.possiblyFromExcludedGenerators} possibly from excluded generators`] : []),
+  ];
+  const possibly = apart.length ? ` (${apart.join(', ')}, listed last: a build may not have them)` : '';
   lines.push(`${plural(result.filesChecked, 'file')} checked, ${plural(result.total, 'diagnostic')}${possibly} in ${plural(result.filesWithDiagnostics, 'file')}${below}${result.filteredByIds ? ', filtered by ids' : ''}`);
   if (result.incomplete.length) {
     const more = result.incomplete.length > incompleteNamed ? `, +${result.incomplete.length - incompleteNamed} more` : '';

@@ -15,7 +15,14 @@ public sealed record AssetsFileInfo(
     IReadOnlyList<AssetsPackage> Packages,
     IReadOnlyList<string> PackageFolders,
     IReadOnlyList<string> ConfigFilePaths,
-    IReadOnlyList<AssetsAnalyzer> Analyzers);
+    IReadOnlyList<AssetsAnalyzer> Analyzers)
+{
+    /// <summary>
+    /// What the restore could not do, from the file's error logs: "NU1101 Jab" (the code and the package, never the
+    /// message, which names package sources that may be folders of the person's machine). Empty when it restored whole.
+    /// </summary>
+    public IReadOnlyList<string> RestoreErrors { get; init; } = [];
+}
 
 /// <summary>
 /// Reads NuGet's project.assets.json (format version 3/4) without NuGet's libraries: deserialized straight from
@@ -63,7 +70,11 @@ public static class AssetsFile
             analyzers.AddRange(FindAnalyzers(target, root.Libraries, packageFolders, alias));
         }
 
-        return new AssetsFileInfo(frameworks, packages, packageFolders, configFiles, analyzers);
+        List<string> restoreErrors = [.. (root.Logs ?? [])
+            .Where(log => string.Equals(log?.Level, "Error", StringComparison.OrdinalIgnoreCase))
+            .Select(log => string.IsNullOrEmpty(log!.LibraryId) ? log.Code ?? "error" : $"{log.Code ?? "error"} {log.LibraryId}")
+            .Distinct(StringComparer.Ordinal)];
+        return new AssetsFileInfo(frameworks, packages, packageFolders, configFiles, analyzers) { RestoreErrors = restoreErrors };
     }
 
     private static Dictionary<string, AssetsJson.TargetLibrary?>? FindTarget(Dictionary<string, Dictionary<string, AssetsJson.TargetLibrary?>?>? targets, string alias, string frameworkName)
@@ -143,6 +154,22 @@ internal sealed class AssetsJson
 
     [JsonPropertyName("project")]
     public ProjectSection? Project { get; set; }
+
+    /// <summary>NuGet's messages of the restore that wrote the file (errors when it could not restore everything).</summary>
+    [JsonPropertyName("logs")]
+    public List<LogMessage?>? Logs { get; set; }
+
+    internal sealed class LogMessage
+    {
+        [JsonPropertyName("code")]
+        public string? Code { get; set; }
+
+        [JsonPropertyName("level")]
+        public string? Level { get; set; }
+
+        [JsonPropertyName("libraryId")]
+        public string? LibraryId { get; set; }
+    }
 
     /// <summary>An object whose content does not matter (a package folder's value).</summary>
     internal sealed class Nothing;

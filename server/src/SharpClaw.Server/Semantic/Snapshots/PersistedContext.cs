@@ -15,7 +15,7 @@ namespace SharpClaw.Server.Semantic.Snapshots;
 public sealed record PersistedContext
 {
     /// <summary>Bumped whenever this shape or its meaning changes: an older row is ignored and replaced.</summary>
-    public const int CurrentFormat = 2;
+    public const int CurrentFormat = 3; // 3: the assets files' restore errors (AssetsFileInfo.RestoreErrors).
 
     public required int Format { get; init; }
 

@@ -65,7 +65,7 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         await Parallel.ForEachAsync(
             Enumerable.Range(0, groups.Count),
             new ParallelOptions { MaxDegreeOfParallelism = Math.Max(1, Environment.ProcessorCount), CancellationToken = cancellationToken },
-            async (index, token) => perProject[index] = await ProjectDiagnosticsAsync(groups[index], workspace, reach, minimum, ids, token).ConfigureAwait(false)).ConfigureAwait(false);
+            async (index, token) => perProject[index] = await ProjectDiagnosticsAsync(groups[index], workspace, reach, RestoreErrorsOf(lease.Context, groups[index].First().Document.Project), minimum, ids, token).ConfigureAwait(false)).ConfigureAwait(false);
         List<DiagnosticItem> all = [.. perProject.SelectMany(items => items)];
         all = [.. all.Distinct()];
         if (ids is not null)
@@ -73,11 +73,11 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             all = [.. all.Where(d => ids.Contains(d.Id))];
         }
 
-        // The diagnostics that stand first, in file order; then those an excluded generator may explain, the ones in a
-        // partial type it may complete first.
+        // The diagnostics that stand first, in file order; then those of projects whose restore failed; then those an
+        // excluded generator may explain, the ones in a partial type it may complete first.
         List<DiagnosticItem> listed = [.. all
             .Where(d => Array.IndexOf(Severities, d.Severity) >= minimum)
-            .OrderBy(d => d.ExcludedGenerator is null ? 0 : d.PartialType is not null ? 1 : 2)
+            .OrderBy(d => d.ExcludedGenerator is null ? (d.RestoreFailed is null ? 0 : 1) : d.PartialType is not null ? 2 : 3)
             .ThenBy(d => d.Path, StringComparer.Ordinal).ThenBy(d => d.Line).ThenBy(d => d.Character).ThenBy(d => d.Id, StringComparer.Ordinal)];
         int below = all.Count - listed.Count;
 
@@ -86,11 +86,11 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         int lines;
         if (parameters.Summary == true)
         {
-            // A code's errors an excluded generator may explain get a line of their own, after the lines that stand.
+            // A code's errors an excluded generator or a failed restore may explain get a line of their own, after the lines that stand.
             List<DiagnosticSummaryLine> grouped = [.. listed
-                .GroupBy(d => (Id: d.Id.ToUpperInvariant(), d.ExcludedGenerator))
-                .Select(g => new DiagnosticSummaryLine(g.First().Id, g.Count(), g.First().Severity, new SourceLocation(g.First().Path, g.First().Line, g.First().Character), g.First().Message) { ExcludedGenerator = g.Key.ExcludedGenerator })
-                .OrderBy(s => s.ExcludedGenerator is null ? 0 : 1).ThenByDescending(s => s.Count).ThenBy(s => s.Id, StringComparer.Ordinal).ThenBy(s => s.ExcludedGenerator, StringComparer.Ordinal)];
+                .GroupBy(d => (Id: d.Id.ToUpperInvariant(), d.ExcludedGenerator, RestoreFailed: d.RestoreFailed is not null))
+                .Select(g => new DiagnosticSummaryLine(g.First().Id, g.Count(), g.First().Severity, new SourceLocation(g.First().Path, g.First().Line, g.First().Character), g.First().Message) { ExcludedGenerator = g.Key.ExcludedGenerator, RestoreFailed = g.Key.RestoreFailed })
+                .OrderBy(s => s.ExcludedGenerator is null ? (s.RestoreFailed ? 1 : 0) : 2).ThenByDescending(s => s.Count).ThenBy(s => s.Id, StringComparer.Ordinal).ThenBy(s => s.ExcludedGenerator, StringComparer.Ordinal)];
             lines = grouped.Count;
             summary = [.. grouped.Skip(offset).Take(limit)];
         }
@@ -127,7 +127,32 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             ResolvedFile = resolvedFile,
             PossiblyFromExcludedGenerators = listed.Count(d => d.ExcludedGenerator is not null),
             GeneratorCaveats = Caveats(listed, reach, lease.Solution, workspace),
+            PossiblyFromFailedRestores = listed.Count(d => d.RestoreFailed is not null),
+            RestoreCaveats = RestoreCaveats(listed),
         };
+    }
+
+    /// <summary>What the restore of <paramref name="project"/> could not do ("NU1101 Jab, NU1102 X"), or null when it restored whole.</summary>
+    private static string? RestoreErrorsOf(SemanticContext context, Project project)
+    {
+        if (project.FilePath is null || context.Evaluation.Assets.GetValueOrDefault(project.FilePath) is not { RestoreErrors: { Count: > 0 } errors })
+        {
+            return null;
+        }
+
+        return string.Join(", ", errors.Take(3)) + (errors.Count > 3 ? $", +{errors.Count - 3} more" : string.Empty);
+    }
+
+    /// <summary>The projects whose restore failed and that have listed errors: most errors first, at most three.</summary>
+    private static List<RestoreCaveat>? RestoreCaveats(List<DiagnosticItem> listed)
+    {
+        List<RestoreCaveat> caveats = [.. listed
+            .Where(d => d.RestoreFailed is not null)
+            .GroupBy(d => (d.Project, Failure: d.RestoreFailed!))
+            .Select(g => new RestoreCaveat(g.Key.Project, g.Key.Failure, g.Count()))
+            .OrderByDescending(c => c.Errors).ThenBy(c => c.Project, StringComparer.Ordinal)
+            .Take(3)];
+        return caveats.Count == 0 ? null : caveats;
     }
 
     /// <summary>
@@ -136,7 +161,7 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
     /// the diagnostics of the others would all be dropped below the severity.
     /// </summary>
     private static async Task<List<DiagnosticItem>> ProjectDiagnosticsAsync(
-        IGrouping<ProjectId, (Document Document, string Relative)> group, string workspace, GeneratorReach reach, int minimum, IReadOnlySet<string>? ids, CancellationToken cancellationToken)
+        IGrouping<ProjectId, (Document Document, string Relative)> group, string workspace, GeneratorReach reach, string? restoreFailed, int minimum, IReadOnlySet<string>? ids, CancellationToken cancellationToken)
     {
         List<DiagnosticItem> items = [];
         Project project = group.First().Document.Project;
@@ -198,6 +223,7 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             {
                 ExcludedGenerator = severity == "error" ? generators : null,
                 PartialType = severity == "error" && ownGenerator ? ExcludedGeneratorErrors.PartialTypeAt(inTree, diagnostic.Location.SourceSpan.Start, cancellationToken) : null,
+                RestoreFailed = severity == "error" ? restoreFailed : null,
             });
         }
 
