@@ -107,10 +107,12 @@ function verifyCli(tests) {
   } catch {
     return { error: (result.stdout + result.stderr).slice(-500), ms: ms(start) };
   }
+  // The report (report.ts): tests.failedTests names each failed case as its TRX names it (arguments dropped here);
+  // the list is bounded (tests.omittedFailedTests), so the count comes from tests.counters.
   const data = report.data ?? report;
-  const failed = (data.tests?.failedCases ?? data.failedTests ?? []).map((c) => String(c.name ?? c.fullyQualifiedName ?? c).split('(')[0]);
-  const counters = data.tests?.counters ?? data.tests ?? {};
-  return { status: data.status ?? report.status, failing: failed, ran: counters.total ?? counters.executed ?? null, ms: ms(start), summary: data.summary ?? null };
+  const failed = [...new Set((data.tests?.failedTests ?? []).map((c) => String(c.name).split('(')[0]))].sort();
+  const counters = data.tests?.counters ?? {};
+  return { status: data.status, failing: failed, failedCases: counters.failed ?? 0, omitted: data.tests?.omittedFailedTests ?? 0, ran: counters.total ?? null, ms: ms(start), selection: data.tests?.selection ?? null, summary: data.summary ?? null };
 }
 
 /** Whether the built CLI has `verify --tests reached` (the verifier's selection); until then the reached run is computed here. */
@@ -152,10 +154,10 @@ function table(rows) {
     '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const f of rows.faults) {
-    lines.push(`| ${f.id} | ${f.kind} | \`${f.symbol}\` | ${f.full.failing.length} | ${f.listed.tests.length} | ${f.notListed.length} | ${f.reached.failing.length} | ${f.reached.ran} | ${f.full.ms} | ${f.reached.ms} | ${f.verifyAll?.ms ?? '-'} | ${f.verdict} |`);
+    lines.push(`| ${f.id} | ${f.kind} | \`${f.symbol}\` | ${f.full.failing.length} | ${f.listed.tests.length} | ${f.notListed.length} | ${f.reached.failedCases ?? f.reached.failing.length} | ${f.reached.ran} | ${f.full.ms} | ${f.reached.ms} | ${f.verifyAll?.ms ?? '-'} | ${f.verdict} |`);
   }
   const detected = rows.faults.filter((f) => f.full.failing.length > 0);
-  lines.push('', `${rows.faults.length} faults; the full run detected ${detected.length}; the reached run detected ${detected.filter((f) => f.reached.failing.length > 0).length} of those; ${rows.faults.filter((f) => f.notListed.length).length} faults had failing tests navigate tests did not list.`);
+  lines.push('', `${rows.faults.length} faults; the full run detected ${detected.length}; the reached run detected ${detected.filter((f) => (f.reached.failedCases ?? f.reached.failing.length) > 0).length} of those; ${rows.faults.filter((f) => f.notListed.length).length} faults had failing tests navigate tests did not list.`);
   const misses = rows.faults.filter((f) => f.notListed.length);
   for (const f of misses) lines.push('', `- ${f.id} not listed: ${f.notListed.slice(0, 20).join(', ')}${f.notListed.length > 20 ? ` … (${f.notListed.length})` : ''}`);
   return lines.join('\n') + '\n';
@@ -216,13 +218,17 @@ for (const fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))
     const verifyAll = args.verifyAll ? verifyCli('all') : null;
     const reached = reachedRun(listed);
     reached.failing = reached.failing.filter((n) => !preexisting.has(n));
-    const notListed = full.failing.filter((n) => !listed.tests.includes(n));
-    const notReached = full.failing.filter((n) => !reached.failing.includes(n));
+    // navigate names a nested class Outer.Inner; runners (and their TRX) Outer+Inner.
+    const notListed = full.failing.filter((n) => !listed.tests.includes(n.replace(/\+/g, '.')));
+    // A TRX may name a test by its method alone (NUnit's testName): such a name matches the full name it ends.
+    const sameTest = (full, other) => full === other || (!other.includes('.') && full.endsWith(`.${other}`));
+    const notReached = reached.omitted > 0 ? (reached.failedCases >= full.failing.length ? [] : full.failing)
+      : full.failing.filter((n) => !reached.failing.some((r) => sameTest(n, r)));
     const verdict = full.failing.length === 0 ? 'not detected by the full run'
       : notListed.length || notReached.length ? `MISSED ${Math.max(notListed.length, notReached.length)}`
       : 'detected by both';
     rows.faults.push({ ...fault, navigateMs, listed, notListed, notReached, full, verifyAll, reached, verdict });
-    console.log(`${fault.id} ${fault.symbol}: full ${full.failing.length} failing of ${full.ran} (${full.ms} ms); listed ${listed.tests.length}; reached ${reached.failing.length} failing of ${reached.ran} (${reached.ms} ms); ${verdict}${notListed.length ? ` — not listed: ${notListed.slice(0, 5).join(', ')}` : ''}`);
+    console.log(`${fault.id} ${fault.symbol}: full ${full.failing.length} failing of ${full.ran} (${full.ms} ms); listed ${listed.tests.length}; reached ${reached.failedCases ?? reached.failing.length} failing of ${reached.ran} (${reached.ms} ms); ${verdict}${notListed.length ? ` — not listed: ${notListed.slice(0, 5).join(', ')}` : ''}`);
   } finally {
     fs.writeFileSync(file, original);
     fs.rmSync(journal, { force: true });
