@@ -195,9 +195,11 @@ console.log(`baseline: ${baseline.ran} tests, ${baseline.failing.length} failing
 const preexisting = new Set(baseline.failing);
 const rows = { solution: spec.name, repository: spec.repository, commit: spec.commit, runner: spec.runner, date: new Date().toISOString(), baseline, faults: [] };
 
-for (const fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))) {
+for (let fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))) {
   const file = path.join(args.solution, fault.file);
   const original = fs.readFileSync(file, 'utf8');
+  // Faults are written with \n; a file with CRLF line ends (Scrutor's ReflectionExtensions.cs) gets them as its own.
+  if (original.includes('\r\n')) fault = { ...fault, find: fault.find.replace(/\r?\n/g, '\r\n'), replace: fault.replace.replace(/\r?\n/g, '\r\n') };
   const at = original.indexOf(fault.find);
   if (at < 0 || original.indexOf(fault.find, at + 1) >= 0) throw new Error(`${fault.id}: "${fault.find}" must occur exactly once in ${fault.file}`);
   start = performance.now();
