@@ -34,6 +34,27 @@ export function escapeFilterValue(value: string): string {
   return value.replace(/[\\()&|=!~]/g, (c) => `\\${c}`);
 }
 
+/** Reflection's arity marker in a class name (`Fixture`1`): the runner names that class by its type arguments. */
+const genericArity = /`\d+/g;
+
+/**
+ * One runner name as a term of VSTest's filter language. A name in a generic class is not literal: NUnit names a
+ * closed fixture by its type arguments (`Ns.FeeTests<Int32>.Fee_IsOnePercent`), which only the fixture's attribute
+ * decides, so each part between the type arguments must be contained (`Ns.FeeTests<` and `>.Fee_IsOnePercent`): a
+ * superset of the test, never less.
+ */
+function vstestTerm(name: string): string {
+  const parts = name.split(genericArity);
+  if (parts.length === 1) return `FullyQualifiedName=${escapeFilterValue(name)}`;
+  const pieces = parts.map((part, i) => `${i > 0 ? '>' : ''}${part}${i < parts.length - 1 ? '<' : ''}`);
+  return `(${pieces.map((piece) => `FullyQualifiedName~${escapeFilterValue(piece)}`).join('&')})`;
+}
+
+/** One runner name as xunit.v3's `--filter-method` (reflection's names, `Outer+Inner`; a generic class by its arity). */
+function xunitV3Method(name: string): string {
+  return name;
+}
+
 export type TestFilter = { kind: 'filter'; args: string[]; names: string[] } | { kind: 'tooLong'; reason: string } | { kind: 'unsupported'; reason: string };
 
 /**
@@ -44,9 +65,9 @@ export function testFilterFor(runner: TestRunner, framework: TestFramework, test
   const names = [...new Set(tests.flatMap(runnerNamesOf))].sort();
   let args: string[];
   if (runner === 'vstest' || framework === 'mstest' || framework === 'nunit') {
-    args = ['--filter', names.map((name) => `FullyQualifiedName=${escapeFilterValue(name)}`).join('|')];
+    args = ['--filter', names.map(vstestTerm).join('|')];
   } else if (framework === 'xunit.v3') {
-    args = names.flatMap((name) => ['--filter-method', name]);
+    args = names.flatMap((name) => ['--filter-method', xunitV3Method(name)]);
   } else {
     return { kind: 'unsupported', reason: 'its test framework on Microsoft.Testing.Platform has no known filter option' };
   }

@@ -20,6 +20,17 @@ describe('verify --tests reached: filters', () => {
     assert.equal(filter.kind === 'filter' && filter.args[1], 'FullyQualifiedName=N.Left.Works|FullyQualifiedName=N.Right.Works');
   });
 
+  it('matches a test of a generic class by the parts around its type arguments (NUnit names FeeTests<Int32>)', () => {
+    // Checked against the real runner in test/host-e2e/verification/reachedRunnerNames.test.ts.
+    assert.deepEqual(testFilterFor('mtp', 'nunit', [test('N.FeeTests`1.Fee'), test('N.C.A')]), {
+      kind: 'filter',
+      args: ['--filter', 'FullyQualifiedName=N.C.A|(FullyQualifiedName~N.FeeTests<&FullyQualifiedName~>.Fee)'],
+      names: ['N.C.A', 'N.FeeTests`1.Fee'],
+    });
+    const nested = testFilterFor('vstest', 'other', [test('N.Outer`1+Inner`2.M')]);
+    assert.equal(nested.kind === 'filter' && nested.args[1], '(FullyQualifiedName~N.Outer<&FullyQualifiedName~>+Inner<&FullyQualifiedName~>.M)');
+  });
+
   it("escapes the filter language's operator characters", () => {
     assert.equal(escapeFilterValue('A(b)|c&d=e!f~g\\h'), 'A\\(b\\)\\|c\\&d\\=e\\!f\\~g\\\\h');
   });

@@ -37,8 +37,8 @@ public sealed record ReachedTestsChange
 
 /// <summary>A reached test.</summary>
 /// <param name="Name">Namespace.Class.Method, as navigate's tests lines name it.</param>
-/// <param name="FullyQualifiedName">The name runners filter on: nested classes joined with <c>+</c> (VSTest's FullyQualifiedName), no parameters.</param>
-/// <param name="ClassName">Namespace.Class (with <c>+</c> for nested classes) of each class the test runs in: its own, or the concrete classes deriving from an abstract one.</param>
+/// <param name="FullyQualifiedName">The name runners filter on: nested classes joined with <c>+</c> (VSTest's FullyQualifiedName), a generic class with its arity (<c>Fixture`1</c>), no parameters.</param>
+/// <param name="ClassName">Namespace.Class (with <c>+</c> for nested classes, <c>`N</c> for generic ones) of each class the test runs in: its own, or the concrete classes deriving from an abstract one.</param>
 /// <param name="Project">Workspace-relative path of its project.</param>
 /// <param name="Path">Workspace-relative file of its declaration.</param>
 /// <param name="Line">One-based line.</param>

@@ -149,9 +149,13 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
         return [.. classes];
     }
 
-    /// <summary>Namespace.Outer+Inner, without generic arity or arguments.</summary>
+    /// <summary>
+    /// Namespace.Outer+Inner as reflection's <c>Type.FullName</c> spells a definition: a generic class keeps its arity
+    /// (<c>FeeTests`1</c>), since runners name its closed fixtures by their type arguments (NUnit's
+    /// <c>FeeTests&lt;Int32&gt;</c>) and the filter must know the name is not literal.
+    /// </summary>
     private static string MetadataName(INamedTypeSymbol type) =>
-        type.ContainingType is { } outer ? MetadataName(outer) + "+" + type.Name
-        : type.ContainingNamespace is { IsGlobalNamespace: false } ns ? ns.ToDisplayString() + "." + type.Name
-        : type.Name;
+        type.ContainingType is { } outer ? MetadataName(outer) + "+" + type.MetadataName
+        : type.ContainingNamespace is { IsGlobalNamespace: false } ns ? ns.ToDisplayString() + "." + type.MetadataName
+        : type.MetadataName;
 }
