@@ -53,6 +53,8 @@ export const ReachedTestsResultSchema = z.object({
   changedMembers: z.number().int(),
   /** Why the changes are not confined to member bodies (every test must run); empty when they are. */
   fallbacks: z.array(z.string()),
+  /** How many tests each test project has, counted like the tests' runner names (empty when nothing was walked). */
+  projectTests: z.array(z.object({ project: z.string(), tests: z.number().int() })),
 });
 
 export type ReachedTestsResult = z.infer<typeof ReachedTestsResultSchema>;

@@ -13,7 +13,7 @@ import type { ReachedTest } from './testFilter';
 
 export type TestSelectionOutcome =
   | { kind: 'all'; reason: string }
-  | { kind: 'reached'; tests: ReachedTest[]; changedMembers: number };
+  | { kind: 'reached'; tests: ReachedTest[]; changedMembers: number; projectTests: ReadonlyMap<string, number> };
 
 export interface TestSelectionInput {
   workspaceFolder: string;
@@ -69,19 +69,31 @@ export async function selectReachedTests(input: TestSelectionInput): Promise<Tes
   if (result.unfollowable) return { kind: 'all', reason: `the walk met code it cannot follow (${result.unfollowable.kinds.join(', ')} at ${result.unfollowable.total} place${result.unfollowable.total === 1 ? '' : 's'})` };
   if (result.generatorGaps?.length) return { kind: 'all', reason: `code of an excluded source generator could call a changed member (${result.generatorGaps.map((gap) => gap.generator).join(', ')})` };
   if (result.changedMembers === 0) return { kind: 'all', reason: 'the changed C# files changed no member (comments or whitespace only, as far as the compiler sees)' };
-  return { kind: 'reached', tests: result.tests, changedMembers: result.changedMembers };
+  return { kind: 'reached', tests: result.tests, changedMembers: result.changedMembers, projectTests: new Map(result.projectTests.map((p) => [p.project, p.tests])) };
 }
 
 /** The facts of one run's selection, as the test step gathered them. */
 export type TestSelectionFacts =
   | { kind: 'all'; reason: string }
-  | { kind: 'reached'; run: number; changedMembers: number; skippedProjects: number; wholeProjects: Array<{ project: string; reason: string }> };
+  | {
+      kind: 'reached';
+      /** Tests run: the reached ones filtered on, and every test of a project run whole. */
+      run: number;
+      /** Tests of the selected test projects (run or skipped), counted the same way. */
+      total: number;
+      changedMembers: number;
+      skippedProjects: number;
+      wholeProjects: Array<{ project: string; reason: string }>;
+    };
 
 /** The one line every surface shows for which tests ran (renderReport, the sidebar, the chat turn). */
 export function testSelectionLine(facts: TestSelectionFacts): string {
   if (facts.kind === 'all') return `all run — ${facts.reason}`;
   const members = `${facts.changedMembers} changed member${facts.changedMembers === 1 ? '' : 's'}`;
-  const parts = [`${facts.run} reached test${facts.run === 1 ? '' : 's'} run (reached from ${members}; the others do not reach them)`];
+  const others = facts.total - facts.run;
+  const parts = [
+    `${facts.run} of ${facts.total} test${facts.total === 1 ? '' : 's'} run (reached from ${members}${others > 0 ? `; the other ${others} do${others === 1 ? 'es' : ''} not reach them` : ''})`,
+  ];
   if (facts.skippedProjects > 0) parts.push(`${facts.skippedProjects} project${facts.skippedProjects === 1 ? '' : 's'} skipped: no reached test`);
   for (const whole of facts.wholeProjects) parts.push(`${whole.project} run whole: ${whole.reason}`);
   return parts.join('; ');

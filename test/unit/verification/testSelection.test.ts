@@ -67,12 +67,13 @@ describe('verify --tests reached: the request and the report line', () => {
     assert.throws(() => resolveVerificationSettings([{ source: 'settings.jsonc', values: { testSelection: 'some' } }]), /sharpclaw\.verification\.testSelection = "some" in settings\.jsonc: expected one of all, reached/);
   });
 
-  it('says how many reached tests ran, from how many members, and which projects were skipped or run whole', () => {
+  it('says how many of the projects\' tests ran, from how many members, and which projects were skipped or run whole', () => {
     assert.equal(
-      testSelectionLine({ kind: 'reached', run: 12, changedMembers: 3, skippedProjects: 2, wholeProjects: [{ project: 'tests/Big.csproj', reason: 'the filter would be too long' }] }),
-      '12 reached tests run (reached from 3 changed members; the others do not reach them); 2 projects skipped: no reached test; tests/Big.csproj run whole: the filter would be too long',
+      testSelectionLine({ kind: 'reached', run: 12, total: 80, changedMembers: 3, skippedProjects: 2, wholeProjects: [{ project: 'tests/Big.csproj', reason: 'the filter would be too long' }] }),
+      '12 of 80 tests run (reached from 3 changed members; the other 68 do not reach them); 2 projects skipped: no reached test; tests/Big.csproj run whole: the filter would be too long',
     );
-    assert.equal(testSelectionLine({ kind: 'reached', run: 1, changedMembers: 1, skippedProjects: 0, wholeProjects: [] }), '1 reached test run (reached from 1 changed member; the others do not reach them)');
+    assert.equal(testSelectionLine({ kind: 'reached', run: 1, total: 2, changedMembers: 1, skippedProjects: 0, wholeProjects: [] }), '1 of 2 tests run (reached from 1 changed member; the other 1 does not reach them)');
+    assert.equal(testSelectionLine({ kind: 'reached', run: 1, total: 1, changedMembers: 1, skippedProjects: 0, wholeProjects: [] }), '1 of 1 test run (reached from 1 changed member)');
     assert.equal(testSelectionLine({ kind: 'all', reason: 'README.md is not a C# file' }), 'all run — README.md is not a C# file');
   });
 });

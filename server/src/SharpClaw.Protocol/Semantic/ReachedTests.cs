@@ -59,4 +59,10 @@ public sealed record ReachedTestsFailure(int Index, SemanticErrorKind Code, stri
 /// <param name="Visited">How many members the walk visited.</param>
 /// <param name="ChangedMembers">How many members the changes named (the walk's starts from <c>changes</c>).</param>
 /// <param name="Fallbacks">Why the changes cannot be reduced to changed member bodies (every test must run); empty when they can.</param>
-public sealed record ReachedTestsResult(IReadOnlyList<ReachedTest> Tests, UnfollowableNote? Unfollowable, bool LimitReached, IReadOnlyList<GeneratorGap>? GeneratorGaps, IReadOnlyList<ReachedTestsFailure> Failures, int Visited, int ChangedMembers, IReadOnlyList<string> Fallbacks);
+/// <param name="ProjectTests">How many tests each test project has, counted like <paramref name="Tests"/>' runner names (empty when nothing was walked).</param>
+public sealed record ReachedTestsResult(IReadOnlyList<ReachedTest> Tests, UnfollowableNote? Unfollowable, bool LimitReached, IReadOnlyList<GeneratorGap>? GeneratorGaps, IReadOnlyList<ReachedTestsFailure> Failures, int Visited, int ChangedMembers, IReadOnlyList<string> Fallbacks, IReadOnlyList<ProjectTestCount> ProjectTests);
+
+/// <summary>How many tests a test project has: one per test method and concrete class that runs it.</summary>
+/// <param name="Project">Workspace-relative path of the project.</param>
+/// <param name="Tests">Its test count.</param>
+public sealed record ProjectTestCount(string Project, int Tests);

@@ -9,7 +9,7 @@ import type { SelectedProjects } from './selectStep';
 import { projectResult, testProject } from './testProjectStep';
 import type { VerificationRun } from './verificationRun';
 import type { EvaluatedProject } from '../projectGraph';
-import { testFilterFor, testFrameworkOf, type ReachedTest } from '../testFilter';
+import { runnerNamesOf, testFilterFor, testFrameworkOf, type ReachedTest } from '../testFilter';
 import { dotnetTestMode, testRunnerFor } from '../testRunner';
 import { selectReachedTests, testSelectionLine, type TestSelectionFacts } from '../testSelection';
 import * as path from 'node:path';
@@ -35,10 +35,13 @@ async function chooseReached(run: VerificationRun, testProjects: EvaluatedProjec
   if (outcome.kind === 'all') return everything(outcome.reason);
   const byProject = new Map<string, ReachedTest[]>();
   for (const test of outcome.tests) byProject.set(test.project, [...(byProject.get(test.project) ?? []), test]);
-  const choice: ReachedChoice = { toRun: [], skipped: [], filters: new Map(), facts: { kind: 'reached', run: 0, changedMembers: outcome.changedMembers, skippedProjects: 0, wholeProjects: [] } };
+  const choice: ReachedChoice = { toRun: [], skipped: [], filters: new Map(), facts: { kind: 'reached', run: 0, total: 0, changedMembers: outcome.changedMembers, skippedProjects: 0, wholeProjects: [] } };
   const facts = choice.facts as Extract<TestSelectionFacts, { kind: 'reached' }>;
   for (const project of testProjects) {
     const tests = byProject.get(run.report.relative(project.path));
+    // The host's count; at least the reached ones (a project it counted none in still has those).
+    const projectTotal = Math.max(outcome.projectTests.get(run.report.relative(project.path)) ?? 0, new Set((tests ?? []).flatMap(runnerNamesOf)).size);
+    facts.total += projectTotal;
     if (!tests?.length) {
       choice.skipped.push(project);
       facts.skippedProjects++;
@@ -51,6 +54,7 @@ async function chooseReached(run: VerificationRun, testProjects: EvaluatedProjec
       facts.run += filter.names.length;
     } else {
       facts.wholeProjects.push({ project: run.report.relative(project.path), reason: filter.reason });
+      facts.run += projectTotal;
     }
   }
   return choice;

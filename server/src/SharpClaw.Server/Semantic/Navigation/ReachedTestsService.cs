@@ -44,7 +44,7 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
 
         if (symbols.Count == 0)
         {
-            return new ReachedTestsResult([], null, false, null, [], 0, 0, fallbacks);
+            return new ReachedTestsResult([], null, false, null, [], 0, 0, fallbacks, []);
         }
 
         return await cache.QueryAsync(request, authorizer, lease => RunAsync(lease, workspace, parameters, symbols, changedMembers, fallbacks, cancellationToken), cancellationToken).ConfigureAwait(false);
@@ -123,7 +123,8 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
             failures,
             walk.Visited,
             changedMembers,
-            fallbacks);
+            fallbacks,
+            await ProjectTestCounts.OfAsync(solution, workspace, cancellationToken).ConfigureAwait(false));
     }
 
     /// <summary>The classes a test runs in: its own unless abstract, and the concrete classes deriving from it.</summary>
