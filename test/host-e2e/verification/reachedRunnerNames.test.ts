@@ -1,5 +1,5 @@
 // verify --tests reached on Microsoft.Testing.Platform, against real dotnet and real Git: a Git copy of
-// fixtures/ReachedRunnerNames (xunit.v3 and NUnit, both on the platform), faults planted in members reached
+// fixtures/ReachedRunnerNames (xunit.v3, NUnit and MSTest, all on the platform), faults planted in members reached
 // only by tests whose runner names are not the declaration's: a nested class (Outer+Inner), a test declared in
 // an abstract generic base (named by its derived class) and an NUnit generic fixture (FeeTests<Int32>). Each
 // filter must select exactly the reached tests, so every planted fault fails, and the plain tests do not run.
@@ -45,16 +45,18 @@ describe('verify --tests reached names each test as its runner does (fixtures/Re
 
     const report = await run({ scope: 'affected', tests: 'reached', timeout: '600' });
     const tests = report.tests!;
-    assert.equal(tests.selection, '4 of 6 tests run (reached from 3 changed members; the other 2 do not reach them)');
+    assert.equal(tests.selection, '6 of 9 tests run (reached from 3 changed members; the other 3 do not reach them)');
     const statuses = Object.fromEntries(tests.projects.map((p) => [p.project, p.status]));
-    assert.deepEqual(statuses, { 'tests/Ledger.NUnit/Ledger.NUnit.csproj': 'failed', 'tests/Ledger.XunitV3/Ledger.XunitV3.csproj': 'failed' });
+    assert.deepEqual(statuses, { 'tests/Ledger.MSTest/Ledger.MSTest.csproj': 'failed', 'tests/Ledger.NUnit/Ledger.NUnit.csproj': 'failed', 'tests/Ledger.XunitV3/Ledger.XunitV3.csproj': 'failed' });
     // Every reached test ran and failed; the Round tests (which reach no changed member) did not run.
     assert.equal(report.status, 'failed');
     const counts = Object.fromEntries(tests.projects.map((p) => [p.project, `${p.counters.failed} failed of ${p.counters.total}`]));
-    assert.deepEqual(counts, { 'tests/Ledger.NUnit/Ledger.NUnit.csproj': '2 failed of 2', 'tests/Ledger.XunitV3/Ledger.XunitV3.csproj': '2 failed of 2' });
-    // xunit.v3 writes a TRX that names them (NUnit's runner here offers no TRX option: its console counts are all there is).
+    assert.deepEqual(counts, { 'tests/Ledger.MSTest/Ledger.MSTest.csproj': '2 failed of 2', 'tests/Ledger.NUnit/Ledger.NUnit.csproj': '2 failed of 2', 'tests/Ledger.XunitV3/Ledger.XunitV3.csproj': '2 failed of 2' });
+    // xunit.v3 writes a TRX that names them (NUnit's and MSTest's runners here offer no TRX option: their console counts are all there is).
     assert.deepEqual(tests.failedTests.map((t) => t.name).sort(), ['Ledger.XunitV3.AccountTests+Withdrawals.Debit_Subtracts', 'Ledger.XunitV3.SavingsBalanceTests.Credit_Adds']);
     const nunit = report.steps.find((s) => s.kind === 'test' && s.commandLine.includes('Ledger.NUnit.csproj') && s.commandLine.includes('--filter'));
+    const mstest = report.steps.find((s) => s.kind === 'test' && s.commandLine.includes('Ledger.MSTest.csproj') && s.commandLine.includes('--filter'));
+    assert.match(mstest?.commandLine ?? '', /FullyQualifiedName=Ledger\.MSTest\.AccountTests\+Withdrawals\.Debit_Subtracts\|FullyQualifiedName=Ledger\.MSTest\.SavingsBalanceTests\.Credit_Adds/);
     assert.match(nunit?.commandLine ?? '', /\(FullyQualifiedName~Ledger\.NUnit\.FeeTests<&FullyQualifiedName~>\.Fee_IsOnePercent\)\|FullyQualifiedName=Ledger\.NUnit\.Transfers\+Outgoing\.Debit_Subtracts/);
     fs.writeFileSync(ledger, text);
   });
