@@ -4,37 +4,21 @@
 // an abstract generic base (named by its derived class) and an NUnit generic fixture (FeeTests<Int32>). Each
 // filter must select exactly the reached tests, so every planted fault fails, and the plain tests do not run.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { resolveVerifyRequest } from '../../../src/engine/config/settings';
-import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
-import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/engine/verification/request';
-import { verify } from '../../../src/engine/verification/runner';
-import { cleanUpCopies, copyFixture, hostFor, RecordingPolicy, tempStateRoot } from '../support';
+import { cleanUpCopies } from '../support';
+import { reachedBed, type ReachedBed } from './reachedBed';
 
 describe('verify --tests reached names each test as its runner does (fixtures/ReachedRunnerNames, on the platform)', function () {
   this.timeout(900_000);
-  let workspace: string;
-  let state: string;
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=test@example.com', '-c', 'user.name=test', ...args], { cwd: workspace, encoding: 'utf8' });
-  const run = async (options: RawVerifyOptions): Promise<VerificationReport> =>
-    VerificationReportSchema.parse(
-      await verify(resolveVerifyRequest(parseVerifyOptions(options)), { workspaceFolder: workspace, permissions: new RecordingPolicy(true), requestedBy: 'host-e2e', stateRoot: state, host: hostFor(workspace) }),
-    );
-
+  let bed: ReachedBed;
   before(() => {
-    workspace = copyFixture('ReachedRunnerNames', 'ReachedRunnerNames.slnx');
-    state = tempStateRoot();
-    fs.writeFileSync(path.join(workspace, '.gitignore'), 'bin/\nobj/\n');
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'fixture');
+    bed = reachedBed('ReachedRunnerNames', 'ReachedRunnerNames.slnx');
   });
   after(() => cleanUpCopies());
 
   it('runs and fails the tests of a nested class, an abstract generic base and an NUnit generic fixture, and nothing else', async () => {
-    const ledger = path.join(workspace, 'src', 'Ledger', 'Ledger.cs');
+    const ledger = path.join(bed.workspace, 'src', 'Ledger', 'Ledger.cs');
     const text = fs.readFileSync(ledger, 'utf8');
     const planted = text
       .replace('=> balance - amount;', '=> balance - amount - 1;')
@@ -43,7 +27,7 @@ describe('verify --tests reached names each test as its runner does (fixtures/Re
     assert.notEqual(planted, text);
     fs.writeFileSync(ledger, planted);
 
-    const report = await run({ scope: 'affected', tests: 'reached', timeout: '600' });
+    const report = await bed.run({ scope: 'affected', tests: 'reached', timeout: '600' });
     const tests = report.tests!;
     assert.equal(tests.selection, '6 of 9 tests run (reached from 3 changed members; the other 3 do not reach them)');
     const statuses = Object.fromEntries(tests.projects.map((p) => [p.project, p.status]));

@@ -3,43 +3,27 @@
 // member body runs only the tests that reach it, in the one project that has them, and is caught; a
 // non-C# change runs every test and says why. One fixture copy for the describe (builds are the cost).
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { resolveVerifyRequest } from '../../../src/engine/config/settings';
 import { renderReport } from '../../../src/engine/verification/renderReport';
-import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
-import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/engine/verification/request';
-import { verify } from '../../../src/engine/verification/runner';
-import { cleanUpCopies, copyFixture, hostFor, RecordingPolicy, tempStateRoot } from '../support';
+import { cleanUpCopies } from '../support';
+import { reachedBed, type ReachedBed } from './reachedBed';
 
 describe('verify --tests reached on a Git copy of fixtures/TestReach', function () {
   this.timeout(900_000);
-  let workspace: string;
-  let state: string;
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=test@example.com', '-c', 'user.name=test', ...args], { cwd: workspace, encoding: 'utf8' });
-  const run = async (options: RawVerifyOptions): Promise<VerificationReport> =>
-    VerificationReportSchema.parse(
-      await verify(resolveVerifyRequest(parseVerifyOptions(options)), { workspaceFolder: workspace, permissions: new RecordingPolicy(true), requestedBy: 'host-e2e', stateRoot: state, host: hostFor(workspace) }),
-    );
-
+  let bed: ReachedBed;
   before(() => {
-    workspace = copyFixture('TestReach', 'TestReach.slnx');
-    state = tempStateRoot();
-    fs.writeFileSync(path.join(workspace, '.gitignore'), 'bin/\nobj/\n');
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'fixture');
+    bed = reachedBed('TestReach', 'TestReach.slnx');
   });
   after(() => cleanUpCopies());
 
   it('runs only the tests that reach a changed member body, and catches the fault planted there', async () => {
-    const money = path.join(workspace, 'src', 'Shapes', 'Money.cs');
+    const money = path.join(bed.workspace, 'src', 'Shapes', 'Money.cs');
     const text = fs.readFileSync(money, 'utf8');
     assert.ok(text.includes('=> decimal.Round(amount, 2);'));
     fs.writeFileSync(money, text.replace('=> decimal.Round(amount, 2);', '=> decimal.Round(amount, 2) + 1;'));
 
-    const report = await run({ scope: 'affected', tests: 'reached', timeout: '600' });
+    const report = await bed.run({ scope: 'affected', tests: 'reached', timeout: '600' });
     const tests = report.tests!;
     assert.equal(tests.selection, '1 of 22 tests run (reached from 1 changed member; the other 21 do not reach them); 3 projects skipped: no reached test');
     // The one line is in the summary, which the sidebar, the chat turn, the CLI and MCP all show.
@@ -62,8 +46,8 @@ describe('verify --tests reached on a Git copy of fixtures/TestReach', function 
   });
 
   it('runs every test, saying why, when a changed file is not C#', async () => {
-    fs.writeFileSync(path.join(workspace, 'notes.json'), '{}\n');
-    const report = await run({ scope: 'tests', tests: 'reached', changed: ['notes.json'], timeout: '600' });
+    fs.writeFileSync(path.join(bed.workspace, 'notes.json'), '{}\n');
+    const report = await bed.run({ scope: 'tests', tests: 'reached', changed: ['notes.json'], timeout: '600' });
     assert.equal(report.tests!.selection, 'all run — notes.json is not a C# file');
     assert.ok(report.tests!.projects.every((p) => p.status !== 'skipped'), JSON.stringify(report.tests!.projects.map((p) => [p.project, p.status])));
   });
