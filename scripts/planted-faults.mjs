@@ -34,6 +34,12 @@ const args = options(process.argv.slice(2));
 const spec = JSON.parse(fs.readFileSync(args.faults, 'utf8'));
 const env = { ...process.env, MSBUILDDISABLENODEREUSE: '1', ...(spec.env ?? {}) };
 const ms = (start) => Math.round(performance.now() - start);
+/**
+ * A test run's limit: a planted fault can make a test loop forever (sc-p01 on Scrutor hung the full run). coreutils
+ * timeout kills the run's whole process group (dotnet test and the test app it starts); a run stopped there counts
+ * as detecting the fault, as a CI job's timeout would.
+ */
+const testSeconds = 120;
 
 function run(command, argv, { allowFailure = true } = {}) {
   const result = spawnSync(command, argv, { cwd: args.solution, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
@@ -58,20 +64,21 @@ function testRun(names = null) {
   const results = fs.mkdtempSync(path.join(args.solution, '.planted-results-'));
   const start = performance.now();
   try {
+    let timedOut = false;
     for (const project of spec.testProjects) {
       const dir = path.join(results, path.basename(project));
       if (spec.runner === 'mtp') {
         // .NET 10's dotnet test in Microsoft.Testing.Platform mode (global.json test.runner); xunit.v3's TRX and method filter.
         const filter = names ? names.flatMap((n) => ['--filter-method', n]) : [];
-        run('dotnet', ['test', '--project', project, '--no-build', '--no-restore', '--report-xunit-trx', '--results-directory', dir, ...filter]);
+        timedOut ||= run('timeout', ['-k', '10', String(testSeconds), 'dotnet', 'test', '--project', project, '--no-build', '--no-restore', '--report-xunit-trx', '--results-directory', dir, ...filter]).status === 124;
       } else {
         // VSTest: one --filter over fully qualified names (theory cases share their method's name).
         const filter = names ? ['--filter', names.map((n) => `FullyQualifiedName=${n}`).join('|')] : [];
-        run('dotnet', ['test', project, '--no-build', '--no-restore', '-nologo', '--logger', 'trx', '--results-directory', dir, ...filter]);
+        timedOut ||= run('timeout', ['-k', '10', String(testSeconds), 'dotnet', 'test', project, '--no-build', '--no-restore', '-nologo', '--logger', 'trx', '--results-directory', dir, ...filter]).status === 124;
       }
     }
     const all = fs.readdirSync(results, { recursive: true }).filter((f) => String(f).endsWith('.trx')).flatMap((f) => trxResults(path.join(results, String(f))));
-    return { failing: [...new Set(all.filter((r) => r.outcome === 'Failed').map((r) => r.name))].sort(), ran: all.length, ms: ms(start) };
+    return { failing: [...new Set(all.filter((r) => r.outcome === 'Failed').map((r) => r.name))].sort(), ran: all.length, ms: ms(start), timedOut };
   } finally {
     fs.rmSync(results, { recursive: true, force: true });
   }
@@ -100,7 +107,7 @@ function navigateTests(fault) {
 /** `sharpclaw verify --scope affected --tests T` through the CLI: status, failed tests, tests run, time. */
 function verifyCli(tests) {
   const start = performance.now();
-  const result = spawnSync('node', [cli, 'verify', '--scope', 'affected', ...(tests === 'all' ? [] : ['--tests', tests]), '--allow-shell', '--allow-evaluation', '--timeout', '1800', '--output-format', 'json', '--cwd', args.solution], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
+  const result = spawnSync('node', [cli, 'verify', '--scope', 'affected', ...(tests === 'all' ? [] : ['--tests', tests]), '--allow-shell', '--allow-evaluation', '--timeout', String(testSeconds), '--output-format', 'json', '--cwd', args.solution], { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
   let report = null;
   try {
     report = JSON.parse(result.stdout);
@@ -154,10 +161,10 @@ function table(rows) {
     '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const f of rows.faults) {
-    lines.push(`| ${f.id} | ${f.kind} | \`${f.symbol}\` | ${f.full.failing.length} | ${f.listed.tests.length} | ${f.notListed.length} | ${f.reached.failedCases ?? f.reached.failing.length} | ${f.reached.ran} | ${f.full.ms} | ${f.reached.ms} | ${f.verifyAll?.ms ?? '-'} | ${f.verdict} |`);
+    lines.push(`| ${f.id} | ${f.kind} | \`${f.symbol}\` | ${f.full.timedOut ? `timed out (${f.full.failing.length})` : f.full.failing.length} | ${f.listed.tests.length} | ${f.notListed.length} | ${f.reached.failedCases ?? f.reached.failing.length} | ${f.reached.ran} | ${f.full.ms} | ${f.reached.ms} | ${f.verifyAll?.ms ?? '-'} | ${f.verdict} |`);
   }
-  const detected = rows.faults.filter((f) => f.full.failing.length > 0);
-  lines.push('', `${rows.faults.length} faults; the full run detected ${detected.length}; the reached run detected ${detected.filter((f) => (f.reached.failedCases ?? f.reached.failing.length) > 0).length} of those; ${rows.faults.filter((f) => f.notListed.length).length} faults had failing tests navigate tests did not list.`);
+  const detected = rows.faults.filter((f) => f.full.failing.length > 0 || f.full.timedOut);
+  lines.push('', `${rows.faults.length} faults; the full run detected ${detected.length}; the reached run detected ${detected.filter((f) => f.reached.timedOut || (f.reached.failedCases ?? f.reached.failing.length) > 0).length} of those; ${rows.faults.filter((f) => f.notListed.length).length} faults had failing tests navigate tests did not list.`);
   const misses = rows.faults.filter((f) => f.notListed.length);
   for (const f of misses) lines.push('', `- ${f.id} not listed: ${f.notListed.slice(0, 20).join(', ')}${f.notListed.length > 20 ? ` … (${f.notListed.length})` : ''}`);
   return lines.join('\n') + '\n';
@@ -187,6 +194,10 @@ try {
 process.on('exit', () => fs.rmSync(lock, { recursive: true, force: true }));
 restoreJournaled();
 if (run('git', ['status', '--porcelain', '--untracked-files=no']).stdout.trim()) throw new Error(`${args.solution} has uncommitted changes: planted faults need a clean tree`);
+function writeResults() {
+  fs.writeFileSync(path.join(args.out, `${spec.name}.json`), JSON.stringify(compact(rows), null, 2) + '\n');
+  fs.writeFileSync(path.join(args.out, `${spec.name}.md`), table(rows));
+}
 let start = performance.now();
 // The baseline is rebuilt from scratch: outputs newer than the sources (a stopped run's build finishing late) would hide a planted fault in it.
 build({ rebuild: true });
@@ -226,10 +237,14 @@ for (let fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))) 
     const sameTest = (full, other) => full === other || (!other.includes('.') && full.endsWith(`.${other}`));
     const notReached = reached.omitted > 0 ? (reached.failedCases >= full.failing.length ? [] : full.failing)
       : full.failing.filter((n) => !reached.failing.some((r) => sameTest(n, r)));
-    const verdict = full.failing.length === 0 ? 'not detected by the full run'
+    // A run stopped by its time limit detected the fault (its TRX, if any, names what failed before it).
+    reached.timedOut ||= reached.status === 'timedOut';
+    const verdict = full.timedOut ? (reached.timedOut || (reached.failedCases ?? reached.failing.length) > 0 ? 'detected by both (timed out)' : 'MISSED (the full run timed out, the reached run did not fail)')
+      : full.failing.length === 0 ? 'not detected by the full run'
       : notListed.length || notReached.length ? `MISSED ${Math.max(notListed.length, notReached.length)}`
       : 'detected by both';
     rows.faults.push({ ...fault, navigateMs, listed, notListed, notReached, full, verifyAll, reached, verdict });
+    writeResults(); // After each fault: a run stopped later keeps what it found.
     console.log(`${fault.id} ${fault.symbol}: full ${full.failing.length} failing of ${full.ran} (${full.ms} ms); listed ${listed.tests.length}; reached ${reached.failedCases ?? reached.failing.length} failing of ${reached.ran} (${reached.ms} ms); ${verdict}${notListed.length ? ` — not listed: ${notListed.slice(0, 5).join(', ')}` : ''}`);
   } finally {
     fs.writeFileSync(file, original);
@@ -237,9 +252,7 @@ for (let fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))) 
   }
 }
 
-fs.mkdirSync(args.out, { recursive: true });
-fs.writeFileSync(path.join(args.out, `${spec.name}.json`), JSON.stringify(compact(rows), null, 2) + '\n');
-fs.writeFileSync(path.join(args.out, `${spec.name}.md`), table(rows));
+writeResults();
 console.log(table(rows));
 const missed = rows.faults.filter((f) => f.verdict.startsWith('MISSED')).length;
 process.exitCode = missed ? 1 : 0;
