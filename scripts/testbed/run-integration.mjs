@@ -145,7 +145,9 @@ async function inWorkDir({ version, fixture, testExtensions = [] }, run) {
     for (const folder of testExtensions) installTestExtension({ version, workDir, folder: path.resolve(repoRoot, folder) });
     return await run(workDir);
   } finally {
-    fs.rmSync(workDir, { recursive: true, force: true });
+    // Retried: the SharpClaw host runs in its own process group and ends a moment after code-server (its
+    // watchdog), and its last log lines can land while the folder is removed (ENOTEMPTY, seen in CI).
+    fs.rmSync(workDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 

@@ -115,7 +115,7 @@ export const diagnosticsTool = hostTool({
   referenceName: 'csharpDiagnostics',
   userDescription: 'Compiler and SDK analyzer errors and warnings, by file, project, code or severity.',
   modelDescription:
-    `Get C# compiler diagnostics plus those of the .NET SDK analyzers and generators, without building: for the workspace, a project, a file or a glob as file. Sorted by file and position, with a totals line; paged with offset (a truncated: line). Files outside every project are listed as incomplete:. The first call loads the solution with MSBuild, which needs the user's approval.`,
+    `Get C# compiler and .NET SDK analyzer/generator diagnostics without building: for the workspace, a project, a file or a glob as file. Sorted by file and position, with a totals line; paged with offset. The first call loads the solution with MSBuild, which needs the user's approval.`,
   tags: ['csharp', 'roslyn', 'diagnostics'],
   input: DiagnosticsInputSchema,
   method: Methods.diagnostics,
