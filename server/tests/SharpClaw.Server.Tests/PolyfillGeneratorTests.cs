@@ -1,4 +1,3 @@
-using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Tests.Infrastructure;
 
@@ -21,10 +20,7 @@ public sealed class PolyfillGeneratorTests
         Assert.True(exitCode == 0 && output.Contains(" 0 Error(s)", StringComparison.Ordinal), output);
 
         await using SemanticHost host = await SemanticHost.StartAsync();
-        DiagnosticsResult result = await Poll.WithTimeout(
-            host.Host.Client.InvokeWithParameterObjectAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, new DiagnosticsParams { Workspace = fixture.Root, Severity = "error", Tool = "test-tool" }),
-            SemanticHost.Timeout,
-            ProtocolMethods.Diagnostics);
+        DiagnosticsResult result = await host.DiagnosticsAsync(fixture.Root, new DiagnosticsParams { Severity = "error" });
         string listed = string.Join("\n", result.Diagnostics!.Select(d => $"{d.Id} {d.Path}:{d.Line} {d.ExcludedGenerator} {d.Message}"));
         Assert.True(result.Diagnostics!.Any(d => d.Id == "CS0518") && result.Diagnostics!.Any(d => d.Id == "CS0122"), listed);
 

@@ -1,4 +1,3 @@
-using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Tests.Infrastructure;
 
@@ -23,10 +22,7 @@ public sealed class RestoreFailedDiagnosticsTests
         Assert.NotEqual(0, buildExit);
 
         await using SemanticHost host = await SemanticHost.StartAsync();
-        DiagnosticsResult result = await Poll.WithTimeout(
-            host.Host.Client.InvokeWithParameterObjectAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, new DiagnosticsParams { Workspace = fixture.Root, Severity = "error", Tool = "test-tool" }),
-            SemanticHost.Timeout,
-            ProtocolMethods.Diagnostics);
+        DiagnosticsResult result = await host.DiagnosticsAsync(fixture.Root, new DiagnosticsParams { Severity = "error" });
         string listed = string.Join("\n", result.Diagnostics!.Select(d => $"{d.Id} {d.Path}:{d.Line}:{d.Character} restore={d.RestoreFailed}"));
 
         // Every error that stands is one dotnet build reports, at the same place.
@@ -48,10 +44,7 @@ public sealed class RestoreFailedDiagnosticsTests
         Assert.Equal(new RestoreCaveat("App/App.csproj", "NU1101 SharpClaw.Fixtures.NoSuchPackage", marked.Count), caveat);
 
         // The summary gives the marked errors a line of their own, after the line that stands.
-        DiagnosticsResult summary = await Poll.WithTimeout(
-            host.Host.Client.InvokeWithParameterObjectAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, new DiagnosticsParams { Workspace = fixture.Root, Severity = "error", Summary = true, Tool = "test-tool" }),
-            SemanticHost.Timeout,
-            ProtocolMethods.Diagnostics);
+        DiagnosticsResult summary = await host.DiagnosticsAsync(fixture.Root, new DiagnosticsParams { Severity = "error", Summary = true });
         Assert.Equal([("CS0103", false), ("CS0246", true)], summary.Summary!.Select(s => (s.Id, s.RestoreFailed)));
     }
 }

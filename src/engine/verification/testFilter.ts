@@ -50,11 +50,6 @@ function vstestTerm(name: string): string {
   return `(${pieces.map((piece) => `FullyQualifiedName~${escapeFilterValue(piece)}`).join('&')})`;
 }
 
-/** One runner name as xunit.v3's `--filter-method` (reflection's names, `Outer+Inner`; a generic class by its arity). */
-function xunitV3Method(name: string): string {
-  return name;
-}
-
 export type TestFilter = { kind: 'filter'; args: string[]; names: string[] } | { kind: 'tooLong'; reason: string } | { kind: 'unsupported'; reason: string };
 
 /**
@@ -67,7 +62,8 @@ export function testFilterFor(runner: TestRunner, framework: TestFramework, test
   if (runner === 'vstest' || framework === 'mstest' || framework === 'nunit') {
     args = ['--filter', names.map(vstestTerm).join('|')];
   } else if (framework === 'xunit.v3') {
-    args = names.flatMap((name) => ['--filter-method', xunitV3Method(name)]);
+    // xunit.v3 matches reflection's names as they are: `Outer+Inner`, a generic class by its arity.
+    args = names.flatMap((name) => ['--filter-method', name]);
   } else {
     return { kind: 'unsupported', reason: 'its test framework on Microsoft.Testing.Platform has no known filter option' };
   }

@@ -84,6 +84,12 @@ internal sealed class SemanticHost : IAsyncDisposable
             Timeout,
             ProtocolMethods.FindReferences);
 
+    public Task<DiagnosticsResult> DiagnosticsAsync(string workspace, DiagnosticsParams parameters) =>
+        Poll.WithTimeout(
+            this.Host.Client.InvokeWithParameterObjectAsync<DiagnosticsResult>(ProtocolMethods.Diagnostics, parameters with { Workspace = workspace, Tool = "test-tool" }),
+            Timeout,
+            ProtocolMethods.Diagnostics);
+
     public Task<HostStatus> StatusAsync() => this.Host.Client.InvokeAsync<HostStatus>(ProtocolMethods.Status);
 
     /// <summary>A lease from the cache with no authorizer at all: succeeds only from a valid cached context.</summary>
