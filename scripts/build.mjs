@@ -39,7 +39,7 @@ export function ensureNodeModules() {
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
-/** typeCheck: false only where this same tree was just type-checked (npm test's package layer, after its build). */
+/** typeCheck: false only where this same tree was just type-checked (`node scripts/package.mjs --no-type-check`). */
 export async function build({ production = false, typeCheck = true } = {}) {
   ensureNodeModules();
   const { buildServer } = await import('./build-server.mjs');

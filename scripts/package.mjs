@@ -197,7 +197,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   heartbeat.unref();
   try {
     if (process.argv.includes('--measure-deflate')) await measureDeflate(list);
-    // --no-type-check: npm test's package layer, whose build type-checked this tree minutes before.
+    // --skip-build: npm test's package layer, which packs the run's own production build.
     else for (const [index, target] of list.entries()) await packageExtension({ skipBuild: skipBuild || index > 0, target, release, typeCheck: !process.argv.includes('--no-type-check'), ...(imagesUrl ? { imagesUrl } : {}) });
   } finally {
     clearInterval(heartbeat);

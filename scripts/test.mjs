@@ -12,12 +12,13 @@
 //                fresh HOME (test/package/freshClone.smoke.ts)
 // Options: --only unit,server,host-e2e,integration,e2e,package   --vscode min|latest|all
 //          --jobs N (host-e2e files at once, default 2)   --files a,b (host-e2e files whose path has a or b)
-//          --serial (every layer alone; by default host-e2e and e2e run beside unit, server and
-//          integration, then package alone: see phasesFor)
+//          --serial (every layer alone; by default host-e2e, e2e and package run beside unit, server
+//          and integration: see phasesFor)
 //
 // Every layer is timed and counted (passed, failed, skipped; per file or test class), written to
 // test-results/summary.json and printed as a table at the end. A layer that prints nothing for 30 s
-// gets a heartbeat line naming what it is doing, so a long step never looks hung.
+// gets a heartbeat line naming what it is doing, so a long step never looks hung. The VS Code test bed
+// (code-server, Chromium) installs in the background from the start, for the layers that need it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,6 +37,26 @@ process.env.SHARPCLAW_RESIDENT_IDLE_SECONDS ??= '20';
 const heartbeatSeconds = Number(process.env.SHARPCLAW_TEST_HEARTBEAT_SECONDS ?? 30);
 /** Test files host-e2e runs at once (--jobs N, or SHARPCLAW_TEST_JOBS); 1 runs them one by one. */
 const jobs = Number(option('jobs', process.env.SHARPCLAW_TEST_JOBS ?? '2'));
+/** The layers that run inside code-server and Chromium, and so need the VS Code test bed installed. */
+const testBedLayers = ['integration', 'e2e', 'package'];
+/**
+ * The test bed's install (scripts/testbed/install.mjs: code-server for each tested VS Code, Node 24,
+ * Chromium), started in the background when the run begins: on a fresh machine it takes minutes, and
+ * the layers that need it start only after unit, server or host-e2e. Resolves to undefined when the
+ * test bed is ready, else to the failure's note.
+ */
+let testBed = Promise.resolve(undefined);
+function startTestBedInstall() {
+  let step;
+  testBed = run('testbed', process.execPath, ['scripts/testbed/install.mjs'], {
+    onLine: (line) => { step = /\[testbed\] FAILED STEP: (.+)/.exec(line)?.[1]?.trim() ?? step; },
+  }).then((code) => (code === 0 ? undefined : `the test bed install${step ? ` step "${step}"` : ''} failed (its output is above, prefixed [testbed])`));
+}
+/** A layer's result when the test bed it needs could not be installed: one failure, named. */
+async function testBedFailure() {
+  const note = await testBed;
+  return note ? { code: 1, passed: 0, failed: 1, skipped: 0, files: [], note } : undefined;
+}
 
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -78,13 +99,14 @@ let sideBySide = false;
 function writerFor(layer, stream) {
   let pending = '';
   return (chunk) => {
-    if (!sideBySide) {
+    // The test bed installs beside every phase, so its lines are always whole and always named.
+    if (!sideBySide && layer !== 'testbed') {
       stream.write(chunk);
       return;
     }
     const lines = (pending + String(chunk)).split('\n');
     pending = lines.pop() ?? '';
-    if (lines.length > 0) stream.write(lines.map((line) => `[${layer}] ${line}\n`).join(''));
+    if (lines.length > 0) stream.write(lines.map((line) => (line.startsWith(`[${layer}]`) ? `${line}\n` : `[${layer}] ${line}\n`)).join(''));
   };
 }
 
@@ -275,6 +297,8 @@ const layers = {
   },
   'host-e2e': () => mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs),
   async integration() {
+    const noTestBed = await testBedFailure();
+    if (noTestBed) return noTestBed;
     const integrationResults = path.join(resultsDir, 'integration');
     fs.rmSync(integrationResults, { recursive: true, force: true });
     let step;
@@ -306,15 +330,19 @@ const layers = {
     return result;
   },
   async e2e() {
+    const noTestBed = await testBedFailure();
+    if (noTestBed) return noTestBed;
     fs.rmSync(path.join(resultsDir, 'e2e'), { recursive: true, force: true });
     return mochaLayer('e2e', '.mocharc.e2e.json');
   },
   async package() {
+    const noTestBed = await testBedFailure();
+    if (noTestBed) return noTestBed;
     // Zlib, not Zopfli: the size budget keeps a margin for the difference (scripts/package.mjs).
-    // The production bundles and host, without a second type check of the tree the build checked. The README's
-    // images are linked at an https: address, as a release links them (VS Code 1.103+ shows no data: images):
-    // a reserved .test host, which the details-page test serves from docs/ (test/package/readmeImages.smoke.ts).
-    const packaged = await run('package', process.execPath, ['scripts/package.mjs', '--no-type-check', '--images-url', 'https://readme-images.sharpclaw.test/docs']);
+    // The run's own production build, packed as it is (--skip-build). The README's images are linked at an
+    // https: address, as a release links them (VS Code 1.103+ shows no data: images): a reserved .test
+    // host, which the details-page test serves from docs/ (test/package/readmeImages.smoke.ts).
+    const packaged = await run('package', process.execPath, ['scripts/package.mjs', '--skip-build', '--images-url', 'https://readme-images.sharpclaw.test/docs']);
     if (packaged !== 0) return { code: packaged, passed: 0, failed: 1, skipped: 0, files: [], note: '`npm run package` failed (its output is above)' };
     return mochaLayer('package', '.mocharc.package.json');
   },
@@ -323,15 +351,15 @@ const layers = {
 /**
  * The order the layers run in: phases one after the other, each of lanes that run side by side, each
  * lane's layers one after the other. One run used 78 % of one core of two (much of every layer waits on
- * the processes it starts), so the dotnet-heavy host-e2e runs beside unit, server and integration, which
- * take about as long together. The package layer runs alone at the end: its production build rewrites
- * dist/, which the CLI, the host and the extension of the other layers run from. `--serial` (or
- * SHARPCLAW_TEST_SERIAL=1) runs every layer alone, in the layers' own order.
+ * the processes it starts), so the dotnet-heavy host-e2e, then e2e and package, run beside unit, server
+ * and integration, which take about as long together. The package layer packs the run's own build
+ * (built for production before the first layer), so it changes nothing the other layers run from.
+ * `--serial` (or SHARPCLAW_TEST_SERIAL=1) runs every layer alone, in the layers' own order.
  */
 function phasesFor(only) {
   const serial = process.argv.includes('--serial') || process.env.SHARPCLAW_TEST_SERIAL === '1';
   if (serial) return only.map((name) => [[name]]);
-  const plan = [[['host-e2e', 'e2e'], ['unit', 'server', 'integration']], [['package']]];
+  const plan = [[['host-e2e', 'e2e', 'package'], ['unit', 'server', 'integration']]];
   const planned = plan.flat(2);
   return [...plan, ...only.filter((name) => !planned.includes(name)).map((name) => [[name]])]
     .map((phase) => phase.map((lane) => lane.filter((name) => only.includes(name))).filter((lane) => lane.length > 0))
@@ -374,12 +402,19 @@ async function main() {
     seconds: 0,
   };
   fs.mkdirSync(resultsDir, { recursive: true });
+  if (only.some((name) => testBedLayers.includes(name))) {
+    console.log('[test] ===== the VS Code test bed installs in the background (lines start with [testbed]) =====');
+    startTestBedInstall();
+  }
   const buildStarted = Date.now();
   // Compiled tests of deleted sources would still run (mocha globs out/test): tsc writes out/test afresh.
   fs.rmSync(path.join(repoRoot, 'out', 'test'), { recursive: true, force: true });
   // In a child process, so the heartbeat runs while tsc and the host's build are quiet.
   console.log('[test] ===== build =====');
-  if ((await run('build', process.execPath, ['scripts/build.mjs'])) !== 0) throw new Error('the build failed (its output is above)');
+  // The production build (minified bundles, as the package ships them): every layer tests the bundles a
+  // person installs, and the package layer packs them as they are, so it rewrites nothing the other
+  // layers run from and can run beside them.
+  if ((await run('build', process.execPath, ['scripts/build.mjs', '--production'])) !== 0) throw new Error('the build failed (its output is above)');
   summary.buildSeconds = Math.round((Date.now() - buildStarted) / 100) / 10;
   const files = [];
   const runLayer = async (name) => {
@@ -421,4 +456,6 @@ async function main() {
 main().catch((error) => {
   console.error(`[test] ${error instanceof Error ? error.stack : error}`);
   process.exitCode = 1;
+  // A failed build ends the run: the test bed's install in the background with it.
+  for (const child of children) child.kill('SIGTERM');
 });
