@@ -79,17 +79,22 @@ public sealed class EditUnitTests : IDisposable
         SolutionDiff.CheckInsideWorkspace(root, Path.Combine(root, "In.cs"));
         SemanticException direct = Assert.Throws<SemanticException>(() => SolutionDiff.CheckInsideWorkspace(root, Path.Combine(outside, "Extra.cs")));
         Assert.Equal(SemanticErrorKind.OutsideWorkspace, direct.Kind);
+        // Named relative to the workspace, as the edit (or the agent's "ws/../outside/Extra.cs") reaches it: no machine path outside the workspace.
+        Assert.Equal("The edit would write ../outside/Extra.cs, which is outside the workspace; nothing was changed.", direct.Message);
+        Assert.Equal("The edit would write ../outside/Extra.cs, which is outside the workspace; nothing was changed.", Assert.Throws<SemanticException>(() => SolutionDiff.CheckInsideWorkspace(root, Path.Combine(root, "Src", "..", "..", "outside", "Extra.cs"))).Message);
 
         Directory.CreateSymbolicLink(Path.Combine(root, "linked"), outside);
         SemanticException viaLink = Assert.Throws<SemanticException>(() => SolutionDiff.CheckInsideWorkspace(root, Path.Combine(root, "linked", "Extra.cs")));
         Assert.Equal(SemanticErrorKind.OutsideWorkspace, viaLink.Kind);
+        Assert.Equal("The edit would write linked/Extra.cs through the symbolic link linked below the workspace, which leads outside the workspace; nothing was changed.", viaLink.Message);
+        Assert.Equal(["linked/Extra.cs"], viaLink.Error.Details);
 
         // A link below the root that points back inside still is a link below the root.
         Directory.CreateDirectory(Path.Combine(root, "real"));
         File.WriteAllText(Path.Combine(root, "real", "R.cs"), "class R { }");
         Directory.CreateSymbolicLink(Path.Combine(root, "alias"), Path.Combine(root, "real"));
         SemanticException alias = Assert.Throws<SemanticException>(() => SolutionDiff.CheckInsideWorkspace(root, Path.Combine(root, "alias", "R.cs")));
-        Assert.Contains("symbolic link", alias.Message, StringComparison.Ordinal);
+        Assert.Equal("The edit would write alias/R.cs through a symbolic link below the workspace (it is really real/R.cs); nothing was changed.", alias.Message);
     }
 
     [Theory]

@@ -31,11 +31,12 @@ export class McpClientLink {
 /** The elicitation field that carries the person's answer. */
 export const decisionField = 'decision';
 
-/** What the person is asked, in both eras: the request in their words, Allow once or Deny. */
+/** What the person is asked, in both eras: the request in their words (the files behind it, as VS Code's dialog lists them), Allow once or Deny. */
 export function permissionQuestion(request: PermissionRequest) {
   const what = `${request.action}${request.target ? ` (${request.target})` : ''}`;
+  const files = request.files?.length ? `\nFiles: ${request.files.slice(0, 10).join(', ')}${request.files.length > 10 ? ` and ${request.files.length - 10} more` : ''}` : '';
   return {
-    message: `SharpClaw wants to ${what}.\nWhy: ${request.reason}\nAsked by: ${request.requestedBy}`,
+    message: `SharpClaw wants to ${what}.\nWhy: ${request.reason}\nAsked by: ${request.requestedBy}${files}`,
     requestedSchema: {
       type: 'object' as const,
       properties: {

@@ -210,4 +210,32 @@ describe('attacks on approvals, through every door: an approval covers one call'
       if (name !== 'cli') assert.equal(first.asked.length, 2, 'the person was asked again');
     });
   }
+
+  // fixtures/ImportedBuildProps: Directory.Build.props imports build/Shared.props (ImportScanner follows it).
+  // The CLI's run of this attack is test/host-e2e/cli/importedBuildFileCli.test.ts.
+  for (const name of ['mcp-2025', 'mcp-2026', 'vscode-adapter'] as const) {
+    it(`${name}: after one allowed load, the agent edits build/Shared.props, which Directory.Build.props imports, and the next call asks again; Deny runs nothing`, async () => {
+      const workspace = copyFixture('ImportedBuildProps', 'App.slnx');
+      const marker = path.join(workspace, 'App', 'initial-marker.txt');
+      fs.rmSync(marker, { force: true });
+      const runs = () => (fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split('\n').filter((line) => line.trim()).length : 0);
+      const door = await openDoor(name, { workspace, stateDir: tempStateRoot(), answer: ['allow_once', 'deny'] });
+      doors.push(door);
+      const onApp = { action: 'definition', symbol: 'Greeter.Greet', target: 'App.slnx' };
+      const allowed = await door.call('csharp_navigate', onApp);
+      assert.equal(allowed.code, undefined, allowed.text);
+      const loaded = runs();
+      assert.ok(loaded > 0);
+
+      const shared = path.join(workspace, 'build', 'Shared.props');
+      fs.writeFileSync(shared, fs.readFileSync(shared, 'utf8').replace(/<\/PropertyGroup>/, '  <AttackMarker>imported</AttackMarker>\n  </PropertyGroup>'));
+      const refused = await door.call('csharp_navigate', onApp);
+      assert.equal(refused.code, 'permission_denied', refused.text);
+      assert.equal(door.asked.length, 2, `the person was not asked again: ${refused.text}`);
+      // What the person sees: the question says the build files changed and, in the MCP client, names the file (VS Code's dialog lists it as Files:).
+      if (name !== 'vscode-adapter') assert.match(door.asked[1]!, /\nWhy: project, build or restore files changed since the last load\nAsked by: csharp_navigate\nFiles: build\/Shared\.props$/);
+      if (name !== 'mcp-2026') assert.match(refused.text, /build files of 'App\.slnx' changed \(build\/Shared\.props\)/);
+      assert.equal(runs(), loaded, 'project code ran after the imported file changed, without an approval');
+    });
+  }
 });

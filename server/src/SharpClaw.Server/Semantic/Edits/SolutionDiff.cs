@@ -240,28 +240,57 @@ public static class SolutionDiff
         return new EditPlan(operation, summary, workspace, files2);
     }
 
-    /// <summary>outside_workspace unless <paramref name="path"/> lies inside the canonical workspace with no symbolic link below the root.</summary>
+    /// <summary>
+    /// outside_workspace unless <paramref name="path"/> lies inside the canonical workspace with no symbolic link below the root.
+    /// The refusal names the path as the edit would write it, relative to the workspace (<c>../outside/A.cs</c>, or the
+    /// link below the root it passes through), never the machine path a link resolves to: answers carry no path outside the workspace.
+    /// </summary>
     public static void CheckInsideWorkspace(string workspace, string path)
     {
         string root = PathUtil.ResolveLinks(workspace);
         string full = Path.GetFullPath(path);
         string real = PathUtil.ResolveLinks(full);
-        string lexical = PathUtil.IsUnder(full, workspace) ? Path.GetRelativePath(workspace, full) : full;
+        string named = Path.GetRelativePath(workspace, full).Replace(Path.DirectorySeparatorChar, '/');
+        if (!PathUtil.IsUnder(full, workspace))
+        {
+            throw SemanticException.Edit(
+                SemanticErrorKind.OutsideWorkspace,
+                $"The edit would write {named}, which is outside the workspace; nothing was changed.",
+                [named]);
+        }
+
         if (!PathUtil.IsUnder(real, root))
         {
             throw SemanticException.Edit(
                 SemanticErrorKind.OutsideWorkspace,
-                $"The edit would write {real}, which is outside the workspace {root}; nothing was changed.",
-                [real]);
+                $"The edit would write {named} through the symbolic link {LinkBelow(workspace, full)} below the workspace, which leads outside the workspace; nothing was changed.",
+                [named]);
         }
 
-        if (!string.Equals(Path.GetRelativePath(root, real), lexical, PathUtil.Comparison))
+        if (!string.Equals(Path.GetRelativePath(root, real), Path.GetRelativePath(workspace, full), PathUtil.Comparison))
         {
             throw SemanticException.Edit(
                 SemanticErrorKind.OutsideWorkspace,
-                $"The edit would write {PathUtil.ToWorkspaceRelative(workspace, full)} through a symbolic link below the workspace (it is really {real}); nothing was changed.",
-                [PathUtil.ToWorkspaceRelative(workspace, full)]);
+                $"The edit would write {named} through a symbolic link below the workspace (it is really {PathUtil.ToWorkspaceRelative(root, real)}); nothing was changed.",
+                [named]);
         }
+    }
+
+    /// <summary>The first component of <paramref name="full"/> below <paramref name="workspace"/> that is a symbolic link, workspace-relative.</summary>
+    private static string LinkBelow(string workspace, string full)
+    {
+        string current = Path.TrimEndingDirectorySeparator(workspace);
+        foreach (string part in Path.GetRelativePath(workspace, full).Split(Path.DirectorySeparatorChar, StringSplitOptions.RemoveEmptyEntries))
+        {
+            current = Path.Combine(current, part);
+            FileSystemInfo info = Directory.Exists(current) ? new DirectoryInfo(current) : new FileInfo(current);
+            if (info.Exists && info.LinkTarget is not null)
+            {
+                return PathUtil.ToWorkspaceRelative(workspace, current);
+            }
+        }
+
+        return "(a link)";
     }
 
     private static async Task<bool> IsGeneratedAsync(Document document, CancellationToken cancellationToken)

@@ -1,0 +1,130 @@
+// The issue-36 attack "a path differing only in case, or climbing out with ..": the same file arguments
+// sent through every door (doors.ts) against the host's file rule (Symbols/FileResolver.cs), its write
+// containment (SolutionDiff.CheckInsideWorkspace, which rename_file and every planned edit pass) and the apply
+// journal (Edits/InterruptedEdits.cs: an apply-*.json record in the workspace's state folder, written before
+// the first write). On a copy of fixtures/TwoMarkedSolutions (A.slnx: Alpha/Alpha.cs declares Greeter) with
+// a folder `outside` beside the workspace and a link `Linked -> ../outside` at its root. Linux file systems
+// are case-sensitive: `ALPHA/Alpha.cs` names no file there, and the host must not answer for Alpha/Alpha.cs.
+// Each asserts what the agent reads (a typed error naming the path as it was sent, never a machine path
+// outside the workspace), that nothing was written inside or outside, and that no apply record was left.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
+import { everyDoor, openDoor, type Door } from './doors';
+
+/** Every apply record in a state root's journals (none: no apply is running or was interrupted). */
+function applyRecords(stateDir: string): string[] {
+  const workspaces = path.join(stateDir, 'workspaces');
+  if (!fs.existsSync(workspaces)) return [];
+  return fs.readdirSync(workspaces).flatMap((key) => {
+    const journal = path.join(workspaces, key, 'journal');
+    return fs.existsSync(journal) ? fs.readdirSync(journal).filter((name) => name.startsWith('apply-')) : [];
+  });
+}
+
+describe('attacks with paths: a case-only difference and .. against containment and the journal', function () {
+  this.timeout(900_000);
+  let workspace: string;
+  let outside: string;
+  let stateDir: string;
+  const doors: Door[] = [];
+
+  beforeEach(() => {
+    workspace = copyFixture('TwoMarkedSolutions', 'A.slnx');
+    outside = path.join(path.dirname(workspace), 'outside');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'Evil.cs'), 'namespace Outside;\n\npublic static class Evil\n{\n}\n');
+    fs.symlinkSync(path.join('..', 'outside'), path.join(workspace, 'Linked'));
+    stateDir = tempStateRoot();
+  });
+
+  afterEach(async () => {
+    for (const door of doors.splice(0)) await door.close().catch(() => undefined);
+  });
+
+  after(cleanUpCopies);
+
+  const alpha = () => path.join(workspace, 'Alpha', 'Alpha.cs');
+  const machinePath = () => path.dirname(workspace);
+
+  for (const name of everyDoor) {
+    it(`${name}: ALPHA/Alpha.cs and Alpha/../../outside are refused as files to read or rename, a new name climbing out or through a link is outside_workspace naming it as sent; nothing is written or journalled; the file's own case-only rename applies`, async () => {
+      const door = await openDoor(name, { workspace, stateDir, allow: ['evaluation', 'write'] });
+      doors.push(door);
+      const original = fs.readFileSync(alpha(), 'utf8');
+
+      // Reads: the real file answers; its case variant and a path out of the workspace name no workspace file.
+      const real = await door.call('csharp_symbols', { file: 'Alpha/Alpha.cs', target: 'A.slnx' });
+      assert.equal(real.code, undefined, real.text);
+      assert.match(real.text, /class Alpha\.Greeter/);
+      for (const file of ['ALPHA/Alpha.cs', 'alpha/alpha.cs', 'Alpha/../../outside/Evil.cs']) {
+        const reply = await door.call('csharp_symbols', { file, target: 'A.slnx' });
+        assert.equal(reply.code, 'invalid_request', `${file}: ${reply.text}`);
+        assert.ok(reply.text.includes(`No workspace file matches '${file}'`), `${file}: ${reply.text}`);
+        assert.doesNotMatch(reply.text, /class |project:/, 'a declaration was listed');
+      }
+
+      // rename_file of a file named in another case, or out of the workspace: no such document.
+      for (const file of ['ALPHA/Alpha.cs', 'Alpha/../../outside/Evil.cs']) {
+        const reply = await door.call('csharp_edit', { action: 'rename_file', path: file, newName: 'Hello.cs', target: 'A.slnx', apply: true });
+        assert.equal(reply.code, 'invalid_request', `${file}: ${reply.text}`);
+        assert.ok(reply.text.includes(`No workspace file matches '${file}'`), `${file}: ${reply.text}`);
+      }
+
+      // A new name in a folder that differs only in case: not created.
+      const caseFolder = await door.call('csharp_edit', { action: 'rename_file', path: 'Alpha/Alpha.cs', newName: 'ALPHA/Greeter.cs', target: 'A.slnx', apply: true });
+      assert.equal(caseFolder.code, 'invalid_request', caseFolder.text);
+      assert.match(caseFolder.text, /The folder of ALPHA\/Greeter\.cs does not exist; rename_file does not create folders\./);
+      assert.equal(fs.existsSync(path.join(workspace, 'ALPHA')), false);
+
+      // A new name climbing out with .., or through a link below the root: outside_workspace, named as sent.
+      const climbing = await door.call('csharp_edit', { action: 'rename_file', path: 'Alpha/Alpha.cs', newName: 'Alpha/../../outside/Greeter.cs', target: 'A.slnx', apply: true });
+      assert.equal(climbing.code, 'outside_workspace', climbing.text);
+      assert.match(climbing.text, /^error outside_workspace: The edit would write \.\.\/outside\/Greeter\.cs, which is outside the workspace; nothing was changed\./);
+      const linked = await door.call('csharp_edit', { action: 'rename_file', path: 'Alpha/Alpha.cs', newName: 'Linked/Greeter.cs', target: 'A.slnx', apply: true });
+      assert.equal(linked.code, 'outside_workspace', linked.text);
+      assert.match(linked.text, /^error outside_workspace: The edit would write Linked\/Greeter\.cs through the symbolic link Linked below the workspace, which leads outside the workspace; nothing was changed\./);
+      for (const reply of [climbing, linked]) assert.ok(!reply.text.includes(machinePath()), `a machine path outside the workspace in: ${reply.text}`);
+
+      assert.deepEqual(fs.readdirSync(outside), ['Evil.cs'], 'a file was written outside the workspace');
+      assert.equal(fs.readFileSync(alpha(), 'utf8'), original);
+      assert.deepEqual(applyRecords(stateDir), [], 'a refused edit left an apply record');
+
+      // The file's own case-only rename is a rename: applied, the receipt names both paths, no record is left.
+      const own = await door.call('csharp_edit', { action: 'rename_file', path: 'Alpha/Alpha.cs', newName: 'alpha.cs', target: 'A.slnx', apply: true });
+      assert.equal(own.code, undefined, own.text);
+      assert.match(own.text, /Alpha\/Alpha\.cs -> Alpha\/alpha\.cs|Alpha\/Alpha\.cs to Alpha\/alpha\.cs/);
+      assert.deepEqual(fs.readdirSync(path.join(workspace, 'Alpha')).filter((file) => file.endsWith('.cs')), ['alpha.cs']);
+      assert.equal(fs.readFileSync(path.join(workspace, 'Alpha', 'alpha.cs'), 'utf8'), original);
+      assert.deepEqual(applyRecords(stateDir), [], 'a finished apply left its record');
+      const renamed = await door.call('csharp_symbols', { file: 'Alpha/alpha.cs', target: 'A.slnx' });
+      assert.equal(renamed.code, undefined, renamed.text);
+      const old = await door.call('csharp_symbols', { file: 'Alpha/Alpha.cs', target: 'A.slnx' });
+      assert.equal(old.code, 'invalid_request', `the old name still answers: ${old.text}`);
+    });
+  }
+
+  for (const name of ['mcp-2025', 'mcp-2026'] as const) {
+    it(`${name}: a raw lsp request on ALPHA/Alpha.cs, or on a URI climbing out with .., answers for no file`, async () => {
+      const door = await openDoor(name, { workspace, stateDir, allow: ['evaluation'] });
+      doors.push(door);
+      const hover = (file: string) => ({ action: 'request', method: 'textDocument/hover', target: 'A.slnx', parameters: { textDocument: { uri: pathToFileURL(file).href }, position: { line: 2, character: 22 } } });
+      let real = await door.call('lsp', hover(alpha()));
+      for (let i = 0; i < 60 && real.code === 'loading'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+        real = await door.call('lsp', hover(alpha()));
+      }
+      assert.equal(real.code, undefined, real.text);
+      assert.match(real.text, /Greeter/);
+      const caseVariant = await door.call('lsp', hover(path.join(workspace, 'ALPHA', 'Alpha.cs')));
+      assert.equal(caseVariant.code, 'invalid_request', `ALPHA/Alpha.cs answered for Alpha/Alpha.cs: ${caseVariant.text}`);
+      assert.match(caseVariant.text, /ALPHA\/Alpha\.cs is not a C# document of a loaded project/);
+      const climbing = await door.call('lsp', { ...hover(alpha()), parameters: { textDocument: { uri: `${pathToFileURL(workspace).href}/Alpha/../../outside/Evil.cs` }, position: { line: 2, character: 22 } } });
+      assert.equal(climbing.code, 'invalid_request', climbing.text);
+      assert.match(climbing.text, /is outside the workspace/);
+      assert.doesNotMatch(climbing.text, /contents|\(class\)/, 'a hover was answered');
+    });
+  }
+});
