@@ -47,6 +47,11 @@ describe('confined file writes', () => {
     assert.equal(confined.file, path.join(project, '.mcp.json'));
   });
 
+  it('accepts a file whose name starts with two dots: only a .. component climbs out', () => {
+    assert.equal(confinedPath(project, path.join(project, '..notes.md'), what).file, path.join(fs.realpathSync(project), '..notes.md'));
+    assert.throws(() => confinedPath(project, path.join(project, '..', 'x.json'), what), refused(/is not inside/));
+  });
+
   it('refuses a path outside the folder and a file that shares its bytes through a hard link', () => {
     assert.throws(() => confinedPath(project, path.join(root, 'x.json'), what), refused(/is not inside .*project/));
     fs.writeFileSync(path.join(root, 'shared.json'), '{}');

@@ -36,7 +36,8 @@ export function confinedPath(base: string, file: string, what: string): Confined
   }
   if (!fs.statSync(realBase).isDirectory()) throw new ConfinedFileError(`${base} is not a folder; nothing was written.`);
   const relative = path.relative(path.resolve(base), path.resolve(file));
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) throw new ConfinedFileError(`${file} is not inside ${base}; SharpClaw writes ${what} only there. Nothing was written.`);
+  // `..name` is a file of the folder; only a `..` component climbs out of it.
+  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) throw new ConfinedFileError(`${file} is not inside ${base}; SharpClaw writes ${what} only there. Nothing was written.`);
   const components: string[] = [];
   let current = realBase;
   for (const part of relative.split(path.sep)) components.push((current = path.join(current, part)));

@@ -222,6 +222,30 @@ describe('@sharpclaw turns with verify-and-repair, through the chat view', funct
     }
   });
 
+  it('an edit through a link in the workspace to a folder outside it is refused, naming the link; nothing outside is written', async () => {
+    // The workspace's parent is the harness's own temporary folder for this session.
+    const outside = fs.mkdtempSync(path.join(path.dirname(workspaceFolder()), 'outside-'));
+    fs.writeFileSync(path.join(outside, 'Target.cs'), 'original\n');
+    const link = path.join(workspaceFolder(), 'Linked');
+    fs.symlinkSync(outside, link);
+    try {
+      const throughTheLink: Step = () => ({ toolCalls: [
+        { name: 'sharpclaw_edit_file', input: { path: 'Linked/New.cs', oldText: '', newText: 'class Evil { }\n' } },
+        { name: 'sharpclaw_edit_file', input: { path: 'Linked/Target.cs', oldText: 'original', newText: 'changed' } },
+      ] });
+      scripted().script([throughTheLink, done]);
+      const { turn } = await runTurn('@sharpclaw write through the Linked folder');
+      assert.equal(types(turn, 'mutationRecorded').length, 0);
+      assert.deepEqual(fs.readdirSync(outside), ['Target.cs']);
+      assert.equal(fs.readFileSync(path.join(outside, 'Target.cs'), 'utf8'), 'original\n');
+      const answers = scripted().requests()[1]!.join('\n');
+      assert.equal(answers.match(/error invalid_request: \S*Linked is a link/g)?.length, 2, answers);
+    } finally {
+      fs.rmSync(link);
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('a repair pass that edits a file the person changed meanwhile keeps the person\'s change', async () => {
     const note = '// the person\'s note, typed while the check ran\n';
     const personTypes: Step = async () => {

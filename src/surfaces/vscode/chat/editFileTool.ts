@@ -8,6 +8,7 @@ import type { PermissionPolicy } from '../../../engine/permissions/permissionPol
 import { permissionDeniedMessage } from '../../../engine/permissions/permissionPolicy';
 import { asToolError } from '../../../engine/errors';
 import { readBoundedText, workspaceTextMaxBytes } from '../../../engine/files/boundedRead';
+import { confinedPath } from '../../../engine/files/confinedFile';
 
 export const editFileToolName = 'sharpclaw_edit_file';
 
@@ -45,10 +46,13 @@ export async function runEditFile(input: unknown, options: { workspaceFolder: st
   const args = input as { path?: unknown; oldText?: unknown; newText?: unknown };
   if (typeof args.path !== 'string' || typeof args.oldText !== 'string' || typeof args.newText !== 'string') return { text: 'error invalid_request: give path, oldText and newText as strings.' };
   const file = path.resolve(options.workspaceFolder, args.path);
-  if (path.relative(options.workspaceFolder, file).startsWith('..')) return { text: `error invalid_request: ${args.path} is outside the workspace.` };
-  const uri = vscode.Uri.file(file);
+  let uri: vscode.Uri;
   let before: string | null;
   try {
+    // The one rule for a file SharpClaw writes inside a folder: inside it, and no link (to a file or a
+    // folder) on the way, since VS Code's edit would follow it out of the workspace.
+    confinedPath(options.workspaceFolder, file, 'agent edits');
+    uri = vscode.Uri.file(file);
     before = currentText(uri);
   } catch (error) {
     return { text: asToolError(error).render() };

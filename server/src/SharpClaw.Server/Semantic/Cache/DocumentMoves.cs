@@ -1,3 +1,4 @@
+using SharpClaw.Server.Semantic.Symbols;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 
@@ -19,7 +20,7 @@ internal static class DocumentMoves
             text = SourceText.From(stream, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256);
         }
 
-        foreach (DocumentId id in solution.GetDocumentIdsWithFilePath(from))
+        foreach (DocumentId id in FileResolver.DocumentIdsAt(solution, from))
         {
             if (solution.GetDocument(id) is not { } document)
             {

@@ -1,3 +1,4 @@
+using SharpClaw.Server.Semantic.Symbols;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Server.Infrastructure;
@@ -28,7 +29,7 @@ internal static class DocumentRefresh
                 ? SourceText.From(string.Empty, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256)
                 : SourceText.From(bytes, bytes.Length, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256);
 
-            foreach (DocumentId id in solution.GetDocumentIdsWithFilePath(path))
+            foreach (DocumentId id in FileResolver.DocumentIdsAt(solution, path))
             {
                 if (solution.ContainsDocument(id))
                 {
