@@ -97,11 +97,16 @@ export class StdioHostTransport implements HostTransport {
       },
       async stop() {
         if (!exit) {
+          // The grace timer is cleared once the race is decided: left pending, it kept the CLI's
+          // process alive 2 s after every answer (test/host-e2e/hostStop.test.ts).
+          let grace: NodeJS.Timeout | undefined;
           try {
-            await Promise.race([connection.sendRequest('shutdown'), exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+            await Promise.race([connection.sendRequest('shutdown'), exited, new Promise((resolve) => (grace = setTimeout(resolve, 2000)))]);
             if (!exit) connection.sendNotification('exit');
           } catch {
             // The host is already gone.
+          } finally {
+            clearTimeout(grace);
           }
         }
         // After `exit` the host needs a moment to end; only a host that ignores it is killed.

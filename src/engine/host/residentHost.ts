@@ -239,7 +239,10 @@ export async function stopResidentHosts(): Promise<number[]> {
       connection.sendNotification('exit');
       stopped.push(readInfo(socketPath)?.pid ?? 0);
     } finally {
-      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 3000))]);
+      // Cleared once decided, like the host's own stop (hostProcess.ts): a pending timer keeps the CLI alive.
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise((resolve) => (grace = setTimeout(resolve, 3000)))]);
+      clearTimeout(grace);
       connection.dispose();
       socket.destroy();
     }

@@ -2,8 +2,8 @@
 // (Session.verify is its one caller outside tests). Order of work: find the target (the host's
 // sharpclaw/resolveTarget, files only) → ask the permission policy (no project code has run yet)
 // → take the workspace lock → the steps, each in its own file under steps/, each adding its
-// section to the report or stopping the run with a finished report: SDK check → evaluate (the
-// host's sharpclaw/projectGraph) → select → prerequisites → build → test → release. Every process
+// section to the report or stopping the run with a finished report: SDK check beside evaluate
+// (the host's sharpclaw/projectGraph, read once the SDK check passed) → select → prerequisites → build → test → release. Every process
 // goes through the context's process runner (processRunner.ts: timeout, cancellation,
 // process-tree kill, bounded logs), the seam unit tests replace with recorded dotnet outputs.
 import * as path from 'node:path';
@@ -18,7 +18,7 @@ import type { VerifyRequest } from './request';
 import { verificationStateFolder } from './runDirectory';
 import { acquireWorkspaceLock, LockWaitError } from '../workspaceLock';
 import { build } from './steps/buildStep';
-import { evaluate } from './steps/evaluateStep';
+import { evaluate, startEvaluation } from './steps/evaluateStep';
 import { checkRestored } from './steps/prerequisitesStep';
 import { ReportBuilder } from './steps/reportBuilder';
 import { checkSdk } from './steps/sdkStep';
@@ -146,9 +146,16 @@ async function verifyCall(request: VerifyRequest, context: VerifyContext & { cal
 
 /** The steps in their order; each adds its section to the report or ends the run. */
 async function runSteps(run: VerificationRun): Promise<VerificationReport> {
-  const stopped = await checkSdk(run);
-  if (stopped) return stopped.report;
-  const graph = await evaluate(run);
+  // The SDK check and the host's evaluation run side by side; the SDK check's answer comes first.
+  const checked = checkSdk(run);
+  const evaluation = startEvaluation(run);
+  const stopped = await checked;
+  if (stopped) {
+    // The evaluation ran under this run's approval and lock: it ends before the lock is released.
+    await evaluation.catch(() => undefined);
+    return stopped.report;
+  }
+  const graph = await evaluate(run, evaluation);
   if (graph instanceof StepStop) return graph.report;
   const selected = await select(run, graph);
   if (selected instanceof StepStop) return selected.report;

@@ -9,19 +9,32 @@ import { EvaluationError, type ProjectGraph } from '../projectGraph';
 import { buildSection, clip } from './reportBuilder';
 import { StepStop, type VerificationRun } from './verificationRun';
 
-export async function evaluate(run: VerificationRun): Promise<ProjectGraph | StepStop> {
+/**
+ * Starts the host's evaluation, which touches no part of the report: the runner starts it beside
+ * the SDK check (it needs no answer from it, and the SDK check's `dotnet --version` is most of a
+ * second of a warm run) and reads it with {@link evaluate} once the SDK check passed. A missing SDK
+ * fails this evaluation too; the SDK check's report says so first.
+ */
+export function startEvaluation(run: VerificationRun): Promise<ProjectGraph> {
   const { report, request } = run;
+  const pending = evaluateWithHost(run.host, {
+    workspaceFolder: report.workspaceFolder,
+    target: run.target,
+    configuration: request.configuration,
+    timeoutMs: run.timeoutMs,
+    requestedBy: run.requestedBy,
+    call: run.call,
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+  pending.catch(() => undefined); // read by evaluate(), or settled and dropped when the SDK check stops the run
+  return pending;
+}
+
+export async function evaluate(run: VerificationRun, pending: Promise<ProjectGraph>): Promise<ProjectGraph | StepStop> {
+  const { report } = run;
   run.progress(`Evaluating the projects of ${report.target}…`);
   try {
-    return await evaluateWithHost(run.host, {
-      workspaceFolder: report.workspaceFolder,
-      target: run.target,
-      configuration: request.configuration,
-      timeoutMs: run.timeoutMs,
-      requestedBy: run.requestedBy,
-      call: run.call,
-      ...(run.signal ? { signal: run.signal } : {}),
-    });
+    return await pending;
   } catch (error) {
     if (error instanceof ToolError && error.code === 'permission_denied') return new StepStop(report.denied(error.message));
     if (error instanceof ToolError && error.code === 'missing_prerequisites') {
