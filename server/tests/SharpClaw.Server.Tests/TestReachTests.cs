@@ -62,6 +62,16 @@ public sealed class TestReachTests(LoadedFixture.TestReach fx)
     }
 
     [Fact]
+    public async Task ATestDeclaredInAnAbstractClass_IsListedUnderEachConcreteClassThatRunsIt()
+    {
+        // Runners name an inherited test by the class that runs it (Parlot's CalcTests.TestAddition ran and failed as
+        // FluentParserTests.TestAddition, while the list named only the abstract CalcTests).
+        Assert.Equal(
+            ["Shapes.XunitVstest.DoublingOfOneTests.Twice_IsDouble", "Shapes.XunitVstest.DoublingOfTwoTests.Twice_IsDouble"],
+            Names(await Tests("Doubling.Twice")));
+    }
+
+    [Fact]
     public async Task AMemberOnlyInOneFlavour_IsWalkedThrough()
     {
         NavigateResult result = await Tests("Units.Scale");
