@@ -57,7 +57,7 @@ public sealed class ReachedTestsServiceTests(LoadedFixture.TestReach fx)
             ["tests/Shapes.MSTest/Shapes.MSTest.csproj", "tests/Shapes.NUnit/Shapes.NUnit.csproj", "tests/Shapes.XunitV3/Shapes.XunitV3.csproj", "tests/Shapes.XunitVstest/Shapes.XunitVstest.csproj"],
             result.Tests.Select(t => t.Project).Distinct());
         Assert.Equal(
-            ["tests/Shapes.MSTest/Shapes.MSTest.csproj: 4", "tests/Shapes.NUnit/Shapes.NUnit.csproj: 5", "tests/Shapes.XunitV3/Shapes.XunitV3.csproj: 4", "tests/Shapes.XunitVstest/Shapes.XunitVstest.csproj: 9"],
+            ["tests/Shapes.MSTest/Shapes.MSTest.csproj: 4", "tests/Shapes.NUnit/Shapes.NUnit.csproj: 5", "tests/Shapes.XunitV3/Shapes.XunitV3.csproj: 4", "tests/Shapes.XunitVstest/Shapes.XunitVstest.csproj: 11"],
             result.ProjectTests.Select(p => $"{p.Project}: {p.Tests}"));
     }
 

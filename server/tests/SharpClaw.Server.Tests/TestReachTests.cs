@@ -40,6 +40,38 @@ public sealed class TestReachTests(LoadedFixture.TestReach fx)
     }
 
     [Fact]
+    public async Task Pages_OfOneAnswer_ListEveryTestOnce_InTheOrderOfTheWholeList()
+    {
+        // Each page of a tests answer is served from the walk of the first (planted faults on Parlot: a page walked
+        // the call graph anew, over a minute each, 10 lines a page for a member most of 1,042 tests reach).
+        List<string> whole = Names(await Tests("Circle.Area"));
+        List<string> paged = [];
+        for (int offset = 0; ;)
+        {
+            NavigateResult page = await fx.Invoke<NavigateResult>(ProtocolMethods.Navigate, new NavigateParams { Workspace = fx.Workspace.Root, Action = "tests", Name = "Circle.Area", Offset = offset, Limit = 2, Tool = "test-tool" });
+            paged.AddRange(Names(page));
+            if (page.NextOffset is not { } next)
+            {
+                break;
+            }
+
+            offset = next;
+        }
+
+        Assert.Equal(whole, paged);
+    }
+
+    [Fact]
+    public async Task ATestDeclaredInAnAbstractClass_IsListedUnderEachConcreteClassThatRunsIt()
+    {
+        // Runners name an inherited test by the class that runs it (Parlot's CalcTests.TestAddition ran and failed as
+        // FluentParserTests.TestAddition, while the list named only the abstract CalcTests).
+        Assert.Equal(
+            ["Shapes.XunitVstest.DoublingOfOneTests.Twice_IsDouble", "Shapes.XunitVstest.DoublingOfTwoTests.Twice_IsDouble"],
+            Names(await Tests("Doubling.Twice")));
+    }
+
+    [Fact]
     public async Task AMemberOnlyInOneFlavour_IsWalkedThrough()
     {
         NavigateResult result = await Tests("Units.Scale");

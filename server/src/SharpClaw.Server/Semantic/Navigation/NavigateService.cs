@@ -124,7 +124,17 @@ public sealed class NavigateService(SemanticContextCache cache)
             case "tests":
             {
                 TestWalk.Outcome walk = await TestWalk.WalkAsync([symbol], solution, cancellationToken).ConfigureAwait(false);
-                return result.Related(NavigationFormat.Ordered(walk.Tests.Select(test => TestLine(test, format)))) with
+                List<RelatedSymbol> lines = [];
+                foreach (IMethodSymbol test in walk.Tests)
+                {
+                    // A test declared in an abstract class runs, and is named, in each concrete class deriving from it.
+                    foreach (INamedTypeSymbol runs in await ReachedTestsService.RunningClassesAsync(test.ContainingType, solution, cancellationToken).ConfigureAwait(false))
+                    {
+                        lines.Add(TestLine(test, format) with { Name = ClassName(runs) + "." + test.Name });
+                    }
+                }
+
+                return result.Related(NavigationFormat.Ordered(lines.DistinctBy(line => line.Name, StringComparer.Ordinal))) with
                 {
                     Unfollowable = Unfollowable(walk.Unfollowable, format),
                     WalkLimit = walk.LimitReached ? TestWalk.MemberLimit : null,
@@ -158,8 +168,11 @@ public sealed class NavigateService(SemanticContextCache cache)
         format.Related(test) with { Kind = "test", Name = TestName(test) };
 
     /// <summary>Namespace.Class.Method of a test method, without parameters or generic arguments.</summary>
-    internal static string TestName(IMethodSymbol test) =>
-        test.ContainingType.OriginalDefinition.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat.WithGlobalNamespaceStyle(SymbolDisplayGlobalNamespaceStyle.Omitted).WithGenericsOptions(SymbolDisplayGenericsOptions.None)) + "." + test.Name;
+    internal static string TestName(IMethodSymbol test) => ClassName(test.ContainingType) + "." + test.Name;
+
+    /// <summary>Namespace.Outer.Inner of a test class, without generic arguments.</summary>
+    private static string ClassName(INamedTypeSymbol type) =>
+        type.OriginalDefinition.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat.WithGlobalNamespaceStyle(SymbolDisplayGlobalNamespaceStyle.Omitted).WithGenericsOptions(SymbolDisplayGenericsOptions.None));
 
     /// <summary>The unfollowable places a walk met, the first <see cref="UnfollowableNote.MaxPlaces"/> in file order; null when none.</summary>
     internal static UnfollowableNote? Unfollowable(List<UnfollowableSite> sites, NavigationFormat format)

@@ -127,13 +127,20 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
             await ProjectTestCounts.OfAsync(solution, workspace, cancellationToken).ConfigureAwait(false));
     }
 
-    /// <summary>The classes a test runs in: its own unless abstract, and the concrete classes deriving from it.</summary>
-    private static async Task<IReadOnlyList<string>> ClassesAsync(INamedTypeSymbol type, Solution solution, CancellationToken cancellationToken)
+    /// <summary>The classes a test runs in, as runners name them (Namespace.Outer+Inner, generic arity kept).</summary>
+    private static async Task<IReadOnlyList<string>> ClassesAsync(INamedTypeSymbol type, Solution solution, CancellationToken cancellationToken) =>
+        [.. (await RunningClassesAsync(type, solution, cancellationToken).ConfigureAwait(false)).Select(MetadataName).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal)];
+
+    /// <summary>
+    /// The classes a test declared in <paramref name="type"/> runs in: its own unless abstract, and the concrete
+    /// classes deriving from it (a runner runs, and names, an inherited test in each).
+    /// </summary>
+    internal static async Task<IReadOnlyList<INamedTypeSymbol>> RunningClassesAsync(INamedTypeSymbol type, Solution solution, CancellationToken cancellationToken)
     {
-        SortedSet<string> classes = new(StringComparer.Ordinal);
+        List<INamedTypeSymbol> classes = [];
         if (!type.IsAbstract)
         {
-            classes.Add(MetadataName(type));
+            classes.Add(type);
         }
 
         if (!type.IsSealed && !type.IsStatic)
@@ -142,12 +149,12 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
             {
                 if (!derived.IsAbstract)
                 {
-                    classes.Add(MetadataName(derived));
+                    classes.Add(derived);
                 }
             }
         }
 
-        return [.. classes];
+        return classes;
     }
 
     /// <summary>

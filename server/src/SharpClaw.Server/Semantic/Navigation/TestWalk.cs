@@ -1,3 +1,5 @@
+using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using SharpClaw.Server.Semantic.Symbols;
@@ -26,7 +28,37 @@ internal static class TestWalk
         public int Visited => this.Members.Count;
     }
 
+    /// <summary>
+    /// The walks done on a solution, by their starts: the pages of one navigate tests answer (10 lines a page) and the
+    /// verifier's request ask for the same walk again, and on a real suite one walk takes minutes (Parlot's
+    /// Cursor.Advance: over a minute a page). A solution is immutable, so a walk of it never goes stale; the entries
+    /// go with the solution, and past <see cref="WalksKept"/> walks they are dropped (the next are walked anew).
+    /// </summary>
+    private static readonly ConditionalWeakTable<Solution, ConcurrentDictionary<string, Outcome>> Walks = [];
+
+    /// <summary>The walks kept per solution.</summary>
+    private const int WalksKept = 16;
+
     public static async Task<Outcome> WalkAsync(IEnumerable<ISymbol> starts, Solution solution, CancellationToken cancellationToken)
+    {
+        List<ISymbol> startList = [.. starts];
+        string key = string.Join('\n', startList.Select(s => Flavours.Identity(s.OriginalDefinition, solution)).Order(StringComparer.Ordinal));
+        ConcurrentDictionary<string, Outcome> walks = Walks.GetValue(solution, _ => new(StringComparer.Ordinal));
+        if (walks.TryGetValue(key, out Outcome? known))
+        {
+            return known;
+        }
+
+        Outcome outcome = await WalkUncachedAsync(startList, solution, cancellationToken).ConfigureAwait(false);
+        if (walks.Count >= WalksKept)
+        {
+            walks.Clear();
+        }
+
+        return walks.GetOrAdd(key, outcome);
+    }
+
+    private static async Task<Outcome> WalkUncachedAsync(IEnumerable<ISymbol> starts, Solution solution, CancellationToken cancellationToken)
     {
         Dictionary<string, ISymbol> visited = new(StringComparer.Ordinal);
         Dictionary<string, IMethodSymbol> tests = new(StringComparer.Ordinal);
