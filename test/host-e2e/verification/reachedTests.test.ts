@@ -25,10 +25,10 @@ describe('verify --tests reached on a Git copy of fixtures/TestReach', function 
 
     const report = await bed.run({ scope: 'affected', tests: 'reached', timeout: '600' });
     const tests = report.tests!;
-    assert.equal(tests.selection, '1 of 22 tests run (reached from 1 changed member; the other 21 do not reach them); 3 projects skipped: no reached test');
+    assert.equal(tests.selection, '1 of 24 tests run (reached from 1 changed member; the other 23 do not reach them); 3 projects skipped: no reached test');
     // The one line is in the summary, which the sidebar, the chat turn, the CLI and MCP all show.
-    assert.match(report.summary, /; tests: 1 of 22 tests run \(reached from 1 changed member; the other 21 do not reach them\); 3 projects skipped: no reached test/);
-    assert.equal(renderReport(report).split('1 of 22 tests run').length, 2);
+    assert.match(report.summary, /; tests: 1 of 24 tests run \(reached from 1 changed member; the other 23 do not reach them\); 3 projects skipped: no reached test/);
+    assert.equal(renderReport(report).split('1 of 24 tests run').length, 2);
     const statuses = Object.fromEntries(tests.projects.map((p) => [p.project, p.status]));
     assert.deepEqual(statuses, {
       'tests/Shapes.MSTest/Shapes.MSTest.csproj': 'skipped',
