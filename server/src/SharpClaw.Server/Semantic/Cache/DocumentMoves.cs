@@ -1,4 +1,4 @@
-using SharpClaw.Server.Semantic.Symbols;
+using SharpClaw.Server.Infrastructure;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 
@@ -20,7 +20,7 @@ internal static class DocumentMoves
             text = SourceText.From(stream, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256);
         }
 
-        foreach (DocumentId id in FileResolver.DocumentIdsAt(solution, from))
+        foreach (DocumentId id in SolutionPaths.DocumentIdsAt(solution, from))
         {
             if (solution.GetDocument(id) is not { } document)
             {

@@ -1,4 +1,3 @@
-using SharpClaw.Server.Semantic.Symbols;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 using SharpClaw.Server.Infrastructure;
@@ -29,7 +28,7 @@ internal static class DocumentRefresh
                 ? SourceText.From(string.Empty, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256)
                 : SourceText.From(bytes, bytes.Length, encoding: null, checksumAlgorithm: SourceHashAlgorithm.Sha256);
 
-            foreach (DocumentId id in FileResolver.DocumentIdsAt(solution, path))
+            foreach (DocumentId id in SolutionPaths.DocumentIdsAt(solution, path))
             {
                 if (solution.ContainsDocument(id))
                 {

@@ -59,7 +59,7 @@ public static class CodeActionService
 
         string path = FileRenameService.ResolveFile(lease.Solution, workspace, parameters.Path);
         // The default flavour's copy of a file several target frameworks compile (the one most of the solution compiles against).
-        Document document = FileResolver.DocumentIdsAt(lease.Solution, path).Select(id => lease.Solution.GetDocument(id)!).OrderBy(d => Flavours.Rank(d.Project)).First();
+        Document document = SolutionPaths.DocumentIdsAt(lease.Solution, path).Select(id => lease.Solution.GetDocument(id)!).OrderBy(d => Flavours.Rank(d.Project)).First();
         SourceText text = await document.GetTextAsync(cancellationToken).ConfigureAwait(false);
         ImmutableArray<Diagnostic> diagnostics = await DocumentDiagnosticsAsync(document, cancellationToken).ConfigureAwait(false);
 
@@ -182,7 +182,7 @@ public static class CodeActionService
         // Stable indexes: hidden entries keep their numbers (they come last, like the editor's menu).
         List<(string Title, bool Hidden, string Kind, Func<CancellationToken, Task<CodeAction?>> Resolve)> ordered = [.. entries.Where(e => !e.Hidden), .. entries.Where(e => e.Hidden)];
         // Entries that applying would refuse (an excluded generator can see this document's project) say so.
-        bool unverified = EditVerifiability.BlockingGenerators(lease.Context, EditVerifiability.ProjectsThatSee(lease.Solution, [.. FileResolver.DocumentIdsAt(lease.Solution, path).Select(id => id.ProjectId)])).Count > 0;
+        bool unverified = EditVerifiability.BlockingGenerators(lease.Context, EditVerifiability.ProjectsThatSee(lease.Solution, [.. SolutionPaths.DocumentIdsAt(lease.Solution, path).Select(id => id.ProjectId)])).Count > 0;
         return new CodeActionListing(
             lease.Solution,
             path,

@@ -406,7 +406,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     {
         foreach (PlannedFile file in files.Where(f => IsCSharp(f.AfterPath)))
         {
-            DocumentId? id = FileResolver.DocumentIdsAt(solution, file.AfterPath).FirstOrDefault();
+            DocumentId? id = SolutionPaths.DocumentIdsAt(solution, file.AfterPath).FirstOrDefault();
             if (id is null || solution.GetDocument(id) is not { } document
                 || !string.Equals((await document.GetTextAsync(cancellationToken).ConfigureAwait(false)).ToString(), file.AfterText, StringComparison.Ordinal))
             {
@@ -433,7 +433,7 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
             // own #if branches: the receipt lists what any flavour reports, once, in source order.
             string relative = PathUtil.ToWorkspaceRelative(workspace, path);
             HashSet<EditDiagnostic> found = [];
-            foreach (DocumentId id in FileResolver.DocumentIdsAt(solution, path))
+            foreach (DocumentId id in SolutionPaths.DocumentIdsAt(solution, path))
             {
                 if (solution.GetDocument(id) is not { } document
                     || await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model)

@@ -1,4 +1,3 @@
-using SharpClaw.Server.Semantic.Symbols;
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Infrastructure;
@@ -71,7 +70,7 @@ public static class FileRenameService
             throw SemanticException.InvalidRequest($"The folder of {relativeNew} does not exist; rename_file does not create folders.");
         }
 
-        foreach (DocumentId id in FileResolver.DocumentIdsAt(solution, path))
+        foreach (DocumentId id in SolutionPaths.DocumentIdsAt(solution, path))
         {
             Project project = solution.GetProject(id.ProjectId)!;
             if (project.FilePath is not { } projectFile)

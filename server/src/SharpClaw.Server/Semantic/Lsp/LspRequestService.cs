@@ -412,7 +412,7 @@ public sealed class LspRequestService(SemanticContextCache cache)
             throw SemanticException.InvalidRequest($"textDocument.uri '{uri}' is outside the workspace {workspace}.");
         }
 
-        List<Document> documents = [.. Symbols.FileResolver.DocumentIdsAt(solution, path)
+        List<Document> documents = [.. SolutionPaths.DocumentIdsAt(solution, path)
             .Select(solution.GetDocument)
             .OfType<Document>()
             .OrderBy(d => Symbols.Flavours.Rank(d.Project))

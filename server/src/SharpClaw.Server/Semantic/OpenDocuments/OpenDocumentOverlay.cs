@@ -1,4 +1,4 @@
-using SharpClaw.Server.Semantic.Symbols;
+using SharpClaw.Server.Infrastructure;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 
@@ -32,7 +32,7 @@ internal sealed class OpenDocumentOverlay
         foreach (OpenDocument buffer in buffers.Documents.Values)
         {
             // Every document of the file: a multi-targeted project links it into several compilations.
-            foreach (DocumentId id in FileResolver.DocumentIdsAt(disk, buffer.Path))
+            foreach (DocumentId id in SolutionPaths.DocumentIdsAt(disk, buffer.Path))
             {
                 Document? document = overlaid.GetDocument(id);
                 SourceText? current = document is null ? null : await document.GetTextAsync(cancellationToken).ConfigureAwait(false);

@@ -377,7 +377,7 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
         if (single is not null)
         {
             // One file asked for: only it can be outside every project (no walk of the workspace).
-            bool compiled = FileResolver.DocumentIdsAt(solution, single).Any(solution.ContainsDocument);
+            bool compiled = SolutionPaths.DocumentIdsAt(solution, single).Any(solution.ContainsDocument);
             bool source = single.EndsWith(".cs", StringComparison.OrdinalIgnoreCase) || single.EndsWith(".csx", StringComparison.OrdinalIgnoreCase);
             return compiled || !source || !File.Exists(single) || !PathUtil.IsUnder(single, workspace) || IsSkippedByDiskWalk(workspace, single)
                 ? []

@@ -91,16 +91,8 @@ internal static class FileResolver
     /// True when a document of the solution has exactly this path: Roslyn's path index (case-insensitive, so it finds
     /// every candidate) narrowed by the path rule, with no walk over every document.
     /// </summary>
-    private static bool HoldsExactly(Solution solution, string full) => DocumentIdsAt(solution, full).Any(id => solution.GetDocument(id) is not null);
+    private static bool HoldsExactly(Solution solution, string full) => SolutionPaths.DocumentIdsAt(solution, full).Any(id => solution.GetDocument(id) is not null);
 
-    /// <summary>
-    /// The documents whose path is exactly <paramref name="full"/> under the path rule: Roslyn's path index ignores case,
-    /// so on a case-sensitive file system it would hand <c>Src/A.cs</c> the documents of <c>src/A.cs</c>, another file.
-    /// Every kind the index holds (sources, additional files, analyzer configs), like the index itself; the one way
-    /// the host finds documents by path.
-    /// </summary>
-    public static IEnumerable<DocumentId> DocumentIdsAt(Solution solution, string full) =>
-        solution.GetDocumentIdsWithFilePath(full).Where(id => ((TextDocument?)solution.GetDocument(id) ?? solution.GetAdditionalDocument(id) ?? solution.GetAnalyzerConfigDocument(id))?.FilePath is { } f && PathUtil.Comparer.Equals(f, full));
 
     /// <summary>
     /// .cs/.csx files under the workspace (bin, obj, artifacts, node_modules and dot folders skipped;
