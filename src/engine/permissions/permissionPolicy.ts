@@ -61,6 +61,12 @@ export interface PermissionPolicy {
   refusal?(kind: PermissionKind, call?: string): PermissionDecision | undefined;
 }
 
+/** The files behind a request, as every surface's question lists them: the first 10, then how many more; undefined when none. */
+export function permissionFilesLine(request: PermissionRequest): string | undefined {
+  if (!request.files?.length) return undefined;
+  return `Files: ${request.files.slice(0, 10).join(', ')}${request.files.length > 10 ? ` and ${request.files.length - 10} more` : ''}`;
+}
+
 export function permissionDeniedMessage(request: PermissionRequest, decision: PermissionDecision): string {
   return decision.message ?? `${request.requestedBy} needs permission to ${request.action}${request.target ? ` for ${request.target}` : ''}, and it was denied.`;
 }

@@ -7,6 +7,7 @@
 // from the client's own prompt to the person. --permission-mode read-only refuses without asking.
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { PermissionDecision, PermissionKind, PermissionPolicy, PermissionRequest } from '../../engine/permissions/permissionPolicy';
+import { permissionFilesLine } from '../../engine/permissions/permissionPolicy';
 import type { CliPermissionPolicy } from '../cli/cliPermissionPolicy';
 
 /** The connection the last tool call came on (stdio serves one client), and what it can ask. */
@@ -34,9 +35,9 @@ export const decisionField = 'decision';
 /** What the person is asked, in both eras: the request in their words (the files behind it, as VS Code's dialog lists them), Allow once or Deny. */
 export function permissionQuestion(request: PermissionRequest) {
   const what = `${request.action}${request.target ? ` (${request.target})` : ''}`;
-  const files = request.files?.length ? `\nFiles: ${request.files.slice(0, 10).join(', ')}${request.files.length > 10 ? ` and ${request.files.length - 10} more` : ''}` : '';
+  const files = permissionFilesLine(request);
   return {
-    message: `SharpClaw wants to ${what}.\nWhy: ${request.reason}\nAsked by: ${request.requestedBy}${files}`,
+    message: `SharpClaw wants to ${what}.\nWhy: ${request.reason}\nAsked by: ${request.requestedBy}${files ? `\n${files}` : ''}`,
     requestedSchema: {
       type: 'object' as const,
       properties: {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ApprovalLog } from './approvalLog';
 import type { ApprovalStore } from './approvalStore';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../../../engine/permissions/permissionPolicy';
+import { permissionFilesLine } from '../../../engine/permissions/permissionPolicy';
 import type { ExtensionLog } from '../logging/extensionLog';
 import { describeRequester } from './requester';
 
@@ -64,7 +65,7 @@ export class VsCodePermissionPolicy implements PermissionPolicy {
       `What runs: ${request.action}`,
       `Why: ${request.reason}`,
       `Asked by: ${describeRequester(request.requestedBy)}`,
-      ...(request.files?.length ? [`Files: ${request.files.slice(0, 10).join(', ')}${request.files.length > 10 ? ` and ${request.files.length - 10} more` : ''}`] : []),
+      ...[permissionFilesLine(request)].filter((line) => line !== undefined),
       '',
       'Project and build files can run arbitrary code. Allow only for code you trust.',
     ].join('\n');
