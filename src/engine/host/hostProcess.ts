@@ -13,7 +13,7 @@ import { privateSubfolder, stateRoot } from '../stateFolder';
 import { DotnetNotFoundError, locateDotnet } from './dotnetLocator';
 import { registerHostCallbacks, type HostCallbackOptions } from './hostCallbacks';
 import { hostArguments } from './hostCommandLine';
-import { describeExit, HostStartError, withCancellation, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
+import { describeExit, HostStartError, raceWithin, withCancellation, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
 
 const keptLogs = 20;
 
@@ -97,16 +97,12 @@ export class StdioHostTransport implements HostTransport {
       },
       async stop() {
         if (!exit) {
-          // The grace timer is cleared once the race is decided: left pending, it kept the CLI's
-          // process alive 2 s after every answer (test/host-e2e/hostStop.test.ts).
-          let grace: NodeJS.Timeout | undefined;
           try {
-            await Promise.race([connection.sendRequest('shutdown'), exited, new Promise((resolve) => (grace = setTimeout(resolve, 2000)))]);
+            // raceWithin clears its timer: a pending one kept the CLI alive 2 s after every answer (test/host-e2e/hostStop.test.ts).
+            await raceWithin<unknown>([connection.sendRequest('shutdown'), exited], 2000);
             if (!exit) connection.sendNotification('exit');
           } catch {
             // The host is already gone.
-          } finally {
-            clearTimeout(grace);
           }
         }
         // After `exit` the host needs a moment to end; only a host that ignores it is killed.

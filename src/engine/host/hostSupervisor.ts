@@ -17,7 +17,7 @@ import { CrashBudget } from './crashBudget';
 import type { HostCallbackOptions, LoadProgress } from './hostCallbacks';
 import { toToolError, type HostRequester } from './hostRequester';
 import type { HostState } from './hostState';
-import { describeExit, HostStartError, HostUnavailableError, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
+import { describeExit, HostStartError, HostUnavailableError, raceWithin, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
 import { filesWrittenByInterruptedApplies } from './interruptedApply';
 import { readWorkspaceText } from '../files/boundedRead';
 
@@ -280,8 +280,7 @@ export class HostSupervisor implements HostRequester {
 /** Resolves once every promise settled, or after `timeoutMs`. */
 function settledWithin(promises: Array<Promise<unknown>>, timeoutMs: number): Promise<void> {
   if (promises.length === 0) return Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([Promise.allSettled(promises), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]).then(() => clearTimeout(timer));
+  return raceWithin<unknown>([Promise.allSettled(promises)], timeoutMs).then(() => undefined);
 }
 
 /** The files of a client-applied write that now have their planned text (or were moved). */

@@ -70,3 +70,16 @@ export async function withCancellation<T>(signal: AbortSignal, send: (token: Can
     source.dispose();
   }
 }
+
+/**
+ * The first of `promises` to settle (its value, or its rejection), else undefined after `ms`. The timer is
+ * cleared once the race is decided: a pending one would keep a CLI process alive that long after its answer.
+ */
+export async function raceWithin<T>(promises: Array<Promise<T>>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([...promises, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

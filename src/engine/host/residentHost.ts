@@ -19,7 +19,7 @@ import { watchProcessGroup } from '../processes/processTree';
 import { privateSubfolder, stateRoot } from '../stateFolder';
 import { registerHostCallbacks, type HostCallbackOptions } from './hostCallbacks';
 import { StdioHostTransport, type StdioHostTransportOptions } from './hostProcess';
-import { HostStartError, withCancellation, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
+import { HostStartError, raceWithin, withCancellation, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
 import { locateDotnet } from './dotnetLocator';
 
 /** How long a resident host waits for its next call before it exits (SHARPCLAW_RESIDENT_IDLE_SECONDS). */
@@ -239,10 +239,7 @@ export async function stopResidentHosts(): Promise<number[]> {
       connection.sendNotification('exit');
       stopped.push(readInfo(socketPath)?.pid ?? 0);
     } finally {
-      // Cleared once decided, like the host's own stop (hostProcess.ts): a pending timer keeps the CLI alive.
-      let grace: NodeJS.Timeout | undefined;
-      await Promise.race([closed, new Promise((resolve) => (grace = setTimeout(resolve, 3000)))]);
-      clearTimeout(grace);
+      await raceWithin<unknown>([closed], 3000);
       connection.dispose();
       socket.destroy();
     }
