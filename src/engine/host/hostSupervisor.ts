@@ -197,7 +197,7 @@ export class HostSupervisor implements HostRequester {
       const answer = connection.sendRequest(method, params ?? {}, controller.signal).catch(async (error: unknown) => {
         if (!isConnectionLoss(error)) throw error;
         // The connection broke before the exit was seen: the exit (host_exited) says how it ended.
-        await Promise.race([died, new Promise((resolve) => setTimeout(resolve, connectionLossGraceMs))]);
+        await raceWithin([died], connectionLossGraceMs);
         throw error;
       });
       const raw = await Promise.race([answer, died]);
