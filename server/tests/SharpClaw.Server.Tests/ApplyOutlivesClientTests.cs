@@ -242,6 +242,36 @@ public sealed class ApplyOutlivesClientTests
         }
     }
 
+    [Fact]
+    public async Task TheHostEndingRightAfterAnApplysLastWrite_WaitsUntilItsRecordIsSettled()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("EditTools", "EditTools.slnx");
+        SemanticHost? host = null;
+        Task? stopped = null;
+        bool endedBeforeSettled = false;
+        int recordsWhenStopped = -1;
+        host = await SemanticHost.StartAsync(new HostServerOptions
+        {
+            ApplySettlingHook = async () =>
+            {
+                // Every file is written; the host is told to end (stdin closed, a signal) before the apply's
+                // record is deleted. It may end only once the record is settled.
+                stopped = host!.Host.Server.State.Edits.Applies.StopBeforeExitAsync(new HostLog(TextWriter.Null))
+                    .ContinueWith(_ => recordsWhenStopped = Directory.GetFiles(JournalOf(fixture), "apply-*").Length, TaskScheduler.Default);
+                await Task.WhenAny(stopped, Task.Delay(TimeSpan.FromSeconds(2)));
+                endedBeforeSettled = stopped.IsCompleted;
+            },
+        });
+        await using (host)
+        {
+            EditResult result = await Edit(host, fixture.Root, new EditParams { Action = "rename", Name = "Calculator.Add", NewName = "Sum", Apply = true });
+            Assert.Equal(EditResultKind.Applied, result.Kind);
+            await stopped!.WaitAsync(TimeSpan.FromSeconds(60));
+            Assert.False(endedBeforeSettled, "The host was told it may end before the apply's record was settled.");
+            Assert.Equal(0, recordsWhenStopped);
+        }
+    }
+
     private static string JournalOf(FixtureWorkspace fixture) => Path.Combine(StateFolder.ForWorkspace(fixture.Root), "journal");
 
     /// <summary>

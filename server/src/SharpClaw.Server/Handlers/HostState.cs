@@ -33,6 +33,9 @@ public sealed record HostServerOptions
 
     /// <summary>Called before each file write of an edit (tests inject faults and external edits).</summary>
     public Semantic.Edits.EditWriteHook? WriteHook { get; init; }
+
+    /// <summary>Called after an apply's last write, before its record is settled (tests end the host in that window).</summary>
+    public Func<Task>? ApplySettlingHook { get; init; }
 }
 
 /// <summary>Where the host learned which client process to follow.</summary>
@@ -56,7 +59,7 @@ public sealed class HostServices : IAsyncDisposable
             options.ContextCapacity,
             snapshots: options.PersistSnapshots ? trust => new Semantic.Snapshots.ContextSnapshots(new Semantic.Snapshots.SnapshotStore(log, options.StateRoot), trust, log) : null);
         this.Semantic = new SemanticWorkspaceService(this.Cache);
-        this.Edits = new Semantic.Edits.EditService(this.Cache, options.Clock, options.WriteHook);
+        this.Edits = new Semantic.Edits.EditService(this.Cache, options.Clock, options.WriteHook, options.ApplySettlingHook);
         this.Store = new Store.StoreService(this.Cache.OpenDocuments, log, options.StateRoot);
     }
 

@@ -14,7 +14,7 @@ namespace SharpClaw.Server.Semantic.Edits;
 /// applies ask the client for write permission, take the workspace write lock, write with content checks
 /// and rollback, record the edit in the journal and refresh the cached compilation from the new text.
 /// </summary>
-public sealed class EditService(SemanticContextCache cache, TimeProvider? clock = null, EditWriteHook? writeHook = null)
+public sealed class EditService(SemanticContextCache cache, TimeProvider? clock = null, EditWriteHook? writeHook = null, Func<Task>? applySettlingHook = null)
 {
     /// <summary>Receipts skip the diagnostics check above this many changed files.</summary>
     public const int MaxDiagnosedFiles = 128;
@@ -301,56 +301,72 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
         WorkspaceWriter.CheckPreconditions(workspace, plan.Files);
         WriteOutcome outcome;
 
-        // The lock covers the authorization too: a client that applies the edit itself writes under it.
-        using (WorkspaceLock _ = await WorkspaceLock.AcquireAsync(workspace, LockTimeout, cancellationToken).ConfigureAwait(false))
+        // Marked running from the first write until the apply's record is settled (deleted, or kept for the
+        // next request) and its journal entry written: a host that waits for its applies before it ends must
+        // not end between the last write and those, or it leaves a record of an apply that finished or rolled back.
+        IDisposable? running = null;
+        try
         {
-            // Durable before the first write, whoever writes (this host, or the client while it answers):
-            // a host killed mid-apply leaves the record for the next request (InterruptedEdits).
-            using InterruptedEdits.ApplyRecord record = InterruptedEdits.Begin(plan, this.Proposals.Clock.GetUtcNow());
-            try
+            // The lock covers the authorization too: a client that applies the edit itself writes under it.
+            using (WorkspaceLock _ = await WorkspaceLock.AcquireAsync(workspace, LockTimeout, cancellationToken).ConfigureAwait(false))
             {
-                AuthorizeWriteParams authorization = new(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool, request.Call) { Changes = plan.FileTexts(workspace) };
-                EvaluationAuthorization answer = await write.AuthorizeAsync(authorization, cancellationToken).ConfigureAwait(false);
-                if (!answer.Granted)
+                // Durable before the first write, whoever writes (this host, or the client while it answers):
+                // a host killed mid-apply leaves the record for the next request (InterruptedEdits).
+                using InterruptedEdits.ApplyRecord record = InterruptedEdits.Begin(plan, this.Proposals.Clock.GetUtcNow());
+                try
                 {
-                    throw SemanticException.PermissionDenied($"Writing {plan.Files.Count} file(s) for '{plan.Summary}' was not authorized: {answer.Message ?? "denied"}");
+                    AuthorizeWriteParams authorization = new(workspace, plan.Operation, plan.Summary, plan.WriteFiles(workspace), tool, request.Call) { Changes = plan.FileTexts(workspace) };
+                    EvaluationAuthorization answer = await write.AuthorizeAsync(authorization, cancellationToken).ConfigureAwait(false);
+                    if (!answer.Granted)
+                    {
+                        throw SemanticException.PermissionDenied($"Writing {plan.Files.Count} file(s) for '{plan.Summary}' was not authorized: {answer.Message ?? "denied"}");
+                    }
+
+                    if (answer.AppliedByClient)
+                    {
+                        outcome = CheckClientApplied(plan);
+                    }
+                    else
+                    {
+                        // From the first write on, the apply finishes or rolls back whatever the client does: the
+                        // host waits for it before it ends, and cancels it (a rollback) when it must end.
+                        running = this.Applies.Enter();
+                        using CancellationTokenSource writing = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.Applies.Stopping);
+                        outcome = await this.Writer.WriteAsync(plan, writing.Token).ConfigureAwait(false);
+                    }
+                }
+                catch (OperationCanceledException ex) when (ex is not WriteCancelledException { Residual.Count: 0 })
+                {
+                    // Nobody hears this answer, and files may have changed (a client that was applying, a residual
+                    // the rollback left): the next request reports what is on disk.
+                    record.Keep();
+                    throw;
                 }
 
-                if (answer.AppliedByClient)
+                if (journal && outcome.Completed.Count > 0)
                 {
-                    outcome = CheckClientApplied(plan);
+                    this.Journal.Record(new JournalEntry(plan.Operation, plan.Summary, workspace, outcome.Completed, this.Proposals.Clock.GetUtcNow()));
                 }
-                else
+
+                if (applySettlingHook is not null)
                 {
-                    // From the first write on, the apply finishes or rolls back whatever the client does: the
-                    // host waits for it before it ends, and cancels it (a rollback) when it must end.
-                    using IDisposable running = this.Applies.Enter();
-                    using CancellationTokenSource writing = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.Applies.Stopping);
-                    outcome = await this.Writer.WriteAsync(plan, writing.Token).ConfigureAwait(false);
+                    await applySettlingHook().ConfigureAwait(false);
+                }
+
+                if (outcome.Completed.Count < plan.Files.Count)
+                {
+                    HashSet<string> done = new(outcome.Completed.Select(f => f.AfterPath), PathUtil.Comparer);
+                    List<string> missing = [.. plan.Files.Where(f => !done.Contains(f.AfterPath)).Select(f => PathUtil.ToWorkspaceRelative(workspace, f.AfterPath))];
+                    throw SemanticException.Edit(
+                        SemanticErrorKind.ContentChanged,
+                        $"The editor applied {outcome.Completed.Count} of {plan.Files.Count} file operations of '{plan.Summary}'; the others do not have the planned text (changed since the edit was planned, or unsaved editor changes). Nothing of theirs was overwritten.",
+                        missing);
                 }
             }
-            catch (OperationCanceledException ex) when (ex is not WriteCancelledException { Residual.Count: 0 })
-            {
-                // Nobody hears this answer, and files may have changed (a client that was applying, a residual
-                // the rollback left): the next request reports what is on disk.
-                record.Keep();
-                throw;
-            }
-
-            if (journal && outcome.Completed.Count > 0)
-            {
-                this.Journal.Record(new JournalEntry(plan.Operation, plan.Summary, workspace, outcome.Completed, this.Proposals.Clock.GetUtcNow()));
-            }
-
-            if (outcome.Completed.Count < plan.Files.Count)
-            {
-                HashSet<string> done = new(outcome.Completed.Select(f => f.AfterPath), PathUtil.Comparer);
-                List<string> missing = [.. plan.Files.Where(f => !done.Contains(f.AfterPath)).Select(f => PathUtil.ToWorkspaceRelative(workspace, f.AfterPath))];
-                throw SemanticException.Edit(
-                    SemanticErrorKind.ContentChanged,
-                    $"The editor applied {outcome.Completed.Count} of {plan.Files.Count} file operations of '{plan.Summary}'; the others do not have the planned text (changed since the edit was planned, or unsaved editor changes). Nothing of theirs was overwritten.",
-                    missing);
-            }
+        }
+        finally
+        {
+            running?.Dispose();
         }
 
         // Source-only refresh: moved documents are re-attached in place, changed text is re-read by the cache.
