@@ -10,10 +10,10 @@ public sealed class BuildFileFingerprintTests
     [Fact]
     public async Task LiteralImports_AreFollowedRecursively_IncludingOutsideTheWorkspace()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("OutsideImport");
+        // Restored from the fixture cache: the imports set properties only, no restore input.
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("OutsideImport", "OutsideImport.csproj");
         string outside = Path.Combine(fixture.Parent, "SharpClaw.Outside.props");
         File.WriteAllText(outside, "<Project>\n  <PropertyGroup>\n    <OutsideImported>true</OutsideImported>\n  </PropertyGroup>\n</Project>\n");
-        fixture.Restore("OutsideImport.csproj");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         SolutionInspectResult loaded = await host.InspectAsync(fixture.Root);
@@ -39,9 +39,9 @@ public sealed class BuildFileFingerprintTests
     [Fact]
     public async Task EditorConfig_ContentEditsRefreshInPlace_AddingOneIsStructural()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("OutsideImport");
+        // Restored from the fixture cache: an .editorconfig is no restore input.
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("OutsideImport", "OutsideImport.csproj");
         fixture.Write(".editorconfig", "root = true\n\n[*.cs]\ndotnet_diagnostic.CA1822.severity = none\n");
-        fixture.Restore("OutsideImport.csproj");
         await using SemanticHost host = await SemanticHost.StartAsync();
         await host.InspectAsync(fixture.Root);
         int asked = host.Client.AuthorizationRequests.Count;
@@ -58,10 +58,18 @@ public sealed class BuildFileFingerprintTests
         await AssertReauthorizesAsync(host, fixture, "build/.editorconfig", () => fixture.Write("build/.editorconfig", "[*.cs]\nindent_size = 2\n"));
     }
 
+    /// <summary>
+    /// One restored ArtifactsLayout copy and one host for every change to its build inputs (each change is
+    /// asserted alone, one after the other): a same-size edit with the write time put back, a touch, the
+    /// assets file, Directory.Build.props, the assets file deleted.
+    /// </summary>
     [Fact]
-    public async Task ArtifactsLayout_AssetsFileIsTheEvaluatedOne_AndItsChangesForceReauthorization()
+    public async Task ArtifactsLayout_AssetsFileIsTheEvaluatedOne_AndItsChangesForceReauthorization_EvenASameSizeEditWithRestoredWriteTime()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Restored("ArtifactsLayout", "ArtifactsLayout.slnx");
+        string props = fixture.Path("Directory.Build.props");
+        DateTime written = DateTime.UtcNow.AddMinutes(-5);
+        File.SetLastWriteTimeUtc(props, written);
         await using SemanticHost host = await SemanticHost.StartAsync();
         const string Assets = "artifacts/obj/App/project.assets.json";
 
@@ -72,6 +80,25 @@ public sealed class BuildFileFingerprintTests
         Assert.Equal((Assets, true), (Assert.Single(graph.Projects).AssetsFile, Assert.Single(graph.Projects).Restored));
         Assert.False(Directory.Exists(fixture.Path("src/App/obj")), "The fixture should not have an obj folder next to the project.");
         Assert.Contains("Directory.Build.props", Assert.Single(graph.Projects).Imports);
+
+        // Windows has no inode change time; size and write time decide there.
+        if (!OperatingSystem.IsWindows())
+        {
+            // Same size, same write time afterwards (touch -d): only the content (and the inode change time) differ.
+            long size = new FileInfo(props).Length;
+            await AssertReauthorizesAsync(host, fixture, "Directory.Build.props", () =>
+            {
+                fixture.Edit("Directory.Build.props", t => t.Replace("<UseArtifactsOutput>true<", "<UseArtifactsOutput>True<", StringComparison.Ordinal));
+                File.SetLastWriteTimeUtc(props, written);
+            });
+            Assert.Equal(size, new FileInfo(props).Length);
+            Assert.Equal(written, File.GetLastWriteTimeUtc(props));
+
+            // A touch that restores the time without changing the content is not a change (content decides).
+            File.SetLastWriteTimeUtc(props, written.AddSeconds(1));
+            File.SetLastWriteTimeUtc(props, written);
+            Assert.True((await host.InspectAsync(fixture.Root)).FromCache);
+        }
 
         await AssertReauthorizesAsync(host, fixture, Assets, () => fixture.Edit(Assets, t => t + "\n"));
         await AssertReauthorizesAsync(host, fixture, "Directory.Build.props", () => fixture.Edit("Directory.Build.props", t => t.Replace("</PropertyGroup>", "  <Nullable>enable</Nullable>\n  </PropertyGroup>", StringComparison.Ordinal)));
@@ -125,37 +152,6 @@ public sealed class BuildFileFingerprintTests
         host.Client.DenyAll();
         SemanticErrorData denied = await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root));
         Assert.Contains("every call", denied.Message, StringComparison.Ordinal);
-    }
-
-    [Fact]
-    public async Task SameSizeEditWithRestoredWriteTime_ToDirectoryBuildProps_IsNoticed()
-    {
-        if (OperatingSystem.IsWindows())
-        {
-            return; // Windows has no inode change time; size and write time decide there.
-        }
-
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("ArtifactsLayout", "ArtifactsLayout.slnx");
-        string props = fixture.Path("Directory.Build.props");
-        DateTime written = DateTime.UtcNow.AddMinutes(-5);
-        File.SetLastWriteTimeUtc(props, written);
-        await using SemanticHost host = await SemanticHost.StartAsync();
-        await host.InspectAsync(fixture.Root);
-
-        // Same size, same write time afterwards (touch -d): only the content (and the inode change time) differ.
-        long size = new FileInfo(props).Length;
-        await AssertReauthorizesAsync(host, fixture, "Directory.Build.props", () =>
-        {
-            fixture.Edit("Directory.Build.props", t => t.Replace("<UseArtifactsOutput>true<", "<UseArtifactsOutput>True<", StringComparison.Ordinal));
-            File.SetLastWriteTimeUtc(props, written);
-        });
-        Assert.Equal(size, new FileInfo(props).Length);
-        Assert.Equal(written, File.GetLastWriteTimeUtc(props));
-
-        // A touch that restores the time without changing the content is not a change (content decides).
-        File.SetLastWriteTimeUtc(props, written.AddSeconds(1));
-        File.SetLastWriteTimeUtc(props, written);
-        Assert.True((await host.InspectAsync(fixture.Root)).FromCache);
     }
 
     private static async Task AssertReauthorizesAsync(SemanticHost host, FixtureWorkspace fixture, string changedFile, Action change)

@@ -13,7 +13,7 @@ namespace SharpClaw.Server.Tests;
 /// Roslyn's MSBuildWorkspace — project by project: options, documents, references, analyzers, generator output
 /// and compiler diagnostics — and hands anything it cannot reproduce (an MSBuild error) to Roslyn's loader.
 /// </summary>
-public sealed class ParallelLoadTests
+public sealed class ParallelLoadTests(ParallelLoadTests.SharedParallelLoad shared) : IClassFixture<ParallelLoadTests.SharedParallelLoad>
 {
     /// <summary>Every project in a process of its own (up to three at once), so references cross processes.</summary>
     private static readonly DesignTimeLoadOptions Spread = new(MaxProcesses: 3, MinWeightPerProcess: 0.001);
@@ -28,15 +28,12 @@ public sealed class ParallelLoadTests
     [InlineData("MultiTargetHierarchy", "MultiTargetHierarchy.slnx")]
     public async Task ParallelLoad_EqualsMSBuildWorkspace(string name, string target)
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored(name, target);
-        TargetSelection selection = Selection(fixture, target);
-        IReadOnlyList<string> projects = await ProjectsAsync(selection);
-
-        RecordingSink parallelProgress = new();
-        ProjectLoadTracker parallelTracker = new(parallelProgress, fixture.Root, target, "Debug", null, projects.Count);
-        WorkspaceLoader.ParallelLoad? load = await WorkspaceLoader.TryParallelAsync(selection, projects, "Debug", null, parallelTracker, Spread, collectEvaluation: true, log: null, CancellationToken.None);
-        Assert.NotNull(load);
-        using LoadedWorkspace parallel = load.Loaded;
+        // fixtures/ParallelLoad's parallel load is the class's shared one (the next test reads it too); the others are this test's own.
+        using ParallelLoadResult? own = name == SharedParallelLoad.Name ? null : await ParallelLoadResult.LoadAsync(name, target);
+        ParallelLoadResult result = own ?? await shared.GetAsync();
+        (FixtureWorkspace fixture, TargetSelection selection, IReadOnlyList<string> projects) = (result.Fixture, result.Selection, result.Projects);
+        (RecordingSink parallelProgress, ProjectLoadTracker parallelTracker, WorkspaceLoader.ParallelLoad load) = (result.Progress, result.Tracker, result.Load);
+        LoadedWorkspace parallel = load.Loaded;
         ProjectLoadTracker roslynTracker = new(null, fixture.Root, target, "Debug", null, projects.Count);
         using LoadedWorkspace roslyn = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, roslynTracker, LoaderKind.Roslyn, Spread, log: null, CancellationToken.None);
 
@@ -72,14 +69,16 @@ public sealed class ParallelLoadTests
         Assert.Equal(100, parallelProgress.Updates[^1].Percent);
     }
 
+    /// <summary>
+    /// On the parallel load of fixtures/ParallelLoad that <see cref="ParallelLoad_EqualsMSBuildWorkspace"/> also
+    /// compares (shared: the test only reads it), loaded as a cold load loads (the evaluation collected on the way).
+    /// </summary>
     [Fact]
     public async Task ParallelLoad_FindsAReferencedProjectOutsideTheSolution_AndReferencesTheFlavourTheCommandLineNames()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("ParallelLoad", "ParallelLoad.slnx");
-        TargetSelection selection = Selection(fixture, "ParallelLoad.slnx");
-        IReadOnlyList<string> projects = await ProjectsAsync(selection);
-        ProjectLoadTracker tracker = new(null, fixture.Root, "ParallelLoad.slnx", "Debug", null, projects.Count);
-        using LoadedWorkspace loaded = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, tracker, LoaderKind.Parallel, Spread, log: null, CancellationToken.None);
+        ParallelLoadResult result = await shared.GetAsync();
+        FixtureWorkspace fixture = result.Fixture;
+        LoadedWorkspace loaded = result.Load.Loaded;
 
         Assert.Equal(
             ["App", "Core", "Spaced", "Multi(net10.0)", "Multi(net9.0)", "Tool", "Extra"],
@@ -165,7 +164,72 @@ public sealed class ParallelLoadTests
     private static async Task<IReadOnlyList<string>> ProjectsAsync(TargetSelection selection) =>
         selection.Kind == TargetKind.Solution ? await SolutionReader.ReadProjectsAsync(selection.TargetPath, CancellationToken.None) : [selection.TargetPath];
 
-    private sealed class RecordingSink : ILoadProgressSink
+    /// <summary>A restored copy of a fixture and its parallel load (not fallen back to Roslyn's loader), with its progress.</summary>
+    public sealed class ParallelLoadResult : IDisposable
+    {
+        private ParallelLoadResult(FixtureWorkspace fixture, TargetSelection selection, IReadOnlyList<string> projects, RecordingSink progress, ProjectLoadTracker tracker, WorkspaceLoader.ParallelLoad load)
+        {
+            (this.Fixture, this.Selection, this.Projects, this.Progress, this.Tracker, this.Load) = (fixture, selection, projects, progress, tracker, load);
+        }
+
+        internal FixtureWorkspace Fixture { get; }
+
+        internal TargetSelection Selection { get; }
+
+        internal IReadOnlyList<string> Projects { get; }
+
+        internal RecordingSink Progress { get; }
+
+        internal ProjectLoadTracker Tracker { get; }
+
+        internal WorkspaceLoader.ParallelLoad Load { get; }
+
+        internal static async Task<ParallelLoadResult> LoadAsync(string name, string target)
+        {
+            FixtureWorkspace fixture = FixtureWorkspace.Restored(name, target);
+            try
+            {
+                TargetSelection selection = Selection(fixture, target);
+                IReadOnlyList<string> projects = await ProjectsAsync(selection);
+                RecordingSink progress = new();
+                ProjectLoadTracker tracker = new(progress, fixture.Root, target, "Debug", null, projects.Count);
+                WorkspaceLoader.ParallelLoad? load = await WorkspaceLoader.TryParallelAsync(selection, projects, "Debug", null, tracker, Spread, collectEvaluation: true, log: null, CancellationToken.None);
+                Assert.True(load is not null, $"The parallel load of {target} fell back to Roslyn's loader.");
+                return new ParallelLoadResult(fixture, selection, projects, progress, tracker, load);
+            }
+            catch
+            {
+                fixture.Dispose();
+                throw;
+            }
+        }
+
+        public void Dispose()
+        {
+            this.Load.Loaded.Dispose();
+            this.Fixture.Dispose();
+        }
+    }
+
+    /// <summary>fixtures/ParallelLoad's parallel load, made once for the tests of the class that read it.</summary>
+    public sealed class SharedParallelLoad : IDisposable
+    {
+        internal const string Name = "ParallelLoad";
+
+        private readonly Lazy<Task<ParallelLoadResult>> load = new(() => ParallelLoadResult.LoadAsync(Name, "ParallelLoad.slnx"));
+
+        internal Task<ParallelLoadResult> GetAsync() => this.load.Value;
+
+        public void Dispose()
+        {
+            if (this.load.IsValueCreated && this.load.Value.IsCompletedSuccessfully)
+            {
+                this.load.Value.Result.Dispose();
+            }
+        }
+    }
+
+    internal sealed class RecordingSink : ILoadProgressSink
     {
         public List<LoadProgressParams> Updates { get; } = [];
 

@@ -62,29 +62,38 @@ public sealed class WarmRestartTests
         Assert.Equal((designTime, initial), (fixture.MarkerLines(DesignTimeMarker), fixture.MarkerLines(InitialMarker)));
     }
 
-    [Theory]
-    [InlineData("App/App.csproj")]
-    [InlineData("Directory.Build.props")]
-    [InlineData("App/obj/project.assets.json")]
-    public async Task ChangedBuildInput_ForcesTheAuthorizedLoadAgain(string changed)
+    /// <summary>
+    /// Each build input changed alone, one after the other on one copy: the authorized load after each change
+    /// stores the snapshot the next change invalidates.
+    /// </summary>
+    [Fact]
+    public async Task ChangedBuildInput_ForcesTheAuthorizedLoadAgain()
     {
         using FixtureWorkspace fixture = RestoredMarkerFixture();
         using TempDirectory state = new();
         await LoadAndPersistAsync(fixture, state.Path);
-        int designTime = fixture.MarkerLines(DesignTimeMarker);
-        fixture.Edit(changed, text => changed.EndsWith(".json", StringComparison.Ordinal) ? text + "\n" : text.Replace("</PropertyGroup>", "  <Deterministic>true</Deterministic>\n  </PropertyGroup>", StringComparison.Ordinal));
+        foreach (string changed in new[] { "App/App.csproj", "Directory.Build.props", "App/obj/project.assets.json" })
+        {
+            int designTime = fixture.MarkerLines(DesignTimeMarker);
+            fixture.Edit(changed, text => changed.EndsWith(".json", StringComparison.Ordinal) ? text + "\n" : text.Replace("</PropertyGroup>", "  <Deterministic>true</Deterministic>\n  </PropertyGroup>", StringComparison.Ordinal));
 
-        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
-        host.Client.DenyAll("asked again");
-        await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root));
-        Assert.Equal(EvaluationReason.ColdLoad, Assert.Single(host.Client.AuthorizationRequests).Reason);
-        Assert.Equal(designTime, fixture.MarkerLines(DesignTimeMarker));
+            await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+            host.Client.DenyAll("asked again");
+            await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root));
+            Assert.True(host.Client.AuthorizationRequests.Count == 1, $"{changed}: asked {host.Client.AuthorizationRequests.Count} times");
+            Assert.True(host.Client.AuthorizationRequests[0].Reason == EvaluationReason.ColdLoad, $"{changed}: {host.Client.AuthorizationRequests[0].Reason}");
+            Assert.True(designTime == fixture.MarkerLines(DesignTimeMarker), $"{changed}: project code ran before the approval");
 
-        host.Client.GrantAll();
-        SolutionInspectResult loaded = await host.InspectAsync(fixture.Root);
-        Assert.False(loaded.FromSnapshot);
-        Assert.False(loaded.FromCache);
-        Assert.True(fixture.MarkerLines(DesignTimeMarker) > designTime, "the authorized load ran the design-time build again");
+            host.Client.GrantAll();
+            SolutionInspectResult loaded = await host.InspectAsync(fixture.Root);
+            Assert.False(loaded.FromSnapshot, changed);
+            Assert.False(loaded.FromCache, changed);
+            Assert.True(fixture.MarkerLines(DesignTimeMarker) > designTime, $"{changed}: the authorized load ran the design-time build again");
+
+            // The snapshot of this load is the one the next change must invalidate.
+            await host.Cache.Snapshots!.FlushAsync(TimeSpan.FromSeconds(30));
+            Assert.True(host.Cache.Snapshots.WriteCount == 1, $"{changed}: the authorized load stored no snapshot");
+        }
     }
 
     [Fact]
