@@ -15,7 +15,9 @@
 // Using it: `const door = await openDoor('mcp-2026', { workspace, stateDir, answer: 'allow_once' })`, then
 // `await door.call('csharp_navigate', input)` (the engine's tool names; the driver maps them to each
 // door's), `door.asked` (the questions the person saw), `await door.close()`. `everyDoor` lists them;
-// `doorsFor(tool)` the ones that serve a tool. A reply is the text an agent reads and its `error CODE`.
+// `doorsFor(tool)` the ones that serve a tool. Attacks that leave the workspace and the door as they
+// were (a refusal that writes and runs nothing, a read) share one loaded door per name through a
+// `DoorPool`, so a file pays one cold host load per door, not one per test. A reply is the text an agent reads and its `error CODE`.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -97,6 +99,30 @@ export async function openDoor(name: DoorName, options: DoorOptions): Promise<Do
       return mcpDoor(name, options);
     case 'vscode-adapter':
       return adapterDoor(options);
+  }
+}
+
+/**
+ * One door per name, opened at its first use and kept for the tests of a describe (each door with the
+ * options `options(name)` gives: its own state folder, so no two doors share a host); `close()` in `after`.
+ */
+export class DoorPool {
+  private readonly opened = new Map<DoorName, Promise<Door>>();
+  constructor(private readonly options: (name: DoorName) => DoorOptions) {}
+
+  get(name: DoorName): Promise<Door> {
+    let door = this.opened.get(name);
+    if (!door) {
+      door = openDoor(name, this.options(name));
+      this.opened.set(name, door);
+    }
+    return door;
+  }
+
+  async close(): Promise<void> {
+    const doors = [...this.opened.values()];
+    this.opened.clear();
+    for (const door of doors) await (await door.catch(() => undefined))?.close().catch(() => undefined);
   }
 }
 

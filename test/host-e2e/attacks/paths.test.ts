@@ -7,12 +7,14 @@
 // are case-sensitive: `ALPHA/Alpha.cs` names no file there, and the host must not answer for Alpha/Alpha.cs.
 // Each asserts what the agent reads (a typed error naming the path as it was sent, never a machine path
 // outside the workspace), that nothing was written inside or outside, and that no apply record was left.
+// Each door gets one copy and one loaded door (DoorPool), shared by its raw lsp test (which only reads,
+// and runs first) and its containment test (which ends by renaming Alpha.cs).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
-import { everyDoor, openDoor, type Door } from './doors';
+import { DoorPool, everyDoor, type DoorName } from './doors';
 
 /** Every apply record in a state root's journals (none: no apply is running or was interrupted). */
 function applyRecords(stateDir: string): string[] {
@@ -26,34 +28,60 @@ function applyRecords(stateDir: string): string[] {
 
 describe('attacks with paths: a case-only difference and .. against containment and the journal', function () {
   this.timeout(900_000);
-  let workspace: string;
-  let outside: string;
-  let stateDir: string;
-  const doors: Door[] = [];
+  /** Each door's own copy (with `outside` beside it and the link `Linked`) and state folder. */
+  const beds = new Map<DoorName, { workspace: string; outside: string; stateDir: string }>();
+  const bed = (name: DoorName) => {
+    let found = beds.get(name);
+    if (!found) {
+      const workspace = copyFixture('TwoMarkedSolutions', 'A.slnx');
+      const outside = path.join(path.dirname(workspace), 'outside');
+      fs.mkdirSync(outside);
+      fs.writeFileSync(path.join(outside, 'Evil.cs'), 'namespace Outside;\n\npublic static class Evil\n{\n}\n');
+      fs.symlinkSync(path.join('..', 'outside'), path.join(workspace, 'Linked'));
+      found = { workspace, outside, stateDir: tempStateRoot() };
+      beds.set(name, found);
+    }
+    return found;
+  };
+  const pool = new DoorPool((name) => ({ workspace: bed(name).workspace, stateDir: bed(name).stateDir, allow: ['evaluation', 'write'] }));
 
-  beforeEach(() => {
-    workspace = copyFixture('TwoMarkedSolutions', 'A.slnx');
-    outside = path.join(path.dirname(workspace), 'outside');
-    fs.mkdirSync(outside);
-    fs.writeFileSync(path.join(outside, 'Evil.cs'), 'namespace Outside;\n\npublic static class Evil\n{\n}\n');
-    fs.symlinkSync(path.join('..', 'outside'), path.join(workspace, 'Linked'));
-    stateDir = tempStateRoot();
+  after(async () => {
+    await pool.close();
+    beds.clear();
+    await cleanUpCopies();
   });
 
-  afterEach(async () => {
-    for (const door of doors.splice(0)) await door.close().catch(() => undefined);
-  });
-
-  after(cleanUpCopies);
-
-  const alpha = () => path.join(workspace, 'Alpha', 'Alpha.cs');
-  const machinePath = () => path.dirname(workspace);
+  for (const name of ['mcp-2025', 'mcp-2026'] as const) {
+    it(`${name}: a raw lsp request on ALPHA/Alpha.cs, or on a URI climbing out with .., answers for no file`, async () => {
+      const { workspace } = bed(name);
+      const door = await pool.get(name);
+      const alpha = path.join(workspace, 'Alpha', 'Alpha.cs');
+      const hover = (file: string) => ({ action: 'request', method: 'textDocument/hover', target: 'A.slnx', parameters: { textDocument: { uri: pathToFileURL(file).href }, position: { line: 2, character: 22 } } });
+      // Polled while the server answers "still loading" (a loaded server answers at once).
+      let real = await door.call('lsp', hover(alpha));
+      for (const deadline = Date.now() + 300_000; real.code === 'loading' && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        real = await door.call('lsp', hover(alpha));
+      }
+      assert.equal(real.code, undefined, real.text);
+      assert.match(real.text, /Greeter/);
+      const caseVariant = await door.call('lsp', hover(path.join(workspace, 'ALPHA', 'Alpha.cs')));
+      assert.equal(caseVariant.code, 'invalid_request', `ALPHA/Alpha.cs answered for Alpha/Alpha.cs: ${caseVariant.text}`);
+      assert.match(caseVariant.text, /ALPHA\/Alpha\.cs is not a C# document of a loaded project/);
+      const climbing = await door.call('lsp', { ...hover(alpha), parameters: { textDocument: { uri: `${pathToFileURL(workspace).href}/Alpha/../../outside/Evil.cs` }, position: { line: 2, character: 22 } } });
+      assert.equal(climbing.code, 'invalid_request', climbing.text);
+      assert.match(climbing.text, /is outside the workspace/);
+      assert.doesNotMatch(climbing.text, /contents|\(class\)/, 'a hover was answered');
+    });
+  }
 
   for (const name of everyDoor) {
     it(`${name}: ALPHA/Alpha.cs and Alpha/../../outside are refused as files to read or rename, a new name climbing out or through a link is outside_workspace naming it as sent; nothing is written or journalled; the file's own case-only rename applies`, async () => {
-      const door = await openDoor(name, { workspace, stateDir, allow: ['evaluation', 'write'] });
-      doors.push(door);
-      const original = fs.readFileSync(alpha(), 'utf8');
+      const { workspace, outside, stateDir } = bed(name);
+      const door = await pool.get(name);
+      const alpha = path.join(workspace, 'Alpha', 'Alpha.cs');
+      const machinePath = path.dirname(workspace);
+      const original = fs.readFileSync(alpha, 'utf8');
 
       // Reads: the real file answers; its case variant and a path out of the workspace name no workspace file.
       const real = await door.call('csharp_symbols', { file: 'Alpha/Alpha.cs', target: 'A.slnx' });
@@ -86,10 +114,10 @@ describe('attacks with paths: a case-only difference and .. against containment 
       const linked = await door.call('csharp_edit', { action: 'rename_file', path: 'Alpha/Alpha.cs', newName: 'Linked/Greeter.cs', target: 'A.slnx', apply: true });
       assert.equal(linked.code, 'outside_workspace', linked.text);
       assert.match(linked.text, /^error outside_workspace: The edit would write Linked\/Greeter\.cs through the symbolic link Linked below the workspace, which leads outside the workspace; nothing was changed\./);
-      for (const reply of [climbing, linked]) assert.ok(!reply.text.includes(machinePath()), `a machine path outside the workspace in: ${reply.text}`);
+      for (const reply of [climbing, linked]) assert.ok(!reply.text.includes(machinePath), `a machine path outside the workspace in: ${reply.text}`);
 
       assert.deepEqual(fs.readdirSync(outside), ['Evil.cs'], 'a file was written outside the workspace');
-      assert.equal(fs.readFileSync(alpha(), 'utf8'), original);
+      assert.equal(fs.readFileSync(alpha, 'utf8'), original);
       assert.deepEqual(applyRecords(stateDir), [], 'a refused edit left an apply record');
 
       // The file's own case-only rename is a rename: applied, the receipt names both paths, no record is left.
@@ -106,25 +134,4 @@ describe('attacks with paths: a case-only difference and .. against containment 
     });
   }
 
-  for (const name of ['mcp-2025', 'mcp-2026'] as const) {
-    it(`${name}: a raw lsp request on ALPHA/Alpha.cs, or on a URI climbing out with .., answers for no file`, async () => {
-      const door = await openDoor(name, { workspace, stateDir, allow: ['evaluation'] });
-      doors.push(door);
-      const hover = (file: string) => ({ action: 'request', method: 'textDocument/hover', target: 'A.slnx', parameters: { textDocument: { uri: pathToFileURL(file).href }, position: { line: 2, character: 22 } } });
-      let real = await door.call('lsp', hover(alpha()));
-      for (let i = 0; i < 60 && real.code === 'loading'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 5000));
-        real = await door.call('lsp', hover(alpha()));
-      }
-      assert.equal(real.code, undefined, real.text);
-      assert.match(real.text, /Greeter/);
-      const caseVariant = await door.call('lsp', hover(path.join(workspace, 'ALPHA', 'Alpha.cs')));
-      assert.equal(caseVariant.code, 'invalid_request', `ALPHA/Alpha.cs answered for Alpha/Alpha.cs: ${caseVariant.text}`);
-      assert.match(caseVariant.text, /ALPHA\/Alpha\.cs is not a C# document of a loaded project/);
-      const climbing = await door.call('lsp', { ...hover(alpha()), parameters: { textDocument: { uri: `${pathToFileURL(workspace).href}/Alpha/../../outside/Evil.cs` }, position: { line: 2, character: 22 } } });
-      assert.equal(climbing.code, 'invalid_request', climbing.text);
-      assert.match(climbing.text, /is outside the workspace/);
-      assert.doesNotMatch(climbing.text, /contents|\(class\)/, 'a hover was answered');
-    });
-  }
 });

@@ -2,9 +2,9 @@
 // waiting on a cold load when --load-wait runs out answers `error loading:` with the load's
 // progress (and the load goes on, so a later call answers); the wait counts from the request's
 // arrival, so a host slow to start (a real dotnet that sleeps before it runs the host) still gets
-// the answer within the wait; a request with a progressToken gets
-// the load's steps as notifications/progress; a host killed while a call is pending answers
-// `error host_exited:` with its log, and the next call starts a new host and answers.
+// the answer within the wait; a host killed while a call is pending answers `error host_exited:`
+// with its log, and the next call starts a new host and answers, its cold load's steps reaching
+// that call (it has a progressToken) as notifications/progress.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -107,18 +107,7 @@ describe('sharpclaw mcp: loading, progress and a host crash', function () {
     assert.match(text(answer), /src\/Calculator\.App\/Program\.cs \d+:\d+ \d+:\d+/);
   });
 
-  it('sends the load steps as notifications/progress to a request with a progressToken', async () => {
-    const connected = await connect({ workspace: calculator, stateDir: tempStateRoot(), flags: ['--allow-evaluation'] });
-    open.push(connected);
-    const steps: Array<{ progress: number; total?: number; message?: string }> = [];
-    const result = await connected.client.callTool({ name: 'symbols', arguments: { query: 'Calculator' } }, { ...callOptions, onprogress: (step) => steps.push(step) });
-    assert.notEqual(result.isError, true, text(result));
-    assert.ok(steps.length > 0, 'progress during the cold load');
-    assert.ok(steps.every((step, i) => i === 0 || step.progress > steps[i - 1]!.progress), `growing: ${JSON.stringify(steps)}`);
-    assert.match(steps[0]!.message ?? '', /^Loading Calculator\.slnx/);
-  });
-
-  it('answers error host_exited when the host dies under a pending call, and the next call starts a new host', async () => {
+  it('answers error host_exited when the host dies under a pending call, and the next call starts a new host, sending its cold load\'s steps as notifications/progress (the call has a progressToken)', async () => {
     const connected = await connect({ workspace: calculator, stateDir: tempStateRoot(), flags: ['--allow-evaluation'] });
     open.push(connected);
     const pending = connected.client.callTool({ name: 'diagnostics', arguments: { file: 'src/**/*.cs' } }, callOptions);
@@ -129,9 +118,14 @@ describe('sharpclaw mcp: loading, progress and a host crash', function () {
     assert.equal(crashed.isError, true, text(crashed));
     assert.match(text(crashed), /^error host_exited: The SharpClaw host (was killed by SIGKILL|exited with code \S+) while a request was pending; its log: /);
 
-    const again = await connected.client.callTool({ name: 'diagnostics', arguments: { file: 'src/**/*.cs' } }, callOptions);
+    // The new host loads cold: a request with a progressToken gets the load's steps.
+    const steps: Array<{ progress: number; total?: number; message?: string }> = [];
+    const again = await connected.client.callTool({ name: 'diagnostics', arguments: { file: 'src/**/*.cs' } }, { ...callOptions, onprogress: (step) => steps.push(step) });
     assert.notEqual(again.isError, true, text(again));
     assert.match(text(again), /3 files checked/);
+    assert.ok(steps.length > 0, 'progress during the cold load');
+    assert.ok(steps.every((step, i) => i === 0 || step.progress > steps[i - 1]!.progress), `growing: ${JSON.stringify(steps)}`);
+    assert.match(steps[0]!.message ?? '', /^Loading Calculator\.slnx/);
     assert.notEqual(await hostPid(connected), pid, 'a new host process');
   });
 });

@@ -10,7 +10,7 @@ import { resolveVerifyRequest } from '../../../src/engine/config/settings';
 import { asToolError } from '../../../src/engine/errors';
 import { parseVerifyOptions } from '../../../src/engine/verification/request';
 import { verify as runVerify } from '../../../src/engine/verification/runner';
-import { cleanUpCopies, copyFixture, hostFor, RecordingPolicy, repoRoot, restore, runCli, tempStateRoot } from '../support';
+import { cleanUpCopies, copyFixture, hostFor, RecordingPolicy, repoRoot, runCli, tempStateRoot } from '../support';
 
 interface Envelope {
   ok: boolean;
@@ -51,8 +51,9 @@ describe('read tools and verify agree on the target (every discovery fixture)', 
       );
       const verified = { stdout: JSON.stringify(verify) };
       const verifyTarget = verify.data?.target ?? null;
-      if (verifyTarget) restore(workspace, verifyTarget);
-      const inspected = await runCli(['tool', 'dotnet_solution_inspect', '--input', '{}', '--allow-evaluation', '--output-format', 'json'], { cwd: workspace, env });
+      // The read tools load that target: on a copy restored for it (the fixture cache restores it once, not on every run).
+      const loaded = verifyTarget ? copyFixture(fixture, verifyTarget) : workspace;
+      const inspected = await runCli(['tool', 'dotnet_solution_inspect', '--input', '{}', '--allow-evaluation', '--output-format', 'json'], { cwd: loaded, env });
       const inspect = JSON.parse(inspected.stdout) as Envelope;
 
       if (inspect.ok) {

@@ -321,6 +321,25 @@ describe('affected: the changes from Git, through the recorded graph of fixtures
     assert.match(build.commandLine, /affected\.proj/, 'two roots (App, Top.Tests) are built by one traversal project');
   });
 
+  it('--tests reached with a changed file that is not C#: every test of every test project runs, and the selection line says why', async () => {
+    // Was test/host-e2e/verification/reachedTests.test.ts "runs every test, saying why, when a changed file is not C#"
+    // (a real build and run of fixtures/TestReach's four test projects): the fallback is decided before the host
+    // is asked, and what runs is the runner's, both seen here over the process-runner seam.
+    const ws = committed();
+    fs.writeFileSync(path.join(ws.folder, 'notes.json'), '{}\n');
+    const report = checked(
+      await verify(VerifyRequestSchema.parse({ scope: 'tests', testSelection: 'reached', changedFiles: ['notes.json'] }), { workspaceFolder: ws.folder, permissions: { request: async () => ({ granted: true, source: 'policy' }) }, requestedBy: 'unit test', host: ws.host, stateRoot: ws.stateRoot, processes: ws.processes }),
+    );
+    assert.equal(report.tests!.selection, 'all run — notes.json is not a C# file');
+    assert.match(report.summary, /all run — notes\.json is not a C# file/);
+    const testProjects = graph.filter((project) => project.isTestProject).map((project) => project.path).sort();
+    assert.ok(testProjects.length >= 2, testProjects.join(', '));
+    assert.deepEqual(report.tests!.projects.map((p) => p.project).sort(), testProjects);
+    assert.ok(report.tests!.projects.every((p) => p.status !== 'skipped'), JSON.stringify(report.tests!.projects.map((p) => [p.project, p.status])));
+    // No filter: every test of each project runs.
+    assert.ok(report.steps.filter((step) => step.kind === 'test').every((step) => !/--filter/.test(step.commandLine)));
+  });
+
   it('Directory.Build.props or a deleted file selects the whole target', async () => {
     const props = committed();
     fs.writeFileSync(path.join(props.folder, 'Directory.Build.props'), '<Project />\n');
