@@ -65,6 +65,7 @@ internal static class TestWalk
         Queue<ISymbol> pending = [];
         bool limitReached = false;
         DataSources? dataSources = null;
+        CallerSearches searches = new();
 
         void Enqueue(ISymbol symbol)
         {
@@ -152,7 +153,7 @@ internal static class TestWalk
                 }
             }
 
-            (List<CallSites> callers, _) = await CallGraph.CallerSitesAsync(symbol, solution, _ => false, cancellationToken).ConfigureAwait(false);
+            (List<CallSites> callers, _) = await CallGraph.CallerSitesAsync(symbol, solution, _ => false, searches, cancellationToken).ConfigureAwait(false);
             if (symbol is IMethodSymbol { MethodKind: MethodKind.Conversion } conversion && conversion.Name == WellKnownMemberNames.ImplicitConversionName)
             {
                 callers.AddRange(await ConversionCallers.FindAsync(conversion, solution, cancellationToken).ConfigureAwait(false));
