@@ -246,7 +246,13 @@ for (let fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))) 
     reached.timedOut ||= reached.status === 'timedOut';
     // A verify stopped in its build ran no test: not a miss and not a detection, a run to repeat.
     const notMeasured = [verifyAll, reached].some((r) => r && /during the build/.test(r.summary ?? ''));
-    const verdict = notMeasured ? 'not measured (a verify timed out during the build)' : full.timedOut ? (reached.timedOut || (reached.failedCases ?? reached.failing.length) > 0 ? 'detected by both (timed out)' : 'MISSED (the full run timed out, the reached run did not fail)')
+    // A test project that gave fewer results than the baseline ended part-way (its test host stopped: Parlot's pl-t04
+    // and pl-p03 left 773 tests without results): the run failed, as verify's 'failed' status with no failed test says.
+    const lost = !full.timedOut && full.ran < baseline.ran;
+    const reachedFailed = reached.timedOut || (reached.failedCases ?? reached.failing.length) > 0 || reached.status === 'failed';
+    const verdict = notMeasured ? 'not measured (a verify timed out during the build)'
+      : lost && !notListed.length ? (reachedFailed ? `detected by both (${baseline.ran - full.ran} tests gave no result)` : 'MISSED (the full run lost results, the reached run did not fail)')
+      : full.timedOut ? (reached.timedOut || (reached.failedCases ?? reached.failing.length) > 0 ? 'detected by both (timed out)' : 'MISSED (the full run timed out, the reached run did not fail)')
       : full.failing.length === 0 ? 'not detected by the full run'
       : notListed.length || notReached.length ? `MISSED ${Math.max(notListed.length, notReached.length)}`
       : 'detected by both';

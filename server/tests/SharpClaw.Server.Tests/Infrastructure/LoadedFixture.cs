@@ -55,6 +55,9 @@ public abstract class LoadedFixture(string fixture, params string[] targets) : I
     /// <summary>fixtures/TestReach (<see cref="TestReachCollection"/>).</summary>
     public sealed class TestReach() : LoadedFixture("TestReach", "TestReach.slnx");
 
+    /// <summary>fixtures/FrameworkCalls (FrameworkCallsTests).</summary>
+    public sealed class FrameworkCalls() : LoadedFixture("FrameworkCalls", "FrameworkCalls.slnx");
+
     /// <summary>fixtures/GeneratorDeclaredTypes, built (GeneratorDeclaredTypesTests).</summary>
     public sealed class GeneratorDeclaredTypes() : LoadedFixture("GeneratorDeclaredTypes", "GeneratorDeclaredTypes.slnx")
     {

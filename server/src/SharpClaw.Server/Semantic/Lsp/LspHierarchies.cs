@@ -32,7 +32,7 @@ internal static class LspHierarchies
     {
         // One call entry per calling symbol and file: fromRanges are relative to the caller's document.
         Dictionary<(string Caller, string File), (JsonObject From, List<LinePositionSpan> Ranges)> calls = [];
-        foreach (CallSites caller in (await CallGraph.CallerSitesAsync(symbol, solution, l => SymbolFormat.IsGenerated(l, solution), cancellationToken).ConfigureAwait(false)).Callers)
+        foreach (CallSites caller in (await CallGraph.CallerSitesAsync(symbol, solution, l => SymbolFormat.IsGenerated(l, solution), new CallerSearches(), cancellationToken).ConfigureAwait(false)).Callers)
         {
             foreach (Location site in caller.Sites)
             {

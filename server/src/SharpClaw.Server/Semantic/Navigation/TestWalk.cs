@@ -65,6 +65,7 @@ internal static class TestWalk
         Queue<ISymbol> pending = [];
         bool limitReached = false;
         DataSources? dataSources = null;
+        CallerSearches searches = new();
 
         void Enqueue(ISymbol symbol)
         {
@@ -152,7 +153,7 @@ internal static class TestWalk
                 }
             }
 
-            (List<CallSites> callers, _) = await CallGraph.CallerSitesAsync(symbol, solution, _ => false, cancellationToken).ConfigureAwait(false);
+            (List<CallSites> callers, _) = await CallGraph.CallerSitesAsync(symbol, solution, _ => false, searches, cancellationToken).ConfigureAwait(false);
             if (symbol is IMethodSymbol { MethodKind: MethodKind.Conversion } conversion && conversion.Name == WellKnownMemberNames.ImplicitConversionName)
             {
                 callers.AddRange(await ConversionCallers.FindAsync(conversion, solution, cancellationToken).ConfigureAwait(false));
@@ -165,11 +166,27 @@ internal static class TestWalk
                     Enqueue(next);
                 }
             }
+
+            // Framework code calls a member that overrides or implements one of its own on any instance it is handed
+            // (xunit's Assert.Equal through IEquatable<T>.Equals, formatting through ToString), and no source names
+            // that call: whatever creates an instance of the type may run it.
+            if (symbol.ContainingType is { } instances && CalledByFramework(symbol, solution))
+            {
+                foreach (IMethodSymbol constructor in instances.InstanceConstructors)
+                {
+                    Enqueue(constructor);
+                }
+            }
         }
 
         List<UnfollowableSite> unfollowable = await UnfollowableSites.MetAsync(visited.Values, solution, cancellationToken).ConfigureAwait(false);
         return new Outcome([.. tests.Values], unfollowable, limitReached, [.. visited.Values]);
     }
+
+    /// <summary>Whether the member overrides or implements a member declared outside the solution (compiled code can call it).</summary>
+    private static bool CalledByFramework(ISymbol member, Solution solution) =>
+        member is IMethodSymbol { MethodKind: MethodKind.Ordinary } or IPropertySymbol or IEventSymbol
+        && Relations.DispatchingMembers(member, solution).Values.Any(m => !m.Locations.Any(l => l.IsInSource));
 
     /// <summary>
     /// What runs a call made from <paramref name="caller"/>'s sites: the caller itself; for a field or property
