@@ -150,6 +150,8 @@ export const TestProjectResultSchema = z.object({
   /** TRX files read for this project, each counted once. */
   trxFiles: z.array(z.string()),
   counters: TestCountersSchema,
+  /** Set when the results are incomplete, saying why (its test host stopped before the run finished); absent when the run finished. */
+  incomplete: z.string().optional(),
 });
 export type TestProjectResult = z.infer<typeof TestProjectResultSchema>;
 

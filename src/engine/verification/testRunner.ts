@@ -158,3 +158,93 @@ export function errorLines(output: string, max = 3): string[] {
     .filter((line, index, all) => all.indexOf(line) === index)
     .slice(0, max);
 }
+
+/**
+ * True when an MTP app's exit code says its test host stopped before the run finished: 3 (the
+ * session was aborted), 7 (the test host exited before the run finished), or a code the platform
+ * does not define at all, which is the process's own end: 134 (SIGABRT: Environment.FailFast, a
+ * stack overflow), 139 (SIGSEGV), or the code a test passed to Environment.Exit.
+ */
+export function mtpHostStopped(code: number | null): boolean {
+  return code !== null && code !== 0 && (code === 3 || code === 7 || !(code in mtpExitCodes));
+}
+
+/**
+ * What a stopped test host said before it ended, in a few words: the lines after VSTest's `Test host
+ * process crashed :` or MTP's `Error output:` up to the first stack frame (`Process terminated. a
+ * test ended its test host`, `Stack overflow.`), and the first frame outside the runtime and the
+ * test frameworks (the code that stopped it). Null when the output names neither.
+ */
+export function hostStopCause(text: string): { said: string | null; where: string | null } {
+  const start = /Test host process (?:crashed|exited)[^:\n]*:\s?|Error output:\s?/i.exec(text);
+  if (!start) return { said: null, where: null };
+  const lines = text.slice(start.index + start[0].length).split(/\r?\n/).slice(0, 200);
+  const said: string[] = [];
+  let where: string | null = null;
+  let inStack = false;
+  for (const raw of lines) {
+    const line = raw.trim();
+    const frame = /^at ([\w.`+<>]+)\(/.exec(line);
+    if (frame) {
+      inStack = true;
+      if (!/^(System|Microsoft|Xunit|NUnit|Internal)\./.test(frame[1]!)) {
+        where = frame[1]!;
+        break;
+      }
+    } else if (!inStack && line && said.length < 3) said.push(line);
+  }
+  return { said: said.length ? said.join(' ').slice(0, 200) : null, where };
+}
+
+/** A failed test as MTP's terminal reporter prints it (`failed Name (12ms)`, its message, `from …`, its stack). */
+export interface PrintedFailure {
+  name: string;
+  message: string;
+  stackTrace: string;
+}
+
+/**
+ * The failed tests `dotnet test` printed in MTP mode, for an app that offers no TRX option (NUnit's
+ * and MSTest's runners without Microsoft.Testing.Extensions.TrxReport):
+ *
+ *     failed Debit_Subtracts (114ms)
+ *       Assert.AreEqual failed. Expected:<70>. Actual:<69>.
+ *       from …/Ledger.MSTest.dll (net10.0|x64)
+ *       Assert.AreEqual failed. Expected:<70>. Actual:<69>.
+ *         at Ledger.MSTest.AccountTests.Withdrawals.Debit_Subtracts() in …/LedgerTests.cs:17
+ *
+ * The reporter prints the display name (the method's name); when the first frame of the stack is
+ * that method, its qualified name is used instead (Ledger.MSTest.AccountTests.Withdrawals.Debit_Subtracts).
+ */
+export function parseMtpFailures(output: string): PrintedFailure[] {
+  const failures: PrintedFailure[] = [];
+  const lines = output.split(/\r?\n/);
+  const header = /^(?:failed|error|timed out) (.+) \((?:\d+[hms]{1,2} ?)+\)$/;
+  for (let i = 0; i < lines.length; i++) {
+    const match = header.exec(lines[i]!);
+    if (!match) continue;
+    const display = match[1]!;
+    const message: string[] = [];
+    const stack: string[] = [];
+    let fromSeen = false;
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const line = lines[j]!;
+      // The block is the indented lines under the header; the next header or an unindented line ends it.
+      if (header.test(line) || (line !== '' && !/^\s/.test(line))) break;
+      if (/^\s{2}from .+\(\S+\|\S+\)$/.test(line)) {
+        fromSeen = true;
+        continue;
+      }
+      const trimmed = line.trim();
+      // NUnit repeats the stack numbered (`1)    at …`): the first copy is kept.
+      if (/^at /.test(trimmed)) stack.push(trimmed.replace(/ in (.+):(\d+)$/, (whole, file: string, line: string) => (/:line$/.test(file) ? whole : ` in ${file}:line ${line}`)));
+      else if (!fromSeen && !/^\d+\)\s+at /.test(trimmed)) message.push(line.replace(/^ {2}/, ''));
+    }
+    i = j - 1;
+    const first = /^at ([\w.`+<>]+)\(/.exec(stack[0] ?? '');
+    const name = first?.[1]!.endsWith(`.${display}`) ? first[1]! : display;
+    failures.push({ name, message: message.join('\n').trim(), stackTrace: stack.join('\n') });
+  }
+  return failures;
+}

@@ -92,11 +92,12 @@ export function parseTrx(xml: string): TrxRun {
   if (!run || typeof run !== 'object') throw new TrxError('the TRX has no TestRun element');
   const testRun = asNode(run);
 
-  const definitions = new Map<string, string | null>();
+  const definitions = new Map<string, { assembly: string | null; className: string | null; method: string | null }>();
   for (const unitTest of asArray(asNode(testRun.TestDefinitions).UnitTest)) {
     const method = asNode(unitTest.TestMethod);
     const assembly = (method.codeBase as string | undefined) ?? (unitTest.storage as string | undefined) ?? null;
-    if (typeof unitTest.id === 'string') definitions.set(unitTest.id, assembly);
+    const className = typeof method.className === 'string' ? decodeXmlText(method.className) : null;
+    if (typeof unitTest.id === 'string') definitions.set(unitTest.id, { assembly, className, method: typeof method.name === 'string' ? decodeXmlText(method.name) : null });
   }
 
   const counters = emptyCounters();
@@ -109,12 +110,16 @@ export function parseTrx(xml: string): TrxRun {
     else if (skippedOutcomes.has(outcome)) counters.skipped++;
     else counters.other++;
     const errorInfo = asNode(asNode(result.Output).ErrorInfo);
+    const definition = typeof result.testId === 'string' ? definitions.get(result.testId) : undefined;
+    const testName = decodeXmlText(String(result.testName ?? ''));
     results.push({
-      name: decodeXmlText(String(result.testName ?? '')),
+      // MTP's TRX (MSTest, NUnit through Microsoft.Testing.Extensions.TrxReport) names a test by its display
+      // name, the bare method: qualified by its class as VSTest's TRX and xunit.v3's already are.
+      name: definition?.className && definition.method === testName && !testName.includes('.') ? `${definition.className}.${testName}` : testName,
       outcome,
       message: text(errorInfo.Message).trim(),
       stackTrace: text(errorInfo.StackTrace).trim(),
-      assembly: typeof result.testId === 'string' ? (definitions.get(result.testId) ?? null) : null,
+      assembly: definition?.assembly ?? null,
     });
   }
 
@@ -125,7 +130,9 @@ export function parseTrx(xml: string): TrxRun {
   const runErrors = runInfos
     .filter((info) => info.outcome === 'Error' || info.outcome === 'Failed')
     .map((info) => text(info.Text).trim())
-    .filter((message) => !/^\[xUnit\.net [^\]]*\]\s+\S.*\[FAIL\]$/.test(message));
+    .filter((message) => !/^\[xUnit\.net [^\]]*\]\s+\S.*\[FAIL\]$/.test(message))
+    // MTP's TRX echoes exit code 2 ("at least one test failed") as an Error RunInfo: the failed results already say it.
+    .filter((message) => !(counters.failed > 0 && /^Exit code indicates failure: '2'\./.test(message)));
   const zeroTestsExitCode = counters.total === 0 && runInfos.some((info) => /exit code 8\b|zero tests ran/i.test(text(info.Text)));
   return {
     counters,

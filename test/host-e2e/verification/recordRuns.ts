@@ -32,6 +32,9 @@ export const cases: Record<string, Case> = {
   'mtp-mode': { fixture: 'VerificationMtpMode', restore: 'Mtp.slnx', request: { scope: 'all' } },
   'mtp-under-vstest': { fixture: 'VerificationMtpUnderVstest', restore: 'UnderVstest.slnx', request: { scope: 'all' } },
   'vstest-missing-runtime': { fixture: 'VerificationMissingRuntime', restore: 'MissingRuntime.slnx', request: { scope: 'all' } },
+  'vstest-host-stops': { fixture: 'TestHostStops', restore: 'Stops.slnx', request: { scope: 'all' } },
+  'mtp-host-stops': { fixture: 'TestHostStopsMtp', restore: 'StopsMtp.slnx', request: { scope: 'all' } },
+  'mtp-failure-names': { fixture: 'MtpFailureNames', restore: 'FailureNames.slnx', request: { scope: 'all' } },
 };
 
 export const recordedRoot = path.join(repoRoot, 'test', 'unit', 'verification', 'recorded');
@@ -40,7 +43,8 @@ export const recordedRoot = path.join(repoRoot, 'test', 'unit', 'verification', 
 export function placeholders(text: string, roots: { workspace: string; results?: string; state: string }): string {
   let out = text.split(`${os.userInfo().username}_${os.hostname()}_`).join('user_host_');
   if (roots.results) out = out.split(roots.results).join('{results}');
-  return out.split(roots.state).join('{state}').split(roots.workspace).join('{workspace}');
+  // MTP's TRX writes UnitTest@storage lower-cased: that copy of the workspace path is the workspace too.
+  return out.split(roots.state).join('{state}').split(roots.workspace).join('{workspace}').split(roots.workspace.toLowerCase()).join('{workspace}');
 }
 
 async function record(name: string, spec: Case): Promise<void> {

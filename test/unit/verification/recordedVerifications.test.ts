@@ -28,7 +28,7 @@ const byName = (report: VerificationReport) => new Map(report.tests!.projects.ma
 describe('recorded verifications replayed through the runner', () => {
   after(removeRecordedWorkspaces);
 
-  for (const name of ['vstest-graph-all', 'vstest-failing-test', 'build-broken', 'mtp-mode', 'mtp-under-vstest', 'vstest-missing-runtime']) {
+  for (const name of ['vstest-graph-all', 'vstest-failing-test', 'build-broken', 'mtp-mode', 'mtp-under-vstest', 'vstest-missing-runtime', 'vstest-host-stops', 'mtp-host-stops', 'mtp-failure-names']) {
     it(`${name}: the same commands and the same report as the real run`, async () => {
       const replay = await replayRun(name);
       checked(replay.report);
@@ -164,6 +164,68 @@ describe('Microsoft.Testing.Platform (recorded: fixtures/VerificationMtpMode, a 
     }
     assert.equal(new Set(report.tests!.projects.map((project) => path.dirname(project.trxFiles[0]!))).size, 2, 'one results folder per project');
     assert.match(renderReport(report), /tests tests\/Lib\.XunitTests\/Lib\.XunitTests\.csproj \[Microsoft\.Testing\.Platform\]: failed/);
+  });
+});
+
+describe('a test host that stops mid-run (recorded: fixtures/TestHostStops on VSTest, fixtures/TestHostStopsMtp on the platform; a test calls Environment.FailFast)', () => {
+  after(removeRecordedWorkspaces);
+  const stopped = (project: string, where: string) =>
+    new RegExp(`${project.replace(/[./]/g, '\\$&')}: its test host stopped before the run finished[^;]*"Process terminated\\. a test ended its test host" in ${where.replace(/\./g, '\\.')}, so its results are incomplete`);
+
+  it('VSTest: the verdict line names the project, says its test host stopped and its results are incomplete, never a bare "0 failed"', async () => {
+    const { report } = await replayRun('vstest-host-stops');
+    assert.equal(report.status, 'failed', report.summary);
+    const project = report.tests!.projects[0]!;
+    assert.equal(project.status, 'failed');
+    assert.match(project.incomplete ?? '', /its test host stopped before the run finished/);
+    // What the CLI prints, verify_workspace returns, and the sidebar and the chat turn show.
+    assert.match(report.summary, /^failed: .*tests failed: 0 passed, 0 failed, 0 skipped in 1 project\(s\) \(results incomplete\); /);
+    assert.match(report.summary, stopped('tests/Stops.Tests/Stops.Tests.csproj', 'Stops.Tests.ShutdownTests.EndsTheTestHost'));
+    assert.match(renderReport(report), /tests tests\/Stops\.Tests\/Stops\.Tests\.csproj \[VSTest\]: failed \(0 passed, 0 failed, 0 skipped\) — its test host stopped before the run finished/);
+    assert.ok(Buffer.byteLength(renderReport(report)) < 8192);
+  });
+
+  it('Microsoft.Testing.Platform (xunit.v3 with its TRX option, NUnit without one): each project named with its exit code, results incomplete', async () => {
+    const { report } = await replayRun('mtp-host-stops');
+    assert.equal(report.status, 'failed', report.summary);
+    assert.deepEqual(report.tests!.projects.map((p) => [p.project, p.status, p.incomplete !== undefined]), [
+      ['tests/Stops.NUnit/Stops.NUnit.csproj', 'failed', true],
+      ['tests/Stops.XunitV3/Stops.XunitV3.csproj', 'failed', true],
+    ]);
+    assert.match(report.summary, /\(results incomplete\)/);
+    assert.match(report.summary, stopped('tests/Stops.NUnit/Stops.NUnit.csproj', 'Stops.NUnit.ShutdownTests.EndsTheTestHost'));
+    assert.match(report.summary, stopped('tests/Stops.XunitV3/Stops.XunitV3.csproj', 'Stops.XunitV3.ShutdownTests.EndsTheTestHost'));
+    assert.match(report.summary, /Stops\.NUnit\.csproj: its test host stopped before the run finished \(exit code 134\)/);
+  });
+});
+
+describe('failed tests on Microsoft.Testing.Platform, named for every framework (recorded: fixtures/MtpFailureNames: NUnit and MSTest with and without a TRX option)', () => {
+  after(removeRecordedWorkspaces);
+
+  it('names each failing test with its class, message and stack, from the TRX or, without a TRX option, from what the runner printed', async () => {
+    const { report } = await replayRun('mtp-failure-names');
+    assert.equal(report.status, 'failed', report.summary);
+    assert.deepEqual(report.tests!.projects.map((p) => [path.basename(p.project, '.csproj'), p.trxOption, `${p.counters.failed} of ${p.counters.total} failed`]), [
+      ['Prices.MSTest', null, '1 of 2 failed'],
+      ['Prices.MSTestSdk', '--report-trx', '1 of 2 failed'],
+      ['Prices.NUnit', null, '1 of 2 failed'],
+      ['Prices.NUnitTrx', '--report-trx', '1 of 2 failed'],
+    ]);
+    const failed = [...report.tests!.failedTests].sort((a, b) => a.name.localeCompare(b.name));
+    assert.deepEqual(
+      failed.map((t) => [t.name, t.project]),
+      ['MSTest', 'MSTestSdk', 'NUnit', 'NUnitTrx'].map((p) => [`Prices.${p}.TaxTests.Add_AddsTenPercent`, `tests/Prices.${p}/Prices.${p}.csproj`]),
+    );
+    for (const test of failed) {
+      assert.match(test.message, /110[\s\S]*109/, `${test.name}: the assertion's expected and actual values`);
+      assert.match(test.stackTrace, /TaxTests\.cs:line (12|13)\b/, `${test.name}: where it failed`);
+    }
+    // An ordinary failure is not a "test run error" (MTP's TRX echoes exit code 2 as an Error RunInfo).
+    assert.doesNotMatch(report.tests!.projects.map((p) => p.reason ?? '').join('\n'), /test run error/);
+    assert.match(report.summary, /failing: Prices\.MSTest\.TaxTests\.Add_AddsTenPercent, /);
+    const text = renderReport(report);
+    assert.match(text, /FAILED Prices\.NUnit\.TaxTests\.Add_AddsTenPercent \[tests\/Prices\.NUnit\/Prices\.NUnit\.csproj, net10\.0\]: /);
+    assert.match(text, /FAILED Prices\.MSTest\.TaxTests\.Add_AddsTenPercent \[tests\/Prices\.MSTest\/Prices\.MSTest\.csproj, net10\.0\]: Assert\.AreEqual failed\. Expected:<110>\. Actual:<109>\./);
   });
 });
 

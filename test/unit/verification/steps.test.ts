@@ -189,7 +189,7 @@ describe('verification steps over recorded dotnet runs', () => {
       const ws = new RecordedWorkspace([shapes, shapesTests], run(failing), mtpMode);
       const report = checked(await ws.verify({ scope: 'all' }));
       assert.equal(report.status, 'failed', report.summary);
-      assert.deepEqual(report.tests!.failedTests.map((t) => t.name), ['AreaOfThreeIsNine']);
+      assert.deepEqual(report.tests!.failedTests.map((t) => t.name), ['Shapes.Tests.SquareTests.AreaOfThreeIsNine'], 'the TRX’s display name, qualified by its class');
       assert.equal(report.tests!.projects[0]!.reason, '1 test failed (exit code 1: an unknown error in the test platform).');
       assert.ok(report.prerequisites.some((p) => p.kind === 'runtime' && /\(net472\) needs mono/.test(p.message)), JSON.stringify(report.prerequisites));
     });

@@ -2,11 +2,13 @@
 // selects, which TRX option an app's help offers, what an MTP exit code means, and the command
 // lines for each runner.
 import * as assert from 'node:assert/strict';
+import { recorded } from './recordedRuns';
+import { recordedRun } from './replayedRuns';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { toEvaluatedProject } from '../../../src/engine/verification/hostGraph';
-import { dotnetTestMode, helpArguments, mtpExitMeaning, parseMtpSummary, testArguments, trxOptionFrom } from '../../../src/engine/verification/testRunner';
+import { dotnetTestMode, helpArguments, mtpExitMeaning, mtpHostStopped, parseMtpFailures, parseMtpSummary, testArguments, trxOptionFrom } from '../../../src/engine/verification/testRunner';
 
 describe('verification: the host\'s project graph as the verifier sees it', () => {
   const node = (isTestProject: boolean, isTestProjectSource: 'evaluated' | 'testSdkReference' | 'testingPlatformApplication' | 'absent') => ({
@@ -80,6 +82,29 @@ describe('verification: dotnet test runner mode and commands', () => {
     assert.deepEqual(mtpExitMeaning(2), { kind: 'failed', text: 'exit code 2: at least one test failed' });
     assert.match(mtpExitMeaning(3).text, /aborted/);
     assert.match(mtpExitMeaning(7).text, /crash/);
+  });
+
+  it('knows an MTP exit code that says the test host stopped mid-run: 3, 7, or one the platform does not define (134: FailFast)', () => {
+    assert.deepEqual([0, 1, 2, 3, 7, 8, 13, 134, 139, 42].map(mtpHostStopped), [false, false, false, true, true, false, false, true, true, true]);
+    assert.equal(mtpHostStopped(null), false);
+  });
+
+  it('reads the failed tests MTP-mode dotnet test prints, qualified by the first frame of their stack (recorded: MtpFailureNames)', () => {
+    // What `dotnet test --project <project>` printed in the recorded run.
+    const printed = (project: string) => recorded('mtp-failure-names', recordedRun('mtp-failure-names').calls.find((c) => c.args.some((a) => a.endsWith(`/${project}.csproj`)) && !c.args.includes('--help'))!.output);
+    const [nunit] = parseMtpFailures(printed('Prices.NUnit'));
+    assert.deepEqual(nunit, {
+      name: 'Prices.NUnit.TaxTests.Add_AddsTenPercent',
+      message: 'Assert.That(Tax.Add(100), Is.EqualTo(110))\nExpected: 110\nBut was:  109',
+      stackTrace: 'at Prices.NUnit.TaxTests.Add_AddsTenPercent() in {workspace}/tests/Prices.NUnit/TaxTests.cs:line 12',
+    });
+    const [mstest, ...more] = parseMtpFailures(printed('Prices.MSTest'));
+    assert.equal(more.length, 0);
+    assert.equal(mstest!.name, 'Prices.MSTest.TaxTests.Add_AddsTenPercent');
+    assert.match(mstest!.stackTrace, /^at Prices\.MSTest\.TaxTests\.Add_AddsTenPercent\(\) in \S+TaxTests\.cs:line 13$/m);
+    // A display name that is not the method (a parameterized case) stays as printed.
+    assert.equal(parseMtpFailures('failed Adds(1,2) (3ms)\n  boom\n  from x.dll (net10.0|x64)\n    at A.B.Adds(Int32 a, Int32 b) in /w/T.cs:4\n')[0]!.name, 'Adds(1,2)');
+    assert.deepEqual(parseMtpFailures('passed Adds (3ms)\nTest run summary: Passed!'), []);
   });
 
   it('reads the totals MTP-mode dotnet test prints', () => {

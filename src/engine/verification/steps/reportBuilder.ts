@@ -95,11 +95,16 @@ export class ReportBuilder {
       parts.push(
         tests.status === 'notRun' || (tests.status === 'skipped' && c.total === 0)
           ? `tests ${tests.status}${tests.reason ? `: ${tests.reason}` : ''}`
-          : `tests ${tests.status}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped in ${tests.projects.length} project(s)`,
+          : `tests ${tests.status}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped in ${tests.projects.length} project(s)${tests.projects.some((p) => p.incomplete) ? ' (results incomplete)' : ''}`,
       );
       // --tests reached: which tests ran, in the summary every surface shows (sidebar, chat, CLI, MCP).
       if (tests.selection) parts.push(`tests: ${tests.selection}`);
       if (tests.failedTests.length > 0) parts.push(`failing: ${tests.failedTests.slice(0, 3).map((t) => t.name).join(', ')}${tests.failedTests.length > 3 ? ', …' : ''}`);
+      // A failed project that no named failing test explains (its test host stopped, its TRX is missing,
+      // its exit code contradicts its counts) is named with why: its counts alone would read as a pass.
+      const unexplained = tests.projects.filter((p) => p.status === 'failed' && (p.incomplete !== undefined || !tests.failedTests.some((t) => t.project === p.project)));
+      for (const project of unexplained.slice(0, 3)) parts.push(`${project.project}: ${project.incomplete ? `${project.incomplete}, so its results are incomplete` : clip(project.reason ?? 'failed', 200)}`);
+      if (unexplained.length > 3) parts.push(`${unexplained.length - 3} more project(s) failed without a named test`);
     }
     if (this.prerequisites.length > 0) parts.push(`${this.prerequisites.length} missing prerequisite(s)`);
     return `${status}: ${parts.join('; ') || 'nothing ran'}`;

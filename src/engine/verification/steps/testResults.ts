@@ -10,7 +10,7 @@ import type { EvaluatedProject } from '../projectGraph';
 import type { ProcessOutcome } from '../processRunner';
 import { addCounters, type FailedTest, type TestCounters, type TestProjectResult, type TestRunner } from '../report';
 import type { VerifyRequest } from '../request';
-import { errorLines, mtpExitMeaning, parseMtpSummary, type TrxOption } from '../testRunner';
+import { errorLines, hostStopCause, mtpExitMeaning, mtpHostStopped, parseMtpFailures, parseMtpSummary, type TrxOption } from '../testRunner';
 import { parseTrx, TrxError } from '../trx';
 import { clip, type ReportBuilder } from './reportBuilder';
 
@@ -47,6 +47,7 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
   const failed: FailedTest[] = [];
   const problems: string[] = [];
   let runErrors = 0;
+  const runErrorTexts: string[] = [];
   let zeroTestsExit = false;
   for (const file of trxFiles) {
     let run;
@@ -66,6 +67,7 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
     }
     for (const message of run.runErrors) {
       runErrors++;
+      runErrorTexts.push(message);
       problems.push(`test run error: ${clip(message, 500)}`);
     }
     for (const test of run.results.filter((r) => failedOutcomes.includes(r.outcome))) {
@@ -79,6 +81,12 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
   // Without a TRX option the app's printed totals are all there is; its exit code still decides.
   const printed = runner !== 'vstest' && !trxOption ? (parseMtpSummary(outcome.log.text) ?? parseBridgeSummary(outcome.log.text)) : null;
   if (printed) result.counters = printed;
+  // ...and so are the failed tests it printed (NUnit's and MSTest's runners without a TRX extension): named as a TRX would.
+  if (runner === 'mtp' && !trxOption) {
+    for (const test of parseMtpFailures(outcome.log.text)) {
+      failed.push({ name: test.name, outcome: 'Failed', message: clip(test.message), stackTrace: clip(test.stackTrace), project: relative, framework });
+    }
+  }
   if (trxOption || runner === 'vstest') {
     if (trxFiles.length + unstarted.length < expected) {
       problems.unshift(`expected ${expected} TRX file(s) (one per target framework) and found ${trxFiles.length}; dotnet test exited with code ${outcome.exitCode}`);
@@ -86,6 +94,15 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
     }
   } else {
     result.reason = `${relative} offers no TRX option; counted from the totals dotnet test printed.`;
+  }
+  // A test host that stopped mid-run (Environment.FailFast or Exit in a test, a stack overflow) lost
+  // the results of the tests it had not reported: the counts are incomplete, whatever they say.
+  // (A framework that could not start at all is a prerequisite, above; its abort in the output is not a stop.)
+  const stop = hostStopped(runner, unrunnable.length === 0 ? outcome : null, runErrorTexts);
+  if (stop) {
+    result.incomplete = stop;
+    problems.splice(0, problems.length, ...problems.filter((problem) => !/test run was aborted|Test host process (crashed|exited)/i.test(problem)));
+    problems.unshift(`${stop}; only the tests reported before it stopped are counted`);
   }
   // MTP apps: exit code 8 is zero tests, not a failure (under VSTest mode dotnet test says so in its output).
   const meaning = runner === 'mtp' ? mtpExitMeaning(outcome.exitCode) : null;
@@ -112,6 +129,23 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
     result.reason = trxFiles.length > 0 ? 'The test run was valid but ran no tests (empty TRX).' : 'The test run was valid but ran no tests.';
   }
   return { result, failed };
+}
+
+/**
+ * Why this run's test host stopped before the run finished, in a few words, or null when it did
+ * not: VSTest says so in the TRX (`The active test run was aborted. Reason: Test host process
+ * crashed : …`) and its output (`Test Run Aborted.`); an MTP app by its exit code (testRunner.ts's
+ * mtpHostStopped). Said with what the host printed last and where (the first frame of the code
+ * under test), when it printed them.
+ */
+function hostStopped(runner: TestRunner, outcome: ProcessOutcome | null, runErrors: readonly string[]): string | null {
+  const aborted = runErrors.find((message) => /test run was aborted|Test host process (crashed|exited)/i.test(message));
+  const output = outcome?.log.text ?? '';
+  const stopped = aborted !== undefined || /^Test Run Aborted\.?\s*$/im.test(output) || (runner !== 'vstest' && mtpHostStopped(outcome?.exitCode ?? null));
+  if (!stopped) return null;
+  const { said, where } = hostStopCause(aborted ?? output);
+  const code = runner !== 'vstest' && outcome?.exitCode != null ? ` (exit code ${outcome.exitCode})` : '';
+  return `its test host stopped before the run finished${code}${said ? `: "${said}"` : ''}${where ? ` in ${where}` : ''}`;
 }
 
 /** What dotnet test prints when a framework's test host cannot start: its runtime, or mono, is missing. */
