@@ -36,8 +36,16 @@ describe('verify --tests reached names each test as its runner does (fixtures/Re
     assert.equal(report.status, 'failed');
     const counts = Object.fromEntries(tests.projects.map((p) => [p.project, `${p.counters.failed} failed of ${p.counters.total}`]));
     assert.deepEqual(counts, { 'tests/Ledger.MSTest/Ledger.MSTest.csproj': '2 failed of 2', 'tests/Ledger.NUnit/Ledger.NUnit.csproj': '2 failed of 2', 'tests/Ledger.XunitV3/Ledger.XunitV3.csproj': '2 failed of 2' });
-    // xunit.v3 writes a TRX that names them (NUnit's and MSTest's runners here offer no TRX option: their console counts are all there is).
-    assert.deepEqual(tests.failedTests.map((t) => t.name).sort(), ['Ledger.XunitV3.AccountTests+Withdrawals.Debit_Subtracts', 'Ledger.XunitV3.SavingsBalanceTests.Credit_Adds']);
+    // xunit.v3 writes a TRX that names them; NUnit's and MSTest's runners here offer no TRX option, so theirs are named from
+    // what dotnet test printed: the method, qualified by its stack's first frame (the class that declares it).
+    assert.deepEqual(tests.failedTests.map((t) => t.name).sort(), [
+      'Ledger.MSTest.AccountTests.Withdrawals.Debit_Subtracts',
+      'Ledger.MSTest.BalanceContract`1.Credit_Adds',
+      'Ledger.NUnit.FeeTests`1.Fee_IsOnePercent',
+      'Ledger.NUnit.Transfers.Outgoing.Debit_Subtracts',
+      'Ledger.XunitV3.AccountTests+Withdrawals.Debit_Subtracts',
+      'Ledger.XunitV3.SavingsBalanceTests.Credit_Adds',
+    ]);
     const nunit = report.steps.find((s) => s.kind === 'test' && s.commandLine.includes('Ledger.NUnit.csproj') && s.commandLine.includes('--filter'));
     const mstest = report.steps.find((s) => s.kind === 'test' && s.commandLine.includes('Ledger.MSTest.csproj') && s.commandLine.includes('--filter'));
     assert.match(mstest?.commandLine ?? '', /FullyQualifiedName=Ledger\.MSTest\.AccountTests\+Withdrawals\.Debit_Subtracts\|FullyQualifiedName=Ledger\.MSTest\.SavingsBalanceTests\.Credit_Adds/);
