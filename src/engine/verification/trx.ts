@@ -82,6 +82,17 @@ function text(value: unknown): string {
   return typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
+/**
+ * A test's name qualified by its class: MSTest's and NUnit's TRX (VSTest's, and MTP's through
+ * Microsoft.Testing.Extensions.TrxReport) name a test by its display name, the bare method or the method
+ * with its case's arguments (`Add_AddsTenPercent`, `Rounds(1.005m)`); xunit's names are qualified already.
+ */
+function qualified(testName: string, className: string | null, method: string | null): string {
+  if (!className || !method) return testName;
+  const bare = testName === method || testName.startsWith(`${method}(`) || testName.startsWith(`${method} (`);
+  return bare ? `${className}.${testName}` : testName;
+}
+
 export function parseTrx(xml: string): TrxRun {
   const body = xml.replace(/^\uFEFF/, '');
   if (/<!DOCTYPE/i.test(body) || /<!ENTITY/i.test(body)) throw new TrxError('the TRX declares a DTD or entities, which a test result never needs; it was not read');
@@ -113,9 +124,7 @@ export function parseTrx(xml: string): TrxRun {
     const definition = typeof result.testId === 'string' ? definitions.get(result.testId) : undefined;
     const testName = decodeXmlText(String(result.testName ?? ''));
     results.push({
-      // MTP's TRX (MSTest, NUnit through Microsoft.Testing.Extensions.TrxReport) names a test by its display
-      // name, the bare method: qualified by its class as VSTest's TRX and xunit.v3's already are.
-      name: definition?.className && definition.method === testName && !testName.includes('.') ? `${definition.className}.${testName}` : testName,
+      name: qualified(testName, definition?.className ?? null, definition?.method ?? null),
       outcome,
       message: text(errorInfo.Message).trim(),
       stackTrace: text(errorInfo.StackTrace).trim(),

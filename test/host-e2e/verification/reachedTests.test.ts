@@ -39,7 +39,7 @@ describe('verify --tests reached on a Git copy of fixtures/TestReach', function 
     });
     // The TRX names only the reached test's cases, and the planted fault fails them.
     assert.equal(report.status, 'failed');
-    assert.deepEqual([...new Set(tests.failedTests.map((t) => t.name.replace(/\(.*$/, '')))], ['Conversion_RoundsToCents']);
+    assert.deepEqual([...new Set(tests.failedTests.map((t) => t.name.replace(/\(.*$/, '')))], ['Shapes.NUnit.CartTests.Conversion_RoundsToCents']);
     assert.equal(tests.counters.total, tests.counters.failed);
     const step = report.steps.find((s) => s.kind === 'test' && s.commandLine.includes('Shapes.NUnit'));
     assert.match(step?.commandLine ?? '', /--filter FullyQualifiedName=Shapes\.NUnit\.CartTests\.Conversion_RoundsToCents/);

@@ -91,6 +91,16 @@ describe('verification: TRX', () => {
     assert.match(crash.runErrors[0]!, /crashed/);
   });
 
+  it('qualifies a display name (MSTest, NUnit) by its class, cases included; a qualified name stays; exit code 2 with failures is no run error', () => {
+    const definitions = (rows: [string, string, string][]) =>
+      `<TestDefinitions>${rows.map(([id, className, name]) => `<UnitTest id="${id}" name="${name}"><TestMethod codeBase="/w/T.dll" className="${className}" name="${name}" /></UnitTest>`).join('')}</TestDefinitions>`;
+    const results = ['Add_AddsTenPercent', 'Rounds(1.005m)', 'Ns.XunitTests.C.M(x: 1)'].map((name, i) => `<UnitTestResult testId="d${i}" testName="${name}" outcome="Failed" />`).join('');
+    const body = `<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010">${definitions([['d0', 'Ns.MSTests.TaxTests', 'Add_AddsTenPercent'], ['d1', 'Ns.NUnit.CartTests', 'Rounds'], ['d2', 'Ns.XunitTests.C', 'M']])}<Results>${results}</Results><ResultSummary outcome="Failed"><RunInfos><RunInfo outcome="Error"><Text>Exit code indicates failure: '2'. Please refer to https://aka.ms/testingplatform/exitcodes for more information.</Text></RunInfo></RunInfos></ResultSummary></TestRun>`;
+    const run = parseTrx(body);
+    assert.deepEqual(run.results.map((r) => r.name), ['Ns.MSTests.TaxTests.Add_AddsTenPercent', 'Ns.NUnit.CartTests.Rounds(1.005m)', 'Ns.XunitTests.C.M(x: 1)']);
+    assert.deepEqual(run.runErrors, []);
+  });
+
   it('does not count xUnit\'s echo of an ordinary failing test as a test run error', () => {
     const failing = parseTrx(trx(passed, '', '<ResultSummary outcome="Failed"><RunInfos><RunInfo outcome="Error"><Text>[xUnit.net 00:00:02.28]     Pricing.Tests.DiscountTests.OrdersOfExactlyOneHundredGetTheDiscount [FAIL]</Text></RunInfo></RunInfos></ResultSummary>'));
     assert.deepEqual(failing.runErrors, []);
