@@ -248,3 +248,17 @@ export function parseMtpFailures(output: string): PrintedFailure[] {
   }
   return failures;
 }
+
+/** A text file a test app wrote (its first `maxBytes`): UTF-16 when it starts with its byte-order mark (an MTP app's output log under VSTest mode), else UTF-8. */
+export function readLogText(file: string, maxBytes = 4 * 1024 * 1024): string {
+  const handle = fs.openSync(file, 'r');
+  let bytes: Buffer;
+  try {
+    const buffer = Buffer.alloc(Math.min(maxBytes, fs.fstatSync(handle).size));
+    bytes = buffer.subarray(0, fs.readSync(handle, buffer, 0, buffer.length, 0));
+  } finally {
+    fs.closeSync(handle);
+  }
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  return bytes.toString('utf8').replace(/^\uFEFF/, '');
+}

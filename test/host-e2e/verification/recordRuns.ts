@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { resolveVerifyRequest } from '../../../src/engine/config/settings';
 import type { HostRequester } from '../../../src/engine/host/hostRequester';
 import { runProcess, type ProcessRunner } from '../../../src/engine/verification/processRunner';
+import { readLogText } from '../../../src/engine/verification/testRunner';
 import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/engine/verification/request';
 import { verify } from '../../../src/engine/verification/runner';
 import type { RecordedCall, RecordedRun } from '../../unit/verification/replayedRuns';
@@ -35,6 +36,7 @@ export const cases: Record<string, Case> = {
   'vstest-host-stops': { fixture: 'TestHostStops', restore: 'Stops.slnx', request: { scope: 'all' } },
   'mtp-host-stops': { fixture: 'TestHostStopsMtp', restore: 'StopsMtp.slnx', request: { scope: 'all' } },
   'mtp-failure-names': { fixture: 'MtpFailureNames', restore: 'FailureNames.slnx', request: { scope: 'all' } },
+  'mtp-under-vstest-failure-names': { fixture: 'MtpUnderVstestFailureNames', restore: 'UnderVstestNames.slnx', request: { scope: 'all' } },
 };
 
 export const recordedRoot = path.join(repoRoot, 'test', 'unit', 'verification', 'recorded');
@@ -73,9 +75,10 @@ async function record(name: string, spec: Case): Promise<void> {
     fs.writeFileSync(path.join(folder, output), placeholders(outcome.log.text, roots));
     const trx: Record<string, string> = {};
     if (results && fs.existsSync(results)) {
-      for (const entry of fs.readdirSync(results, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.trx'))) {
+      // The TRX files, and the logs an MTP app under VSTest mode keeps its output in (UTF-16: stored as UTF-8).
+      for (const entry of fs.readdirSync(results, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.trx') || file.endsWith('.log'))) {
         const stored = `${index}-${placeholders(path.basename(entry), roots)}`;
-        fs.writeFileSync(path.join(folder, stored), placeholders(fs.readFileSync(path.join(results, entry), 'utf8'), roots));
+        fs.writeFileSync(path.join(folder, stored), placeholders(readLogText(path.join(results, entry)), roots));
         trx[placeholders(entry, roots)] = stored;
       }
     }

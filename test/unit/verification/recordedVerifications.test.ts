@@ -28,7 +28,7 @@ const byName = (report: VerificationReport) => new Map(report.tests!.projects.ma
 describe('recorded verifications replayed through the runner', () => {
   after(removeRecordedWorkspaces);
 
-  for (const name of ['vstest-graph-all', 'vstest-failing-test', 'build-broken', 'mtp-mode', 'mtp-under-vstest', 'vstest-missing-runtime', 'vstest-host-stops', 'mtp-host-stops', 'mtp-failure-names']) {
+  for (const name of ['vstest-graph-all', 'vstest-failing-test', 'build-broken', 'mtp-mode', 'mtp-under-vstest', 'vstest-missing-runtime', 'vstest-host-stops', 'mtp-host-stops', 'mtp-failure-names', 'mtp-under-vstest-failure-names']) {
     it(`${name}: the same commands and the same report as the real run`, async () => {
       const replay = await replayRun(name);
       checked(replay.report);
@@ -226,6 +226,26 @@ describe('failed tests on Microsoft.Testing.Platform, named for every framework 
     const text = renderReport(report);
     assert.match(text, /FAILED Prices\.NUnit\.TaxTests\.Add_AddsTenPercent \[tests\/Prices\.NUnit\/Prices\.NUnit\.csproj, net10\.0\]: /);
     assert.match(text, /FAILED Prices\.MSTest\.TaxTests\.Add_AddsTenPercent \[tests\/Prices\.MSTest\/Prices\.MSTest\.csproj, net10\.0\]: Assert\.AreEqual failed\. Expected:<110>\. Actual:<109>\./);
+  });
+});
+
+describe('failed tests of an MTP app without a TRX option in a VSTest-mode workspace (recorded: fixtures/MtpUnderVstestFailureNames, NUnit and MSTest)', () => {
+  after(removeRecordedWorkspaces);
+
+  it('names each failing test with its class, message and stack, from the output log the app wrote', async () => {
+    const { report } = await replayRun('mtp-under-vstest-failure-names');
+    assert.equal(report.status, 'failed', report.summary);
+    assert.deepEqual(report.tests!.projects.map((p) => [path.basename(p.project, '.csproj'), p.runner, p.trxOption, `${p.counters.failed} of ${p.counters.total} failed`]), [
+      ['Prices.MSTest', 'mtpUnderVstest', null, '1 of 2 failed'],
+      ['Prices.NUnit', 'mtpUnderVstest', null, '1 of 2 failed'],
+    ]);
+    const failed = [...report.tests!.failedTests].sort((a, b) => a.name.localeCompare(b.name));
+    assert.deepEqual(failed.map((t) => t.name), ['Prices.MSTest.TaxTests.Add_AddsTenPercent', 'Prices.NUnit.TaxTests.Add_AddsTenPercent']);
+    for (const test of failed) {
+      assert.match(test.message, /110[\s\S]*109/, `${test.name}: the assertion's expected and actual values`);
+      assert.match(test.stackTrace, /TaxTests\.cs:line (12|13)\b/, `${test.name}: where it failed`);
+    }
+    assert.match(report.summary, /failing: Prices\.MSTest\.TaxTests\.Add_AddsTenPercent, Prices\.NUnit\.TaxTests\.Add_AddsTenPercent/);
   });
 });
 

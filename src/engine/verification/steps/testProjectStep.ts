@@ -88,6 +88,9 @@ export async function testProject(run: VerificationRun, project: EvaluatedProjec
   if (stop) return stop;
 
   // Every TRX this invocation wrote, each counted once (a multi-targeted project writes one per framework).
-  const trxFiles = fs.readdirSync(resultsDir).filter((file) => file.toLowerCase().endsWith('.trx')).sort().map((file) => path.join(resultsDir, file));
-  return readTestResults({ report, request, project, result: projectResult(run, project, 'passed', null), runner, trxOption, outcome, trxFiles });
+  const written = fs.readdirSync(resultsDir).sort();
+  const trxFiles = written.filter((file) => file.toLowerCase().endsWith('.trx')).map((file) => path.join(resultsDir, file));
+  // An MTP app under VSTest mode keeps its output (its failed tests among it) in a log beside them.
+  const logFiles = written.filter((file) => file.toLowerCase().endsWith('.log')).map((file) => path.join(resultsDir, file));
+  return readTestResults({ report, request, project, result: projectResult(run, project, 'passed', null), runner, trxOption, outcome, trxFiles, logFiles });
 }

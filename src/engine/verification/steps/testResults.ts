@@ -10,7 +10,7 @@ import type { EvaluatedProject } from '../projectGraph';
 import type { ProcessOutcome } from '../processRunner';
 import { addCounters, type FailedTest, type TestCounters, type TestProjectResult, type TestRunner } from '../report';
 import type { VerifyRequest } from '../request';
-import { errorLines, hostStopCause, mtpExitMeaning, mtpHostStopped, parseMtpFailures, parseMtpSummary, type TrxOption } from '../testRunner';
+import { errorLines, hostStopCause, mtpExitMeaning, mtpHostStopped, parseMtpFailures, parseMtpSummary, readLogText, type TrxOption } from '../testRunner';
 import { parseTrx, TrxError } from '../trx';
 import { clip, type ReportBuilder } from './reportBuilder';
 
@@ -26,6 +26,8 @@ export interface TestRunOutput {
   outcome: ProcessOutcome;
   /** Every TRX file the run wrote, sorted. */
   trxFiles: string[];
+  /** The output logs it wrote (an MTP app under VSTest mode keeps its output there), sorted. */
+  logFiles?: string[];
 }
 
 const failedOutcomes = ['Failed', 'Error', 'Timeout', 'Aborted', 'PassedButRunAborted', 'Disconnected'];
@@ -82,8 +84,10 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
   const printed = runner !== 'vstest' && !trxOption ? (parseMtpSummary(outcome.log.text) ?? parseBridgeSummary(outcome.log.text)) : null;
   if (printed) result.counters = printed;
   // ...and so are the failed tests it printed (NUnit's and MSTest's runners without a TRX extension): named as a TRX would.
-  if (runner === 'mtp' && !trxOption) {
-    for (const test of parseMtpFailures(outcome.log.text)) {
+  // (Under VSTest mode the app's output is not dotnet test's: it is in the logs the app wrote.)
+  if (runner !== 'vstest' && !trxOption) {
+    const printedOutput = runner === 'mtp' ? outcome.log.text : (output.logFiles ?? []).map((file) => readLogText(file)).join('\n');
+    for (const test of parseMtpFailures(printedOutput)) {
       failed.push({ name: test.name, outcome: 'Failed', message: clip(test.message), stackTrace: clip(test.stackTrace), project: relative, framework });
     }
   }
