@@ -172,11 +172,11 @@ export function mtpHostStopped(code: number | null): boolean {
 /**
  * What a stopped test host said before it ended, in a few words: the lines after VSTest's `Test host
  * process crashed :` or MTP's `Error output:` up to the first stack frame (`Process terminated. a
- * test ended its test host`, `Stack overflow.`), and the first frame outside the runtime and the
+ * test ended its test host`, `Stack overflow.`; or from those words on, in an app's own output log), and the first frame outside the runtime and the
  * test frameworks (the code that stopped it). Null when the output names neither.
  */
 export function hostStopCause(text: string): { said: string | null; where: string | null } {
-  const start = /Test host process (?:crashed|exited)[^:\n]*:\s?|Error output:\s?/i.exec(text);
+  const start = /Test host process (?:crashed|exited)[^:\n]*:\s?|Error output:\s?|^(?=Process terminated\.|Stack overflow\.)/im.exec(text);
   if (!start) return { said: null, where: null };
   const lines = text.slice(start.index + start[0].length).split(/\r?\n/).slice(0, 200);
   const said: string[] = [];

@@ -37,6 +37,7 @@ export const cases: Record<string, Case> = {
   'mtp-host-stops': { fixture: 'TestHostStopsMtp', restore: 'StopsMtp.slnx', request: { scope: 'all' } },
   'mtp-failure-names': { fixture: 'MtpFailureNames', restore: 'FailureNames.slnx', request: { scope: 'all' } },
   'mtp-under-vstest-failure-names': { fixture: 'MtpUnderVstestFailureNames', restore: 'UnderVstestNames.slnx', request: { scope: 'all' } },
+  'mtp-under-vstest-host-stops': { fixture: 'TestHostStopsUnderVstest', restore: 'StopsUnderVstest.slnx', request: { scope: 'all' } },
 };
 
 export const recordedRoot = path.join(repoRoot, 'test', 'unit', 'verification', 'recorded');

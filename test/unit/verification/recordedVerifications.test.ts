@@ -28,7 +28,7 @@ const byName = (report: VerificationReport) => new Map(report.tests!.projects.ma
 describe('recorded verifications replayed through the runner', () => {
   after(removeRecordedWorkspaces);
 
-  for (const name of ['vstest-graph-all', 'vstest-failing-test', 'build-broken', 'mtp-mode', 'mtp-under-vstest', 'vstest-missing-runtime', 'vstest-host-stops', 'mtp-host-stops', 'mtp-failure-names', 'mtp-under-vstest-failure-names']) {
+  for (const name of ['vstest-graph-all', 'vstest-failing-test', 'build-broken', 'mtp-mode', 'mtp-under-vstest', 'vstest-missing-runtime', 'vstest-host-stops', 'mtp-host-stops', 'mtp-failure-names', 'mtp-under-vstest-failure-names', 'mtp-under-vstest-host-stops']) {
     it(`${name}: the same commands and the same report as the real run`, async () => {
       const replay = await replayRun(name);
       checked(replay.report);
@@ -196,6 +196,15 @@ describe('a test host that stops mid-run (recorded: fixtures/TestHostStops on VS
     assert.match(report.summary, stopped('tests/Stops.NUnit/Stops.NUnit.csproj', 'Stops.NUnit.ShutdownTests.EndsTheTestHost'));
     assert.match(report.summary, stopped('tests/Stops.XunitV3/Stops.XunitV3.csproj', 'Stops.XunitV3.ShutdownTests.EndsTheTestHost'));
     assert.match(report.summary, /Stops\.NUnit\.csproj: its test host stopped before the run finished \(exit code 134\)/);
+  });
+
+  it('an MTP app in a VSTest-mode workspace: its output log, which has no closing summary, says the host stopped', async () => {
+    const { report } = await replayRun('mtp-under-vstest-host-stops');
+    assert.equal(report.status, 'failed', report.summary);
+    const project = report.tests!.projects[0]!;
+    assert.deepEqual([project.runner, project.status], ['mtpUnderVstest', 'failed']);
+    assert.match(report.summary, /\(results incomplete\)/);
+    assert.match(report.summary, stopped('tests/Stops.NUnit/Stops.NUnit.csproj', 'Stops.NUnit.ShutdownTests.EndsTheTestHost'));
   });
 });
 

@@ -83,10 +83,11 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
   // Without a TRX option the app's printed totals are all there is; its exit code still decides.
   const printed = runner !== 'vstest' && !trxOption ? (parseMtpSummary(outcome.log.text) ?? parseBridgeSummary(outcome.log.text)) : null;
   if (printed) result.counters = printed;
+  const logs = runner === 'mtpUnderVstest' ? (output.logFiles ?? []).map((file) => readLogText(file)) : [];
   // ...and so are the failed tests it printed (NUnit's and MSTest's runners without a TRX extension): named as a TRX would.
   // (Under VSTest mode the app's output is not dotnet test's: it is in the logs the app wrote.)
   if (runner !== 'vstest' && !trxOption) {
-    const printedOutput = runner === 'mtp' ? outcome.log.text : (output.logFiles ?? []).map((file) => readLogText(file)).join('\n');
+    const printedOutput = runner === 'mtp' ? outcome.log.text : logs.join('\n');
     for (const test of parseMtpFailures(printedOutput)) {
       failed.push({ name: test.name, outcome: 'Failed', message: clip(test.message), stackTrace: clip(test.stackTrace), project: relative, framework });
     }
@@ -102,7 +103,7 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
   // A test host that stopped mid-run (Environment.FailFast or Exit in a test, a stack overflow) lost
   // the results of the tests it had not reported: the counts are incomplete, whatever they say.
   // (A framework that could not start at all is a prerequisite, above; its abort in the output is not a stop.)
-  const stop = hostStopped(runner, unrunnable.length === 0 ? outcome : null, runErrorTexts);
+  const stop = hostStopped(runner, unrunnable.length === 0 ? outcome : null, runErrorTexts, logs);
   if (stop) {
     result.incomplete = stop;
     problems.splice(0, problems.length, ...problems.filter((problem) => !/test run was aborted|Test host process (crashed|exited)/i.test(problem)));
@@ -139,16 +140,18 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
  * Why this run's test host stopped before the run finished, in a few words, or null when it did
  * not: VSTest says so in the TRX (`The active test run was aborted. Reason: Test host process
  * crashed : …`) and its output (`Test Run Aborted.`); an MTP app by its exit code (testRunner.ts's
- * mtpHostStopped). Said with what the host printed last and where (the first frame of the code
+ * mtpHostStopped), or, under VSTest mode, by an output log without its closing summary. Said with what the host printed last and where (the first frame of the code
  * under test), when it printed them.
  */
-function hostStopped(runner: TestRunner, outcome: ProcessOutcome | null, runErrors: readonly string[]): string | null {
+function hostStopped(runner: TestRunner, outcome: ProcessOutcome | null, runErrors: readonly string[], logs: readonly string[]): string | null {
   const aborted = runErrors.find((message) => /test run was aborted|Test host process (crashed|exited)/i.test(message));
   const output = outcome?.log.text ?? '';
-  const stopped = aborted !== undefined || /^Test Run Aborted\.?\s*$/im.test(output) || (runner !== 'vstest' && mtpHostStopped(outcome?.exitCode ?? null));
+  // An MTP app under VSTest mode writes its output to a log, which ends with its `Test run summary:` when its run finished.
+  const unfinishedLog = outcome ? logs.find((log) => !/^Test run summary:/m.test(log)) : undefined;
+  const stopped = aborted !== undefined || unfinishedLog !== undefined || /^Test Run Aborted\.?\s*$/im.test(output) || (runner === 'mtp' && mtpHostStopped(outcome?.exitCode ?? null));
   if (!stopped) return null;
-  const { said, where } = hostStopCause(aborted ?? output);
-  const code = runner !== 'vstest' && outcome?.exitCode != null ? ` (exit code ${outcome.exitCode})` : '';
+  const { said, where } = hostStopCause(aborted ?? unfinishedLog ?? output);
+  const code = runner === 'mtp' && outcome?.exitCode != null ? ` (exit code ${outcome.exitCode})` : '';
   return `its test host stopped before the run finished${code}${said ? `: "${said}"` : ''}${where ? ` in ${where}` : ''}`;
 }
 
