@@ -124,7 +124,25 @@ function verifyCli(tests) {
   const data = report.data ?? report;
   const failed = [...new Set((data.tests?.failedTests ?? []).map((c) => String(c.name).split('(')[0]))].sort();
   const counters = data.tests?.counters ?? {};
-  return { status: data.status, failing: failed, failedCases: counters.failed ?? 0, omitted: data.tests?.omittedFailedTests ?? 0, ran: counters.total ?? null, ms: ms(start), selection: data.tests?.selection ?? null, summary: data.summary ?? null };
+  return { status: data.status, failing: failed, failedCases: counters.failed ?? 0, omitted: data.tests?.omittedFailedTests ?? 0, ran: counters.total ?? null, ms: ms(start), phases: phasesOf(data), selection: data.tests?.selection ?? null, summary: data.summary ?? null };
+}
+
+/**
+ * Where a verify's time went, from its report's timestamps: before the first process (SDK check, evaluation, and for
+ * --tests reached the walks that select the tests), the build, and the tests (first test start to last test end).
+ * The reached run follows the --tests all run on the same fault, so its build is the incremental one: the test
+ * phase is the comparison that does not depend on that order.
+ */
+function phasesOf(data) {
+  const steps = (data.steps ?? []).map((s) => ({ kind: s.kind, start: Date.parse(s.startedAt), end: Date.parse(s.startedAt) + s.durationMs }));
+  const build = steps.find((s) => s.kind === 'build');
+  const tests = steps.filter((s) => s.kind === 'test');
+  const first = Math.min(...steps.map((s) => s.start));
+  return {
+    beforeFirstProcessMs: steps.length ? first - Date.parse(data.startedAt) : null,
+    buildMs: build ? build.end - build.start : null,
+    testsMs: tests.length ? Math.max(...tests.map((s) => s.end)) - Math.min(...tests.map((s) => s.start)) : 0,
+  };
 }
 
 /** Whether the built CLI has `verify --tests reached` (the verifier's selection); until then the reached run is computed here. */
@@ -162,11 +180,11 @@ function table(rows) {
     '',
     `Baseline: ${rows.baseline.ran} tests, ${rows.baseline.failing.length} failing, ${rows.baseline.ms} ms. Reached run: ${rows.faults[0]?.reached.via ?? '-'}.`,
     '',
-    '| fault | kind | member | full-run failures | listed by navigate tests | failing not listed | reached-run failures | reached tests run | full time (ms) | reached time (ms) | verify all (ms) | verdict |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| fault | kind | member | full-run failures | listed by navigate tests | failing not listed | reached-run failures | reached tests run | full time (ms) | reached time (ms) | verify all (ms) | reached / all tests phase (ms) | verdict |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const f of rows.faults) {
-    lines.push(`| ${f.id} | ${f.kind} | \`${f.symbol}\` | ${f.full.timedOut ? `timed out (${f.full.failing.length})` : f.full.failing.length} | ${f.listed.tests.length} | ${f.notListed.length} | ${f.reached.failedCases ?? f.reached.failing.length} | ${f.reached.ran} | ${f.full.ms} | ${f.reached.ms} | ${f.verifyAll?.ms ?? '-'} | ${f.verdict} |`);
+    lines.push(`| ${f.id} | ${f.kind} | \`${f.symbol}\` | ${f.full.timedOut ? `timed out (${f.full.failing.length})` : f.full.failing.length} | ${f.listed.tests.length} | ${f.notListed.length} | ${f.reached.failedCases ?? f.reached.failing.length} | ${f.reached.ran} | ${f.full.ms} | ${f.reached.ms} | ${f.verifyAll?.ms ?? '-'} | ${f.reached.phases && f.verifyAll?.phases ? `${f.reached.phases.testsMs} / ${f.verifyAll.phases.testsMs}` : '-'} | ${f.verdict} |`);
   }
   const detected = rows.faults.filter((f) => f.full.failing.length > 0 || f.full.timedOut);
   lines.push('', `${rows.faults.length} faults; the full run detected ${detected.length}; the reached run detected ${detected.filter((f) => f.reached.timedOut || (f.reached.failedCases ?? f.reached.failing.length) > 0).length} of those; ${rows.faults.filter((f) => f.notListed.length).length} faults had failing tests navigate tests did not list.`);

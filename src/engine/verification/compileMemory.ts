@@ -1,6 +1,6 @@
 // Remembers each project's last compile diagnostics, so that a build in which MSBuild skipped
 // CoreCompile (the project was up to date) still reports the warnings its code has: a report
-// never claims fewer warnings than the code has.
+// never claims fewer warnings than the code has without saying so.
 //
 // One entry per project, configuration and target framework, in the verifier's per-user state
 // folder (never the workspace), keyed by the compile's inputs and output: the content of
@@ -9,10 +9,11 @@
 // compiler rewrites each time it runs). After a build:
 //   - the assembly changed: the compiler ran; its diagnostics in this build are remembered;
 //   - unchanged, with compiler diagnostics: it ran and failed; nothing is remembered;
-//   - unchanged, no diagnostics: MSBuild skipped it; a matching entry's diagnostics are replayed.
-// Before a build, a project whose existing output SharpClaw never saw compiled (built outside
-// SharpClaw, or its entry no longer matches) gets its CoreCompileInputs.cache touched, which is
-// one of CoreCompile's inputs: MSBuild then runs the compiler for it, so its warnings are known.
+//   - unchanged, no diagnostics: MSBuild skipped it; a matching entry's diagnostics are replayed;
+//   - unchanged, no matching entry: the output was compiled outside SharpClaw (the person's own
+//     build). Its warnings are named as unknown rather than recompiled: forcing that compile made
+//     the first verify after a person's build cost a full rebuild (issue 39: 277 s against
+//     dotnet build's 14 s on a real solution). The next compile of that project fills the memory.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EvaluatedProject } from './projectGraph';
@@ -46,6 +47,8 @@ interface CompileUnit {
 export interface RememberedDiagnostics {
   /** Diagnostics of skipped compiles, to add to the build's. */
   replayed: Diagnostic[];
+  /** Skipped compiles SharpClaw has no record of ("Project (tfm)"): their warnings are unknown. */
+  unknown: string[];
   /** Sentences for the report's notes. */
   notes: string[];
 }
@@ -68,11 +71,15 @@ function readText(file: string): string {
   return readWorkspaceText(file) ?? 'missing';
 }
 
+/** A bounded list for a note: a 50-project solution after a person's own build can leave hundreds of compiles unseen. */
+export function namedUpTo(names: readonly string[], max: number): string {
+  return names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+}
+
 const samePath = (a: string | null, b: string) => a !== null && path.resolve(a) === path.resolve(b);
 
 export class CompileMemory {
   private units: CompileUnit[] = [];
-  private forced: string[] = [];
 
   private constructor(
     private readonly file: string,
@@ -92,28 +99,14 @@ export class CompileMemory {
     return new CompileMemory(file, memory);
   }
 
-  /**
-   * Call before the build with the projects it builds. Makes MSBuild compile every project whose
-   * existing output has no matching entry, so that after the build each one is either compiled
-   * or remembered.
-   */
+  /** Call before the build with the projects it builds: notes each compile's output as it is before the build. */
   prepare(projects: readonly EvaluatedProject[], framework: string | undefined): void {
     this.units = [];
-    this.forced = [];
     for (const project of projects) {
       for (const [tfm, assembly] of Object.entries(project.intermediateAssemblies ?? {})) {
         if (framework && tfm !== framework) continue;
         const inputsCache = path.join(path.dirname(assembly), `${path.basename(project.path)}.CoreCompileInputs.cache`);
-        const unit: CompileUnit = { key: `${project.path}|${tfm}`, project, framework: tfm, assembly, inputsCache, before: stamp(assembly) };
-        this.units.push(unit);
-        if (unit.before === 'missing' || this.matches(unit)) continue;
-        try {
-          const now = new Date();
-          fs.utimesSync(inputsCache, now, now);
-          this.forced.push(`${project.name} (${tfm})`);
-        } catch {
-          // No inputs cache yet: MSBuild writes one, which is newer than the output, so it compiles anyway.
-        }
+        this.units.push({ key: `${project.path}|${tfm}`, project, framework: tfm, assembly, inputsCache, before: stamp(assembly) });
       }
     }
   }
@@ -145,12 +138,16 @@ export class CompileMemory {
     }
     this.save();
     const notes: string[] = [];
-    if (this.forced.length > 0) notes.push(`Recompiled ${[...this.forced].sort().join(', ')}: SharpClaw had not seen the compile that produced the existing output, so its warnings were unknown.`);
     for (const [name, count] of replayedFrom) {
       notes.push(`${name} was up to date, so MSBuild did not recompile it; its ${count} compiler diagnostic(s) are from its last compile, unchanged since.`);
     }
-    if (unknown.length > 0) notes.push(`MSBuild did not recompile ${unknown.join(', ')} and SharpClaw has no record of its last compile: its warnings may be missing from this report.`);
-    return { replayed, notes };
+    unknown.sort();
+    if (unknown.length > 0) {
+      notes.push(
+        `Warnings not known for ${namedUpTo(unknown, 8)}: ${unknown.length === 1 ? 'its output was' : 'their output was'} compiled outside SharpClaw and MSBuild found it up to date, so the compiler did not run. They are known from the next compile; to have them now, run dotnet clean, then verify.`,
+      );
+    }
+    return { replayed, unknown, notes };
   }
 
   private matches(unit: CompileUnit): boolean {

@@ -104,6 +104,11 @@ export const BuildSectionSchema = z.object({
   diagnostics: z.array(DiagnosticSchema),
   /** Diagnostics beyond the report's bound that were counted but not listed. */
   omittedDiagnostics: z.number().int(),
+  /**
+   * Compiles ("Project (tfm)") whose warnings the report cannot vouch for: output built outside
+   * SharpClaw that MSBuild found up to date (compileMemory.ts). Absent in reports before issue 39.
+   */
+  warningsUnknownFor: z.array(z.string()).optional(),
 });
 export type BuildSection = z.infer<typeof BuildSectionSchema>;
 

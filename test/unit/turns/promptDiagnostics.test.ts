@@ -40,4 +40,14 @@ describe('diagnostics in a new turn\'s prompt', () => {
     assert.equal(service.lastBuildReport, passed);
     assert.equal(promptDiagnostics(passed, '/ws'), 'The most recent verification (affected, finished 2026-01-01T00:00:01.000Z) built with 0 error(s) and 0 warning(s).');
   });
+
+  it('names the compiles whose warnings the verifier could not see, bounded, so 0 warnings does not read as all clear', () => {
+    const base = report('passed');
+    const unseen = Array.from({ length: 12 }, (_, index) => `Project${index} (net10.0)`);
+    const text = promptDiagnostics({ ...base, build: { ...base.build!, warningsUnknownFor: unseen } }, '/ws');
+    assert.equal(
+      text,
+      'The most recent verification (affected, finished 2026-01-01T00:00:01.000Z) built with 0 error(s) and 0 warning(s) (warnings not known for Project0 (net10.0), Project1 (net10.0), Project2 (net10.0), Project3 (net10.0), Project4 (net10.0) and 7 more).',
+    );
+  });
 });

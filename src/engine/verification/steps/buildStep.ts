@@ -86,6 +86,7 @@ export async function build(run: VerificationRun, graph: ProjectGraph, selected:
         : `dotnet build exited with code ${outcome.exitCode}${errors.length === 0 ? ' without printing any diagnostic' : ''}.`,
     collector,
   );
+  if (remembered.unknown.length > 0) report.build.warningsUnknownFor = remembered.unknown;
   if (passed) return undefined;
   if (tests) report.tests = notRunTests('The build failed, so no tests ran.');
   return new StepStop(report.finish('failed', report.summarize('failed')));

@@ -88,7 +88,10 @@ export class ReportBuilder {
   summarize(status: VerificationStatus): string {
     const parts: string[] = [];
     const build = this.build;
-    if (build) parts.push(`build ${build.status} (${build.errors} error(s), ${build.warnings} warning(s))`);
+    if (build) {
+      const unknown = build.warningsUnknownFor?.length ?? 0;
+      parts.push(`build ${build.status} (${build.errors} error(s), ${build.warnings} warning(s)${unknown > 0 ? `; warnings of ${unknown} compile(s) not known, see the note` : ''})`);
+    }
     const tests = this.tests;
     if (tests) {
       const c = tests.counters;
