@@ -36,7 +36,9 @@ public sealed record DesignTimePassResult(IReadOnlyList<DesignTimeProject> Proje
 /// design-time targets), so a cold load evaluates every project once instead of in a second MSBuild process.
 /// Anything this pass cannot reproduce exactly — an MSBuild error, a project that is not an SDK-style
 /// .csproj, a missing result — is returned as a fallback reason, and the caller loads with Roslyn's
-/// MSBuildWorkspace, whose messages and partial-load rules then apply unchanged.
+/// MSBuildWorkspace, whose messages and partial-load rules then apply unchanged. The first error line any
+/// process streams stops every process of the pass at once: what they would still build is thrown away
+/// (on App-vNext/Polly, three projects whose restore failed with NU1102 made a 34 s pass run to its end first).
 /// Runs only after the client authorized evaluation (it executes project targets, as Roslyn's load does).
 /// </summary>
 public static partial class DesignTimePass
@@ -131,6 +133,7 @@ public static partial class DesignTimePass
         string temp = StateFolder.Subfolder(
             StateFolder.Subfolder(StateFolder.ForWorkspace(target.Workspace), "designtime"),
             Guid.NewGuid().ToString("N"));
+        using FirstError firstError = new(cancellationToken);
         try
         {
             string targetsFile = Path.Combine(temp, "SharpClaw.DesignTime.targets");
@@ -147,8 +150,13 @@ public static partial class DesignTimePass
                 Dictionary<string, double> weights = pending.ToDictionary(p => p, Weight, PathUtil.Comparer);
                 List<List<string>> shares = Share(pending, ProcessCount(weights.Values.Sum(), options), p => weights[p]);
                 Task<ProcessOutcome>[] runs = [.. shares.Select((share, index) =>
-                    RunProcessAsync(target, share, configuration, targetFramework, temp, targetsFile, targets, $"{pass}-{index}", tracker, cancellationToken))];
+                    RunProcessAsync(target, share, configuration, targetFramework, temp, targetsFile, targets, $"{pass}-{index}", tracker, firstError, cancellationToken))];
                 ProcessOutcome[] results = await Task.WhenAll(runs).ConfigureAwait(false);
+                if (firstError.Line is { } error)
+                {
+                    return DesignTimePassResult.Fallback($"MSBuild reported a problem, stopped at the first error: {error}");
+                }
+
                 if (results.Select(r => r.Failure).OfType<string>().FirstOrDefault() is { } failure)
                 {
                     return DesignTimePassResult.Fallback(failure);
@@ -315,6 +323,7 @@ public static partial class DesignTimePass
         string targets,
         string name,
         ProjectLoadTracker tracker,
+        FirstError firstError,
         CancellationToken cancellationToken)
     {
         string traversal = Path.Combine(temp, $"SharpClaw.DesignTime{name}.proj");
@@ -364,10 +373,24 @@ public static partial class DesignTimePass
             {
                 tracker.ReportStep(PathUtil.Normalize(project.Trim()), framework.Length > 0 ? framework : null);
             }
+            else if (ErrorLineRegex().IsMatch(line.Trim()))
+            {
+                firstError.Report(line.Trim());
+            }
         }
 
         // The working folder decides which SDK global.json selects: the target's, as the evaluation pass uses.
-        ProcessResult run = await DotnetCli.RunAsync(arguments, Path.GetDirectoryName(target.TargetPath)!, cancellationToken, OnLine).ConfigureAwait(false);
+        ProcessResult run;
+        try
+        {
+            run = await DotnetCli.RunAsync(arguments, Path.GetDirectoryName(target.TargetPath)!, firstError.Token, OnLine).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            // Killed because a process of the pass (this one or another) streamed an error: the caller reports that error.
+            return ProcessOutcome.Failed("stopped at the pass's first error");
+        }
+
         // An error anywhere (the traversal continues past failed projects, so the exit code can be 0) means
         // Roslyn's own loader must decide what loads and how the failure reads.
         string output = run.Stdout + "\n" + run.Stderr;
@@ -398,6 +421,46 @@ public static partial class DesignTimePass
         }
 
         return new ProcessOutcome(projects, evaluated, null);
+    }
+
+    /// <summary>
+    /// The first error line any process of the pass streamed. It forces the fallback to Roslyn's loader whatever
+    /// the other processes still do, so reporting it cancels <see cref="Token"/>, which kills every process of the pass.
+    /// </summary>
+    private sealed class FirstError(CancellationToken cancellationToken) : IDisposable
+    {
+        private readonly CancellationTokenSource stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        private readonly Lock gate = new();
+        private bool disposed;
+
+        /// <summary>Cancelled by the caller's token or by the first error.</summary>
+        public CancellationToken Token => this.stop.Token;
+
+        public string? Line { get; private set; }
+
+        public void Report(string line)
+        {
+            // Lines of a killed process may still arrive after the pass returned: only the first, before disposal, stops.
+            lock (this.gate)
+            {
+                if (this.Line is not null || this.disposed)
+                {
+                    return;
+                }
+
+                this.Line = line;
+                this.stop.Cancel();
+            }
+        }
+
+        public void Dispose()
+        {
+            lock (this.gate)
+            {
+                this.disposed = true;
+                this.stop.Dispose();
+            }
+        }
     }
 
     /// <summary>The design-time rows of the -getResultOutputFile JSON as one <see cref="DesignTimeProject"/> per flavour, in build order.</summary>
