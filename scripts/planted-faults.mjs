@@ -119,10 +119,10 @@ function verifyCli(tests) {
   } catch {
     return { error: (result.stdout + result.stderr).slice(-500), ms: ms(start) };
   }
-  // The report (report.ts): tests.failedTests names each failed case as its TRX names it (arguments dropped here);
+  // The report (report.ts): tests.failedTests names each failed case as its TRX names it (arguments, and a generic theory's type arguments, dropped here: gc-p20's ThrowsGivenOutOfRangeValue<String>(…));
   // the list is bounded (tests.omittedFailedTests), so the count comes from tests.counters.
   const data = report.data ?? report;
-  const failed = [...new Set((data.tests?.failedTests ?? []).map((c) => String(c.name).split('(')[0]))].sort();
+  const failed = [...new Set((data.tests?.failedTests ?? []).map((c) => String(c.name).split('(')[0].replace(/<.*$/, '')))].sort();
   const counters = data.tests?.counters ?? {};
   return { status: data.status, failing: failed, failedCases: counters.failed ?? 0, omitted: data.tests?.omittedFailedTests ?? 0, ran: counters.total ?? null, ms: ms(start), phases: phasesOf(data), selection: data.tests?.selection ?? null, summary: data.summary ?? null };
 }
