@@ -63,6 +63,27 @@ function option(name, fallback) {
   return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
 }
 
+/**
+ * The machine's CPU seconds so far, over all its cores: busy (user, nice, system, irq) and all (busy and
+ * idle), from os.cpus(). Unlike `/usr/bin/time npm test`, which counts only the processes it reaps, this
+ * counts the processes a layer leaves detached too: the CLI's resident hosts, which do most of host-e2e's
+ * work, and the hosts a stopped VS Code session leaves to end on their own. It counts every other process on the machine as well, so on a
+ * shared machine it says how busy the machine was, not what the run cost.
+ */
+function machineCpu() {
+  let busy = 0;
+  let all = 0;
+  for (const { times } of os.cpus()) {
+    const sum = times.user + times.nice + times.sys + times.idle + times.irq;
+    all += sum;
+    busy += sum - times.idle;
+  }
+  return { busy: busy / 1000, all: all / 1000, at: Date.now() };
+}
+
+/** Cores busy on average between two machineCpu() readings. */
+const busyCores = (from, to) => (to.at > from.at ? (to.busy - from.busy) / ((to.at - from.at) / 1000) : 0);
+
 const minutes = (seconds) => (seconds >= 60 ? `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, '0')} s` : seconds >= 10 ? `${Math.round(seconds)} s` : `${seconds.toFixed(1)} s`);
 
 /** What a mocha layer is running now, from the status file scripts/test-reporter.cjs keeps. */
@@ -350,9 +371,8 @@ const layers = {
 
 /**
  * The order the layers run in: phases one after the other, each of lanes that run side by side, each
- * lane's layers one after the other. One run used 78 % of one core of two (much of every layer waits on
- * the processes it starts), so the dotnet-heavy host-e2e, then e2e and package, run beside unit, server
- * and integration, which take about as long together. The package layer packs the run's own build
+ * lane's layers one after the other. The dotnet-heavy host-e2e, then e2e and package, run beside unit,
+ * server and integration, which take about as long together. The package layer packs the run's own build
  * (built for production before the first layer), so it changes nothing the other layers run from.
  * `--serial` (or SHARPCLAW_TEST_SERIAL=1) runs every layer alone, in the layers' own order.
  */
@@ -371,10 +391,11 @@ function verdict(r) {
 }
 
 function printSummary(summary) {
-  const rows = Object.entries(summary.layers).map(([name, r]) => [name, verdict(r), String(r.passed), String(r.failed), String(r.skipped), minutes(r.seconds), r.note ?? '']);
-  const header = ['layer', 'result', 'passed', 'failed', 'skipped', 'time', ''];
+  const rows = Object.entries(summary.layers).map(([name, r]) => [name, verdict(r), String(r.passed), String(r.failed), String(r.skipped), minutes(r.seconds), (r.machineBusyCores ?? 0).toFixed(2), r.note ?? '']);
+  // busy cores: the machine's while the layer ran, the other lane's layers included.
+  const header = ['layer', 'result', 'passed', 'failed', 'skipped', 'time', 'busy cores', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells) => `[test]   ${cells.map((cell, i) => (i >= 2 && i <= 5 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd()}`;
+  const line = (cells) => `[test]   ${cells.map((cell, i) => (i >= 2 && i <= 6 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd()}`;
   console.log('\n[test] summary (test-results/summary.json)');
   console.log(line(header));
   for (const row of rows) console.log(line(row));
@@ -385,6 +406,8 @@ function printSummary(summary) {
       console.log(`[test]   ${minutes(f.seconds).padStart(9)}  ${f.layer.padEnd(11)} ${f.file} (${f.passed} passed, ${f.failed} failed${skipped})`);
     }
   }
+  const { busyCores: average, busyCoresPerMinute: perMinute, cores } = summary.machine;
+  console.log(`[test] machine CPU: ${average.toFixed(2)} of ${cores} cores busy on average (every process on the machine, detached ones too); per minute: ${perMinute.map((value) => value.toFixed(1)).join(' ')}`);
   console.log(`[test] build ${minutes(summary.buildSeconds)}; load average ${summary.machine.loadAverageAtStart} at the start, ${summary.machine.loadAverageAtEnd} at the end; ${summary.machine.cores} cores`);
   console.log(`[test] total time ${Math.round(summary.seconds)} s (${minutes(summary.seconds)})`);
 }
@@ -396,12 +419,23 @@ async function main() {
   const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' ');
   const summary = {
     date: new Date(started).toISOString(),
-    machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAverage(), loadAverageAtEnd: '' },
+    // busyCores: the machine's cores busy on average over the run; busyCoresPerMinute: over each minute, so
+    // a stretch where the lanes wait shows as minutes well under the core count (machineCpu).
+    machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAverage(), loadAverageAtEnd: '', busyCores: 0, busyCoresPerMinute: [] },
     layers: {},
     slowest: [],
     seconds: 0,
   };
   fs.mkdirSync(resultsDir, { recursive: true });
+  const cpuAtStart = machineCpu();
+  let cpuThisMinute = cpuAtStart;
+  const recordMinute = () => {
+    const now = machineCpu();
+    summary.machine.busyCoresPerMinute.push(Math.round(busyCores(cpuThisMinute, now) * 100) / 100);
+    cpuThisMinute = now;
+  };
+  const minuteTicker = setInterval(recordMinute, 60_000);
+  minuteTicker.unref();
   if (only.some((name) => testBedLayers.includes(name))) {
     console.log('[test] ===== the VS Code test bed installs in the background (lines start with [testbed]) =====');
     startTestBedInstall();
@@ -420,11 +454,14 @@ async function main() {
   const runLayer = async (name) => {
     console.log(`\n[test] ===== ${name} =====`);
     const layerStarted = Date.now();
+    const cpuAtLayerStart = machineCpu();
     const result = await layers[name]();
     const { files: layerFiles = [], ...counts } = result;
     const seconds = Math.round((Date.now() - layerStarted) / 100) / 10;
+    // machineBusyCores: the whole machine's, the other lane's layers included (machineCpu).
     // Listed in the layers' own order whichever lane ends first.
-    summary.layers[name] = { ...counts, seconds };
+    summary.layers[name] = { ...counts, seconds, machineBusyCores: Math.round(busyCores(cpuAtLayerStart, machineCpu()) * 100) / 100 };
+    summary.machine.busyCores = Math.round(busyCores(cpuAtStart, machineCpu()) * 100) / 100;
     summary.layers = Object.fromEntries(only.filter((layer) => summary.layers[layer]).map((layer) => [layer, summary.layers[layer]]));
     if (sideBySide) console.log(`[test] ===== ${name} ended: ${verdict(result)}, ${result.passed} passed, ${result.failed} failed in ${minutes(seconds)} =====`);
     files.push(...layerFiles.map((file) => ({ layer: name, ...file })));
@@ -442,6 +479,10 @@ async function main() {
     }));
   }
   sideBySide = false;
+  clearInterval(minuteTicker);
+  recordMinute();
+  summary.machine.busyCores = Math.round(busyCores(cpuAtStart, machineCpu()) * 100) / 100;
+  fs.writeFileSync(path.join(resultsDir, 'summary.json'), `${JSON.stringify({ ...summary, files }, null, 1)}\n`);
   printSummary(summary);
   const results = Object.values(summary.layers);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
