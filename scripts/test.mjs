@@ -63,6 +63,99 @@ function option(name, fallback) {
   return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
 }
 
+/**
+ * The machine's CPU seconds so far, over all its cores: busy (user, nice, system, irq) and all (busy and
+ * idle), from os.cpus(). Unlike `/usr/bin/time npm test`, which counts only the processes it reaps, this
+ * counts the processes a layer leaves detached too: the CLI's resident hosts, which do most of host-e2e's
+ * work, and the hosts a stopped VS Code session leaves to end on their own. It counts every other process on the machine as well, so on a
+ * shared machine it says how busy the machine was, not what the run cost.
+ */
+function machineCpu() {
+  let busy = 0;
+  let all = 0;
+  for (const { times } of os.cpus()) {
+    const sum = times.user + times.nice + times.sys + times.idle + times.irq;
+    all += sum;
+    busy += sum - times.idle;
+  }
+  return { busy: busy / 1000, all: all / 1000, at: Date.now() };
+}
+
+/**
+ * CPU seconds per layer of the processes it starts, detached ones included, read from /proc on Linux
+ * (elsewhere none): every process a layer starts carries SHARPCLAW_TEST_CPU_LAYER=<layer> in its
+ * environment, and everything it starts inherits it (the CLI's resident hosts, VS Code's extension host
+ * and the Roslyn host it starts), unless a test hands its process a made-up environment. Every 2 s each
+ * marked process's own CPU time is read, and its reaped children's (cutime, cstime) less what was already
+ * counted for the marked children it reaped, so a process that lived less than 2 s still counts through
+ * its parent. A process that outlives the run (a detached host ending 20 s later) counts up to its last
+ * reading. Unlike machineCpu, this holds on a shared machine.
+ */
+class LayerCpu {
+  /** `${pid}:${start}` → { layer, parent, own, reaped } at its last reading; parent is its parent's key. */
+  processes = new Map();
+  timer;
+  // /proc/<pid>/stat counts in USER_HZ clock ticks, 100 a second on Linux.
+  ticks = os.platform() === 'linux' ? 100 : 0;
+  start() {
+    if (this.ticks === 0) return;
+    this.timer = setInterval(() => this.read(), 2000);
+    this.timer.unref();
+  }
+  stop() {
+    clearInterval(this.timer);
+    if (this.ticks > 0) this.read();
+  }
+  read() {
+    let pids;
+    try {
+      pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+    } catch {
+      return;
+    }
+    const live = new Map();
+    for (const pid of pids) {
+      try {
+        const environ = fs.readFileSync(`/proc/${pid}/environ`, 'latin1');
+        const layer = /(?:^|\0)SHARPCLAW_TEST_CPU_LAYER=([^\0]*)/.exec(environ)?.[1];
+        if (!layer) continue;
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+        // Fields after "(comm)": state ppid … utime(14) stime(15) cutime(16) cstime(17) … starttime(22).
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        live.set(pid, { layer, ppid: fields[1], start: fields[19], own: (Number(fields[11]) + Number(fields[12])) / this.ticks, reaped: (Number(fields[13]) + Number(fields[14])) / this.ticks });
+      } catch {
+        // Gone between the listing and the read, or not ours to read.
+      }
+    }
+    for (const [pid, p] of live) {
+      const parent = live.get(p.ppid);
+      this.processes.set(`${pid}:${p.start}`, { layer: p.layer, parent: parent ? `${p.ppid}:${parent.start}` : undefined, own: p.own, reaped: p.reaped, live: true });
+    }
+    for (const [key, p] of this.processes) {
+      const [pid, start] = key.split(':');
+      p.live = live.get(pid)?.start === start;
+    }
+  }
+  /** CPU seconds per layer so far. */
+  seconds() {
+    // What a process reaped, less its dead marked children's own and reaped time (counted as theirs).
+    const countedInChildren = new Map();
+    for (const p of this.processes.values()) {
+      if (p.parent && !p.live) countedInChildren.set(p.parent, (countedInChildren.get(p.parent) ?? 0) + p.own + p.reaped);
+    }
+    const perLayer = {};
+    for (const [key, p] of this.processes) {
+      perLayer[p.layer] = (perLayer[p.layer] ?? 0) + p.own + Math.max(0, p.reaped - (countedInChildren.get(key) ?? 0));
+    }
+    return perLayer;
+  }
+}
+
+const layerCpu = new LayerCpu();
+
+/** Cores busy on average between two machineCpu() readings. */
+const busyCores = (from, to) => (to.at > from.at ? (to.busy - from.busy) / ((to.at - from.at) / 1000) : 0);
+
 const minutes = (seconds) => (seconds >= 60 ? `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, '0')} s` : seconds >= 10 ? `${Math.round(seconds)} s` : `${seconds.toFixed(1)} s`);
 
 /** What a mocha layer is running now, from the status file scripts/test-reporter.cjs keeps. */
@@ -113,7 +206,7 @@ function writerFor(layer, stream) {
 function run(layer, command, args, { env = {}, statusFile, onLine } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, SHARPCLAW_TEST_CPU_LAYER: layer, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let lastOutput = Date.now();
     let lastLine = '';
@@ -213,7 +306,7 @@ async function mochaQueue(layer, config, jobs) {
       const statusFile = path.join(parts, `${index}-${name}.status.json`);
       runningFiles.set(file, statusFile);
       const args = ['node_modules/mocha/bin/mocha.js', '--no-config', '--no-package', '--timeout', String(settings.timeout), '--reporter', reporter, ...(settings.require ?? []).flatMap((r) => ['--require', r]), file];
-      const { code, output } = await collect(process.execPath, args, { SHARPCLAW_TEST_REPORT: fileReport, SHARPCLAW_TEST_STATUS: statusFile });
+      const { code, output } = await collect(process.execPath, args, { SHARPCLAW_TEST_CPU_LAYER: layer, SHARPCLAW_TEST_REPORT: fileReport, SHARPCLAW_TEST_STATUS: statusFile });
       runningFiles.delete(file);
       writerFor(layer, process.stdout)(`[test] ${layer}: ${file}\n${output}${output.endsWith('\n') ? '' : '\n'}`);
       lastPrinted = Date.now();
@@ -350,9 +443,8 @@ const layers = {
 
 /**
  * The order the layers run in: phases one after the other, each of lanes that run side by side, each
- * lane's layers one after the other. One run used 78 % of one core of two (much of every layer waits on
- * the processes it starts), so the dotnet-heavy host-e2e, then e2e and package, run beside unit, server
- * and integration, which take about as long together. The package layer packs the run's own build
+ * lane's layers one after the other. The dotnet-heavy host-e2e, then e2e and package, run beside unit,
+ * server and integration, which take about as long together. The package layer packs the run's own build
  * (built for production before the first layer), so it changes nothing the other layers run from.
  * `--serial` (or SHARPCLAW_TEST_SERIAL=1) runs every layer alone, in the layers' own order.
  */
@@ -371,10 +463,12 @@ function verdict(r) {
 }
 
 function printSummary(summary) {
-  const rows = Object.entries(summary.layers).map(([name, r]) => [name, verdict(r), String(r.passed), String(r.failed), String(r.skipped), minutes(r.seconds), r.note ?? '']);
-  const header = ['layer', 'result', 'passed', 'failed', 'skipped', 'time', ''];
+  const rows = Object.entries(summary.layers).map(([name, r]) => [name, verdict(r), String(r.passed), String(r.failed), String(r.skipped), minutes(r.seconds), String(r.cpuSeconds ?? 0), (r.machineBusyCores ?? 0).toFixed(2), r.note ?? '']);
+  // CPU-s: the layer's own processes (LayerCpu); busy cores: the machine's while the layer ran, the
+  // other lane's layers included (machineCpu).
+  const header = ['layer', 'result', 'passed', 'failed', 'skipped', 'time', 'CPU-s', 'busy cores', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells) => `[test]   ${cells.map((cell, i) => (i >= 2 && i <= 5 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd()}`;
+  const line = (cells) => `[test]   ${cells.map((cell, i) => (i >= 2 && i <= 7 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd()}`;
   console.log('\n[test] summary (test-results/summary.json)');
   console.log(line(header));
   for (const row of rows) console.log(line(row));
@@ -385,7 +479,9 @@ function printSummary(summary) {
       console.log(`[test]   ${minutes(f.seconds).padStart(9)}  ${f.layer.padEnd(11)} ${f.file} (${f.passed} passed, ${f.failed} failed${skipped})`);
     }
   }
-  console.log(`[test] build ${minutes(summary.buildSeconds)}; load average ${summary.machine.loadAverageAtStart} at the start, ${summary.machine.loadAverageAtEnd} at the end; ${summary.machine.cores} cores`);
+  const { busyCores: average, busyCoresPerMinute: perMinute, cores } = summary.machine;
+  console.log(`[test] machine CPU: ${average.toFixed(2)} of ${cores} cores busy on average (every process on the machine, detached ones too); per minute: ${perMinute.map((value) => value.toFixed(1)).join(' ')}`);
+  console.log(`[test] build ${minutes(summary.buildSeconds)} (${summary.buildCpuSeconds ?? 0} CPU-s); load average ${summary.machine.loadAverageAtStart} at the start, ${summary.machine.loadAverageAtEnd} at the end; ${summary.machine.cores} cores`);
   console.log(`[test] total time ${Math.round(summary.seconds)} s (${minutes(summary.seconds)})`);
 }
 
@@ -396,12 +492,24 @@ async function main() {
   const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' ');
   const summary = {
     date: new Date(started).toISOString(),
-    machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAverage(), loadAverageAtEnd: '' },
+    // busyCores: the machine's cores busy on average over the run; busyCoresPerMinute: over each minute, so
+    // a stretch where the lanes wait shows as minutes well under the core count (machineCpu).
+    machine: { cores: os.availableParallelism(), loadAverageAtStart: loadAverage(), loadAverageAtEnd: '', busyCores: 0, busyCoresPerMinute: [] },
     layers: {},
     slowest: [],
     seconds: 0,
   };
   fs.mkdirSync(resultsDir, { recursive: true });
+  const cpuAtStart = machineCpu();
+  let cpuThisMinute = cpuAtStart;
+  const recordMinute = () => {
+    const now = machineCpu();
+    summary.machine.busyCoresPerMinute.push(Math.round(busyCores(cpuThisMinute, now) * 100) / 100);
+    cpuThisMinute = now;
+  };
+  const minuteTicker = setInterval(recordMinute, 60_000);
+  minuteTicker.unref();
+  layerCpu.start();
   if (only.some((name) => testBedLayers.includes(name))) {
     console.log('[test] ===== the VS Code test bed installs in the background (lines start with [testbed]) =====');
     startTestBedInstall();
@@ -420,11 +528,15 @@ async function main() {
   const runLayer = async (name) => {
     console.log(`\n[test] ===== ${name} =====`);
     const layerStarted = Date.now();
+    const cpuAtLayerStart = machineCpu();
     const result = await layers[name]();
     const { files: layerFiles = [], ...counts } = result;
     const seconds = Math.round((Date.now() - layerStarted) / 100) / 10;
+    // machineBusyCores: the whole machine's, the other lane's layers included (machineCpu).
     // Listed in the layers' own order whichever lane ends first.
-    summary.layers[name] = { ...counts, seconds };
+    layerCpu.read();
+    summary.layers[name] = { ...counts, seconds, cpuSeconds: Math.round(layerCpu.seconds()[name] ?? 0), machineBusyCores: Math.round(busyCores(cpuAtLayerStart, machineCpu()) * 100) / 100 };
+    summary.machine.busyCores = Math.round(busyCores(cpuAtStart, machineCpu()) * 100) / 100;
     summary.layers = Object.fromEntries(only.filter((layer) => summary.layers[layer]).map((layer) => [layer, summary.layers[layer]]));
     if (sideBySide) console.log(`[test] ===== ${name} ended: ${verdict(result)}, ${result.passed} passed, ${result.failed} failed in ${minutes(seconds)} =====`);
     files.push(...layerFiles.map((file) => ({ layer: name, ...file })));
@@ -442,6 +554,15 @@ async function main() {
     }));
   }
   sideBySide = false;
+  clearInterval(minuteTicker);
+  recordMinute();
+  // The hosts a layer left to end on their own count up to now.
+  layerCpu.stop();
+  const cpuSeconds = layerCpu.seconds();
+  for (const [name, result] of Object.entries(summary.layers)) result.cpuSeconds = Math.round(cpuSeconds[name] ?? 0);
+  summary.buildCpuSeconds = Math.round(cpuSeconds.build ?? 0);
+  summary.machine.busyCores = Math.round(busyCores(cpuAtStart, machineCpu()) * 100) / 100;
+  fs.writeFileSync(path.join(resultsDir, 'summary.json'), `${JSON.stringify({ ...summary, files }, null, 1)}\n`);
   printSummary(summary);
   const results = Object.values(summary.layers);
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
