@@ -48,13 +48,12 @@ export async function shownLogSince(since: string): Promise<string[]> {
 /**
  * What the SharpClaw channel in the Output view holds: VS Code writes a log output channel's lines,
  * at the channel's level, to SharpClaw.log in the extension's log folder (the folder the host is
- * started with as --log-directory, named in the log's "Starting SharpClaw host" line).
+ * started with as --log-directory).
  */
 export async function outputChannelText(): Promise<string> {
-  const starting = (await api()).recentLog().find((line) => line.message.startsWith('Starting SharpClaw host:'));
-  const folder = starting && /--log-directory (\S+)/.exec(starting.message)?.[1];
-  if (!folder) throw new Error('no "Starting SharpClaw host: … --log-directory" line in the log');
-  return fs.readFileSync(path.join(folder, 'SharpClaw.log'), 'utf8');
+  // From the API, not the host's "Starting SharpClaw host: … --log-directory" line: the in-memory
+  // tail keeps 200 lines, and a session's debug lines had pushed that one out (a flaky failure).
+  return fs.readFileSync(path.join((await api()).logDirectory(), 'SharpClaw.log'), 'utf8');
 }
 
 /** Asks the harness for a screenshot of the whole workbench (webview iframes included); fails on a blank capture. */

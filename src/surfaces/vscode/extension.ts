@@ -22,6 +22,8 @@ export interface SharpClawApi {
   hostStatus(): Promise<HostStatus>;
   statusBarText(): string;
   recentLog(): readonly LogLine[];
+  /** The extension's log folder: the "SharpClaw" output channel's file and the host's own logs (--log-directory). */
+  logDirectory(): string;
   onDidChangeHostState: vscode.Event<HostState>;
   onDidRenderSidebar: Core['reportView']['onDidRender'];
   approvals(): readonly ApprovalLogEntry[];
@@ -127,6 +129,7 @@ export function activate(context: vscode.ExtensionContext): SharpClawApi {
     hostStatus: () => getCore().host.status(),
     statusBarText: () => statusBar.text,
     recentLog: () => log.recent(),
+    logDirectory: () => context.logUri.fsPath,
     onDidChangeHostState: (listener, thisArgs, disposables) => getCore().host.onDidChangeState(listener, thisArgs, disposables),
     onDidRenderSidebar: (listener, thisArgs, disposables) => getCore().reportView.onDidRender(listener, thisArgs, disposables),
     approvals: () => core?.approvalLog.list() ?? [],
