@@ -84,6 +84,8 @@ export type TestSelectionFacts =
       changedMembers: number;
       skippedProjects: number;
       wholeProjects: Array<{ project: string; reason: string }>;
+      /** Projects run by the reached tests' classes (a superset), with why. */
+      classProjects: Array<{ project: string; reason: string }>;
     };
 
 /** The one line every surface shows for which tests ran (renderReport, the sidebar, the chat turn). */
@@ -92,9 +94,10 @@ export function testSelectionLine(facts: TestSelectionFacts): string {
   const members = `${facts.changedMembers} changed member${facts.changedMembers === 1 ? '' : 's'}`;
   const others = facts.total - facts.run;
   const parts = [
-    `${facts.run} of ${facts.total} test${facts.total === 1 ? '' : 's'} run (reached from ${members}${others > 0 ? `; the other ${others} do${others === 1 ? 'es' : ''} not reach them` : ''})`,
+    `${facts.classProjects.length > 0 ? 'at least ' : ''}${facts.run} of ${facts.total} test${facts.total === 1 ? '' : 's'} run (reached from ${members}${others > 0 ? `; the other ${others} do${others === 1 ? 'es' : ''} not reach them` : ''})`,
   ];
   if (facts.skippedProjects > 0) parts.push(`${facts.skippedProjects} project${facts.skippedProjects === 1 ? '' : 's'} skipped: no reached test`);
   for (const whole of facts.wholeProjects) parts.push(`${whole.project} run whole: ${whole.reason}`);
+  for (const classes of facts.classProjects) parts.push(`${classes.project}: ${classes.reason}`);
   return parts.join('; ');
 }

@@ -41,11 +41,31 @@ describe('verify --tests reached: filters', () => {
     assert.equal(testFilterFor('mtp', 'other', [test('N.C.A')]).kind, 'unsupported');
   });
 
-  it('gives up on a filter longer than a command line takes, saying how long it would be', () => {
-    const many = Array.from({ length: 400 }, (_, i) => test(`Some.Long.Namespace.Name.TestClass.Test_${i}_WithAName`));
+  it('names the reached tests\' classes when naming each test would be longer than a command line takes (a superset)', () => {
+    const many = Array.from({ length: 400 }, (_, i) => test(`Some.Long.Namespace.Name.${i % 2 ? 'Left' : 'Right'}Tests.Test_${i}_WithAName`));
+    const vstest = testFilterFor('vstest', 'other', many);
+    assert.equal(vstest.kind, 'classes');
+    if (vstest.kind !== 'classes') return;
+    assert.deepEqual(vstest.args, ['--filter', 'FullyQualifiedName~Some.Long.Namespace.Name.LeftTests.|FullyQualifiedName~Some.Long.Namespace.Name.RightTests.']);
+    assert.equal(vstest.names.length, 400);
+    assert.match(vstest.reason, new RegExp(`^every test of the 2 classes holding its 400 reached tests ran: a filter naming each of its 400 reached tests would be \\d+ characters \\(over ${maxFilterLength}\\)$`));
+    const xunit = testFilterFor('mtp', 'xunit.v3', many);
+    assert.deepEqual(xunit.kind === 'classes' && xunit.args, [
+      '--filter-class',
+      'Some.Long.Namespace.Name.LeftTests',
+      '--filter-class',
+      'Some.Long.Namespace.Name.RightTests',
+    ]);
+    // A generic fixture's class is matched by the parts around its type arguments, as its tests are.
+    const generic = testFilterFor('mtp', 'nunit', Array.from({ length: 400 }, (_, i) => test(`Some.Long.Namespace.Name.FeeTests\`1.Test_${i}_WithAName`)));
+    assert.deepEqual(generic.kind === 'classes' && generic.args, ['--filter', '(FullyQualifiedName~Some.Long.Namespace.Name.FeeTests<&FullyQualifiedName~>.)']);
+  });
+
+  it('gives up when even the classes would be longer than a command line takes, saying how long each filter would be', () => {
+    const many = Array.from({ length: 400 }, (_, i) => test(`Some.Long.Namespace.Name.TestClass${i}.Test_${i}_WithAName`));
     const filter = testFilterFor('vstest', 'other', many);
     assert.equal(filter.kind, 'tooLong');
-    assert.match(filter.kind === 'tooLong' ? filter.reason : '', new RegExp(`400 reached tests would be \\d+ characters \\(over ${maxFilterLength}\\)`));
+    assert.match(filter.kind === 'tooLong' ? filter.reason : '', new RegExp(`400 reached tests would be \\d+ characters \\(over ${maxFilterLength}\\), and one naming their 400 classes \\d+$`));
   });
 
   it('reads the framework from package references', () => {
@@ -69,11 +89,15 @@ describe('verify --tests reached: the request and the report line', () => {
 
   it('says how many of the projects\' tests ran, from how many members, and which projects were skipped or run whole', () => {
     assert.equal(
-      testSelectionLine({ kind: 'reached', run: 12, total: 80, changedMembers: 3, skippedProjects: 2, wholeProjects: [{ project: 'tests/Big.csproj', reason: 'the filter would be too long' }] }),
+      testSelectionLine({ kind: 'reached', run: 12, total: 80, changedMembers: 3, skippedProjects: 2, wholeProjects: [{ project: 'tests/Big.csproj', reason: 'the filter would be too long' }], classProjects: [] }),
       '12 of 80 tests run (reached from 3 changed members; the other 68 do not reach them); 2 projects skipped: no reached test; tests/Big.csproj run whole: the filter would be too long',
     );
-    assert.equal(testSelectionLine({ kind: 'reached', run: 1, total: 2, changedMembers: 1, skippedProjects: 0, wholeProjects: [] }), '1 of 2 tests run (reached from 1 changed member; the other 1 does not reach them)');
-    assert.equal(testSelectionLine({ kind: 'reached', run: 1, total: 1, changedMembers: 1, skippedProjects: 0, wholeProjects: [] }), '1 of 1 test run (reached from 1 changed member)');
+    assert.equal(testSelectionLine({ kind: 'reached', run: 1, total: 2, changedMembers: 1, skippedProjects: 0, wholeProjects: [], classProjects: [] }), '1 of 2 tests run (reached from 1 changed member; the other 1 does not reach them)');
+    assert.equal(testSelectionLine({ kind: 'reached', run: 1, total: 1, changedMembers: 1, skippedProjects: 0, wholeProjects: [], classProjects: [] }), '1 of 1 test run (reached from 1 changed member)');
+    assert.equal(
+      testSelectionLine({ kind: 'reached', run: 158, total: 400, changedMembers: 1, skippedProjects: 0, wholeProjects: [], classProjects: [{ project: 'tests/Big.csproj', reason: 'every test of the 23 classes holding its 158 reached tests ran: …' }] }),
+      'at least 158 of 400 tests run (reached from 1 changed member; the other 242 do not reach them); tests/Big.csproj: every test of the 23 classes holding its 158 reached tests ran: …',
+    );
     assert.equal(testSelectionLine({ kind: 'all', reason: 'README.md is not a C# file' }), 'all run — README.md is not a C# file');
   });
 });

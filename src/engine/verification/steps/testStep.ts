@@ -35,7 +35,7 @@ async function chooseReached(run: VerificationRun, testProjects: EvaluatedProjec
   if (outcome.kind === 'all') return everything(outcome.reason);
   const byProject = new Map<string, ReachedTest[]>();
   for (const test of outcome.tests) byProject.set(test.project, [...(byProject.get(test.project) ?? []), test]);
-  const choice: ReachedChoice = { toRun: [], skipped: [], filters: new Map(), facts: { kind: 'reached', run: 0, total: 0, changedMembers: outcome.changedMembers, skippedProjects: 0, wholeProjects: [] } };
+  const choice: ReachedChoice = { toRun: [], skipped: [], filters: new Map(), facts: { kind: 'reached', run: 0, total: 0, changedMembers: outcome.changedMembers, skippedProjects: 0, wholeProjects: [], classProjects: [] } };
   const facts = choice.facts as Extract<TestSelectionFacts, { kind: 'reached' }>;
   for (const project of testProjects) {
     const tests = byProject.get(run.report.relative(project.path));
@@ -49,9 +49,10 @@ async function chooseReached(run: VerificationRun, testProjects: EvaluatedProjec
     }
     choice.toRun.push(project);
     const filter = testFilterFor(testRunnerFor(project, dotnetTestMode(path.dirname(project.path)).mode), testFrameworkOf(project.packageReferences), tests);
-    if (filter.kind === 'filter') {
+    if (filter.kind === 'filter' || filter.kind === 'classes') {
       choice.filters.set(project.path, filter.args);
       facts.run += filter.names.length;
+      if (filter.kind === 'classes') facts.classProjects.push({ project: run.report.relative(project.path), reason: filter.reason });
     } else {
       facts.wholeProjects.push({ project: run.report.relative(project.path), reason: filter.reason });
       facts.run += projectTotal;
