@@ -144,7 +144,8 @@ export class CompileMemory {
     unknown.sort();
     if (unknown.length > 0) {
       notes.push(
-        `Warnings not known for ${namedUpTo(unknown, 8)}: ${unknown.length === 1 ? 'its output was' : 'their output was'} compiled outside SharpClaw and MSBuild found it up to date, so the compiler did not run. They are known from the next compile; to have them now, run dotnet clean, then verify.`,
+        // Not "up to date": a flavour the run's build did not need (GuardClauses' netstandard2.1 beside the tests' net8.0) was not built at all.
+        `Warnings not known for ${namedUpTo(unknown, 8)}: the compiler did not run for ${unknown.length === 1 ? 'it' : 'them'} in this build, and SharpClaw has not seen the compile that produced ${unknown.length === 1 ? 'its' : 'their'} current output (your own build, for example). They are known from the next compile; to have them now, run dotnet clean, then verify.`,
       );
     }
     return { replayed, unknown, notes };
