@@ -24,6 +24,9 @@ internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLif
     /// <summary>Serializes mutating requests against readers (see <see cref="HandlerTable"/>).</summary>
     public RequestGate Gate { get; } = new();
 
+    /// <summary>Awaited before each response leaves: the progress reported before it goes first (<see cref="Semantic.Loading.JsonRpcLoadProgressSink.FlushAsync"/>).</summary>
+    public Func<Task>? BeforeResponse { get; set; }
+
     protected override async ValueTask<JsonRpcMessage> DispatchRequestAsync(
         JsonRpcRequest request,
         TargetMethod targetMethod,
@@ -68,6 +71,11 @@ internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLif
         using (admission)
         {
             response = await base.DispatchRequestAsync(request, targetMethod, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (request.IsResponseExpected && this.BeforeResponse is { } beforeResponse)
+        {
+            await beforeResponse().ConfigureAwait(false);
         }
 
         string outcome = response is JsonRpcError error

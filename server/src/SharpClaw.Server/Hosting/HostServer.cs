@@ -41,6 +41,7 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.AddLocalRpcTarget(new StatusHandler(this.State));
         this.rpc.AddLocalRpcTarget(new TextDocumentSyncHandler(this.State.Cache.OpenDocuments));
         this.progress = new JsonRpcLoadProgressSink(this.rpc, log);
+        this.rpc.BeforeResponse = this.progress.FlushAsync;
         this.State.Cache.Progress = this.progress;
         this.State.Store.Progress = this.progress;
         this.rpc.AddLocalRpcTarget(new SolutionInspectHandler(this.State, this.rpc, this.progress));

@@ -13,17 +13,36 @@ public interface ILoadProgressSink
     void Report(LoadProgressParams progress);
 }
 
-/// <summary>Sends progress as JSON-RPC notifications, in order, without blocking the load.</summary>
+/// <summary>
+/// Sends progress as JSON-RPC notifications, in order, without blocking the load. <see cref="FlushAsync"/> lets a
+/// response wait for the progress reported before it: sent from this queue's own task, a notification could
+/// otherwise leave after the answer, and a client that ends on the answer (the CLI) never prints it (a 520-file
+/// index's "100 % (stored …)" line was lost that way on a loaded machine).
+/// </summary>
 public sealed class JsonRpcLoadProgressSink : ILoadProgressSink
 {
-    private readonly Channel<LoadProgressParams> queue = Channel.CreateUnbounded<LoadProgressParams>(new UnboundedChannelOptions { SingleReader = true });
+    /// <summary>The longest a response waits for earlier progress: a stalled client must not hold answers back.</summary>
+    private static readonly TimeSpan FlushLimit = TimeSpan.FromSeconds(2);
+
+    private readonly Channel<(LoadProgressParams? Progress, TaskCompletionSource? Flushed)> queue =
+        Channel.CreateUnbounded<(LoadProgressParams? Progress, TaskCompletionSource? Flushed)>(new UnboundedChannelOptions { SingleReader = true });
+
+    private long reported;
+    private long handled;
+    private volatile bool stopped;
 
     public JsonRpcLoadProgressSink(JsonRpc rpc, HostLog log)
     {
         _ = Task.Run(async () =>
         {
-            await foreach (LoadProgressParams progress in this.queue.Reader.ReadAllAsync().ConfigureAwait(false))
+            await foreach ((LoadProgressParams? progress, TaskCompletionSource? flushed) in this.queue.Reader.ReadAllAsync().ConfigureAwait(false))
             {
+                flushed?.TrySetResult();
+                if (progress is null || this.stopped)
+                {
+                    continue;
+                }
+
                 try
                 {
                     await rpc.NotifyWithParameterObjectAsync(ProtocolMethods.LoadProgress, progress).ConfigureAwait(false);
@@ -31,13 +50,40 @@ public sealed class JsonRpcLoadProgressSink : ILoadProgressSink
                 catch (Exception ex) when (ex is ConnectionLostException or ObjectDisposedException or IOException)
                 {
                     log.Warn($"Could not send {ProtocolMethods.LoadProgress}: {ex.Message}");
-                    return;
+                    this.stopped = true; // Keep reading, so that every flush still completes.
+                }
+                finally
+                {
+                    Interlocked.Increment(ref this.handled);
                 }
             }
         });
     }
 
-    public void Report(LoadProgressParams progress) => this.queue.Writer.TryWrite(progress);
+    public void Report(LoadProgressParams progress)
+    {
+        if (this.queue.Writer.TryWrite((progress, null)))
+        {
+            Interlocked.Increment(ref this.reported);
+        }
+    }
+
+    /// <summary>Completes once every progress reported before it was sent (or could not be), or after <see cref="FlushLimit"/>.</summary>
+    public async Task FlushAsync()
+    {
+        if (Interlocked.Read(ref this.handled) >= Interlocked.Read(ref this.reported))
+        {
+            return;
+        }
+
+        TaskCompletionSource flushed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        if (!this.queue.Writer.TryWrite((null, flushed)))
+        {
+            return;
+        }
+
+        await Task.WhenAny(flushed.Task, Task.Delay(FlushLimit)).ConfigureAwait(false);
+    }
 
     /// <summary>No more progress will come from this sink.</summary>
     public void Complete() => this.queue.Writer.TryComplete();
