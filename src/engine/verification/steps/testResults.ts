@@ -48,8 +48,7 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
   const result: TestProjectResult = { ...output.result, runner, trxOption, trxFiles };
   const failed: FailedTest[] = [];
   const problems: string[] = [];
-  let runErrors = 0;
-  const runErrorTexts: string[] = [];
+  const runErrors: string[] = [];
   let zeroTestsExit = false;
   for (const file of trxFiles) {
     let run;
@@ -68,8 +67,7 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
       continue;
     }
     for (const message of run.runErrors) {
-      runErrors++;
-      runErrorTexts.push(message);
+      runErrors.push(message);
       problems.push(`test run error: ${clip(message, 500)}`);
     }
     for (const test of run.results.filter((r) => failedOutcomes.includes(r.outcome))) {
@@ -103,10 +101,10 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
   // A test host that stopped mid-run (Environment.FailFast or Exit in a test, a stack overflow) lost
   // the results of the tests it had not reported: the counts are incomplete, whatever they say.
   // (A framework that could not start at all is a prerequisite, above; its abort in the output is not a stop.)
-  const stop = hostStopped(runner, unrunnable.length === 0 ? outcome : null, runErrorTexts, logs);
+  const stop = hostStopped(runner, unrunnable.length === 0 ? outcome : null, runErrors, logs);
   if (stop) {
     result.incomplete = stop;
-    problems.splice(0, problems.length, ...problems.filter((problem) => !/test run was aborted|Test host process (crashed|exited)/i.test(problem)));
+    problems.splice(0, problems.length, ...problems.filter((problem) => !abortedRun.test(problem)));
     problems.unshift(`${stop}; only the tests reported before it stopped are counted`);
   }
   // MTP apps: exit code 8 is zero tests, not a failure (under VSTest mode dotnet test says so in its output).
@@ -118,7 +116,7 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
   }
   // dotnet test exits nonzero for the frameworks it could not run: that exit is the prerequisite's.
   const exitFailed = outcome.exitCode !== 0 && !zeroTests && unrunnable.length === 0;
-  if (problems.length > 0 || result.counters.failed > 0 || runErrors > 0) {
+  if (problems.length > 0 || result.counters.failed > 0 || runErrors.length > 0) {
     result.status = 'failed';
     result.reason = problems.length > 0 ? problems.join('; ') : `${result.counters.failed} test${result.counters.failed === 1 ? '' : 's'} failed${meaning && meaning.kind === 'failed' ? ` (${meaning.text})` : ''}.`;
   } else if (exitFailed) {
@@ -144,7 +142,7 @@ export function readTestResults(output: TestRunOutput): { result: TestProjectRes
  * under test), when it printed them.
  */
 function hostStopped(runner: TestRunner, outcome: ProcessOutcome | null, runErrors: readonly string[], logs: readonly string[]): string | null {
-  const aborted = runErrors.find((message) => /test run was aborted|Test host process (crashed|exited)/i.test(message));
+  const aborted = runErrors.find((message) => abortedRun.test(message));
   const output = outcome?.log.text ?? '';
   // An MTP app under VSTest mode writes its output to a log, which ends with its `Test run summary:` when its run finished.
   const unfinishedLog = outcome ? logs.find((log) => !/^Test run summary:/m.test(log)) : undefined;
@@ -154,6 +152,9 @@ function hostStopped(runner: TestRunner, outcome: ProcessOutcome | null, runErro
   const code = runner === 'mtp' && outcome?.exitCode != null ? ` (exit code ${outcome.exitCode})` : '';
   return `its test host stopped before the run finished${code}${said ? `: "${said}"` : ''}${where ? ` in ${where}` : ''}`;
 }
+
+/** VSTest's words for a run whose test host stopped (a TRX RunInfo, and the problem line made of it). */
+const abortedRun = /test run was aborted|Test host process (crashed|exited)/i;
 
 /** What dotnet test prints when a framework's test host cannot start: its runtime, or mono, is missing. */
 const missingTestHost = /You must install or update \.NET to run this application|Framework: 'Microsoft\.NETCore\.App', version '[^']+' \(\S+\) was not found|Could not find 'mono' host/i;
