@@ -25,7 +25,8 @@ function option(name, fallback) {
 /**
  * The integration suites. Each runs the *.test.js files of its folder (compiled from
  * test/integration/<folder>) in a fresh extension host with its fixture as the workspace.
- * `restricted`: Workspace Trust is on and the folder is not trusted (Restricted Mode).
+ * `restricted`: Workspace Trust is on and the folder is not trusted (Restricted Mode); a phase may say it for
+ * its own session.
  * `versions`: the tested VS Code versions it runs on. Every suite runs on the newest; the lowest the
  * manifest allows (engines.vscode) gets the one smoke suite, which walks each API SharpClaw uses there
  * (activation, a tool through vscode.lm.invokeTool, a command, the sidebar's webview, Workspace Trust):
@@ -36,11 +37,16 @@ export const suites = [
   { name: 'smoke', dir: 'out/test/integration/smoke', fixture: 'fixtures/Calculator', restricted: true, versions: ['min'] },
   { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restricted: false, versions: ['latest'] },
   { name: 'verification', dir: 'out/test/integration/verification', fixture: 'fixtures/VerificationFailingTest', restricted: false, versions: ['latest'] },
-  { name: 'restricted', dir: 'out/test/integration/restricted', fixture: 'fixtures/Calculator', restricted: true, versions: ['latest'] },
   // A person's compiler-checked fix-all (issue 40): Problems panel quick fix → Refactor Preview → Apply.
   { name: 'fixall', dir: 'out/test/integration/fixAll', fixture: 'fixtures/FixAllUnusedLocals', restricted: false, versions: ['latest'] },
   // A VS Code restart: two sessions, one after the other, on the same user data, workspace and state folders.
-  { name: 'restart', phases: ['out/test/integration/restart/before', 'out/test/integration/restart/after'], fixture: 'fixtures/Calculator', restricted: false, versions: ['latest'] },
+  // The first is a person's first session in a folder: it opens in Restricted Mode (Workspace Trust on, the
+  // folder untrusted: what SharpClaw refuses and what it still answers), the person trusts the folder without
+  // a reload and approves a load. The second opens with Workspace Trust off, as every other suite's session.
+  {
+    name: 'restart', fixture: 'fixtures/Calculator', restricted: false, versions: ['latest'],
+    phases: [{ dir: 'out/test/integration/restart/before', restricted: true }, { dir: 'out/test/integration/restart/after' }],
+  },
   // @sharpclaw turns driven through the chat view with a scripted chat model: the provider API it
   // needs (vscode.lm.registerLanguageModelChatProvider) is stable only from VS Code 1.104.
   // testExtensions are packed and installed like a person's extensions (code-server loads only one
@@ -161,15 +167,15 @@ export async function runSuiteInVsCode(options) {
 }
 
 /**
- * Runs each phase's suite folder in a VS Code session of its own, one after the other, on the same
- * workDir (user data, extensions, workspace, and the state folder inside it): what a person sees after
- * quitting VS Code and opening it again. Stops at the first phase that fails.
+ * Runs each phase's suite folder ({ dir, restricted? }) in a VS Code session of its own, one after the
+ * other, on the same workDir (user data, extensions, workspace, and the state folder inside it): what a
+ * person sees after quitting VS Code and opening it again. Stops at the first phase that fails.
  */
 export async function runPhasesInVsCode({ phases, artifactsName, ...options }) {
   return inWorkDir(options, async (workDir) => {
     const results = [];
-    for (const [index, dir] of phases.entries()) {
-      const result = await runSessionInVsCode({ ...options, workDir, artifactsName: `${artifactsName}-${index + 1}`, env: { ...options.env, SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, dir), SHARPCLAW_STATE_DIR: path.join(workDir, 'state') } });
+    for (const [index, { dir, restricted = options.restricted }] of phases.entries()) {
+      const result = await runSessionInVsCode({ ...options, workDir, restricted, artifactsName: `${artifactsName}-${index + 1}`, env: { ...options.env, SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, dir), SHARPCLAW_STATE_DIR: path.join(workDir, 'state') } });
       results.push(result);
       if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0) break;
     }

@@ -8,11 +8,14 @@ using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
 
-/// <summary>The four-context LRU cache and its leases, with a one-project fixture in five configurations.</summary>
+/// <summary>
+/// The four-context LRU cache and its leases, with a one-project fixture in eight configurations: one host and
+/// one test, so the loads that fill the cache are paid once for eviction order, leases and concurrent queries.
+/// </summary>
 public sealed class ContextCacheTests
 {
     [Fact]
-    public async Task FifthContext_EvictsTheLeastRecentlyUsed_WhileLeasesKeepTheirWorkspaceAlive()
+    public async Task FifthContext_EvictsTheLeastRecentlyUsed_WhileLeasesKeepTheirWorkspaceAlive_AndQueriesDuringEvictionsNeverTouchADisposedWorkspace()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Restored("TopLevelWins", "Top.slnx");
 
@@ -57,18 +60,13 @@ public sealed class ContextCacheTests
         await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root, configuration: "C3"));
         Assert.Equal(EvaluationReason.ColdLoad, host.Client.AuthorizationRequests[^1].Reason);
         Assert.Equal(asked + 1, host.Client.AuthorizationRequests.Count);
-    }
 
-    [Fact]
-    public async Task ConcurrentQueriesDuringEvictions_NeverTouchADisposedWorkspace()
-    {
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("TopLevelWins", "Top.slnx");
-        await using SemanticHost host = await SemanticHost.StartAsync();
-        foreach (string configuration in new[] { "A", "B", "C", "D" })
-        {
-            await host.InspectAsync(fixture.Root, configuration: configuration);
-        }
-
+        // Queries on every loaded context while two more loads evict two of them: a query leases its context or is
+        // refused, and is never handed a disposed workspace. (On this test's four loaded contexts: a test of its own
+        // loaded four more, for the same cache state.)
+        host.Client.GrantAll();
+        string[] loaded = [.. (await host.StatusAsync()).LoadedContexts.Select(c => c.Configuration!)];
+        Assert.Equal(["C6", "C4", "C1", "C5"], loaded);
         using CancellationTokenSource stop = new();
         List<string> failures = [];
         int queries = 0;
@@ -110,9 +108,9 @@ public sealed class ContextCacheTests
             }
         }
 
-        Task[] loops = new[] { "A", "B", "C", "D" }.Select(c => Task.Run(() => QueryLoopAsync(c))).ToArray();
-        await host.InspectAsync(fixture.Root, configuration: "E");
-        await host.InspectAsync(fixture.Root, configuration: "F");
+        Task[] loops = loaded.Select(c => Task.Run(() => QueryLoopAsync(c))).ToArray();
+        await host.InspectAsync(fixture.Root, configuration: "C7");
+        await host.InspectAsync(fixture.Root, configuration: "C8");
         await stop.CancelAsync();
         await Task.WhenAll(loops);
 

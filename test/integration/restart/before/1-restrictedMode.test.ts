@@ -1,9 +1,11 @@
-// Restricted Mode: the folder is not trusted, so nothing may execute project code. Tools that
-// would need it return permission_denied with instructions, and no dialog is shown; the syntax-only
-// searches, which execute nothing, answer.
+// The restart suite, first VS Code session, part 1 (the harness opens this session with Workspace Trust on
+// and the folder untrusted). Restricted Mode: the folder is not trusted, so nothing may execute project
+// code. Tools that would need it return permission_denied with instructions, and no dialog is shown; the
+// syntax-only searches, which execute nothing, answer. The last test trusts the folder, and 2-load.test.ts
+// goes on from there in the same session, as a person's first session in a folder does.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, click, descendantsOf, waitFor } from '../support';
+import { api, click, descendantsOf, waitFor } from '../../support';
 
 async function invoke(name: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);

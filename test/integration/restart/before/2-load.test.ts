@@ -1,5 +1,6 @@
-// The restart suite, first VS Code session: the person approves one load of fixtures/Calculator. The
-// harness then closes VS Code and opens it again on the same user data and workspace (restart/after).
+// The restart suite, first VS Code session, part 2 (after 1-restrictedMode.test.ts trusted the folder): the
+// person approves one load of fixtures/Calculator. The harness then closes VS Code and opens it again on the
+// same user data and workspace (restart/after).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { api, approvedCalculatorLoad } from '../../support';
