@@ -20,6 +20,7 @@
 // gets a heartbeat line naming what it is doing, so a long step never looks hung. The VS Code test bed
 // (code-server, Chromium) installs in the background from the start, for the layers that need it.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -153,6 +154,41 @@ class LayerCpu {
 
 const layerCpu = new LayerCpu();
 
+/**
+ * The C# compiler server host-e2e's builds share: the .NET default a person has (UseSharedCompilation,
+ * one warm VBCSCompiler for a run's compiles), which a CI machine's environment turns off
+ * (UseSharedCompilation=false: a cold csc per project and target framework, about 3 CPU-s each, 56 of
+ * them a run). The layer's own server, under a pipe name of its own (SharedCompilationId, read by
+ * the SDK's Csc task as an MSBuild property from the environment), so its builds never talk to another
+ * person's or another run's server, and this run stops only its own when the layer ends: every process
+ * whose command line names that pipe (`dotnet build-server shutdown` would stop every server of the
+ * default pipe, other people's too). The server inherits SHARPCLAW_TEST_CPU_LAYER, so LayerCpu counts
+ * it. The compiler's diagnostics, its output assembly and MSBuild's CoreCompile skipping are the same
+ * either way, which the verifier's compile memory (src/engine/verification/compileMemory.ts) reads.
+ */
+function compilerServerFor(layer) {
+  // SHARPCLAW_TEST_SHARED_COMPILER=0 leaves the machine's setting, to compare the layer's CPU-s with and without.
+  if (process.env.SHARPCLAW_TEST_SHARED_COMPILER === '0') return {};
+  return { UseSharedCompilation: 'true', SharedCompilationId: `sharpclaw-test-${layer}-${process.pid}-${randomBytes(4).toString('hex')}` };
+}
+
+/** Stops the compiler servers started under `pipeName` (compilerServerFor), by process id; returns how many. */
+function stopCompilerServers(pipeName) {
+  if (os.platform() !== 'linux') return 0;
+  let stopped = 0;
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!args.includes(`-pipename:${pipeName}`)) continue;
+      process.kill(Number(pid), 'SIGTERM');
+      stopped++;
+    } catch {
+      // Gone, or not ours.
+    }
+  }
+  return stopped;
+}
+
 /** Cores busy on average between two machineCpu() readings. */
 const busyCores = (from, to) => (to.at > from.at ? (to.busy - from.busy) / ((to.at - from.at) / 1000) : 0);
 
@@ -272,7 +308,7 @@ function filesUnder(dir, suffix) {
  * cores; every file already works in temporary folders and state folders of its own. Each file's output
  * is printed whole when it ends (two files' lines never interleave); the heartbeat names what runs.
  */
-async function mochaQueue(layer, config, jobs) {
+async function mochaQueue(layer, config, jobs, env = {}) {
   const settings = readJson(path.join(repoRoot, config));
   const report = path.join(resultsDir, 'layers', `${layer}.json`);
   const parts = path.join(resultsDir, 'layers', layer);
@@ -306,7 +342,7 @@ async function mochaQueue(layer, config, jobs) {
       const statusFile = path.join(parts, `${index}-${name}.status.json`);
       runningFiles.set(file, statusFile);
       const args = ['node_modules/mocha/bin/mocha.js', '--no-config', '--no-package', '--timeout', String(settings.timeout), '--reporter', reporter, ...(settings.require ?? []).flatMap((r) => ['--require', r]), file];
-      const { code, output } = await collect(process.execPath, args, { SHARPCLAW_TEST_CPU_LAYER: layer, SHARPCLAW_TEST_REPORT: fileReport, SHARPCLAW_TEST_STATUS: statusFile });
+      const { code, output } = await collect(process.execPath, args, { ...env, SHARPCLAW_TEST_CPU_LAYER: layer, SHARPCLAW_TEST_REPORT: fileReport, SHARPCLAW_TEST_STATUS: statusFile });
       runningFiles.delete(file);
       writerFor(layer, process.stdout)(`[test] ${layer}: ${file}\n${output}${output.endsWith('\n') ? '' : '\n'}`);
       lastPrinted = Date.now();
@@ -388,7 +424,17 @@ const layers = {
       note: 'per test class: the sum of its tests\' durations (xunit runs classes in parallel)',
     };
   },
-  'host-e2e': () => mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs),
+  async 'host-e2e'() {
+    const compilerServer = compilerServerFor('host-e2e');
+    try {
+      return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, compilerServer);
+    } finally {
+      // The last reading before it goes, so the server's CPU counts in the layer's.
+      layerCpu.read();
+      const stopped = compilerServer.SharedCompilationId ? stopCompilerServers(compilerServer.SharedCompilationId) : 0;
+      if (stopped > 0) console.log(`[test] host-e2e: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
+    }
+  },
   async integration() {
     const noTestBed = await testBedFailure();
     if (noTestBed) return noTestBed;
