@@ -172,6 +172,18 @@ function compilerServerFor(layer) {
   return { UseSharedCompilation: 'true', SharedCompilationId: `sharpclaw-test-${layer}-${process.pid}-${randomBytes(4).toString('hex')}` };
 }
 
+/**
+ * host-e2e's dotnet processes run without tiered PGO (DOTNET_TieredPGO=0), as the host already runs its
+ * own MSBuild children (server/README.md: PGO's instrumentation only pays off in long-lived processes).
+ * The layer starts hundreds of short ones (a Roslyn host per state folder, dotnet build and test, MSBuild
+ * nodes, test hosts), mostly first-time JIT: fixtures/VerificationGraph's dotnet build --no-incremental
+ * took 43–59 CPU-s with it, 33.5 without. It changes how the JIT optimises, not what any process does.
+ * SHARPCLAW_TEST_TIERED_PGO=1 keeps .NET's default, to compare.
+ */
+function shortProcessJit() {
+  return process.env.SHARPCLAW_TEST_TIERED_PGO === '1' ? {} : { DOTNET_TieredPGO: '0' };
+}
+
 /** Stops the compiler servers started under `pipeName` (compilerServerFor), by process id; returns how many. */
 function stopCompilerServers(pipeName) {
   if (os.platform() !== 'linux') return 0;
@@ -427,7 +439,7 @@ const layers = {
   async 'host-e2e'() {
     const compilerServer = compilerServerFor('host-e2e');
     try {
-      return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, compilerServer);
+      return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, { ...compilerServer, ...shortProcessJit() });
     } finally {
       // The last reading before it goes, so the server's CPU counts in the layer's.
       layerCpu.read();
