@@ -20,12 +20,12 @@
 // gets a heartbeat line naming what it is doing, so a long step never looks hung. The VS Code test bed
 // (code-server, Chromium) installs in the background from the start, for the layers that need it.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
+import { startCompilerServer, stopCompilerServer } from './compiler-server.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(repoRoot, 'test-results');
@@ -155,24 +155,6 @@ class LayerCpu {
 const layerCpu = new LayerCpu();
 
 /**
- * The C# compiler server host-e2e's builds share: the .NET default a person has (UseSharedCompilation,
- * one warm VBCSCompiler for a run's compiles), which a CI machine's environment turns off
- * (UseSharedCompilation=false: a cold csc per project and target framework, about 3 CPU-s each, 56 of
- * them a run). The layer's own server, under a pipe name of its own (SharedCompilationId, read by
- * the SDK's Csc task as an MSBuild property from the environment), so its builds never talk to another
- * person's or another run's server, and this run stops only its own when the layer ends: every process
- * whose command line names that pipe (`dotnet build-server shutdown` would stop every server of the
- * default pipe, other people's too). The server inherits SHARPCLAW_TEST_CPU_LAYER, so LayerCpu counts
- * it. The compiler's diagnostics, its output assembly and MSBuild's CoreCompile skipping are the same
- * either way, which the verifier's compile memory (src/engine/verification/compileMemory.ts) reads.
- */
-function compilerServerFor(layer) {
-  // SHARPCLAW_TEST_SHARED_COMPILER=0 leaves the machine's setting, to compare the layer's CPU-s with and without.
-  if (process.env.SHARPCLAW_TEST_SHARED_COMPILER === '0') return {};
-  return { UseSharedCompilation: 'true', SharedCompilationId: `sharpclaw-test-${layer}-${process.pid}-${randomBytes(4).toString('hex')}` };
-}
-
-/**
  * host-e2e's dotnet processes run without tiered PGO (DOTNET_TieredPGO=0), as the host already runs its
  * own MSBuild children (server/README.md: PGO's instrumentation only pays off in long-lived processes).
  * The layer starts hundreds of short ones (a Roslyn host per state folder, dotnet build and test, MSBuild
@@ -182,23 +164,6 @@ function compilerServerFor(layer) {
  */
 function shortProcessJit() {
   return process.env.SHARPCLAW_TEST_TIERED_PGO === '1' ? {} : { DOTNET_TieredPGO: '0' };
-}
-
-/** Stops the compiler servers started under `pipeName` (compilerServerFor), by process id; returns how many. */
-function stopCompilerServers(pipeName) {
-  if (os.platform() !== 'linux') return 0;
-  let stopped = 0;
-  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (!args.includes(`-pipename:${pipeName}`)) continue;
-      process.kill(Number(pid), 'SIGTERM');
-      stopped++;
-    } catch {
-      // Gone, or not ours.
-    }
-  }
-  return stopped;
 }
 
 /** Cores busy on average between two machineCpu() readings. */
@@ -437,13 +402,14 @@ const layers = {
     };
   },
   async 'host-e2e'() {
-    const compilerServer = compilerServerFor('host-e2e');
+    // Its builds share one compiler server of the layer's own (scripts/compiler-server.mjs), a long-lived process: .NET's default JIT.
+    const compilerServer = startCompilerServer('host-e2e', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: 'host-e2e' } });
     try {
-      return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, { ...compilerServer, ...shortProcessJit() });
+      return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, { ...compilerServer.env, ...shortProcessJit() });
     } finally {
       // The last reading before it goes, so the server's CPU counts in the layer's.
       layerCpu.read();
-      const stopped = compilerServer.SharedCompilationId ? stopCompilerServers(compilerServer.SharedCompilationId) : 0;
+      const stopped = stopCompilerServer(compilerServer);
       if (stopped > 0) console.log(`[test] host-e2e: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
     }
   },
