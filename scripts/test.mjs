@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
+import { startCompilerServer, stopCompilerServer } from './compiler-server.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(repoRoot, 'test-results');
@@ -153,6 +154,18 @@ class LayerCpu {
 
 const layerCpu = new LayerCpu();
 
+/**
+ * host-e2e's dotnet processes run without tiered PGO (DOTNET_TieredPGO=0), as the host already runs its
+ * own MSBuild children (server/README.md: PGO's instrumentation only pays off in long-lived processes).
+ * The layer starts hundreds of short ones (a Roslyn host per state folder, dotnet build and test, MSBuild
+ * nodes, test hosts), mostly first-time JIT: fixtures/VerificationGraph's dotnet build --no-incremental
+ * took 43–59 CPU-s with it, 33.5 without. It changes how the JIT optimises, not what any process does.
+ * SHARPCLAW_TEST_TIERED_PGO=1 keeps .NET's default, to compare.
+ */
+function shortProcessJit() {
+  return process.env.SHARPCLAW_TEST_TIERED_PGO === '1' ? {} : { DOTNET_TieredPGO: '0' };
+}
+
 /** Cores busy on average between two machineCpu() readings. */
 const busyCores = (from, to) => (to.at > from.at ? (to.busy - from.busy) / ((to.at - from.at) / 1000) : 0);
 
@@ -272,7 +285,7 @@ function filesUnder(dir, suffix) {
  * cores; every file already works in temporary folders and state folders of its own. Each file's output
  * is printed whole when it ends (two files' lines never interleave); the heartbeat names what runs.
  */
-async function mochaQueue(layer, config, jobs) {
+async function mochaQueue(layer, config, jobs, env = {}) {
   const settings = readJson(path.join(repoRoot, config));
   const report = path.join(resultsDir, 'layers', `${layer}.json`);
   const parts = path.join(resultsDir, 'layers', layer);
@@ -306,7 +319,7 @@ async function mochaQueue(layer, config, jobs) {
       const statusFile = path.join(parts, `${index}-${name}.status.json`);
       runningFiles.set(file, statusFile);
       const args = ['node_modules/mocha/bin/mocha.js', '--no-config', '--no-package', '--timeout', String(settings.timeout), '--reporter', reporter, ...(settings.require ?? []).flatMap((r) => ['--require', r]), file];
-      const { code, output } = await collect(process.execPath, args, { SHARPCLAW_TEST_CPU_LAYER: layer, SHARPCLAW_TEST_REPORT: fileReport, SHARPCLAW_TEST_STATUS: statusFile });
+      const { code, output } = await collect(process.execPath, args, { ...env, SHARPCLAW_TEST_CPU_LAYER: layer, SHARPCLAW_TEST_REPORT: fileReport, SHARPCLAW_TEST_STATUS: statusFile });
       runningFiles.delete(file);
       writerFor(layer, process.stdout)(`[test] ${layer}: ${file}\n${output}${output.endsWith('\n') ? '' : '\n'}`);
       lastPrinted = Date.now();
@@ -388,7 +401,18 @@ const layers = {
       note: 'per test class: the sum of its tests\' durations (xunit runs classes in parallel)',
     };
   },
-  'host-e2e': () => mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs),
+  async 'host-e2e'() {
+    // Its builds share one compiler server of the layer's own (scripts/compiler-server.mjs), a long-lived process: .NET's default JIT.
+    const compilerServer = startCompilerServer('host-e2e', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: 'host-e2e' } });
+    try {
+      return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, { ...compilerServer.env, ...shortProcessJit() });
+    } finally {
+      // The last reading before it goes, so the server's CPU counts in the layer's.
+      layerCpu.read();
+      const stopped = stopCompilerServer(compilerServer);
+      if (stopped > 0) console.log(`[test] host-e2e: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
+    }
+  },
   async integration() {
     const noTestBed = await testBedFailure();
     if (noTestBed) return noTestBed;
