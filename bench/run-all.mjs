@@ -38,6 +38,7 @@ const benches = {
   'warm-cli': async () => (await import('./warm-cli.mjs')).benchWarmCli(),
   'verify-overhead': async () => (await import('./verify.mjs')).benchVerifyOverhead(),
   'verify-affected': async () => (await import('./verify.mjs')).benchVerifyAffected(),
+  'verify-selection': async () => (await import('./verify.mjs')).benchVerifySelection(),
   sizes: () => dotnetBench(['sizes', '--sizes', '10,50,200', '--files', '20', '--name', 'sizes']),
   'package-size': () => benchPackageSize(),
   'mcp-navigate': async () => (await import('./mcp-navigate.mjs')).benchMcpNavigate(),

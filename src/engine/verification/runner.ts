@@ -3,7 +3,7 @@
 // sharpclaw/resolveTarget, files only) → ask the permission policy (no project code has run yet)
 // → take the workspace lock → the steps, each in its own file under steps/, each adding its
 // section to the report or stopping the run with a finished report: SDK check beside evaluate
-// (the host's sharpclaw/projectGraph, read once the SDK check passed) → select → prerequisites → build → test → release. Every process
+// (the host's sharpclaw/projectGraph, read once the SDK check passed) and Git's changes (affected) → select → prerequisites → build → test → release. Every process
 // goes through the context's process runner (processRunner.ts: timeout, cancellation,
 // process-tree kill, bounded logs), the seam unit tests replace with recorded dotnet outputs.
 import * as path from 'node:path';
@@ -11,6 +11,7 @@ import { newCallId } from '../permissions/grants';
 import { endCall, PermissionGate } from '../permissions/permissionGate';
 import type { PermissionPolicy } from '../permissions/permissionPolicy';
 import type { HostRequester } from '../host/hostRequester';
+import { gitChanges } from './gitChanges';
 import { resolveTarget } from './hostGraph';
 import { runProcess, type ProcessRunner } from './processRunner';
 import type { VerificationReport } from './report';
@@ -146,18 +147,24 @@ async function verifyCall(request: VerifyRequest, context: VerifyContext & { cal
 
 /** The steps in their order; each adds its section to the report or ends the run. */
 async function runSteps(run: VerificationRun): Promise<VerificationReport> {
-  // The SDK check and the host's evaluation run side by side; the SDK check's answer comes first.
+  // The SDK check, the host's evaluation and, for affected without a change list, Git's changes run side
+  // by side (none needs another's answer); the SDK check's answer comes first.
   const checked = checkSdk(run);
   const evaluation = startEvaluation(run);
+  const changes = run.request.scope === 'affected' && !run.request.changedFiles ? gitChanges(run.report.workspaceFolder, run.signal) : undefined;
+  changes?.catch(() => undefined); // read by select(), or settled and dropped when the run stops first
   const stopped = await checked;
   if (stopped) {
     // The evaluation ran under this run's approval and lock: it ends before the lock is released.
-    await evaluation.catch(() => undefined);
+    await Promise.allSettled([evaluation, changes]);
     return stopped.report;
   }
   const graph = await evaluate(run, evaluation);
-  if (graph instanceof StepStop) return graph.report;
-  const selected = await select(run, graph);
+  if (graph instanceof StepStop) {
+    await changes?.catch(() => undefined);
+    return graph.report;
+  }
+  const selected = await select(run, graph, changes);
   if (selected instanceof StepStop) return selected.report;
   if (run.request.scope !== 'tests') {
     const unrestored = checkRestored(run, selected);

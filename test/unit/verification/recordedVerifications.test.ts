@@ -412,6 +412,40 @@ describe('affected: the changes from Git, through the recorded graph of fixtures
     assert.match(build.commandLine, /affected\.proj/, 'two roots (App, Top.Tests) are built by one traversal project');
   });
 
+  it('Git\'s changes are read beside the host\'s evaluation, not after its answer', async () => {
+    const ws = committed();
+    fs.appendFileSync(path.join(ws.folder, 'src/Left/LeftSide.cs'), '// edited\n');
+    // A git first on PATH that logs each command, then runs the real one.
+    const bin = path.join(ws.stateRoot, 'bin');
+    const log = path.join(ws.stateRoot, 'git-commands.txt');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const statusRan = () => fs.existsSync(log) && /^status\b/m.test(fs.readFileSync(log, 'utf8'));
+    let statusBeforeGraph = false;
+    // The evaluation answers once Git's status ran, or after 10 s without it.
+    const host: HostRequester = {
+      request: async (method, params, schema, signal) => {
+        if (method === 'sharpclaw/projectGraph') {
+          for (let waited = 0; waited < 10_000 && !statusRan(); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+          statusBeforeGraph = statusRan();
+        }
+        return ws.host.request(method, params, schema, signal);
+      },
+    };
+    const pathBefore = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${pathBefore ?? ''}`;
+    let report: VerificationReport;
+    try {
+      report = checked(await verify(VerifyRequestSchema.parse({ scope: 'affected' }), { workspaceFolder: ws.folder, permissions: { request: async () => ({ granted: true, source: 'policy' }) }, requestedBy: 'unit test', host, stateRoot: ws.stateRoot, processes: ws.processes }));
+    } finally {
+      process.env.PATH = pathBefore;
+    }
+    assert.equal(report.status, 'passed', report.summary);
+    assert.deepEqual(report.selection!.changes, [{ path: 'src/Left/LeftSide.cs', kind: 'modified' }]);
+    assert.ok(statusBeforeGraph, 'git status ran only after the evaluation answered');
+  });
+
   it('--tests reached with a changed file that is not C#: every test of every test project runs, and the selection line says why', async () => {
     // Was test/host-e2e/verification/reachedTests.test.ts "runs every test, saying why, when a changed file is not C#"
     // (a real build and run of fixtures/TestReach's four test projects): the fallback is decided before the host

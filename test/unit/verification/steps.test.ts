@@ -2,6 +2,7 @@
 // selects, runs and reports, from scripted and recorded dotnet outputs, without dotnet. The same
 // behaviours against real dotnet are in test/host-e2e/verification.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
 import { node, recorded, RecordedWorkspace, removeRecordedWorkspaces, testNode, trxOf, type ScriptedRun } from './recordedRuns';
@@ -54,6 +55,52 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.equal(report.status, 'skipped', report.summary);
     assert.deepEqual(ws.commands(), ['--version']);
     assert.equal(report.tests?.status, 'skipped');
+  });
+
+  it('a second verify does not run the SDK check again: its passing answer is reused from the state folder', async () => {
+    const ws = new RecordedWorkspace(graph, passing);
+    assert.equal(checked(await ws.verify({ scope: 'build' })).status, 'passed');
+    const second = checked(await ws.verify({ scope: 'build' }));
+    assert.equal(second.status, 'passed', second.summary);
+    assert.deepEqual(ws.commands(), ['--version', 'build', 'build']);
+    const sdk = second.steps.find((step) => step.kind === 'sdk')!;
+    assert.equal(sdk.exitCode, 0);
+    assert.match(sdk.log.text, /^10\.0\.100\n\(reused: dotnet, its installed SDKs, global\.json and the dotnet environment are unchanged since this check passed\)/);
+  });
+
+  it('a global.json added, changed or removed runs the SDK check again, and its answer counts', async () => {
+    let answer: ScriptedRun = { output: '10.0.100' };
+    const ws = new RecordedWorkspace(graph, (args) => (args[0] === '--version' ? answer : passing(args)));
+    await ws.verify({ scope: 'build' });
+    const globalJson = path.join(ws.folder, 'global.json');
+    fs.writeFileSync(globalJson, '{"sdk":{"version":"99.0.100"}}');
+    answer = { exitCode: 1, output: 'A compatible .NET SDK was not found. global.json requested 99.0.100' };
+    const added = checked(await ws.verify({ scope: 'build' }));
+    assert.equal(added.status, 'missingPrerequisites', 'the stored pass of the old global.json must not answer for the new one');
+    assert.match(added.prerequisites[0]!.message, /global\.json/);
+    // A failing check is never stored: the same global.json is checked again.
+    const again = checked(await ws.verify({ scope: 'build' }));
+    assert.equal(again.status, 'missingPrerequisites');
+    fs.writeFileSync(globalJson, '{"sdk":{"version":"10.0.100"}}');
+    answer = { output: '10.0.100' };
+    assert.equal(checked(await ws.verify({ scope: 'build' })).status, 'passed');
+    fs.rmSync(globalJson);
+    assert.equal(checked(await ws.verify({ scope: 'build' })).status, 'passed');
+    assert.deepEqual(ws.commands().filter((c) => c === '--version').length, 5, 'every global.json change ran the check');
+    assert.equal(checked(await ws.verify({ scope: 'build' })).status, 'passed');
+    assert.deepEqual(ws.commands().filter((c) => c === '--version').length, 5, 'nothing changed: reused');
+  });
+
+  it('another dotnet environment (DOTNET_ROLL_FORWARD) runs the SDK check again', async () => {
+    const ws = new RecordedWorkspace(graph, passing);
+    await ws.verify({ scope: 'build' });
+    process.env.DOTNET_ROLL_FORWARD = 'LatestMajor';
+    try {
+      await ws.verify({ scope: 'build' });
+    } finally {
+      delete process.env.DOTNET_ROLL_FORWARD;
+    }
+    assert.deepEqual(ws.commands(), ['--version', 'build', '--version', 'build']);
   });
 
   it('a dotnet that cannot start is a missing SDK, named, and nothing else runs', async () => {

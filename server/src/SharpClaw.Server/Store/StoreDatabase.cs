@@ -5,8 +5,8 @@ namespace SharpClaw.Server.Store;
 
 /// <summary>
 /// The per-user SQLite database of one workspace: <c>&lt;state folder&gt;/workspaces/&lt;key&gt;/store.db</c>
-/// (<see cref="StateFolder.ForWorkspace(string)"/>), never inside the workspace: the syntax index and the approved
-/// snapshots of loaded contexts (the <c>snapshots</c> table, which <c>Semantic.Snapshots.SnapshotStore</c> keeps). WAL journal and a busy
+/// (<see cref="StateFolder.ForWorkspace(string)"/>), never inside the workspace: the syntax index, the approved
+/// snapshots of loaded contexts and the evaluations of evaluation-only passes (the <c>snapshots</c> and <c>evaluations</c> tables, which <c>Semantic.Snapshots.SnapshotStore</c> keeps). WAL journal and a busy
 /// timeout make concurrent hosts on one workspace safe (writers queue, readers never block). A file that is
 /// not a SQLite database, is damaged, belongs to another application or workspace, or has another schema
 /// version is deleted with a log line and created anew: the store is a cache, rebuilt from the files.
@@ -15,10 +15,10 @@ public sealed class StoreDatabase : IDisposable
 {
     /// <summary>
     /// Bumped whenever a table changes, or what the index reads from a file does (4: C# 14 extension blocks; 5: #if
-    /// branches of the modern and lowest flavours, with their conditions), since an unchanged file is never parsed
-    /// again: an older store is discarded, not migrated.
+    /// branches of the modern and lowest flavours, with their conditions; 6: the evaluations table), since an unchanged
+    /// file is never parsed again: an older store is discarded, not migrated.
     /// </summary>
-    public const int SchemaVersion = 5;
+    public const int SchemaVersion = 6;
 
     /// <summary><c>PRAGMA application_id</c> of SharpClaw stores ("SClw").</summary>
     public const int ApplicationId = 0x53436C77;
@@ -42,6 +42,8 @@ public sealed class StoreDatabase : IDisposable
         "CREATE VIRTUAL TABLE file_text USING fts5(text, tokenize='trigram', detail=none)",
         // Approved snapshots of loaded contexts (Semantic/Snapshots): one row per (target, configuration, framework or '').
         "CREATE TABLE snapshots(target TEXT NOT NULL, configuration TEXT NOT NULL, framework TEXT NOT NULL, format INTEGER NOT NULL, written_utc TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY(target, configuration, framework))",
+        // Authorized evaluation-only passes (projectGraph, the verifier's graph), the same shape: a later host reuses one while no build file changed.
+        "CREATE TABLE evaluations(target TEXT NOT NULL, configuration TEXT NOT NULL, framework TEXT NOT NULL, format INTEGER NOT NULL, written_utc TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY(target, configuration, framework))",
     ];
 
     private StoreDatabase(SqliteConnection connection, string path)

@@ -1,18 +1,32 @@
 // Step 1 of a verification: is there a .NET SDK that can build this target? `dotnet --version` in
 // the target's folder honours its global.json; a dotnet that cannot start or a global.json no
-// installed SDK matches is a named missing prerequisite, not a failure.
+// installed SDK matches is a named missing prerequisite, not a failure. A passing check is kept in
+// the state folder and reused while dotnet, its SDKs, global.json and the environment are unchanged
+// (sdkCheckCache.ts): a warm run starts no process for it.
+import { sdkCheckFingerprint, storedSdkCheck, storeSdkCheck } from '../sdkCheckCache';
 import { clip, stepFrom } from './reportBuilder';
 import { StepStop, type VerificationRun } from './verificationRun';
 
 export async function checkSdk(run: VerificationRun): Promise<StepStop | undefined> {
   const { report, dotnet, targetDir } = run;
   run.progress('Checking the .NET SDK…');
+  const fingerprint = sdkCheckFingerprint(dotnet, targetDir);
+  const stored = fingerprint ? storedSdkCheck(run.stateDir, fingerprint, report.target!, targetDir) : null;
+  if (stored) {
+    report.addStep(stored);
+    return undefined;
+  }
   const args = ['--version'];
   const sdk = await run.dotnetProcess(args, targetDir);
-  report.addStep(stepFrom('sdk', report.target!, dotnet, args, targetDir, sdk));
+  const step = stepFrom('sdk', report.target!, dotnet, args, targetDir, sdk);
+  report.addStep(step);
   const stop = run.stopped(sdk, 'the SDK check');
   if (stop) return stop;
-  if (sdk.kind !== 'failedToStart' && sdk.exitCode === 0) return undefined;
+  if (sdk.kind !== 'failedToStart' && sdk.exitCode === 0) {
+    // Stored under the fingerprint read before the check, and only if nothing changed while it ran.
+    if (fingerprint && sdkCheckFingerprint(dotnet, targetDir) === fingerprint) storeSdkCheck(run.stateDir, fingerprint, step);
+    return undefined;
+  }
   const globalJson = /global\.json/i.test(sdk.log.text);
   report.prerequisites.push({
     kind: 'sdk',

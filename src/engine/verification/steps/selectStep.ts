@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isBuildInput, selectAffected } from '../affected';
-import { gitChanges } from '../gitChanges';
+import { gitChanges, type GitChanges } from '../gitChanges';
 import type { EvaluatedProject, ProjectGraph } from '../projectGraph';
 import type { Change, SelectedProject } from '../report';
 import { notRunTests } from './reportBuilder';
@@ -24,8 +24,9 @@ export interface SelectedProjects {
   testProjects: EvaluatedProject[];
 }
 
-export async function select(run: VerificationRun, graph: ProjectGraph): Promise<SelectedProjects | StepStop> {
-  const paths = await selectPaths(run, graph);
+/** `changes`: Git's changes when the runner already asked for them beside the evaluation (affected without a change list). */
+export async function select(run: VerificationRun, graph: ProjectGraph, changes?: Promise<GitChanges>): Promise<SelectedProjects | StepStop> {
+  const paths = await selectPaths(run, graph, changes);
   if (paths === undefined) return new StepStop(run.report.finish('skipped', `Skipped: ${run.report.selection!.reason}`));
   const wholeTarget = run.report.selection!.wholeTarget;
   const projects = paths.map((p) => graph.projects.get(p)).filter((p): p is EvaluatedProject => p !== undefined);
@@ -41,7 +42,7 @@ export async function select(run: VerificationRun, graph: ProjectGraph): Promise
 }
 
 /** The selected project paths, with report.selection filled in; undefined when nothing changed. */
-async function selectPaths(run: VerificationRun, graph: ProjectGraph): Promise<string[] | undefined> {
+async function selectPaths(run: VerificationRun, graph: ProjectGraph, pendingGit: Promise<GitChanges> | undefined): Promise<string[] | undefined> {
   const { report, request, target } = run;
   const all = [...graph.projects.keys()];
   const describe = (projectPath: string, reasons: string[]): SelectedProject => {
@@ -69,7 +70,7 @@ async function selectPaths(run: VerificationRun, graph: ProjectGraph): Promise<s
       return { path: absolute, kind: fs.existsSync(absolute) ? 'modified' : 'deleted' } satisfies Change;
     });
   } else {
-    const git = await gitChanges(report.workspaceFolder, run.signal);
+    const git = await (pendingGit ?? gitChanges(report.workspaceFolder, run.signal));
     if (git.kind === 'unavailable') {
       changeSource = 'none';
       changes = [];

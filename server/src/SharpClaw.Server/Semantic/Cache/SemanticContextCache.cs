@@ -345,11 +345,31 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 this.gate.Release();
             }
 
-            if (reason == EvaluationReason.ColdLoad && !request.ForWrite
-                && await this.loads.TryRestoreAsync(request, cancellationToken).ConfigureAwait(false) is { } restored)
+            if (reason == EvaluationReason.ColdLoad && !request.ForWrite)
             {
-                using ContextLease lease = await this.InsertAsync(request, restored, fromCache: true).ConfigureAwait(false);
-                return new EvaluationLease(restored.Evaluation, restored, FromCache: true);
+                // A new host: an evaluation an earlier host kept (no build file changed since) costs no MSBuild and
+                // no Roslyn solution; else the approved snapshot of a loaded context.
+                if (this.Snapshots is { } snapshots
+                    && await Task.Run(() => snapshots.TryRestoreEvaluation(request), cancellationToken).ConfigureAwait(false) is ({ } kept, { } keptFingerprint))
+                {
+                    await this.gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
+                    try
+                    {
+                        this.evaluations.Put(request.Key, kept, keptFingerprint);
+                    }
+                    finally
+                    {
+                        this.gate.Release();
+                    }
+
+                    return new EvaluationLease(kept, null, FromCache: true);
+                }
+
+                if (await this.loads.TryRestoreAsync(request, cancellationToken).ConfigureAwait(false) is { } restored)
+                {
+                    using ContextLease lease = await this.InsertAsync(request, restored, fromCache: true).ConfigureAwait(false);
+                    return new EvaluationLease(restored.Evaluation, restored, FromCache: true);
+                }
             }
 
             await this.AuthorizeAsync(request, authorizer, reason, changed, cancellationToken).ConfigureAwait(false);
@@ -359,6 +379,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
             try
             {
                 this.evaluations.Put(request.Key, evaluation, evaluationFingerprint);
+                this.Snapshots?.SaveEvaluation(request, evaluation, evaluationFingerprint); // Exported here: the fingerprint changes only under the gate.
             }
             finally
             {

@@ -4,6 +4,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.Data.Sqlite;
 using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
 
@@ -139,6 +140,115 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
             catch (Exception ex) when (ex is SqliteException or IOException or UnauthorizedAccessException or InvalidOperationException or NotSupportedException)
             {
                 log?.Warn($"Approved snapshot of {context.Key} not stored: {ex.Message}");
+            }
+        });
+        lock (this.gate)
+        {
+            this.pending.RemoveAll(t => t.IsCompleted);
+            this.pending.Add(write);
+        }
+    }
+
+    /// <summary>Evaluations written by this host (tests).</summary>
+    public int EvaluationWriteCount => Volatile.Read(ref this.evaluationWriteCount);
+
+    private int evaluationWriteCount;
+
+    /// <summary>
+    /// The kept evaluation-only pass of <paramref name="request"/> and its fingerprint, when it is still valid by the
+    /// live cache's rule (<see cref="Cache.EvaluationList.IsReusable"/>) and was written by this host version in this
+    /// MSBuild environment; null otherwise, with a log line, and the caller evaluates with authorization.
+    /// </summary>
+    public (EvaluationData Data, ContextFingerprint Fingerprint)? TryRestoreEvaluation(ContextRequest request)
+    {
+        long started = Stopwatch.GetTimestamp();
+        ContextKey key = request.Key;
+        string workspace = request.Target.Workspace;
+        PersistedEvaluation? row;
+        try
+        {
+            row = store.ReadEvaluation(workspace, key.TargetPath, key.Configuration, key.TargetFramework);
+        }
+        catch (Exception ex) when (ex is SqliteException or IOException or UnauthorizedAccessException)
+        {
+            log?.Warn($"Kept evaluation of {key} not read ({ex.Message}); evaluating with authorization.");
+            return null;
+        }
+
+        if (row is null)
+        {
+            return null;
+        }
+
+        string? why = row.HostVersion != SnapshotCapture.Version() ? $"written by host {row.HostVersion}"
+            : row.Environment != SnapshotEnvironment.Current() ? "the MSBuild/NuGet/dotnet environment variables differ"
+            : !new ContextKey(row.TargetPath, row.Configuration, row.TargetFramework).Equals(key) ? "the row belongs to another target"
+            : null;
+        ContextFingerprint? fingerprint = null;
+        if (why is null)
+        {
+            fingerprint = ContextFingerprint.Import(row.Fingerprint);
+            FingerprintCheck check = fingerprint.Check();
+            if (!Cache.EvaluationList.IsReusable(check, fingerprint))
+            {
+                why = check.IsStructural
+                    ? $"build inputs changed ({string.Join(", ", check.StructuralChanges.Take(5).Select(p => PathUtil.ToWorkspaceRelative(workspace, p)))}{(check.StructuralChanges.Count > 5 ? ", ..." : string.Empty)})"
+                    : "it imports build files only MSBuild can resolve";
+            }
+            else
+            {
+                fingerprint.Commit(check);
+            }
+        }
+
+        if (why is not null || fingerprint is null)
+        {
+            log?.Info($"Kept evaluation of {key} not used: {why}; evaluating with authorization.");
+            return null;
+        }
+
+        log?.Info(string.Create(
+            CultureInfo.InvariantCulture,
+            $"Reused the kept evaluation of {request.Target.RelativeTarget} [{key.Configuration}{(key.TargetFramework is null ? string.Empty : ", " + key.TargetFramework)}]: "
+            + $"{row.Evaluation.Projects.Count} projects in {Stopwatch.GetElapsedTime(started).TotalMilliseconds:0} ms, no build file changed."));
+        return (new EvaluationData(row.Evaluation, row.Imports, row.Assets), fingerprint);
+    }
+
+    /// <summary>
+    /// Keeps an authorized evaluation-only pass for a later host: captured now, written in the background (a failure
+    /// only costs the next host an evaluation). An evaluation with imports only MSBuild can resolve is never kept.
+    /// </summary>
+    public void SaveEvaluation(ContextRequest request, EvaluationData data, ContextFingerprint fingerprint)
+    {
+        if (fingerprint.DynamicImports.Count > 0)
+        {
+            return;
+        }
+
+        ContextKey key = request.Key;
+        PersistedEvaluation row = new()
+        {
+            Format = PersistedEvaluation.CurrentFormat,
+            HostVersion = SnapshotCapture.Version(),
+            Environment = SnapshotEnvironment.Current(),
+            TargetPath = key.TargetPath,
+            Configuration = key.Configuration,
+            TargetFramework = key.TargetFramework,
+            Evaluation = data.Snapshot,
+            Imports = new Dictionary<string, ProjectImports>(data.Imports, PathUtil.Comparer),
+            Assets = new Dictionary<string, AssetsFileInfo?>(data.Assets, PathUtil.Comparer),
+            Fingerprint = fingerprint.Export(),
+        };
+        Task write = Task.Run(() =>
+        {
+            try
+            {
+                store.WriteEvaluation(request.Target.Workspace, row);
+                Interlocked.Increment(ref this.evaluationWriteCount);
+            }
+            catch (Exception ex) when (ex is SqliteException or IOException or UnauthorizedAccessException or InvalidOperationException or NotSupportedException)
+            {
+                log?.Warn($"Evaluation of {key} not kept: {ex.Message}");
             }
         });
         lock (this.gate)

@@ -168,7 +168,8 @@ public sealed record PersistedCompilationOptions
     public required List<string> KeyFileSearchPaths { get; init; }
 }
 
-/// <summary>System.Text.Json metadata for <see cref="PersistedContext"/> (no reflection).</summary>
+/// <summary>System.Text.Json metadata for <see cref="PersistedContext"/> and <see cref="PersistedEvaluation"/> (no reflection).</summary>
 [JsonSourceGenerationOptions(UseStringEnumConverter = true, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
 [JsonSerializable(typeof(PersistedContext))]
+[JsonSerializable(typeof(PersistedEvaluation))]
 internal sealed partial class SnapshotJsonContext : JsonSerializerContext;

@@ -1,5 +1,6 @@
 using System.IO.Compression;
 using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
 using Microsoft.Data.Sqlite;
 using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Store;
@@ -7,19 +8,33 @@ using SharpClaw.Server.Store;
 namespace SharpClaw.Server.Semantic.Snapshots;
 
 /// <summary>
-/// The <c>snapshots</c> table of a workspace's store: one gzip'd JSON <see cref="PersistedContext"/> per
-/// (target, configuration, framework). Each call opens the database briefly (<see cref="StoreDatabase.Open"/>
+/// The <c>snapshots</c> and <c>evaluations</c> tables of a workspace's store: one gzip'd JSON <see cref="PersistedContext"/>
+/// (or <see cref="PersistedEvaluation"/>) per (target, configuration, framework). Each call opens the database briefly (<see cref="StoreDatabase.Open"/>
 /// discards a damaged, foreign or older-schema file), so concurrent hosts are kept apart by SQLite's locks.
 /// A row that cannot be read is deleted with a log line; a damaged database file is deleted and rebuilt.
 /// Nothing here decides whether a snapshot is still valid (<see cref="ContextSnapshots"/> does).
 /// </summary>
 public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
 {
-    public PersistedContext? Read(string workspace, string target, string configuration, string? framework)
+    public PersistedContext? Read(string workspace, string target, string configuration, string? framework) =>
+        this.ReadRow(workspace, "snapshots", PersistedContext.CurrentFormat, SnapshotJsonContext.Default.PersistedContext, target, configuration, framework);
+
+    public void Write(string workspace, PersistedContext snapshot) =>
+        this.WriteRow(workspace, "snapshots", snapshot.Format, snapshot, SnapshotJsonContext.Default.PersistedContext, snapshot.TargetPath, snapshot.Configuration, snapshot.TargetFramework);
+
+    /// <summary>The kept evaluation-only pass of (target, configuration, framework), or null (the <c>evaluations</c> table).</summary>
+    public PersistedEvaluation? ReadEvaluation(string workspace, string target, string configuration, string? framework) =>
+        this.ReadRow(workspace, "evaluations", PersistedEvaluation.CurrentFormat, SnapshotJsonContext.Default.PersistedEvaluation, target, configuration, framework);
+
+    public void WriteEvaluation(string workspace, PersistedEvaluation evaluation) =>
+        this.WriteRow(workspace, "evaluations", evaluation.Format, evaluation, SnapshotJsonContext.Default.PersistedEvaluation, evaluation.TargetPath, evaluation.Configuration, evaluation.TargetFramework);
+
+    private T? ReadRow<T>(string workspace, string table, int currentFormat, JsonTypeInfo<T> type, string target, string configuration, string? framework)
+        where T : class
     {
         return this.Run(workspace, database =>
         {
-            using SqliteCommand select = database.Command("SELECT format, data FROM snapshots WHERE target = $target AND configuration = $configuration AND framework = $framework");
+            using SqliteCommand select = database.Command($"SELECT format, data FROM {table} WHERE target = $target AND configuration = $configuration AND framework = $framework");
             Bind(select, target, configuration, framework);
             using SqliteDataReader reader = select.ExecuteReader();
             if (!reader.Read())
@@ -31,18 +46,18 @@ public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
             byte[] data = (byte[])reader.GetValue(1);
             reader.Close();
             string? problem = null;
-            PersistedContext? snapshot = null;
-            if (format != PersistedContext.CurrentFormat)
+            T? row = null;
+            if (format != currentFormat)
             {
-                problem = $"format {format}, this host writes {PersistedContext.CurrentFormat}";
+                problem = $"format {format}, this host writes {currentFormat}";
             }
             else
             {
                 try
                 {
                     using GZipStream unzip = new(new MemoryStream(data), CompressionMode.Decompress);
-                    snapshot = JsonSerializer.Deserialize(unzip, SnapshotJsonContext.Default.PersistedContext);
-                    problem = snapshot is null ? "empty" : null;
+                    row = JsonSerializer.Deserialize(unzip, type);
+                    problem = row is null ? "empty" : null;
                 }
                 catch (Exception ex) when (ex is JsonException or InvalidDataException or NotSupportedException or ArgumentException)
                 {
@@ -52,31 +67,31 @@ public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
 
             if (problem is not null)
             {
-                log?.Warn($"Snapshot of {target} [{configuration}] in {database.Path} is unreadable ({problem}); deleted.");
-                using SqliteCommand delete = database.Command("DELETE FROM snapshots WHERE target = $target AND configuration = $configuration AND framework = $framework");
+                log?.Warn($"Row of {target} [{configuration}] in {table} of {database.Path} is unreadable ({problem}); deleted.");
+                using SqliteCommand delete = database.Command($"DELETE FROM {table} WHERE target = $target AND configuration = $configuration AND framework = $framework");
                 Bind(delete, target, configuration, framework);
                 delete.ExecuteNonQuery();
                 return null;
             }
 
-            return snapshot;
+            return row;
         });
     }
 
-    public void Write(string workspace, PersistedContext snapshot)
+    private void WriteRow<T>(string workspace, string table, int format, T row, JsonTypeInfo<T> type, string target, string configuration, string? framework)
     {
         MemoryStream buffer = new();
         using (GZipStream zip = new(buffer, CompressionLevel.Fastest, leaveOpen: true))
         {
-            JsonSerializer.Serialize(zip, snapshot, SnapshotJsonContext.Default.PersistedContext);
+            JsonSerializer.Serialize(zip, row, type);
         }
 
         _ = this.Run<object?>(workspace, database =>
         {
             using SqliteCommand insert = database.Command(
-                "INSERT OR REPLACE INTO snapshots(target, configuration, framework, format, written_utc, data) VALUES ($target, $configuration, $framework, $format, $written, $data)");
-            Bind(insert, snapshot.TargetPath, snapshot.Configuration, snapshot.TargetFramework);
-            insert.Parameters.AddWithValue("$format", snapshot.Format);
+                $"INSERT OR REPLACE INTO {table}(target, configuration, framework, format, written_utc, data) VALUES ($target, $configuration, $framework, $format, $written, $data)");
+            Bind(insert, target, configuration, framework);
+            insert.Parameters.AddWithValue("$format", format);
             insert.Parameters.AddWithValue("$written", DateTime.UtcNow.ToString("O", System.Globalization.CultureInfo.InvariantCulture));
             insert.Parameters.AddWithValue("$data", buffer.ToArray());
             insert.ExecuteNonQuery();
