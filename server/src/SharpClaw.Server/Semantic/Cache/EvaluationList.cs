@@ -28,13 +28,9 @@ internal sealed class EvaluationList
         return index >= 0 ? (this.entries[index].Data, this.entries[index].Fingerprint) : null;
     }
 
-    /// <summary>The evaluation of <paramref name="key"/> when it may be reused (<see cref="IsReusable"/>), or null.</summary>
+    /// <summary>The evaluation of <paramref name="key"/> when it may be reused (<see cref="ContextFingerprint.AllowsReuse"/>), or null.</summary>
     public EvaluationData? Reusable(ContextKey key) =>
-        this.Find(key) is ({ } data, { } fingerprint) && IsReusable(fingerprint.Check(), fingerprint) ? data : null;
-
-    /// <summary>Evaluated data that may be reused: no build file changed, and no import that only MSBuild can resolve.</summary>
-    public static bool IsReusable(FingerprintCheck check, ContextFingerprint fingerprint) =>
-        !check.IsStructural && fingerprint.DynamicImports.Count == 0;
+        this.Find(key) is ({ } data, { } fingerprint) && fingerprint.AllowsReuse(fingerprint.Check()) ? data : null;
 
     /// <summary>Puts the evaluation of <paramref name="key"/> first (replacing an older one), dropping the least recently used beyond the capacity.</summary>
     public void Put(ContextKey key, EvaluationData data, ContextFingerprint fingerprint)

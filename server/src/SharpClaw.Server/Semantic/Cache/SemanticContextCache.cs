@@ -317,7 +317,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 if (context is not null)
                 {
                     FingerprintCheck check = context.Fingerprint.Check();
-                    if (EvaluationList.IsReusable(check, context.Fingerprint))
+                    if (context.Fingerprint.AllowsReuse(check))
                     {
                         return new EvaluationLease(context.Evaluation, context, FromCache: true);
                     }
@@ -328,7 +328,7 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 if (this.evaluations.Find(request.Key) is ({ } data, { } fingerprint))
                 {
                     FingerprintCheck check = fingerprint.Check();
-                    if (EvaluationList.IsReusable(check, fingerprint))
+                    if (fingerprint.AllowsReuse(check))
                     {
                         this.evaluations.Put(request.Key, data, fingerprint);
                         return new EvaluationLease(data, null, FromCache: true);

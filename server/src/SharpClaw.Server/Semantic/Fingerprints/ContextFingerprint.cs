@@ -212,6 +212,12 @@ public sealed partial class ContextFingerprint
     }
 
     /// <summary>
+    /// Whether what was evaluated under this fingerprint may be reused after <paramref name="check"/>: no build file
+    /// changed, and no import that only MSBuild can resolve. The one rule for the live cache and the kept evaluation.
+    /// </summary>
+    public bool AllowsReuse(FingerprintCheck check) => !check.IsStructural && this.DynamicImports.Count == 0;
+
+    /// <summary>
     /// Compares the disk with the fingerprint: one stat per watched path, all in one <see cref="StatBatch"/> (spread
     /// over the cores), then content hashes and folder listings only where a stat differs. Does not change the
     /// fingerprint (see <see cref="Commit"/>).

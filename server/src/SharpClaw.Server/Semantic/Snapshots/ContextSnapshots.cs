@@ -156,7 +156,7 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
 
     /// <summary>
     /// The kept evaluation-only pass of <paramref name="request"/> and its fingerprint, when it is still valid by the
-    /// live cache's rule (<see cref="Cache.EvaluationList.IsReusable"/>) and was written by this host version in this
+    /// live cache's rule (<see cref="ContextFingerprint.AllowsReuse"/>) and was written by this host version in this
     /// MSBuild environment; null otherwise, with a log line, and the caller evaluates with authorization.
     /// </summary>
     public (EvaluationData Data, ContextFingerprint Fingerprint)? TryRestoreEvaluation(ContextRequest request)
@@ -189,7 +189,7 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
         {
             fingerprint = ContextFingerprint.Import(row.Fingerprint);
             FingerprintCheck check = fingerprint.Check();
-            if (!Cache.EvaluationList.IsReusable(check, fingerprint))
+            if (!fingerprint.AllowsReuse(check))
             {
                 why = check.IsStructural
                     ? $"build inputs changed ({string.Join(", ", check.StructuralChanges.Take(5).Select(p => PathUtil.ToWorkspaceRelative(workspace, p)))}{(check.StructuralChanges.Count > 5 ? ", ..." : string.Empty)})"

@@ -7,7 +7,7 @@ namespace SharpClaw.Server.Semantic.Snapshots;
 /// <summary>
 /// One authorized evaluation-only pass (projectGraph: the verifier's project graph) as the store's <c>evaluations</c>
 /// table keeps it: the evaluated data and the fingerprint of every build file MSBuild read. A later host reuses it
-/// only under the rule that keeps a live evaluation (<see cref="Cache.EvaluationList.IsReusable"/>: no build file,
+/// only under the rule that keeps a live evaluation (<see cref="ContextFingerprint.AllowsReuse"/>: no build file,
 /// global.json, SDK or folder of a wildcard changed, no import only MSBuild can resolve), written by this host version
 /// in the same MSBuild environment. Never an approval. All paths are full paths.
 /// </summary>
