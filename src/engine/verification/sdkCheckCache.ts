@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { listSdkVersions } from '../host/dotnetLocator';
 import type { Step } from './report';
 
 const fileName = 'sdk-check.json';
@@ -49,12 +50,8 @@ export function sdkCheckFingerprint(dotnet: string, targetDir: string, env: Node
   if (!executable) return null;
   const root = path.dirname(executable);
   const sdkFolder = path.join(root, 'sdk');
-  let sdks: string[] = [];
-  try {
-    sdks = fs.readdirSync(sdkFolder).sort().map((entry) => `${entry}=${stamp(path.join(sdkFolder, entry, 'dotnet.dll')) ?? '-'}`);
-  } catch {
-    // no sdk folder: part of the fingerprint as an empty list
-  }
+  // The installed SDKs as the host's locator lists them, each with its dotnet.dll's stamp (a reinstall in place).
+  const sdks = listSdkVersions(root).map((version) => `${version}=${stamp(path.join(sdkFolder, version, 'dotnet.dll')) ?? '-'}`);
   // global.json from the target's folder up: the first one found is the one dotnet uses; every folder
   // below it is recorded as having none (a global.json added there changes the fingerprint).
   const globalJson: string[] = [];
