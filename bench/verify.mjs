@@ -131,15 +131,21 @@ export async function benchVerifyOverhead() {
   }
 }
 
+/** The 50-project synthetic in `dir`, committed to a new Git repository (the affected scope reads Git's changes). */
+function committedSynthetic(dir) {
+  const generated = generateSolution(dir, { projects: 50, files: 20 });
+  const git = (...args) => execFileSync('git', ['-c', 'user.email=b@example.invalid', '-c', 'user.name=bench', ...args], { cwd: dir, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'synthetic');
+  return generated;
+}
+
 export async function benchVerifyAffected() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-synthetic-'));
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-state-'));
   try {
-    const generated = generateSolution(dir, { projects: 50, files: 20 });
-    const git = (...args) => execFileSync('git', ['-c', 'user.email=b@example.invalid', '-c', 'user.name=bench', ...args], { cwd: dir, stdio: 'ignore' });
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'synthetic');
+    const generated = committedSynthetic(dir);
     execFileSync('dotnet', ['restore', generated.solution], { cwd: dir, stdio: 'ignore' });
     const all = verify(dir, ['--scope', 'all'], state); // also the cold evaluation
     if (all.report.status !== 'passed') throw new Error(`all: ${all.report.summary}`);
@@ -195,11 +201,7 @@ export async function benchVerifySelection() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-selection-'));
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-state-'));
   try {
-    const generated = generateSolution(dir, { projects: 50, files: 20 });
-    const git = (...args) => execFileSync('git', ['-c', 'user.email=b@example.invalid', '-c', 'user.name=bench', ...args], { cwd: dir, stdio: 'ignore' });
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'synthetic');
+    const generated = committedSynthetic(dir);
     fs.appendFileSync(path.join(dir, generated.leafFile), '// one-line change\n');
     const selection = (run) => {
       if (run.report.status !== 'missingPrerequisites' || !run.report.selection) throw new Error(`affected: ${run.report.summary}`);
