@@ -58,7 +58,7 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
             FingerprintCheck check = fingerprint.Check();
             if (check.IsStructural)
             {
-                why = $"build inputs changed ({string.Join(", ", check.StructuralChanges.Take(5).Select(p => PathUtil.ToWorkspaceRelative(workspace, p)))}{(check.StructuralChanges.Count > 5 ? ", ..." : string.Empty)})";
+                why = BuildInputsChanged(check, workspace);
             }
             else
             {
@@ -180,10 +180,7 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
             return null;
         }
 
-        string? why = row.HostVersion != SnapshotCapture.Version() ? $"written by host {row.HostVersion}"
-            : row.Environment != SnapshotEnvironment.Current() ? "the MSBuild/NuGet/dotnet environment variables differ"
-            : !new ContextKey(row.TargetPath, row.Configuration, row.TargetFramework).Equals(key) ? "the row belongs to another target"
-            : null;
+        string? why = Mismatch(row, key);
         ContextFingerprint? fingerprint = null;
         if (why is null)
         {
@@ -191,9 +188,7 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
             FingerprintCheck check = fingerprint.Check();
             if (!fingerprint.AllowsReuse(check))
             {
-                why = check.IsStructural
-                    ? $"build inputs changed ({string.Join(", ", check.StructuralChanges.Take(5).Select(p => PathUtil.ToWorkspaceRelative(workspace, p)))}{(check.StructuralChanges.Count > 5 ? ", ..." : string.Empty)})"
-                    : "it imports build files only MSBuild can resolve";
+                why = check.IsStructural ? BuildInputsChanged(check, workspace) : "it imports build files only MSBuild can resolve";
             }
             else
             {
@@ -270,7 +265,8 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
         await Task.WhenAny(Task.WhenAll(writes), Task.Delay(timeout)).ConfigureAwait(false);
     }
 
-    private static string? Mismatch(PersistedContext snapshot, ContextKey key)
+    /// <summary>Why a kept row (a snapshot or an evaluation) cannot serve <paramref name="key"/> in this host, or null.</summary>
+    private static string? Mismatch(PersistedEvaluation snapshot, ContextKey key)
     {
         if (snapshot.HostVersion != SnapshotCapture.Version())
         {
@@ -286,4 +282,8 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
             ? null
             : "the row belongs to another context";
     }
+
+    /// <summary>The log's reason for a fingerprint check that found build inputs changed: the first five, workspace-relative.</summary>
+    private static string BuildInputsChanged(FingerprintCheck check, string workspace) =>
+        $"build inputs changed ({string.Join(", ", check.StructuralChanges.Take(5).Select(p => PathUtil.ToWorkspaceRelative(workspace, p)))}{(check.StructuralChanges.Count > 5 ? ", ..." : string.Empty)})";
 }

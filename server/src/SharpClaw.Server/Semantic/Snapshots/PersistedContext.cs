@@ -12,35 +12,13 @@ namespace SharpClaw.Server.Semantic.Snapshots;
 /// that decides whether it is still valid. Never an approval: a later host uses it only when every
 /// fingerprint input is unchanged (the same rule that keeps a live context valid). All paths are full paths.
 /// </summary>
-public sealed record PersistedContext
+public sealed record PersistedContext : PersistedEvaluation
 {
     /// <summary>Bumped whenever this shape or its meaning changes: an older row is ignored and replaced.</summary>
-    public const int CurrentFormat = 3; // 3: the assets files' restore errors (AssetsFileInfo.RestoreErrors).
-
-    public required int Format { get; init; }
-
-    /// <summary>SharpClaw.Server's and Roslyn's versions: another host version rebuilds nothing from this row.</summary>
-    public required string HostVersion { get; init; }
-
-    /// <summary>The MSBuild-relevant environment the load ran in (<see cref="SnapshotEnvironment"/>).</summary>
-    public required string Environment { get; init; }
-
-    public required string TargetPath { get; init; }
-
-    public required string Configuration { get; init; }
-
-    public string? TargetFramework { get; init; }
-
-    public required EvaluationSnapshot Evaluation { get; init; }
-
-    public required Dictionary<string, ProjectImports> Imports { get; init; }
-
-    public required Dictionary<string, AssetsFileInfo?> Assets { get; init; }
+    public new const int CurrentFormat = 3; // 3: the assets files' restore errors (AssetsFileInfo.RestoreErrors).
 
     /// <summary>Roslyn projects in solution order.</summary>
     public required List<PersistedProject> Projects { get; init; }
-
-    public required PersistedFingerprint Fingerprint { get; init; }
 
     public required List<AnalyzerExclusion> ExcludedAnalyzers { get; init; }
 

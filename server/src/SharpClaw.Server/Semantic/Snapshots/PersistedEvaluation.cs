@@ -9,16 +9,17 @@ namespace SharpClaw.Server.Semantic.Snapshots;
 /// table keeps it: the evaluated data and the fingerprint of every build file MSBuild read. A later host reuses it
 /// only under the rule that keeps a live evaluation (<see cref="ContextFingerprint.AllowsReuse"/>: no build file,
 /// global.json, SDK or folder of a wildcard changed, no import only MSBuild can resolve), written by this host version
-/// in the same MSBuild environment. Never an approval. All paths are full paths.
+/// in the same MSBuild environment. Never an approval. All paths are full paths. A <see cref="PersistedContext"/> is this
+/// and what Roslyn needs besides.
 /// </summary>
-public sealed record PersistedEvaluation
+public record PersistedEvaluation
 {
     /// <summary>Bumped whenever this shape or its meaning changes: an older row is ignored and replaced.</summary>
     public const int CurrentFormat = 1;
 
     public required int Format { get; init; }
 
-    /// <summary>SharpClaw.Server's and Roslyn's versions (<see cref="SnapshotCapture.Version"/>).</summary>
+    /// <summary>SharpClaw.Server's and Roslyn's versions (<see cref="SnapshotCapture.Version"/>): another host version rebuilds nothing from this row.</summary>
     public required string HostVersion { get; init; }
 
     /// <summary>The MSBuild-relevant environment the evaluation ran in (<see cref="SnapshotEnvironment"/>).</summary>
