@@ -2,8 +2,10 @@
 // fixtures/ReachedRunnerNames (xunit.v3, NUnit and MSTest, all on the platform), faults planted in members reached
 // only by tests whose runner names are not the declaration's: a nested class (Outer+Inner), a test declared in
 // an abstract generic base (named by its derived class) and an NUnit generic fixture (FeeTests<Int32>). Each
-// filter must select exactly the reached tests, so every planted fault fails, and the plain tests do not run.
+// filter must select exactly the reached tests, so every planted fault fails, and the plain tests do not run; and when
+// naming each test would not fit a command line, each runner's class filter must run those classes and no other.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanUpCopies } from '../support';
@@ -50,6 +52,38 @@ describe('verify --tests reached names each test as its runner does (fixtures/Re
     const mstest = report.steps.find((s) => s.kind === 'test' && s.commandLine.includes('Ledger.MSTest.csproj') && s.commandLine.includes('--filter'));
     assert.match(mstest?.commandLine ?? '', /FullyQualifiedName=Ledger\.MSTest\.AccountTests\+Withdrawals\.Debit_Subtracts\|FullyQualifiedName=Ledger\.MSTest\.SavingsBalanceTests\.Credit_Adds/);
     assert.match(nunit?.commandLine ?? '', /\(FullyQualifiedName~Ledger\.NUnit\.FeeTests<&FullyQualifiedName~>\.Fee_IsOnePercent\)\|FullyQualifiedName=Ledger\.NUnit\.Transfers\+Outgoing\.Debit_Subtracts/);
+    fs.writeFileSync(ledger, text);
+  });
+
+  it("runs the reached tests' classes whole when naming each test would not fit a command line, on each runner, and no other class", async () => {
+    // 150 more tests per project reach Debit, in a nested class Bulk+Debits: a filter naming each (over 8,000 characters)
+    // does not fit, so each runner gets its classes instead (xunit.v3 --filter-class, MSTest and NUnit their
+    // FullyQualifiedName~ terms). Bulk's own test reaches nothing changed and sits in the outer class: it must not run.
+    const cases = Array.from({ length: 150 }, (_, i) => String(i + 1).padStart(3, '0'));
+    const bulk = {
+      XunitV3: `using Xunit;\nnamespace Ledger.XunitV3;\npublic class Bulk\n{\n    [Fact] public void Round_InBulk() => Assert.Equal(10, Entries.Round(15));\n    public class Debits\n    {\n${cases.map((c) => `        [Fact] public void Debit_Subtracts_Case_${c}() => Assert.Equal(70, Entries.Debit(100, 30));`).join('\n')}\n    }\n}\n`,
+      MSTest: `using Microsoft.VisualStudio.TestTools.UnitTesting;\nnamespace Ledger.MSTest;\n[TestClass]\npublic class Bulk\n{\n    [TestMethod] public void Round_InBulk() => Assert.AreEqual(10, Entries.Round(15));\n    [TestClass]\n    public class Debits\n    {\n${cases.map((c) => `        [TestMethod] public void Debit_Subtracts_Case_${c}() => Assert.AreEqual(70, Entries.Debit(100, 30));`).join('\n')}\n    }\n}\n`,
+      NUnit: `using NUnit.Framework;\nnamespace Ledger.NUnit;\npublic class Bulk\n{\n    [Test] public void Round_InBulk() => Assert.That(Entries.Round(15), Is.EqualTo(10));\n    public class Debits\n    {\n${cases.map((c) => `        [Test] public void Debit_Subtracts_Case_${c}() => Assert.That(Entries.Debit(100, 30), Is.EqualTo(70));`).join('\n')}\n    }\n}\n`,
+    };
+    for (const [name, source] of Object.entries(bulk)) fs.writeFileSync(path.join(bed.workspace, 'tests', `Ledger.${name}`, 'Bulk.cs'), source);
+    execFileSync('git', ['add', '-A'], { cwd: bed.workspace });
+    execFileSync('git', ['-c', 'user.email=test@example.com', '-c', 'user.name=test', 'commit', '-qm', 'bulk tests'], { cwd: bed.workspace });
+    const ledger = path.join(bed.workspace, 'src', 'Ledger', 'Ledger.cs');
+    const text = fs.readFileSync(ledger, 'utf8');
+    const planted = text.replace('=> balance - amount;', '=> balance - amount - 1;');
+    assert.notEqual(planted, text);
+    fs.writeFileSync(ledger, planted);
+
+    const report = await bed.run({ scope: 'affected', tests: 'reached', timeout: '600' });
+    const tests = report.tests!;
+    for (const project of ['Ledger.MSTest', 'Ledger.NUnit', 'Ledger.XunitV3']) {
+      assert.match(tests.selection ?? '', new RegExp(`tests/${project}/${project}\\.csproj: every test of the 2 classes holding its 151 reached tests ran: a filter naming each of its 151 reached tests would be \\d+ characters \\(over 8000\\)`));
+    }
+    // Exactly the two classes ran and every test in them failed: Bulk.Round_InBulk, AccountTests.Round_KeepsTens and the Credit and Fee tests did not run.
+    const counts = Object.fromEntries(tests.projects.map((p) => [p.project, `${p.counters.failed} failed of ${p.counters.total}`]));
+    assert.deepEqual(counts, { 'tests/Ledger.MSTest/Ledger.MSTest.csproj': '151 failed of 151', 'tests/Ledger.NUnit/Ledger.NUnit.csproj': '151 failed of 151', 'tests/Ledger.XunitV3/Ledger.XunitV3.csproj': '151 failed of 151' });
+    const xunit = report.steps.find((s) => s.kind === 'test' && s.commandLine.includes('Ledger.XunitV3.csproj') && s.commandLine.includes('--filter-class'));
+    assert.match(xunit?.commandLine ?? '', /--filter-class Ledger\.XunitV3\.AccountTests\+Withdrawals --filter-class Ledger\.XunitV3\.Bulk\+Debits/);
     fs.writeFileSync(ledger, text);
   });
 });
