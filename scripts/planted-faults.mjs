@@ -128,8 +128,9 @@ function verifyCli(tests) {
 }
 
 /**
- * Where a verify's time went, from its report's timestamps: before the first process (SDK check, evaluation, and for
- * --tests reached the walks that select the tests), the build, and the tests (first test start to last test end).
+ * Where a verify's time went, from its report's timestamps: before the first process (SDK check, evaluation), the
+ * build, between the build's end and the first test's start (for --tests reached the walks that select the tests,
+ * which run after the build), and the tests (first test start to last test end).
  * The reached run follows the --tests all run on the same fault, so its build is the incremental one: the test
  * phase is the comparison that does not depend on that order.
  */
@@ -141,6 +142,7 @@ function phasesOf(data) {
   return {
     beforeFirstProcessMs: steps.length ? first - Date.parse(data.startedAt) : null,
     buildMs: build ? build.end - build.start : null,
+    selectionMs: build && tests.length ? Math.min(...tests.map((s) => s.start)) - build.end : null,
     testsMs: tests.length ? Math.max(...tests.map((s) => s.end)) - Math.min(...tests.map((s) => s.start)) : 0,
   };
 }
@@ -180,11 +182,11 @@ function table(rows) {
     '',
     `Baseline: ${rows.baseline.ran} tests, ${rows.baseline.failing.length} failing, ${rows.baseline.ms} ms. Reached run: ${rows.faults[0]?.reached.via ?? '-'}.`,
     '',
-    '| fault | kind | member | full-run failures | listed by navigate tests | failing not listed | reached-run failures | reached tests run | full time (ms) | reached time (ms) | verify all (ms) | reached / all tests phase (ms) | verdict |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| fault | kind | member | full-run failures | listed by navigate tests | failing not listed | reached-run failures | reached tests run | full time (ms) | reached time (ms) | verify all (ms) | reached / all tests phase (ms) | reached selection walk (ms) | verdict |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const f of rows.faults) {
-    lines.push(`| ${f.id} | ${f.kind} | \`${f.symbol}\` | ${f.full.timedOut ? `timed out (${f.full.failing.length})` : f.full.failing.length} | ${f.listed.tests.length} | ${f.notListed.length} | ${f.reached.failedCases ?? f.reached.failing.length} | ${f.reached.ran} | ${f.full.ms} | ${f.reached.ms} | ${f.verifyAll?.ms ?? '-'} | ${f.reached.phases && f.verifyAll?.phases ? `${f.reached.phases.testsMs} / ${f.verifyAll.phases.testsMs}` : '-'} | ${f.verdict} |`);
+    lines.push(`| ${f.id} | ${f.kind} | \`${f.symbol}\` | ${f.full.timedOut ? `timed out (${f.full.failing.length})` : f.full.failing.length} | ${f.listed.tests.length} | ${f.notListed.length} | ${f.reached.failedCases ?? f.reached.failing.length} | ${f.reached.ran} | ${f.full.ms} | ${f.reached.ms} | ${f.verifyAll?.ms ?? '-'} | ${f.reached.phases && f.verifyAll?.phases ? `${f.reached.phases.testsMs} / ${f.verifyAll.phases.testsMs}` : '-'} | ${f.reached.phases?.selectionMs ?? '-'} | ${f.verdict} |`);
   }
   const detected = rows.faults.filter((f) => f.full.failing.length > 0 || f.full.timedOut);
   lines.push('', `${rows.faults.length} faults; the full run detected ${detected.length}; the reached run detected ${detected.filter((f) => f.reached.timedOut || (f.reached.failedCases ?? f.reached.failing.length) > 0).length} of those; ${rows.faults.filter((f) => f.notListed.length).length} faults had failing tests navigate tests did not list.`);
