@@ -89,6 +89,8 @@ internal static class Program
             await snapshots.FlushAsync(TimeSpan.FromSeconds(5)).ConfigureAwait(false);
         }
 
+        log.Info($"Cost of this host: {ProcessCost.Describe()}.");
+
         // Deliberately no DisposeAsync: a thread may be blocked reading stdin, and returning from
         // Main ends the process (and every stream) at once, which is what "exit promptly" needs.
         return exit.ExitCode;

@@ -54,6 +54,8 @@ public sealed class HostProcessTests
         Assert.Contains("request initialize", log, StringComparison.Ordinal);
         Assert.Contains("request sharpclaw/status", log, StringComparison.Ordinal);
         Assert.Contains("Exiting with code 0", log, StringComparison.Ordinal);
+        // The exit line says where the process's cost went (issue 39): CPU, JIT, GC.
+        Assert.Matches(@"Cost of this host: CPU \d+\.\d\d s \(user [\d.]+ s\), in the JIT [\d.]+ s for [\d,]+ methods, GC pauses [\d.]+ s \(\d+/\d+/\d+ gen0/1/2, workstation[^)]*\), peak working set \d+ MiB\.", log);
     }
 
     [Fact]

@@ -23,6 +23,18 @@ public sealed class SemanticHostProcessTests
     }
 
     [Fact]
+    public void ServerOutput_RuntimeConfig_StartsWithoutDynamicPgo()
+    {
+        // The host's start-up is JIT-bound (Roslyn is IL only): dynamic PGO's instrumented first
+        // compilations cost CPU at every cold start (issue 39; see the server's .csproj).
+        string runtimeConfig = Path.ChangeExtension(TestPaths.ServerDll, ".runtimeconfig.json");
+        JsonNode? properties = JsonNode.Parse(File.ReadAllText(runtimeConfig))?["runtimeOptions"]?["configProperties"];
+
+        Assert.False(properties?["System.Runtime.TieredPGO"]?.GetValue<bool>() ?? true, runtimeConfig);
+        Assert.Equal(268435456, properties?["System.Threading.DefaultStackSize"]?.GetValue<long>());
+    }
+
+    [Fact]
     public async Task SolutionInspect_OverStdio_AsksTheClient_ReportsProgress_AndAnswers()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Restored("Calculator", "Calculator.slnx");

@@ -84,6 +84,7 @@ internal static class ResidentHost
             }
 
             await services.DisposeAsync().ConfigureAwait(false);
+            log.Info($"Cost of this host: {ProcessCost.Describe()}.");
         }
     }
 
