@@ -25,11 +25,10 @@ namespace SharpClaw.Bench;
 /// </summary>
 internal static class DiagnosticsBenchmark
 {
-    private const string Project = "Core";
-    private const string EditedFile = "src/Core/Worker01.cs";
-
-    public static async Task<int> RunAsync(string solution, int iterations, string resultsDirectory, string benchName)
+    public static async Task<int> RunAsync(string solution, MultiTargetSynthetic.Plan plan, int iterations, string resultsDirectory, string benchName)
     {
+        string Project = plan.DiagnosticsProject;
+        string EditedFile = plan.DiagnosticsEditedFile;
         solution = Path.GetFullPath(solution);
         string workspace = Path.GetDirectoryName(solution)!;
         Console.WriteLine($"Provisioning: dotnet restore {solution} (not timed)");
@@ -106,9 +105,9 @@ internal static class DiagnosticsBenchmark
 
         (string Measure, string Severity, DiagnosticSeverity Minimum, bool Edit)[] cases =
         [
-            ($"diagnostics of one project ({Project}, 5 frameworks), warning and above, after an edit", "warning", DiagnosticSeverity.Warning, true),
-            ($"diagnostics of one project ({Project}, 5 frameworks), errors only, after an edit", "error", DiagnosticSeverity.Error, true),
-            ($"diagnostics of one project ({Project}, 5 frameworks), warning and above, asked again unchanged", "warning", DiagnosticSeverity.Warning, false),
+            ($"diagnostics of one project ({Project}, {plan.DiagnosticsFrameworks} frameworks), warning and above, after an edit", "warning", DiagnosticSeverity.Warning, true),
+            ($"diagnostics of one project ({Project}, {plan.DiagnosticsFrameworks} frameworks), errors only, after an edit", "error", DiagnosticSeverity.Error, true),
+            ($"diagnostics of one project ({Project}, {plan.DiagnosticsFrameworks} frameworks), warning and above, asked again unchanged", "warning", DiagnosticSeverity.Warning, false),
         ];
 
         List<BenchRow> rows = [];
@@ -202,7 +201,7 @@ internal static class DiagnosticsBenchmark
 
         Dictionary<string, JsonNode?> facts = new()
         {
-            ["solution"] = $"synthetic multi-targeted: {inspected.Projects.Count} projects (Core: {MultiTargetSynthetic.CoreFrameworks}; adapters with 3 and 2 frameworks), host answers from {Project}({framework})",
+            ["solution"] = $"synthetic multi-targeted: {inspected.Projects.Count} projects ({plan.Description}), host answers from {Project}({framework})",
             ["iterations"] = iterations,
             ["method"] = "host, direct CompilationWithAnalyzers and direct compiler-only interleaved in one process, the order rotating; 'after an edit': each side first changes one file (a new compilation snapshot)",
             ["direct"] = "CompilationWithAnalyzers.GetAllDiagnosticsAsync over the SDK analyzers the host keeps, on the flavour the host answers from, filtered to the asked severity; compiler-only = Compilation.GetDiagnostics of the same flavour",

@@ -24,9 +24,28 @@ namespace SharpClaw.Bench;
 /// </summary>
 internal static class QueryBenchmark
 {
+    /// <summary>
+    /// What the query rows ask: a method (one int parameter) to resolve, hover and list callees of, and the type
+    /// declaring it (with a Describe(int)); a method referenced across projects (references, callers, impact); a
+    /// type whose derived classes are listed; the project of the one-project diagnostics row; the document of the
+    /// one-file rows (in the resolve project); the solution's description given its project count.
+    /// </summary>
+    public sealed record Targets(
+        string ResolveProject,
+        string ResolveType,
+        string ResolveMember,
+        string ReferencesProject,
+        string ReferencesType,
+        string ReferencesMember,
+        string HierarchyProject,
+        string HierarchyType,
+        string DiagnosticsProject,
+        string DocumentPath,
+        Func<int, string> Describe);
+
     private sealed record Case(string Measure, Func<Task<object>> Host, Func<object, string> HostAnswer, Func<Task<string>> Direct);
 
-    public static async Task<int> RunAsync(string solution, SyntheticSolution.Names names, int iterations, string resultsDirectory, string benchName)
+    public static async Task<int> RunAsync(string solution, Targets names, int iterations, string resultsDirectory, string benchName)
     {
         (List<BenchRow> rows, bool allSame, string description) = await MeasureAsync(solution, names, iterations, include: null);
         Dictionary<string, JsonNode?> facts = new()
@@ -43,7 +62,7 @@ internal static class QueryBenchmark
     }
 
     /// <summary>Measures the cases whose measure <paramref name="include"/> accepts (all when null).</summary>
-    public static async Task<(List<BenchRow> Rows, bool AllSame, string Description)> MeasureAsync(string solution, SyntheticSolution.Names names, int iterations, Func<string, bool>? include)
+    public static async Task<(List<BenchRow> Rows, bool AllSame, string Description)> MeasureAsync(string solution, Targets names, int iterations, Func<string, bool>? include)
     {
         solution = Path.GetFullPath(solution);
         string workspace = Path.GetDirectoryName(solution)!;
@@ -53,12 +72,13 @@ internal static class QueryBenchmark
             await restore.WaitForExitAsync();
         }
 
-        string mid = names.Middle;
-        string resolveName = $"{mid}.{names.Type}.Compute(int)";
-        string referencesName = "Lib000.Type00.Compute(int)";
-        string hierarchyName = $"{names.HierarchyProject}.Node";
-        string describeName = $"{mid}.{names.Type}.Describe(int)";
-        string documentPath = $"src/{mid}/{names.Type}.cs";
+        string mid = names.ResolveProject;
+        string resolveName = $"{names.ResolveType}.{names.ResolveMember}(int)";
+        string referencesName = $"{names.ReferencesType}.{names.ReferencesMember}(int)";
+        string hierarchyName = names.HierarchyType;
+        string describeName = $"{names.ResolveType}.Describe(int)";
+        string documentPath = names.DocumentPath;
+        string documentFile = "/" + Path.GetFileName(documentPath);
 
         await using LoadBenchmark.InProcessHost host = await LoadBenchmark.InProcessHost.StartAsync();
         Console.WriteLine("Host: cold load (not counted)...");
@@ -141,7 +161,7 @@ internal static class QueryBenchmark
             _ => "?",
         };
         static string FirstLocation(ResolvedSymbol symbol) => $"{symbol.Locations[0].Path}:{symbol.Locations[0].Line}";
-        DiagnosticsParams diagnostics = new() { Workspace = workspace, Target = solution, Project = names.Last, Tool = "bench" };
+        DiagnosticsParams diagnostics = new() { Workspace = workspace, Target = solution, Project = names.DiagnosticsProject, Tool = "bench" };
         BulkNavigateParams bulk = new()
         {
             Workspace = workspace,
@@ -160,49 +180,49 @@ internal static class QueryBenchmark
         [
             new("resolve", () => Call<SymbolResolveResult>(ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = workspace, Target = solution, Name = resolveName, Tool = "bench" }),
                 r => FirstLocation(((SymbolResolveResult)r).Symbol),
-                async () => At((await MethodAsync(mid, $"{mid}.{names.Type}", "Compute")).Locations[0])),
+                async () => At((await MethodAsync(mid, names.ResolveType, names.ResolveMember)).Locations[0])),
             new("references (limit 50)", () => Call<FindReferencesResult>(ProtocolMethods.FindReferences, new FindReferencesParams { Workspace = workspace, Target = solution, Name = referencesName, Tool = "bench" }),
                 Total,
-                async () => (await ReferenceCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+                async () => (await ReferenceCountAsync(await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember))).ToString(CultureInfo.InvariantCulture)),
             new("hierarchy", () => Call<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, new TypeHierarchyParams { Workspace = workspace, Target = solution, Name = hierarchyName, Tool = "bench" }),
                 r => ((TypeHierarchyResult)r).DerivedTypes.Total.ToString(CultureInfo.InvariantCulture),
                 async () => (await SymbolFinder.FindDerivedClassesAsync(await TypeAsync(names.HierarchyProject, hierarchyName), loaded, transitive: true)).Select(t => t.ToDisplayString()).Distinct().Count().ToString(CultureInfo.InvariantCulture)),
-            new($"diagnostics, one project ({names.Last})", () => Call<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics),
+            new($"diagnostics, one project ({names.DiagnosticsProject})", () => Call<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics),
                 Total,
-                async () => (await ProjectDiagnosticsAsync(names.Last)).ToString(CultureInfo.InvariantCulture)),
+                async () => (await ProjectDiagnosticsAsync(names.DiagnosticsProject)).ToString(CultureInfo.InvariantCulture)),
             new("diagnostics, one file", () => Call<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics with { Project = null, Path = documentPath }),
                 Total,
-                async () => (await FileDiagnosticsAsync(mid, $"/{names.Type}.cs")).ToString(CultureInfo.InvariantCulture)),
+                async () => (await FileDiagnosticsAsync(mid, documentFile)).ToString(CultureInfo.InvariantCulture)),
             new("navigate definition", () => Nav("definition", resolveName),
                 r => $"{((NavigateResult)r).Locations![0].Path}:{((NavigateResult)r).Locations![0].Line}",
-                async () => At((await MethodAsync(mid, $"{mid}.{names.Type}", "Compute")).Locations[0])),
+                async () => At((await MethodAsync(mid, names.ResolveType, names.ResolveMember)).Locations[0])),
             new("navigate references (limit 50)", () => Nav("references", referencesName),
                 Total,
-                async () => (await ReferenceCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+                async () => (await ReferenceCountAsync(await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember))).ToString(CultureInfo.InvariantCulture)),
             new("navigate callers (limit 50)", () => Nav("callers", referencesName),
                 Total,
-                async () => (await CallerCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+                async () => (await CallerCountAsync(await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember))).ToString(CultureInfo.InvariantCulture)),
             new("navigate callees", () => Nav("callees", resolveName),
                 Total,
-                async () => (await CalleeCountAsync(await MethodAsync(mid, $"{mid}.{names.Type}", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+                async () => (await CalleeCountAsync(await MethodAsync(mid, names.ResolveType, names.ResolveMember))).ToString(CultureInfo.InvariantCulture)),
             new("navigate hover", () => Nav("hover", describeName),
                 r => ((NavigateResult)r).Hover!.Contains("Describe", StringComparison.Ordinal) ? "Describe" : "?",
                 async () =>
                 {
-                    ISymbol describe = (await TypeAsync(mid, $"{mid}.{names.Type}")).GetMembers("Describe").Single();
+                    ISymbol describe = (await TypeAsync(mid, names.ResolveType)).GetMembers("Describe").Single();
                     return (describe.ToDisplayString() + describe.GetDocumentationCommentXml()).Contains("Describe", StringComparison.Ordinal) ? "Describe" : "!";
                 }),
             new("navigate impact (references + callers + implementations)", () => Nav("impact", referencesName),
                 r => string.Join("/", ((NavigateResult)r).Sections!.Select(s => s.Total)),
                 async () =>
                 {
-                    IMethodSymbol compute = await MethodAsync("Lib000", "Lib000.Type00", "Compute");
+                    IMethodSymbol compute = await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember);
                     int implementations = (await SymbolFinder.FindImplementationsAsync(compute, loaded)).Count();
                     return $"{await ReferenceCountAsync(compute)}/{await CallerCountAsync(compute)}/{implementations}";
                 }),
             new("symbols, one document", () => Call<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Path = documentPath, Tool = "bench" }),
                 Total,
-                async () => (await DocumentSymbolCountAsync(mid, $"/{names.Type}.cs")).ToString(CultureInfo.InvariantCulture)),
+                async () => (await DocumentSymbolCountAsync(mid, documentFile)).ToString(CultureInfo.InvariantCulture)),
             new("symbols, workspace query (limit 50)", () => Call<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Query = "Describe", Tool = "bench" }),
                 Total,
                 async () => (await SymbolFinder.FindSourceDeclarationsWithPatternAsync(loaded, "Describe")).Select(s => At(s.Locations[0])).Distinct().Count().ToString(CultureInfo.InvariantCulture)),
@@ -210,10 +230,10 @@ internal static class QueryBenchmark
                 r => string.Join("/", ((BulkNavigateResult)r).Sections.Select(s => s.Result is null ? "error" : s.Action == "definition" ? $"{s.Result.Locations![0].Path}:{s.Result.Locations![0].Line}" : s.Action == "hover" ? "hover" : s.Result.Total.ToString(CultureInfo.InvariantCulture))),
                 async () =>
                 {
-                    IMethodSymbol resolved = await MethodAsync(mid, $"{mid}.{names.Type}", "Compute");
-                    ISymbol describe = (await TypeAsync(mid, $"{mid}.{names.Type}")).GetMembers("Describe").Single();
+                    IMethodSymbol resolved = await MethodAsync(mid, names.ResolveType, names.ResolveMember);
+                    ISymbol describe = (await TypeAsync(mid, names.ResolveType)).GetMembers("Describe").Single();
                     _ = describe.ToDisplayString() + describe.GetDocumentationCommentXml();
-                    return $"{At(resolved.Locations[0])}/hover/{await CalleeCountAsync(resolved)}/{await ReferenceCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))}";
+                    return $"{At(resolved.Locations[0])}/hover/{await CalleeCountAsync(resolved)}/{await ReferenceCountAsync(await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember))}";
                 }),
         ];
 
@@ -314,6 +334,6 @@ internal static class QueryBenchmark
             allSame &= (bool)whole.Extra["same_answer"]!;
         }
 
-        return (rows, allSame, $"synthetic: {inspected.Projects.Count} projects ({names.Libraries} libraries, {names.TestProjects} test projects, Lib000 multi-targeted), {names.Files + 1} files per library");
+        return (rows, allSame, names.Describe(inspected.Projects.Count));
     }
 }
