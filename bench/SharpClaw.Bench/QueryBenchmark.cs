@@ -43,6 +43,8 @@ internal static class QueryBenchmark
         string DocumentPath,
         Func<int, string> Describe);
 
+    private static readonly string[] ImpactOrder = ["references", "callers", "implementations"];
+
     private sealed record Case(string Measure, Func<Task<object>> Host, Func<object, string> HostAnswer, Func<Task<string>> Direct);
 
     public static async Task<int> RunAsync(string solution, Targets names, int iterations, string resultsDirectory, string benchName)
@@ -53,7 +55,7 @@ internal static class QueryBenchmark
             ["solution"] = description,
             ["iterations"] = iterations,
             ["method"] = "host and direct Roslyn interleaved one query at a time (order alternating) in one process; warm: each side answered twice before timing",
-            ["direct"] = "resolve/definition = GetTypeByMetadataName + GetMembers; references = SymbolFinder.FindReferencesAsync; hierarchy = FindDerivedClassesAsync (transitive); diagnostics = compiler + the same (SDK) analyzers the host keeps, a fresh CompilationWithAnalyzers per call; callers = FindCallersAsync; callees = invocations bound by the semantic model; hover = ToDisplayString + documentation XML; impact = references + callers + implementations; document symbols = GetDeclaredSymbol per member; workspace symbols = FindSourceDeclarationsWithPatternAsync; bulk = its four questions one after another",
+            ["direct"] = "resolve/definition = GetTypeByMetadataName + GetMembers; references = SymbolFinder.FindReferencesAsync; hierarchy = FindDerivedClassesAsync (transitive) from every flavour of the declaring project, united; diagnostics = compiler + the same (SDK) analyzers the host keeps, a fresh CompilationWithAnalyzers per call; callers = FindCallersAsync; callees = invocations bound by the semantic model; hover = ToDisplayString + documentation XML; impact = references + callers + implementations; document symbols = GetDeclaredSymbol per member; workspace symbols = FindSourceDeclarationsWithPatternAsync; bulk = its four questions one after another; whole-solution diagnostics = one flavour per project (the first listed), as the host answers",
             ["all_same_answer"] = allSame,
         };
         string file = await BenchReport.WriteAsync(resultsDirectory, benchName, rows, facts);
@@ -110,6 +112,22 @@ internal static class QueryBenchmark
                 .Select(i => model.GetSymbolInfo(i).Symbol?.OriginalDefinition).OfType<ISymbol>().Distinct(SymbolEqualityComparer.Default).Count();
         }
 
+        // Derived classes over every flavour of the declaring project (a flavour sees only the projects compiled
+        // against it: net472 adapters derive from Core(net472), not from Core(net10.0)), as the host answers.
+        async Task<int> DerivedAsync(string project, string metadataName)
+        {
+            HashSet<string> derived = new(StringComparer.Ordinal);
+            foreach (Project flavour in loaded.Projects.Where(p => p.Name == project || p.Name.StartsWith(project + "(", StringComparison.Ordinal)))
+            {
+                if ((await flavour.GetCompilationAsync())!.GetTypeByMetadataName(metadataName) is { } type)
+                {
+                    derived.UnionWith((await SymbolFinder.FindDerivedClassesAsync(type, loaded, transitive: true)).Select(t => t.ToDisplayString()));
+                }
+            }
+
+            return derived.Count;
+        }
+
         ImmutableArray<DiagnosticAnalyzer> TrustedAnalyzers(Project project) =>
             [.. project.AnalyzerReferences.Where(r => trust.IsTrusted(r.FullPath)).SelectMany(r => r.GetAnalyzers(project.Language))];
         static int Listed(IEnumerable<Diagnostic> diagnostics, SyntaxTree? only) => diagnostics
@@ -146,7 +164,13 @@ internal static class QueryBenchmark
         {
             Document document = ProjectNamed(name).Documents.Single(d => d.FilePath!.EndsWith(file, StringComparison.Ordinal));
             SemanticModel model = (await document.GetSemanticModelAsync())!;
-            return (await document.GetSyntaxRootAsync())!.DescendantNodes().OfType<MemberDeclarationSyntax>().Count(m => m is not BaseNamespaceDeclarationSyntax && model.GetDeclaredSymbol(m) is not null);
+            // A field declaration declares its variables (GetDeclaredSymbol of the declaration itself is null).
+            return (await document.GetSyntaxRootAsync())!.DescendantNodes().OfType<MemberDeclarationSyntax>().Sum(m => m switch
+            {
+                BaseNamespaceDeclarationSyntax => 0,
+                BaseFieldDeclarationSyntax field => field.Declaration.Variables.Count(v => model.GetDeclaredSymbol(v) is not null),
+                _ => model.GetDeclaredSymbol(m) is null ? 0 : 1,
+            });
         }
 
         NavigateParams Navigate(string action, string name) => new() { Workspace = workspace, Target = solution, Action = action, Name = name, Tool = "bench" };
@@ -186,7 +210,7 @@ internal static class QueryBenchmark
                 async () => (await ReferenceCountAsync(await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember))).ToString(CultureInfo.InvariantCulture)),
             new("hierarchy", () => Call<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, new TypeHierarchyParams { Workspace = workspace, Target = solution, Name = hierarchyName, Tool = "bench" }),
                 r => ((TypeHierarchyResult)r).DerivedTypes.Total.ToString(CultureInfo.InvariantCulture),
-                async () => (await SymbolFinder.FindDerivedClassesAsync(await TypeAsync(names.HierarchyProject, hierarchyName), loaded, transitive: true)).Select(t => t.ToDisplayString()).Distinct().Count().ToString(CultureInfo.InvariantCulture)),
+                async () => (await DerivedAsync(names.HierarchyProject, hierarchyName)).ToString(CultureInfo.InvariantCulture)),
             new($"diagnostics, one project ({names.DiagnosticsProject})", () => Call<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics),
                 Total,
                 async () => (await ProjectDiagnosticsAsync(names.DiagnosticsProject)).ToString(CultureInfo.InvariantCulture)),
@@ -213,7 +237,9 @@ internal static class QueryBenchmark
                     return (describe.ToDisplayString() + describe.GetDocumentationCommentXml()).Contains("Describe", StringComparison.Ordinal) ? "Describe" : "!";
                 }),
             new("navigate impact (references + callers + implementations)", () => Nav("impact", referencesName),
-                r => string.Join("/", ((NavigateResult)r).Sections!.Select(s => s.Total)),
+                // Sections left out to fit the answer budget still give their totals (OmittedToFit), in the sections' order.
+                r => string.Join("/", ((NavigateResult)r).Sections!.Select(s => (s.Action, s.Total)).Concat((((NavigateResult)r).OmittedToFit ?? []).Select(o => (o.Action, o.Total)))
+                    .OrderBy(s => Array.IndexOf(ImpactOrder, s.Action)).Select(s => s.Total)),
                 async () =>
                 {
                     IMethodSymbol compute = await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember);
@@ -253,7 +279,8 @@ internal static class QueryBenchmark
             double hostMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
             started = Stopwatch.GetTimestamp();
             int directTotal = 0;
-            foreach (Project project in loaded.Projects.Where(p => p.Language == LanguageNames.CSharp))
+            // One flavour per project, the first listed, as the host answers a whole-solution question (each file once).
+            foreach (Project project in loaded.Projects.Where(p => p.Language == LanguageNames.CSharp).GroupBy(p => p.FilePath).Select(g => g.First()))
             {
                 Compilation compilation = (await project.GetCompilationAsync())!;
                 ImmutableArray<DiagnosticAnalyzer> analyzers = TrustedAnalyzers(project);
