@@ -44,11 +44,23 @@ async function oursOnce(workspace, solution, question) {
     // The timed answer is the first page; the rest (untimed) make the whole answer compared with the baseline.
     const pages = [first];
     for (let next = nextOffset(first); next !== undefined; next = nextOffset(pages.at(-1))) pages.push(await ask(next));
-    return { ms, sites: callSites(pages), log };
+    const result = { ms, sites: callSites(pages), log };
+    await client.close().catch(() => undefined);
+    result.log += hostLoadLines(state);
+    return result;
   } finally {
     await client.close().catch(() => undefined);
     fs.rmSync(state, { recursive: true, force: true });
   }
+}
+
+/** The host log's load lines (design-time pass, evaluation, the context's load time) under the state folder: where the cold time went. */
+function hostLoadLines(state) {
+  const lines = [];
+  for (const file of fs.readdirSync(state, { recursive: true }).map(String).filter((f) => f.endsWith('.log'))) {
+    lines.push(...fs.readFileSync(path.join(state, file), 'utf8').split('\n').filter((line) => /Design-time pass|Loaded |evaluat/i.test(line)));
+  }
+  return lines.length ? `\n${lines.join('\n')}` : '';
 }
 
 function nextOffset(text) {
