@@ -199,6 +199,7 @@ internal static class DiagnosticsBenchmark
             await File.WriteAllTextAsync(editedPath, original);
         }
 
+        await TraceAsync(direct.GetProject(flavour)!, trust);
         Dictionary<string, JsonNode?> facts = new()
         {
             ["solution"] = $"synthetic multi-targeted: {inspected.Projects.Count} projects ({plan.Description}), host answers from {Project}({framework})",
@@ -210,5 +211,48 @@ internal static class DiagnosticsBenchmark
         string file = await BenchReport.WriteAsync(resultsDirectory, benchName, rows, facts);
         Console.WriteLine($"Wrote {file}");
         return allSame ? 0 : 1;
+    }
+
+    /// <summary>
+    /// A short trace of where a warm answer's time can go, on the direct side's flavour (not timed as a row): the
+    /// compiler's diagnostics, the whole-compilation analyzer pass, and turning every diagnostic found (every
+    /// severity, as the host does before it filters) into a located, formatted item, beside formatting only the
+    /// diagnostics at warning and above.
+    /// </summary>
+    private static async Task TraceAsync(Project project, AnalyzerTrust trust)
+    {
+        Compilation compilation = (await project.GetCompilationAsync())!;
+        ImmutableArray<DiagnosticAnalyzer> analyzers = [.. project.AnalyzerReferences.Where(r => trust.IsTrusted(r.FullPath)).SelectMany(r => r.GetAnalyzers(project.Language))];
+        long started = Stopwatch.GetTimestamp();
+        ImmutableArray<Diagnostic> compiler = compilation.GetDiagnostics();
+        double compilerMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        started = Stopwatch.GetTimestamp();
+        ImmutableArray<Diagnostic> all = await compilation.WithAnalyzers(analyzers, project.AnalyzerOptions).GetAllDiagnosticsAsync();
+        double analyzersMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        double Format(IEnumerable<Diagnostic> diagnostics)
+        {
+            long at = Stopwatch.GetTimestamp();
+            int length = 0;
+            foreach (Diagnostic diagnostic in diagnostics)
+            {
+                if (!diagnostic.IsSuppressed && diagnostic.Location.IsInSource)
+                {
+                    length += diagnostic.Location.GetLineSpan().StartLinePosition.Line + diagnostic.GetMessage(CultureInfo.InvariantCulture).Length;
+                }
+            }
+
+            return Stopwatch.GetElapsedTime(at).TotalMilliseconds + (length < 0 ? 1 : 0);
+        }
+
+        List<double> every = [];
+        List<double> atWarning = [];
+        for (int i = 0; i < 5; i++)
+        {
+            every.Add(Format(all));
+            atWarning.Add(Format(all.Where(d => d.Severity >= DiagnosticSeverity.Warning)));
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"  trace ({project.Name}, {project.DocumentIds.Count} documents, {analyzers.Length} kept analyzers): compiler diagnostics {compilerMs:0} ms ({compiler.Length} found), compiler + every kept analyzer {analyzersMs:0} ms ({all.Length} found, {all.Count(d => d.Severity >= DiagnosticSeverity.Warning)} at warning or above); locating and formatting every diagnostic found {BenchReport.Percentile(every, 0.5):0.0} ms, only those at warning or above {BenchReport.Percentile(atWarning, 0.5):0.0} ms"));
     }
 }
