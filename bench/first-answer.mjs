@@ -1,9 +1,10 @@
-// `node bench/first-answer.mjs [--runs N] [--solution DIR/X.slnx --type Ns.Type --member Name [--symbol S]]`: cold
+// `node bench/first-answer.mjs [--runs N] [--solution DIR/X.slnx --type Ns.Type --member Name [--symbol S] | --shape real12 [--files 200]]`: cold
 // start as an agent feels it — from spawning `node dist/cli.js mcp` to the first `navigate callers`
 // answer — beside a bare MSBuildWorkspace.OpenSolutionAsync plus the same question (FindCallersAsync,
 // SharpClaw.Bench `direct-callers`) spawned as a fresh process, alternating which goes first, in one
 // run. Default: a restored copy of fixtures/Calculator; --solution measures an already restored real
-// solution in place. Each side gets a new state folder (no cached contexts). The server's log lines
+// solution in place; --shape generates and restores SharpClaw.Bench's multi-targeted synthetic of that shape
+// (first-answer-SHAPE.json). Each side gets a new state folder (no cached contexts). The server's log lines
 // (host ready, load phases) of the last run are printed as the trace of where the time goes.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,11 +44,23 @@ async function oursOnce(workspace, solution, question) {
     // The timed answer is the first page; the rest (untimed) make the whole answer compared with the baseline.
     const pages = [first];
     for (let next = nextOffset(first); next !== undefined; next = nextOffset(pages.at(-1))) pages.push(await ask(next));
-    return { ms, sites: callSites(pages), log };
+    const result = { ms, sites: callSites(pages), log };
+    await client.close().catch(() => undefined);
+    result.log += hostLoadLines(state);
+    return result;
   } finally {
     await client.close().catch(() => undefined);
     fs.rmSync(state, { recursive: true, force: true });
   }
+}
+
+/** The host log's load lines (design-time pass, evaluation, the context's load time) under the state folder: where the cold time went. */
+function hostLoadLines(state) {
+  const lines = [];
+  for (const file of fs.readdirSync(state, { recursive: true }).map(String).filter((f) => f.endsWith('.log'))) {
+    lines.push(...fs.readFileSync(path.join(state, file), 'utf8').split('\n').filter((line) => /Design-time pass|Loaded |evaluat/i.test(line)));
+  }
+  return lines.length ? `\n${lines.join('\n')}` : '';
 }
 
 function nextOffset(text) {
@@ -74,10 +87,19 @@ export function callSites(pages) {
   return [...sites].sort();
 }
 
+const benchDll = path.join(benchProject, 'bin', 'Release', 'net10.0', 'SharpClaw.Bench.dll');
+let benchBuilt = false;
+
+function buildBench() {
+  if (benchBuilt) return;
+  execFileSync('dotnet', ['build', benchProject, '-c', 'Release', '-nologo', '-v:q', '--tl:off'], { stdio: 'inherit' });
+  benchBuilt = true;
+}
+
 /** The baseline: spawn SharpClaw.Bench direct-callers (bare OpenSolutionAsync), ask once; spawn to answer. */
 async function directOnce(solution, question) {
   const started = performance.now();
-  const child = spawn('dotnet', [path.join(benchProject, 'bin', 'Release', 'net10.0', 'SharpClaw.Bench.dll'), 'direct-callers', '--solution', solution, '--type', question.type, '--member', question.member], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn('dotnet', [benchDll, 'direct-callers', '--solution', solution, '--type', question.type, '--member', question.member], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => {
     const { value, done } = await lines.next();
@@ -94,13 +116,24 @@ async function directOnce(solution, question) {
   return { ms, sites };
 }
 
-export async function benchFirstAnswer() {
-  const runs = Number(option('runs', '3'));
+export async function benchFirstAnswer(overrides = {}) {
+  const runs = Number(overrides.runs ?? option('runs', '3'));
   const given = option('solution', '');
+  const shape = overrides.shape ?? option('shape', '');
   let workspace;
   let solution;
   let question;
-  if (given) {
+  if (shape) {
+    // A multi-targeted synthetic of SharpClaw.Bench's generator (generate-multi --shape real12: 12 projects, Core
+    // with 8 frameworks), restored before timing; the question is the callers of Core.Worker01.Add (declared in
+    // every Core flavour, called from the adapters).
+    buildBench();
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), `sc-bench-first-${shape}-`));
+    const files = String(overrides.files ?? option('files', '200'));
+    solution = execFileSync('dotnet', [benchDll, 'generate-multi', '--shape', shape, '--files', files, '--out', workspace], { encoding: 'utf8' }).trim().split('\n').at(-1);
+    execFileSync('dotnet', ['restore', solution, '-nologo', '-v:q'], { cwd: workspace, stdio: 'ignore' });
+    question = { type: 'Core.Worker01', member: 'Add', symbol: 'Core.Worker01.Add', description: `synthetic ${shape} (SharpClaw.Bench generate-multi --shape ${shape} --files ${files})` };
+  } else if (given) {
     solution = path.resolve(given);
     workspace = path.dirname(solution);
     question = { type: option('type', ''), member: option('member', '') };
@@ -112,8 +145,8 @@ export async function benchFirstAnswer() {
     solution = path.join(workspace, 'Calculator.slnx');
     question = { type: 'Calculator.Core.Calculator', member: 'Divide' };
   }
-  question.symbol = option('symbol', '') || (given ? `${question.type}.${question.member}` : `${question.type.split('.').pop()}.${question.member}`);
-  execFileSync('dotnet', ['build', benchProject, '-c', 'Release', '-nologo', '-v:q', '--tl:off'], { stdio: 'inherit' });
+  question.symbol ??= option('symbol', '') || (given ? `${question.type}.${question.member}` : `${question.type.split('.').pop()}.${question.member}`);
+  buildBench();
   const ours = [];
   const direct = [];
   let answer;
@@ -136,7 +169,7 @@ export async function benchFirstAnswer() {
       console.log(`  run ${run + 1}: spawn to first answer ${ours.at(-1).toFixed(0)} ms, bare OpenSolutionAsync + FindCallersAsync ${direct.at(-1).toFixed(0)} ms`);
     }
   } finally {
-    if (!given) fs.rmSync(workspace, { recursive: true, force: true });
+    if (!given || shape) fs.rmSync(workspace, { recursive: true, force: true });
   }
   // The same answer: the same call sites, position by position, over every page of ours.
   const onlyOurs = answer.filter((site) => !sites.includes(site));
@@ -144,8 +177,8 @@ export async function benchFirstAnswer() {
   if (onlyOurs.length || onlyDirect.length) console.log(`[bench] answers differ: only ours ${onlyOurs.slice(0, 10).join(', ') || '-'}; only the baseline ${onlyDirect.slice(0, 10).join(', ') || '-'}`);
   console.log('[bench] the server log of the last run (where the time goes):');
   console.log(log.split('\n').filter(Boolean).map((line) => `    ${line}`).join('\n'));
-  return report(given ? `first-answer-${path.basename(solution).replace(/\.slnx?$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '-')}` : 'first-answer', {
-    solution: given ? path.basename(solution) : 'fixtures/Calculator',
+  return report(shape ? `first-answer-${shape}` : given ? `first-answer-${path.basename(solution).replace(/\.slnx?$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '-')}` : 'first-answer', {
+    solution: question.description ?? (given ? path.basename(solution) : 'fixtures/Calculator'),
     call: JSON.stringify({ action: 'callers', symbol: question.symbol }),
     iterations: runs,
     method: 'each side spawned fresh with an empty state folder, alternating which goes first; ours from spawning `sharpclaw mcp` to the navigate answer over the official client SDK, the baseline from spawning SharpClaw.Bench direct-callers to its FindCallersAsync answer',

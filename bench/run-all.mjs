@@ -46,6 +46,12 @@ const benches = {
   'store-search': async () => (await import('./store-search.mjs')).benchStoreSearch(),
   'diagnostics-multi': () => dotnetBench(['diagnostics', '--files', '24', '--iterations', '10', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-multi'), '--name', 'diagnostics-multi']),
   'rename-preview': () => dotnetBench(['rename-preview', '--files', '24', '--iterations', '10', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-multi'), '--name', 'rename-preview']),
+  // The real-shaped multi-targeted synthetic (12 projects, Core with 8 frameworks and 200 workers; SharpClaw.Bench
+  // generate-multi --shape real12): the same benches, few iterations (each side loads 31 flavours).
+  'diagnostics-real12': () => dotnetBench(['diagnostics', '--shape', 'real12', '--files', '200', '--iterations', '5', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-real12'), '--name', 'diagnostics-real12']),
+  'rename-preview-real12': () => dotnetBench(['rename-preview', '--shape', 'real12', '--files', '200', '--iterations', '3', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-real12'), '--name', 'rename-preview-real12']),
+  'queries-real12': () => dotnetBench(['queries', '--shape', 'real12', '--files', '200', '--iterations', '5', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-real12'), '--name', 'queries-real12']),
+  'first-answer-real12': async () => (await import('./first-answer.mjs')).benchFirstAnswer({ shape: 'real12', files: 200, runs: 2 }),
   rename: () => dotnetBench(['rename', '--projects', '50', '--files', '20', '--runs', '3', '--out', synth(50)]),
 };
 

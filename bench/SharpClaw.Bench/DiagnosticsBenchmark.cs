@@ -25,11 +25,10 @@ namespace SharpClaw.Bench;
 /// </summary>
 internal static class DiagnosticsBenchmark
 {
-    private const string Project = "Core";
-    private const string EditedFile = "src/Core/Worker01.cs";
-
-    public static async Task<int> RunAsync(string solution, int iterations, string resultsDirectory, string benchName)
+    public static async Task<int> RunAsync(string solution, MultiTargetSynthetic.Plan plan, int iterations, string resultsDirectory, string benchName)
     {
+        string Project = plan.DiagnosticsProject;
+        string EditedFile = plan.DiagnosticsEditedFile;
         solution = Path.GetFullPath(solution);
         string workspace = Path.GetDirectoryName(solution)!;
         Console.WriteLine($"Provisioning: dotnet restore {solution} (not timed)");
@@ -106,9 +105,9 @@ internal static class DiagnosticsBenchmark
 
         (string Measure, string Severity, DiagnosticSeverity Minimum, bool Edit)[] cases =
         [
-            ($"diagnostics of one project ({Project}, 5 frameworks), warning and above, after an edit", "warning", DiagnosticSeverity.Warning, true),
-            ($"diagnostics of one project ({Project}, 5 frameworks), errors only, after an edit", "error", DiagnosticSeverity.Error, true),
-            ($"diagnostics of one project ({Project}, 5 frameworks), warning and above, asked again unchanged", "warning", DiagnosticSeverity.Warning, false),
+            ($"diagnostics of one project ({Project}, {plan.DiagnosticsFrameworks} frameworks), warning and above, after an edit", "warning", DiagnosticSeverity.Warning, true),
+            ($"diagnostics of one project ({Project}, {plan.DiagnosticsFrameworks} frameworks), errors only, after an edit", "error", DiagnosticSeverity.Error, true),
+            ($"diagnostics of one project ({Project}, {plan.DiagnosticsFrameworks} frameworks), warning and above, asked again unchanged", "warning", DiagnosticSeverity.Warning, false),
         ];
 
         List<BenchRow> rows = [];
@@ -200,9 +199,10 @@ internal static class DiagnosticsBenchmark
             await File.WriteAllTextAsync(editedPath, original);
         }
 
+        await TraceAsync(direct.GetProject(flavour)!, trust);
         Dictionary<string, JsonNode?> facts = new()
         {
-            ["solution"] = $"synthetic multi-targeted: {inspected.Projects.Count} projects (Core: {MultiTargetSynthetic.CoreFrameworks}; adapters with 3 and 2 frameworks), host answers from {Project}({framework})",
+            ["solution"] = $"synthetic multi-targeted: {inspected.Projects.Count} projects ({plan.Description}), host answers from {Project}({framework})",
             ["iterations"] = iterations,
             ["method"] = "host, direct CompilationWithAnalyzers and direct compiler-only interleaved in one process, the order rotating; 'after an edit': each side first changes one file (a new compilation snapshot)",
             ["direct"] = "CompilationWithAnalyzers.GetAllDiagnosticsAsync over the SDK analyzers the host keeps, on the flavour the host answers from, filtered to the asked severity; compiler-only = Compilation.GetDiagnostics of the same flavour",
@@ -211,5 +211,48 @@ internal static class DiagnosticsBenchmark
         string file = await BenchReport.WriteAsync(resultsDirectory, benchName, rows, facts);
         Console.WriteLine($"Wrote {file}");
         return allSame ? 0 : 1;
+    }
+
+    /// <summary>
+    /// A short trace of where a warm answer's time can go, on the direct side's flavour (not timed as a row): the
+    /// compiler's diagnostics, the whole-compilation analyzer pass, and turning every diagnostic found (every
+    /// severity, as the host does before it filters) into a located, formatted item, beside formatting only the
+    /// diagnostics at warning and above.
+    /// </summary>
+    private static async Task TraceAsync(Project project, AnalyzerTrust trust)
+    {
+        Compilation compilation = (await project.GetCompilationAsync())!;
+        ImmutableArray<DiagnosticAnalyzer> analyzers = [.. project.AnalyzerReferences.Where(r => trust.IsTrusted(r.FullPath)).SelectMany(r => r.GetAnalyzers(project.Language))];
+        long started = Stopwatch.GetTimestamp();
+        ImmutableArray<Diagnostic> compiler = compilation.GetDiagnostics();
+        double compilerMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        started = Stopwatch.GetTimestamp();
+        ImmutableArray<Diagnostic> all = await compilation.WithAnalyzers(analyzers, project.AnalyzerOptions).GetAllDiagnosticsAsync();
+        double analyzersMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        double Format(IEnumerable<Diagnostic> diagnostics)
+        {
+            long at = Stopwatch.GetTimestamp();
+            int length = 0;
+            foreach (Diagnostic diagnostic in diagnostics)
+            {
+                if (!diagnostic.IsSuppressed && diagnostic.Location.IsInSource)
+                {
+                    length += diagnostic.Location.GetLineSpan().StartLinePosition.Line + diagnostic.GetMessage(CultureInfo.InvariantCulture).Length;
+                }
+            }
+
+            return Stopwatch.GetElapsedTime(at).TotalMilliseconds + (length < 0 ? 1 : 0);
+        }
+
+        List<double> every = [];
+        List<double> atWarning = [];
+        for (int i = 0; i < 5; i++)
+        {
+            every.Add(Format(all));
+            atWarning.Add(Format(all.Where(d => d.Severity >= DiagnosticSeverity.Warning)));
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"  trace ({project.Name}, {project.DocumentIds.Count} documents, {analyzers.Length} kept analyzers): compiler diagnostics {compilerMs:0} ms ({compiler.Length} found), compiler + every kept analyzer {analyzersMs:0} ms ({all.Length} found, {all.Count(d => d.Severity >= DiagnosticSeverity.Warning)} at warning or above); locating and formatting every diagnostic found {BenchReport.Percentile(every, 0.5):0.0} ms, only those at warning or above {BenchReport.Percentile(atWarning, 0.5):0.0} ms"));
     }
 }

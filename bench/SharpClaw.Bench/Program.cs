@@ -25,9 +25,11 @@ internal static class Program
                   sizes [--sizes 10,50,200] [--files 20] [--iterations 10] [--name sizes]
                   rename [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 5] [--results bench/results]
                   warm [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--runs 3] [--restarts 3] [--name warm-restart-50]
-                  diagnostics [--solution X.slnx | --files 24 --out /tmp/synth-multi] [--iterations 10] [--name diagnostics-multi]   (one multi-targeted project's diagnostics vs CompilationWithAnalyzers and compiler-only)
-                  rename-preview [--solution X.slnx | --files 24 --out /tmp/synth-multi] [--iterations 10]   (rename preview vs direct Renamer + GetDiagnostics of the changed documents, interleaved)
-                  rename-trace [--solution X.slnx | --files 24 --out /tmp/synth-multi] [--runs 3]   (where a rename preview's time goes, step by step)
+                  generate-multi [--shape multi|real12] [--files 24] [--out /tmp/synth-multi]   (multi: Core with 5 frameworks + 2 adapters; real12: 12 projects, Core with 8 frameworks and --files workers, 5 adapters with 2-5, 4 test projects, 2 apps)
+                  diagnostics [--solution X.slnx | --shape multi|real12 --files 24 --out /tmp/synth-multi] [--iterations 10] [--name diagnostics-multi]   (one multi-targeted project's diagnostics vs CompilationWithAnalyzers and compiler-only)
+                  rename-preview [--solution X.slnx | --shape multi|real12 --files 24 --out /tmp/synth-multi] [--iterations 10]   (rename preview vs direct Renamer + GetDiagnostics of the changed documents, interleaved)
+                  rename-trace [--solution X.slnx | --shape multi|real12 --files 24 --out /tmp/synth-multi] [--runs 3]   (where a rename preview's time goes, step by step)
+                  queries --shape real12 [--files 200] [--iterations 30] [--name queries-real12]   (the query rows on the real-shaped multi-targeted synthetic)
                   fingerprint [--solution /tmp/synth/Synth.slnx | --projects 50 --files 20 --out /tmp/synth] [--iterations 200]
                   heap --side host|direct --solution X.slnx   (GC heap after load and after compiling, this side alone in this process)
                   load-compare --solution X.slnx [--processes N]   (parallel design-time load vs MSBuildWorkspace: time and every difference; exit 1 when they differ)
@@ -79,12 +81,23 @@ internal static class Program
                     Int(options, "iterations", 10),
                     options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
                     options.GetValueOrDefault("name") ?? "sizes");
+            case "generate-multi":
+                Console.WriteLine(MultiTargetSynthetic.Generate(MultiOutput(options), Shape(options), Int(options, "files", 24)));
+                return 0;
+            case "queries" when options.ContainsKey("shape"):
+                MultiTargetSynthetic.Plan queryPlan = MultiTargetSynthetic.PlanFor(Shape(options), Int(options, "files", 24));
+                return await QueryBenchmark.RunAsync(
+                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(MultiOutput(options), queryPlan.Shape, Int(options, "files", 24)),
+                    queryPlan.Queries ?? throw new ArgumentException($"The {queryPlan.Shape} shape has no query targets; the query bench runs on real12 or the --projects synthetics."),
+                    Int(options, "iterations", 30),
+                    options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
+                    options.GetValueOrDefault("name") ?? $"queries-{queryPlan.Shape}");
             case "queries":
                 string querySolution = options.GetValueOrDefault("solution") ?? SyntheticSolution.Generate(output, projects, files);
                 string queryResults = options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results");
                 return await QueryBenchmark.RunAsync(
                     querySolution,
-                    SyntheticSolution.NamesFor(projects, files),
+                    SyntheticSolution.NamesFor(projects, files).Targets,
                     Int(options, "iterations", 30),
                     queryResults,
                     options.GetValueOrDefault("name") ?? string.Create(CultureInfo.InvariantCulture, $"queries-{projects}"));
@@ -100,19 +113,21 @@ internal static class Program
                 return await RenameBenchmark.RunAsync(renameSolution, Int(options, "runs", 5), renameResults);
             case "diagnostics":
                 return await DiagnosticsBenchmark.RunAsync(
-                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(options.GetValueOrDefault("out") ?? Path.Combine(Path.GetTempPath(), "sharpclaw-synth-multi"), Int(options, "files", 24)),
+                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(MultiOutput(options), Shape(options), Int(options, "files", 24)),
+                    MultiTargetSynthetic.PlanFor(Shape(options), Int(options, "files", 24)),
                     Int(options, "iterations", 10),
                     options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
                     options.GetValueOrDefault("name") ?? "diagnostics-multi");
             case "rename-preview":
                 return await RenamePreviewBenchmark.RunAsync(
-                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(options.GetValueOrDefault("out") ?? Path.Combine(Path.GetTempPath(), "sharpclaw-synth-multi"), Int(options, "files", 24)),
+                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(MultiOutput(options), Shape(options), Int(options, "files", 24)),
+                    MultiTargetSynthetic.PlanFor(Shape(options), Int(options, "files", 24)),
                     Int(options, "iterations", 10),
                     options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
                     options.GetValueOrDefault("name") ?? "rename-preview");
             case "rename-trace":
                 return await RenameTrace.RunAsync(
-                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(options.GetValueOrDefault("out") ?? Path.Combine(Path.GetTempPath(), "sharpclaw-synth-multi"), Int(options, "files", 24)),
+                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(MultiOutput(options), Shape(options), Int(options, "files", 24)),
                     Int(options, "runs", 3));
             case "direct-callers":
                 return await DirectCallersServer.RunAsync(options["solution"], options["type"], options["member"]);
@@ -126,6 +141,12 @@ internal static class Program
                 return 2;
         }
     }
+
+    /// <summary>--shape: "multi" (the small three-project multi-targeted synthetic, the default) or "real12" (MultiTargetSynthetic.GenerateRealShaped).</summary>
+    private static string Shape(Dictionary<string, string> options) => options.GetValueOrDefault("shape") ?? "multi";
+
+    private static string MultiOutput(Dictionary<string, string> options) =>
+        options.GetValueOrDefault("out") ?? Path.Combine(Path.GetTempPath(), Shape(options) == "multi" ? "sharpclaw-synth-multi" : "sharpclaw-synth-" + Shape(options));
 
     private static int Int(Dictionary<string, string> options, string name, int fallback) =>
         options.TryGetValue(name, out string? value) ? int.Parse(value, CultureInfo.InvariantCulture) : fallback;

@@ -24,9 +24,30 @@ namespace SharpClaw.Bench;
 /// </summary>
 internal static class QueryBenchmark
 {
+    /// <summary>
+    /// What the query rows ask: a method (one int parameter) to resolve, hover and list callees of, and the type
+    /// declaring it (with a Describe(int)); a method referenced across projects (references, callers, impact); a
+    /// type whose derived classes are listed; the project of the one-project diagnostics row; the document of the
+    /// one-file rows (in the resolve project); the solution's description given its project count.
+    /// </summary>
+    public sealed record Targets(
+        string ResolveProject,
+        string ResolveType,
+        string ResolveMember,
+        string ReferencesProject,
+        string ReferencesType,
+        string ReferencesMember,
+        string HierarchyProject,
+        string HierarchyType,
+        string DiagnosticsProject,
+        string DocumentPath,
+        Func<int, string> Describe);
+
+    private static readonly string[] ImpactOrder = ["references", "callers", "implementations"];
+
     private sealed record Case(string Measure, Func<Task<object>> Host, Func<object, string> HostAnswer, Func<Task<string>> Direct);
 
-    public static async Task<int> RunAsync(string solution, SyntheticSolution.Names names, int iterations, string resultsDirectory, string benchName)
+    public static async Task<int> RunAsync(string solution, Targets names, int iterations, string resultsDirectory, string benchName)
     {
         (List<BenchRow> rows, bool allSame, string description) = await MeasureAsync(solution, names, iterations, include: null);
         Dictionary<string, JsonNode?> facts = new()
@@ -34,7 +55,7 @@ internal static class QueryBenchmark
             ["solution"] = description,
             ["iterations"] = iterations,
             ["method"] = "host and direct Roslyn interleaved one query at a time (order alternating) in one process; warm: each side answered twice before timing",
-            ["direct"] = "resolve/definition = GetTypeByMetadataName + GetMembers; references = SymbolFinder.FindReferencesAsync; hierarchy = FindDerivedClassesAsync (transitive); diagnostics = compiler + the same (SDK) analyzers the host keeps, a fresh CompilationWithAnalyzers per call; callers = FindCallersAsync; callees = invocations bound by the semantic model; hover = ToDisplayString + documentation XML; impact = references + callers + implementations; document symbols = GetDeclaredSymbol per member; workspace symbols = FindSourceDeclarationsWithPatternAsync; bulk = its four questions one after another",
+            ["direct"] = "resolve/definition = GetTypeByMetadataName + GetMembers; references = SymbolFinder.FindReferencesAsync; hierarchy = FindDerivedClassesAsync (transitive) from every flavour of the declaring project, united; diagnostics = compiler + the same (SDK) analyzers the host keeps, a fresh CompilationWithAnalyzers per call; callers = FindCallersAsync; callees = invocations bound by the semantic model; hover = ToDisplayString + documentation XML; impact = references + callers + implementations; document symbols = GetDeclaredSymbol per member; workspace symbols = FindSourceDeclarationsWithPatternAsync; bulk = its four questions one after another; whole-solution diagnostics = one flavour per project (the first listed), as the host answers",
             ["all_same_answer"] = allSame,
         };
         string file = await BenchReport.WriteAsync(resultsDirectory, benchName, rows, facts);
@@ -43,7 +64,7 @@ internal static class QueryBenchmark
     }
 
     /// <summary>Measures the cases whose measure <paramref name="include"/> accepts (all when null).</summary>
-    public static async Task<(List<BenchRow> Rows, bool AllSame, string Description)> MeasureAsync(string solution, SyntheticSolution.Names names, int iterations, Func<string, bool>? include)
+    public static async Task<(List<BenchRow> Rows, bool AllSame, string Description)> MeasureAsync(string solution, Targets names, int iterations, Func<string, bool>? include)
     {
         solution = Path.GetFullPath(solution);
         string workspace = Path.GetDirectoryName(solution)!;
@@ -53,12 +74,13 @@ internal static class QueryBenchmark
             await restore.WaitForExitAsync();
         }
 
-        string mid = names.Middle;
-        string resolveName = $"{mid}.{names.Type}.Compute(int)";
-        string referencesName = "Lib000.Type00.Compute(int)";
-        string hierarchyName = $"{names.HierarchyProject}.Node";
-        string describeName = $"{mid}.{names.Type}.Describe(int)";
-        string documentPath = $"src/{mid}/{names.Type}.cs";
+        string mid = names.ResolveProject;
+        string resolveName = $"{names.ResolveType}.{names.ResolveMember}(int)";
+        string referencesName = $"{names.ReferencesType}.{names.ReferencesMember}(int)";
+        string hierarchyName = names.HierarchyType;
+        string describeName = $"{names.ResolveType}.Describe(int)";
+        string documentPath = names.DocumentPath;
+        string documentFile = "/" + Path.GetFileName(documentPath);
 
         await using LoadBenchmark.InProcessHost host = await LoadBenchmark.InProcessHost.StartAsync();
         Console.WriteLine("Host: cold load (not counted)...");
@@ -88,6 +110,22 @@ internal static class QueryBenchmark
             SemanticModel model = (await loaded.GetDocument(reference.SyntaxTree)!.GetSemanticModelAsync())!;
             return (await reference.GetSyntaxAsync()).DescendantNodes().OfType<InvocationExpressionSyntax>()
                 .Select(i => model.GetSymbolInfo(i).Symbol?.OriginalDefinition).OfType<ISymbol>().Distinct(SymbolEqualityComparer.Default).Count();
+        }
+
+        // Derived classes over every flavour of the declaring project (a flavour sees only the projects compiled
+        // against it: net472 adapters derive from Core(net472), not from Core(net10.0)), as the host answers.
+        async Task<int> DerivedAsync(string project, string metadataName)
+        {
+            HashSet<string> derived = new(StringComparer.Ordinal);
+            foreach (Project flavour in loaded.Projects.Where(p => p.Name == project || p.Name.StartsWith(project + "(", StringComparison.Ordinal)))
+            {
+                if ((await flavour.GetCompilationAsync())!.GetTypeByMetadataName(metadataName) is { } type)
+                {
+                    derived.UnionWith((await SymbolFinder.FindDerivedClassesAsync(type, loaded, transitive: true)).Select(t => t.ToDisplayString()));
+                }
+            }
+
+            return derived.Count;
         }
 
         ImmutableArray<DiagnosticAnalyzer> TrustedAnalyzers(Project project) =>
@@ -126,7 +164,13 @@ internal static class QueryBenchmark
         {
             Document document = ProjectNamed(name).Documents.Single(d => d.FilePath!.EndsWith(file, StringComparison.Ordinal));
             SemanticModel model = (await document.GetSemanticModelAsync())!;
-            return (await document.GetSyntaxRootAsync())!.DescendantNodes().OfType<MemberDeclarationSyntax>().Count(m => m is not BaseNamespaceDeclarationSyntax && model.GetDeclaredSymbol(m) is not null);
+            // A field declaration declares its variables (GetDeclaredSymbol of the declaration itself is null).
+            return (await document.GetSyntaxRootAsync())!.DescendantNodes().OfType<MemberDeclarationSyntax>().Sum(m => m switch
+            {
+                BaseNamespaceDeclarationSyntax => 0,
+                BaseFieldDeclarationSyntax field => field.Declaration.Variables.Count(v => model.GetDeclaredSymbol(v) is not null),
+                _ => model.GetDeclaredSymbol(m) is null ? 0 : 1,
+            });
         }
 
         NavigateParams Navigate(string action, string name) => new() { Workspace = workspace, Target = solution, Action = action, Name = name, Tool = "bench" };
@@ -141,7 +185,7 @@ internal static class QueryBenchmark
             _ => "?",
         };
         static string FirstLocation(ResolvedSymbol symbol) => $"{symbol.Locations[0].Path}:{symbol.Locations[0].Line}";
-        DiagnosticsParams diagnostics = new() { Workspace = workspace, Target = solution, Project = names.Last, Tool = "bench" };
+        DiagnosticsParams diagnostics = new() { Workspace = workspace, Target = solution, Project = names.DiagnosticsProject, Tool = "bench" };
         BulkNavigateParams bulk = new()
         {
             Workspace = workspace,
@@ -160,49 +204,51 @@ internal static class QueryBenchmark
         [
             new("resolve", () => Call<SymbolResolveResult>(ProtocolMethods.SymbolResolve, new SymbolResolveParams { Workspace = workspace, Target = solution, Name = resolveName, Tool = "bench" }),
                 r => FirstLocation(((SymbolResolveResult)r).Symbol),
-                async () => At((await MethodAsync(mid, $"{mid}.{names.Type}", "Compute")).Locations[0])),
+                async () => At((await MethodAsync(mid, names.ResolveType, names.ResolveMember)).Locations[0])),
             new("references (limit 50)", () => Call<FindReferencesResult>(ProtocolMethods.FindReferences, new FindReferencesParams { Workspace = workspace, Target = solution, Name = referencesName, Tool = "bench" }),
                 Total,
-                async () => (await ReferenceCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+                async () => (await ReferenceCountAsync(await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember))).ToString(CultureInfo.InvariantCulture)),
             new("hierarchy", () => Call<TypeHierarchyResult>(ProtocolMethods.TypeHierarchy, new TypeHierarchyParams { Workspace = workspace, Target = solution, Name = hierarchyName, Tool = "bench" }),
                 r => ((TypeHierarchyResult)r).DerivedTypes.Total.ToString(CultureInfo.InvariantCulture),
-                async () => (await SymbolFinder.FindDerivedClassesAsync(await TypeAsync(names.HierarchyProject, hierarchyName), loaded, transitive: true)).Select(t => t.ToDisplayString()).Distinct().Count().ToString(CultureInfo.InvariantCulture)),
-            new($"diagnostics, one project ({names.Last})", () => Call<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics),
+                async () => (await DerivedAsync(names.HierarchyProject, hierarchyName)).ToString(CultureInfo.InvariantCulture)),
+            new($"diagnostics, one project ({names.DiagnosticsProject})", () => Call<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics),
                 Total,
-                async () => (await ProjectDiagnosticsAsync(names.Last)).ToString(CultureInfo.InvariantCulture)),
+                async () => (await ProjectDiagnosticsAsync(names.DiagnosticsProject)).ToString(CultureInfo.InvariantCulture)),
             new("diagnostics, one file", () => Call<DiagnosticsResult>(ProtocolMethods.Diagnostics, diagnostics with { Project = null, Path = documentPath }),
                 Total,
-                async () => (await FileDiagnosticsAsync(mid, $"/{names.Type}.cs")).ToString(CultureInfo.InvariantCulture)),
+                async () => (await FileDiagnosticsAsync(mid, documentFile)).ToString(CultureInfo.InvariantCulture)),
             new("navigate definition", () => Nav("definition", resolveName),
                 r => $"{((NavigateResult)r).Locations![0].Path}:{((NavigateResult)r).Locations![0].Line}",
-                async () => At((await MethodAsync(mid, $"{mid}.{names.Type}", "Compute")).Locations[0])),
+                async () => At((await MethodAsync(mid, names.ResolveType, names.ResolveMember)).Locations[0])),
             new("navigate references (limit 50)", () => Nav("references", referencesName),
                 Total,
-                async () => (await ReferenceCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+                async () => (await ReferenceCountAsync(await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember))).ToString(CultureInfo.InvariantCulture)),
             new("navigate callers (limit 50)", () => Nav("callers", referencesName),
                 Total,
-                async () => (await CallerCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+                async () => (await CallerCountAsync(await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember))).ToString(CultureInfo.InvariantCulture)),
             new("navigate callees", () => Nav("callees", resolveName),
                 Total,
-                async () => (await CalleeCountAsync(await MethodAsync(mid, $"{mid}.{names.Type}", "Compute"))).ToString(CultureInfo.InvariantCulture)),
+                async () => (await CalleeCountAsync(await MethodAsync(mid, names.ResolveType, names.ResolveMember))).ToString(CultureInfo.InvariantCulture)),
             new("navigate hover", () => Nav("hover", describeName),
                 r => ((NavigateResult)r).Hover!.Contains("Describe", StringComparison.Ordinal) ? "Describe" : "?",
                 async () =>
                 {
-                    ISymbol describe = (await TypeAsync(mid, $"{mid}.{names.Type}")).GetMembers("Describe").Single();
+                    ISymbol describe = (await TypeAsync(mid, names.ResolveType)).GetMembers("Describe").Single();
                     return (describe.ToDisplayString() + describe.GetDocumentationCommentXml()).Contains("Describe", StringComparison.Ordinal) ? "Describe" : "!";
                 }),
             new("navigate impact (references + callers + implementations)", () => Nav("impact", referencesName),
-                r => string.Join("/", ((NavigateResult)r).Sections!.Select(s => s.Total)),
+                // Sections left out to fit the answer budget still give their totals (OmittedToFit), in the sections' order.
+                r => string.Join("/", ((NavigateResult)r).Sections!.Select(s => (s.Action, s.Total)).Concat((((NavigateResult)r).OmittedToFit ?? []).Select(o => (o.Action, o.Total)))
+                    .OrderBy(s => Array.IndexOf(ImpactOrder, s.Action)).Select(s => s.Total)),
                 async () =>
                 {
-                    IMethodSymbol compute = await MethodAsync("Lib000", "Lib000.Type00", "Compute");
+                    IMethodSymbol compute = await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember);
                     int implementations = (await SymbolFinder.FindImplementationsAsync(compute, loaded)).Count();
                     return $"{await ReferenceCountAsync(compute)}/{await CallerCountAsync(compute)}/{implementations}";
                 }),
             new("symbols, one document", () => Call<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Path = documentPath, Tool = "bench" }),
                 Total,
-                async () => (await DocumentSymbolCountAsync(mid, $"/{names.Type}.cs")).ToString(CultureInfo.InvariantCulture)),
+                async () => (await DocumentSymbolCountAsync(mid, documentFile)).ToString(CultureInfo.InvariantCulture)),
             new("symbols, workspace query (limit 50)", () => Call<SymbolsResult>(ProtocolMethods.Symbols, new SymbolsParams { Workspace = workspace, Target = solution, Query = "Describe", Tool = "bench" }),
                 Total,
                 async () => (await SymbolFinder.FindSourceDeclarationsWithPatternAsync(loaded, "Describe")).Select(s => At(s.Locations[0])).Distinct().Count().ToString(CultureInfo.InvariantCulture)),
@@ -210,10 +256,10 @@ internal static class QueryBenchmark
                 r => string.Join("/", ((BulkNavigateResult)r).Sections.Select(s => s.Result is null ? "error" : s.Action == "definition" ? $"{s.Result.Locations![0].Path}:{s.Result.Locations![0].Line}" : s.Action == "hover" ? "hover" : s.Result.Total.ToString(CultureInfo.InvariantCulture))),
                 async () =>
                 {
-                    IMethodSymbol resolved = await MethodAsync(mid, $"{mid}.{names.Type}", "Compute");
-                    ISymbol describe = (await TypeAsync(mid, $"{mid}.{names.Type}")).GetMembers("Describe").Single();
+                    IMethodSymbol resolved = await MethodAsync(mid, names.ResolveType, names.ResolveMember);
+                    ISymbol describe = (await TypeAsync(mid, names.ResolveType)).GetMembers("Describe").Single();
                     _ = describe.ToDisplayString() + describe.GetDocumentationCommentXml();
-                    return $"{At(resolved.Locations[0])}/hover/{await CalleeCountAsync(resolved)}/{await ReferenceCountAsync(await MethodAsync("Lib000", "Lib000.Type00", "Compute"))}";
+                    return $"{At(resolved.Locations[0])}/hover/{await CalleeCountAsync(resolved)}/{await ReferenceCountAsync(await MethodAsync(names.ReferencesProject, names.ReferencesType, names.ReferencesMember))}";
                 }),
         ];
 
@@ -233,7 +279,8 @@ internal static class QueryBenchmark
             double hostMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
             started = Stopwatch.GetTimestamp();
             int directTotal = 0;
-            foreach (Project project in loaded.Projects.Where(p => p.Language == LanguageNames.CSharp))
+            // One flavour per project, the first listed, as the host answers a whole-solution question (each file once).
+            foreach (Project project in loaded.Projects.Where(p => p.Language == LanguageNames.CSharp).GroupBy(p => p.FilePath).Select(g => g.First()))
             {
                 Compilation compilation = (await project.GetCompilationAsync())!;
                 ImmutableArray<DiagnosticAnalyzer> analyzers = TrustedAnalyzers(project);
@@ -314,6 +361,6 @@ internal static class QueryBenchmark
             allSame &= (bool)whole.Extra["same_answer"]!;
         }
 
-        return (rows, allSame, $"synthetic: {inspected.Projects.Count} projects ({names.Libraries} libraries, {names.TestProjects} test projects, Lib000 multi-targeted), {names.Files + 1} files per library");
+        return (rows, allSame, names.Describe(inspected.Projects.Count));
     }
 }

@@ -22,10 +22,9 @@ namespace SharpClaw.Bench;
 /// </summary>
 internal static class RenamePreviewBenchmark
 {
-    private const string EditedFile = "src/Core/Worker10.cs";
-
-    public static async Task<int> RunAsync(string solution, int iterations, string resultsDirectory, string benchName)
+    public static async Task<int> RunAsync(string solution, MultiTargetSynthetic.Plan plan, int iterations, string resultsDirectory, string benchName)
     {
+        string EditedFile = plan.RenameEditedFile;
         solution = Path.GetFullPath(solution);
         string workspace = Path.GetDirectoryName(solution)!;
         Console.WriteLine($"Provisioning: dotnet restore {solution} (not timed)");
@@ -87,7 +86,7 @@ internal static class RenamePreviewBenchmark
             }
         }
 
-        BenchRow row = new("rename preview of a method declared in a 5-framework core and called from both adapters (5 files, 10 flavours), after an edit — vs direct Renamer.RenameSymbolAsync + GetDiagnostics of the changed documents", [], []);
+        BenchRow row = new(plan.RenameMeasure + " — vs direct Renamer.RenameSymbolAsync + GetDiagnostics of the changed documents", [], []);
         List<string> ours = [];
         (List<string> Files, int Errors) truth = ([], 0);
         try
@@ -135,7 +134,7 @@ internal static class RenamePreviewBenchmark
             $"  rename preview: host {p50:0} ms, direct {baseline50:0} ms (x{p50 / baseline50:0.00}); host [{string.Join(", ", ours)}], direct [{string.Join(", ", truth.Files)}], {truth.Errors} direct error(s): {(same ? "same answer" : "DIFFERENT")}"));
         Dictionary<string, JsonNode?> facts = new()
         {
-            ["solution"] = $"synthetic multi-targeted: {inspected.Projects.Count} projects (Core: {MultiTargetSynthetic.CoreFrameworks}; adapters with 3 and 2 frameworks); rename Core.Worker01.Add to AddOne",
+            ["solution"] = $"synthetic multi-targeted: {inspected.Projects.Count} projects ({plan.Description}); rename Core.Worker01.Add to AddOne",
             ["iterations"] = iterations,
             ["method"] = "host preview (JSON-RPC, resolve, Roslyn rename, binding check, error comparison of every affected flavour, proposal) and the direct baseline interleaved in one process, the order alternating; each iteration first appends a comment to an unrelated core file on both sides",
             ["direct"] = "Renamer.RenameSymbolAsync on an MSBuildWorkspace of the same solution, then SemanticModel.GetDiagnostics of every changed document in every flavour",

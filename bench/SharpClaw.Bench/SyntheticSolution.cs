@@ -12,7 +12,7 @@ namespace SharpClaw.Bench;
 /// library has a Node class deriving from the Node of the project it references first (an inheritance chain
 /// through the whole solution), so compilations, references and hierarchies really span projects.
 /// </summary>
-public static class SyntheticSolution
+internal static class SyntheticSolution
 {
     /// <summary>Names the benchmarks query; they exist in every generated size.</summary>
     public sealed record Names(int Libraries, int TestProjects, int Files)
@@ -28,6 +28,20 @@ public static class SyntheticSolution
         public string Last => this.Lib(this.Libraries - 1);
 
         public string HierarchyProject => this.Lib(Math.Max(1, this.Libraries / 4));
+
+        /// <summary>What the query bench asks of this size (the same questions it has always asked).</summary>
+        public QueryBenchmark.Targets Targets => new(
+            this.Middle,
+            $"{this.Middle}.{this.Type}",
+            "Compute",
+            "Lib000",
+            "Lib000.Type00",
+            "Compute",
+            this.HierarchyProject,
+            $"{this.HierarchyProject}.Node",
+            this.Last,
+            $"src/{this.Middle}/{this.Type}.cs",
+            count => string.Create(CultureInfo.InvariantCulture, $"synthetic: {count} projects ({this.Libraries} libraries, {this.TestProjects} test projects, Lib000 multi-targeted), {this.Files + 1} files per library"));
     }
 
     public static Names NamesFor(int projectCount, int filesPerProject)
