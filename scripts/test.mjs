@@ -11,7 +11,8 @@
 //                and, with SHARPCLAW_TEST_FRESH_CLONE=1, the README's `npm start` on a clean clone in a
 //                fresh HOME (test/package/freshClone.smoke.ts)
 // Options: --only unit,server,host-e2e,integration,e2e,package   --vscode min|latest|all
-//          --jobs N (host-e2e files at once, default 2)   --files a,b (host-e2e files whose path has a or b)
+//          --jobs N (host-e2e files at once, default 2)   --files a,b (host-e2e files whose path has a or b;
+//          server test classes whose full name has a or b)
 //          --serial (every layer alone; by default host-e2e, e2e and package run beside unit, server
 //          and integration: see phasesFor)
 //
@@ -394,9 +395,24 @@ const layers = {
   async server() {
     const results = path.join(resultsDir, 'server');
     fs.rmSync(results, { recursive: true, force: true });
-    // Normal console verbosity prints each test as it passes; the TRX file gives the counts and times.
-    const code = await run('server', 'dotnet', ['test', 'server/SharpClaw.Server.slnx', '-nologo', '--tl:off',
-      '--logger', 'console;verbosity=normal', '--logger', 'trx;LogFileName=server.trx', '--results-directory', results]);
+    // --files A,B: the test classes whose full name has A or B (to measure or rerun a few).
+    const wanted = option('files', '').split(',').filter(Boolean);
+    const filter = wanted.length > 0 ? ['--filter', wanted.map((part) => `FullyQualifiedName~${part}`).join('|')] : [];
+    // As host-e2e: the solution's own build and the tests' dotnet build/test of fixtures share one compiler server
+    // of the layer's own, and the short-lived processes (the build, cold hosts, dotnet restore/build/msbuild,
+    // Roslyn's build host) run without tiered PGO (shortProcessJit).
+    const compilerServer = startCompilerServer('server', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: 'server' } });
+    let code;
+    try {
+      // Normal console verbosity prints each test as it passes; the TRX file gives the counts and times.
+      code = await run('server', 'dotnet', ['test', 'server/SharpClaw.Server.slnx', '-nologo', '--tl:off', ...filter,
+        '--logger', 'console;verbosity=normal', '--logger', 'trx;LogFileName=server.trx', '--results-directory', results],
+        { env: { ...compilerServer.env, ...shortProcessJit() } });
+    } finally {
+      layerCpu.read();
+      const stopped = stopCompilerServer(compilerServer);
+      if (stopped > 0) console.log(`[test] server: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
+    }
     const trx = fs.existsSync(results) ? fs.readdirSync(results, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.trx')) : [];
     if (trx.length === 0) return { code, passed: 0, failed: 0, skipped: 0, files: [], note: 'dotnet test wrote no TRX file (the build failed? its output is above)' };
     const parts = trx.map((file) => readTrx(path.join(results, file)));

@@ -63,9 +63,10 @@ public sealed class InspectTests
             unrestored.Projects.Select(p => (p.Path, p.IsTestProject, p.IsTestProjectSource)).OrderBy(p => p.Path, StringComparer.Ordinal));
         Assert.All(unrestored.Projects, p => Assert.False(p.Restored));
 
-        // Restored: the test SDK sets IsTestProject itself (evaluated true); the project's explicit false still wins.
-        fixture.Restore("TestProjectRules.slnx");
-        SolutionInspectResult restored = await host.InspectAsync(fixture.Root);
+        // Restored (a restored copy from the fixture cache, in the same host: restoring this copy in place ran a
+        // dotnet restore every run): the test SDK sets IsTestProject itself (evaluated true); the project's explicit false still wins.
+        using FixtureWorkspace restoredCopy = FixtureWorkspace.Restored("TestProjectRules", "TestProjectRules.slnx");
+        SolutionInspectResult restored = await host.InspectAsync(restoredCopy.Root);
         Assert.Equal(
             [
                 ("ExplicitFalse/ExplicitFalse.csproj", false, TestProjectSource.Evaluated),
