@@ -13,10 +13,9 @@ public sealed class GeneratorGapProjectsTests
 {
     private static readonly string[] MoreModels = ["Shapes.More1", "Shapes.More2", "Shapes.More3", "Shapes.More4", "Shapes.More5"];
 
-    [Fact]
-    public async Task Implementations_NameEveryProjectThatRunsTheGenerator()
+    /// <summary>Five more projects like Shapes.Models, each with one [Shapeable] partial class, in the solution.</summary>
+    private static void AddModels(FixtureWorkspace workspace)
     {
-        using FixtureWorkspace workspace = FixtureWorkspace.Copy("GeneratorInterfaces");
         string project = workspace.Read("Shapes.Models/Shapes.Models.csproj");
         foreach (string name in MoreModels)
         {
@@ -28,7 +27,13 @@ public sealed class GeneratorGapProjectsTests
             "</Solution>",
             string.Concat(MoreModels.Select(name => $"  <Project Path=\"{name}/{name}.csproj\" />\n")) + "</Solution>",
             StringComparison.Ordinal));
-        workspace.Restore("GeneratorInterfaces.slnx");
+    }
+
+    [Fact]
+    public async Task Implementations_NameEveryProjectThatRunsTheGenerator()
+    {
+        // Restored once per version of the prepared workspace (FixtureCache), not in place every run.
+        using FixtureWorkspace workspace = FixtureWorkspace.Restored("GeneratorInterfaces", "GeneratorInterfacesWithMoreModels", AddModels, "GeneratorInterfaces.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         NavigateResult implementations = await host.NavigateAsync(workspace.Root, new NavigateParams { Action = "implementation", Name = "Shapes.Core.IShapeable<TSelf>" });

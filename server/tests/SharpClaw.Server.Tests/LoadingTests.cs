@@ -31,15 +31,13 @@ public sealed class LoadingTests
     public async Task CancelledLoad_DisposesItsBuildHost_AndCachesNothing()
     {
         // Twelve chained projects: plenty of load left when the first one has been reported.
-        using TempDirectory temp = new();
-        string solution = WriteChainSolution(temp.Path, 12);
-        (int restored, string restoreOutput) = FixtureWorkspace.Dotnet(temp.Path, ["restore", solution, "-nologo", "-v:q"]);
-        Assert.True(restored == 0, restoreOutput);
+        // Restored once per version of the written solution (FixtureCache), not every run.
+        using FixtureWorkspace chain = FixtureWorkspace.Restored(null, "Chain12", workspace => WriteChainSolution(workspace.Root, 12), "Chain.slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
         using CancellationTokenSource cancel = new();
 
         // Cancel ($/cancelRequest) as soon as the build host has reported the first project.
-        Task<SolutionInspectResult> load = host.InspectAsync(temp.Path, cancellationToken: cancel.Token);
+        Task<SolutionInspectResult> load = host.InspectAsync(chain.Root, cancellationToken: cancel.Token);
         Assert.True(await Poll.UntilAsync(() => host.Client.Progress.Any(p => p.ProjectIndex >= 1) || load.IsCompleted, SemanticHost.Timeout, TimeSpan.FromMilliseconds(5)));
         Assert.False(load.IsCompleted, "The load finished before it could be cancelled.");
         Assert.NotEmpty(BuildHostProcesses());
@@ -52,7 +50,7 @@ public sealed class LoadingTests
         Assert.True(host.Client.Progress.Max(p => p.ProjectIndex) < 12);
 
         // The cancellation left nothing behind that blocks the next (approved) load.
-        Assert.Equal(12, (await host.InspectAsync(temp.Path)).Projects.Count);
+        Assert.Equal(12, (await host.InspectAsync(chain.Root)).Projects.Count);
         Assert.True(await Poll.UntilAsync(() => BuildHostProcesses().Count == 0, TimeSpan.FromSeconds(20)), "A completed load left its build host running.");
     }
 

@@ -14,11 +14,11 @@ public sealed class RoslynCacheTests
     [Fact]
     public async Task Queries_LeaveNothingInRoslynsCacheFolder()
     {
-        using FixtureWorkspace workspace = FixtureWorkspace.Copy("Calculator");
+        // Restored from the fixture cache: the restore's output is per project, whatever the solution is called.
+        using FixtureWorkspace workspace = FixtureWorkspace.Restored("Calculator", "Calculator.slnx");
         // A solution name no other test uses: Roslyn names its folder after the solution file.
         string name = "RoslynCache" + Guid.NewGuid().ToString("N")[..8];
         File.Move(workspace.Path("Calculator.slnx"), workspace.Path(name + ".slnx"));
-        workspace.Restore(name + ".slnx");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         NavigateResult implementations = await host.NavigateAsync(workspace.Root, new NavigateParams { Action = "implementation", Name = "ICalculator.Add" });

@@ -42,6 +42,36 @@ internal static class FixtureCache
         }
     }
 
+    /// <summary>
+    /// Copies the workspace <paramref name="prepare"/> makes (in a folder named <paramref name="variant"/>, from a copy of
+    /// fixtures/<paramref name="fixture"/> or from nothing) restored for <paramref name="targets"/>: a test that adds
+    /// projects to a fixture, or writes a workspace of its own, restores it once per version too. Cached under
+    /// <paramref name="variant"/> (a name no fixture has), keyed by the prepared files.
+    /// </summary>
+    public static void CopyRestoredVariant(string? fixture, string variant, Action<string> prepare, IReadOnlyList<string> targets, string destination)
+    {
+        using TempDirectory temp = new();
+        string prepared = Path.Combine(temp.Path, variant);
+        if (fixture is null)
+        {
+            Directory.CreateDirectory(prepared);
+        }
+        else
+        {
+            CopySource(fixture, prepared);
+        }
+
+        prepare(prepared);
+        List<string> files = ListFiles(prepared, IsSource);
+        string key = Key(prepared, files, targets);
+        Entry entry = Entries.GetOrAdd(variant + "." + key, _ => new Lazy<Entry>(() => Restore(variant, targets, prepared, files, key))).Value;
+        CopyDirectory(Path.Combine(entry.Folder, "workspace"), destination, _ => true);
+        foreach (string relative in entry.Manifest.RestoreOutput)
+        {
+            RewritePaths(Path.Combine(destination, relative), entry.Manifest.RestoredAt, destination);
+        }
+    }
+
     /// <summary>Copies a fixture without build output.</summary>
     public static void CopySource(string fixture, string destination) =>
         CopyDirectory(Path.Combine(TestPaths.Fixtures, fixture), destination, IsSource);

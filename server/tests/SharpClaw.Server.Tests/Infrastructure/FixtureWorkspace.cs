@@ -10,9 +10,10 @@ namespace SharpClaw.Server.Tests.Infrastructure;
 /// </summary>
 internal sealed class FixtureWorkspace : IDisposable
 {
-    private readonly TempDirectory temp;
+    /// <summary>The folder this copy owns and removes (null: a folder someone else removes).</summary>
+    private readonly TempDirectory? temp;
 
-    private FixtureWorkspace(TempDirectory temp, string root)
+    private FixtureWorkspace(TempDirectory? temp, string root)
     {
         this.temp = temp;
         this.Root = root;
@@ -22,7 +23,7 @@ internal sealed class FixtureWorkspace : IDisposable
     public string Root { get; }
 
     /// <summary>The temporary folder that contains <see cref="Root"/> (for files "outside the workspace").</summary>
-    public string Parent => this.temp.Path;
+    public string Parent => this.temp?.Path ?? System.IO.Path.GetDirectoryName(this.Root)!;
 
     /// <summary>A copy of fixtures/<paramref name="fixture"/> without build output, not restored.</summary>
     public static FixtureWorkspace Copy(string fixture)
@@ -39,6 +40,19 @@ internal sealed class FixtureWorkspace : IDisposable
         TempDirectory temp = new();
         string root = System.IO.Path.Combine(temp.Path, fixture);
         FixtureCache.CopyRestored(fixture, targets, root);
+        return new FixtureWorkspace(temp, root);
+    }
+
+    /// <summary>
+    /// The workspace <paramref name="prepare"/> makes from a copy of fixtures/<paramref name="fixture"/> (or from an
+    /// empty folder when null), as <c>dotnet restore</c> of <paramref name="targets"/> leaves it: restored once per
+    /// version in <see cref="FixtureCache"/> under <paramref name="variant"/>, as <see cref="Restored(string, string[])"/> is.
+    /// </summary>
+    public static FixtureWorkspace Restored(string? fixture, string variant, Action<FixtureWorkspace> prepare, params string[] targets)
+    {
+        TempDirectory temp = new();
+        string root = System.IO.Path.Combine(temp.Path, variant);
+        FixtureCache.CopyRestoredVariant(fixture, variant, folder => prepare(new FixtureWorkspace(null, folder)), targets, root);
         return new FixtureWorkspace(temp, root);
     }
 
@@ -120,5 +134,5 @@ internal sealed class FixtureWorkspace : IDisposable
         return (process.ExitCode, stdout.Result + stderr.Result);
     }
 
-    public void Dispose() => this.temp.Dispose();
+    public void Dispose() => this.temp?.Dispose();
 }
