@@ -85,7 +85,7 @@ function machineCpu() {
 
 /**
  * CPU seconds per layer of the processes it starts, detached ones included, read from /proc on Linux
- * (elsewhere none): every process a layer starts carries SHARPCLAW_TEST_CPU_LAYER=<layer> in its
+ * (elsewhere none): every process a layer starts carries SHARPCLAW_TEST_CPU_LAYER=<layer>@<run> in its
  * environment, and everything it starts inherits it (the CLI's resident hosts, VS Code's extension host
  * and the Roslyn host it starts). A process without the marker (Chromium starts its zygote and renderers
  * with an environment of its own; a test may hand its process a made-up one) counts in the layer of its
@@ -121,7 +121,10 @@ class LayerCpu {
     for (const pid of pids) {
       try {
         const environ = fs.readFileSync(`/proc/${pid}/environ`, 'latin1');
-        const layer = /(?:^|\0)SHARPCLAW_TEST_CPU_LAYER=([^\0]*)/.exec(environ)?.[1];
+        // "<layer>@<run>": another run's process (of the same layer beside this one) is left out, and nothing inherits through it.
+        const [, marked, run] = /(?:^|\0)SHARPCLAW_TEST_CPU_LAYER=([^\0@]*)@([^\0]*)/.exec(environ) ?? [];
+        if (marked && run !== thisRun) continue;
+        const layer = marked;
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
         // Fields after "(comm)": state ppid … utime(14) stime(15) cutime(16) cstime(17) … starttime(22).
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -160,6 +163,10 @@ class LayerCpu {
     return perLayer;
   }
 }
+
+/** This run's mark on its processes' SHARPCLAW_TEST_CPU_LAYER: two runs side by side (two work trees, CI beside a developer) once counted each other's processes. */
+const thisRun = String(process.pid);
+const cpuMarker = (layer) => `${layer}@${thisRun}`;
 
 const layerCpu = new LayerCpu();
 
@@ -230,7 +237,7 @@ function writerFor(layer, stream) {
 function run(layer, command, args, { env = {}, statusFile, onLine } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, SHARPCLAW_TEST_CPU_LAYER: layer, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, SHARPCLAW_TEST_CPU_LAYER: cpuMarker(layer), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let lastOutput = Date.now();
     let lastLine = '';
@@ -330,7 +337,7 @@ async function mochaQueue(layer, config, jobs, env = {}) {
       const statusFile = path.join(parts, `${index}-${name}.status.json`);
       runningFiles.set(file, statusFile);
       const args = ['node_modules/mocha/bin/mocha.js', '--no-config', '--no-package', '--timeout', String(settings.timeout), '--reporter', reporter, ...(settings.require ?? []).flatMap((r) => ['--require', r]), file];
-      const { code, output } = await collect(process.execPath, args, { ...env, SHARPCLAW_TEST_CPU_LAYER: layer, SHARPCLAW_TEST_REPORT: fileReport, SHARPCLAW_TEST_STATUS: statusFile });
+      const { code, output } = await collect(process.execPath, args, { ...env, SHARPCLAW_TEST_CPU_LAYER: cpuMarker(layer), SHARPCLAW_TEST_REPORT: fileReport, SHARPCLAW_TEST_STATUS: statusFile });
       runningFiles.delete(file);
       writerFor(layer, process.stdout)(`[test] ${layer}: ${file}\n${output}${output.endsWith('\n') ? '' : '\n'}`);
       lastPrinted = Date.now();
@@ -403,7 +410,7 @@ const layers = {
     // As host-e2e: the solution's own build and the tests' dotnet build/test of fixtures share one compiler server
     // of the layer's own, and the short-lived processes (the build, cold hosts, dotnet restore/build/msbuild,
     // Roslyn's build host) run without tiered PGO (shortProcessJit).
-    const compilerServer = startCompilerServer('server', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: 'server' } });
+    const compilerServer = startCompilerServer('server', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('server') } });
     let code;
     try {
       // Normal console verbosity prints each test as it passes; the TRX file gives the counts and times.
@@ -429,7 +436,7 @@ const layers = {
   },
   async 'host-e2e'() {
     // Its builds share one compiler server of the layer's own (scripts/compiler-server.mjs), a long-lived process: .NET's default JIT.
-    const compilerServer = startCompilerServer('host-e2e', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: 'host-e2e' } });
+    const compilerServer = startCompilerServer('host-e2e', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('host-e2e') } });
     try {
       return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, { ...compilerServer.env, ...shortProcessJit() });
     } finally {
