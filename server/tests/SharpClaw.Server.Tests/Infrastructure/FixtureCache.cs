@@ -28,19 +28,8 @@ internal static class FixtureCache
     private static readonly ConcurrentDictionary<string, string> SdkVersions = new(StringComparer.Ordinal);
 
     /// <summary>Copies <paramref name="fixture"/> restored for <paramref name="targets"/> (in order) to <paramref name="destination"/>.</summary>
-    public static void CopyRestored(string fixture, IReadOnlyList<string> targets, string destination)
-    {
-        string source = Path.Combine(TestPaths.Fixtures, fixture);
-        List<string> files = ListFiles(source, IsSource);
-        string key = Key(source, files, targets);
-        // One restore per key in this process; classes running in parallel wait for it.
-        Entry entry = Entries.GetOrAdd(key, _ => new Lazy<Entry>(() => Restore(fixture, targets, source, files, key))).Value;
-        CopyDirectory(Path.Combine(entry.Folder, "workspace"), destination, _ => true);
-        foreach (string relative in entry.Manifest.RestoreOutput)
-        {
-            RewritePaths(Path.Combine(destination, relative), entry.Manifest.RestoredAt, destination);
-        }
-    }
+    public static void CopyRestored(string fixture, IReadOnlyList<string> targets, string destination) =>
+        CopyCached(fixture, Path.Combine(TestPaths.Fixtures, fixture), targets, destination);
 
     /// <summary>
     /// Copies the workspace <paramref name="prepare"/> makes (in a folder named <paramref name="variant"/>, from a copy of
@@ -62,9 +51,16 @@ internal static class FixtureCache
         }
 
         prepare(prepared);
-        List<string> files = ListFiles(prepared, IsSource);
-        string key = Key(prepared, files, targets);
-        Entry entry = Entries.GetOrAdd(variant + "." + key, _ => new Lazy<Entry>(() => Restore(variant, targets, prepared, files, key))).Value;
+        CopyCached(variant, prepared, targets, destination);
+    }
+
+    /// <summary>Copies <paramref name="source"/>, restored once per version under <paramref name="name"/>, to <paramref name="destination"/>.</summary>
+    private static void CopyCached(string name, string source, IReadOnlyList<string> targets, string destination)
+    {
+        List<string> files = ListFiles(source, IsSource);
+        string key = Key(source, files, targets);
+        // One restore per name and key in this process; classes running in parallel wait for it.
+        Entry entry = Entries.GetOrAdd(name + "." + key, _ => new Lazy<Entry>(() => Restore(name, targets, source, files, key))).Value;
         CopyDirectory(Path.Combine(entry.Folder, "workspace"), destination, _ => true);
         foreach (string relative in entry.Manifest.RestoreOutput)
         {
