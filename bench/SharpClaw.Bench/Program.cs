@@ -87,7 +87,7 @@ internal static class Program
             case "queries" when options.ContainsKey("shape"):
                 MultiTargetSynthetic.Plan queryPlan = MultiTargetSynthetic.PlanFor(Shape(options), Int(options, "files", 24));
                 return await QueryBenchmark.RunAsync(
-                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(MultiOutput(options), queryPlan.Shape, Int(options, "files", 24)),
+                    MultiSolution(options),
                     queryPlan.Queries ?? throw new ArgumentException($"The {queryPlan.Shape} shape has no query targets; the query bench runs on real12 or the --projects synthetics."),
                     Int(options, "iterations", 30),
                     options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
@@ -113,21 +113,21 @@ internal static class Program
                 return await RenameBenchmark.RunAsync(renameSolution, Int(options, "runs", 5), renameResults);
             case "diagnostics":
                 return await DiagnosticsBenchmark.RunAsync(
-                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(MultiOutput(options), Shape(options), Int(options, "files", 24)),
+                    MultiSolution(options),
                     MultiTargetSynthetic.PlanFor(Shape(options), Int(options, "files", 24)),
                     Int(options, "iterations", 10),
                     options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
                     options.GetValueOrDefault("name") ?? "diagnostics-multi");
             case "rename-preview":
                 return await RenamePreviewBenchmark.RunAsync(
-                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(MultiOutput(options), Shape(options), Int(options, "files", 24)),
+                    MultiSolution(options),
                     MultiTargetSynthetic.PlanFor(Shape(options), Int(options, "files", 24)),
                     Int(options, "iterations", 10),
                     options.GetValueOrDefault("results") ?? Path.Combine(FindRepositoryRoot(), "bench", "results"),
                     options.GetValueOrDefault("name") ?? "rename-preview");
             case "rename-trace":
                 return await RenameTrace.RunAsync(
-                    options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(MultiOutput(options), Shape(options), Int(options, "files", 24)),
+                    MultiSolution(options),
                     Int(options, "runs", 3));
             case "direct-callers":
                 return await DirectCallersServer.RunAsync(options["solution"], options["type"], options["member"]);
@@ -144,6 +144,10 @@ internal static class Program
 
     /// <summary>--shape: "multi" (the small three-project multi-targeted synthetic, the default) or "real12" (MultiTargetSynthetic.GenerateRealShaped).</summary>
     private static string Shape(Dictionary<string, string> options) => options.GetValueOrDefault("shape") ?? "multi";
+
+    /// <summary>--solution, or the multi-targeted synthetic of --shape and --files generated (restored) in --out.</summary>
+    private static string MultiSolution(Dictionary<string, string> options) =>
+        options.GetValueOrDefault("solution") ?? MultiTargetSynthetic.Generate(MultiOutput(options), Shape(options), Int(options, "files", 24));
 
     private static string MultiOutput(Dictionary<string, string> options) =>
         options.GetValueOrDefault("out") ?? Path.Combine(Path.GetTempPath(), Shape(options) == "multi" ? "sharpclaw-synth-multi" : "sharpclaw-synth-" + Shape(options));
