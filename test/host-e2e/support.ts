@@ -17,6 +17,16 @@ export function copyFixture(name: string, restore: string | readonly string[] = 
   return fixtureCopy(name, restore);
 }
 
+/** The resident hosts of a state folder: pid by socket (from the .sock.json each writes). */
+export function residentHosts(stateDir: string): number[] {
+  const hosts = path.join(stateDir, 'hosts');
+  if (!fs.existsSync(hosts)) return [];
+  return fs
+    .readdirSync(hosts)
+    .filter((name) => name.endsWith('.sock.json'))
+    .map((name) => (JSON.parse(fs.readFileSync(path.join(hosts, name), 'utf8')) as { pid: number }).pid);
+}
+
 /** A state root (locks, runs, stores, resident hosts) private to one test. */
 export function tempStateRoot(): string {
   return temporaryFolder('state');

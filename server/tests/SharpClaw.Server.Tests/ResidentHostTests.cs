@@ -10,8 +10,9 @@ namespace SharpClaw.Server.Tests;
 
 /// <summary>
 /// The resident host (<c>--listen</c>) as a real process: it listens only in the state folder's hosts/,
-/// serves connections in turn from one process, leaves a socket another resident host already serves to
-/// it, replaces a stale socket file, and exits when its socket file is removed.
+/// serves connections from one process, several at once (a verify holds its connection for minutes), does not
+/// count an open connection as idle, leaves a socket another resident host already serves to it, replaces a
+/// stale socket file, and exits when its socket file is removed.
 /// </summary>
 public sealed class ResidentHostTests
 {
@@ -45,6 +46,33 @@ public sealed class ResidentHostTests
 
         File.Delete(socket);
         Assert.True(await resident.WaitForExitAsync(Timeout), "the resident host did not exit once its socket file was removed");
+        Assert.Equal(0, resident.ExitCode);
+    }
+
+    [Fact]
+    public async Task AnOpenConnection_DoesNotHoldBackTheNext_NorCountAsIdle()
+    {
+        using TempDirectory temp = new();
+        string state = Path.Combine(temp.Path, "state");
+        string socket = Path.Combine(StateFolder.Subfolder(StateFolder.Root(state), "hosts"), "host-open.sock");
+        await using HostProcess resident = HostProcess.Start("--listen", socket, "--state-directory", state, "--idle-exit", "2");
+        Assert.Equal(resident.Id, await FirstStatusPidAsync(socket));
+
+        // A long session (as verify's): initialized and left open, longer than the idle limit.
+        using Socket held = new(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        await held.ConnectAsync(new UnixDomainSocketEndPoint(socket));
+        await using NetworkStream heldStream = new(held);
+        await InitializeAsync(heldStream);
+
+        // Another call meanwhile is answered at once, not after the open one ends.
+        Assert.Equal(resident.Id, await StatusPidAsync(socket));
+        await Task.Delay(TimeSpan.FromSeconds(4)); // past --idle-exit 2: an open connection is not idleness
+        Assert.False(resident.HasExited, "the resident host exited as idle while a connection was open");
+        await WriteAsync(heldStream, new JsonObject { ["jsonrpc"] = "2.0", ["id"] = 3, ["method"] = ProtocolMethods.Status });
+        Assert.Equal(resident.Id, (await ReadAsync(heldStream))["result"]?["processId"]?.GetValue<int>());
+
+        held.Shutdown(SocketShutdown.Both);
+        Assert.True(await resident.WaitForExitAsync(Timeout), "the resident host did not exit once idle after the last connection closed");
         Assert.Equal(0, resident.ExitCode);
     }
 
@@ -89,12 +117,17 @@ public sealed class ResidentHostTests
         using Socket client = new(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         await client.ConnectAsync(new UnixDomainSocketEndPoint(socket));
         await using NetworkStream stream = new(client);
-        await WriteAsync(stream, new JsonObject { ["jsonrpc"] = "2.0", ["id"] = 1, ["method"] = ProtocolMethods.Initialize, ["params"] = new JsonObject { ["processId"] = Environment.ProcessId, ["rootUri"] = null, ["capabilities"] = new JsonObject() } });
-        Assert.NotNull((await ReadAsync(stream))["result"]);
-        await WriteAsync(stream, new JsonObject { ["jsonrpc"] = "2.0", ["method"] = ProtocolMethods.Initialized, ["params"] = new JsonObject() });
+        await InitializeAsync(stream);
         await WriteAsync(stream, new JsonObject { ["jsonrpc"] = "2.0", ["id"] = 2, ["method"] = ProtocolMethods.Status });
         JsonObject status = await ReadAsync(stream);
         return status["result"]?["processId"]?.GetValue<int>() ?? throw new InvalidOperationException(status.ToJsonString());
+    }
+
+    private static async Task InitializeAsync(Stream stream)
+    {
+        await WriteAsync(stream, new JsonObject { ["jsonrpc"] = "2.0", ["id"] = 1, ["method"] = ProtocolMethods.Initialize, ["params"] = new JsonObject { ["processId"] = Environment.ProcessId, ["rootUri"] = null, ["capabilities"] = new JsonObject() } });
+        Assert.NotNull((await ReadAsync(stream))["result"]);
+        await WriteAsync(stream, new JsonObject { ["jsonrpc"] = "2.0", ["method"] = ProtocolMethods.Initialized, ["params"] = new JsonObject() });
     }
 
     private static async Task WriteAsync(Stream stream, JsonObject message)

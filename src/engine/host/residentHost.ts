@@ -1,9 +1,9 @@
 // The resident host for the CLI: instead of starting a Roslyn host per call (seconds of process start
 // and JIT, then compiling the solution again), `sharpclaw tool` connects to a host that an earlier call
-// left running, which still holds the solutions it loaded. The host serves one connection at a time on
-// a Unix domain socket in the private state folder (hosts/, 0700, so only this user can connect) and
-// exits after `idleSeconds` without a connection, after `sharpclaw host stop`, or when its socket file
-// is removed. Each call is a session of its own: approvals still come from this call's permissions;
+// left running, which still holds the solutions it loaded. The host serves connections, several at once
+// (a verify holds one for its whole run), on a Unix domain socket in the private state folder (hosts/,
+// 0700, so only this user can connect) and exits after `idleSeconds` without an open connection, after
+// `sharpclaw host stop`, or when its socket file is removed. Each call is a session of its own: approvals still come from this call's permissions;
 // what it reuses is only what any host may reuse without asking (valid cached contexts).
 //
 // One resident host per (host build, dotnet, environment that shapes MSBuild): a call whose PATH,

@@ -5,24 +5,15 @@
 // SHARPCLAW_RESIDENT_HOST=0 the second call is a new host process answering from the approved snapshot in
 // SHARPCLAW_STATE_DIR; by default it is the resident host the first call left running, which still holds
 // the solution (engine/host/residentHost.ts). Then the resident host's own ends: `sharpclaw host stop`,
-// idleness, and its state folder removed.
+// idleness, and its state folder removed; and `sharpclaw verify` on it, holding its connection while other
+// calls are answered.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { alive, cliPath as cli, copyFixture, repoRoot, tempStateRoot } from '../support';
+import { alive, cliPath as cli, copyFixture, repoRoot, residentHosts, tempStateRoot } from '../support';
 import { removeTemporaryFolders } from '../../support/fixtures';
-
-/** The resident hosts of a state folder: pid by socket (from the .sock.json each writes). */
-function residentHosts(stateDir: string): number[] {
-  const hosts = path.join(stateDir, 'hosts');
-  if (!fs.existsSync(hosts)) return [];
-  return fs
-    .readdirSync(hosts)
-    .filter((name) => name.endsWith('.sock.json'))
-    .map((name) => (JSON.parse(fs.readFileSync(path.join(hosts, name), 'utf8')) as { pid: number }).pid);
-}
 
 async function until(what: string, condition: () => boolean, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
@@ -138,5 +129,43 @@ describe('the resident host ends', function () {
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /Calculator/);
     assert.deepEqual(residentHosts(stateDir), []);
+  });
+});
+
+describe('sharpclaw verify on the resident host', function () {
+  this.timeout(240_000);
+  let stateDir: string;
+  afterEach(() => {
+    for (const pid of residentHosts(stateDir)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    removeTemporaryFolders();
+  });
+
+  it('asks the resident host for its project graph, and a tool call while the verify runs is answered before it ends', async () => {
+    stateDir = tempStateRoot();
+    const workspace = copyFixture('VerificationSlow', 'Slow/Slow.csproj');
+    const env = { ...process.env, SHARPCLAW_STATE_DIR: stateDir, SHARPCLAW_RESIDENT_HOST: '1', SlowSeconds: '8' };
+    const verifyArgs = [cli, 'verify', '--scope', 'build', '--target', 'Slow/Slow.csproj', '--allow-shell', '--allow-evaluation', '--output-format', 'json', '--timeout', '180'];
+    const verified = spawnSync(process.execPath, verifyArgs, { cwd: workspace, encoding: 'utf8', env: { ...env, SlowSeconds: '0' }, timeout: 180_000 });
+    assert.equal(verified.status, 0, verified.stdout + verified.stderr);
+    const [pid] = residentHosts(stateDir);
+    assert.ok(pid && alive(pid), 'the verify left a resident host running (it did not start a host of its own)');
+
+    // A verify whose build sleeps 8 s holds its connection all that time; a call meanwhile does not wait for it.
+    const slow = spawn(process.execPath, verifyArgs.map((arg) => (arg === 'json' ? 'text' : arg)), { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let slowOutput = '';
+    slow.stdout.on('data', (chunk) => (slowOutput += chunk));
+    slow.stderr.on('data', (chunk) => (slowOutput += chunk));
+    const slowEnded = new Promise<number | null>((resolve) => slow.on('close', (code) => resolve(code)));
+    let verifyDone = false;
+    void slowEnded.then(() => (verifyDone = true));
+    // Its progress says it builds once the host answered its graph: its connection is open from then to its end.
+    await until('the slow verify to start its build', () => /^Building /m.test(slowOutput) || verifyDone, 60_000);
+    assert.equal(verifyDone, false, slowOutput);
+    const search = spawnSync(process.execPath, [cli, 'tool', 'csharp_symbol_search', '--cwd', path.join(repoRoot, 'fixtures', 'SyntaxIndexWorkspace'), '--input', JSON.stringify({ query: 'Calculator' }), '--permission-mode', 'read-only'], { encoding: 'utf8', timeout: 60_000, env });
+    assert.equal(search.status, 0, search.stderr);
+    assert.match(search.stdout, /Calculator/);
+    assert.equal(verifyDone, false, 'the tool call was answered only after the verify ended');
+    assert.deepEqual(residentHosts(stateDir), [pid], 'both calls used the one resident host');
+    assert.equal(await slowEnded, 0, slowOutput);
   });
 });

@@ -10,7 +10,7 @@ import { descendantPids, isAlive, processIdentity } from '../../../src/engine/pr
 import type { VerificationReport } from '../../../src/engine/verification/report';
 import { verificationStateFolder } from '../../../src/engine/verification/runDirectory';
 import { acquireWorkspaceLock, lockGroupsPath, workspaceLockPath } from '../../../src/engine/workspaceLock';
-import { cleanUpCopies, cliPath, copyFixture, initRepository, runCli, tempStateRoot } from '../support';
+import { cleanUpCopies, cliPath, copyFixture, initRepository, residentHosts, runCli, tempStateRoot } from '../support';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -87,7 +87,12 @@ describe('sharpclaw verify: hardening (issue 12)', function () {
         return tree.some((pid) => /^sleep 60/.test(commandOf(pid)));
       }, 120_000);
       assert.ok(sleeping, 'the slow build step never started');
-      const build = tree.map((pid) => ({ pid, command: commandOf(pid), identity: processIdentity(pid) }));
+      // The resident host the verify asked for its project graph outlives it by design (its own process group),
+      // and so does the watchdog that ends that group once the host is gone.
+      const residents = residentHosts(stateRoot);
+      const resident = new Set(residents.flatMap((pid) => [pid, ...descendantPids(pid)]));
+      const watchesResident = (pid: number) => residents.some((host) => commandOf(pid).includes(`sharpclaw-watchdog ${host} `));
+      const build = tree.filter((pid) => !resident.has(pid) && !watchesResident(pid)).map((pid) => ({ pid, command: commandOf(pid), identity: processIdentity(pid) }));
       cli.kill(signal);
 
       const gone = await until(() => build.every((p) => !isAlive(p.identity)), 15_000);

@@ -48,7 +48,7 @@ public enum ClientProcessSource
 /// <summary>
 /// What outlives a connection: the compilation contexts, the edit service (proposals, journal) and the store.
 /// A stdio host has one connection and owns them; the resident host (<c>Hosting/ResidentHost</c>) keeps one set
-/// for every connection it serves in turn.
+/// for every connection it serves (several at once).
 /// </summary>
 public sealed class HostServices : IAsyncDisposable
 {
@@ -61,7 +61,12 @@ public sealed class HostServices : IAsyncDisposable
         this.Semantic = new SemanticWorkspaceService(this.Cache);
         this.Edits = new Semantic.Edits.EditService(this.Cache, options.Clock, options.WriteHook, options.ApplySettlingHook);
         this.Store = new Store.StoreService(this.Cache.OpenDocuments, log, options.StateRoot);
+        this.Cache.Progress = this.Progress;
+        this.Store.Progress = this.Progress;
     }
+
+    /// <summary>Where loads and index builds report progress: every connection attached at the moment.</summary>
+    public Semantic.Loading.LoadProgressFanOut Progress { get; } = new();
 
     public SemanticContextCache Cache { get; }
 
@@ -111,6 +116,9 @@ public sealed class HostState : IDisposable
     public SemanticContextCache Cache => this.services.Cache;
 
     public SemanticWorkspaceService Semantic => this.services.Semantic;
+
+    /// <summary>Load and index progress of the services, sent to every attached connection.</summary>
+    public Semantic.Loading.LoadProgressFanOut Progress => this.services.Progress;
 
     public HostLog Log { get; }
 

@@ -20,10 +20,10 @@ public sealed record CommandLineOptions
           --store-directory DIR    Keep the store (syntax index, approved snapshots) under DIR instead
                                    of the state folder (VS Code: the extension's storage).
           --stdio                  Accepted and ignored: stdio is the default transport.
-          --listen PATH            Be a resident host: serve connections one at a time on the Unix
+          --listen PATH            Be a resident host: serve connections (several at once) on the Unix
                                    domain socket PATH, which must be in <state folder>/hosts/, keeping
                                    loaded solutions between them (the CLI's warm calls).
-          --idle-exit SECONDS      With --listen: exit after SECONDS without a connection (default 600).
+          --idle-exit SECONDS      With --listen: exit after SECONDS without an open connection (default 600).
           --print-protocol-schema  Print the JSON Schemas of the protocol results and exit.
           --version                Print the host version and exit.
           -h, --help               Print this help and exit.

@@ -15,6 +15,7 @@ public sealed class HostServer : IAsyncDisposable
 {
     private readonly HostJsonRpc rpc;
     private readonly JsonRpcLoadProgressSink progress;
+    private readonly IDisposable progressAttachment;
     private bool started;
 
     public HostServer(Stream sendingStream, Stream receivingStream, HostLog log, HostServerOptions? options = null, HostServices? shared = null)
@@ -42,8 +43,7 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.AddLocalRpcTarget(new TextDocumentSyncHandler(this.State.Cache.OpenDocuments));
         this.progress = new JsonRpcLoadProgressSink(this.rpc, log);
         this.rpc.BeforeResponse = this.progress.FlushAsync;
-        this.State.Cache.Progress = this.progress;
-        this.State.Store.Progress = this.progress;
+        this.progressAttachment = this.State.Progress.Attach(this.progress);
         this.rpc.AddLocalRpcTarget(new SolutionInspectHandler(this.State, this.rpc, this.progress));
         this.rpc.AddLocalRpcTarget(new ProjectGraphHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new ResolveTargetHandler());
@@ -98,6 +98,7 @@ public sealed class HostServer : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        this.progressAttachment.Dispose();
         this.State.Dispose();
         if (this.State.OwnsServices)
         {

@@ -6,7 +6,7 @@ using SharpClaw.Server.Infrastructure;
 namespace SharpClaw.Server.Hosting;
 
 /// <summary>
-/// The resident host (<c>--listen</c>): serves connections one at a time on a Unix domain socket in the
+/// The resident host (<c>--listen</c>): serves connections, several at once, on a Unix domain socket in the
 /// private state folder's <c>hosts/</c>, keeping one <see cref="HostServices"/> (loaded compilation contexts,
 /// proposals, the store) for all of them, so a CLI call answers from what an earlier call loaded instead of
 /// starting a process and compiling again. Each connection is a whole LSP session of its own: its approvals
@@ -46,31 +46,30 @@ internal static class ResidentHost
         listener.Listen(16);
         log.Info($"Resident host listening on {path} (exits after {idleExit.TotalSeconds:0} s without a connection).");
         HostServices services = new(log, options);
+        Sessions sessions = new();
         string reason = "stopped";
         bool socketIsOurs = true;
         try
         {
             while (true)
             {
-                Socket? client = await AcceptAsync(listener, path, idleExit).ConfigureAwait(false);
+                Socket? client = await AcceptAsync(listener, path, idleExit, sessions).ConfigureAwait(false);
                 if (client is null)
                 {
                     socketIsOurs = File.Exists(path);
-                    reason = socketIsOurs ? $"idle for {idleExit.TotalSeconds:0} s" : "its socket file is gone";
+                    reason = sessions.ShutdownRequested ? "a client asked it to shut down"
+                        : socketIsOurs ? $"idle for {idleExit.TotalSeconds:0} s" : "its socket file is gone";
                     return 0;
                 }
 
-                if (await ServeAsync(client, log, options, services).ConfigureAwait(false))
-                {
-                    reason = "a client asked it to shut down";
-                    return 0;
-                }
+                sessions.Serve(client, log, options, services);
             }
         }
         finally
         {
             log.Info($"Resident host exits: {reason}.");
             listener.Close();
+            await sessions.EndAllAsync(reason).ConfigureAwait(false);
             if (socketIsOurs)
             {
                 TryDelete(path);
@@ -88,39 +87,128 @@ internal static class ResidentHost
         }
     }
 
-    /// <summary>One client's session; true when it asked the resident host to shut down.</summary>
-    private static async Task<bool> ServeAsync(Socket client, HostLog log, HostServerOptions options, HostServices services)
+    /// <summary>
+    /// The connections being served, each a whole LSP session over the shared services. They run side by side: a
+    /// long call (a verify holds its connection for its whole build and test run) must not hold back the next.
+    /// </summary>
+    private sealed class Sessions
     {
-        await using NetworkStream stream = new(client, ownsSocket: true);
-        HostServer server = new(stream, stream, log, options with { ClientProcessId = null }, services);
-        server.Start();
-        HostExit exit = await server.Completion.ConfigureAwait(false);
-        bool shutdown = server.Lifecycle.Phase == HostPhase.ShutdownRequested;
-        log.Info($"Resident host: connection ended ({exit.Reason}).");
-        await server.DisposeAsync().ConfigureAwait(false);
-        return shutdown;
+        private readonly Lock gate = new();
+        private readonly Dictionary<HostServer, Task> open = [];
+        private readonly TaskCompletionSource shutdown = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        /// <summary>Completes when a client asked the resident host to shut down.</summary>
+        public Task Shutdown => this.shutdown.Task;
+
+        public bool ShutdownRequested => this.shutdown.Task.IsCompleted;
+
+        public int Count
+        {
+            get
+            {
+                lock (this.gate)
+                {
+                    return this.open.Count;
+                }
+            }
+        }
+
+        public void Serve(Socket client, HostLog log, HostServerOptions options, HostServices services)
+        {
+            NetworkStream stream = new(client, ownsSocket: true);
+            HostServer server = new(stream, stream, log, options with { ClientProcessId = null }, services);
+            lock (this.gate)
+            {
+                this.open[server] = Task.CompletedTask;
+            }
+
+            Task session = this.RunAsync(server, stream, log);
+            lock (this.gate)
+            {
+                if (this.open.ContainsKey(server))
+                {
+                    this.open[server] = session;
+                }
+            }
+        }
+
+        private async Task RunAsync(HostServer server, NetworkStream stream, HostLog log)
+        {
+            try
+            {
+                server.Start();
+                HostExit exit = await server.Completion.ConfigureAwait(false);
+                log.Info($"Resident host: connection ended ({exit.Reason}).");
+                if (server.Lifecycle.Phase == HostPhase.ShutdownRequested)
+                {
+                    this.shutdown.TrySetResult();
+                }
+            }
+            finally
+            {
+                await server.DisposeAsync().ConfigureAwait(false);
+                await stream.DisposeAsync().ConfigureAwait(false);
+                lock (this.gate)
+                {
+                    this.open.Remove(server);
+                }
+            }
+        }
+
+        /// <summary>Ends every open connection (the resident host is exiting) and waits a little for them to close.</summary>
+        public async Task EndAllAsync(string reason)
+        {
+            Task[] running;
+            lock (this.gate)
+            {
+                foreach (HostServer server in this.open.Keys)
+                {
+                    server.Lifecycle.RequestExit(0, $"the resident host exits: {reason}");
+                }
+
+                running = [.. this.open.Values];
+            }
+
+            await Task.WhenAny(Task.WhenAll(running), Task.Delay(TimeSpan.FromSeconds(5))).ConfigureAwait(false);
+        }
     }
 
-    /// <summary>The next connection, or null after <paramref name="idleExit"/> without one or once the socket file is gone.</summary>
-    private static async Task<Socket?> AcceptAsync(Socket listener, string path, TimeSpan idleExit)
+    /// <summary>
+    /// The next connection, or null once a client asked for shutdown, after <paramref name="idleExit"/> without an
+    /// open connection, or once the socket file is gone.
+    /// </summary>
+    private static async Task<Socket?> AcceptAsync(Socket listener, string path, TimeSpan idleExit, Sessions sessions)
     {
         using CancellationTokenSource stop = new();
         Task<Socket> accept = listener.AcceptAsync(stop.Token).AsTask();
         DateTime deadline = DateTime.UtcNow + idleExit;
         while (true)
         {
-            if (await Task.WhenAny(accept, Task.Delay(Poll)).ConfigureAwait(false) == accept)
+            Task woke = await Task.WhenAny(accept, sessions.Shutdown, Task.Delay(Poll)).ConfigureAwait(false);
+            if (woke == accept)
             {
                 return await accept.ConfigureAwait(false);
             }
 
-            if (DateTime.UtcNow >= deadline || !File.Exists(path))
+            if (sessions.Count > 0)
+            {
+                deadline = DateTime.UtcNow + idleExit; // idle counts from the last connection's end
+            }
+
+            if (sessions.ShutdownRequested || DateTime.UtcNow >= deadline || !File.Exists(path))
             {
                 stop.Cancel();
                 try
                 {
-                    // A connection that arrived at the last moment is served rather than dropped.
-                    return await accept.ConfigureAwait(false);
+                    // A connection that arrived at the last moment is served rather than dropped (not after a shutdown).
+                    Socket late = await accept.ConfigureAwait(false);
+                    if (!sessions.ShutdownRequested)
+                    {
+                        return late;
+                    }
+
+                    late.Dispose();
+                    return null;
                 }
                 catch (OperationCanceledException)
                 {

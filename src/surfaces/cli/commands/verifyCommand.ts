@@ -1,9 +1,11 @@
 // `sharpclaw verify`: builds and tests through the session's one verification entry (Session.verify);
-// the target and the project graph come from the Roslyn host, started on first use like `sharpclaw tool` does. Flags win over the
+// the target, the project graph and the reached tests come from the resident Roslyn host `sharpclaw tool` uses (started on first
+// use), so a verify after tool calls does not start and JIT a host and compile the solution again. Flags win over the
 // settings files (~/.sharpclaw and <workspace>/.sharpclaw settings.jsonc), which win over defaults. Exit 0 when the check passed or was
 // explicitly skipped (no .NET target, nothing changed), 1 when it failed, timed out, was
 // cancelled, lacked prerequisites or was denied, 2 for a usage error.
-import { StdioHostTransport, bundledServerDll } from '../../../engine/host/hostProcess';
+import { bundledServerDll } from '../../../engine/host/hostProcess';
+import { ResidentHostTransport } from '../../../engine/host/residentHost';
 import { Session } from '../../../engine/session';
 import { isFailingStatus } from '../../../engine/verification/report';
 import { renderReport } from '../../../engine/verification/renderReport';
@@ -36,7 +38,7 @@ export const verifyCommand: CliCommand = {
       surface: 'cli',
       workspaceFolder: () => globals.cwd,
       permissions: globals.permissions,
-      transport: new StdioHostTransport({ serverDll: bundledServerDll() }),
+      transport: new ResidentHostTransport({ serverDll: bundledServerDll() }),
     });
     try {
       const report = await session.verify(args, {
