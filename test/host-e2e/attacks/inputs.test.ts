@@ -3,13 +3,16 @@
 // Doors left out, and why: the CLI takes its input as one argument, which Linux caps at 128 KiB
 // (MAX_ARG_STRLEN), so an oversized message cannot reach it, and its --cwd cannot hold a NUL; the
 // 2026-07-28 era has no roots (no server→client requests).
+// Each MCP era's size attacks and %00 URI attack share one server (DoorPool): the 11 MB message goes to it
+// fresh, its next call loads the copy, the 20 MB message then reaches a loaded server, and the %00 URI
+// (refused before any file is read) leaves it as it was; so a file pays one cold load per era, not two.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
-import { openDoor, type Door, type DoorName } from './doors';
+import { DoorPool, openDoor, type Door, type DoorName } from './doors';
 
 const navigate = { action: 'definition', symbol: 'Calculator.Divide' };
 
@@ -26,7 +29,13 @@ describe('attacks on input bounds and paths', function () {
     for (const door of doors.splice(0)) await door.close().catch(() => undefined);
   });
 
-  after(cleanUpCopies);
+  /** One server per MCP era on the shared copy, for the attacks that leave it serving as it was. */
+  const shared = new DoorPool(() => ({ workspace: calculator, stateDir: tempStateRoot(), allow: ['evaluation'] }));
+
+  after(async () => {
+    await shared.close();
+    await cleanUpCopies();
+  });
 
   async function open(name: DoorName, options: Partial<Parameters<typeof openDoor>[1]> = {}): Promise<Door> {
     const door = await openDoor(name, { workspace: calculator, stateDir: tempStateRoot(), allow: ['evaluation'], ...options });
@@ -47,25 +56,28 @@ describe('attacks on input bounds and paths', function () {
   }
 
   for (const name of ['mcp-2025', 'mcp-2026'] as const) {
-    it(`${name}: a 20 MB tools/call to a loaded server is refused naming its size, and the next call is answered`, async () => {
-      const door = await open(name);
-      assert.equal((await door.call('csharp_navigate', navigate)).code, undefined, 'loaded');
-      const huge = await answered(door, 'csharp_navigate', { ...navigate, symbol: 'x'.repeat(20 * 1024 * 1024) }, 60);
-      assert.equal(huge.code, 'invalid_request', huge.text);
-      assert.match(huge.text, /the message is 20\.0 MiB; this server reads at most 4 MiB in one message/);
-      const next = await answered(door, 'csharp_navigate', navigate, 60);
-      assert.equal(next.code, undefined, next.text);
-      assert.match(next.text, /Calculator\.cs \d+:\d+/);
-    });
-
+    // First on the era's shared server, while it is fresh (nothing called yet); its last call loads the copy.
     it(`${name}: an 11 MB message to a fresh server is refused, and the server goes on serving`, async () => {
-      const door = await open(name);
+      const door = await shared.get(name);
+      assert.equal(door.log().match(/^SharpClaw host ready/m), null, 'the server is fresh: no host started yet');
       const huge = await answered(door, 'csharp_symbols', { query: 'y'.repeat(11 * 1024 * 1024) }, 60);
       assert.equal(huge.code, 'invalid_request', huge.text);
       const tools = await door.client!.listTools();
       assert.ok(tools.tools.length > 0);
       const next = await answered(door, 'csharp_navigate', navigate, 300);
       assert.equal(next.code, undefined, next.text);
+    });
+
+    it(`${name}: a 20 MB tools/call to a loaded server is refused naming its size, and the next call is answered`, async () => {
+      const door = await shared.get(name);
+      // Loaded by the test above (or now, when this test runs alone): a warm call.
+      assert.equal((await answered(door, 'csharp_navigate', navigate, 300)).code, undefined, 'loaded');
+      const huge = await answered(door, 'csharp_navigate', { ...navigate, symbol: 'x'.repeat(20 * 1024 * 1024) }, 60);
+      assert.equal(huge.code, 'invalid_request', huge.text);
+      assert.match(huge.text, /the message is 20\.0 MiB; this server reads at most 4 MiB in one message/);
+      const next = await answered(door, 'csharp_navigate', navigate, 60);
+      assert.equal(next.code, undefined, next.text);
+      assert.match(next.text, /Calculator\.cs \d+:\d+/);
     });
   }
 
@@ -140,7 +152,7 @@ describe('attacks on input bounds and paths', function () {
   describe('lsp request with a file: URI that is no local path', () => {
     for (const name of ['mcp-2025', 'mcp-2026'] as const) {
       it(`${name}: a %00 in textDocument.uri is invalid_request naming the field`, async () => {
-        const door = await open(name);
+        const door = await shared.get(name);
         const uri = `${pathToFileURL(path.join(calculator, 'src', 'Calculator.Core', 'Calculator.cs')).href}%00.cs`;
         const reply = await door.call('lsp', { action: 'request', method: 'textDocument/hover', parameters: { textDocument: { uri }, position: { line: 5, character: 20 } } });
         assert.equal(reply.code, 'invalid_request', reply.text);

@@ -211,14 +211,17 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /^error invalid_request: --client "emacs" is unknown: claude-code, codex, cursor, vscode, copilot-cli\./m);
 
-    // Claude Code starts the server in the project with those arguments (`sharpclaw` is this bundle).
+    // Claude Code starts the server in the project with those arguments (`sharpclaw` is this bundle): it
+    // answers, working in the project. lsp status says so without starting a host or loading: that
+    // --allow-evaluation lets a load run is asserted below ("without --allow-evaluation a call is refused
+    // ..."), and the server above loads and answers navigate on this copy.
     const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, ...config.mcpServers.sharpclaw.args], cwd: calculator, env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: stateDir }, stderr: 'pipe' });
     const client = new Client({ name: 'as-configured', version: '1' });
     await client.connect(transport);
     open.push(client);
-    const answer = await client.callTool({ name: 'navigate', arguments: navigateInput }, callOptions);
+    const answer = await client.callTool({ name: 'lsp', arguments: { action: 'status' } }, callOptions);
     assert.notEqual(answer.isError, true, text(answer));
-    assert.match(text(answer), /Program\.cs:\d+:\d+ /);
+    assert.equal(/^workspace: (.*)$/m.exec(text(answer))?.[1], fs.realpathSync(calculator), text(answer));
     fs.rmSync(path.join(calculator, '.mcp.json'));
   });
 
@@ -258,18 +261,17 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     for (const marker of markers) fs.rmSync(marker, { force: true });
     const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
     const asked: string[] = [];
+    // One server: the person answers Deny to the first question and Allow once to the second.
+    const decisions = ['deny', 'allow_once'];
 
-    const denying = await connectWith({ workspace: marked, stateDir, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: 'deny' } }) });
-    open.push(denying.client);
-    assert.match(text(await denying.client.callTool(call, callOptions)), /^error permission_denied: .*The person declined to let SharpClaw evaluate/);
-    await denying.client.close();
+    const connected = await connectWith({ workspace: marked, stateDir, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: decisions.shift()! } }) });
+    open.push(connected.client);
+    assert.match(text(await connected.client.callTool(call, callOptions)), /^error permission_denied: .*The person declined to let SharpClaw evaluate/);
     for (const marker of markers) assert.equal(fs.existsSync(marker), false, `${marker} was written after Deny`);
     assert.equal(asked.length, 1);
     assert.match(asked[0]!, /^SharpClaw wants to .*\nWhy: .*\nAsked by: /);
 
-    const allowing = await connectWith({ workspace: marked, stateDir, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: 'allow_once' } }) });
-    open.push(allowing.client);
-    const answer = await allowing.client.callTool(call, callOptions);
+    const answer = await connected.client.callTool(call, callOptions);
     assert.notEqual(answer.isError, true, text(answer));
     assert.match(text(answer), /App\/Greeter\.cs \d+:\d+/);
     assert.equal(asked.length, 2);
@@ -284,19 +286,18 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     const freshState = tempStateRoot();
     const asked: string[] = [];
     const era = { pin: '2026-07-28' };
+    // One server: the person answers Deny to the first question and Allow once to the second.
+    const decisions = ['deny', 'allow_once'];
 
-    const denying = await connectWith({ workspace: marked, stateDir: freshState, negotiation: era, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: 'deny' } }) });
-    open.push(denying.client);
-    assert.equal(denying.client.getNegotiatedProtocolVersion(), '2026-07-28');
-    assert.match(text(await denying.client.callTool(call, callOptions)), /^error permission_denied: The person declined to let SharpClaw evaluate/);
-    await denying.client.close();
+    const connected = await connectWith({ workspace: marked, stateDir: freshState, negotiation: era, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: decisions.shift()! } }) });
+    open.push(connected.client);
+    assert.equal(connected.client.getNegotiatedProtocolVersion(), '2026-07-28');
+    assert.match(text(await connected.client.callTool(call, callOptions)), /^error permission_denied: The person declined to let SharpClaw evaluate/);
     assert.equal(asked.length, 1, 'the client asked the person once');
     assert.match(asked[0]!, /^SharpClaw wants to .*\nWhy: .*\nAsked by: /);
     for (const marker of markers) assert.equal(fs.existsSync(marker), false, `${marker} was written after Deny`);
 
-    const allowing = await connectWith({ workspace: marked, stateDir: freshState, negotiation: era, elicit: ({ message }) => (asked.push(message), { action: 'accept', content: { decision: 'allow_once' } }) });
-    open.push(allowing.client);
-    const answer = await allowing.client.callTool(call, callOptions);
+    const answer = await connected.client.callTool(call, callOptions);
     assert.notEqual(answer.isError, true, text(answer));
     assert.match(text(answer), /App\/Greeter\.cs \d+:\d+/);
     assert.equal(asked.length, 2);
