@@ -47,6 +47,9 @@ public sealed class SemanticContextCache : IAsyncDisposable
     /// <summary>The editor's open buffers, laid over every lease's solution.</summary>
     public OpenDocumentStore OpenDocuments { get; } = new();
 
+    /// <summary>The host log, for services that say where a request's time went.</summary>
+    internal HostLog? Log => this.log;
+
     public SemanticContextCache(HostLog? log = null, int capacity = DefaultCapacity, AnalyzerTrust? trust = null, Func<AnalyzerTrust, ContextSnapshots>? snapshots = null)
     {
         this.log = log;

@@ -47,7 +47,7 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
             return new ReachedTestsResult([], null, false, null, [], 0, 0, fallbacks, []);
         }
 
-        return await cache.QueryAsync(request, authorizer, lease => RunAsync(lease, workspace, parameters, symbols, changedMembers, fallbacks, cancellationToken), cancellationToken).ConfigureAwait(false);
+        return await cache.QueryAsync(request, authorizer, lease => RunAsync(lease, workspace, parameters, symbols, changedMembers, fallbacks, cache.Log, cancellationToken), cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>The change's members against the file as it is in the workspace now (a path outside it is the caller's error).</summary>
@@ -77,9 +77,10 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
     /// <summary>The largest changed file compared (as the client's bounded reader of workspace files).</summary>
     private const long MaxFileBytes = 8L * 1024 * 1024;
 
-    private static async Task<ReachedTestsResult> RunAsync(ContextLease lease, string workspace, ReachedTestsParams shared, IReadOnlyList<ReachedTestsSymbol> symbols, int changedMembers, IReadOnlyList<string> fallbacks, CancellationToken cancellationToken)
+    private static async Task<ReachedTestsResult> RunAsync(ContextLease lease, string workspace, ReachedTestsParams shared, IReadOnlyList<ReachedTestsSymbol> symbols, int changedMembers, IReadOnlyList<string> fallbacks, HostLog? log, CancellationToken cancellationToken)
     {
         Solution solution = lease.Solution;
+        PhaseClock clock = new();
         List<ISymbol> starts = [];
         List<ReachedTestsFailure> failures = [];
         for (int i = 0; i < symbols.Count; i++)
@@ -97,8 +98,11 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
             }
         }
 
+        clock.Lap("resolve");
         TestWalk.Outcome walk = await TestWalk.WalkAsync(starts, solution, cancellationToken).ConfigureAwait(false);
+        clock.Lap("walk");
         List<GeneratorGap>? gaps = await GeneratorReach.Of(lease.Context, solution).TestWalkGapsAsync(starts, walk.Members, solution, workspace, cancellationToken).ConfigureAwait(false);
+        clock.Lap("generator gaps");
         NavigationFormat format = new(solution, workspace, context: false);
         List<ReachedTest> tests = [];
         foreach (IMethodSymbol test in walk.Tests)
@@ -115,6 +119,10 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
                 at?.Line ?? 0));
         }
 
+        clock.Lap("test classes");
+        IReadOnlyList<ProjectTestCount> counts = await ProjectTestCounts.OfAsync(solution, workspace, cancellationToken).ConfigureAwait(false);
+        clock.Lap("test counts");
+        log?.Debug($"reachedTests: {starts.Count} of {symbols.Count} symbol(s), {walk.Visited} member(s) visited, {tests.Count} test(s); {clock}.");
         return new ReachedTestsResult(
             [.. tests.Distinct().OrderBy(t => t.Project, StringComparer.Ordinal).ThenBy(t => t.Path, StringComparer.Ordinal).ThenBy(t => t.Line).ThenBy(t => t.Name, StringComparer.Ordinal)],
             NavigateService.Unfollowable(walk.Unfollowable, format),
@@ -124,7 +132,7 @@ public sealed class ReachedTestsService(SemanticContextCache cache)
             walk.Visited,
             changedMembers,
             fallbacks,
-            await ProjectTestCounts.OfAsync(solution, workspace, cancellationToken).ConfigureAwait(false));
+            counts);
     }
 
     /// <summary>The classes a test runs in, as runners name them (Namespace.Outer+Inner, generic arity kept).</summary>
