@@ -7,37 +7,56 @@ using Microsoft.CodeAnalysis.Diagnostics;
 namespace SharpClaw.Server.Semantic.Symbols;
 
 /// <summary>
-/// Compiler plus kept-analyzer diagnostics, computed once per compilation snapshot and analyzer selection: the
-/// analyzers a project kept after filtering (<see cref="Project.AnalyzerReferences"/>) are narrowed by the caller
-/// to those that can report what is asked (<see cref="AnalyzerSelection"/>) and run over one
-/// <see cref="CompilationWithAnalyzers"/> per compilation and selection; with none selected, the compiler's
-/// own diagnostics are computed without an analyzer driver. The results of a whole-compilation pass or of one
-/// file are kept with the compilation (a <see cref="ConditionalWeakTable{TKey, TValue}"/>: they go when the
-/// snapshot goes). A changed project has a new compilation, so nothing stale is ever returned; a repeated warm
-/// call costs a lookup.
+/// Compiler plus kept-analyzer diagnostics, computed once per compilation snapshot and analyzer narrowing: the
+/// analyzers a project kept after filtering (<see cref="Project.AnalyzerReferences"/>) are narrowed to those that
+/// can report what is asked, and per file to the rules that can reach the asked severity there
+/// (<see cref="AnalyzerSelection"/>, computed once per compilation, severity, ids and files: <see cref="Narrow"/>),
+/// and run over one <see cref="CompilationWithAnalyzers"/> per compilation and narrowing. The rules a file cannot
+/// raise to the asked severity are reported as suppressed in that file to the analyzer driver only (a
+/// <see cref="SilencingOptions"/> over the compilation's own), so Roslyn skips an analyzer in the files where
+/// none of its rules can be listed; the compiler's diagnostics and every rule that can reach the severity keep
+/// their own values. With no analyzer selected, the compiler's own diagnostics are computed without an analyzer
+/// driver. The results of a whole-compilation pass or of one file are kept with the compilation (a
+/// <see cref="ConditionalWeakTable{TKey, TValue}"/>: they go when the snapshot goes). A changed project has a new
+/// compilation, so nothing stale is ever returned; a repeated warm call costs a lookup.
 /// </summary>
 internal static class CompilationAnalyzers
 {
     private static readonly ConditionalWeakTable<Compilation, Entry> Cache = [];
 
-    /// <summary>The analyzers the project kept (SDK analyzers after filtering), in reference order.</summary>
-    public static ImmutableArray<DiagnosticAnalyzer> Kept(Project project, Compilation compilation) => EntryFor(project, compilation).Analyzers;
-
-    /// <summary>Every compiler diagnostic of the compilation and every diagnostic of <paramref name="analyzers"/> (unfiltered).</summary>
-    public static Task<ImmutableArray<Diagnostic>> AllAsync(Project project, Compilation compilation, ImmutableArray<DiagnosticAnalyzer> analyzers, CancellationToken cancellationToken)
+    /// <summary>
+    /// The kept analyzers that can report at rank <paramref name="minimum"/> (and <paramref name="ids"/>) in
+    /// <paramref name="trees"/>, and per file the rules that cannot (<see cref="AnalyzerSelection.Select"/>), computed
+    /// once per compilation snapshot and question.
+    /// </summary>
+    public static Narrowing Narrow(Project project, Compilation compilation, IReadOnlyCollection<SyntaxTree> trees, int minimum, IReadOnlySet<string>? ids, CancellationToken cancellationToken)
     {
         Entry entry = EntryFor(project, compilation);
-        Selection selection = entry.SelectionFor(analyzers, compilation);
+        string key = string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{minimum}|{(ids is null ? "*" : string.Join(',', ids.Select(i => i.ToUpperInvariant()).Order(StringComparer.Ordinal)))}|{string.Join('|', trees.Select(t => t.FilePath).Order(StringComparer.Ordinal))}");
+        if (entry.Narrowings.TryGetValue(key, out Narrowing? known))
+        {
+            return known;
+        }
+
+        Narrowing narrowing = AnalyzerSelection.Select(entry.Analyzers, compilation.Options, project.AnalyzerOptions, trees, minimum, ids, cancellationToken);
+        return entry.Narrowings.GetOrAdd(key, narrowing);
+    }
+
+    /// <summary>Every compiler diagnostic of the compilation and every diagnostic of the narrowed analyzers (unfiltered).</summary>
+    public static Task<ImmutableArray<Diagnostic>> AllAsync(Project project, Compilation compilation, Narrowing narrowing, CancellationToken cancellationToken)
+    {
+        Entry entry = EntryFor(project, compilation);
+        Selection selection = entry.SelectionFor(narrowing, compilation);
         return Shared(ref selection.All, () => selection.WithAnalyzers is null
             ? Task.FromResult(compilation.GetDiagnostics(CancellationToken.None))
             : selection.WithAnalyzers.GetAllDiagnosticsAsync(CancellationToken.None), cancellationToken);
     }
 
-    /// <summary>The compiler's semantic diagnostics and the syntax and semantic diagnostics of <paramref name="analyzers"/> in one file.</summary>
-    public static Task<ImmutableArray<Diagnostic>> FileAsync(Project project, Compilation compilation, SyntaxTree tree, ImmutableArray<DiagnosticAnalyzer> analyzers, CancellationToken cancellationToken)
+    /// <summary>The compiler's semantic diagnostics and the syntax and semantic diagnostics of the narrowed analyzers in one file.</summary>
+    public static Task<ImmutableArray<Diagnostic>> FileAsync(Project project, Compilation compilation, SyntaxTree tree, Narrowing narrowing, CancellationToken cancellationToken)
     {
         Entry entry = EntryFor(project, compilation);
-        Selection selection = entry.SelectionFor(analyzers, compilation);
+        Selection selection = entry.SelectionFor(narrowing, compilation);
         Task<ImmutableArray<Diagnostic>> task = selection.Files.GetOrAdd(tree, t => Task.Run(async () =>
         {
             SemanticModel model = compilation.GetSemanticModel(t);
@@ -104,13 +123,25 @@ internal static class CompilationAnalyzers
 
         public ImmutableArray<DiagnosticAnalyzer> Analyzers { get; } = analyzers;
 
-        /// <summary>The results of one analyzer selection (a subset of <see cref="Analyzers"/>), named by the indexes it keeps.</summary>
-        public Selection SelectionFor(ImmutableArray<DiagnosticAnalyzer> selected, Compilation compilation)
+        /// <summary>The narrowings computed for this snapshot, by severity, ids and files.</summary>
+        public ConcurrentDictionary<string, Narrowing> Narrowings { get; } = new(StringComparer.Ordinal);
+
+        /// <summary>
+        /// The results of one narrowing (a subset of <see cref="Analyzers"/>, rules silenced per file), named by the
+        /// indexes it keeps and the rules it silences in each file.
+        /// </summary>
+        public Selection SelectionFor(Narrowing narrowing, Compilation compilation)
         {
-            HashSet<DiagnosticAnalyzer> set = [.. selected];
-            string key = string.Join(',', Enumerable.Range(0, this.Analyzers.Length).Where(i => set.Contains(this.Analyzers[i])));
-            return this.selections.GetOrAdd(key, _ => new Selection(selected.IsEmpty ? null : compilation.WithAnalyzers(selected, this.Options)));
+            HashSet<DiagnosticAnalyzer> set = [.. narrowing.Analyzers];
+            string key = string.Join(',', Enumerable.Range(0, this.Analyzers.Length).Where(i => set.Contains(this.Analyzers[i])))
+                + "|" + string.Join('|', narrowing.Silenced.Select(p => p.Key.FilePath + ":" + string.Join(',', p.Value.Order(StringComparer.Ordinal))).Order(StringComparer.Ordinal));
+            return this.selections.GetOrAdd(key, _ => new Selection(narrowing.Analyzers.IsEmpty ? null : Silenced(compilation, narrowing).WithAnalyzers(narrowing.Analyzers, this.Options)));
         }
+
+        /// <summary>The compilation the analyzer driver sees: the same, with the narrowing's rules silenced in their files.</summary>
+        private static Compilation Silenced(Compilation compilation, Narrowing narrowing) => narrowing.Silenced.IsEmpty
+            ? compilation
+            : compilation.WithOptions(compilation.Options.WithSyntaxTreeOptionsProvider(new SilencingOptions(compilation.Options.SyntaxTreeOptionsProvider, narrowing.Silenced)));
     }
 
     private sealed class Selection(CompilationWithAnalyzers? withAnalyzers)
@@ -120,5 +151,45 @@ internal static class CompilationAnalyzers
         public CompilationWithAnalyzers? WithAnalyzers { get; } = withAnalyzers;
 
         public ConcurrentDictionary<SyntaxTree, Task<ImmutableArray<Diagnostic>>> Files { get; } = new();
+    }
+}
+
+/// <summary>
+/// A compilation's <see cref="SyntaxTreeOptionsProvider"/> that reports the given rules as suppressed in the given
+/// files and answers everything else as the compilation's own provider does. Roslyn skips an analyzer in a file
+/// where all its rules are suppressed; the rules silenced are those that cannot reach the asked severity there
+/// (<see cref="AnalyzerSelection"/>), so no listed diagnostic changes.
+/// </summary>
+internal sealed class SilencingOptions(SyntaxTreeOptionsProvider? inner, ImmutableDictionary<SyntaxTree, ImmutableHashSet<string>> silenced) : SyntaxTreeOptionsProvider
+{
+    public override GeneratedKind IsGenerated(SyntaxTree tree, CancellationToken cancellationToken) =>
+        inner?.IsGenerated(tree, cancellationToken) ?? GeneratedKind.Unknown;
+
+    public override bool TryGetDiagnosticValue(SyntaxTree tree, string diagnosticId, CancellationToken cancellationToken, out ReportDiagnostic severity)
+    {
+        if (silenced.TryGetValue(tree, out ImmutableHashSet<string>? ids) && ids.Contains(diagnosticId))
+        {
+            severity = ReportDiagnostic.Suppress;
+            return true;
+        }
+
+        if (inner is not null)
+        {
+            return inner.TryGetDiagnosticValue(tree, diagnosticId, cancellationToken, out severity);
+        }
+
+        severity = ReportDiagnostic.Default;
+        return false;
+    }
+
+    public override bool TryGetGlobalDiagnosticValue(string diagnosticId, CancellationToken cancellationToken, out ReportDiagnostic severity)
+    {
+        if (inner is not null)
+        {
+            return inner.TryGetGlobalDiagnosticValue(diagnosticId, cancellationToken, out severity);
+        }
+
+        severity = ReportDiagnostic.Default;
+        return false;
     }
 }

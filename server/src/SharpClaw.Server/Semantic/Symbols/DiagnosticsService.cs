@@ -157,8 +157,8 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
 
     /// <summary>
     /// Compiler and kept-analyzer diagnostics of the selected files of one project, in the files given. Only the
-    /// analyzers that can report at the asked severity (and ids) in these files run (<see cref="AnalyzerSelection"/>):
-    /// the diagnostics of the others would all be dropped below the severity.
+    /// analyzers that can report at the asked severity (and ids) in these files run, each only in the files where it
+    /// can (<see cref="AnalyzerSelection"/>): the diagnostics of the others would all be dropped below the severity.
     /// </summary>
     private static async Task<List<DiagnosticItem>> ProjectDiagnosticsAsync(
         IGrouping<ProjectId, (Document Document, string Relative)> group, string workspace, GeneratorReach reach, string? restoreFailed, int minimum, IReadOnlySet<string>? ids, CancellationToken cancellationToken)
@@ -180,8 +180,7 @@ public sealed class DiagnosticsService(SemanticContextCache cache)
             }
         }
 
-        ImmutableArray<DiagnosticAnalyzer> analyzers = AnalyzerSelection.Select(
-            CompilationAnalyzers.Kept(project, compilation), compilation.Options, project.AnalyzerOptions, trees.Keys, minimum, ids, cancellationToken);
+        Narrowing analyzers = CompilationAnalyzers.Narrow(project, compilation, trees.Keys, minimum, ids, cancellationToken);
         List<Diagnostic> found = [];
         if (trees.Count > PerFileThreshold)
         {
