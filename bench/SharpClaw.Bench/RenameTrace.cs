@@ -16,7 +16,9 @@ namespace SharpClaw.Bench;
 /// host's whole preview is timed through the in-memory host; then the steps the preview takes
 /// (RenameService.PlanAsync) are replayed one by one on an MSBuildWorkspace of the same solution with the same
 /// public calls — Roslyn's rename, the linked-copy share, the plan diff, the reference searches of the binding
-/// check, the after compilations, the error comparison — each timed, so the trace names the expensive step.
+/// check, the after compilations, the error comparison — each timed, so the trace names the expensive step; then
+/// the error comparison again on a fresh rename, split (8a-8c: the after compilations, the scope of every
+/// unchanged tree, the diagnostics of each scope kind), with the count of trees per scope kind.
 /// </summary>
 internal static class RenameTrace
 {
