@@ -16,7 +16,9 @@ namespace SharpClaw.Bench;
 /// host's whole preview is timed through the in-memory host; then the steps the preview takes
 /// (RenameService.PlanAsync) are replayed one by one on an MSBuildWorkspace of the same solution with the same
 /// public calls — Roslyn's rename, the linked-copy share, the plan diff, the reference searches of the binding
-/// check, the after compilations, the error comparison — each timed, so the trace names the expensive step.
+/// check, the after compilations, the error comparison — each timed, so the trace names the expensive step; then
+/// the error comparison again on a fresh rename, split (8a-8c: the after compilations, the scope of every
+/// unchanged tree, the diagnostics of each scope kind), with the count of trees per scope kind.
 /// </summary>
 internal static class RenameTrace
 {
@@ -100,6 +102,50 @@ internal static class RenameTrace
             IReadOnlyList<NewError> errors = await EditValidator.FindNewErrorsAsync(before, after, workspace, CancellationToken.None, new RenameBindingScope(symbol, new HashSet<string>(StringComparer.Ordinal) { "Add", "AddOne" }, referenceFiles).Of);
             Add("7 EditValidator.FindNewErrorsAsync (new errors where they can arise, every affected flavour)", t);
             Add("total of the steps", all);
+
+            // Step 7 again on a fresh rename, split into its phases: where the error comparison's time goes.
+            Solution fresh = await SolutionDiff.ShareWithLinkedCopiesAsync(before, await Renamer.RenameSymbolAsync(before, symbol, new SymbolRenameOptions(), "AddOne"), CancellationToken.None);
+            RenameBindingScope binding = new(symbol, new HashSet<string>(StringComparer.Ordinal) { "Add", "AddOne" }, referenceFiles);
+            HashSet<string> changedPaths = [.. fresh.GetChanges(before).GetProjectChanges().SelectMany(p => p.GetChangedDocuments(onlyGetDocumentsWithTextChanges: true)).Select(id => fresh.GetDocument(id)!.FilePath!)];
+            Dictionary<string, int> kinds = [];
+            List<(Compilation Compilation, SyntaxTree Tree, TreeScope Scope)> scoped = [];
+            t = Stopwatch.GetTimestamp();
+            List<Compilation> compilations = [];
+            foreach (ProjectId id in affected)
+            {
+                compilations.Add((await fresh.GetProject(id)!.GetCompilationAsync())!);
+            }
+
+            Add("8a (step 7 split) after compilations", t);
+            t = Stopwatch.GetTimestamp();
+            foreach (Compilation compilation in compilations)
+            {
+                foreach (SyntaxTree tree in compilation.SyntaxTrees)
+                {
+                    TreeScope scope = changedPaths.Contains(tree.FilePath) || fresh.GetDocumentId(tree) is null ? TreeScope.Full : binding.Of(tree, compilation, CancellationToken.None);
+                    string kind = scope.Nothing ? "none" : scope.Whole ? "full" : scope.Members.IsEmpty ? "declarations" : "members";
+                    kinds[kind] = kinds.GetValueOrDefault(kind) + 1;
+                    scoped.Add((compilation, tree, scope));
+                }
+            }
+
+            Add("8b (step 7 split) RenameBindingScope.Of of every unchanged tree", t);
+            foreach (string kind in new[] { "full", "members", "declarations" })
+            {
+                t = Stopwatch.GetTimestamp();
+                foreach ((Compilation compilation, SyntaxTree tree, TreeScope scope) in scoped)
+                {
+                    string k = scope.Nothing ? "none" : scope.Whole ? "full" : scope.Members.IsEmpty ? "declarations" : "members";
+                    if (k == kind)
+                    {
+                        _ = scope.Diagnostics(compilation, tree, CancellationToken.None).Count();
+                    }
+                }
+
+                Add($"8c (step 7 split) diagnostics of the trees scoped {kind}", t);
+            }
+
+            Console.WriteLine("scopes: " + string.Join(", ", kinds.OrderBy(k => k.Key, StringComparer.Ordinal).Select(k => $"{k.Key} {k.Value}")));
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"direct steps {run}: {plan.Files.Count} file(s), {errors.Count} new error(s), {affected.Count} affected"));
             if (run == 0)
             {

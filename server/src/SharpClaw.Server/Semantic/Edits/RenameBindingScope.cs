@@ -12,15 +12,16 @@ namespace SharpClaw.Server.Semantic.Edits;
 /// whole; a file that writes neither name keeps its declarations checked only, and for a member of an
 /// ordinary type only when one of its types derives from or implements that type (else nothing of it). In a file that writes a name,
 /// the members around each occurrence are bound, except occurrences that cannot reach the renamed member:
-/// the name of a declaration (the declarations are checked anyway); <c>e.Name</c> where <c>e</c>'s type is
+/// the name of a declaration (the declarations are checked anyway); for a member of an ordinary type, the old
+/// name in a file holding no reference (it bound to something else); <c>e.Name</c> where <c>e</c>'s type is
 /// neither the member's type nor related to it by inheritance; and an unqualified <c>Name</c> inside types
 /// unrelated to it (an instance member is only in scope in its type and the types derived from it). Those
-/// two only for a method, property, field or event of an ordinary class, struct or interface: an extension
+/// three only for a method, property, field or event of an ordinary class, struct or interface: an extension
 /// or a static member (reachable through <c>using static</c>) keeps every occurrence.
 /// </summary>
 public sealed class RenameBindingScope
 {
-    private readonly IReadOnlySet<string> names;
+    private readonly IReadOnlySet<string> watched;
     private readonly IReadOnlySet<string> referenceFiles;
     private readonly string? containingTypeId;
     private readonly string? containingTypeName;
@@ -28,7 +29,6 @@ public sealed class RenameBindingScope
 
     public RenameBindingScope(ISymbol symbol, IReadOnlySet<string> names, IReadOnlySet<string> referenceFiles)
     {
-        this.names = names;
         this.referenceFiles = referenceFiles;
         if (symbol.Kind is SymbolKind.Method or SymbolKind.Property or SymbolKind.Field or SymbolKind.Event
             && symbol is not IMethodSymbol { MethodKind: not MethodKind.Ordinary } and not IMethodSymbol { IsExtensionMethod: true }
@@ -39,6 +39,12 @@ public sealed class RenameBindingScope
             this.containingTypeName = type.Name;
             this.instanceOnly = !symbol.IsStatic;
         }
+
+        // For a member of an ordinary type, a file without a reference can only bind differently where the new
+        // name is written: the reference search reports every use of the member and every failed lookup that
+        // had it as a candidate, so an old-name occurrence there bound to another member (or failed without
+        // it), and taking away a candidate that did not win does not change what a lookup chose.
+        this.watched = this.containingTypeId is null ? names : names.Where(n => !string.Equals(n, symbol.Name, StringComparison.Ordinal)).ToHashSet(StringComparer.Ordinal);
     }
 
     /// <summary>The scope to bind <paramref name="tree"/> (unchanged by the rename) in, in <paramref name="compilation"/> (after the rename).</summary>
@@ -51,7 +57,7 @@ public sealed class RenameBindingScope
 
         SemanticModel? model = null;
         string text = tree.GetText(cancellationToken).ToString();
-        if (!this.names.Any(n => text.Contains(n, StringComparison.Ordinal)))
+        if (!this.watched.Any(n => text.Contains(n, StringComparison.Ordinal)))
         {
             return this.DeclarationsOrNothing(tree, compilation, ref model, cancellationToken);
         }
@@ -59,7 +65,7 @@ public sealed class RenameBindingScope
         List<TextSpan> members = [];
         foreach (SyntaxToken token in tree.GetRoot(cancellationToken).DescendantTokens())
         {
-            if (!token.IsKind(SyntaxKind.IdentifierToken) || !this.names.Contains(token.ValueText) || IsMemberOrTypeDeclarationName(token))
+            if (!token.IsKind(SyntaxKind.IdentifierToken) || !this.watched.Contains(token.ValueText) || IsMemberOrTypeDeclarationName(token))
             {
                 continue;
             }
@@ -97,6 +103,13 @@ public sealed class RenameBindingScope
             .DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax or TypeDeclarationSyntax)
             .OfType<BaseTypeDeclarationSyntax>())
         {
+            // Without a base list in any part, a type derives from nothing it could inherit the member from.
+            if (declaration is EnumDeclarationSyntax
+                || (declaration.BaseList is null && !declaration.Modifiers.Any(SyntaxKind.PartialKeyword)))
+            {
+                continue;
+            }
+
             model ??= compilation.GetSemanticModel(tree);
             if (model.GetDeclaredSymbol(declaration, cancellationToken) is not INamedTypeSymbol type || this.Related(type))
             {
