@@ -165,6 +165,14 @@ export async function benchVerifyAffected() {
       // From the start of the run to the first build or test process: SDK check, evaluation (cache), Git, selection.
       return Date.parse(firstBuild.startedAt) - Date.parse(r.startedAt);
     });
+    // Where each warm selection went: the host's evaluation answer (kept graph), then Git and the selection up to
+    // the build's start; and, before the run starts, Node loading the CLI, the resident host, target, permission, lock.
+    const selectionPhasesMs = affectedRuns.map((run, i) => ({
+      spawnToRun: Date.parse(run.report.startedAt) - run.spawnedAt,
+      evaluation: run.report.selection.evaluation.durationMs,
+      evaluationKept: run.report.selection.evaluation.cached,
+      afterEvaluationToBuild: selectionMs[i] - run.report.selection.evaluation.durationMs,
+    }));
     return report('verify-affected', {
       solution: `${generated.projects} projects (46 libraries in layers, 4 xunit test projects), 20 files each`,
       rows: [
@@ -184,6 +192,8 @@ export async function benchVerifyAffected() {
       affectedMs: median(affectedRuns.map((r) => r.ms)),
       selectionWarmMs: median(selectionMs),
       selectionGoalMet: median(selectionMs) < 2000,
+      selectionRunsMs: selectionMs,
+      selectionPhasesMs,
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
