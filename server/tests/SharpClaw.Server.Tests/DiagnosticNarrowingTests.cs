@@ -45,10 +45,10 @@ public sealed class DiagnosticNarrowingTests
         ImmutableArray<Diagnostic> truth = await compilation.WithAnalyzers(analyzers, project.AnalyzerOptions).GetAllDiagnosticsAsync();
 
         List<string> Expected(int minimum, string[]? ids) => [.. truth
-            .Where(d => !d.IsSuppressed && d.Location.IsInSource && Rank(d.Severity) >= minimum && (ids is null || ids.Contains(d.Id, StringComparer.OrdinalIgnoreCase)))
+            .Where(d => !d.IsSuppressed && d.Location.IsInSource && SeverityNames.Rank(d.Severity) >= minimum && (ids is null || ids.Contains(d.Id, StringComparer.OrdinalIgnoreCase)))
             .Select(d => (Diagnostic: d, Path: Path.GetRelativePath(fixture.Root, d.Location.SourceTree!.FilePath).Replace('\\', '/')))
             .Where(d => !d.Path.StartsWith("..", StringComparison.Ordinal) && !d.Path.Contains("obj/", StringComparison.Ordinal))
-            .Select(d => Key(d.Path, d.Diagnostic.Location.GetLineSpan().StartLinePosition.Line + 1, d.Diagnostic.Id, Name(d.Diagnostic.Severity)))
+            .Select(d => Key(d.Path, d.Diagnostic.Location.GetLineSpan().StartLinePosition.Line + 1, d.Diagnostic.Id, SeverityNames.Name(d.Diagnostic.Severity)))
             .Distinct().Order(StringComparer.Ordinal)];
 
         // The fixture's point, on the truth itself: Strict/ warns (in PartialWorker's Strict part too), Helper is
@@ -63,13 +63,12 @@ public sealed class DiagnosticNarrowingTests
             ["Lib/Loose/Plain.cs:6 CA1822 information", "Lib/Loose/Plain.cs:8 CA1822 information", "Lib/Loose/User.cs:6 CA1822 information"],
             [.. Expected(1, ["CA1822"]).Where(i => i.StartsWith("Lib/Loose/", StringComparison.Ordinal))]);
 
-        string[] severities = ["hint", "information", "warning", "error"];
-        foreach (string severity in severities)
+        foreach (string severity in SeverityNames.All)
         {
             foreach (string[]? ids in new string[]?[] { null, ["CA1822"], ["CA1812"], ["ca1825", "CA1822"] })
             {
                 DiagnosticsResult answer = await AskAsync(new DiagnosticsParams { Severity = severity, Ids = ids });
-                Assert.Equal(Expected(Array.IndexOf(severities, severity), ids), Listed(answer));
+                Assert.Equal(Expected(Array.IndexOf(SeverityNames.All, severity), ids), Listed(answer));
             }
         }
 
@@ -88,20 +87,4 @@ public sealed class DiagnosticNarrowingTests
 
     private static string Key(string path, int line, string id, string severity) =>
         string.Create(CultureInfo.InvariantCulture, $"{path}:{line} {id} {severity}");
-
-    private static int Rank(DiagnosticSeverity severity) => severity switch
-    {
-        DiagnosticSeverity.Error => 3,
-        DiagnosticSeverity.Warning => 2,
-        DiagnosticSeverity.Info => 1,
-        _ => 0,
-    };
-
-    private static string Name(DiagnosticSeverity severity) => Rank(severity) switch
-    {
-        3 => "error",
-        2 => "warning",
-        1 => "information",
-        _ => "hint",
-    };
 }

@@ -21,8 +21,6 @@ namespace SharpClaw.Server.Tests;
 /// </summary>
 public sealed class DiagnosticSeverityTests
 {
-    private static readonly string[] Severities = ["hint", "information", "warning", "error"];
-
     [Fact]
     public async Task Diagnostics_AtEverySeverityAndIds_EqualADirectCompilationWithAnalyzers_UnderPerFolderSeverities()
     {
@@ -60,11 +58,11 @@ public sealed class DiagnosticSeverityTests
         }
 
         List<string> Expected(string severity, string[]? ids, string? path) => [.. (path is null ? truth : perFile[path])
-            .Where(d => !d.IsSuppressed && d.Location.IsInSource && Rank(d.Severity) >= Array.IndexOf(Severities, severity)
+            .Where(d => !d.IsSuppressed && d.Location.IsInSource && SeverityNames.Rank(d.Severity) >= Array.IndexOf(SeverityNames.All, severity)
                 && (ids is null || ids.Contains(d.Id, StringComparer.OrdinalIgnoreCase)))
             .Select(d => (Diagnostic: d, Path: Path.GetRelativePath(fixture.Root, d.Location.SourceTree!.FilePath).Replace('\\', '/')))
             .Where(d => !d.Path.StartsWith("..", StringComparison.Ordinal) && !d.Path.Contains("obj/", StringComparison.Ordinal) && (path is null || d.Path == path))
-            .Select(d => Key(d.Path, d.Diagnostic.Location.GetLineSpan().StartLinePosition.Line + 1, d.Diagnostic.Location.GetLineSpan().StartLinePosition.Character + 1, d.Diagnostic.Id, Name(d.Diagnostic.Severity)))
+            .Select(d => Key(d.Path, d.Diagnostic.Location.GetLineSpan().StartLinePosition.Line + 1, d.Diagnostic.Location.GetLineSpan().StartLinePosition.Character + 1, d.Diagnostic.Id, SeverityNames.Name(d.Diagnostic.Severity)))
             .Distinct().Order(StringComparer.Ordinal)];
 
         // The fixture's point, checked on the truth itself: the per-folder severities really differ.
@@ -77,7 +75,7 @@ public sealed class DiagnosticSeverityTests
         Assert.DoesNotContain(warnings, e => e.StartsWith("Lib/Quiet/", StringComparison.Ordinal) && e.Contains(" CA2200 ", StringComparison.Ordinal));
         Assert.Contains(warnings, e => e.StartsWith("Lib/Quiet/QuietWorker.cs:", StringComparison.Ordinal) && e.Contains(" CA1825 warning", StringComparison.Ordinal));
 
-        foreach (string severity in Severities)
+        foreach (string severity in SeverityNames.All)
         {
             foreach (string[]? ids in new string[]?[] { null, ["CA1822"], ["ca2200", "CS0168"], ["CA1805"] })
             {
@@ -107,14 +105,4 @@ public sealed class DiagnosticSeverityTests
 
     private static string Key(string path, int line, int character, string id, string severity) =>
         string.Create(CultureInfo.InvariantCulture, $"{path}:{line}:{character} {id} {severity}");
-
-    private static int Rank(DiagnosticSeverity severity) => severity switch
-    {
-        DiagnosticSeverity.Error => 3,
-        DiagnosticSeverity.Warning => 2,
-        DiagnosticSeverity.Info => 1,
-        _ => 0,
-    };
-
-    private static string Name(DiagnosticSeverity severity) => Severities[Rank(severity)];
 }

@@ -32,8 +32,7 @@ public sealed class ResidentHostTests
     public async Task ConnectionsInTurn_AreServedByOneProcess_AndASecondResidentLeavesTheSocketToTheFirst()
     {
         using TempDirectory temp = new();
-        string state = Path.Combine(temp.Path, "state");
-        string socket = Path.Combine(StateFolder.Subfolder(StateFolder.Root(state), "hosts"), "host-test.sock");
+        (string state, string socket) = StateAndSocket(temp, "host-test");
         await using HostProcess resident = HostProcess.Start("--listen", socket, "--state-directory", state, "--idle-exit", "60");
         int first = await FirstStatusPidAsync(socket);
         int second = await StatusPidAsync(socket);
@@ -53,8 +52,7 @@ public sealed class ResidentHostTests
     public async Task AnOpenConnection_DoesNotHoldBackTheNext_NorCountAsIdle()
     {
         using TempDirectory temp = new();
-        string state = Path.Combine(temp.Path, "state");
-        string socket = Path.Combine(StateFolder.Subfolder(StateFolder.Root(state), "hosts"), "host-open.sock");
+        (string state, string socket) = StateAndSocket(temp, "host-open");
         await using HostProcess resident = HostProcess.Start("--listen", socket, "--state-directory", state, "--idle-exit", "2");
         Assert.Equal(resident.Id, await FirstStatusPidAsync(socket));
 
@@ -80,8 +78,7 @@ public sealed class ResidentHostTests
     public async Task AStaleSocketFile_IsReplaced()
     {
         using TempDirectory temp = new();
-        string state = Path.Combine(temp.Path, "state");
-        string socket = Path.Combine(StateFolder.Subfolder(StateFolder.Root(state), "hosts"), "host-stale.sock");
+        (string state, string socket) = StateAndSocket(temp, "host-stale");
         await using (HostProcess killed = HostProcess.Start("--listen", socket, "--state-directory", state, "--idle-exit", "60"))
         {
             await WaitForAsync(() => File.Exists(socket));
@@ -92,6 +89,13 @@ public sealed class ResidentHostTests
         Assert.True(File.Exists(socket));
         await using HostProcess resident = HostProcess.Start("--listen", socket, "--state-directory", state, "--idle-exit", "60");
         Assert.Equal(resident.Id, await FirstStatusPidAsync(socket));
+    }
+
+    /// <summary>A state folder in <paramref name="temp"/> and a socket named <paramref name="name"/> in its hosts/, where a resident host may listen.</summary>
+    private static (string State, string Socket) StateAndSocket(TempDirectory temp, string name)
+    {
+        string state = Path.Combine(temp.Path, "state");
+        return (state, Path.Combine(StateFolder.Subfolder(StateFolder.Root(state), "hosts"), name + ".sock"));
     }
 
     /// <summary>The pid of the first session once the host listens (its socket file exists a moment before it does).</summary>
