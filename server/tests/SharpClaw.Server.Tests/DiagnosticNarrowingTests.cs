@@ -4,9 +4,6 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic.Discovery;
-using SharpClaw.Server.Semantic.Evaluation;
-using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
@@ -34,15 +31,8 @@ public sealed class DiagnosticNarrowingTests
             SemanticHost.Timeout,
             ProtocolMethods.Diagnostics);
 
-        TargetSelection selection = new(fixture.Root, fixture.Path("DiagnosticNarrowing.slnx"), TargetKind.Solution);
-        IReadOnlyList<string> projects = await SolutionReader.ReadProjectsAsync(selection.TargetPath, CancellationToken.None);
-        ProjectLoadTracker tracker = new(null, fixture.Root, "DiagnosticNarrowing.slnx", "Debug", null, projects.Count);
-        using LoadedWorkspace roslyn = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, tracker, LoaderKind.Roslyn, DesignTimeLoadOptions.Default, log: null, CancellationToken.None);
-        Project project = roslyn.Solution.Projects.Single(p => p.Name == "Lib");
-        Compilation compilation = (await project.GetCompilationAsync())!;
-        ImmutableArray<DiagnosticAnalyzer> analyzers = [.. project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(LanguageNames.CSharp))];
-        Assert.NotEmpty(analyzers);
-        ImmutableArray<Diagnostic> truth = await compilation.WithAnalyzers(analyzers, project.AnalyzerOptions).GetAllDiagnosticsAsync();
+        using DirectAnalyzers roslyn = await DirectAnalyzers.LoadAsync(fixture, "DiagnosticNarrowing.slnx", "Lib");
+        ImmutableArray<Diagnostic> truth = await roslyn.WithAnalyzers.GetAllDiagnosticsAsync();
 
         List<string> Expected(int minimum, string[]? ids) => [.. truth
             .Where(d => !d.IsSuppressed && d.Location.IsInSource && SeverityNames.Rank(d.Severity) >= minimum && (ids is null || ids.Contains(d.Id, StringComparer.OrdinalIgnoreCase)))

@@ -4,9 +4,6 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
 using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
-using SharpClaw.Server.Semantic.Discovery;
-using SharpClaw.Server.Semantic.Evaluation;
-using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
@@ -34,19 +31,13 @@ public sealed class DiagnosticSeverityTests
         DiagnosticsResult first = await AskAsync(new DiagnosticsParams { Project = "Lib", Severity = "hint" });
         string framework = Assert.Single(first.Projects).TargetFramework!;
 
-        TargetSelection selection = new(fixture.Root, fixture.Path("DiagnosticSeverities.slnx"), TargetKind.Solution);
-        IReadOnlyList<string> projects = await SolutionReader.ReadProjectsAsync(selection.TargetPath, CancellationToken.None);
-        ProjectLoadTracker tracker = new(null, fixture.Root, "DiagnosticSeverities.slnx", "Debug", null, projects.Count);
-        using LoadedWorkspace roslyn = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, tracker, LoaderKind.Roslyn, DesignTimeLoadOptions.Default, log: null, CancellationToken.None);
-        Project project = roslyn.Solution.Projects.Single(p => p.Name == $"Lib({framework})");
-        Compilation compilation = (await project.GetCompilationAsync())!;
-        ImmutableArray<DiagnosticAnalyzer> analyzers = [.. project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(LanguageNames.CSharp))];
-        Assert.NotEmpty(analyzers);
-        ImmutableArray<Diagnostic> truth = await compilation.WithAnalyzers(analyzers, project.AnalyzerOptions).GetAllDiagnosticsAsync();
+        using DirectAnalyzers roslyn = await DirectAnalyzers.LoadAsync(fixture, "DiagnosticSeverities.slnx", $"Lib({framework})");
+        Compilation compilation = roslyn.Compilation;
+        CompilationWithAnalyzers withAnalyzers = roslyn.WithAnalyzers;
+        ImmutableArray<Diagnostic> truth = await withAnalyzers.GetAllDiagnosticsAsync();
 
         // One file is answered the way Roslyn analyzes one file (the host does so for up to four files): the
         // semantic model's diagnostics plus the analyzers' syntax and semantic diagnostics of that tree.
-        CompilationWithAnalyzers withAnalyzers = compilation.WithAnalyzers(analyzers, project.AnalyzerOptions);
         Dictionary<string, ImmutableArray<Diagnostic>> perFile = new(StringComparer.Ordinal);
         foreach (SyntaxTree tree in compilation.SyntaxTrees.Where(t => t.FilePath.StartsWith(fixture.Root, StringComparison.Ordinal)))
         {
