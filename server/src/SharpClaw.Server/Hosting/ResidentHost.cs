@@ -119,21 +119,13 @@ internal static class ResidentHost
             HostServer server = new(stream, stream, log, options with { ClientProcessId = null }, services);
             lock (this.gate)
             {
-                this.open[server] = Task.CompletedTask;
-            }
-
-            Task session = this.RunAsync(server, stream, log);
-            lock (this.gate)
-            {
-                if (this.open.ContainsKey(server))
-                {
-                    this.open[server] = session;
-                }
+                this.open[server] = this.RunAsync(server, stream, log);
             }
         }
 
         private async Task RunAsync(HostServer server, NetworkStream stream, HostLog log)
         {
+            await Task.Yield(); // the session runs once Serve has recorded it, so its end always finds it to remove
             try
             {
                 server.Start();
