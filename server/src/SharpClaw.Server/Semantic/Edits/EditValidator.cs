@@ -18,7 +18,8 @@ public sealed record NewError(string Code, string Path, int Line, int Character,
 /// changes) with occurrence counts, so an existing error whose message now names the new symbol is not new.
 /// With <c>scopeOf</c> (rename), changed files and generator output are bound whole and every other file in the
 /// scope the caller names (<see cref="TreeScope"/>: its declarations, plus the members where binding can
-/// change). Without it every file is bound in full.
+/// change). Without it every file is bound in full. An edit confined to member bodies (<see cref="BodyOnlyEdit"/>)
+/// binds only its changed files and generator output, in the changed projects.
 /// Only what can hold a new error is computed: the after side first (the affected projects in parallel), then
 /// the before side only for the files where the after side has errors (every flavour of them, with the same
 /// scope), cached per compilation so a second preview on the same snapshot does not bind them again.
@@ -32,12 +33,20 @@ public static class EditValidator
         Solution before, Solution after, string workspace, CancellationToken cancellationToken, Func<SyntaxTree, Compilation, CancellationToken, TreeScope>? scopeOf = null)
     {
         SolutionChanges changes = after.GetChanges(before);
+        // An edit inside member bodies changes nothing another file binds to: only its own documents can hold a
+        // new error, so no other file is bound and no dependent project compiled.
+        bool bodiesOnly = await BodyOnlyEdit.IsAsync(before, after, changes, cancellationToken).ConfigureAwait(false);
+        if (bodiesOnly)
+        {
+            scopeOf = static (_, _, _) => TreeScope.None;
+        }
+
         HashSet<ProjectId> affected = [];
         Dictionary<string, List<TextChange>> shifts = new(PathUtil.Comparer);
         foreach (ProjectChanges project in changes.GetProjectChanges())
         {
             affected.Add(project.ProjectId);
-            foreach (ProjectId dependent in before.GetProjectDependencyGraph().GetProjectsThatTransitivelyDependOnThisProject(project.ProjectId))
+            foreach (ProjectId dependent in bodiesOnly ? [] : before.GetProjectDependencyGraph().GetProjectsThatTransitivelyDependOnThisProject(project.ProjectId))
             {
                 affected.Add(dependent);
             }
