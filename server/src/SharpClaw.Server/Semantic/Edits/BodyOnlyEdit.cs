@@ -1,4 +1,6 @@
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Text;
+using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.TestSelection;
 
 namespace SharpClaw.Server.Semantic.Edits;
@@ -22,6 +24,8 @@ public static class BodyOnlyEdit
             return false;
         }
 
+        // A file compiled in several flavours changes the same way in each: its texts are compared once.
+        HashSet<string> compared = new(PathUtil.Comparer); // path and both texts' hashes
         foreach (ProjectChanges project in changes.GetProjectChanges())
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -34,9 +38,15 @@ public static class BodyOnlyEdit
             {
                 Document old = project.OldProject.GetDocument(id)!;
                 Document now = project.NewProject.GetDocument(id)!;
-                string text = (await now.GetTextAsync(cancellationToken).ConfigureAwait(false)).ToString();
-                string previous = (await old.GetTextAsync(cancellationToken).ConfigureAwait(false)).ToString();
-                if (ChangedMembers.Compare(previous, text, now.FilePath ?? now.Name).Fallbacks.Count > 0)
+                SourceText text = await now.GetTextAsync(cancellationToken).ConfigureAwait(false);
+                SourceText previous = await old.GetTextAsync(cancellationToken).ConfigureAwait(false);
+                string key = $"{now.FilePath ?? id.ToString()} {Convert.ToHexString([.. previous.GetContentHash()])} {Convert.ToHexString([.. text.GetContentHash()])}";
+                if (!compared.Add(key))
+                {
+                    continue;
+                }
+
+                if (ChangedMembers.Compare(previous.ToString(), text.ToString(), now.FilePath ?? now.Name).Fallbacks.Count > 0)
                 {
                     return false;
                 }
