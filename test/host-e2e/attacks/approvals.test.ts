@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
-import { everyDoor, openDoor, type Door } from './doors';
+import { openDoor, type Door } from './doors';
 
 /** Lines in a project's marker: how many MSBuild runs executed its code. */
 function runsOf(workspace: string, project: 'Alpha' | 'Beta'): number {
@@ -186,40 +186,17 @@ describe('attacks on approvals, through every door: an approval covers one call'
 
   after(cleanUpCopies);
 
-  const call = { action: 'definition', symbol: 'Greeter.Greet', target: 'A.slnx' };
-
-  for (const name of everyDoor) {
-    it(`${name}: after one allowed load, the agent edits Directory.Build.props and the next call runs nothing without a new approval`, async () => {
-      const workspace = copyFixture('TwoMarkedSolutions', 'A.slnx');
-      fs.rmSync(path.join(workspace, 'Alpha', 'initial-marker.txt'), { force: true });
-      const stateDir = tempStateRoot();
-      // The CLI cannot be asked (no terminal): the person's --allow-evaluation on the first call only, on the same resident host.
-      const first = await openDoor(name, { workspace, stateDir, ...(name === 'cli' ? { allow: ['evaluation'] } : { answer: ['allow_once', 'deny'] }) });
-      doors.push(first);
-      const allowed = await first.call('csharp_navigate', call);
-      assert.equal(allowed.code, undefined, allowed.text);
-      const loaded = runsOf(workspace, 'Alpha');
-      assert.ok(loaded > 0);
-
-      editBuildProps(workspace, 'carried');
-      const second = name === 'cli' ? await openDoor('cli', { workspace, stateDir }) : first;
-      if (second !== first) doors.push(second);
-      const refused = await second.call('csharp_navigate', call);
-      assert.equal(refused.code, 'permission_denied', refused.text);
-      assert.equal(runsOf(workspace, 'Alpha'), loaded, 'project code ran again without an approval');
-      if (name !== 'cli') assert.equal(first.asked.length, 2, 'the person was asked again');
-    });
-  }
-
   // fixtures/ImportedBuildProps: Directory.Build.props imports build/Shared.props (ImportScanner follows it).
-  // The CLI's run of this attack is test/host-e2e/cli/importedBuildFileCli.test.ts.
+  // One copy and one cold load per door: each edit follows an allowed load (the second, of the project as the
+  // first edit left it), so each refusal is the edit's own. The CLI's run of both edits is
+  // test/host-e2e/cli/importedBuildFileCli.test.ts.
   for (const name of ['mcp-2025', 'mcp-2026', 'vscode-adapter'] as const) {
-    it(`${name}: after one allowed load, the agent edits build/Shared.props, which Directory.Build.props imports, and the next call asks again; Deny runs nothing`, async () => {
+    it(`${name}: after one allowed load, the agent edits Directory.Build.props, and after the next allowed load build/Shared.props, which Directory.Build.props imports: each time the next call asks again and Deny runs nothing`, async () => {
       const workspace = copyFixture('ImportedBuildProps', 'App.slnx');
       const marker = path.join(workspace, 'App', 'initial-marker.txt');
       fs.rmSync(marker, { force: true });
       const runs = () => (fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split('\n').filter((line) => line.trim()).length : 0);
-      const door = await openDoor(name, { workspace, stateDir: tempStateRoot(), answer: ['allow_once', 'deny'] });
+      const door = await openDoor(name, { workspace, stateDir: tempStateRoot(), answer: ['allow_once', 'deny', 'allow_once', 'deny'] });
       doors.push(door);
       const onApp = { action: 'definition', symbol: 'Greeter.Greet', target: 'App.slnx' };
       const allowed = await door.call('csharp_navigate', onApp);
@@ -227,15 +204,29 @@ describe('attacks on approvals, through every door: an approval covers one call'
       const loaded = runs();
       assert.ok(loaded > 0);
 
+      const props = path.join(workspace, 'Directory.Build.props');
+      fs.writeFileSync(props, fs.readFileSync(props, 'utf8').replace(/<\/Project>/, '  <PropertyGroup>\n    <AttackMarker>carried</AttackMarker>\n  </PropertyGroup>\n</Project>'));
+      const refusedProps = await door.call('csharp_navigate', onApp);
+      assert.equal(refusedProps.code, 'permission_denied', refusedProps.text);
+      assert.equal(runs(), loaded, 'project code ran again after Directory.Build.props changed, without a new approval');
+      assert.equal(door.asked.length, 2, `the person was not asked again after Directory.Build.props changed: ${refusedProps.text}`);
+      if (name !== 'vscode-adapter') assert.match(door.asked[1]!, /\nFiles: Directory\.Build\.props$/);
+
+      const reloaded = await door.call('csharp_navigate', onApp);
+      assert.equal(reloaded.code, undefined, reloaded.text);
+      const reloadedRuns = runs();
+      assert.ok(reloadedRuns > loaded, 'Allow once evaluated the edited project');
+      assert.equal(door.asked.length, 3);
+
       const shared = path.join(workspace, 'build', 'Shared.props');
       fs.writeFileSync(shared, fs.readFileSync(shared, 'utf8').replace(/<\/PropertyGroup>/, '  <AttackMarker>imported</AttackMarker>\n  </PropertyGroup>'));
       const refused = await door.call('csharp_navigate', onApp);
       assert.equal(refused.code, 'permission_denied', refused.text);
-      assert.equal(door.asked.length, 2, `the person was not asked again: ${refused.text}`);
+      assert.equal(door.asked.length, 4, `the person was not asked again: ${refused.text}`);
       // What the person sees: the question says the build files changed and, in the MCP client, names the file (VS Code's dialog lists it as Files:).
-      if (name !== 'vscode-adapter') assert.match(door.asked[1]!, /\nWhy: project, build or restore files changed since the last load\nAsked by: csharp_navigate\nFiles: build\/Shared\.props$/);
+      if (name !== 'vscode-adapter') assert.match(door.asked[3]!, /\nWhy: project, build or restore files changed since the last load\nAsked by: csharp_navigate\nFiles: build\/Shared\.props$/);
       if (name !== 'mcp-2026') assert.match(refused.text, /build files of 'App\.slnx' changed \(build\/Shared\.props\)/);
-      assert.equal(runs(), loaded, 'project code ran after the imported file changed, without an approval');
+      assert.equal(runs(), reloadedRuns, 'project code ran after the imported file changed, without an approval');
     });
   }
 });
