@@ -35,6 +35,11 @@ describe('attacks on approvals', function () {
   this.timeout(600_000);
   let workspace: string;
   const doors: Door[] = [];
+  /**
+   * The first test's copy and server, kept for the target test: after its edits A must be asked about
+   * again (a structural change) and B was never evaluated, which is all that test needs; one cold load fewer.
+   */
+  let spent: { workspace: string; door: Door } | undefined;
 
   beforeEach(() => {
     workspace = copyFixture('TwoMarkedSolutions', ['A.slnx', 'B.slnx']);
@@ -45,7 +50,10 @@ describe('attacks on approvals', function () {
     for (const door of doors.splice(0)) await door.close().catch(() => undefined);
   });
 
-  after(cleanUpCopies);
+  after(async () => {
+    await spent?.door.close().catch(() => undefined);
+    await cleanUpCopies();
+  });
 
   async function manual(): Promise<Door> {
     const door = await openDoor('mcp-2026', { workspace, stateDir: tempStateRoot(), manualRounds: true });
@@ -60,7 +68,8 @@ describe('attacks on approvals', function () {
 
   describe('mcp-2026: a used requestState is spent', () => {
     it('replaying an answered navigate requestState after the agent edited Directory.Build.props evaluates nothing', async () => {
-      const door = await manual();
+      const door = await openDoor('mcp-2026', { workspace, stateDir: tempStateRoot(), manualRounds: true }); // closed in after()
+      spent = { workspace, door };
       const call = { action: 'definition', symbol: 'Greeter.Greet', target: 'A.slnx' };
       const question = await send(door, 'navigate', call);
       assert.equal(question.resultType, 'input_required', JSON.stringify(question));
@@ -100,7 +109,10 @@ describe('attacks on approvals', function () {
 
   describe('mcp-2026: an approval covers the target it names', () => {
     it('a navigate on B.slnx sent without approval beside A\'s approved retry evaluates nothing of B; A is not asked again', async () => {
-      const door = await manual();
+      // On the first test's server when it ran (A asked about again after its edits), else on a fresh one.
+      if (spent) workspace = spent.workspace;
+      const door = spent?.door ?? (await manual());
+      const alphaRuns = runsOf(workspace, 'Alpha');
       const onA = { action: 'definition', symbol: 'Greeter.Greet', target: 'A.slnx' };
       const onB = { action: 'definition', symbol: 'Counter.Next', target: 'B.slnx' };
       const question = await send(door, 'navigate', onA);
@@ -112,7 +124,7 @@ describe('attacks on approvals', function () {
       assert.equal(b.resultType, 'input_required', `B must be asked about itself: ${JSON.stringify(b)}`);
       assert.notEqual(a.resultType, 'input_required', 'A was asked again after the person allowed it');
       assert.notEqual(a.isError, true, textOf(a));
-      assert.ok(runsOf(workspace, 'Alpha') > 0);
+      assert.ok(runsOf(workspace, 'Alpha') > alphaRuns, 'A was evaluated after its approval');
     });
   });
 });
