@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
-import { everyDoor, openDoor, type Door } from './doors';
+import { openDoor, type Door } from './doors';
 
 /** Lines in a project's marker: how many MSBuild runs executed its code. */
 function runsOf(workspace: string, project: 'Alpha' | 'Beta'): number {
@@ -35,6 +35,11 @@ describe('attacks on approvals', function () {
   this.timeout(600_000);
   let workspace: string;
   const doors: Door[] = [];
+  /**
+   * The first test's copy and server, kept for the target test: after its edits A must be asked about
+   * again (a structural change) and B was never evaluated, which is all that test needs; one cold load fewer.
+   */
+  let spent: { workspace: string; door: Door } | undefined;
 
   beforeEach(() => {
     workspace = copyFixture('TwoMarkedSolutions', ['A.slnx', 'B.slnx']);
@@ -45,7 +50,10 @@ describe('attacks on approvals', function () {
     for (const door of doors.splice(0)) await door.close().catch(() => undefined);
   });
 
-  after(cleanUpCopies);
+  after(async () => {
+    await spent?.door.close().catch(() => undefined);
+    await cleanUpCopies();
+  });
 
   async function manual(): Promise<Door> {
     const door = await openDoor('mcp-2026', { workspace, stateDir: tempStateRoot(), manualRounds: true });
@@ -60,7 +68,8 @@ describe('attacks on approvals', function () {
 
   describe('mcp-2026: a used requestState is spent', () => {
     it('replaying an answered navigate requestState after the agent edited Directory.Build.props evaluates nothing', async () => {
-      const door = await manual();
+      const door = await openDoor('mcp-2026', { workspace, stateDir: tempStateRoot(), manualRounds: true }); // closed in after()
+      spent = { workspace, door };
       const call = { action: 'definition', symbol: 'Greeter.Greet', target: 'A.slnx' };
       const question = await send(door, 'navigate', call);
       assert.equal(question.resultType, 'input_required', JSON.stringify(question));
@@ -100,7 +109,10 @@ describe('attacks on approvals', function () {
 
   describe('mcp-2026: an approval covers the target it names', () => {
     it('a navigate on B.slnx sent without approval beside A\'s approved retry evaluates nothing of B; A is not asked again', async () => {
-      const door = await manual();
+      // On the first test's server when it ran (A asked about again after its edits), else on a fresh one.
+      if (spent) workspace = spent.workspace;
+      const door = spent?.door ?? (await manual());
+      const alphaRuns = runsOf(workspace, 'Alpha');
       const onA = { action: 'definition', symbol: 'Greeter.Greet', target: 'A.slnx' };
       const onB = { action: 'definition', symbol: 'Counter.Next', target: 'B.slnx' };
       const question = await send(door, 'navigate', onA);
@@ -112,7 +124,7 @@ describe('attacks on approvals', function () {
       assert.equal(b.resultType, 'input_required', `B must be asked about itself: ${JSON.stringify(b)}`);
       assert.notEqual(a.resultType, 'input_required', 'A was asked again after the person allowed it');
       assert.notEqual(a.isError, true, textOf(a));
-      assert.ok(runsOf(workspace, 'Alpha') > 0);
+      assert.ok(runsOf(workspace, 'Alpha') > alphaRuns, 'A was evaluated after its approval');
     });
   });
 });
@@ -186,40 +198,17 @@ describe('attacks on approvals, through every door: an approval covers one call'
 
   after(cleanUpCopies);
 
-  const call = { action: 'definition', symbol: 'Greeter.Greet', target: 'A.slnx' };
-
-  for (const name of everyDoor) {
-    it(`${name}: after one allowed load, the agent edits Directory.Build.props and the next call runs nothing without a new approval`, async () => {
-      const workspace = copyFixture('TwoMarkedSolutions', 'A.slnx');
-      fs.rmSync(path.join(workspace, 'Alpha', 'initial-marker.txt'), { force: true });
-      const stateDir = tempStateRoot();
-      // The CLI cannot be asked (no terminal): the person's --allow-evaluation on the first call only, on the same resident host.
-      const first = await openDoor(name, { workspace, stateDir, ...(name === 'cli' ? { allow: ['evaluation'] } : { answer: ['allow_once', 'deny'] }) });
-      doors.push(first);
-      const allowed = await first.call('csharp_navigate', call);
-      assert.equal(allowed.code, undefined, allowed.text);
-      const loaded = runsOf(workspace, 'Alpha');
-      assert.ok(loaded > 0);
-
-      editBuildProps(workspace, 'carried');
-      const second = name === 'cli' ? await openDoor('cli', { workspace, stateDir }) : first;
-      if (second !== first) doors.push(second);
-      const refused = await second.call('csharp_navigate', call);
-      assert.equal(refused.code, 'permission_denied', refused.text);
-      assert.equal(runsOf(workspace, 'Alpha'), loaded, 'project code ran again without an approval');
-      if (name !== 'cli') assert.equal(first.asked.length, 2, 'the person was asked again');
-    });
-  }
-
   // fixtures/ImportedBuildProps: Directory.Build.props imports build/Shared.props (ImportScanner follows it).
-  // The CLI's run of this attack is test/host-e2e/cli/importedBuildFileCli.test.ts.
+  // One copy and one cold load per door: each edit follows an allowed load (the second, of the project as the
+  // first edit left it), so each refusal is the edit's own. The CLI's run of both edits is
+  // test/host-e2e/cli/importedBuildFileCli.test.ts.
   for (const name of ['mcp-2025', 'mcp-2026', 'vscode-adapter'] as const) {
-    it(`${name}: after one allowed load, the agent edits build/Shared.props, which Directory.Build.props imports, and the next call asks again; Deny runs nothing`, async () => {
+    it(`${name}: after one allowed load, the agent edits Directory.Build.props, and after the next allowed load build/Shared.props, which Directory.Build.props imports: each time the next call asks again and Deny runs nothing`, async () => {
       const workspace = copyFixture('ImportedBuildProps', 'App.slnx');
       const marker = path.join(workspace, 'App', 'initial-marker.txt');
       fs.rmSync(marker, { force: true });
       const runs = () => (fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split('\n').filter((line) => line.trim()).length : 0);
-      const door = await openDoor(name, { workspace, stateDir: tempStateRoot(), answer: ['allow_once', 'deny'] });
+      const door = await openDoor(name, { workspace, stateDir: tempStateRoot(), answer: ['allow_once', 'deny', 'allow_once', 'deny'] });
       doors.push(door);
       const onApp = { action: 'definition', symbol: 'Greeter.Greet', target: 'App.slnx' };
       const allowed = await door.call('csharp_navigate', onApp);
@@ -227,15 +216,29 @@ describe('attacks on approvals, through every door: an approval covers one call'
       const loaded = runs();
       assert.ok(loaded > 0);
 
+      const props = path.join(workspace, 'Directory.Build.props');
+      fs.writeFileSync(props, fs.readFileSync(props, 'utf8').replace(/<\/Project>/, '  <PropertyGroup>\n    <AttackMarker>carried</AttackMarker>\n  </PropertyGroup>\n</Project>'));
+      const refusedProps = await door.call('csharp_navigate', onApp);
+      assert.equal(refusedProps.code, 'permission_denied', refusedProps.text);
+      assert.equal(runs(), loaded, 'project code ran again after Directory.Build.props changed, without a new approval');
+      assert.equal(door.asked.length, 2, `the person was not asked again after Directory.Build.props changed: ${refusedProps.text}`);
+      if (name !== 'vscode-adapter') assert.match(door.asked[1]!, /\nFiles: Directory\.Build\.props$/);
+
+      const reloaded = await door.call('csharp_navigate', onApp);
+      assert.equal(reloaded.code, undefined, reloaded.text);
+      const reloadedRuns = runs();
+      assert.ok(reloadedRuns > loaded, 'Allow once evaluated the edited project');
+      assert.equal(door.asked.length, 3);
+
       const shared = path.join(workspace, 'build', 'Shared.props');
       fs.writeFileSync(shared, fs.readFileSync(shared, 'utf8').replace(/<\/PropertyGroup>/, '  <AttackMarker>imported</AttackMarker>\n  </PropertyGroup>'));
       const refused = await door.call('csharp_navigate', onApp);
       assert.equal(refused.code, 'permission_denied', refused.text);
-      assert.equal(door.asked.length, 2, `the person was not asked again: ${refused.text}`);
+      assert.equal(door.asked.length, 4, `the person was not asked again: ${refused.text}`);
       // What the person sees: the question says the build files changed and, in the MCP client, names the file (VS Code's dialog lists it as Files:).
-      if (name !== 'vscode-adapter') assert.match(door.asked[1]!, /\nWhy: project, build or restore files changed since the last load\nAsked by: csharp_navigate\nFiles: build\/Shared\.props$/);
+      if (name !== 'vscode-adapter') assert.match(door.asked[3]!, /\nWhy: project, build or restore files changed since the last load\nAsked by: csharp_navigate\nFiles: build\/Shared\.props$/);
       if (name !== 'mcp-2026') assert.match(refused.text, /build files of 'App\.slnx' changed \(build\/Shared\.props\)/);
-      assert.equal(runs(), loaded, 'project code ran after the imported file changed, without an approval');
+      assert.equal(runs(), reloadedRuns, 'project code ran after the imported file changed, without an approval');
     });
   }
 });

@@ -3,8 +3,9 @@
 // host's ImportScanner follows; every MSBuild run of App adds a line to App/initial-marker.txt): the person
 // allows one load with --allow-evaluation; a call without the flag is answered by the resident host from
 // what was loaded; then the agent edits build/Shared.props, and the next call without the flag runs nothing
-// and says which build file changed and which flag would allow the evaluation. The MCP doors and the VS Code
-// adapter have the same attack in test/host-e2e/attacks/approvals.test.ts.
+// and says which build file changed and which flag would allow the evaluation; after the next allowed load, an
+// edit of Directory.Build.props itself is refused the same way. The MCP doors and the VS Code adapter have the
+// same attacks in test/host-e2e/attacks/approvals.test.ts.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -21,7 +22,7 @@ describe('sharpclaw tool: an edit of a file that Directory.Build.props imports',
 
   after(cleanUpCopies);
 
-  it('after one allowed load, an edit of build/Shared.props makes the next call refuse naming the file and --allow-evaluation; nothing of the project runs', async () => {
+  it('after one allowed load, an edit of build/Shared.props makes the next call refuse naming the file and --allow-evaluation; nothing of the project runs; after the next allowed load, so does an edit of Directory.Build.props', async () => {
     const workspace = copyFixture('ImportedBuildProps', 'App.slnx');
     const marker = path.join(workspace, 'App', 'initial-marker.txt');
     fs.rmSync(marker, { force: true }); // restore ran the project's InitialTargets
@@ -54,6 +55,15 @@ describe('sharpclaw tool: an edit of a file that Directory.Build.props imports',
     // The person's flag again: the edited project is evaluated.
     const again = await allowing.call('csharp_navigate', call);
     assert.equal(again.code, undefined, again.text);
-    assert.ok(runs() > loaded, 'the allowed call evaluated the edited project');
+    const reloaded = runs();
+    assert.ok(reloaded > loaded, 'the allowed call evaluated the edited project');
+
+    // After that allowed load, the agent edits Directory.Build.props itself: the next call runs nothing without a new approval.
+    const props = path.join(workspace, 'Directory.Build.props');
+    fs.writeFileSync(props, fs.readFileSync(props, 'utf8').replace(/<\/Project>/, '  <PropertyGroup>\n    <AttackMarker>carried</AttackMarker>\n  </PropertyGroup>\n</Project>'));
+    const refusedProps = await plain.call('csharp_navigate', call);
+    assert.equal(refusedProps.code, 'permission_denied', refusedProps.text);
+    assert.match(refusedProps.text, /build files of 'App\.slnx' changed \(Directory\.Build\.props\)/);
+    assert.equal(runs(), reloaded, 'project code ran again after Directory.Build.props changed, without an approval');
   });
 });

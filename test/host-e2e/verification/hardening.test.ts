@@ -70,11 +70,14 @@ describe('sharpclaw verify: hardening (issue 12)', function () {
     assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
   });
 
+  // Both signals on one copy and state folder: the second run's build is started the same way (its sleep step
+  // runs again, SlowSeconds being an MSBuild property), and its verify may find the resident host the first left.
+  let slow: { workspace: string; stateRoot: string } | undefined;
   for (const signal of ['SIGKILL', 'SIGHUP'] as const) {
     it(`kills the build's whole process tree when sharpclaw verify dies of ${signal} (item 6)`, async function () {
       if (process.platform !== 'linux') this.skip();
-      const workspace = copyFixture('VerificationSlow', 'Slow/Slow.csproj');
-      const stateRoot = tempStateRoot();
+      slow ??= { workspace: copyFixture('VerificationSlow', 'Slow/Slow.csproj'), stateRoot: tempStateRoot() };
+      const { workspace, stateRoot } = slow;
       const cli = spawn(process.execPath, [cliPath, 'verify', '--scope', 'build', '--target', 'Slow/Slow.csproj', '--allow-shell', '--timeout', '300'], {
         cwd: workspace,
         env: { ...process.env, SHARPCLAW_STATE_DIR: stateRoot, SlowSeconds: '60' },

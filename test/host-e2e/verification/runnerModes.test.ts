@@ -1,7 +1,8 @@
-// The verifier against real dotnet, once per runner mode: VSTest (fixtures/VerificationGraph, and a
-// failing test in VerificationFailingTest), Microsoft.Testing.Platform (VerificationMtpMode), an MTP app
-// in a VSTest-mode workspace (VerificationMtpUnderVstest) and a test framework whose runtime is not
-// installed (VerificationMissingRuntime). Each real run must give the report recorded from it in
+// The verifier against real dotnet, once per runner mode: VSTest (fixtures/VerificationGraph),
+// Microsoft.Testing.Platform (VerificationMtpMode), an MTP app in a VSTest-mode workspace
+// (VerificationMtpUnderVstest) and a test framework whose runtime is not installed
+// (VerificationMissingRuntime). A failing VSTest test (VerificationFailingTest) runs for real in the
+// integration layer's verification suite (Verify Affected names it) and through its recording in unit. Each real run must give the report recorded from it in
 // test/unit/verification/recorded/<case> (times, logs and run folders aside), where the unit tests
 // replay it through the runner's process-runner seam and assert what it says: so a recording cannot
 // go stale silently (re-record with test/host-e2e/verification/recordRuns.ts). The MTP modes are also
@@ -56,7 +57,6 @@ function plainDotnetTest(workspace: string, args: string[]): { exitCode: number;
 
 const modes: Array<{ name: keyof typeof cases; title: string; premise?: () => string | undefined; plainTest?: string[] }> = [
   { name: 'vstest-graph-all', title: 'VSTest: a chain, a diamond, a linked file, multi-targeted and special test projects' },
-  { name: 'vstest-failing-test', title: 'VSTest: a failing test' },
   { name: 'mtp-mode', title: 'Microsoft.Testing.Platform: a global.json runner, xunit.v3 and MSTest.Sdk', plainTest: ['--solution', 'Mtp.slnx'] },
   { name: 'mtp-under-vstest', title: 'an MTP app in a VSTest-mode workspace', plainTest: ['UnderVstest.slnx'] },
   {
