@@ -487,7 +487,7 @@ const layers = {
     // Zlib, not Zopfli: the size budget keeps a margin for the difference (scripts/package.mjs).
     // The run's own production build, packed as it is (--skip-build). The README's images are linked at an
     // https: address, as a release links them (VS Code 1.103+ shows no data: images): a reserved .test
-    // host, which the details-page test serves from docs/ (test/package/readmeImages.smoke.ts).
+    // host, which the details-page test serves from docs/ (test/package/detailsPage.ts).
     const packaged = await run('package', process.execPath, ['scripts/package.mjs', '--skip-build', '--images-url', 'https://readme-images.sharpclaw.test/docs']);
     if (packaged !== 0) return { code: packaged, passed: 0, failed: 1, skipped: 0, files: [], note: '`npm run package` failed (its output is above)' };
     return mochaLayer('package', '.mocharc.package.json');

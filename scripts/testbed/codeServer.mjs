@@ -2,12 +2,13 @@
 // port, with a fresh user-data folder, and stops it again. Shared by the integration harness,
 // the benchmarks and `npm start`.
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { codeServerEntry, codeServerVersions, node24Binary } from './paths.mjs';
+import { cacheRoot, codeServerEntry, codeServerVersions, node24Binary } from './paths.mjs';
 
 export async function freePort() {
   return new Promise((resolve, reject) => {
@@ -59,16 +60,42 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 /**
  * Packs a test-only extension folder (never part of SharpClaw's package, e.g.
- * test/integration/chat/scripted-model) with vsce and installs it like a person's extension into
+ * test/integration/chat/scripted-model) with vsce (once per version: packedTestExtension) and installs it like a person's extension into
  * the extensions folder that startCodeServer({ workDir }) uses: code-server loads only one
  * extensionDevelopmentPath, SharpClaw's.
  */
 export function installTestExtension({ version, workDir, folder }) {
+  return installExtension({ version, workDir, vsix: packedTestExtension(folder, workDir) });
+}
+
+/**
+ * The test-only extension folder packed with vsce, once per version of its files and of vsce: kept in
+ * the test bed's cache (<cacheRoot>/test-extensions/<name>-<hash>.vsix; the entry of an older version is
+ * removed), so a session installs it without packing it again (vsce took about 3 CPU-s a pack, and the
+ * chat suite and e2e each pack it every run).
+ */
+function packedTestExtension(folder, workDir) {
+  const name = path.basename(folder);
+  const vsce = path.join(repoRoot, 'node_modules', '@vscode', 'vsce');
+  const hash = createHash('sha256').update(`vsce ${JSON.parse(fs.readFileSync(path.join(vsce, 'package.json'), 'utf8')).version}\n`);
+  const files = fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) => fs.statSync(path.join(folder, file)).isFile()).sort();
+  for (const file of files) hash.update(`${file.split(path.sep).join('/')}\n`).update(fs.readFileSync(path.join(folder, file))).update('\n');
+  const cache = path.join(cacheRoot, 'test-extensions');
+  const vsix = path.join(cache, `${name}-${hash.digest('hex').slice(0, 16)}.vsix`);
+  if (fs.existsSync(vsix)) return vsix;
+  fs.mkdirSync(cache, { recursive: true });
   const staging = fs.mkdtempSync(path.join(workDir, 'test-extension-'));
   fs.cpSync(folder, staging, { recursive: true });
-  const vsix = path.join(workDir, `${path.basename(folder)}.vsix`);
-  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: staging, stdio: 'pipe' });
-  return installExtension({ version, workDir, vsix });
+  const packed = path.join(workDir, `${name}.vsix`);
+  execFileSync(process.execPath, [path.join(vsce, 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '-o', packed], { cwd: staging, stdio: 'pipe' });
+  // Copied in under a name of its own, then renamed: a session packing it at the same time loses the race harmlessly.
+  const pending = `${vsix}.${process.pid}.tmp`;
+  fs.copyFileSync(packed, pending);
+  fs.renameSync(pending, vsix);
+  for (const entry of fs.readdirSync(cache)) {
+    if (entry.startsWith(`${name}-`) && entry.endsWith('.vsix') && entry !== path.basename(vsix)) fs.rmSync(path.join(cache, entry), { force: true });
+  }
+  return vsix;
 }
 
 /**

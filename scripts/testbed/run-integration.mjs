@@ -7,6 +7,7 @@
 // Usage: node scripts/testbed/run-integration.mjs [--vscode min|latest|all] [--suite NAME[,NAME]]
 // SHARPCLAW_TEST_FILES=semantic,symbols (in the environment) runs only those files of the suites.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,10 @@ function option(name, fallback) {
 /**
  * The integration suites. Each runs the *.test.js files of its folder (compiled from
  * test/integration/<folder>) in a fresh extension host with its fixture as the workspace.
+ * `restore`: the target its tests restore (their `restore(target)`, test/integration/support.ts): the harness
+ * restores the fixture for it into the fixture cache once (test/support/fixtures.ts, shared with host-e2e and
+ * the server layer), and the session's restore copies the restore's output from there instead of running
+ * dotnet, while the workspace's files are still the fixture's.
  * `restricted`: Workspace Trust is on and the folder is not trusted (Restricted Mode); a phase may say it for
  * its own session.
  * `versions`: the tested VS Code versions it runs on. Every suite runs on the newest; the lowest the
@@ -34,17 +39,17 @@ function option(name, fallback) {
  * with --suite runs on every version --vscode names, except where `needs` rules a version out.
  */
 export const suites = [
-  { name: 'smoke', dir: 'out/test/integration/smoke', fixture: 'fixtures/Calculator', restricted: true, versions: ['min'] },
-  { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restricted: false, versions: ['latest'] },
-  { name: 'verification', dir: 'out/test/integration/verification', fixture: 'fixtures/VerificationFailingTest', restricted: false, versions: ['latest'] },
+  { name: 'smoke', dir: 'out/test/integration/smoke', fixture: 'fixtures/Calculator', restore: 'Calculator.slnx', restricted: true, versions: ['min'] },
+  { name: 'main', dir: 'out/test/integration', fixture: 'fixtures/Calculator', restore: 'Calculator.slnx', restricted: false, versions: ['latest'] },
+  { name: 'verification', dir: 'out/test/integration/verification', fixture: 'fixtures/VerificationFailingTest', restore: 'FailingTest.slnx', restricted: false, versions: ['latest'] },
   // A person's compiler-checked fix-all (issue 40): Problems panel quick fix → Refactor Preview → Apply.
-  { name: 'fixall', dir: 'out/test/integration/fixAll', fixture: 'fixtures/FixAllUnusedLocals', restricted: false, versions: ['latest'] },
+  { name: 'fixall', dir: 'out/test/integration/fixAll', fixture: 'fixtures/FixAllUnusedLocals', restore: 'FixAll.slnx', restricted: false, versions: ['latest'] },
   // A VS Code restart: two sessions, one after the other, on the same user data, workspace and state folders.
   // The first is a person's first session in a folder: it opens in Restricted Mode (Workspace Trust on, the
   // folder untrusted: what SharpClaw refuses and what it still answers), the person trusts the folder without
   // a reload and approves a load. The second opens with Workspace Trust off, as every other suite's session.
   {
-    name: 'restart', fixture: 'fixtures/Calculator', restricted: false, versions: ['latest'],
+    name: 'restart', fixture: 'fixtures/Calculator', restore: 'Calculator.slnx', restricted: false, versions: ['latest'],
     phases: [{ dir: 'out/test/integration/restart/before', restricted: true }, { dir: 'out/test/integration/restart/after' }],
   },
   // @sharpclaw turns driven through the chat view with a scripted chat model: the provider API it
@@ -52,7 +57,7 @@ export const suites = [
   // testExtensions are packed and installed like a person's extensions (code-server loads only one
   // extensionDevelopmentPath: SharpClaw's).
   {
-    name: 'chat', dir: 'out/test/integration/chat', fixture: 'fixtures/AgentTurn', restricted: false, versions: ['latest'], needs: ['latest'], timeoutMs: 25 * 60_000,
+    name: 'chat', dir: 'out/test/integration/chat', fixture: 'fixtures/AgentTurn', restore: 'AgentTurn.slnx', restricted: false, versions: ['latest'], needs: ['latest'], timeoutMs: 25 * 60_000,
     testExtensions: ['test/integration/chat/scripted-model'],
     settings: { 'chat.disableAIFeatures': false },
   },
@@ -143,7 +148,17 @@ async function serveControlRequests(page, controlDir, artifactsDir, stopSignal) 
   }
 }
 
-/** A fresh workDir with the fixture and the suite's test-only extensions, removed after `run`. */
+/**
+ * The fixture cache's entry of the suite's fixture restored for its `restore` target (restored into the
+ * cache first if it has none), for the session's restore(target): SHARPCLAW_TEST_FIXTURE_ENTRY.
+ */
+function fixtureEntryEnv({ fixture, restore }) {
+  if (!restore) return {};
+  const { restoredFixtureEntry } = createRequire(import.meta.url)(path.join(repoRoot, 'out', 'test', 'support', 'fixtures.js'));
+  return { SHARPCLAW_TEST_FIXTURE_ENTRY: restoredFixtureEntry(path.basename(fixture), restore) };
+}
+
+/** A fresh workDir with the fixture (sources only) and the suite's test-only extensions, removed after `run`. */
 async function inWorkDir({ version, fixture, testExtensions = [] }, run) {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-it-'));
   try {
@@ -163,7 +178,7 @@ async function inWorkDir({ version, fixture, testExtensions = [] }, run) {
  * ~/.cache/sharpclaw/workspaces.
  */
 export async function runSuiteInVsCode(options) {
-  return inWorkDir(options, (workDir) => runSessionInVsCode({ ...options, workDir, env: { SHARPCLAW_STATE_DIR: path.join(workDir, 'state'), ...options.env } }));
+  return inWorkDir(options, (workDir) => runSessionInVsCode({ ...options, workDir, env: { SHARPCLAW_STATE_DIR: path.join(workDir, 'state'), ...fixtureEntryEnv(options), ...options.env } }));
 }
 
 /**
@@ -175,7 +190,7 @@ export async function runPhasesInVsCode({ phases, artifactsName, ...options }) {
   return inWorkDir(options, async (workDir) => {
     const results = [];
     for (const [index, { dir, restricted = options.restricted }] of phases.entries()) {
-      const result = await runSessionInVsCode({ ...options, workDir, restricted, artifactsName: `${artifactsName}-${index + 1}`, env: { ...options.env, SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, dir), SHARPCLAW_STATE_DIR: path.join(workDir, 'state') } });
+      const result = await runSessionInVsCode({ ...options, workDir, restricted, artifactsName: `${artifactsName}-${index + 1}`, env: { ...options.env, ...fixtureEntryEnv(options), SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, dir), SHARPCLAW_STATE_DIR: path.join(workDir, 'state') } });
       results.push(result);
       if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0) break;
     }
@@ -297,6 +312,7 @@ async function main() {
         version,
         suiteEntry,
         fixture: path.resolve(repoRoot, suite.fixture),
+        restore: suite.restore,
         artifactsName: suite.name,
         restricted: suite.restricted,
         testExtensions: suite.testExtensions ?? [],

@@ -15,6 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { runCommand } from '../browser/workbench';
+import { fixtureCopyAt } from '../support/fixtures';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const artifacts = path.join(repoRoot, 'test-results', 'e2e');
@@ -34,11 +35,9 @@ interface IntegrationSuite { name: string; testExtensions?: string[]; settings?:
 
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** A copy of fixtures/AgentTurn (automatic verification on), restored and committed to Git. */
+/** A copy of fixtures/AgentTurn (automatic verification on), restored (from the fixture cache) and committed to Git. */
 function provisionWorkspace(root: string): string {
-  const workspace = path.join(root, 'ws');
-  fs.cpSync(path.join(repoRoot, 'fixtures', 'AgentTurn'), workspace, { recursive: true, filter: (p) => !['bin', 'obj'].includes(path.basename(p)) });
-  execFileSync('dotnet', ['restore', 'AgentTurn.slnx', '-nologo'], { cwd: workspace, stdio: 'ignore' });
+  const workspace = fixtureCopyAt('AgentTurn', 'AgentTurn.slnx', path.join(root, 'ws'));
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e2e@example.invalid', '-c', 'user.name=e2e', ...args], { cwd: workspace, stdio: 'ignore' });
   git('init', '-q');
   fs.writeFileSync(path.join(workspace, '.gitignore'), 'bin/\nobj/\n');

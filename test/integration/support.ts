@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as vscode from 'vscode';
 import type { SharpClawApi } from '../../src/surfaces/vscode/extension';
+import { restoreFromCacheEntry } from '../support/fixtures';
 
 export type { SharpClawApi };
 
@@ -133,12 +134,21 @@ export async function click(target: { selector: string; text?: string }): Promis
 
 /**
  * `dotnet restore` of a target in the workspace: provisioning, not product behaviour (the fixture needs its
- * restore assets, and SharpClaw never restores by itself). Asynchronous, so the extension host this runs in
- * keeps answering VS Code meanwhile (a blocked one misses its save participants' 1.75 s deadline).
+ * restore assets, and SharpClaw never restores by itself). The harness restored the suite's fixture for its
+ * target into the fixture cache before the session (SHARPCLAW_TEST_FIXTURE_ENTRY, test/support/fixtures.ts):
+ * while the workspace's files are still the fixture's, the restore's output is copied from there, which is
+ * what the restore would leave; otherwise `dotnet restore` runs. Asynchronous, so the extension host this
+ * runs in keeps answering VS Code meanwhile (a blocked one misses its save participants' 1.75 s deadline).
  */
 export async function restore(target: string): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!folder) throw new Error('the harness opens the fixture as the workspace');
+  const entry = process.env.SHARPCLAW_TEST_FIXTURE_ENTRY;
+  if (entry && restoreFromCacheEntry(entry, target, folder)) {
+    console.log(`      (restore ${target}: its output copied from the fixture cache)`);
+    return;
+  }
+  console.log(`      (restore ${target}: dotnet restore${entry ? ', the workspace is no longer the fixture as cached' : ''})`);
   await promisify(execFile)('dotnet', ['restore', target, '-nologo'], { cwd: folder, maxBuffer: 16 * 1024 * 1024 });
 }
 

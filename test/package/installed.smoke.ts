@@ -7,7 +7,8 @@
 // test and on the warning); Escape denying; Verify Build twice (the warning stays); a compiler-checked
 // rename (a conflict, the Refactor Preview, Apply, a rename at the cursor with nothing ticked); Set Up MCP;
 // the sidebar at its narrowest in the dark and high-contrast themes; Load Workspace and Reset. Beside it, a
-// tool answer from the installed CLI. (The details page, on every tested version: readmeImages.smoke.ts.)
+// tool answer from the installed CLI; the package's details page (its README with every image: detailsPage.ts,
+// here on 1.100.3, in readmeImages.smoke.ts on 1.139.1).
 // Artifacts go to test-results/package/. With SHARPCLAW_UPDATE_SCREENSHOTS=1 (`npm run screenshots`) the README's
 // screenshots in docs/ are written from this run.
 import * as assert from 'node:assert/strict';
@@ -19,6 +20,8 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { sharpclawOnPath } from '../../src/surfaces/vscode/commands/mcpLauncher';
 import { closeAllEditors, openSidebar, runCommand, shrinkSidebarToMinimum } from '../browser/workbench';
+import { fixtureCopyAt } from '../support/fixtures';
+import { assertDetailsPageShowsReadme, serveReadmeImages } from './detailsPage';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const artifacts = path.join(repoRoot, 'test-results', 'package');
@@ -141,8 +144,8 @@ describe('the packaged .vsix, installed into code-server', function () {
     installTestBed({ versions: ['min'] });
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-pkg-'));
     workspace = path.join(root, 'ws');
-    fs.cpSync(path.join(repoRoot, 'fixtures', 'VerificationFailingTest'), workspace, { recursive: true, filter: (p) => !['bin', 'obj'].includes(path.basename(p)) });
-    execFileSync('dotnet', ['restore', 'FailingTest.slnx', '-nologo'], { cwd: workspace, stdio: 'ignore' });
+    // Restored, from the fixture cache (test/support/fixtures.ts): what `dotnet restore FailingTest.slnx` leaves.
+    fixtureCopyAt('VerificationFailingTest', 'FailingTest.slnx', workspace);
     // A Git repository with one edited source file, so Verify Affected has something affected.
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=pkg@example.invalid', '-c', 'user.name=pkg', ...args], { cwd: workspace, stdio: 'ignore' });
     git('init', '-q');
@@ -229,7 +232,10 @@ describe('the packaged .vsix, installed into code-server', function () {
       env: { SHARPCLAW_STATE_DIR: path.join(root, 'state') },
     })) as CodeServer;
     browser = (await launchBrowser()) as Browser;
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // The README images' host, for the details-page test near the end of this session (detailsPage.ts).
+    await serveReadmeImages(context, target);
+    page = await context.newPage();
     // The workbench's page load took over 30 s (Playwright's default) at load average 48 on two cores.
     await page.goto(server.workbenchUrl({}), { timeout: 180_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -602,6 +608,13 @@ describe('the packaged .vsix, installed into code-server', function () {
     await page.screenshot({ path: path.join(artifacts, 'workspace-loaded.png') });
     await sidebar.locator('[data-testid=approvals-allowed]').getByRole('button', { name: 'Reset' }).click();
     await sidebar.locator('[data-testid=approvals-allowed]', { hasText: 'Nothing is allowed permanently for this workspace' }).waitFor({ timeout: 30_000 });
+  });
+
+  // The details page of the installed package on this session's VS Code (1.100.3); readmeImages.smoke.ts checks it on 1.139.1.
+  it('the details page shows the user README with every image loaded (natural width > 0)', async () => {
+    await closeAllEditors(page);
+    const { codeServerVersions } = await importEsm(path.join(repoRoot, 'scripts', 'testbed', 'paths.mjs'));
+    await assertDetailsPageShowsReadme(page, codeServerVersions.min.vscode, path.join(artifacts, 'readme-images'));
   });
 
   // Last: it removes the installed folder the running workbench was started from. Version B is this

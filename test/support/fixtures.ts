@@ -43,8 +43,15 @@ export function temporaryFolder(prefix: string): string {
  * target or several, in order) from the fixture cache. Removed by removeTemporaryFolders().
  */
 export function fixtureCopy(name: string, restore: string | readonly string[] = []): string {
+  return fixtureCopyAt(name, restore, path.join(temporaryFolder(name), name));
+}
+
+/**
+ * The same copy at `copy` (a folder that does not exist yet), which the caller removes: for the VS Code
+ * layers, whose sessions keep the workspace, user data and state folder together in one folder.
+ */
+export function fixtureCopyAt(name: string, restore: string | readonly string[], copy: string): string {
   const targets = typeof restore === 'string' ? [restore] : [...restore];
-  const copy = path.join(temporaryFolder(name), name);
   if (targets.length === 0) {
     copyTree(path.join(fixturesRoot, name), copy, skipBuildOutput);
     return copy;
@@ -53,6 +60,47 @@ export function fixtureCopy(name: string, restore: string | readonly string[] = 
   copyTree(path.join(entry.folder, 'workspace'), copy, () => true);
   for (const relative of entry.restoreOutput) rewritePaths(path.join(copy, relative), entry.restoredAt, copy);
   return copy;
+}
+
+/**
+ * The fixture cache's entry of fixtures/<name> restored for `target`, restoring it into the cache first if
+ * it has none: its folder, for restoreFromCacheEntry. The VS Code layers' harness calls it before a session,
+ * so the session's own `restore(target)` (test/integration/support.ts) copies instead of running dotnet.
+ */
+export function restoredFixtureEntry(name: string, target: string): string {
+  return restoredEntry(name, [target]).folder;
+}
+
+/** What a VS Code session adds to its workspace that is no input of a restore: Git, VS Code's workspace settings. */
+const sessionOnly = new Set(['.git', '.vscode']);
+
+/**
+ * What `dotnet restore <target>` in `workspace` would leave, taken from the fixture cache entry
+ * `entryFolder` (restoredFixtureEntry): the files that restore wrote there, copied in with the paths in
+ * them rewritten to the workspace's, as fixtureCopy does. Only when the entry was restored for `target`
+ * alone and the workspace's files are still the fixture's, byte for byte (build output, Git, .gitignore
+ * and .vscode aside); otherwise it changes nothing and says false, and the caller runs the restore.
+ */
+export function restoreFromCacheEntry(entryFolder: string, target: string, workspace: string): boolean {
+  const manifest = readManifest(entryFolder);
+  if (!manifest || manifest.targets.length !== 1 || manifest.targets[0] !== target) return false;
+  const cached = path.join(entryFolder, 'workspace');
+  const outputs = new Set(manifest.restoreOutput);
+  const fixtureFiles = listFiles(cached).filter((file) => !outputs.has(file));
+  const workspaceFiles = listFiles(workspace, (folder) => skipBuildOutput(folder) && !sessionOnly.has(folder)).filter((file) => file !== '.gitignore');
+  if (fixtureFiles.join('\n') !== workspaceFiles.join('\n')) return false;
+  for (const file of fixtureFiles) {
+    if (!fs.readFileSync(path.join(cached, file)).equals(fs.readFileSync(path.join(workspace, file)))) return false;
+  }
+  for (const relative of manifest.restoreOutput) {
+    const destination = path.join(workspace, relative);
+    const content = withPaths(fs.readFileSync(path.join(cached, relative), 'utf8'), manifest.restoredAt, workspace);
+    // A file the restore would leave as it is keeps its time, as a restore that finds nothing to do does.
+    if (fs.existsSync(destination) && fs.readFileSync(destination, 'utf8') === content) continue;
+    fs.mkdirSync(path.dirname(destination), { recursive: true });
+    fs.writeFileSync(destination, content);
+  }
+  return true;
 }
 
 /** The folders handed out so far, no longer this module's to remove (a caller that must stop processes first takes them at once). */
@@ -206,8 +254,14 @@ function copyTree(from: string, to: string, keep: (folderName: string) => boolea
 /** Replaces the folder a restore ran in by `to` in one of its output files, as written and as JSON escapes it. */
 function rewritePaths(file: string, from: string, to: string): void {
   const text = fs.readFileSync(file, 'utf8');
+  const rewritten = withPaths(text, from, to);
+  if (rewritten !== text) fs.writeFileSync(file, rewritten);
+}
+
+/** `text` with the folder `from` replaced by `to`, as written and as JSON escapes it. */
+function withPaths(text: string, from: string, to: string): string {
   const escaped = (value: string) => JSON.stringify(value).slice(1, -1);
   let rewritten = text.split(from).join(to);
   if (escaped(from) !== from) rewritten = rewritten.split(escaped(from)).join(escaped(to));
-  if (rewritten !== text) fs.writeFileSync(file, rewritten);
+  return rewritten;
 }
