@@ -406,11 +406,14 @@ const layers = {
     // As host-e2e: the solution's own build and the tests' dotnet build/test of fixtures share one compiler server
     // of the layer's own, and the short-lived processes (the build, cold hosts, dotnet restore/build/msbuild,
     // Roslyn's build host) run without tiered PGO (shortProcessJit).
+    // Release, as the run's build published the host (scripts/build-server.mjs): MSBuild finds the host's and the
+    // protocol's Release compile up to date and compiles only the tests (a Debug build compiled all three again),
+    // and the process tests start the host as the package ships it (bin/Release, the code dist/server holds).
     const compilerServer = startCompilerServer('server', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('server') } });
     let code;
     try {
       // Normal console verbosity prints each test as it passes; the TRX file gives the counts and times.
-      code = await run('server', 'dotnet', ['test', 'server/SharpClaw.Server.slnx', '-nologo', '--tl:off', ...filter,
+      code = await run('server', 'dotnet', ['test', 'server/SharpClaw.Server.slnx', '-c', 'Release', '-nologo', '--tl:off', ...filter,
         '--logger', 'console;verbosity=normal', '--logger', 'trx;LogFileName=server.trx', '--results-directory', results],
         { env: { ...compilerServer.env, ...shortProcessJit() } });
     } finally {
