@@ -3,9 +3,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Text;
-using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Edits;
-using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Tests.Infrastructure;
 
@@ -16,7 +14,7 @@ namespace SharpClaw.Server.Tests;
 /// member bodies of Lib. Such an edit can only break its own file, so the check compiles no dependent project (App):
 /// before, every preview compiled every project that depends on the changed one, in every flavour. A changed
 /// declaration, or a body change that changes what a source generator declares, is still checked in App.
-/// The solution is loaded once by SharpClaw's loader; each test forks its own snapshots (Roslyn solutions are immutable).
+/// The solution is loaded once (with Roslyn's MSBuildWorkspace, in this process); each test forks its own snapshots (Roslyn solutions are immutable).
 /// </summary>
 public sealed class BodyOnlyEditTests(BodyOnlyEditTests.Loaded fx) : IClassFixture<BodyOnlyEditTests.Loaded>
 {
@@ -68,7 +66,7 @@ public sealed class BodyOnlyEditTests(BodyOnlyEditTests.Loaded fx) : IClassFixtu
         Assert.Equal(("CS0117", "App/Uses.cs"), (error.Code, error.Path));
     }
 
-    /// <summary>fixtures/BodyOnlyEdits, restored and loaded once by SharpClaw's loader (the Roslyn loader, as a host loads).</summary>
+    /// <summary>fixtures/BodyOnlyEdits, restored and loaded once in this process (<see cref="InProcessLoad"/>).</summary>
     public sealed class Loaded : IAsyncLifetime
     {
         private LoadedWorkspace? loaded;
@@ -84,10 +82,7 @@ public sealed class BodyOnlyEditTests(BodyOnlyEditTests.Loaded fx) : IClassFixtu
         public async Task InitializeAsync()
         {
             this.Workspace = FixtureWorkspace.Restored("BodyOnlyEdits", "BodyOnlyEdits.slnx");
-            TargetSelection selection = new(this.Workspace.Root, this.Workspace.Path("BodyOnlyEdits.slnx"), TargetKind.Solution);
-            IReadOnlyList<string> projects = await SolutionReader.ReadProjectsAsync(selection.TargetPath, CancellationToken.None);
-            ProjectLoadTracker tracker = new(null, this.Workspace.Root, "BodyOnlyEdits.slnx", "Debug", null, projects.Count);
-            this.loaded = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, tracker, LoaderKind.Roslyn, DesignTimeLoadOptions.Default, log: null, CancellationToken.None);
+            this.loaded = await InProcessLoad.SolutionAsync(this.Workspace, "BodyOnlyEdits.slnx");
             // Errors are compared against the loaded state: both projects compile cleanly before any edit.
             foreach (Project project in this.Solution.Projects)
             {

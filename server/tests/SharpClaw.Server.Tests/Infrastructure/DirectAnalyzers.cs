@@ -1,8 +1,6 @@
 using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
-using SharpClaw.Server.Semantic.Discovery;
-using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Loading;
 
 namespace SharpClaw.Server.Tests.Infrastructure;
@@ -31,10 +29,7 @@ internal sealed class DirectAnalyzers : IDisposable
     /// <summary>Loads <paramref name="solution"/> of <paramref name="fixture"/> and takes the project named <paramref name="projectName"/> (with its flavour, as Roslyn names it).</summary>
     public static async Task<DirectAnalyzers> LoadAsync(FixtureWorkspace fixture, string solution, string projectName)
     {
-        TargetSelection selection = new(fixture.Root, fixture.Path(solution), TargetKind.Solution);
-        IReadOnlyList<string> projects = await SolutionReader.ReadProjectsAsync(selection.TargetPath, CancellationToken.None);
-        ProjectLoadTracker tracker = new(null, fixture.Root, solution, "Debug", null, projects.Count);
-        LoadedWorkspace loaded = await WorkspaceLoader.LoadAsync(selection, projects, "Debug", null, tracker, LoaderKind.Roslyn, DesignTimeLoadOptions.Default, log: null, CancellationToken.None);
+        LoadedWorkspace loaded = await InProcessLoad.SolutionAsync(fixture, solution);
         Project project = loaded.Solution.Projects.Single(p => p.Name == projectName);
         Compilation compilation = (await project.GetCompilationAsync())!;
         ImmutableArray<DiagnosticAnalyzer> analyzers = [.. project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(LanguageNames.CSharp))];
