@@ -166,9 +166,25 @@ async function inWorkDir({ version, fixture, testExtensions = [] }, run) {
     for (const folder of testExtensions) installTestExtension({ version, workDir, folder: path.resolve(repoRoot, folder) });
     return await run(workDir);
   } finally {
-    // Retried: the SharpClaw host runs in its own process group and ends a moment after code-server (its
-    // watchdog), and its last log lines can land while the folder is removed (ENOTEMPTY, seen in CI).
-    fs.rmSync(workDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    await removeWhenQuiet(workDir);
+  }
+}
+
+/**
+ * Removes the folder, polling until nothing writes into it any more: the SharpClaw host runs in its own process
+ * group and ends a moment after code-server (its watchdog), and its last log lines can land while the folder is
+ * removed (ENOTEMPTY; a loaded CI machine took longer than the 2 s of rmSync's own retries). 60 s at most.
+ */
+async function removeWhenQuiet(folder) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      fs.rmSync(folder, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if (!['ENOTEMPTY', 'EBUSY'].includes(error?.code) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 }
 
