@@ -17,7 +17,7 @@ namespace SharpClaw.Server.Semantic.Edits;
 /// </summary>
 public static class BodyOnlyEdit
 {
-    public static async Task<bool> IsAsync(Solution before, Solution after, SolutionChanges changes, CancellationToken cancellationToken)
+    public static async Task<bool> IsAsync(SolutionChanges changes, CancellationToken cancellationToken)
     {
         if (changes.GetAddedProjects().Any() || changes.GetRemovedProjects().Any() || changes.GetAddedAnalyzerReferences().Any() || changes.GetRemovedAnalyzerReferences().Any())
         {

@@ -35,7 +35,7 @@ public static class EditValidator
         SolutionChanges changes = after.GetChanges(before);
         // An edit inside member bodies changes nothing another file binds to: only its own documents can hold a
         // new error, so no other file is bound and no dependent project compiled.
-        bool bodiesOnly = await BodyOnlyEdit.IsAsync(before, after, changes, cancellationToken).ConfigureAwait(false);
+        bool bodiesOnly = await BodyOnlyEdit.IsAsync(changes, cancellationToken).ConfigureAwait(false);
         if (bodiesOnly)
         {
             scopeOf = static (_, _, _) => TreeScope.None;
