@@ -71,6 +71,8 @@ export interface ToolCallOptions {
   call?: string;
   /** The report of a verification this call ran (also when the call then fails, e.g. denied). */
   onVerificationReport?(report: VerificationReport): void;
+  /** When the surface needs the answer (Date.now() time): a search answers from the index built so far by then (mcpLoadWait.ts). */
+  answerBy?: number;
 }
 
 export interface EditApplied {
@@ -201,6 +203,7 @@ export class Session {
       host: { request: (method, params, schema, requestSignal) => this.requester.request(method, params, schema, requestSignal ?? signal) },
       surface: this.options.surface,
       signal,
+      ...(callOptions.answerBy !== undefined ? { answerBy: callOptions.answerBy } : {}),
       progress: (message, percent) => this.options.progress?.(tool, message, percent),
       onEditApplied: (summary) => this.editEmitter.fire({ tool: tool.name, summary }),
       hostSession: this.hostSession,

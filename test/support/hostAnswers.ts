@@ -26,6 +26,7 @@ import { findTool } from '../../src/engine/tools/registry';
 import type { ToolOutcome } from '../../src/engine/tools/runTool';
 import { mcpServerFactory } from '../../src/surfaces/mcp/mcpServer';
 import { mcpToolsFor } from '../../src/surfaces/mcp/mcpTools';
+import { defaultLoadWaitSeconds } from '../../src/surfaces/mcp/mcpLoadWait';
 import { mcpToolNames } from '../../src/engine/tools/toolDefinition';
 import { fitAnswer, type FittedAnswer } from '../../src/engine/tools/wholeResult';
 import { solutionInspectToolName } from '../../src/engine/tools/structuredResult';
@@ -93,6 +94,7 @@ class RecordedConnection implements HostConnection {
   constructor(
     private readonly answer: Recording,
     private readonly workspace: string,
+    private readonly surface: 'cli' | 'mcp',
   ) {}
 
   async sendRequest(method: string, params: unknown): Promise<unknown> {
@@ -100,10 +102,14 @@ class RecordedConnection implements HostConnection {
     if (method === Methods.interruptedEdits.method) return { interrupted: [] };
     this.calls++;
     // The call id is new for every call (permissions/grants.ts): named, never recorded.
-    const { workspace, call, ...sent } = params as Record<string, unknown>;
+    const { workspace, call, answerBy, ...sent } = params as Record<string, unknown>;
     assert.equal(workspace, this.workspace, `${this.answer.id}: the tool names the workspace folder`);
     // The store's syntax-only searches never ask for an approval, so they name no call.
-    const asksApproval = method !== Methods.symbolSearch.method && method !== Methods.workspaceSearch.method;
+    const search = method === Methods.symbolSearch.method || method === Methods.workspaceSearch.method;
+    const asksApproval = !search;
+    // An MCP search's answer time (mcpLoadWait.ts), within the default load wait from now: a time, never recorded; no other call sends one.
+    if (search && this.surface === 'mcp') assert.ok(typeof answerBy === 'number' && answerBy > Date.now() && answerBy <= Date.now() + defaultLoadWaitSeconds * 1000, `${this.answer.id}: an MCP search names when its answer is due (${String(answerBy)})`);
+    else assert.equal(answerBy, undefined, `${this.answer.id}: only an MCP search names an answer time`);
     assert.equal(typeof call, asksApproval ? 'string' : 'undefined', `${this.answer.id}: a tool whose host request may ask for an approval names its call, so only this call's approval answers it`);
     if (rewriting && asStored(this.answer) && (method !== this.answer.method || JSON.stringify(sent) !== JSON.stringify(this.answer.params))) {
       rewrite(this.answer, { method, params: sent });
@@ -130,9 +136,10 @@ class RecordedTransport implements HostTransport {
   constructor(
     private readonly answer: Recording,
     private readonly workspace: string,
+    private readonly surface: 'cli' | 'mcp',
   ) {}
   async start(_callbacks: HostCallbackOptions): Promise<HostConnection> {
-    this.connection = new RecordedConnection(this.answer, this.workspace);
+    this.connection = new RecordedConnection(this.answer, this.workspace, this.surface);
     return this.connection;
   }
 }
@@ -155,7 +162,7 @@ export interface Replayed {
 export async function replay(answer: Recording, workspace = path.join(fixturesRoot, answer.fixture), { hostCalls = 1 } = {}): Promise<Replayed> {
   const tool = findTool(answer.tool);
   assert.ok(tool, `${answer.id}: no tool ${answer.tool}`);
-  const transport = new RecordedTransport(answer, workspace);
+  const transport = new RecordedTransport(answer, workspace, 'cli');
   const session = new Session({ surface: 'cli', workspaceFolder: () => workspace, permissions: grantAll, transport });
   try {
     const outcome = await session.runTool(tool, answer.input, new AbortController().signal);
@@ -184,7 +191,7 @@ export async function replayOverMcp(answer: Recording, workspace = path.join(fix
   const tools = mcpToolsFor('all');
   const served = tools.find((tool) => tool.definition.name === answer.tool);
   assert.ok(served, `${answer.id}: the MCP server serves no ${answer.tool}`);
-  const transport = new RecordedTransport(answer, workspace);
+  const transport = new RecordedTransport(answer, workspace, 'mcp');
   const session = new Session({ surface: 'mcp', workspaceFolder: () => workspace, permissions: grantAll, transport });
   const server = mcpServerFactory({ session, tools, version: '0.0.0' })();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -9,7 +9,7 @@ import { navigateTool } from '../../src/engine/tools/navigation/navigationTools'
 import { symbolSearchTool } from '../../src/engine/tools/store/storeTools';
 import type { ToolOutcome } from '../../src/engine/tools/runTool';
 import type { LoadProgress } from '../../src/engine/protocol/callbacks';
-import { withinLoadWait } from '../../src/surfaces/mcp/mcpLoadWait';
+import { answerMarginMs, answerTimeOf, withinLoadWait } from '../../src/surfaces/mcp/mcpLoadWait';
 
 const progress: LoadProgress = { kind: 'load', target: 'App.slnx', configuration: 'Debug', targetFramework: null, projectIndex: 2, projectCount: 5, currentProject: 'src/Core/Core.csproj', percent: 40 };
 const ready = () => ({ kind: 'ready', pid: 1, roslynVersion: '5.0.0' }) as const;
@@ -51,6 +51,11 @@ describe('mcp load wait', () => {
     const outcome = await withinLoadWait(navigateTool, { action: 'references', symbol: 'A.B' }, { loading: () => undefined, state: starting }, 0.05, after(2_000));
     assert.equal(outcome.ok, false);
     assert.match(outcome.text, /^error loading: The SharpClaw host is still starting \(0 s since this call arrived\); the workspace load comes next\. The start goes on; call again shortly/);
+  });
+
+  it('gives a search the time to answer from what is indexed: the wait from arrival less the margin, never before arrival', () => {
+    assert.equal(answerTimeOf(1_000_000, 45), 1_000_000 + 45_000 - answerMarginMs);
+    assert.equal(answerTimeOf(1_000_000, 1), 1_000_000, 'a wait shorter than the margin: due at once (the host answers after its first chunk)');
   });
 
   it("counts the wait from the request's arrival, not from when the call reached the wait", async () => {

@@ -24,6 +24,15 @@ describe('store tool renderers', () => {
     assert.match(renderWorkspaceSearch({ ...result, matches: [], total: 0 }), /\nno matches for add \(3 C# files searched\)$/);
   });
 
+  it('an answer made before the index build ended says, second, from how many files and how many are left', () => {
+    const symbols = SymbolSearchResultSchema.parse({ ...page, query: 'Many', items: [], total: 0, indexedFiles: 256, pendingFiles: 616 });
+    assert.equal(renderSymbolSearch(symbols), `${syntaxOnlyLine}\npartial: from 256 of 872 C# files; the index build goes on (616 left), call again for every file.\nno declarations match Many (256 C# files indexed)`);
+    const text = WorkspaceSearchResultSchema.parse({ ...page, query: 'x', matches: [{ path: 'src/A.cs', line: 1, character: 1, text: 'x' }], total: 1, files: 1, indexedFiles: 1, pendingFiles: 1 });
+    assert.equal(renderWorkspaceSearch(text).split('\n')[1], 'partial: from 1 of 2 C# files; the index build goes on (1 left), call again for every file.');
+    // A whole answer says nothing of it (the host sends null).
+    assert.doesNotMatch(renderWorkspaceSearch({ ...text, pendingFiles: null }), /partial/);
+  });
+
   it('a page of long lines stops under 8 KB and names the offset it stopped at; a page that fits is left whole', () => {
     const long = 'x'.repeat(190);
     const matches = Array.from({ length: 50 }, (_, i) => ({ path: `src/Generated/Messages${i}.cs`, line: i + 1, character: 5, text: `${long} ${i}` }));

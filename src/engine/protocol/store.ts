@@ -9,6 +9,8 @@ export const SymbolSearchParamsSchema = z.object({
   query: z.string().nullable().optional(),
   kind: z.string().nullable().optional(),
   container: z.string().nullable().optional(),
+  /** When the answer is due (Unix ms): a longer index build answers from the files indexed so far (mcpLoadWait.ts). */
+  answerBy: z.number().int().nullable().optional(),
   ...paging,
 });
 
@@ -40,6 +42,8 @@ export const SymbolSearchResultSchema = z.object({
   ...page,
   indexedFiles: z.number().int(),
   reindexedFiles: z.number().int(),
+  /** New or changed files not indexed yet: the build passed the call's answer time and goes on in the background; absent when none. */
+  pendingFiles: z.number().int().nullable().optional(),
 });
 
 export const WorkspaceSearchParamsSchema = z.object({
@@ -49,6 +53,8 @@ export const WorkspaceSearchParamsSchema = z.object({
   regex: z.boolean().nullable().optional(),
   caseSensitive: z.boolean().nullable().optional(),
   paths: z.array(z.string()).nullable().optional(),
+  /** When the answer is due (Unix ms): a longer index build answers from the files indexed so far (mcpLoadWait.ts). */
+  answerBy: z.number().int().nullable().optional(),
   ...paging,
 });
 
@@ -66,6 +72,8 @@ export const WorkspaceSearchResultSchema = z.object({
   files: z.number().int(),
   indexedFiles: z.number().int(),
   reindexedFiles: z.number().int(),
+  /** New or changed files not indexed yet: the build passed the call's answer time and goes on in the background; absent when none. */
+  pendingFiles: z.number().int().nullable().optional(),
 });
 
 export const ClearStoreParamsSchema = z.object({

@@ -37,6 +37,8 @@ export interface ToolContext {
   host: HostRequester;
   surface: Surface;
   signal: AbortSignal;
+  /** When the surface needs the answer (Date.now() time), if it must have one by then: the MCP server's load wait. */
+  answerBy?: number;
   /** Reports progress of long work (loads, builds) to whoever shows it. */
   progress(message: string, percent?: number): void;
   /** Called after the host wrote an edit for this call (so VS Code's Undo Last Edit can replay it in order). */

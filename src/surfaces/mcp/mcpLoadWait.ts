@@ -4,8 +4,10 @@
 // answers `error loading: …` with the start's or the load's progress instead, and both go on in the
 // host, so a later call finds them further along or done. The wait counts from the request's arrival,
 // so the host's start-up is inside it and the answer comes within the wait the person set, as the
-// client counts it. Calls of tools that write or build keep waiting: answering before they finish
-// could tell the agent nothing happened when something did.
+// client counts it. A search meeting an index build that would pass the wait answers before it from
+// the files indexed so far, and says so (answerTimeOf); the build goes on. Calls of tools that write
+// or build keep waiting: answering before they finish could tell the agent nothing happened when
+// something did.
 import { ToolError } from '../../engine/errors';
 import { describeLoadProgress, describeProgressStep } from '../../engine/host/hostState';
 import type { HostSessionControl, AnyToolDefinition } from '../../engine/tools/toolDefinition';
@@ -14,6 +16,18 @@ import { parseToolInput } from '../../engine/tools/toolInput';
 
 /** The default wait, from the request's arrival: 15 s under the 60 s request timeout of the SDK's client and of Codex. */
 export const defaultLoadWaitSeconds = 45;
+
+/**
+ * How long before the wait runs out a search must answer from the files indexed so far: the host stops its index
+ * build after the chunk (about half a second of parsing) during which that time passes, and the answer still has
+ * to cross the wire and be rendered before the wait answers `error loading` instead.
+ */
+export const answerMarginMs = 5_000;
+
+/** When a call that arrived at `arrivedAt` must have its answer: what it gives the host as `answerBy` (searches only). */
+export function answerTimeOf(arrivedAt: number, waitSeconds: number): number {
+  return arrivedAt + Math.max(0, waitSeconds * 1000 - answerMarginMs);
+}
 
 /** How often, after the wait, a still-running call checks whether it is waiting on a load. */
 const recheckMs = 500;

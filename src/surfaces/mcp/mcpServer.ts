@@ -15,7 +15,7 @@ import type { McpWorkspace } from './mcpWorkspace';
 import type { McpClientLink } from './mcpPermissionPolicy';
 import type { McpApprovalRounds } from './mcpInputRequired';
 import { forwardLoadProgress } from './mcpLoadProgress';
-import { defaultLoadWaitSeconds, withinLoadWait } from './mcpLoadWait';
+import { answerTimeOf, defaultLoadWaitSeconds, withinLoadWait } from './mcpLoadWait';
 
 export const serverName = 'sharpclaw';
 
@@ -109,8 +109,10 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
             return result({ ok: false, error: typed, text: typed.render() });
           }
           const progress = forwardLoadProgress(ctx.mcpReq._meta?.progressToken, options.session.host.onLoadProgress, (notification) => ctx.mcpReq.notify(notification));
+          const waitSeconds = options.loadWaitSeconds ?? defaultLoadWaitSeconds;
+          const answerBy = answerTimeOf(arrivedAt, waitSeconds);
           const call = (callId?: string) =>
-            withinLoadWait(tool.definition, args, options.session.hostSession, options.loadWaitSeconds ?? defaultLoadWaitSeconds, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal, callId ? { call: callId } : {}), arrivedAt);
+            withinLoadWait(tool.definition, args, options.session.hostSession, waitSeconds, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal, { answerBy, ...(callId ? { call: callId } : {}) }), arrivedAt);
           try {
             return options.rounds ? await options.rounds.run(tool.name, args, ctx, call, result) : result(await call());
           } finally {

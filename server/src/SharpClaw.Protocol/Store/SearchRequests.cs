@@ -22,6 +22,14 @@ public sealed record SymbolSearchParams
     /// <summary>Only declarations whose container (dotted, namespace included) ends with this (Calculator, Calc.Core.Calculator).</summary>
     public string? Container { get; init; }
 
+    /// <summary>
+    /// When the answer is due, in Unix milliseconds (an MCP call's load wait, counted from its arrival): a build of the
+    /// index that would pass it stops after the chunk that does, the answer comes from the files indexed so far
+    /// (<c>pendingFiles</c> says how many were not), and the build goes on in the background. Null: the answer waits
+    /// for the whole build.
+    /// </summary>
+    public long? AnswerBy { get; init; }
+
     [PageOffset]
     public int? Offset { get; init; }
 
@@ -42,7 +50,7 @@ public sealed record SymbolSearchItem(string Name, string Kind, string? Containe
 
 /// <summary>Result of <c>sharpclaw/symbolSearch</c>.</summary>
 /// <param name="Items">This page, best match first (exact, prefix, camel humps, substring), then by path and position.</param>
-/// <param name="IndexedFiles">How many C# files the index holds.</param>
+/// <param name="IndexedFiles">How many C# files the index holds as they are now.</param>
 /// <param name="ReindexedFiles">How many of them this query re-parsed (new or changed since the last query).</param>
 public sealed record SymbolSearchResult(
     string Query,
@@ -53,7 +61,11 @@ public sealed record SymbolSearchResult(
     bool Truncated,
     int? NextOffset,
     int IndexedFiles,
-    int ReindexedFiles);
+    int ReindexedFiles)
+{
+    /// <summary>New or changed C# files not indexed yet: the build passed the request's <c>answerBy</c> and goes on in the background. Absent when none.</summary>
+    public int? PendingFiles { get; init; }
+}
 
 /// <summary>Params of <c>sharpclaw/workspaceSearch</c>: text or a regular expression over the workspace's C# files.</summary>
 public sealed record WorkspaceSearchParams
@@ -75,6 +87,14 @@ public sealed record WorkspaceSearchParams
 
     /// <summary>Workspace-relative globs in the host's one dialect, as diagnostics' <c>path</c> reads them (src/**/*.cs, **/Tests/**, src/{A,B}.cs, [abc]); a file matches when any matches. Null: every indexed file.</summary>
     public IReadOnlyList<string>? Paths { get; init; }
+
+    /// <summary>
+    /// When the answer is due, in Unix milliseconds (an MCP call's load wait, counted from its arrival): a build of the
+    /// index that would pass it stops after the chunk that does, the answer comes from the files indexed so far
+    /// (<c>pendingFiles</c> says how many were not), and the build goes on in the background. Null: the answer waits
+    /// for the whole build.
+    /// </summary>
+    public long? AnswerBy { get; init; }
 
     [PageOffset]
     public int? Offset { get; init; }
@@ -99,7 +119,11 @@ public sealed record WorkspaceSearchResult(
     int? NextOffset,
     int Files,
     int IndexedFiles,
-    int ReindexedFiles);
+    int ReindexedFiles)
+{
+    /// <summary>New or changed C# files not indexed yet: the build passed the request's <c>answerBy</c> and goes on in the background. Absent when none.</summary>
+    public int? PendingFiles { get; init; }
+}
 
 /// <summary>Params of <c>sharpclaw/clearStore</c>: deletes the workspace's store (SharpClaw: Clear Cache).</summary>
 public sealed record ClearStoreParams

@@ -13,6 +13,10 @@ namespace SharpClaw.Server.Store;
 /// it. Nothing here loads MSBuild, compiles or runs project code, so nothing asks for authorization. One
 /// query per workspace at a time in this host (other hosts are kept apart by SQLite's locks). A store found
 /// damaged mid-query is deleted with a log line and rebuilt once.
+/// A query that must answer by a time (<c>answerBy</c>: an MCP call's load wait) and meets a build that would
+/// pass it answers from the files indexed so far and says how many are pending; the build goes on in the
+/// background, a chunk at a time, giving the store to each query that waits for it (which again answers by
+/// its own time) until nothing is pending.
 /// </summary>
 public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, string? stateRoot = null) : IDisposable
 {
@@ -20,6 +24,9 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
     private const long BulkParseChars = 4 * 1024 * 1024;
 
     private readonly ConcurrentDictionary<string, WorkspaceStore> stores = new(PathUtil.Comparer);
+
+    /// <summary>Ends the background builds when the host ends.</summary>
+    private readonly CancellationTokenSource lifetime = new();
 
     /// <summary>Where a large index build reports its progress (<see cref="IndexProgress"/>); set by the host server.</summary>
     public ILoadProgressSink? Progress { get; set; }
@@ -32,11 +39,14 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         int limit = ParamCheck.Bounded<SymbolSearchParams>(nameof(SymbolSearchParams.Limit), parameters.Limit);
         string? kind = string.IsNullOrWhiteSpace(parameters.Kind) ? null : parameters.Kind.Trim().ToLowerInvariant();
         string? container = string.IsNullOrWhiteSpace(parameters.Container) ? null : parameters.Container.Trim();
-        return this.RunAsync(workspace, cancellationToken, (database, image, counts) =>
+        return this.RunAsync(workspace, AnswerTime(parameters.AnswerBy), cancellationToken, (database, image, counts) =>
         {
             (List<SymbolSearchItem> page, int total) = SymbolSearch.Find(image, query, kind, container, offset, limit);
             bool truncated = offset + page.Count < total;
-            return new SymbolSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, counts.Indexed, counts.Reindexed);
+            return new SymbolSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, counts.Indexed - counts.Pending, counts.Reindexed)
+            {
+                PendingFiles = counts.Pending > 0 ? counts.Pending : null,
+            };
         });
     }
 
@@ -56,11 +66,14 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
 
         int offset = ParamCheck.Bounded<WorkspaceSearchParams>(nameof(WorkspaceSearchParams.Offset), parameters.Offset);
         int limit = ParamCheck.Bounded<WorkspaceSearchParams>(nameof(WorkspaceSearchParams.Limit), parameters.Limit);
-        return this.RunAsync(workspace, cancellationToken, (database, image, counts) =>
+        return this.RunAsync(workspace, AnswerTime(parameters.AnswerBy), cancellationToken, (database, image, counts) =>
         {
             (List<WorkspaceSearchMatch> page, int total, int files) = TextSearch.Find(database, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, offset, limit, cancellationToken);
             bool truncated = offset + page.Count < total;
-            return new WorkspaceSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, files, counts.Indexed, counts.Reindexed);
+            return new WorkspaceSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, files, counts.Indexed - counts.Pending, counts.Reindexed)
+            {
+                PendingFiles = counts.Pending > 0 ? counts.Pending : null,
+            };
         });
     }
 
@@ -69,10 +82,10 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
     {
         string workspace = ValidWorkspace(parameters.Workspace);
         WorkspaceStore store = this.stores.GetOrAdd(workspace, w => new WorkspaceStore(w));
-        await store.Gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        await EnterAsync(store, cancellationToken).ConfigureAwait(false);
         try
         {
-            store.Dispose();
+            store.Dispose(); // A background build finds no database and ends.
             string path = Path.Combine(StateFolder.ForWorkspace(workspace, this.Root()), StoreDatabase.FileName);
             long bytes = new[] { path, path + "-wal" }.Where(File.Exists).Sum(f => new FileInfo(f).Length);
             bool existed = File.Exists(path);
@@ -88,18 +101,48 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
 
     public void Dispose()
     {
+        this.lifetime.Cancel();
         foreach (WorkspaceStore store in this.stores.Values)
         {
+            // A background build stops at its next file; its connection is closed only once it let go of the store.
+            bool held = store.Gate.Wait(TimeSpan.FromSeconds(5));
             store.Dispose();
+            if (held)
+            {
+                store.Gate.Release();
+            }
         }
 
         this.stores.Clear();
     }
 
-    private async Task<T> RunAsync<T>(string workspace, CancellationToken cancellationToken, Func<StoreDatabase, IndexImage, IndexCounts, T> answer)
+    /// <summary>A request's <c>answerBy</c> (Unix milliseconds) as a time, or null; a value of 0 or less is no time at all.</summary>
+    private static DateTimeOffset? AnswerTime(long? answerBy) => answerBy switch
+    {
+        null => null,
+        > 0 => DateTimeOffset.FromUnixTimeMilliseconds(answerBy.Value),
+        _ => throw SemanticException.InvalidRequest($"'answerBy' is a time in Unix milliseconds, greater than 0: {answerBy}."),
+    };
+
+    /// <summary>Waits for the workspace's store, counted as waiting meanwhile so a background build hands it over after its chunk.</summary>
+    private static async Task EnterAsync(WorkspaceStore store, CancellationToken cancellationToken)
+    {
+        Interlocked.Increment(ref store.Waiting);
+        try
+        {
+            await store.Gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            Interlocked.Decrement(ref store.Waiting);
+        }
+    }
+
+    private async Task<T> RunAsync<T>(string workspace, DateTimeOffset? answerBy, CancellationToken cancellationToken, Func<StoreDatabase, IndexImage, IndexCounts, T> answer)
     {
         WorkspaceStore store = this.stores.GetOrAdd(workspace, w => new WorkspaceStore(w));
-        await store.Gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+        await EnterAsync(store, cancellationToken).ConfigureAwait(false);
+        Func<bool>? pastAnswerTime = answerBy is { } by ? () => DateTimeOffset.UtcNow >= by : null;
         try
         {
             return await Task.Run(
@@ -116,19 +159,15 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
                             }
 
                             store.Database ??= StoreDatabase.Open(workspace, this.Root(), log);
-                            long started = System.Diagnostics.Stopwatch.GetTimestamp();
-                            (IndexCounts counts, IndexImage image) = SyntaxIndex.Refresh(store.Database, store.Image, store.Tree, workspace, openDocuments.Snapshot, this.Progress, cancellationToken);
-                            store.Image = image;
-                            if (counts.Reindexed > 0)
+                            IndexCounts counts = this.Refresh(store, pastAnswerTime, cancellationToken);
+                            T result = answer(store.Database, store.Image!, counts);
+                            if (counts.Pending > 0 && !store.Building)
                             {
-                                log?.Info($"Store of {workspace}: {counts.Reindexed} of {counts.Indexed} C# files parsed in {System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds:F0} ms.");
-                                if (counts.ParsedChars >= BulkParseChars)
-                                {
-                                    ReleaseParseGarbage(workspace);
-                                }
+                                store.Building = true;
+                                _ = this.BuildInBackgroundAsync(store);
                             }
 
-                            return answer(store.Database, image, counts);
+                            return result;
                         }
                         catch (Exception ex) when (attempt == 0 && store.Database is not null && (ex is SqliteException sqlite ? StoreDatabase.IsDamaged(sqlite) : ex is InvalidDataException or EndOfStreamException))
                         {
@@ -144,6 +183,64 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         finally
         {
             store.Gate.Release();
+        }
+    }
+
+    /// <summary>One refresh of the store's index under its gate, logged; the image kept for the next one.</summary>
+    private IndexCounts Refresh(WorkspaceStore store, Func<bool>? stopEarly, CancellationToken cancellationToken)
+    {
+        long started = System.Diagnostics.Stopwatch.GetTimestamp();
+        (IndexCounts counts, IndexImage image) = SyntaxIndex.Refresh(store.Database!, store.Image, store.Tree, store.Workspace, openDocuments.Snapshot, this.Progress, stopEarly, cancellationToken);
+        store.Image = image;
+        if (counts.Reindexed > 0)
+        {
+            string pending = counts.Pending > 0 ? $"; {counts.Pending} left for the background build" : string.Empty;
+            log?.Info($"Store of {store.Workspace}: {counts.Reindexed} of {counts.Indexed} C# files parsed in {System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds:F0} ms{pending}.");
+            if (counts.ParsedChars >= BulkParseChars)
+            {
+                ReleaseParseGarbage(store.Workspace);
+            }
+        }
+
+        return counts;
+    }
+
+    /// <summary>
+    /// Finishes a build a query's answer time cut short: a refresh at a time under the gate, each ending after the chunk
+    /// during which a query started waiting (that query then refreshes and answers by its own time). Ends when nothing
+    /// is pending, when the store was cleared (SharpClaw: Clear Cache) or when the host ends; a failure is logged and
+    /// left to the next query.
+    /// </summary>
+    private async Task BuildInBackgroundAsync(WorkspaceStore store)
+    {
+        await Task.Yield();
+        CancellationToken cancellationToken = this.lifetime.Token;
+        try
+        {
+            for (bool building = true; building;)
+            {
+                await store.Gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+                try
+                {
+                    building = store.Database is not null
+                        && await Task.Run(() => this.Refresh(store, () => Volatile.Read(ref store.Waiting) > 0, cancellationToken).Pending > 0, cancellationToken).ConfigureAwait(false);
+                    store.Building = building;
+                }
+                catch (Exception ex) when (ex is not OperationCanceledException)
+                {
+                    store.Building = false;
+                    log?.Warn($"Store of {store.Workspace}: the background build stopped ({ex.Message}); the next query goes on with it.");
+                    return;
+                }
+                finally
+                {
+                    store.Gate.Release();
+                }
+            }
+        }
+        catch (OperationCanceledException)
+        {
+            // The host is ending.
         }
     }
 
@@ -195,6 +292,12 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         public SemaphoreSlim Gate { get; } = new(1, 1);
 
         public StoreDatabase? Database { get; set; }
+
+        /// <summary>Queries waiting for <see cref="Gate"/>: a background build hands the store over after its chunk while there are any.</summary>
+        public int Waiting;
+
+        /// <summary>A background build is finishing what a query's answer time cut short (read and written under <see cref="Gate"/>).</summary>
+        public bool Building { get; set; }
 
         /// <summary>The index as this host last saw it; read again whenever another host committed (<see cref="IndexImage.Current"/>).</summary>
         public IndexImage? Image { get; set; }

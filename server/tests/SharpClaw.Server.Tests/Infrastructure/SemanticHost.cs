@@ -55,20 +55,20 @@ internal sealed class SemanticHost : IAsyncDisposable
             Timeout,
             "sharpclaw/projectGraph");
 
-    public Task<SymbolSearchResult> SymbolSearchAsync(string workspace, string query, string? kind = null, string? container = null, int? offset = null, int? limit = null) =>
+    public Task<SymbolSearchResult> SymbolSearchAsync(string workspace, string query, string? kind = null, string? container = null, int? offset = null, int? limit = null, long? answerBy = null) =>
         Poll.WithTimeout(
             this.Host.Client.InvokeWithParameterObjectAsync<SymbolSearchResult>(
                 ProtocolMethods.SymbolSearch,
-                new SymbolSearchParams { Workspace = workspace, Query = query, Kind = kind, Container = container, Offset = offset, Limit = limit }),
+                new SymbolSearchParams { Workspace = workspace, Query = query, Kind = kind, Container = container, Offset = offset, Limit = limit, AnswerBy = answerBy }),
             Timeout,
             "sharpclaw/symbolSearch");
 
     public Task<WorkspaceSearchResult> WorkspaceSearchAsync(
-        string workspace, string query, bool? regex = null, bool? caseSensitive = null, IReadOnlyList<string>? paths = null, int? offset = null, int? limit = null) =>
+        string workspace, string query, bool? regex = null, bool? caseSensitive = null, IReadOnlyList<string>? paths = null, int? offset = null, int? limit = null, long? answerBy = null) =>
         Poll.WithTimeout(
             this.Host.Client.InvokeWithParameterObjectAsync<WorkspaceSearchResult>(
                 ProtocolMethods.WorkspaceSearch,
-                new WorkspaceSearchParams { Workspace = workspace, Query = query, Regex = regex, CaseSensitive = caseSensitive, Paths = paths, Offset = offset, Limit = limit }),
+                new WorkspaceSearchParams { Workspace = workspace, Query = query, Regex = regex, CaseSensitive = caseSensitive, Paths = paths, Offset = offset, Limit = limit, AnswerBy = answerBy }),
             Timeout,
             "sharpclaw/workspaceSearch");
 

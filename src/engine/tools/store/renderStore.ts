@@ -18,8 +18,15 @@ export const syntaxOnlyLine = syntaxOnlyLineFor(lmToolNames);
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
+/** The line of an answer made before the index build ended (the call's wait would have passed): what it did not see. */
+function partialLine(result: { indexedFiles: number; pendingFiles?: number | null | undefined }): string[] {
+  if (!result.pendingFiles) return [];
+  const files = result.indexedFiles + result.pendingFiles;
+  return [`partial: from ${result.indexedFiles} of ${plural(files, 'C# file')}; the index build goes on (${result.pendingFiles} left), call again for every file.`];
+}
+
 export function renderSymbolSearch(result: SymbolSearchResult, names: ToolNames = lmToolNames): string {
-  const lines = [syntaxOnlyLineFor(names)];
+  const lines = [syntaxOnlyLineFor(names), ...partialLine(result)];
   if (result.total === 0) lines.push(`no declarations match ${result.query} (${plural(result.indexedFiles, 'C# file')} indexed)`);
   else if (result.items.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'declaration')}`);
   const items = result.items.map((item) => `${item.path}:${item.line}:${item.character} ${item.kind} ${item.name}${item.condition ? ` (#if ${item.condition})` : ''}`);
@@ -31,7 +38,7 @@ export function renderSymbolSearch(result: SymbolSearchResult, names: ToolNames 
 }
 
 export function renderWorkspaceSearch(result: WorkspaceSearchResult, names: ToolNames = lmToolNames): string {
-  const lines = [syntaxOnlyLineFor(names)];
+  const lines = [syntaxOnlyLineFor(names), ...partialLine(result)];
   if (result.total === 0) lines.push(`no matches for ${result.query} (${plural(result.indexedFiles, 'C# file')} searched)`);
   else if (result.matches.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'match')}`);
   const matches = result.matches.map((match) => `${match.path}:${match.line}:${match.character} ${match.text}`);

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { Methods } from '../../protocol/methods';
 import { hostTool } from '../hostTool';
-import { namingOtherTools } from '../toolDefinition';
+import { namingOtherTools, type ToolContext } from '../toolDefinition';
 import { navigateTool } from '../navigation/navigationTools';
 import { pagingArguments } from '../toolInput';
 import { Bounds, globDialect } from '../../protocol/paramRules';
@@ -13,6 +13,9 @@ import { renderSymbolSearch, renderWorkspaceSearch } from './renderStore';
 const paging = pagingArguments('results');
 
 const noLoad = 'Syntax only: no MSBuild load, no approval needed; every answer says so in its first line.';
+
+/** The call's answer time, for an index build that would pass it (the host then answers from what is indexed so far). */
+const answerTime = (context: ToolContext): { answerBy?: number } => (context.answerBy !== undefined ? { answerBy: Math.round(context.answerBy) } : {});
 
 export const declarationKinds = ['namespace', 'class', 'record', 'struct', 'interface', 'enum', 'delegate', 'method', 'constructor', 'operator', 'property', 'field', 'event'] as const;
 
@@ -36,7 +39,7 @@ export const symbolSearchTool = hostTool({
   tags: ['csharp', 'search', 'symbols'],
   input: SymbolSearchInputSchema,
   method: Methods.symbolSearch,
-  params: (input) => input,
+  params: (input, context) => ({ ...input, ...answerTime(context) }),
   render: renderSymbolSearch,
 });
 
@@ -61,6 +64,6 @@ export const workspaceSearchTool = hostTool({
   tags: ['csharp', 'search'],
   input: WorkspaceSearchInputSchema,
   method: Methods.workspaceSearch,
-  params: (input) => input,
+  params: (input, context) => ({ ...input, ...answerTime(context) }),
   render: renderWorkspaceSearch,
 });
