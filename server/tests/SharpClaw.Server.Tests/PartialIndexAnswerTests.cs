@@ -22,12 +22,7 @@ public sealed class PartialIndexAnswerTests
     [Fact]
     public async Task SearchPastItsAnswerTime_AnswersFromTheIndexedChunks_AndTheBuildFinishesInTheBackground()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
-        for (int i = 0; i < Files; i++)
-        {
-            fixture.Write($"src/Many/Part{i / 100}/Many{i:D4}.cs", $"namespace Many;\n\npublic class Many{i:D4} {{ public string Tag() => \"tag{i:D4}\"; }}\n");
-        }
-
+        using FixtureWorkspace fixture = WithManyFiles(i => $"public class Many{i:D4} {{ public string Tag() => \"tag{i:D4}\"; }}");
         using TempDirectory state = new();
         await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
         long due = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(); // Already due: the build stops after its first chunk.
@@ -48,12 +43,7 @@ public sealed class PartialIndexAnswerTests
     [Fact]
     public async Task WorkspaceSearchPastItsAnswerTime_SearchesOnlyTheCommittedFiles_AndSaysHowManyArePending()
     {
-        using FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
-        for (int i = 0; i < Files; i++)
-        {
-            fixture.Write($"src/Many/Part{i / 100}/Many{i:D4}.cs", $"namespace Many;\n\npublic class Many{i:D4} {{ }}\n");
-        }
-
+        using FixtureWorkspace fixture = WithManyFiles(i => $"public class Many{i:D4} {{ }}");
         using TempDirectory state = new();
         await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
         WorkspaceSearchResult first = await host.WorkspaceSearchAsync(fixture.Root, "public class Many", answerBy: DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
@@ -63,5 +53,17 @@ public sealed class PartialIndexAnswerTests
         // A due time of 0 or less is no time: a typed error naming what is valid.
         SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => host.SymbolSearchAsync(fixture.Root, "Many", answerBy: 0));
         Assert.Equal("'answerBy' is a time in Unix milliseconds, greater than 0: 0.", error.Message);
+    }
+
+    /// <summary>fixtures/SyntaxIndexWorkspace with <see cref="Files"/> more files, file i declaring <paramref name="declaration"/>(i) in namespace Many.</summary>
+    private static FixtureWorkspace WithManyFiles(Func<int, string> declaration)
+    {
+        FixtureWorkspace fixture = FixtureWorkspace.Copy("SyntaxIndexWorkspace");
+        for (int i = 0; i < Files; i++)
+        {
+            fixture.Write($"src/Many/Part{i / 100}/Many{i:D4}.cs", $"namespace Many;\n\n{declaration(i)}\n");
+        }
+
+        return fixture;
     }
 }
