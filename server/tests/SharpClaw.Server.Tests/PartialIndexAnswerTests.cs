@@ -1,3 +1,4 @@
+using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Store;
 using SharpClaw.Server.Handlers;
@@ -53,6 +54,24 @@ public sealed class PartialIndexAnswerTests
         // A due time of 0 or less is no time: a typed error naming what is valid.
         SemanticErrorData error = await SemanticErrors.ExpectAsync(SemanticErrorKind.InvalidRequest, () => host.SymbolSearchAsync(fixture.Root, "Many", answerBy: 0));
         Assert.Equal("'answerBy' is a time in Unix milliseconds, greater than 0: 0.", error.Message);
+    }
+
+    [Fact]
+    public async Task ClearingTheStoreDuringTheBackgroundBuild_EndsIt_WithoutWritingANewStore()
+    {
+        using FixtureWorkspace fixture = WithManyFiles(i => $"public class Many{i:D4} {{ }}");
+        using TempDirectory state = new();
+        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+        Assert.NotNull((await host.SymbolSearchAsync(fixture.Root, "Many", answerBy: DateTimeOffset.UtcNow.ToUnixTimeMilliseconds())).PendingFiles);
+        ClearStoreResult cleared = await host.Host.Client.InvokeWithParameterObjectAsync<ClearStoreResult>(ProtocolMethods.ClearStore, new ClearStoreParams { Workspace = fixture.Root });
+        Assert.True(cleared.Deleted);
+
+        // The build either ended before the clear, or meets the cleared store and ends: either way no store comes back.
+        bool endedFirst = host.Host.LogOutput.ToString().Contains($"{Files + 4 - ChunkFiles} of {Files + 4} C# files parsed", StringComparison.Ordinal);
+        Assert.True(endedFirst || await Poll.UntilAsync(() => host.Host.LogOutput.ToString().Contains("cleared; the background build ends", StringComparison.Ordinal), SemanticHost.Timeout), $"the background build went on:\n{host.Host.LogOutput}");
+        Assert.False(File.Exists(cleared.Path), "the background build wrote a new store after the clear");
+        SymbolSearchResult rebuilt = await host.SymbolSearchAsync(fixture.Root, "Many", kind: "class");
+        Assert.Equal((Files + 4, Files + 4, Files), (rebuilt.IndexedFiles, rebuilt.ReindexedFiles, rebuilt.Total));
     }
 
     /// <summary>fixtures/SyntaxIndexWorkspace with <see cref="Files"/> more files, file i declaring <paramref name="declaration"/>(i) in namespace Many.</summary>

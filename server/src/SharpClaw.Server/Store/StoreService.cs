@@ -105,7 +105,7 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         foreach (WorkspaceStore store in this.stores.Values)
         {
             // A background build stops at its next file; its connection is closed only once it let go of the store.
-            bool held = store.Gate.Wait(TimeSpan.FromSeconds(5));
+            bool held = store.Building && store.Gate.Wait(TimeSpan.FromSeconds(5));
             store.Dispose();
             if (held)
             {
@@ -222,8 +222,16 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
                 await store.Gate.WaitAsync(cancellationToken).ConfigureAwait(false);
                 try
                 {
-                    building = store.Database is not null
-                        && await Task.Run(() => this.Refresh(store, () => Volatile.Read(ref store.Waiting) > 0, cancellationToken).Pending > 0, cancellationToken).ConfigureAwait(false);
+                    if (store.Database is null)
+                    {
+                        log?.Info($"Store of {store.Workspace}: cleared; the background build ends.");
+                        building = false;
+                    }
+                    else
+                    {
+                        building = await Task.Run(() => this.Refresh(store, () => Volatile.Read(ref store.Waiting) > 0, cancellationToken).Pending > 0, cancellationToken).ConfigureAwait(false);
+                    }
+
                     store.Building = building;
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
