@@ -188,8 +188,9 @@ function table(rows) {
   for (const f of rows.faults) {
     lines.push(`| ${f.id} | ${f.kind} | \`${f.symbol}\` | ${f.full.timedOut ? `timed out (${f.full.failing.length})` : f.full.failing.length} | ${f.listed.tests.length} | ${f.notListed.length} | ${f.reached.failedCases ?? f.reached.failing.length} | ${f.reached.ran} | ${f.full.ms} | ${f.reached.ms} | ${f.verifyAll?.ms ?? '-'} | ${f.reached.phases && f.verifyAll?.phases ? `${f.reached.phases.testsMs} / ${f.verifyAll.phases.testsMs}` : '-'} | ${f.reached.phases?.selectionMs ?? '-'} | ${f.verdict} |`);
   }
-  const detected = rows.faults.filter((f) => f.full.failing.length > 0 || f.full.timedOut);
-  lines.push('', `${rows.faults.length} faults; the full run detected ${detected.length}; the reached run detected ${detected.filter((f) => f.reached.timedOut || (f.reached.failedCases ?? f.reached.failing.length) > 0).length} of those; ${rows.faults.filter((f) => f.notListed.length).length} faults had failing tests navigate tests did not list.`);
+  // Counted from the verdicts, the one rule (a run that timed out or lost results detected the fault too).
+  const detected = rows.faults.filter((f) => f.verdict.startsWith('detected by both') || f.verdict.startsWith('MISSED'));
+  lines.push('', `${rows.faults.length} faults; the full run detected ${detected.length}; the reached run detected ${detected.filter((f) => f.verdict.startsWith('detected by both')).length} of those; ${rows.faults.filter((f) => f.notListed.length).length} faults had failing tests navigate tests did not list.`);
   const misses = rows.faults.filter((f) => f.notListed.length);
   for (const f of misses) lines.push('', `- ${f.id} not listed: ${f.notListed.slice(0, 20).join(', ')}${f.notListed.length > 20 ? ` … (${f.notListed.length})` : ''}`);
   return lines.join('\n') + '\n';
