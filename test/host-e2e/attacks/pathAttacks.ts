@@ -28,13 +28,15 @@ function applyRecords(stateDir: string): string[] {
   });
 }
 
-/** A restored copy of TwoMarkedSolutions (A.slnx) with a folder `outside` beside it (holding Evil.cs) and a link `Linked -> ../outside` at its root. */
+/** A restored copy of TwoMarkedSolutions (A.slnx) with a folder `outside` beside it (holding Evil.cs), a link `Linked -> ../outside` at its root and no Alpha/initial-marker.txt (every MSBuild run of Alpha adds a line to it). */
 export function pathsBed(): { workspace: string; outside: string } {
   const workspace = copyFixture('TwoMarkedSolutions', 'A.slnx');
   const outside = path.join(path.dirname(workspace), 'outside');
   fs.mkdirSync(outside);
   fs.writeFileSync(path.join(outside, 'Evil.cs'), 'namespace Outside;\n\npublic static class Evil\n{\n}\n');
   fs.symlinkSync(path.join('..', 'outside'), path.join(workspace, 'Linked'));
+  // Restore ran Alpha's InitialTargets: from here on, a line in its marker is a load's.
+  fs.rmSync(path.join(workspace, 'Alpha', 'initial-marker.txt'), { force: true });
   return { workspace, outside };
 }
 

@@ -55,6 +55,17 @@ describe('attacks through raw lsp and the CLI', function () {
 
   // The refusals, grouped by door (a CLI door's resident host stays warm between its calls).
   for (const name of ['mcp-2025', 'mcp-2026'] as const) {
+    // What a person's --allow-evaluation does (formerly its own test and DesignTimeMarker load in mcp/mcpServer.test.ts, whose
+    // settings test asserts the refusal without a grant): the server's load ran the project's code.
+    it(`${name}: with --allow-evaluation the server's load runs the project's code (Alpha's marker)`, async () => {
+      const { workspace } = bed(name);
+      assert.equal(fs.existsSync(path.join(workspace, 'Alpha', 'initial-marker.txt')), false, 'nothing ran before the first call');
+      const door = await loadedDoor(name);
+      const answer = await door.call('lsp', { action: 'request', method: 'textDocument/hover', target: 'A.slnx', parameters: atGreet(workspace) });
+      assert.equal(answer.code, undefined, answer.text);
+      assert.ok(fs.readFileSync(path.join(workspace, 'Alpha', 'initial-marker.txt'), 'utf8').trim().length > 0, "with --allow-evaluation the load ran the project's targets");
+    });
+
     it(`${name}: lsp textDocument/rename to a name with U+202E is invalid_identifier, as the rename tool says; nothing is returned to apply`, async () => {
       const door = await loadedDoor(name);
       const workspace = bed(name).workspace;
