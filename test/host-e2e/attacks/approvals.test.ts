@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cleanUpCopies, copyFixture, tempStateRoot } from '../support';
 import { openDoor, type Door } from './doors';
 
@@ -36,8 +37,9 @@ describe('attacks on approvals', function () {
   let workspace: string;
   const doors: Door[] = [];
   /**
-   * The first test's copy and server, kept for the target test: after its edits A must be asked about
-   * again (a structural change) and B was never evaluated, which is all that test needs; one cold load fewer.
+   * The first test's copy and server, kept for the raw lsp replay test and the target test: after its edits
+   * A must be asked about again (a structural change) and B was never evaluated, which is all they need (and
+   * the lsp test leaves A so too); two cold loads fewer.
    */
   let spent: { workspace: string; door: Door } | undefined;
 
@@ -88,6 +90,27 @@ describe('attacks on approvals', function () {
         assert.match(textOf(replay), /^error invalid_request: This approval was already used/);
         assert.equal(runsOf(workspace, 'Alpha'), approvedRuns, `the replay after edit ${edit} ran project code`);
       }
+    });
+
+    it('replaying an answered raw lsp request\'s requestState after an edit of Directory.Build.props runs nothing', async () => {
+      // The `lsp` tool's door (raw lsp requests, the MCP bridge's only). On the first test's server when it ran
+      // (A asked about again after its edits: this request asks too, and its Allow once reloads A), else on a fresh one.
+      if (spent) workspace = spent.workspace;
+      const door = spent?.door ?? (await manual());
+      const call = { action: 'request', method: 'textDocument/hover', target: 'A.slnx', parameters: { textDocument: { uri: pathToFileURL(path.join(workspace, 'Alpha', 'Alpha.cs')).href }, position: { line: 4, character: 26 } } };
+      const before = runsOf(workspace, 'Alpha');
+      const question = await send(door, 'lsp', call);
+      assert.equal(question.resultType, 'input_required', JSON.stringify(question));
+      const answered = await send(door, 'lsp', call, { requestState: question.requestState!, inputResponses: allowOnce });
+      assert.notEqual(answered.isError, true, textOf(answered));
+      const loaded = runsOf(workspace, 'Alpha');
+      assert.ok(loaded > before, 'Allow once let the load run');
+
+      editBuildProps(workspace, 'replay');
+      const replay = await send(door, 'lsp', call, { requestState: question.requestState!, inputResponses: allowOnce });
+      assert.equal(replay.isError, true, `the replay was answered: ${textOf(replay)}`);
+      assert.match(textOf(replay), /^error invalid_request: This approval was already used/);
+      assert.equal(runsOf(workspace, 'Alpha'), loaded, 'the replay ran project code');
     });
 
     it('replaying an answered verify_workspace requestState builds nothing', async () => {
@@ -201,14 +224,14 @@ describe('attacks on approvals, through every door: an approval covers one call'
   // fixtures/ImportedBuildProps: Directory.Build.props imports build/Shared.props (ImportScanner follows it).
   // One copy and one cold load per door: each edit follows an allowed load (the second, of the project as the
   // first edit left it), so each refusal is the edit's own. The CLI's run of both edits is
-  // test/host-e2e/cli/importedBuildFileCli.test.ts.
+  // test/host-e2e/cli/importedBuildFileCli.test.ts. The MCP eras then do the same through a raw lsp request.
   for (const name of ['mcp-2025', 'mcp-2026', 'vscode-adapter'] as const) {
-    it(`${name}: after one allowed load, the agent edits Directory.Build.props, and after the next allowed load build/Shared.props, which Directory.Build.props imports: each time the next call asks again and Deny runs nothing`, async () => {
+    it(`${name}: after one allowed load, the agent edits Directory.Build.props, and after the next allowed load build/Shared.props, which Directory.Build.props imports: each time the next call asks again and Deny runs nothing (MCP: then a raw lsp request after its allowed load and an edit likewise)`, async () => {
       const workspace = copyFixture('ImportedBuildProps', 'App.slnx');
       const marker = path.join(workspace, 'App', 'initial-marker.txt');
       fs.rmSync(marker, { force: true });
       const runs = () => (fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').split('\n').filter((line) => line.trim()).length : 0);
-      const door = await openDoor(name, { workspace, stateDir: tempStateRoot(), answer: ['allow_once', 'deny', 'allow_once', 'deny'] });
+      const door = await openDoor(name, { workspace, stateDir: tempStateRoot(), answer: ['allow_once', 'deny', 'allow_once', 'deny', 'allow_once', 'deny'] });
       doors.push(door);
       const onApp = { action: 'definition', symbol: 'Greeter.Greet', target: 'App.slnx' };
       const allowed = await door.call('csharp_navigate', onApp);
@@ -239,6 +262,22 @@ describe('attacks on approvals, through every door: an approval covers one call'
       if (name !== 'vscode-adapter') assert.match(door.asked[3]!, /\nWhy: project, build or restore files changed since the last load\nAsked by: csharp_navigate\nFiles: build\/Shared\.props$/);
       if (name !== 'mcp-2026') assert.match(refused.text, /build files of 'App\.slnx' changed \(build\/Shared\.props\)/);
       assert.equal(runs(), reloadedRuns, 'project code ran after the imported file changed, without an approval');
+
+      // The MCP eras' raw lsp door (the `lsp` tool), on this server instead of a server and cold load of its
+      // own: after one load allowed through it and an edit of Directory.Build.props, an lsp request runs
+      // nothing without a new approval.
+      if (name === 'vscode-adapter') return;
+      const hover = { action: 'request', method: 'textDocument/hover', target: 'App.slnx', parameters: { textDocument: { uri: pathToFileURL(path.join(workspace, 'App', 'Greeter.cs')).href }, position: { line: 4, character: 26 } } };
+      const lspAllowed = await door.call('lsp', hover);
+      assert.equal(lspAllowed.code, undefined, lspAllowed.text);
+      assert.equal(door.asked.length, 5);
+      const lspLoaded = runs();
+      assert.ok(lspLoaded > reloadedRuns, "Allow once let the lsp request's load run");
+      fs.writeFileSync(props, fs.readFileSync(props, 'utf8').replace('<AttackMarker>carried</AttackMarker>', '<AttackMarker>lsp</AttackMarker>'));
+      const lspRefused = await door.call('lsp', hover);
+      assert.equal(lspRefused.code, 'permission_denied', lspRefused.text);
+      assert.equal(runs(), lspLoaded, 'project code ran again after Directory.Build.props changed, without a new approval');
+      assert.equal(door.asked.length, 6, `the person was not asked again: ${lspRefused.text}`);
     });
   }
 });

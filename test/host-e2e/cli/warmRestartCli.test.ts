@@ -1,12 +1,12 @@
 // Warm calls end to end: the real CLI and host on a copy of fixtures/DesignTimeMarker (whose MSBuild code
-// writes marker files whenever it runs). The first call loads with --allow-evaluation; a second CLI call in
-// read-only mode, with no --allow-* flag, answers the same without running project code; after a project
-// file changes, what was loaded no longer counts and the read-only call is refused again. Twice: with
-// SHARPCLAW_RESIDENT_HOST=0 the second call is a new host process answering from the approved snapshot in
-// SHARPCLAW_STATE_DIR; by default it is the resident host the first call left running, which still holds
-// the solution (engine/host/residentHost.ts). Then the resident host's own ends: `sharpclaw host stop`,
-// idleness, and its state folder removed; and `sharpclaw verify` on it, holding its connection while other
-// calls are answered.
+// writes marker files whenever it runs). The first call loads with --allow-evaluation on the resident host
+// (engine/host/residentHost.ts); a second CLI call in read-only mode, with no --allow-* flag, answers the
+// same without running project code: on the resident host, which still holds the solution, and with
+// SHARPCLAW_RESIDENT_HOST=0 in a new host process answering from the approved snapshot in
+// SHARPCLAW_STATE_DIR (which the host saves whichever process runs it), leaving no resident host. After a
+// project file changes, what was loaded no longer counts and the read-only call is refused again, on both.
+// Then the resident host's own ends: `sharpclaw host stop` (on that loaded host), idleness, and its state
+// folder removed; and `sharpclaw verify` on it, holding its connection while other calls are answered.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -23,10 +23,16 @@ async function until(what: string, condition: () => boolean, ms: number): Promis
   }
 }
 
-for (const resident of [false, true]) describe(`sharpclaw tool csharp_find_references, a second call ${resident ? 'on the resident host' : 'in a new host process (approved snapshot, SHARPCLAW_RESIDENT_HOST=0)'}`, function () {
+// One copy, one state folder and one cold load for both warm paths and `host stop` on the loaded host, in
+// order: the load on the resident host, its warm call, a call in a new host process from the snapshot that
+// load approved (the host saves it whichever process runs it), the refusals once a project file changed (on
+// the resident host still holding the solution, and in a new process), then `host stop`.
+describe('sharpclaw tool csharp_find_references: a second call on the resident host, and in a new host process (approved snapshot, SHARPCLAW_RESIDENT_HOST=0)', function () {
   this.timeout(240_000);
   let workspace: string;
   let stateDir: string;
+  /** The first call's output and the markers after it. */
+  let cold: { stdout: string; markers: number[] } | undefined;
 
   before(() => {
     assert.ok(fs.existsSync(cli), `${cli} is missing: run "npm run build"`);
@@ -45,40 +51,70 @@ for (const resident of [false, true]) describe(`sharpclaw tool csharp_find_refer
 
   const markerFiles = ['App/marker.txt', 'App/initial-marker.txt'];
   const markerLines = () => markerFiles.map((file) => (fs.existsSync(path.join(workspace, file)) ? fs.readFileSync(path.join(workspace, file), 'utf8').split('\n').filter((l) => l.trim()).length : 0));
-  const run = (...flags: string[]) =>
+  const run = (resident: boolean, ...flags: string[]) =>
     spawnSync(process.execPath, [cli, 'tool', 'csharp_find_references', '--cwd', workspace, '--input', JSON.stringify({ name: 'Greeter.Greet' }), ...flags], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 200_000,
       env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir, SHARPCLAW_RESIDENT_HOST: resident ? '1' : '0' },
     });
-
-  it('answers the second call without approval and without project code, the same as the first', () => {
-    const cold = run('--allow-evaluation');
-    assert.equal(cold.status, 0, cold.stderr);
-    assert.match(cold.stdout, /^App\/Caller\.cs 5:\d+$/m);
-    const afterLoad = markerLines();
-    assert.ok(afterLoad[0] >= 1 && afterLoad[1] >= 1, `the approved load ran the project's targets (${afterLoad})`);
-
-    const hosts = residentHosts(stateDir);
-    assert.equal(hosts.length, resident ? 1 : 0, `resident hosts after the first call: ${hosts}`);
-    const warm = run('--permission-mode', 'read-only');
+  /** The approved cold load on the resident host (once, by whichever test runs first). */
+  const coldLoad = () => {
+    if (cold) return cold;
+    const first = run(true, '--allow-evaluation');
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /^App\/Caller\.cs 5:\d+$/m);
+    const markers = markerLines();
+    assert.ok(markers[0]! >= 1 && markers[1]! >= 1, `the approved load ran the project's targets (${markers})`);
+    return (cold = { stdout: first.stdout, markers });
+  };
+  const answeredWarm = (warm: ReturnType<typeof run>) => {
     assert.equal(warm.status, 0, warm.stderr);
-    if (resident) assert.ok(alive(hosts[0]!) && residentHosts(stateDir)[0] === hosts[0], 'the same resident host answered and still runs');
-    assert.equal(warm.stdout, cold.stdout);
-    assert.deepEqual(markerLines(), afterLoad, 'no MSBuild ran in the second process');
+    assert.equal(warm.stdout, cold!.stdout);
+    assert.deepEqual(markerLines(), cold!.markers, 'no MSBuild ran in the second process');
     assert.doesNotMatch(warm.stderr, /permission|evaluat/i);
     assert.deepEqual(fs.readdirSync(workspace, { recursive: true, encoding: 'utf8' }).filter((file) => /\.db/.test(file)), [], 'the store is never in the workspace');
+  };
+
+  it('on the resident host: answers the second call without approval and without project code, the same as the first', () => {
+    coldLoad();
+    const hosts = residentHosts(stateDir);
+    assert.equal(hosts.length, 1, `resident hosts after the first call: ${hosts}`);
+    answeredWarm(run(true, '--permission-mode', 'read-only'));
+    assert.ok(alive(hosts[0]!) && residentHosts(stateDir)[0] === hosts[0], 'the same resident host answered and still runs');
   });
 
-  it('refuses again once a project file changed (what was loaded no longer matches)', () => {
+  it('in a new host process (SHARPCLAW_RESIDENT_HOST=0): answers the second call from the approved snapshot without approval and without project code, the same as the first; it leaves no resident host', () => {
+    coldLoad();
+    const before = residentHosts(stateDir);
+    answeredWarm(run(false, '--permission-mode', 'read-only'));
+    assert.deepEqual(residentHosts(stateDir), before, 'the call started a resident host (it starts and ends a host of its own)');
+  });
+
+  it('refuses again once a project file changed (what was loaded no longer matches): on the resident host, and in a new host process', () => {
+    coldLoad();
     const project = path.join(workspace, 'App', 'App.csproj');
     fs.writeFileSync(project, fs.readFileSync(project, 'utf8').replace('</PropertyGroup>', '  <Deterministic>true</Deterministic>\n  </PropertyGroup>'));
     const before = markerLines();
-    const refused = run('--permission-mode', 'read-only');
-    assert.equal(refused.status, 1, refused.stdout);
-    assert.match(refused.stderr, /^error permission_denied: /m);
-    assert.deepEqual(markerLines(), before);
+    for (const resident of [true, false]) {
+      const refused = run(resident, '--permission-mode', 'read-only');
+      assert.equal(refused.status, 1, `${resident ? 'resident' : 'new process'}: ${refused.stdout}`);
+      assert.match(refused.stderr, /^error permission_denied: /m);
+      assert.deepEqual(markerLines(), before);
+    }
+  });
+
+  it('the resident host ends with sharpclaw host stop, which names it', async () => {
+    coldLoad();
+    const [pid] = residentHosts(stateDir);
+    assert.ok(pid && alive(pid), 'a resident host runs after the call');
+    const stopped = spawnSync(process.execPath, [cli, 'host', 'stop'], { encoding: 'utf8', env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
+    assert.equal(stopped.status, 0, stopped.stderr);
+    assert.match(stopped.stdout, new RegExp(`^Stopped 1 resident host \\(pid ${pid}\\)\\.$`, 'm'));
+    await until('the stopped host to exit', () => !alive(pid), 10_000);
+    assert.deepEqual(fs.readdirSync(path.join(stateDir, 'hosts')), [], 'its socket and info file are removed');
+    const again = spawnSync(process.execPath, [cli, 'host', 'stop'], { encoding: 'utf8', env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
+    assert.match(again.stdout, /^No resident host was running\.$/m);
   });
 });
 
@@ -103,19 +139,6 @@ describe('the resident host ends', function () {
     removeTemporaryFolders();
   });
 
-  it('with sharpclaw host stop, which names it', async () => {
-    assert.equal(search().status, 0);
-    const [pid] = residentHosts(stateDir);
-    assert.ok(pid && alive(pid), 'a resident host runs after the call');
-    const stopped = spawnSync(process.execPath, [cli, 'host', 'stop'], { encoding: 'utf8', env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
-    assert.equal(stopped.status, 0, stopped.stderr);
-    assert.match(stopped.stdout, new RegExp(`^Stopped 1 resident host \\(pid ${pid}\\)\\.$`, 'm'));
-    await until('the stopped host to exit', () => !alive(pid), 10_000);
-    assert.deepEqual(fs.readdirSync(path.join(stateDir, 'hosts')), [], 'its socket and info file are removed');
-    const again = spawnSync(process.execPath, [cli, 'host', 'stop'], { encoding: 'utf8', env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
-    assert.match(again.stdout, /^No resident host was running\.$/m);
-  });
-
   it('after SHARPCLAW_RESIDENT_IDLE_SECONDS without a call', async () => {
     // 8 s, not less: the host must still be there when the call has returned and the test looks (a loaded CI
     // machine took over 2 s between the host's answer and that look).
@@ -124,13 +147,6 @@ describe('the resident host ends', function () {
     assert.ok(pid && alive(pid), 'the call left a resident host running');
     await until('the idle host to exit', () => !alive(pid), 30_000);
     assert.deepEqual(fs.readdirSync(path.join(stateDir, 'hosts')), []);
-  });
-
-  it('not at all with SHARPCLAW_RESIDENT_HOST=0: the call starts and ends a host of its own', () => {
-    const result = search({ SHARPCLAW_RESIDENT_HOST: '0' });
-    assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /Calculator/);
-    assert.deepEqual(residentHosts(stateDir), []);
   });
 });
 

@@ -213,8 +213,8 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
 
     // Claude Code starts the server in the project with those arguments (`sharpclaw` is this bundle): it
     // answers, working in the project. lsp status says so without starting a host or loading: that
-    // --allow-evaluation lets a load run is asserted below ("without --allow-evaluation a call is refused
-    // ..."), and the server above loads and answers navigate on this copy.
+    // --allow-evaluation lets a load run is asserted by attacks/rawLspAndCli.test.ts (each MCP era's server with
+    // it runs the project's code), and the server above loads and answers navigate on this copy.
     const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, ...config.mcpServers.sharpclaw.args], cwd: calculator, env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: stateDir }, stderr: 'pipe' });
     const client = new Client({ name: 'as-configured', version: '1' });
     await client.connect(transport);
@@ -233,7 +233,9 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     const grant = '{\n  // what the MCP server may do\n  "mcp": { "allowEvaluation": true }\n}\n';
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-mcp-home-'));
     try {
-      // The project's own settings file tries to grant: refused, and nothing of the project ran.
+      // The project's own settings file tries to grant: refused naming the flag, and nothing of the project ran
+      // (what a server without any grant answers too; that --allow-evaluation lets the load run its code:
+      // attacks/rawLspAndCli.test.ts).
       fs.mkdirSync(path.join(marked, '.sharpclaw'));
       fs.writeFileSync(path.join(marked, '.sharpclaw', 'settings.jsonc'), grant);
       const refused = await connectWith({ workspace: marked, stateDir, env: { HOME: home } });
@@ -353,28 +355,5 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
       open.push(started.client);
       assert.equal(await workspaceOf(started), fs.realpathSync(elsewhere));
     });
-  });
-
-  it('without --allow-evaluation a call is refused naming the flag, and nothing of the project runs (with it, the markers prove project code ran)', async () => {
-    const marked = copyFixture('DesignTimeMarker', 'DesignTimeMarker.slnx');
-    const markers = ['initial-marker.txt', 'marker.txt'].map((name) => path.join(marked, 'App', name));
-    // Restore itself runs InitialTargets: count from nothing.
-    for (const marker of markers) fs.rmSync(marker, { force: true });
-    const call = { name: 'navigate', arguments: { action: 'definition', symbol: 'Greeter.Greet' } };
-
-    const refused = await connect(marked, stateDir, []);
-    open.push(refused.client);
-    const result = await refused.client.callTool(call, callOptions);
-    assert.equal(result.isError, true);
-    assert.match(text(result), /^error permission_denied: .*Pass --allow-evaluation to allow it\./);
-    await refused.client.close();
-    for (const marker of markers) assert.equal(fs.existsSync(marker), false, `${marker} was written: project code ran`);
-
-    const allowed = await connect(marked, stateDir, ['--allow-evaluation']);
-    open.push(allowed.client);
-    const answer = await allowed.client.callTool(call, callOptions);
-    assert.notEqual(answer.isError, true, text(answer));
-    assert.match(text(answer), /App\/Greeter\.cs \d+:\d+/);
-    assert.ok(markers.some((marker) => fs.existsSync(marker)), 'with --allow-evaluation the load runs the project\'s targets');
   });
 });
