@@ -19,7 +19,7 @@ import { VerifyRequestSchema } from '../../../src/engine/verification/request';
 import { CliPermissionPolicy } from '../../../src/surfaces/cli/cliPermissionPolicy';
 import { ToolError } from '../../../src/engine/errors';
 import { RecordedWorkspace, removeRecordedWorkspaces, trxOf, type Node, type ScriptedRun } from './recordedRuns';
-import { recordedRun, replayRun } from './replayedRuns';
+import { recordedRoot, recordedRun, replayRun } from './replayedRuns';
 
 const checked = (report: VerificationReport) => VerificationReportSchema.parse(report);
 const stepKinds = (report: VerificationReport) => report.steps.map((step) => step.kind).filter((kind) => kind !== 'evaluate');
@@ -492,4 +492,34 @@ describe('affected: the changes from Git, through the recorded graph of fixtures
     assert.match(clean.summary, /No files changed/);
     assert.ok(!clean.steps.some((step) => step.kind === 'build'));
   });
+});
+
+// What `dotnet test` itself printed in the recorded real runs (the totals lines of each test command), summed:
+// the report's counters (read from the TRX files) must be the same numbers. The real runs themselves are checked
+// against these recordings by test/host-e2e/verification/runnerModes.test.ts, which no longer runs a second,
+// plain `dotnet test` of its own for this.
+describe('the recorded MTP runs count what dotnet test printed', () => {
+  after(removeRecordedWorkspaces);
+  /** `dotnet test`'s own totals, from its output: MTP mode prints `total: N` lines, VSTest mode (and an MTP app under it) one line per assembly. */
+  function printedTotals(name: string): { exitCodes: Array<number | null>; total: number; failed: number; passed: number; skipped: number } {
+    const calls = recordedRun(name).calls.filter((call) => call.args[0] === 'test');
+    const text = calls.map((call) => fs.readFileSync(path.join(recordedRoot, name, call.output), 'utf8')).join('\n');
+    const sum = (pattern: RegExp) => [...text.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0);
+    const mtp = /^\s*total:\s*\d+/m.test(text);
+    const exitCodes = calls.map((call) => call.exitCode);
+    return mtp
+      ? { exitCodes, total: sum(/^\s*total:\s*(\d+)/gm), failed: sum(/^\s*failed:\s*(\d+)/gm), passed: sum(/^\s*succeeded:\s*(\d+)/gm), skipped: sum(/^\s*skipped:\s*(\d+)/gm) }
+      : { exitCodes, total: sum(/Total:\s*(\d+)/g), failed: sum(/Failed:\s*(\d+)/g), passed: sum(/Passed:\s*(\d+)/g), skipped: sum(/Skipped:\s*(\d+)/g) };
+  }
+
+  for (const name of ['mtp-mode', 'mtp-under-vstest']) {
+    it(`${name}: the report's counters are the totals dotnet test printed`, async () => {
+      const printed = printedTotals(name);
+      assert.ok(printed.exitCodes.some((code) => code !== 0), 'a test fails');
+      assert.ok(printed.total > 0, 'dotnet test printed its totals');
+      const { report } = await replayRun(name);
+      const c = report.tests!.counters;
+      assert.deepEqual({ total: c.total, failed: c.failed, passed: c.passed, skipped: c.skipped }, { total: printed.total, failed: printed.failed, passed: printed.passed, skipped: printed.skipped });
+    });
+  }
 });

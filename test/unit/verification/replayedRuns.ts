@@ -16,7 +16,7 @@ import { verify, type VerifyContext } from '../../../src/engine/verification/run
 import type { RawVerifyOptions } from '../../../src/engine/verification/request';
 import { RecordedWorkspace, type Node, type ScriptedRun } from './recordedRuns';
 
-const recordedRoot = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'unit', 'verification', 'recorded');
+export const recordedRoot = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'unit', 'verification', 'recorded');
 const fixturesRoot = path.resolve(__dirname, '..', '..', '..', '..', 'fixtures');
 
 export interface RecordedCall {
