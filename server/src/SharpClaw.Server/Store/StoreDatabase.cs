@@ -27,8 +27,9 @@ public sealed class StoreDatabase : IDisposable
 
     /// <summary>
     /// The size SQLite may leave the write-ahead log at (journal_size_limit), and above which a commit shrinks it
-    /// (<see cref="ShrinkWriteAheadLog"/>): the first index of a large workspace is one transaction as large as the
-    /// index, and its log would otherwise stay that size on disk beside the database until the next write.
+    /// (<see cref="ShrinkWriteAheadLog"/>): the first index of a large workspace commits the whole index in a few
+    /// seconds (chunks of <see cref="SyntaxIndex.ChunkFiles"/> files), and its log would otherwise stay that size on
+    /// disk beside the database until the next write.
     /// </summary>
     public const long WriteAheadLogLimitBytes = 8 * 1024 * 1024;
 
