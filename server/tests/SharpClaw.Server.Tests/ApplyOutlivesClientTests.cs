@@ -158,17 +158,32 @@ public sealed class ApplyOutlivesClientTests
         Assert.Contains("waiting for its rollback before exiting", host.Stderr, StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// One kill mid-apply and one next host for three guarantees (each cold load of EditTools is paid once): the record
+    /// is left alone while another process's apply holds the workspace lock; once the lock is gone a failing request
+    /// still reports it (and its undo restores the files); a client that applies an edit itself is asked only once
+    /// the edit's record is durable.
+    /// </summary>
     [Fact]
-    public async Task FailingRequestAfterAKill_StillReportsTheInterruptedEdit_AndTheUndoRestoresIt()
+    public async Task InterruptedRecord_IsLeftWhileItsApplyHoldsTheLock_ThenAFailingRequestReportsIt_AndItsUndoRestores_AndAClientThatAppliesIsAskedOnceTheRecordIsDurable()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Restored("EditTools", "EditTools.slnx");
         string[] sources = ["App/Program.cs", "Lib/Calculator.cs", "Lib/Formatter.cs", "Tests/CalculatorTests.cs"];
         Dictionary<string, byte[]> originals = sources.ToDictionary(s => s, s => File.ReadAllBytes(fixture.Path(s)));
-        await KillMidApplyAsync(fixture, sources, new EditParams { Action = "rename", Name = "Calculator.Add", NewName = "Sum" });
+        string temp = await KillMidApplyAsync(fixture, sources, new EditParams { Action = "rename", Name = "Calculator.Add", NewName = "Sum" });
 
         await using SemanticHost next = await SemanticHost.StartAsync();
 
-        // The attack: renaming the old name again fails (its declaration already says Sum)...
+        // Another process's apply is running: it holds the workspace lock, its record and temp file are live.
+        using (WorkspaceLock running = await WorkspaceLock.AcquireAsync(fixture.Root, TimeSpan.FromSeconds(10), CancellationToken.None))
+        {
+            Assert.Empty((await Interrupted(next, fixture.Root)).Interrupted);
+            Assert.True(File.Exists(temp), "Recovery removed a temp file of an apply that is still running.");
+            Assert.Single(Directory.GetFiles(JournalOf(fixture)));
+        }
+
+        // Once it is gone, the record is an interrupted apply. The attack: renaming the old name again fails (its
+        // declaration already says Sum)...
         SemanticErrorData failed = await SemanticErrors.ExpectAsync(
             SemanticErrorKind.SymbolNotFound, () => Edit(next, fixture.Root, new EditParams { Action = "rename", Name = "Calculator.Add", NewName = "Total", Apply = true }));
 
@@ -176,6 +191,9 @@ public sealed class ApplyOutlivesClientTests
         InterruptedEdit interrupted = Assert.Single(failed.Interrupted ?? []);
         Assert.Equal(2, interrupted.Files.Count(f => f.Written));
         Assert.True(interrupted.Undoable);
+        Assert.Equal(1, interrupted.RemovedTemporaryFiles);
+        Assert.False(File.Exists(temp));
+        Assert.Empty(Directory.GetFiles(JournalOf(fixture)));
 
         // Reported once: the next request finds nothing left.
         SemanticErrorData again = await SemanticErrors.ExpectAsync(
@@ -190,46 +208,17 @@ public sealed class ApplyOutlivesClientTests
             ProtocolMethods.UndoEdit);
         Assert.Equal(EditResultKind.Applied, undone.Kind);
         Assert.All(sources, s => Assert.Equal(originals[s], File.ReadAllBytes(fixture.Path(s))));
-    }
 
-    [Fact]
-    public async Task ARecordWhoseApplyStillHoldsTheWorkspaceLock_IsNotTakenForInterrupted()
-    {
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("EditTools", "EditTools.slnx");
-        string[] sources = ["App/Program.cs", "Lib/Calculator.cs", "Lib/Formatter.cs", "Tests/CalculatorTests.cs"];
-        string temp = await KillMidApplyAsync(fixture, sources, new EditParams { Action = "rename", Name = "Calculator.Add", NewName = "Sum" });
-
-        await using SemanticHost next = await SemanticHost.StartAsync();
-
-        // Another process's apply is running: it holds the workspace lock, its record and temp file are live.
-        using (WorkspaceLock running = await WorkspaceLock.AcquireAsync(fixture.Root, TimeSpan.FromSeconds(10), CancellationToken.None))
-        {
-            Assert.Empty((await Interrupted(next, fixture.Root)).Interrupted);
-            Assert.True(File.Exists(temp), "Recovery removed a temp file of an apply that is still running.");
-            Assert.Single(Directory.GetFiles(JournalOf(fixture)));
-        }
-
-        // Once it is gone, the record is an interrupted apply.
-        InterruptedEdit interrupted = Assert.Single((await Interrupted(next, fixture.Root)).Interrupted);
-        Assert.Equal(1, interrupted.RemovedTemporaryFiles);
-        Assert.False(File.Exists(temp));
-        Assert.Empty(Directory.GetFiles(JournalOf(fixture)));
-    }
-
-    [Fact]
-    public async Task ClientThatAppliesTheEditItself_IsAskedOnlyOnceTheRecordIsDurable()
-    {
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("EditTools", "EditTools.slnx");
-        await using SemanticHost host = await SemanticHost.StartAsync();
+        // A client that applies the edit itself (it is asked to write) is asked only once the record is durable.
         int recordsWhenAsked = -1;
-        host.Client.WriteAnswer = _ =>
+        next.Client.WriteAnswer = _ =>
         {
             recordsWhenAsked = Directory.Exists(JournalOf(fixture)) ? Directory.GetFiles(JournalOf(fixture), "apply-*.json").Length : 0;
             return Task.FromResult(new AuthorizeEvaluationResult { Granted = false, Message = "the person said no" });
         };
 
         await SemanticErrors.ExpectAsync(
-            SemanticErrorKind.PermissionDenied, () => Edit(host, fixture.Root, new EditParams { Action = "rename", Name = "Calculator.Add", NewName = "Sum", Apply = true }));
+            SemanticErrorKind.PermissionDenied, () => Edit(next, fixture.Root, new EditParams { Action = "rename", Name = "Calculator.Add", NewName = "Sum", Apply = true }));
         Assert.Equal(1, recordsWhenAsked);
         Assert.Empty(Directory.GetFiles(JournalOf(fixture)));
     }

@@ -7,13 +7,19 @@ namespace SharpClaw.Server.Tests;
 /// <summary>Imports (inside and outside the workspace), restore assets in the artifacts layout, dynamic imports.</summary>
 public sealed class BuildFileFingerprintTests
 {
+    /// <summary>
+    /// One restored OutsideImport copy and one host (its cold load paid once) for the literal imports and the
+    /// .editorconfig files: imports inside and outside the workspace are followed and their edits re-authorize;
+    /// an .editorconfig's content edit refreshes in place, adding one is structural.
+    /// </summary>
     [Fact]
-    public async Task LiteralImports_AreFollowedRecursively_IncludingOutsideTheWorkspace()
+    public async Task LiteralImports_AreFollowedRecursively_IncludingOutsideTheWorkspace_AndEditorConfigEditsRefreshInPlace_AddingOneIsStructural()
     {
-        // Restored from the fixture cache: the imports set properties only, no restore input.
+        // Restored from the fixture cache: the imports set properties only, no restore input; an .editorconfig is none either.
         using FixtureWorkspace fixture = FixtureWorkspace.Restored("OutsideImport", "OutsideImport.csproj");
         string outside = Path.Combine(fixture.Parent, "SharpClaw.Outside.props");
         File.WriteAllText(outside, "<Project>\n  <PropertyGroup>\n    <OutsideImported>true</OutsideImported>\n  </PropertyGroup>\n</Project>\n");
+        fixture.Write(".editorconfig", "root = true\n\n[*.cs]\ndotnet_diagnostic.CA1822.severity = none\n");
         await using SemanticHost host = await SemanticHost.StartAsync();
 
         SolutionInspectResult loaded = await host.InspectAsync(fixture.Root);
@@ -34,18 +40,9 @@ public sealed class BuildFileFingerprintTests
 
         // A conditional import that disappears changes evaluation too.
         await AssertReauthorizesAsync(host, fixture, outside, () => File.Delete(outside));
-    }
 
-    [Fact]
-    public async Task EditorConfig_ContentEditsRefreshInPlace_AddingOneIsStructural()
-    {
-        // Restored from the fixture cache: an .editorconfig is no restore input.
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("OutsideImport", "OutsideImport.csproj");
-        fixture.Write(".editorconfig", "root = true\n\n[*.cs]\ndotnet_diagnostic.CA1822.severity = none\n");
-        await using SemanticHost host = await SemanticHost.StartAsync();
-        await host.InspectAsync(fixture.Root);
+        // An .editorconfig's content edit: refreshed in place, nothing asked.
         int asked = host.Client.AuthorizationRequests.Count;
-
         fixture.Edit(".editorconfig", t => t.Replace("none", "warning", StringComparison.Ordinal));
         Assert.True((await host.InspectAsync(fixture.Root)).FromCache);
         Assert.Equal(asked, host.Client.AuthorizationRequests.Count);
@@ -55,6 +52,7 @@ public sealed class BuildFileFingerprintTests
             Assert.Contains("warning", (await config.GetTextAsync()).ToString(), StringComparison.Ordinal);
         }
 
+        // Adding one is structural.
         await AssertReauthorizesAsync(host, fixture, "build/.editorconfig", () => fixture.Write("build/.editorconfig", "[*.cs]\nindent_size = 2\n"));
     }
 

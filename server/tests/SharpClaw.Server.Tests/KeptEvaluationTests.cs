@@ -13,8 +13,13 @@ namespace SharpClaw.Server.Tests;
 /// </summary>
 public sealed class KeptEvaluationTests
 {
+    /// <summary>
+    /// One kept evaluation (one authorized pass) for both sides: a later host answers from it after a source edit;
+    /// then each build input changed alone, one after the other on the same copy and state folder: the evaluation
+    /// after each change is the one the next change invalidates.
+    /// </summary>
     [Fact]
-    public async Task NewHost_AnswersTheGraphFromTheKeptEvaluation_WithoutAskingOrEvaluating()
+    public async Task NewHost_AnswersTheGraphFromTheKeptEvaluation_WithoutAskingOrEvaluating_UntilABuildInputChanges()
     {
         using FixtureWorkspace fixture = FixtureWorkspace.Restored("DesignTimeMarker", "DesignTimeMarker.slnx");
         using TempDirectory state = new();
@@ -23,23 +28,18 @@ public sealed class KeptEvaluationTests
         // A source edit is no build input: the kept evaluation still answers.
         fixture.Edit("App/Greeter.cs", text => text + "\n// edited between the hosts\n");
 
-        await using SemanticHost warm = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
-        warm.Client.DenyAll("must not be asked");
-        ProjectGraphResult again = await warm.GraphAsync(fixture.Root);
-        Assert.True(again.FromCache);
-        Assert.Empty(warm.Client.AuthorizationRequests);
-        Assert.Equal(0, warm.Cache.EvaluationCount);
-        Assert.Equal(0, warm.Cache.LoadCount);
-        Assert.Equal(JsonSerializer.Serialize(first with { FromCache = true }), JsonSerializer.Serialize(again));
-    }
+        await using (SemanticHost warm = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path }))
+        {
+            warm.Client.DenyAll("must not be asked");
+            ProjectGraphResult again = await warm.GraphAsync(fixture.Root);
+            Assert.True(again.FromCache);
+            Assert.Empty(warm.Client.AuthorizationRequests);
+            Assert.Equal(0, warm.Cache.EvaluationCount);
+            Assert.Equal(0, warm.Cache.LoadCount);
+            Assert.Equal(JsonSerializer.Serialize(first with { FromCache = true }), JsonSerializer.Serialize(again));
+        }
 
-    /// <summary>Each build input changed alone, one after the other on one copy: the evaluation after each change is the one the next change invalidates.</summary>
-    [Fact]
-    public async Task ChangedBuildInput_AsksAndEvaluatesAgain()
-    {
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("DesignTimeMarker", "DesignTimeMarker.slnx");
-        using TempDirectory state = new();
-        await EvaluateAndKeepAsync(fixture, state.Path);
+        // A changed build input asks and evaluates again.
         foreach (string changed in new[] { "App/App.csproj", "Directory.Build.props", "global.json" })
         {
             if (changed == "global.json")

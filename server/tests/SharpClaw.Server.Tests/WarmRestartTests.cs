@@ -23,8 +23,14 @@ public sealed class WarmRestartTests
     private const string DesignTimeMarker = "App/marker.txt";
     private const string InitialMarker = "App/initial-marker.txt";
 
+    /// <summary>
+    /// One approved load of one copy, then one state folder through every case (each host sees the store the one
+    /// before it left, so the first authorized load is paid once): a new host answers from the approved snapshot
+    /// without asking or running project code; each build input changed alone forces the authorized load again;
+    /// a damaged row or store falls back to the authorized load and is rebuilt.
+    /// </summary>
     [Fact]
-    public async Task NewHost_AnswersFromTheApprovedSnapshot_WithoutAskingOrRunningProjectCode()
+    public async Task NewHost_AnswersFromTheApprovedSnapshot_WithoutAskingOrRunningProjectCode_UntilABuildInputChangesOrTheStoreIsDamaged()
     {
         using FixtureWorkspace fixture = RestoredMarkerFixture();
         using TempDirectory state = new();
@@ -35,46 +41,39 @@ public sealed class WarmRestartTests
         // A .cs edit between the hosts is picked up from disk: the snapshot holds no source text.
         fixture.Edit("App/Greeter.cs", text => text.Replace("public static class Greeter", "public static class Greeter\n{\n    public static int AddedBetweenHosts() => 1;\n}\n\npublic static class Unused", StringComparison.Ordinal));
 
-        await using SemanticHost warm = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
-        warm.Client.DenyAll("must not be asked");
-        SolutionInspectResult inspected = await warm.InspectAsync(fixture.Root);
-        Assert.True(inspected.FromSnapshot);
-        Assert.True(inspected.FromCache);
-        Assert.Empty(warm.Client.AuthorizationRequests);
-        Assert.Equal((designTime, initial), (fixture.MarkerLines(DesignTimeMarker), fixture.MarkerLines(InitialMarker)));
-        Assert.Equal(0, warm.Cache.LoadCount);
-        Assert.Equal(1, warm.Cache.RestoreCount);
-
-        using (ContextLease lease = await warm.CachedLeaseAsync(fixture.Root))
+        await using (SemanticHost warm = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path }))
         {
-            Compilation compilation = (await lease.Solution.Projects.Single().GetCompilationAsync())!;
-            Assert.NotEmpty(compilation.GetSymbolsWithName("AddedBetweenHosts"));
+            warm.Client.DenyAll("must not be asked");
+            SolutionInspectResult inspected = await warm.InspectAsync(fixture.Root);
+            Assert.True(inspected.FromSnapshot);
+            Assert.True(inspected.FromCache);
+            Assert.Empty(warm.Client.AuthorizationRequests);
+            Assert.Equal((designTime, initial), (fixture.MarkerLines(DesignTimeMarker), fixture.MarkerLines(InitialMarker)));
+            Assert.Equal(0, warm.Cache.LoadCount);
+            Assert.Equal(1, warm.Cache.RestoreCount);
+
+            using (ContextLease lease = await warm.CachedLeaseAsync(fixture.Root))
+            {
+                Compilation compilation = (await lease.Solution.Projects.Single().GetCompilationAsync())!;
+                Assert.NotEmpty(compilation.GetSymbolsWithName("AddedBetweenHosts"));
+            }
+
+            HostStatus status = await warm.StatusAsync();
+            Assert.True(status.LoadedContexts.Single().FromSnapshot);
+            Assert.Contains(warm.Client.Progress, p => p.CurrentProject == "from approved snapshot");
+
+            // A write keeps the rules of a load: the restored context is not enough without authorization.
+            ContextRequest write = SemanticWorkspaceService.CreateRequest(new SolutionInspectParams { Workspace = fixture.Root }) with { ForWrite = true };
+            SemanticException denied = await Assert.ThrowsAsync<SemanticException>(() => warm.Cache.AcquireAsync(write, authorizer: null, CancellationToken.None));
+            Assert.Equal(SemanticErrorKind.PermissionDenied, denied.Kind);
+            Assert.Equal((designTime, initial), (fixture.MarkerLines(DesignTimeMarker), fixture.MarkerLines(InitialMarker)));
         }
 
-        HostStatus status = await warm.StatusAsync();
-        Assert.True(status.LoadedContexts.Single().FromSnapshot);
-        Assert.Contains(warm.Client.Progress, p => p.CurrentProject == "from approved snapshot");
-
-        // A write keeps the rules of a load: the restored context is not enough without authorization.
-        ContextRequest write = SemanticWorkspaceService.CreateRequest(new SolutionInspectParams { Workspace = fixture.Root }) with { ForWrite = true };
-        SemanticException denied = await Assert.ThrowsAsync<SemanticException>(() => warm.Cache.AcquireAsync(write, authorizer: null, CancellationToken.None));
-        Assert.Equal(SemanticErrorKind.PermissionDenied, denied.Kind);
-        Assert.Equal((designTime, initial), (fixture.MarkerLines(DesignTimeMarker), fixture.MarkerLines(InitialMarker)));
-    }
-
-    /// <summary>
-    /// Each build input changed alone, one after the other on one copy: the authorized load after each change
-    /// stores the snapshot the next change invalidates.
-    /// </summary>
-    [Fact]
-    public async Task ChangedBuildInput_ForcesTheAuthorizedLoadAgain()
-    {
-        using FixtureWorkspace fixture = RestoredMarkerFixture();
-        using TempDirectory state = new();
-        await LoadAndPersistAsync(fixture, state.Path);
+        // Each build input changed alone, one after the other: the authorized load after each change stores the
+        // snapshot the next change invalidates.
         foreach (string changed in new[] { "App/App.csproj", "Directory.Build.props", "App/obj/project.assets.json" })
         {
-            int designTime = fixture.MarkerLines(DesignTimeMarker);
+            int before = fixture.MarkerLines(DesignTimeMarker);
             fixture.Edit(changed, text => changed.EndsWith(".json", StringComparison.Ordinal) ? text + "\n" : text.Replace("</PropertyGroup>", "  <Deterministic>true</Deterministic>\n  </PropertyGroup>", StringComparison.Ordinal));
 
             await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
@@ -82,26 +81,20 @@ public sealed class WarmRestartTests
             await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root));
             Assert.True(host.Client.AuthorizationRequests.Count == 1, $"{changed}: asked {host.Client.AuthorizationRequests.Count} times");
             Assert.True(host.Client.AuthorizationRequests[0].Reason == EvaluationReason.ColdLoad, $"{changed}: {host.Client.AuthorizationRequests[0].Reason}");
-            Assert.True(designTime == fixture.MarkerLines(DesignTimeMarker), $"{changed}: project code ran before the approval");
+            Assert.True(before == fixture.MarkerLines(DesignTimeMarker), $"{changed}: project code ran before the approval");
 
             host.Client.GrantAll();
             SolutionInspectResult loaded = await host.InspectAsync(fixture.Root);
             Assert.False(loaded.FromSnapshot, changed);
             Assert.False(loaded.FromCache, changed);
-            Assert.True(fixture.MarkerLines(DesignTimeMarker) > designTime, $"{changed}: the authorized load ran the design-time build again");
+            Assert.True(fixture.MarkerLines(DesignTimeMarker) > before, $"{changed}: the authorized load ran the design-time build again");
 
             // The snapshot of this load is the one the next change must invalidate.
             await host.Cache.Snapshots!.FlushAsync(TimeSpan.FromSeconds(30));
             Assert.True(host.Cache.Snapshots.WriteCount == 1, $"{changed}: the authorized load stored no snapshot");
         }
-    }
 
-    [Fact]
-    public async Task DamagedStoreOrRow_FallsBackToTheAuthorizedLoad_AndIsRebuilt()
-    {
-        using FixtureWorkspace fixture = RestoredMarkerFixture();
-        using TempDirectory state = new();
-        await LoadAndPersistAsync(fixture, state.Path);
+        // A damaged store (of the last authorized load above) falls back to the authorized load and is rebuilt.
         string database = Path.Combine(StateFolder.ForWorkspace(fixture.Root, StateFolder.Root(state.Path)), StoreDatabase.FileName);
 
         // A damaged row: unreadable data is deleted, the host asks, and the approved load writes a new row.
@@ -120,10 +113,10 @@ public sealed class WarmRestartTests
         await File.WriteAllTextAsync(database, "this is not a database, it is a damaged store");
         await AssertAskedThenPersistedAsync(fixture, state.Path);
 
-        await using SemanticHost warm = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
-        warm.Client.DenyAll("must not be asked");
-        Assert.True((await warm.InspectAsync(fixture.Root)).FromSnapshot);
-        Assert.Empty(warm.Client.AuthorizationRequests);
+        await using SemanticHost rebuilt = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+        rebuilt.Client.DenyAll("must not be asked");
+        Assert.True((await rebuilt.InspectAsync(fixture.Root)).FromSnapshot);
+        Assert.Empty(rebuilt.Client.AuthorizationRequests);
     }
 
     /// <summary>
