@@ -2,7 +2,8 @@
 // spec's rule: an explicit target, else the one top-level .sln/.slnx, else the one top-level
 // .csproj; nested candidates are hints, never a choice). Checked on every discovery fixture the
 // host's TargetDiscoveryTests use: verify as a person who declines its approval (it resolves the
-// target, then stops, running nothing), the read tools through the real CLI.
+// target, then stops, running nothing), the read tools through the real CLI. NestedOnly's case also runs the CLI's
+// verify and csharp_diagnostics on its copy and state folder (no_target from both, the hints named, nothing built).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -65,21 +66,21 @@ describe('read tools and verify agree on the target (every discovery fixture)', 
         assert.deepEqual(verify.error?.candidates ?? [], inspect.error?.candidates ?? []);
         assert.equal(verify.error?.message, inspect.error?.message);
       }
+      if (fixture === 'NestedOnly') {
+        // No top-level target: no_target from the CLI's verify (with the shell allowed, so a build would run) and from a
+        // read tool too, on this copy and state folder (the resident host the inspect started), with the nested projects as hints, never built.
+        assert.equal(inspect.error?.code, 'no_target', inspected.stdout);
+        const cliVerified = await runCli(['verify', '--scope', 'build', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env });
+        const diagnostics = await runCli(['tool', 'csharp_diagnostics', '--input', '{}', '--allow-evaluation', '--output-format', 'json'], { cwd: workspace, env });
+        const cliVerify = JSON.parse(cliVerified.stdout) as Envelope;
+        const read = JSON.parse(diagnostics.stdout) as Envelope;
+        assert.equal(cliVerified.code, 1);
+        assert.equal(cliVerify.error?.code, 'no_target', cliVerified.stdout);
+        assert.equal(read.error?.code, 'no_target', diagnostics.stdout);
+        assert.ok((cliVerify.error?.candidates ?? []).length > 0, 'the nested candidates are named as hints');
+        assert.deepEqual(cliVerify.error?.candidates, read.error?.candidates);
+        assert.doesNotMatch(cliVerified.stdout + cliVerified.stderr, /dotnet build/, 'nothing was built');
+      }
     });
   }
-
-  it('NestedOnly: no top-level target is no_target from both, with the nested projects as hints (never built)', async () => {
-    const workspace = copyFixture('NestedOnly');
-    const env = { SHARPCLAW_STATE_DIR: tempStateRoot() };
-    const verified = await runCli(['verify', '--scope', 'build', '--allow-shell', '--output-format', 'json'], { cwd: workspace, env });
-    const diagnostics = await runCli(['tool', 'csharp_diagnostics', '--input', '{}', '--allow-evaluation', '--output-format', 'json'], { cwd: workspace, env });
-    const verify = JSON.parse(verified.stdout) as Envelope;
-    const read = JSON.parse(diagnostics.stdout) as Envelope;
-    assert.equal(verified.code, 1);
-    assert.equal(verify.error?.code, 'no_target', verified.stdout);
-    assert.equal(read.error?.code, 'no_target', diagnostics.stdout);
-    assert.ok((verify.error?.candidates ?? []).length > 0, 'the nested candidates are named as hints');
-    assert.deepEqual(verify.error?.candidates, read.error?.candidates);
-    assert.doesNotMatch(verified.stdout + verified.stderr, /dotnet build/, 'nothing was built');
-  });
 });
