@@ -13,8 +13,8 @@
 // Options: --only unit,server,host-e2e,integration,e2e,package   --vscode min|latest|all
 //          --jobs N (host-e2e files at once, default 2)   --files a,b (host-e2e files whose path has a or b;
 //          server test classes whose full name has a or b)
-//          --serial (every layer alone; by default host-e2e and integration run beside unit, server,
-//          e2e and package: see phasesFor)
+//          --serial (every layer alone; by default host-e2e, e2e and package run beside unit, server
+//          and integration: see phasesFor)
 //
 // Every layer is timed and counted (passed, failed, skipped; per file or test class), written to
 // test-results/summary.json and printed as a table at the end. A layer that prints nothing for 30 s
@@ -499,17 +499,15 @@ const layers = {
 
 /**
  * The order the layers run in: phases one after the other, each of lanes that run side by side, each
- * lane's layers one after the other. host-e2e then integration run beside unit, server, e2e then package,
- * which take about as long together (an idle .ci/run of eb26eba: 9:25 + 6:30 against 0:35 + 10:20 + 0:57 +
- * 4:06; with integration after the server layer instead, one lane ran three minutes alone at the end). The
- * package layer packs the run's own build (built for production before the first layer), so it changes
- * nothing the other layers run from.
+ * lane's layers one after the other. The dotnet-heavy host-e2e, then e2e and package, run beside unit,
+ * server and integration, which take about as long together. The package layer packs the run's own build
+ * (built for production before the first layer), so it changes nothing the other layers run from.
  * `--serial` (or SHARPCLAW_TEST_SERIAL=1) runs every layer alone, in the layers' own order.
  */
 function phasesFor(only) {
   const serial = process.argv.includes('--serial') || process.env.SHARPCLAW_TEST_SERIAL === '1';
   if (serial) return only.map((name) => [[name]]);
-  const plan = [[['host-e2e', 'integration'], ['unit', 'server', 'e2e', 'package']]];
+  const plan = [[['host-e2e', 'e2e', 'package'], ['unit', 'server', 'integration']]];
   const planned = plan.flat(2);
   return [...plan, ...only.filter((name) => !planned.includes(name)).map((name) => [[name]])]
     .map((phase) => phase.map((lane) => lane.filter((name) => only.includes(name))).filter((lane) => lane.length > 0))
