@@ -43,9 +43,9 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         {
             (List<SymbolSearchItem> page, int total) = SymbolSearch.Find(image, query, kind, container, offset, limit);
             bool truncated = offset + page.Count < total;
-            return new SymbolSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, counts.Indexed - counts.Pending, counts.Reindexed)
+            return new SymbolSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, counts.Current, counts.Reindexed)
             {
-                PendingFiles = counts.Pending > 0 ? counts.Pending : null,
+                PendingFiles = counts.PendingOrNone,
             };
         });
     }
@@ -70,9 +70,9 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         {
             (List<WorkspaceSearchMatch> page, int total, int files) = TextSearch.Find(database, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, offset, limit, cancellationToken);
             bool truncated = offset + page.Count < total;
-            return new WorkspaceSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, files, counts.Indexed - counts.Pending, counts.Reindexed)
+            return new WorkspaceSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, files, counts.Current, counts.Reindexed)
             {
-                PendingFiles = counts.Pending > 0 ? counts.Pending : null,
+                PendingFiles = counts.PendingOrNone,
             };
         });
     }

@@ -13,7 +13,14 @@ namespace SharpClaw.Server.Store;
 /// <paramref name="Pending"/>: files found new or changed that a refresh stopped early (<see cref="SyntaxIndex.Refresh"/>'s
 /// <c>stopEarly</c>) left for the next one.
 /// </summary>
-internal sealed record IndexCounts(int Indexed, int Reindexed, long ParsedChars = 0, int Pending = 0);
+internal sealed record IndexCounts(int Indexed, int Reindexed, long ParsedChars = 0, int Pending = 0)
+{
+    /// <summary>The files indexed as they are now: those found, less the pending ones.</summary>
+    public int Current => this.Indexed - this.Pending;
+
+    /// <summary><see cref="Pending"/> as a result says it: absent when none.</summary>
+    public int? PendingOrNone => this.Pending > 0 ? this.Pending : null;
+}
 
 /// <summary>
 /// Brings the store's syntax index up to date with the workspace, at the start of every query (no file
