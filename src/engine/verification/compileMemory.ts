@@ -40,9 +40,14 @@ interface CompileUnit {
   framework: string;
   assembly: string;
   inputsCache: string;
-  /** The assembly's stamp before the build. */
-  before: string;
 }
+
+/**
+ * How far a file's modification time may lag the clock that dated the build's start: Linux stamps files
+ * from a coarse clock, a tick (up to 10 ms) behind. A compile starts seconds after its build does, so this
+ * never counts a person's build that ended before ours as ours.
+ */
+const fileClockLagMs = 20;
 
 export interface RememberedDiagnostics {
   /** Diagnostics of skipped compiles, to add to the build's. */
@@ -58,12 +63,13 @@ export function isCompilerDiagnostic(diagnostic: Diagnostic): boolean {
   return diagnostic.code !== null && !/^(MSB|NU|NETSDK)\d/i.test(diagnostic.code);
 }
 
-function stamp(file: string): string {
+/** An assembly's size and modification time, or undefined when it is missing. */
+function statOf(file: string): { stamp: string; mtimeMs: number } | undefined {
   try {
     const stat = fs.statSync(file);
-    return `${stat.size}:${stat.mtimeMs}`;
+    return { stamp: `${stat.size}:${stat.mtimeMs}`, mtimeMs: stat.mtimeMs };
   } catch {
-    return 'missing';
+    return undefined;
   }
 }
 
@@ -78,9 +84,22 @@ export function namedUpTo(names: readonly string[], max: number): string {
 
 const samePath = (a: string | null, b: string) => a !== null && path.resolve(a) === path.resolve(b);
 
-export class CompileMemory {
-  private units: CompileUnit[] = [];
+/** The compiler invocations of a build of `projects`: one per project and target framework (only `framework`'s when one is asked). */
+function compileUnits(projects: readonly EvaluatedProject[], framework: string | undefined): CompileUnit[] {
+  return projects.flatMap((project) =>
+    Object.entries(project.intermediateAssemblies ?? {})
+      .filter(([tfm]) => !framework || tfm === framework)
+      .map(([tfm, assembly]) => ({
+        key: `${project.path}|${tfm}`,
+        project,
+        framework: tfm,
+        assembly,
+        inputsCache: path.join(path.dirname(assembly), `${path.basename(project.path)}.CoreCompileInputs.cache`),
+      })),
+  );
+}
 
+export class CompileMemory {
   private constructor(
     private readonly file: string,
     private readonly memory: MemoryFile,
@@ -99,36 +118,25 @@ export class CompileMemory {
     return new CompileMemory(file, memory);
   }
 
-  /** Call before the build with the projects it builds: notes each compile's output as it is before the build. */
-  prepare(projects: readonly EvaluatedProject[], framework: string | undefined): void {
-    this.units = [];
-    for (const project of projects) {
-      for (const [tfm, assembly] of Object.entries(project.intermediateAssemblies ?? {})) {
-        if (framework && tfm !== framework) continue;
-        const inputsCache = path.join(path.dirname(assembly), `${path.basename(project.path)}.CoreCompileInputs.cache`);
-        this.units.push({ key: `${project.path}|${tfm}`, project, framework: tfm, assembly, inputsCache, before: stamp(assembly) });
-      }
-    }
-  }
-
   /**
-   * Call after a build that finished (passed or failed) with its diagnostics. Remembers what the
-   * compiler reported and returns what it did not re-report because MSBuild skipped the compile.
+   * Call after a build that finished (passed or failed), with the projects it built, the time it started
+   * (Date.now()) and its diagnostics. Remembers what the compiler reported and returns what it did not
+   * re-report because MSBuild skipped the compile.
    */
-  complete(diagnostics: readonly Diagnostic[]): RememberedDiagnostics {
+  complete(projects: readonly EvaluatedProject[], framework: string | undefined, buildStartedAt: number, diagnostics: readonly Diagnostic[]): RememberedDiagnostics {
     const replayed: Diagnostic[] = [];
     const replayedFrom = new Map<string, number>();
     const unknown: string[] = [];
-    for (const unit of this.units) {
+    for (const unit of compileUnits(projects, framework)) {
       const own = diagnostics.filter(
         (d) => isCompilerDiagnostic(d) && samePath(d.project, unit.project.path) && (d.frameworks.length === 0 || d.frameworks.includes(unit.framework)),
       );
-      const after = stamp(unit.assembly);
-      if (after !== 'missing' && after !== unit.before) {
-        this.memory.entries[unit.key] = { inputs: readText(unit.inputsCache), output: after, diagnostics: own };
-      } else if (own.length > 0 || after === 'missing') {
+      const after = statOf(unit.assembly);
+      if (after && after.mtimeMs >= buildStartedAt - fileClockLagMs) {
+        this.memory.entries[unit.key] = { inputs: readText(unit.inputsCache), output: after.stamp, diagnostics: own };
+      } else if (own.length > 0 || !after) {
         delete this.memory.entries[unit.key];
-      } else if (this.matches(unit)) {
+      } else if (this.matches(unit, after.stamp)) {
         const remembered = this.memory.entries[unit.key]!.diagnostics;
         replayed.push(...remembered);
         if (remembered.length > 0) replayedFrom.set(unit.project.name, (replayedFrom.get(unit.project.name) ?? 0) + remembered.length);
@@ -151,9 +159,9 @@ export class CompileMemory {
     return { replayed, unknown, notes };
   }
 
-  private matches(unit: CompileUnit): boolean {
+  private matches(unit: CompileUnit, output: string): boolean {
     const entry = this.memory.entries[unit.key];
-    return entry !== undefined && entry.output === unit.before && entry.inputs === readText(unit.inputsCache);
+    return entry !== undefined && entry.output === output && entry.inputs === readText(unit.inputsCache);
   }
 
   private save(): void {

@@ -3,7 +3,8 @@
 // sharpclaw/resolveTarget, files only) → ask the permission policy (no project code has run yet)
 // → take the workspace lock → the steps, each in its own file under steps/, each adding its
 // section to the report or stopping the run with a finished report: SDK check beside evaluate
-// (the host's sharpclaw/projectGraph, read once the SDK check passed) and Git's changes (affected) → select → prerequisites → build → test → release. Every process
+// (the host's sharpclaw/projectGraph, read once the SDK check passed) and Git's changes (affected) → select → prerequisites → build → test → release.
+// A whole-target build (scopes all and build) starts once the SDK check passed, beside the evaluation. Every process
 // goes through the context's process runner (processRunner.ts: timeout, cancellation,
 // process-tree kill, bounded logs), the seam unit tests replace with recorded dotnet outputs.
 import * as path from 'node:path';
@@ -18,7 +19,7 @@ import type { VerificationReport } from './report';
 import type { VerifyRequest } from './request';
 import { verificationStateFolder } from './runDirectory';
 import { acquireWorkspaceLock, LockWaitError } from '../workspaceLock';
-import { build } from './steps/buildStep';
+import { build, startWholeTargetBuild } from './steps/buildStep';
 import { evaluate, startEvaluation } from './steps/evaluateStep';
 import { checkRestored } from './steps/prerequisitesStep';
 import { ReportBuilder } from './steps/reportBuilder';
@@ -159,17 +160,25 @@ async function runSteps(run: VerificationRun): Promise<VerificationReport> {
     await Promise.allSettled([evaluation, changes]);
     return stopped.report;
   }
+  // A whole-target build (all, build) needs no answer of the evaluation: it starts beside it (buildStep.ts).
+  const early = startWholeTargetBuild(run);
   const graph = await evaluate(run, evaluation);
   if (graph instanceof StepStop) {
-    await changes?.catch(() => undefined);
+    await Promise.all([changes?.catch(() => undefined), early?.cancel()]);
     return graph.report;
   }
   const selected = await select(run, graph, changes);
-  if (selected instanceof StepStop) return selected.report;
+  if (selected instanceof StepStop) {
+    await early?.cancel();
+    return selected.report;
+  }
   if (run.request.scope !== 'tests') {
     const unrestored = checkRestored(run, selected);
-    if (unrestored) return unrestored.report;
-    const failed = await build(run, graph, selected);
+    if (unrestored) {
+      await early?.cancel();
+      return unrestored.report;
+    }
+    const failed = await build(run, graph, selected, early);
     if (failed) return failed.report;
   }
   if (run.request.scope !== 'build') run.report.tests = await runTests(run, graph, selected);

@@ -29,12 +29,17 @@ describe('compile memory: the warnings of compiles MSBuild skipped', () => {
 
   const warning: Diagnostic = { severity: 'warning', code: 'CS0168', message: "The variable 'roundingMode' is declared but never used", file: 'Balance.cs', line: 11, column: 13, endLine: null, endColumn: null, project: '', frameworks: [] };
   let compiles = 0;
+  /** Builds a minute apart, so that a compile's output is dated after its build's start and before the next one's. */
+  let buildStartedAt = Date.now() - 3_600_000;
   /** One build: `compiled` rewrites the assembly (the compiler ran) and reports `diagnostics`; otherwise MSBuild skipped it and reported none. */
   const build = (compiled: boolean, diagnostics: Diagnostic[] = []) => {
+    buildStartedAt += 60_000;
+    if (compiled) {
+      fs.writeFileSync(assembly, `assembly ${++compiles} ${'x'.repeat(compiles)}`);
+      fs.utimesSync(assembly, new Date(buildStartedAt + 5_000), new Date(buildStartedAt + 5_000));
+    }
     const memory = CompileMemory.open(stateDir, 'Debug');
-    memory.prepare([project], undefined);
-    if (compiled) fs.writeFileSync(assembly, `assembly ${++compiles} ${'x'.repeat(compiles)}`);
-    return memory.complete(diagnostics.map((d) => ({ ...d, project: project.path })));
+    return memory.complete([project], undefined, buildStartedAt, diagnostics.map((d) => ({ ...d, project: project.path })));
   };
 
   it('replays the warning of a skipped compile, and once the compiler runs with none, the warning is gone from the next skipped compile too', () => {
@@ -50,5 +55,14 @@ describe('compile memory: the warnings of compiles MSBuild skipped', () => {
     assert.deepEqual(again.replayed, []);
     assert.deepEqual(again.unknown, []);
     assert.ok(!again.notes.some((note) => /compiler diagnostic/.test(note)), again.notes.join('\n'));
+  });
+
+  it('an output written before the build started is not its compile: with no memory of it, its warnings are named as unknown', () => {
+    // The person's own build, a second before ours: MSBuild then finds it up to date.
+    fs.writeFileSync(assembly, 'assembly of the person\'s build');
+    fs.utimesSync(assembly, new Date(buildStartedAt + 59_000), new Date(buildStartedAt + 59_000));
+    const first = build(false);
+    assert.deepEqual(first.unknown, ['Ledger (net10.0)']);
+    assert.match(first.notes.join('\n'), /Warnings not known for Ledger \(net10\.0\)/);
   });
 });

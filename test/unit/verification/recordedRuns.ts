@@ -51,6 +51,19 @@ export interface ScriptedRun {
   output?: string;
   /** File name → content, written into the run's --results-directory (`{results}` and `{workspace}` are replaced). */
   trx?: Record<string, string>;
+  /** Runs until its signal aborts (a build the verifier stops), then ends as cancelled. */
+  untilCancelled?: boolean;
+}
+
+/** What the fake host and workspace do besides answering at once. */
+export interface RecordedWorkspaceOptions {
+  globalJson?: string;
+  /** Projects whose assets file is missing. */
+  unrestored?: string[];
+  /** Projects the graph has but the target does not name (referenced from outside the solution). */
+  outsideTarget?: string[];
+  /** Milliseconds the host takes to answer sharpclaw/projectGraph (a cold evaluation). */
+  evaluationMs?: number;
 }
 
 export interface Call {
@@ -64,11 +77,13 @@ export class RecordedWorkspace {
   readonly folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-steps-'));
   readonly stateRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-steps-state-'));
   readonly calls: Call[] = [];
+  /** What happened, in order: `graph` when the host answered the project graph, and each dotnet command (as {@link commands}). */
+  readonly events: string[] = [];
 
   constructor(
     readonly nodes: Node[],
     private readonly answer: (args: readonly string[]) => ScriptedRun,
-    options: { globalJson?: string; unrestored?: string[] } = {},
+    private readonly options: RecordedWorkspaceOptions = {},
   ) {
     created.push(this.folder, this.stateRoot);
     fs.writeFileSync(path.join(this.folder, 'App.slnx'), '<Solution />');
@@ -81,26 +96,37 @@ export class RecordedWorkspace {
         fs.mkdirSync(path.dirname(path.join(this.folder, item)), { recursive: true });
         fs.writeFileSync(path.join(this.folder, item), '');
       }
-      if (project.assetsFile && !options.unrestored?.includes(project.path)) {
+      if (project.assetsFile && !this.options.unrestored?.includes(project.path)) {
         fs.mkdirSync(path.dirname(path.join(this.folder, project.assetsFile)), { recursive: true });
         fs.writeFileSync(path.join(this.folder, project.assetsFile), '{}');
       }
     }
-    if (options.globalJson) fs.writeFileSync(path.join(this.folder, 'global.json'), options.globalJson);
+    const globalJson = this.options.globalJson;
+    if (globalJson) fs.writeFileSync(path.join(this.folder, 'global.json'), globalJson);
   }
 
   readonly host: HostRequester = {
     request: async (method, _params, schema) => {
       const base = { workspace: this.folder, target: 'App.slnx' };
-      if (method === 'sharpclaw/resolveTarget') return schema.parse({ ...base, kind: 'solution', projects: this.nodes.map((n) => n.path) });
-      if (method === 'sharpclaw/projectGraph') return schema.parse({ ...base, configuration: 'Debug', targetFramework: null, projects: this.nodes, excludedAnalyzers: [], partialLoad: [], dynamicImports: [], fromCache: false });
+      if (method === 'sharpclaw/resolveTarget') return schema.parse({ ...base, kind: 'solution', projects: this.nodes.map((n) => n.path).filter((p) => !this.options.outsideTarget?.includes(p)) });
+      if (method === 'sharpclaw/projectGraph') {
+        if (this.options.evaluationMs) await new Promise((resolve) => setTimeout(resolve, this.options.evaluationMs));
+        this.events.push('graph');
+        return schema.parse({ ...base, configuration: 'Debug', targetFramework: null, projects: this.nodes, excludedAnalyzers: [], partialLoad: [], dynamicImports: [], fromCache: false });
+      }
       throw new Error(`the recorded host does not answer ${method}`);
     },
   };
 
   readonly processes: ProcessRunner = async (_file, args, options: RunProcessOptions) => {
     this.calls.push({ args, cwd: options.cwd });
+    this.events.push(commandOf(args));
     const scripted = this.answer(args);
+    if (scripted.untilCancelled) {
+      await new Promise<void>((resolve) => (options.signal?.aborted ? resolve() : options.signal?.addEventListener('abort', () => resolve(), { once: true })));
+      this.events.push(`${commandOf(args)} cancelled`);
+      return { kind: 'cancelled', exitCode: null, signal: 'SIGTERM', startedAt: new Date().toISOString(), durationMs: 1, log: { text: '', truncated: false, totalBytes: 0 } };
+    }
     const results = args.includes('--results-directory') ? args[args.indexOf('--results-directory') + 1]! : undefined;
     const fill = (text: string) => text.replaceAll('{workspace}', this.folder).replaceAll('{results}', results ?? '');
     for (const [name, content] of Object.entries(scripted.trx ?? {})) {
@@ -136,8 +162,13 @@ export class RecordedWorkspace {
 
   /** The dotnet commands run, as `build`, `test Lib.Tests`, … */
   commands(): string[] {
-    return this.calls.map(({ args }) => (args[0] === 'test' ? `test ${path.basename(args[args[1] === '--project' ? 2 : 1]!, '.csproj')}${args.includes('--help') ? ' --help' : ''}` : args[0]!));
+    return this.calls.map(({ args }) => commandOf(args));
   }
+}
+
+/** A dotnet command as `build`, `test Lib.Tests`, `--version`, … */
+function commandOf(args: readonly string[]): string {
+  return args[0] === 'test' ? `test ${path.basename(args[args[1] === '--project' ? 2 : 1]!, '.csproj')}${args.includes('--help') ? ' --help' : ''}` : args[0]!;
 }
 
 /** A file of test/unit/verification/recorded (copied next to the compiled tests? no: read from the source tree). */

@@ -121,6 +121,34 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.equal(report.tests?.status, 'notRun');
   });
 
+  it('all and build start the build beside a slow evaluation, not after it; affected waits for it to select', async () => {
+    for (const scope of ['all', 'build'] as const) {
+      const ws = new RecordedWorkspace(graph, passing, { evaluationMs: 200 });
+      const report = checked(await ws.verify({ scope }));
+      assert.equal(report.status, 'passed', report.summary);
+      assert.deepEqual(ws.events.slice(0, 3), ['--version', 'build', 'graph'], scope);
+      assert.equal(report.steps.filter((step) => step.kind === 'build').length, 1);
+    }
+    const affected = new RecordedWorkspace(graph, passing, { evaluationMs: 200 });
+    checked(await affected.verify({ scope: 'affected', changedFiles: ['src/App/App.cs'] }));
+    assert.deepEqual(affected.events.slice(0, 3), ['--version', 'graph', 'build']);
+  });
+
+  it('a build started beside the evaluation is stopped when the evaluation finds a project outside the target not restored: the prerequisite, no build section', async () => {
+    const outside = node('shared/Shared/Shared.csproj');
+    const ws = new RecordedWorkspace([...graph, outside], (args) => (args[0] === 'build' ? { untilCancelled: true } : passing(args)), {
+      evaluationMs: 100,
+      outsideTarget: [outside.path],
+      unrestored: [outside.path],
+    });
+    const report = checked(await ws.verify({ scope: 'all' }));
+    assert.equal(report.status, 'missingPrerequisites', report.summary);
+    assert.deepEqual(report.prerequisites.map((p) => [p.kind, p.project]), [['assets', 'shared/Shared/Shared.csproj']]);
+    assert.deepEqual(ws.events, ['--version', 'build', 'graph', 'build cancelled']);
+    assert.equal(report.build?.status, 'missingPrerequisites');
+    assert.deepEqual(report.steps.filter((step) => step.kind === 'build'), []);
+  });
+
   it('the build\'s exit code decides: exit 1 without a diagnostic fails, and no test runs', async () => {
     const ws = new RecordedWorkspace(graph, (args) => (args[0] === 'build' ? { exitCode: 1, output: 'Build FAILED.' } : passing(args)));
     const report = checked(await ws.verify({ scope: 'all' }));

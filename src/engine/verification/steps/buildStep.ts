@@ -2,32 +2,40 @@
 // through a traversal project in the private run folder. The exit code decides, whatever was
 // printed; errors that are all missing prerequisites (NETSDK1004, …) are prerequisites, not a
 // failure; warnings of projects MSBuild found up to date come from their last compile
-// (compileMemory.ts). Fills report.build; stops the run unless the build passed.
+// (compileMemory.ts). Fills report.build; stops the run unless the build passed. A whole-target
+// build can start early, beside the evaluation (startWholeTargetBuild).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildRoots } from '../affected';
 import { CompileMemory } from '../compileMemory';
 import { DiagnosticCollector, interferenceCodes, prerequisiteCodes } from '../diagnostics';
+import type { ProcessOutcome } from '../processRunner';
 import type { ProjectGraph } from '../projectGraph';
 import { createRunDirectory } from '../runDirectory';
 import { buildSection, clip, notRunTests, quoteForShell, stepFrom } from './reportBuilder';
 import type { SelectedProjects } from './selectStep';
 import { StepStop, type VerificationRun } from './verificationRun';
 
-export async function build(run: VerificationRun, graph: ProjectGraph, selected: SelectedProjects): Promise<StepStop | undefined> {
-  const { report, request, target } = run;
-  const tests = request.scope !== 'build';
-  if (selected.projects.length === 0 && !selected.wholeTarget) {
-    report.build = { status: 'notRun', reason: 'No projects were selected.', errors: 0, warnings: 0, diagnostics: [], omittedDiagnostics: 0 };
-    return undefined;
-  }
-  const runDir = createRunDirectory(run.stateDir);
-  const buildTarget = selected.wholeTarget ? target.path : buildTargetFor(graph, selected.paths, runDir);
+/** A `dotnet build` under way: started by {@link build}, or early by {@link startWholeTargetBuild}. */
+export interface RunningBuild {
+  readonly args: string[];
+  /** What it builds, for the report and progress: a path, or "N affected projects". */
+  readonly label: string;
+  /** Date.now() when it started: the compiles that write their output from then on are this build's. */
+  readonly startedAt: number;
+  readonly collector: DiagnosticCollector;
+  readonly outcome: Promise<ProcessOutcome>;
+  /** Stops it, for a run that ends before its build is needed (the evaluation failed, a project is not restored). */
+  cancel(): Promise<void>;
+}
+
+function startBuild(run: VerificationRun, buildTarget: string, label: string, runDir: string | undefined): RunningBuild {
+  const { request } = run;
   const args = [
     'build',
     buildTarget,
     // A project SharpClaw generated lives in the state folder: no Directory.Build.rsp above it may add switches.
-    ...(buildTarget.startsWith(runDir) ? ['-noAutoResponse'] : []),
+    ...(runDir && buildTarget.startsWith(runDir) ? ['-noAutoResponse'] : []),
     ...(request.restore ? [] : ['--no-restore']),
     '-c',
     request.configuration,
@@ -38,14 +46,63 @@ export async function build(run: VerificationRun, graph: ProjectGraph, selected:
     '-nodeReuse:false',
     '-clp:NoSummary;ForceNoAlign;DisableConsoleColor',
   ];
-  // A traversal project in the private run folder is named by what it builds, never by its path.
-  const buildLabel = path.dirname(buildTarget) === runDir ? `${buildRoots(graph, selected.paths).length} affected projects` : report.relative(buildTarget);
-  run.progress(`Building ${buildLabel}…`);
-  // Warnings of projects MSBuild finds up to date come from their last compile (compileMemory.ts).
-  const compileMemory = CompileMemory.open(run.stateDir, request.configuration);
-  compileMemory.prepare(selected.toBuild, request.framework);
+  run.progress(`Building ${label}…`);
+  const stop = new AbortController();
+  const onRunAbort = () => stop.abort();
+  run.signal?.addEventListener('abort', onRunAbort, { once: true });
+  if (run.signal?.aborted) stop.abort();
   const collector = new DiagnosticCollector();
-  const outcome = await run.dotnetProcess(args, run.targetDir, (line) => collector.add(line));
+  const startedAt = Date.now();
+  const outcome = run.dotnetProcess(args, run.targetDir, (line) => collector.add(line), stop.signal);
+  // The run's own cancellation is told apart by run.signal; a build cancelled by the run's steps is never read.
+  void outcome.finally(() => run.signal?.removeEventListener('abort', onRunAbort)).catch(() => undefined);
+  return {
+    args,
+    label,
+    startedAt,
+    collector,
+    outcome,
+    cancel: async () => {
+      stop.abort();
+      await outcome.catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * For the scopes that build the whole target (all, build) with restore off, the build needs nothing from the
+ * evaluation: it starts as soon as the SDK check passes, beside the host's evaluation, instead of after it (a
+ * cold evaluation is most of the time the first verify after a person's own build adds to it; issue 39). Not
+ * when a project the target names has no assets file where restore writes it: the evaluation then decides,
+ * before any build, which projects are not restored (prerequisitesStep.ts), as a run that waits for it does.
+ */
+export function startWholeTargetBuild(run: VerificationRun): RunningBuild | undefined {
+  const { request, target } = run;
+  if ((request.scope !== 'all' && request.scope !== 'build') || request.restore) return undefined;
+  if (!target.projects.every((project) => fs.existsSync(path.join(path.dirname(project), 'obj', 'project.assets.json')))) return undefined;
+  return startBuild(run, target.path, run.report.relative(target.path), undefined);
+}
+
+/** `early`: the build {@link startWholeTargetBuild} started beside the evaluation, else one starts here. */
+export async function build(run: VerificationRun, graph: ProjectGraph, selected: SelectedProjects, early?: RunningBuild): Promise<StepStop | undefined> {
+  const { report, request, target } = run;
+  const tests = request.scope !== 'build';
+  if (selected.projects.length === 0 && !selected.wholeTarget) {
+    report.build = { status: 'notRun', reason: 'No projects were selected.', errors: 0, warnings: 0, diagnostics: [], omittedDiagnostics: 0 };
+    return undefined;
+  }
+  let running = early;
+  // A build started beside the evaluation was announced before "Evaluating…": say again what runs now.
+  if (running) run.progress(`Building ${running.label}…`);
+  else {
+    const runDir = createRunDirectory(run.stateDir);
+    const buildTarget = selected.wholeTarget ? target.path : buildTargetFor(graph, selected.paths, runDir);
+    // A traversal project in the private run folder is named by what it builds, never by its path.
+    const label = path.dirname(buildTarget) === runDir ? `${buildRoots(graph, selected.paths).length} affected projects` : report.relative(buildTarget);
+    running = startBuild(run, buildTarget, label, runDir);
+  }
+  const { args, label: buildLabel, collector } = running;
+  const outcome = await running.outcome;
   report.addStep(stepFrom('build', buildLabel, run.dotnet, args, run.targetDir, outcome));
   const stop = run.stopped(outcome, 'the build');
   if (stop) {
@@ -54,7 +111,8 @@ export async function build(run: VerificationRun, graph: ProjectGraph, selected:
     // The report was finished before the sections were set: finish it again with them.
     return new StepStop(report.finish(stop.report.status, stop.report.summary));
   }
-  const remembered = compileMemory.complete(collector.list());
+  // Warnings of projects MSBuild found up to date come from their last compile (compileMemory.ts).
+  const remembered = CompileMemory.open(run.stateDir, request.configuration).complete(selected.toBuild, request.framework, running.startedAt, collector.list());
   remembered.replayed.forEach((diagnostic) => collector.addDiagnostic(diagnostic));
   report.notes.push(...remembered.notes);
   // The exit code decides, whatever was printed.
