@@ -157,10 +157,14 @@ export class ResidentHostTransport implements HostTransport {
     connection.listen();
     const info = readInfo(socketPath);
     let exit: HostExit | undefined;
+    let endedHere = false;
     const exitListeners: Array<(exit: HostExit) => void> = [];
     const closed = new Promise<HostExit>((resolve) =>
       socket.once('close', () => {
-        void howItEnded(info, ended).then((how) => {
+        // A session this call ended leaves the resident host running: no exit to wait for (howItEnded waits up to
+        // 1 s for one, which made every CLI call that started the resident host exit 1 s after its answer).
+        const how = endedHere ? Promise.resolve(sessionEnded(info)) : howItEnded(info, ended);
+        void how.then((how) => {
           exit = how;
           connection.dispose();
           for (const listener of exitListeners.splice(0)) listener(how);
@@ -188,6 +192,7 @@ export class ResidentHostTransport implements HostTransport {
       },
       async stop() {
         // Ends this call's session only: the resident host stays for the next call.
+        endedHere = true;
         if (!exit) socket.end();
         const timer = setTimeout(() => socket.destroy(), 2000);
         await closed;
@@ -195,6 +200,11 @@ export class ResidentHostTransport implements HostTransport {
       },
     };
   }
+}
+
+/** The end of a session this call closed itself: the resident host runs on. */
+function sessionEnded(info: ResidentInfo | undefined): HostExit {
+  return { code: null, signal: null, output: `This call ended its session; the resident host${info?.pid ? ` (pid ${info.pid})` : ''} runs on.` };
 }
 
 /**
