@@ -19,7 +19,7 @@ import type { VerificationReport } from './report';
 import type { VerifyRequest } from './request';
 import { verificationStateFolder } from './runDirectory';
 import { acquireWorkspaceLock, LockWaitError } from '../workspaceLock';
-import { build, startWholeTargetBuild } from './steps/buildStep';
+import { build, endEarlyBuild, startWholeTargetBuild } from './steps/buildStep';
 import { evaluate, startEvaluation } from './steps/evaluateStep';
 import { checkRestored } from './steps/prerequisitesStep';
 import { ReportBuilder } from './steps/reportBuilder';
@@ -164,20 +164,14 @@ async function runSteps(run: VerificationRun): Promise<VerificationReport> {
   const early = startWholeTargetBuild(run);
   const graph = await evaluate(run, evaluation);
   if (graph instanceof StepStop) {
-    await Promise.all([changes?.catch(() => undefined), early?.cancel()]);
-    return graph.report;
+    await changes?.catch(() => undefined);
+    return (await endEarlyBuild(run, early, graph)).report;
   }
   const selected = await select(run, graph, changes);
-  if (selected instanceof StepStop) {
-    await early?.cancel();
-    return selected.report;
-  }
+  if (selected instanceof StepStop) return (await endEarlyBuild(run, early, selected)).report;
   if (run.request.scope !== 'tests') {
     const unrestored = checkRestored(run, selected);
-    if (unrestored) {
-      await early?.cancel();
-      return unrestored.report;
-    }
+    if (unrestored) return (await endEarlyBuild(run, early, unrestored)).report;
     const failed = await build(run, graph, selected, early);
     if (failed) return failed.report;
   }

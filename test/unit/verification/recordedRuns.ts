@@ -106,11 +106,17 @@ export class RecordedWorkspace {
   }
 
   readonly host: HostRequester = {
-    request: async (method, _params, schema) => {
+    request: async (method, _params, schema, signal) => {
       const base = { workspace: this.folder, target: 'App.slnx' };
       if (method === 'sharpclaw/resolveTarget') return schema.parse({ ...base, kind: 'solution', projects: this.nodes.map((n) => n.path).filter((p) => !this.options.outsideTarget?.includes(p)) });
       if (method === 'sharpclaw/projectGraph') {
-        if (this.options.evaluationMs) await new Promise((resolve) => setTimeout(resolve, this.options.evaluationMs));
+        if (this.options.evaluationMs) {
+          // A cold evaluation, which the caller's cancellation stops, as the host's does.
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(resolve, this.options.evaluationMs);
+            signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('the evaluation was cancelled'))), { once: true });
+          });
+        }
         this.events.push('graph');
         return schema.parse({ ...base, configuration: 'Debug', targetFramework: null, projects: this.nodes, excludedAnalyzers: [], partialLoad: [], dynamicImports: [], fromCache: false });
       }
@@ -149,8 +155,9 @@ export class RecordedWorkspace {
   };
 
   /** Runs the verifier over this workspace with every permission granted. */
-  verify(request: VerifyRequestInput): Promise<VerificationReport> {
+  verify(request: VerifyRequestInput, signal?: AbortSignal): Promise<VerificationReport> {
     return verify(VerifyRequestSchema.parse(request), {
+      ...(signal ? { signal } : {}),
       workspaceFolder: this.folder,
       permissions: { request: async () => ({ granted: true, source: 'policy' }) },
       requestedBy: 'unit test',

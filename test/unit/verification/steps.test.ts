@@ -134,6 +134,17 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.deepEqual(affected.events.slice(0, 3), ['--version', 'graph', 'build']);
   });
 
+  it('cancelled while its build runs beside the evaluation: the build is reported cancelled, as when it runs after', async () => {
+    const cancel = new AbortController();
+    const ws = new RecordedWorkspace(graph, (args) => (args[0] === 'build' ? (cancel.abort(), { untilCancelled: true }) : passing(args)), { evaluationMs: 5_000 });
+    const report = checked(await ws.verify({ scope: 'all' }, cancel.signal));
+    assert.equal(report.status, 'cancelled', report.summary);
+    assert.equal(report.summary, 'Cancelled during the build.');
+    assert.equal(report.steps.find((step) => step.kind === 'build')?.outcome, 'cancelled');
+    assert.equal(report.build?.status, 'cancelled');
+    assert.equal(report.tests?.status, 'notRun');
+  });
+
   it('a build started beside the evaluation is stopped when the evaluation finds a project outside the target not restored: the prerequisite, no build section', async () => {
     const outside = node('shared/Shared/Shared.csproj');
     const ws = new RecordedWorkspace([...graph, outside], (args) => (args[0] === 'build' ? { untilCancelled: true } : passing(args)), {

@@ -101,16 +101,10 @@ export async function build(run: VerificationRun, graph: ProjectGraph, selected:
     const label = path.dirname(buildTarget) === runDir ? `${buildRoots(graph, selected.paths).length} affected projects` : report.relative(buildTarget);
     running = startBuild(run, buildTarget, label, runDir);
   }
-  const { args, label: buildLabel, collector } = running;
+  const { collector } = running;
   const outcome = await running.outcome;
-  report.addStep(stepFrom('build', buildLabel, run.dotnet, args, run.targetDir, outcome));
-  const stop = run.stopped(outcome, 'the build');
-  if (stop) {
-    report.build = buildSection(outcome.kind === 'cancelled' ? 'cancelled' : 'timedOut', `The build was ${outcome.kind === 'cancelled' ? 'cancelled' : 'stopped by the timeout'}.`, collector);
-    if (tests) report.tests = notRunTests('The build did not finish, so no tests ran.');
-    // The report was finished before the sections were set: finish it again with them.
-    return new StepStop(report.finish(stop.report.status, stop.report.summary));
-  }
+  const stop = stoppedBuild(run, running, outcome);
+  if (stop) return stop;
   // Warnings of projects MSBuild found up to date come from their last compile (compileMemory.ts).
   const remembered = CompileMemory.open(run.stateDir, request.configuration).complete(selected.toBuild, request.framework, running.startedAt, collector.list());
   remembered.replayed.forEach((diagnostic) => collector.addDiagnostic(diagnostic));
@@ -148,6 +142,38 @@ export async function build(run: VerificationRun, graph: ProjectGraph, selected:
   if (passed) return undefined;
   if (tests) report.tests = notRunTests('The build failed, so no tests ran.');
   return new StepStop(report.finish('failed', report.summarize('failed')));
+}
+
+/**
+ * Adds the build's step to the report; when the build was cancelled or timed out, fills the build section, says
+ * no test ran, and ends the run.
+ */
+function stoppedBuild(run: VerificationRun, running: RunningBuild, outcome: ProcessOutcome): StepStop | undefined {
+  const { report, request } = run;
+  report.addStep(stepFrom('build', running.label, run.dotnet, running.args, run.targetDir, outcome));
+  const stop = run.stopped(outcome, 'the build');
+  if (!stop) return undefined;
+  report.build = buildSection(outcome.kind === 'cancelled' ? 'cancelled' : 'timedOut', `The build was ${outcome.kind === 'cancelled' ? 'cancelled' : 'stopped by the timeout'}.`, running.collector);
+  if (request.scope !== 'build') report.tests = notRunTests('The build did not finish, so no tests ran.');
+  // The report was finished before the sections were set: finish it again with them.
+  return new StepStop(report.finish(stop.report.status, stop.report.summary));
+}
+
+/**
+ * Ends a build started beside the evaluation when the run stops before it needs the build (`stop`: the
+ * evaluation failed, or a project is not restored). A run cancelled by its caller cancelled that build too:
+ * the report then says the build was cancelled, as it does when the caller cancels a build that started after
+ * the evaluation. Otherwise the build is stopped and left out of the report, which `stop` already finished.
+ */
+export async function endEarlyBuild(run: VerificationRun, early: RunningBuild | undefined, stop: StepStop): Promise<StepStop> {
+  if (!early) return stop;
+  if (run.signal?.aborted) {
+    const outcome = await early.outcome;
+    // A build that ended before the cancellation is in the report too, beside the stop that ended the run.
+    return stoppedBuild(run, early, outcome) ?? new StepStop(run.report.finish(stop.report.status, stop.report.summary));
+  }
+  await early.cancel();
+  return stop;
 }
 
 /**
