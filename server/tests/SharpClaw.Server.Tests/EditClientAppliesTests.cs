@@ -9,7 +9,6 @@ namespace SharpClaw.Server.Tests;
 /// authorization and answers appliedByClient: the host checks the disk, journals, refreshes and reports
 /// as if it had written — and names every file that did not get its planned text.
 /// </summary>
-[Collection(SequentialCollection.Name)]
 public sealed class EditClientAppliesTests(EditToolsFixture fx) : IClassFixture<EditToolsFixture>, IDisposable
 {
     private const string Calculator = "Lib/Calculator.cs";

@@ -6,7 +6,6 @@ using SharpClaw.Server.Tests.Infrastructure;
 namespace SharpClaw.Server.Tests;
 
 /// <summary>sharpclaw/edit (rename, rename_file, code_actions), undo and redo on fixtures/EditTools.</summary>
-[Collection(SequentialCollection.Name)]
 public sealed partial class EditTests(EditToolsFixture fx) : IClassFixture<EditToolsFixture>, IDisposable
 {
     private const string Calculator = "Lib/Calculator.cs";

@@ -4,29 +4,14 @@ using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
 
-/// <summary>Loading outcomes: progress, cancellation, missing prerequisites, partial and failed loads.</summary>
+/// <summary>
+/// Loading outcomes that must leave no build host running: a cancelled load, missing prerequisites. The class
+/// counts the loader's build hosts this test process started, so it runs alone (<see cref="SequentialCollection"/>);
+/// progress and partial loads count none and run beside other classes (<see cref="LoadOutcomeTests"/>).
+/// </summary>
 [Collection(SequentialCollection.Name)]
 public sealed class LoadingTests
 {
-    [Fact]
-    public async Task Load_ReportsProgress_ProjectByProject()
-    {
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("Calculator", "Calculator.slnx");
-        await using SemanticHost host = await SemanticHost.StartAsync();
-
-        await host.InspectAsync(fixture.Root);
-
-        Assert.True(await Poll.UntilAsync(() => host.Client.Progress.Count >= 4, TimeSpan.FromSeconds(10)));
-        IReadOnlyList<LoadProgressParams> progress = host.Client.Progress;
-        Assert.Equal(new LoadProgressParams(ProgressKind.Load, "Calculator.slnx", "Debug", null, 0, 3, "Calculator.slnx", 0), progress[0]);
-        Assert.Equal([1, 2, 3], progress.Skip(1).Select(p => p.ProjectIndex));
-        Assert.All(progress.Skip(1), p => Assert.Equal(3, p.ProjectCount));
-        Assert.Equal(100, progress[^1].Percent);
-        Assert.Equal(
-            ["src/Calculator.App/Calculator.App.csproj", "src/Calculator.Core/Calculator.Core.csproj", "tests/Calculator.Tests/Calculator.Tests.csproj"],
-            progress.Skip(1).Select(p => p.CurrentProject).Order(StringComparer.Ordinal));
-    }
-
     [Fact]
     public async Task CancelledLoad_DisposesItsBuildHost_AndCachesNothing()
     {
@@ -106,38 +91,6 @@ public sealed class LoadingTests
         Assert.Contains("99.0.100", error.Message, StringComparison.Ordinal);
         Assert.Contains("global.json", error.Message, StringComparison.Ordinal);
         Assert.True(await Poll.UntilAsync(() => BuildHostProcesses().Count == 0, TimeSpan.FromSeconds(20)));
-    }
-
-    [Fact]
-    public async Task BrokenProject_IsPartialLoad_WithTheRestUsable_AndAloneIsLoadFailed()
-    {
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("PartialLoad", "Good/Good.csproj");
-        await using SemanticHost host = await SemanticHost.StartAsync();
-
-        SolutionInspectResult result = await host.InspectAsync(fixture.Root);
-
-        Assert.Equal(LoadStatus.Partial, result.LoadStatus);
-        ProjectIssue broken = Assert.Single(result.PartialLoad);
-        Assert.Equal("Broken/Broken.csproj", broken.Path);
-        Assert.Contains("MSB4025", broken.Reason, StringComparison.Ordinal);
-        InspectedProject good = Assert.Single(result.Projects, p => p.Path == "Good/Good.csproj");
-        ProjectCompilation compilation = Assert.Single(good.Compilations);
-        Assert.True(compilation.Loaded);
-        Assert.True(compilation.DocumentCount >= 1);
-        ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
-        Assert.Equal("Broken/Broken.csproj", Assert.Single(graph.PartialLoad).Path);
-
-        // Fixing the broken project is a structural change.
-        fixture.Write("Broken/Broken.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFramework>net10.0</TargetFramework>\n  </PropertyGroup>\n</Project>\n");
-        fixture.Restore("Broken/Broken.csproj");
-        SolutionInspectResult fixedResult = await host.InspectAsync(fixture.Root);
-        Assert.Equal(LoadStatus.Complete, fixedResult.LoadStatus);
-        Assert.Equal(EvaluationReason.StructuralChange, host.Client.AuthorizationRequests[^1].Reason);
-
-        // Nothing loadable at all: LoadFailed, naming the project and why.
-        fixture.Write("Broken/Broken.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\">\n");
-        SemanticErrorData failed = await SemanticErrors.ExpectAsync(SemanticErrorKind.LoadFailed, () => host.InspectAsync(fixture.Root, target: "Broken/Broken.csproj"));
-        Assert.Equal("Broken/Broken.csproj", Assert.Single(failed.Projects!).Path);
     }
 
     /// <summary>The loader's MSBuild processes started by this test process: Roslyn's build host, or the parallel design-time pass's.</summary>

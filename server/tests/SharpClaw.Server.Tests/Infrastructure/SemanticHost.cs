@@ -102,7 +102,11 @@ internal sealed class SemanticHost : IAsyncDisposable
     public ValueTask DisposeAsync() => this.Host.DisposeAsync();
 }
 
-/// <summary>Test classes in this collection never run alongside others (they count processes).</summary>
+/// <summary>
+/// Test classes in this collection never run alongside others (they count processes: LoadingTests counts the
+/// loader's build hosts this test process started). xunit runs it after every other collection, one class at
+/// a time, so only a class that needs the machine to itself belongs here: each one lengthens the layer's tail.
+/// </summary>
 [CollectionDefinition(Name, DisableParallelization = true)]
 public sealed class SequentialCollection
 {
