@@ -183,15 +183,19 @@ export async function benchFirstAnswer(overrides = {}) {
     iterations: runs,
     method: 'each side spawned fresh with an empty state folder, alternating which goes first; ours from spawning `sharpclaw mcp` to the navigate answer over the official client SDK, the baseline from spawning SharpClaw.Bench direct-callers to its FindCallersAsync answer',
     rows: [
-      row('spawn to first navigate callers answer (sharpclaw mcp) vs spawn + bare OpenSolutionAsync + FindCallersAsync', ours, direct, {
+      judged(row('spawn to first navigate callers answer (sharpclaw mcp) vs spawn + bare OpenSolutionAsync + FindCallersAsync', ours, direct, {
         goal: '≤ 1.0 × the bare load + query',
-        meets_goal: ours.length > 0 && [...ours].sort((a, b) => a - b)[Math.floor(ours.length / 2)] <= [...direct].sort((a, b) => a - b)[Math.floor(direct.length / 2)],
         same_answer: onlyOurs.length === 0 && onlyDirect.length === 0,
         answer_sites: answer.length,
         direct_sites: sites.length,
-      }),
+      })),
     ],
   });
+}
+
+/** The goal is judged on the ratio the table shows (the rows' one p50), not on a second choice of middle sample. */
+function judged(result) {
+  return { ...result, meets_goal: result.ratio_p50 !== undefined && result.ratio_p50 <= 1.0 };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

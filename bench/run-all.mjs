@@ -51,7 +51,7 @@ const benches = {
   'diagnostics-real12': () => dotnetBench(['diagnostics', '--shape', 'real12', '--files', '200', '--iterations', '5', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-real12'), '--name', 'diagnostics-real12']),
   'rename-preview-real12': () => dotnetBench(['rename-preview', '--shape', 'real12', '--files', '200', '--iterations', '3', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-real12'), '--name', 'rename-preview-real12']),
   'queries-real12': () => dotnetBench(['queries', '--shape', 'real12', '--files', '200', '--iterations', '5', '--out', path.join(os.tmpdir(), 'sharpclaw-synth-real12'), '--name', 'queries-real12']),
-  'first-answer-real12': async () => (await import('./first-answer.mjs')).benchFirstAnswer({ shape: 'real12', files: 200, runs: 2 }),
+  'first-answer-real12': async () => (await import('./first-answer.mjs')).benchFirstAnswer({ shape: 'real12', files: 200, runs: 3 }),
   rename: () => dotnetBench(['rename', '--projects', '50', '--files', '20', '--runs', '3', '--out', synth(50)]),
 };
 
