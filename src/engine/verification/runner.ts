@@ -3,7 +3,8 @@
 // sharpclaw/resolveTarget, files only) → ask the permission policy (no project code has run yet)
 // → take the workspace lock → the steps, each in its own file under steps/, each adding its
 // section to the report or stopping the run with a finished report: SDK check beside evaluate
-// (the host's sharpclaw/projectGraph, read once the SDK check passed) and Git's changes (affected) → select → prerequisites → build → test → release.
+// (the host's sharpclaw/projectGraph, read once the SDK check passed) and Git's changes (affected)
+// → select → prerequisites → build → test → release.
 // A whole-target build (scopes all and build) starts once the SDK check passed, beside the evaluation. Every process
 // goes through the context's process runner (processRunner.ts: timeout, cancellation,
 // process-tree kill, bounded logs), the seam unit tests replace with recorded dotnet outputs.

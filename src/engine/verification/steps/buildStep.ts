@@ -71,8 +71,8 @@ function startBuild(run: VerificationRun, buildTarget: string, label: string, ru
 
 /**
  * For the scopes that build the whole target (all, build) with restore off, the build needs nothing from the
- * evaluation: it starts as soon as the SDK check passes, beside the host's evaluation, instead of after it (a
- * cold evaluation is most of the time the first verify after a person's own build adds to it; issue 39). Not
+ * evaluation: it starts as soon as the SDK check passes, beside the host's evaluation, instead of after it (waiting
+ * for a cold evaluation was most of what a first verify after a person's own build added to it; issue 39). Not
  * when a project the target names has no assets file where restore writes it: the evaluation then decides,
  * before any build, which projects are not restored (prerequisitesStep.ts), as a run that waits for it does.
  */
