@@ -17,21 +17,32 @@ namespace SharpClaw.Server.Semantic.Snapshots;
 public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
 {
     public PersistedContext? Read(string workspace, string target, string configuration, string? framework) =>
-        this.ReadRow(workspace, "snapshots", PersistedContext.CurrentFormat, SnapshotJsonContext.Default.PersistedContext, target, configuration, framework);
+        this.ReadRow(workspace, "snapshots", PersistedContext.CurrentFormat, static () => SnapshotJsonContext.Default.PersistedContext, target, configuration, framework);
 
     public void Write(string workspace, PersistedContext snapshot) =>
         this.WriteRow(workspace, "snapshots", snapshot.Format, snapshot, SnapshotJsonContext.Default.PersistedContext, snapshot.TargetPath, snapshot.Configuration, snapshot.TargetFramework);
 
     /// <summary>The kept evaluation-only pass of (target, configuration, framework), or null (the <c>evaluations</c> table).</summary>
     public PersistedEvaluation? ReadEvaluation(string workspace, string target, string configuration, string? framework) =>
-        this.ReadRow(workspace, "evaluations", PersistedEvaluation.CurrentFormat, SnapshotJsonContext.Default.PersistedEvaluation, target, configuration, framework);
+        this.ReadRow(workspace, "evaluations", PersistedEvaluation.CurrentFormat, static () => SnapshotJsonContext.Default.PersistedEvaluation, target, configuration, framework);
 
     public void WriteEvaluation(string workspace, PersistedEvaluation evaluation) =>
         this.WriteRow(workspace, "evaluations", evaluation.Format, evaluation, SnapshotJsonContext.Default.PersistedEvaluation, evaluation.TargetPath, evaluation.Configuration, evaluation.TargetFramework);
 
-    private T? ReadRow<T>(string workspace, string table, int currentFormat, JsonTypeInfo<T> type, string target, string configuration, string? framework)
+    /// <summary>
+    /// <paramref name="type"/> is asked only for a row that is there: building the serializer's metadata of a snapshot
+    /// cost about 0.15 s of a cold host's first load, before it could ask for approval, with nothing to read.
+    /// </summary>
+    private T? ReadRow<T>(string workspace, string table, int currentFormat, Func<JsonTypeInfo<T>> type, string target, string configuration, string? framework)
         where T : class
     {
+        // No store yet (a first load on this state folder): nothing to read, and nothing is created before a load
+        // was approved — the store holds the workspace's source text. Its creation stays off the first answer's path.
+        if (!StoreDatabase.ExistsFor(workspace, this.Root()))
+        {
+            return null;
+        }
+
         return this.Run(workspace, database =>
         {
             using SqliteCommand select = database.Command($"SELECT format, data FROM {table} WHERE target = $target AND configuration = $configuration AND framework = $framework");
@@ -56,7 +67,7 @@ public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
                 try
                 {
                     using GZipStream unzip = new(new MemoryStream(data), CompressionMode.Decompress);
-                    row = JsonSerializer.Deserialize(unzip, type);
+                    row = JsonSerializer.Deserialize(unzip, type());
                     problem = row is null ? "empty" : null;
                 }
                 catch (Exception ex) when (ex is JsonException or InvalidDataException or NotSupportedException or ArgumentException)
@@ -110,9 +121,12 @@ public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
             return null;
         });
 
+    /// <summary>The state folder's root, created private and checked.</summary>
+    private string Root() => stateRoot is null ? StateFolder.Root() : StateFolder.Root(stateRoot);
+
     private T? Run<T>(string workspace, Func<StoreDatabase, T?> action)
     {
-        string root = stateRoot is null ? StateFolder.Root() : StateFolder.Root(stateRoot);
+        string root = this.Root();
         for (int attempt = 0; ; attempt++)
         {
             StoreDatabase database = StoreDatabase.Open(workspace, root, log);
