@@ -19,8 +19,13 @@ public sealed class AuthorizationTests
     private const string DesignTimeMarker = "App/marker.txt";
     private const string InitialMarker = "App/initial-marker.txt";
 
+    /// <summary>
+    /// One restored copy and one host (the cold load paid once): project code runs only after approval, the
+    /// cached context answers without asking, every structural change asks again; then a denied load (another
+    /// configuration) leaves the cached context usable, and a denied structural reload leaves it unusable.
+    /// </summary>
     [Fact]
-    public async Task ProjectCode_RunsOnlyAfterApproval_AndEveryStructuralChangeAsksAgain()
+    public async Task ProjectCode_RunsOnlyAfterApproval_AndEveryStructuralChangeAsksAgain_AndADenialLeavesCachedContextsUsable()
     {
         using FixtureWorkspace fixture = RestoredMarkerFixture();
         await using SemanticHost host = await SemanticHost.StartAsync();
@@ -82,22 +87,15 @@ public sealed class AuthorizationTests
         // A touch without a content change is not a change.
         File.SetLastWriteTimeUtc(fixture.Path("App/App.csproj"), DateTime.UtcNow.AddMinutes(1));
         Assert.True((await host.InspectAsync(fixture.Root)).FromCache);
-    }
 
-    [Fact]
-    public async Task Denial_LeavesCachedContextsUsable()
-    {
-        using FixtureWorkspace fixture = RestoredMarkerFixture();
-        await using SemanticHost host = await SemanticHost.StartAsync();
-        await host.InspectAsync(fixture.Root);
-
+        // A denial (of another configuration's load) leaves the cached context usable.
         host.Client.DenyAll();
         await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root, configuration: "Release"));
-        SolutionInspectResult cached = await host.InspectAsync(fixture.Root);
-        ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
+        SolutionInspectResult cachedAfterDenial = await host.InspectAsync(fixture.Root);
+        ProjectGraphResult graphAfterDenial = await host.GraphAsync(fixture.Root);
 
-        Assert.True(cached.FromCache);
-        Assert.True(graph.FromCache);
+        Assert.True(cachedAfterDenial.FromCache);
+        Assert.True(graphAfterDenial.FromCache);
         HostStatus status = await host.StatusAsync();
         LoadedContextInfo context = Assert.Single(status.LoadedContexts);
         Assert.Equal(new LoadedContextInfo(fixture.Path("DesignTimeMarker.slnx"), "Debug", null, 1, FromSnapshot: false), context);
