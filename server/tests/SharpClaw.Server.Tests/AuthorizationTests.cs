@@ -19,8 +19,15 @@ public sealed class AuthorizationTests
     private const string DesignTimeMarker = "App/marker.txt";
     private const string InitialMarker = "App/initial-marker.txt";
 
+    /// <summary>
+    /// One restored copy and one host (the cold load paid once): project code runs only after approval, the
+    /// cached context answers without asking, every structural change asks again; then, while a person decides
+    /// on another configuration's load, cached queries, graph and status answer; that load denied leaves the
+    /// cached context usable, a denied structural reload leaves it unusable; shutdown answers during a pending
+    /// approval, and the late approval loads nothing.
+    /// </summary>
     [Fact]
-    public async Task ProjectCode_RunsOnlyAfterApproval_AndEveryStructuralChangeAsksAgain()
+    public async Task ProjectCode_RunsOnlyAfterApproval_AndEveryStructuralChangeAsksAgain_AndAPendingOrDeniedApprovalLeavesCachedContextsUsable_AndShutdownAnswers()
     {
         using FixtureWorkspace fixture = RestoredMarkerFixture();
         await using SemanticHost host = await SemanticHost.StartAsync();
@@ -82,22 +89,30 @@ public sealed class AuthorizationTests
         // A touch without a content change is not a change.
         File.SetLastWriteTimeUtc(fixture.Path("App/App.csproj"), DateTime.UtcNow.AddMinutes(1));
         Assert.True((await host.InspectAsync(fixture.Root)).FromCache);
-    }
 
-    [Fact]
-    public async Task Denial_LeavesCachedContextsUsable()
-    {
-        using FixtureWorkspace fixture = RestoredMarkerFixture();
-        await using SemanticHost host = await SemanticHost.StartAsync();
-        await host.InspectAsync(fixture.Root);
+        // Another configuration's load waits for a person's decision: meanwhile cached queries, graph and status answer.
+        TaskCompletionSource<AuthorizeEvaluationResult> decision = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        host.Client.Answer = _ => decision.Task;
+        int before = host.Client.AuthorizationRequests.Count;
+        Task<SolutionInspectResult> pending = host.InspectAsync(fixture.Root, configuration: "Release");
+        Assert.True(await Poll.UntilAsync(() => host.Client.AuthorizationRequests.Count > before, SemanticHost.Timeout), "No authorization request arrived.");
+        Task<SolutionInspectResult> cachedWhilePending = host.InspectAsync(fixture.Root);
+        Task<ProjectGraphResult> graphWhilePending = host.GraphAsync(fixture.Root);
+        Task<HostStatus> statusWhilePending = host.StatusAsync();
+        Assert.True((await Poll.WithTimeout(cachedWhilePending, TimeSpan.FromSeconds(10), "a cached query during a pending approval")).FromCache);
+        Assert.True((await Poll.WithTimeout(graphWhilePending, TimeSpan.FromSeconds(10), "a cached graph during a pending approval")).FromCache);
+        Assert.Single((await Poll.WithTimeout(statusWhilePending, TimeSpan.FromSeconds(10), "status during a pending approval")).LoadedContexts);
+        Assert.False(pending.IsCompleted);
 
+        // Denied, it leaves the cached context usable.
+        decision.SetResult(new AuthorizeEvaluationResult { Granted = false, Message = "denied by the test" });
+        await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => pending);
         host.Client.DenyAll();
-        await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root, configuration: "Release"));
-        SolutionInspectResult cached = await host.InspectAsync(fixture.Root);
-        ProjectGraphResult graph = await host.GraphAsync(fixture.Root);
+        SolutionInspectResult cachedAfterDenial = await host.InspectAsync(fixture.Root);
+        ProjectGraphResult graphAfterDenial = await host.GraphAsync(fixture.Root);
 
-        Assert.True(cached.FromCache);
-        Assert.True(graph.FromCache);
+        Assert.True(cachedAfterDenial.FromCache);
+        Assert.True(graphAfterDenial.FromCache);
         HostStatus status = await host.StatusAsync();
         LoadedContextInfo context = Assert.Single(status.LoadedContexts);
         Assert.Equal(new LoadedContextInfo(fixture.Path("DesignTimeMarker.slnx"), "Debug", null, 1, FromSnapshot: false), context);
@@ -106,40 +121,24 @@ public sealed class AuthorizationTests
         fixture.Edit("App/App.csproj", t => t.Replace("<Nullable>enable</Nullable>", "<Nullable>disable</Nullable>", StringComparison.Ordinal));
         SemanticErrorData stale = await SemanticErrors.ExpectAsync(SemanticErrorKind.PermissionDenied, () => host.InspectAsync(fixture.Root));
         Assert.Contains("App/App.csproj", stale.Message, StringComparison.Ordinal);
-    }
 
-    [Fact]
-    public async Task PendingApproval_DoesNotBlockCachedQueries_StatusOrShutdown()
-    {
-        using FixtureWorkspace fixture = RestoredMarkerFixture();
-        await using SemanticHost host = await SemanticHost.StartAsync();
-        await host.InspectAsync(fixture.Root);
-
-        TaskCompletionSource<AuthorizeEvaluationResult> decision = new(TaskCreationOptions.RunContinuationsAsynchronously);
-        host.Client.Answer = _ => decision.Task;
-        int before = host.Client.AuthorizationRequests.Count;
-        Task<SolutionInspectResult> pending = host.InspectAsync(fixture.Root, configuration: "Release");
+        // Shutdown answers while a person decides, and releases the contexts (the stale one is still held).
+        Assert.NotEmpty(host.Cache.LoadedContexts);
+        int loads = host.Cache.LoadCount;
+        TaskCompletionSource<AuthorizeEvaluationResult> late = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        host.Client.Answer = _ => late.Task;
+        before = host.Client.AuthorizationRequests.Count;
+        Task<SolutionInspectResult> pendingAtShutdown = host.InspectAsync(fixture.Root, configuration: "Release");
         Assert.True(await Poll.UntilAsync(() => host.Client.AuthorizationRequests.Count > before, SemanticHost.Timeout), "No authorization request arrived.");
-
-        // While a person decides: cached queries, graph and status answer.
-        Task<SolutionInspectResult> cached = host.InspectAsync(fixture.Root);
-        Task<ProjectGraphResult> graph = host.GraphAsync(fixture.Root);
-        Task<HostStatus> status = host.StatusAsync();
-        Assert.True((await Poll.WithTimeout(cached, TimeSpan.FromSeconds(10), "a cached query during a pending approval")).FromCache);
-        Assert.True((await Poll.WithTimeout(graph, TimeSpan.FromSeconds(10), "a cached graph during a pending approval")).FromCache);
-        Assert.Single((await Poll.WithTimeout(status, TimeSpan.FromSeconds(10), "status during a pending approval")).LoadedContexts);
-        Assert.False(pending.IsCompleted);
-
-        // ... and so does shutdown; the contexts are released.
         object? shutdown = await Poll.WithTimeout(host.Host.Client.InvokeAsync<object?>(ProtocolMethods.Shutdown), TimeSpan.FromSeconds(10), "shutdown during a pending approval");
         Assert.Null(shutdown);
         Assert.True(await Poll.UntilAsync(() => host.Cache.LoadedContexts.Count == 0, TimeSpan.FromSeconds(10)));
 
         // The late approval cannot load anything into a host that is shutting down.
-        decision.SetResult(new AuthorizeEvaluationResult { Granted = true });
-        SemanticErrorData late = await SemanticErrors.ExpectAsync(SemanticErrorKind.LoadFailed, () => pending);
-        Assert.Contains("shutting down", late.Message, StringComparison.Ordinal);
-        Assert.Equal(1, host.Cache.LoadCount);
+        late.SetResult(new AuthorizeEvaluationResult { Granted = true });
+        SemanticErrorData lateError = await SemanticErrors.ExpectAsync(SemanticErrorKind.LoadFailed, () => pendingAtShutdown);
+        Assert.Contains("shutting down", lateError.Message, StringComparison.Ordinal);
+        Assert.Equal(loads, host.Cache.LoadCount);
     }
 
     [Fact]

@@ -2,7 +2,6 @@ using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Protocol.Status;
 using SharpClaw.Server.Semantic.Contexts;
-using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
@@ -10,41 +9,6 @@ namespace SharpClaw.Server.Tests;
 /// <summary>What solutionInspect and projectGraph report: frameworks, test projects, analyzers.</summary>
 public sealed class InspectTests
 {
-    [Fact]
-    public async Task MultiTargetedProject_ListsAllRestoredFrameworks_AndEachCompilationSaysWhichItUsed()
-    {
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("MultiTarget", "MultiTarget.csproj");
-        await using SemanticHost host = await SemanticHost.StartAsync();
-
-        SolutionInspectResult all = await host.InspectAsync(fixture.Root);
-        SolutionInspectResult net8 = await host.InspectAsync(fixture.Root, targetFramework: "net8.0");
-
-        InspectedProject project = Assert.Single(all.Projects);
-        Assert.Equal(["net8.0", "net10.0"], project.TargetFrameworks);
-        Assert.Equal(["net10.0", "net8.0"], project.RestoredTargetFrameworks.Order(StringComparer.Ordinal));
-        Assert.Equal(
-            [("MultiTarget(net10.0)", "net10.0"), ("MultiTarget(net8.0)", "net8.0")],
-            project.Compilations.Select(c => (c.Name, c.TargetFramework)));
-        Assert.Null(all.TargetFramework);
-
-        InspectedProject only8 = Assert.Single(net8.Projects);
-        Assert.Equal("net8.0", net8.TargetFramework);
-        ProjectCompilation compilation = Assert.Single(only8.Compilations);
-        Assert.Equal(("MultiTarget", "net8.0"), (compilation.Name, compilation.TargetFramework));
-        Assert.Equal(["net10.0", "net8.0"], only8.RestoredTargetFrameworks.Order(StringComparer.Ordinal));
-
-        // The net8.0 compilation really is net8.0: the NET10-only member does not exist there.
-        using (ContextLease lease = await host.CachedLeaseAsync(fixture.Root, targetFramework: "net8.0"))
-        {
-            Compilation compiled = (await lease.Solution.Projects.Single().GetCompilationAsync())!;
-            Assert.Empty(compiled.GetSymbolsWithName("OnlyOnNet10"));
-        }
-
-        // Two contexts for one target: the framework is part of the key.
-        HostStatus status = await host.StatusAsync();
-        Assert.Equal([("net8.0", 1), (null, 2)], status.LoadedContexts.Select(c => (c.TargetFramework, c.ProjectCount)));
-    }
-
     [Fact]
     public async Task IsTestProject_ExplicitFalseWins_TestSdkCountsOnlyWhenAbsent()
     {
@@ -78,38 +42,6 @@ public sealed class InspectTests
         InspectedProject explicitFalse = Assert.Single(restored.Projects, p => p.Path == "ExplicitFalse/ExplicitFalse.csproj");
         RestoredPackage testSdk = Assert.Single(explicitFalse.Packages);
         Assert.Equal(new RestoredPackage("Microsoft.NET.Test.Sdk", "[18.11.0, )", "18.11.0", "net10.0"), testSdk);
-    }
-
-    [Fact]
-    public async Task SdkGenerators_AreKept_PackageGeneratorTheSdkShipsIsReplacedByTheSdkCopy()
-    {
-        using FixtureWorkspace fixture = FixtureWorkspace.Restored("SdkGenerators", "SdkGenerators.slnx");
-        await using SemanticHost host = await SemanticHost.StartAsync();
-
-        SolutionInspectResult result = await host.InspectAsync(fixture.Root);
-
-        Assert.Equal(LoadStatus.Complete, result.LoadStatus);
-        Assert.Empty(result.ExcludedAnalyzers);
-
-        using ContextLease lease = await host.CachedLeaseAsync(fixture.Root);
-        Project sdk = lease.Solution.Projects.Single(p => p.Name == "SdkGenerators");
-        Assert.All(sdk.AnalyzerReferences, a => Assert.True(host.Cache.Loader.Trust.IsTrusted(a.FullPath)));
-        Compilation compilation = (await sdk.GetCompilationAsync())!;
-        Assert.Empty(compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
-        List<string> generated = [.. (await sdk.GetSourceGeneratedDocumentsAsync()).Select(d => d.Name)];
-        Assert.Contains(generated, n => n.Contains("OrderJsonContext", StringComparison.Ordinal));     // System.Text.Json
-        Assert.Contains(generated, n => n.Contains("RegexGenerator", StringComparison.Ordinal));       // GeneratedRegex
-        Assert.Contains(generated, n => n.Contains("LoggerMessage", StringComparison.Ordinal));        // LoggerMessage
-
-        // The Microsoft.Extensions.Logging.Abstractions package's LoggerMessage generator runs as the SDK's
-        // copy of the same assembly (packs/Microsoft.AspNetCore.App.Ref): the partial method is implemented.
-        Project packageOnly = lease.Solution.Projects.Single(p => p.Name == "PackageLogging");
-        AnalyzerSubstitution substitution = Assert.Single(lease.Context.SubstitutedAnalyzers, s => s.ProjectPath == packageOnly.FilePath);
-        Assert.StartsWith("microsoft.extensions.logging.abstractions/", substitution.Package, StringComparison.OrdinalIgnoreCase);
-        Assert.True(host.Cache.Loader.Trust.IsTrusted(substitution.SdkPath));
-        Assert.All(packageOnly.AnalyzerReferences, a => Assert.True(host.Cache.Loader.Trust.IsTrusted(a.FullPath)));
-        Compilation withSdkCopy = (await packageOnly.GetCompilationAsync())!;
-        Assert.DoesNotContain(withSdkCopy.GetDiagnostics(), d => d.Id == "CS8795");
     }
 
     [Fact]

@@ -7,6 +7,7 @@ using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic;
 using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Store;
 using SharpClaw.Server.Tests.Infrastructure;
 
@@ -122,7 +123,10 @@ public sealed class WarmRestartTests
     /// <summary>
     /// The rebuilt solution is the cold load's: same options, documents, references, analyzers, generator
     /// output and compiler diagnostics, project by project (SDK generators, a package generator replaced by the
-    /// SDK's copy, project references, several target frameworks, excluded project analyzers).
+    /// SDK's copy, project references, several target frameworks, excluded project analyzers). The cold host's
+    /// load is also the one solutionInspect reports on (its cold load paid once, not again in another class):
+    /// SdkGenerators' generators kept and the package generator replaced by the SDK's copy; MultiTarget's
+    /// restored frameworks and one compilation per framework, and a second context for net8.0 alone.
     /// </summary>
     [Theory]
     [InlineData("SdkGenerators", "SdkGenerators.slnx")]
@@ -160,6 +164,76 @@ public sealed class WarmRestartTests
 
         Assert.Equal(coldLease.Context.ExcludedAnalyzers, warmLease.Context.ExcludedAnalyzers);
         Assert.Equal(coldLease.Context.SubstitutedAnalyzers, warmLease.Context.SubstitutedAnalyzers);
+
+        switch (name)
+        {
+            case "SdkGenerators":
+                await AssertSdkGeneratorsAreKept_PackageGeneratorTheSdkShipsIsReplacedByTheSdkCopyAsync(cold, coldInspect, coldLease);
+                break;
+            case "MultiTarget":
+                await AssertMultiTargetedProject_ListsAllRestoredFrameworks_AndEachCompilationSaysWhichItUsedAsync(cold, fixture, target, coldInspect);
+                break;
+        }
+    }
+
+    /// <summary>Moved from InspectTests (the same load): SDK generators kept, a package generator the SDK ships replaced by the SDK's copy.</summary>
+    private static async Task AssertSdkGeneratorsAreKept_PackageGeneratorTheSdkShipsIsReplacedByTheSdkCopyAsync(SemanticHost host, SolutionInspectResult result, ContextLease lease)
+    {
+        Assert.Equal(LoadStatus.Complete, result.LoadStatus);
+        Assert.Empty(result.ExcludedAnalyzers);
+
+        Project sdk = lease.Solution.Projects.Single(p => p.Name == "SdkGenerators");
+        Assert.All(sdk.AnalyzerReferences, a => Assert.True(host.Cache.Loader.Trust.IsTrusted(a.FullPath)));
+        Compilation compilation = (await sdk.GetCompilationAsync())!;
+        Assert.Empty(compilation.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+        List<string> generated = [.. (await sdk.GetSourceGeneratedDocumentsAsync()).Select(d => d.Name)];
+        Assert.Contains(generated, n => n.Contains("OrderJsonContext", StringComparison.Ordinal));     // System.Text.Json
+        Assert.Contains(generated, n => n.Contains("RegexGenerator", StringComparison.Ordinal));       // GeneratedRegex
+        Assert.Contains(generated, n => n.Contains("LoggerMessage", StringComparison.Ordinal));        // LoggerMessage
+
+        // The Microsoft.Extensions.Logging.Abstractions package's LoggerMessage generator runs as the SDK's
+        // copy of the same assembly (packs/Microsoft.AspNetCore.App.Ref): the partial method is implemented.
+        Project packageOnly = lease.Solution.Projects.Single(p => p.Name == "PackageLogging");
+        AnalyzerSubstitution substitution = Assert.Single(lease.Context.SubstitutedAnalyzers, s => s.ProjectPath == packageOnly.FilePath);
+        Assert.StartsWith("microsoft.extensions.logging.abstractions/", substitution.Package, StringComparison.OrdinalIgnoreCase);
+        Assert.True(host.Cache.Loader.Trust.IsTrusted(substitution.SdkPath));
+        Assert.All(packageOnly.AnalyzerReferences, a => Assert.True(host.Cache.Loader.Trust.IsTrusted(a.FullPath)));
+        Compilation withSdkCopy = (await packageOnly.GetCompilationAsync())!;
+        Assert.DoesNotContain(withSdkCopy.GetDiagnostics(), d => d.Id == "CS8795");
+    }
+
+    /// <summary>
+    /// Moved from InspectTests (the same load, then net8.0 alone): a multi-targeted project lists all restored
+    /// frameworks, and each compilation says which it used.
+    /// </summary>
+    private static async Task AssertMultiTargetedProject_ListsAllRestoredFrameworks_AndEachCompilationSaysWhichItUsedAsync(SemanticHost host, FixtureWorkspace fixture, string target, SolutionInspectResult all)
+    {
+        SolutionInspectResult net8 = await host.InspectAsync(fixture.Root, target, targetFramework: "net8.0");
+
+        InspectedProject project = Assert.Single(all.Projects);
+        Assert.Equal(["net8.0", "net10.0"], project.TargetFrameworks);
+        Assert.Equal(["net10.0", "net8.0"], project.RestoredTargetFrameworks.Order(StringComparer.Ordinal));
+        Assert.Equal(
+            [("MultiTarget(net10.0)", "net10.0"), ("MultiTarget(net8.0)", "net8.0")],
+            project.Compilations.Select(c => (c.Name, c.TargetFramework)));
+        Assert.Null(all.TargetFramework);
+
+        InspectedProject only8 = Assert.Single(net8.Projects);
+        Assert.Equal("net8.0", net8.TargetFramework);
+        ProjectCompilation compilation = Assert.Single(only8.Compilations);
+        Assert.Equal(("MultiTarget", "net8.0"), (compilation.Name, compilation.TargetFramework));
+        Assert.Equal(["net10.0", "net8.0"], only8.RestoredTargetFrameworks.Order(StringComparer.Ordinal));
+
+        // The net8.0 compilation really is net8.0: the NET10-only member does not exist there.
+        using (ContextLease lease = await host.CachedLeaseAsync(fixture.Root, target, targetFramework: "net8.0"))
+        {
+            Compilation compiled = (await lease.Solution.Projects.Single().GetCompilationAsync())!;
+            Assert.Empty(compiled.GetSymbolsWithName("OnlyOnNet10"));
+        }
+
+        // Two contexts for one target: the framework is part of the key.
+        HostStatus status = await host.StatusAsync();
+        Assert.Equal([("net8.0", 1), (null, 2)], status.LoadedContexts.Select(c => (c.TargetFramework, c.ProjectCount)));
     }
 
     /// <summary>Host 1 loads with approval and stores the snapshot; it is gone before the next host starts.</summary>
