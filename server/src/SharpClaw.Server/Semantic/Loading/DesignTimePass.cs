@@ -368,6 +368,13 @@ public static partial class DesignTimePass
 
         void OnLine(string line)
         {
+            // Once the pass is stopped, what MSBuild still wrote before its kill is no progress: the kill can come late
+            // on a loaded machine, and projects built after the first error were reported as loaded steps.
+            if (firstError.Token.IsCancellationRequested)
+            {
+                return;
+            }
+
             int marker = line.IndexOf(DoneMarker, StringComparison.Ordinal);
             if (marker >= 0 && line[(marker + DoneMarker.Length)..].Split('\t', 2) is [var framework, var project])
             {
