@@ -30,16 +30,17 @@ function options(argv) {
 }
 
 const args = options(process.argv.slice(2));
-/** The faults file: { name, repository, commit, target, runner: 'vstest'|'mtp', testProjects: [...], env?: {...}, faults: [{ id, kind, symbol, file, line?, character?, find, replace }] }. */
+/** The faults file: { name, repository, commit, target, runner: 'vstest'|'mtp', testProjects: [...], env?: {...}, testSeconds?: N, faults: [{ id, kind, symbol, file, line?, character?, find, replace }] }. */
 const spec = JSON.parse(fs.readFileSync(args.faults, 'utf8'));
 const env = { ...process.env, MSBUILDDISABLENODEREUSE: '1', ...(spec.env ?? {}) };
 const ms = (start) => Math.round(performance.now() - start);
 /**
  * A test run's limit: a planted fault can make a test loop forever (sc-p01 on Scrutor hung the full run). coreutils
  * timeout kills the run's whole process group (dotnet test and the test app it starts); a run stopped there counts
- * as detecting the fault, as a CI job's timeout would.
+ * as detecting the fault, as a CI job's timeout would. A faults file may raise it (`testSeconds`): TheAlgorithms/C-Sharp's
+ * Algorithms.Tests alone runs 12,474 tests in about 96 s at load average 5, where 120 s would stop an ordinary run.
  */
-const testSeconds = 120;
+const testSeconds = spec.testSeconds ?? 120;
 /**
  * verify's limit is per step, and its build step rebuilds what the fault touched: on a shared 2-core machine Parlot's
  * took over 120 s (pl-t02's reached run "timed out during the build", which is no test run at all).
