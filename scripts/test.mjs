@@ -171,13 +171,17 @@ const layerCpu = new LayerCpu();
  * own MSBuild children (server/README.md: PGO's instrumentation only pays off in long-lived processes).
  * The layer starts hundreds of short ones (a Roslyn host per state folder, dotnet build and test, MSBuild
  * nodes, test hosts), mostly first-time JIT: fixtures/VerificationGraph's dotnet build --no-incremental
- * took 43–59 CPU-s with it, 33.5 without. It changes how the JIT optimises, not what any process does.
- * The server layer's xunit test host too: HostLayersTests alone (Roslyn compiling the host's source in
- * the test process) took 41.1 CPU-s with it, 27.4 without.
- * SHARPCLAW_TEST_TIERED_PGO=1 keeps .NET's default, to compare.
+ * took 43–59 CPU-s with it, 33.5 without. The server layer's xunit test host too: HostLayersTests alone
+ * (Roslyn compiling the host's source in the test process) took 41.1 CPU-s with it, 27.4 without.
+ * Nor do they count calls to recompile hot methods optimised (DOTNET_TC_CallCounting=0): a test's process
+ * ends before that second compilation pays for itself. Interleaved pairs, load 4–10 (2026-12-06):
+ * host-e2e runnerModes + approvals 120 and 115 CPU-s with it, 84 and 88 without; server ParallelLoadTests +
+ * EditTests 79 and 73, 55 and 61; HostLayersTests + LspDeepDocumentTests 39, 30.
+ * They change how the JIT compiles, not what any process does. SHARPCLAW_TEST_TIERED_PGO=1 keeps .NET's
+ * defaults for both, to compare.
  */
 function shortProcessJit() {
-  return process.env.SHARPCLAW_TEST_TIERED_PGO === '1' ? {} : { DOTNET_TieredPGO: '0' };
+  return process.env.SHARPCLAW_TEST_TIERED_PGO === '1' ? {} : { DOTNET_TieredPGO: '0', DOTNET_TC_CallCounting: '0' };
 }
 
 /** Cores busy on average between two machineCpu() readings. */
