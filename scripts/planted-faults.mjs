@@ -47,6 +47,11 @@ const testSeconds = spec.testSeconds ?? 120;
  */
 const verifySeconds = 600;
 
+/** Output kept in the results names the clone `<solution>`: the files are committed, the clone's path is this machine's. */
+function withoutSolutionPath(text) {
+  return text.split(args.solution).join('<solution>');
+}
+
 function run(command, argv, { allowFailure = true } = {}) {
   const result = spawnSync(command, argv, { cwd: args.solution, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (!allowFailure && result.status !== 0) throw new Error(`${command} ${argv.join(' ')} failed (${result.status}):\n${(result.stdout + result.stderr).slice(-3000)}`);
@@ -118,7 +123,7 @@ function verifyCli(tests) {
   try {
     report = JSON.parse(result.stdout);
   } catch {
-    return { error: (result.stdout + result.stderr).slice(-500), ms: ms(start) };
+    return { error: withoutSolutionPath(result.stdout + result.stderr).slice(-500), ms: ms(start) };
   }
   // The report (report.ts): tests.failedTests names each failed case as its TRX names it (arguments, and a generic theory's type arguments, dropped here: gc-p20's ThrowsGivenOutOfRangeValue<String>(…));
   // the list is bounded (tests.omittedFailedTests), so the count comes from tests.counters.
@@ -249,7 +254,7 @@ for (let fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))) 
     try {
       build();
     } catch (error) {
-      rows.faults.push({ ...fault, verdict: 'does not build', error: String(error).slice(0, 500), listed, notListed: [], full: { failing: [], ran: 0, ms: 0 }, reached: { failing: [], ran: 0, ms: 0 } });
+      rows.faults.push({ ...fault, verdict: 'does not build', error: withoutSolutionPath(String(error)).slice(0, 500), listed, notListed: [], full: { failing: [], ran: 0, ms: 0 }, reached: { failing: [], ran: 0, ms: 0 } });
       console.log(`${fault.id}: does not build`);
       continue;
     }
