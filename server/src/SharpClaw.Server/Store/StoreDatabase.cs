@@ -71,7 +71,6 @@ public sealed class StoreDatabase : IDisposable
         }
     }
 
-    /// <summary>Opens (or creates) the store of <paramref name="workspace"/> under the state root <paramref name="root"/>.</summary>
     /// <summary>
     /// True when the workspace has a store file below the checked <paramref name="root"/>; creates nothing (a read that
     /// finds no store needs none: <see cref="Open"/> would create the folder, the file and the schema).
@@ -79,6 +78,7 @@ public sealed class StoreDatabase : IDisposable
     public static bool ExistsFor(string workspace, string root) =>
         File.Exists(System.IO.Path.Combine(root, "workspaces", StateFolder.WorkspaceKey(workspace), FileName));
 
+    /// <summary>Opens (or creates) the store of <paramref name="workspace"/> under the state root <paramref name="root"/>.</summary>
     public static StoreDatabase Open(string workspace, string root, HostLog? log)
     {
         string folder = StateFolder.ForWorkspace(workspace, root);
