@@ -267,8 +267,10 @@ for (let fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))) 
     const verifyAll = args.verifyAll ? verifyCli('all') : null;
     const reached = reachedRun(listed);
     reached.failing = reached.failing.filter((n) => !preexisting.has(n));
-    // navigate names a nested class Outer.Inner; runners (and their TRX) Outer+Inner.
-    const notListed = full.failing.filter((n) => !listed.tests.includes(n.replace(/\+/g, '.')));
+    // navigate names a nested class Outer.Inner; runners (and their TRX) Outer+Inner. A TRX names a generic test
+    // method with its type arguments, XML-escaped (MinMaxHeapTests.ExtractMinTest&lt;Char&gt;); navigate without them.
+    const listedName = (n) => n.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/<[^.]*>$/, '').replace(/\+/g, '.');
+    const notListed = full.failing.filter((n) => !listed.tests.includes(listedName(n)));
     // A TRX may name a test by its method alone (NUnit's testName): such a name matches the full name it ends.
     const sameTest = (full, other) => full === other || (!other.includes('.') && full.endsWith(`.${other}`));
     const notReached = reached.omitted > 0 ? (reached.failedCases >= full.failing.length ? [] : full.failing)
