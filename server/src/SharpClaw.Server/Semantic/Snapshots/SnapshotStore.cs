@@ -38,12 +38,13 @@ public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
     {
         // No store yet (a first load on this state folder): nothing to read, and nothing is created before a load
         // was approved — the store holds the workspace's source text. Its creation stays off the first answer's path.
-        if (!StoreDatabase.ExistsFor(workspace, this.Root()))
+        string root = this.Root();
+        if (!StoreDatabase.ExistsFor(workspace, root))
         {
             return null;
         }
 
-        return this.Run(workspace, database =>
+        return this.Run(root, workspace, database =>
         {
             using SqliteCommand select = database.Command($"SELECT format, data FROM {table} WHERE target = $target AND configuration = $configuration AND framework = $framework");
             Bind(select, target, configuration, framework);
@@ -97,7 +98,7 @@ public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
             JsonSerializer.Serialize(zip, row, type);
         }
 
-        _ = this.Run<object?>(workspace, database =>
+        _ = this.Run<object?>(this.Root(), workspace, database =>
         {
             using SqliteCommand insert = database.Command(
                 $"INSERT OR REPLACE INTO {table}(target, configuration, framework, format, written_utc, data) VALUES ($target, $configuration, $framework, $format, $written, $data)");
@@ -113,7 +114,7 @@ public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
 
     /// <summary>Removes the row (a snapshot that no longer matches the disk is never worth reading again).</summary>
     public void Delete(string workspace, string target, string configuration, string? framework) =>
-        _ = this.Run<object?>(workspace, database =>
+        _ = this.Run<object?>(this.Root(), workspace, database =>
         {
             using SqliteCommand delete = database.Command("DELETE FROM snapshots WHERE target = $target AND configuration = $configuration AND framework = $framework");
             Bind(delete, target, configuration, framework);
@@ -124,9 +125,9 @@ public sealed class SnapshotStore(HostLog? log, string? stateRoot = null)
     /// <summary>The state folder's root, created private and checked.</summary>
     private string Root() => stateRoot is null ? StateFolder.Root() : StateFolder.Root(stateRoot);
 
-    private T? Run<T>(string workspace, Func<StoreDatabase, T?> action)
+    /// <summary>Runs <paramref name="action"/> on the workspace's store below <paramref name="root"/> (<see cref="Root"/>), rebuilding a damaged file once.</summary>
+    private T? Run<T>(string root, string workspace, Func<StoreDatabase, T?> action)
     {
-        string root = this.Root();
         for (int attempt = 0; ; attempt++)
         {
             StoreDatabase database = StoreDatabase.Open(workspace, root, log);
