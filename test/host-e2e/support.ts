@@ -67,7 +67,26 @@ export async function cleanUpCopies(): Promise<void> {
     await session.close().catch(() => undefined);
     session.dispose();
   }
+  await stopResidentHostsIn(folders);
   removeTemporaryFolders(folders);
+}
+
+/**
+ * Stops the resident hosts a test's CLI calls left in these state folders (SIGTERM, which the host ends on
+ * like an exit; SIGKILL after 10 s) and waits until they are gone. A resident host outlives the call that
+ * started it and writes its store after a load, so removing its folder under it failed (ENOTEMPTY) or left
+ * files behind; it notices its socket file gone only at its next poll.
+ */
+export async function stopResidentHostsIn(folders: readonly string[]): Promise<void> {
+  const pids = folders.flatMap((folder) => residentHosts(folder)).filter(alive);
+  for (const pid of pids) process.kill(pid, 'SIGTERM');
+  const gone = () => pids.every((pid) => !alive(pid));
+  try {
+    await waitFor('the resident hosts to exit after SIGTERM', gone, 10_000);
+  } catch {
+    for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+    await waitFor('the resident hosts to exit after SIGKILL', gone, 10_000);
+  }
 }
 
 /** Restores a copy in place, for a test that changed its projects first (else copyFixture(name, target)); verification itself never restores unless asked. */
