@@ -11,6 +11,7 @@
 // whole process tree.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
 import { resolveVerifyRequest } from '../../../src/engine/config/settings';
 import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
 import { parseVerifyOptions, type RawVerifyOptions } from '../../../src/engine/verification/request';
@@ -75,7 +76,9 @@ for (const mode of modes) {
     after(cleanUpCopies);
 
     it(`gives the report recorded from it (test/unit/verification/recorded/${mode.name}, whose content the unit tests assert): ${recorded.report ? (recorded.report as VerificationReport).status : ''}`, () => {
-      assert.equal(report.status, (recorded.report as VerificationReport).status, report.summary);
+      // On a mismatch, each test project's reason and TRX files say which way it went (the run folder goes with the clean-up).
+      const projects = (report.tests?.projects ?? []).map((p) => `${p.project}: ${p.status}; ${p.reason ?? ''}; TRX ${p.trxFiles.map((file) => path.basename(file)).join(', ')}`);
+      assert.equal(report.status, (recorded.report as VerificationReport).status, [report.summary, ...projects].join('\n'));
       assert.deepEqual(comparable(report, { workspace, state }), comparable(recorded.report), `the real run no longer gives the recorded report: if that is intended, re-record (node out/test/host-e2e/verification/recordRuns.js ${mode.name})`);
     });
   });
