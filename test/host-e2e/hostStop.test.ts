@@ -8,13 +8,14 @@ import * as fs from 'node:fs';
 import type { HostExit } from '../../src/engine/host/hostTransport';
 import { StdioHostTransport } from '../../src/engine/host/hostProcess';
 import { ResidentHostTransport } from '../../src/engine/host/residentHost';
-import { RecordingPolicy, residentHosts, serverDll, tempStateRoot } from './support';
+import { cleanUpCopies, RecordingPolicy, residentHosts, serverDll, tempStateRoot } from './support';
 
 /** Node's live timers, by kind (what keeps a process from exiting once its work is done). */
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
 describe('stopping the real host', function () {
   this.timeout(120_000);
+  after(cleanUpCopies);
 
   it('leaves no timer behind that would keep the CLI alive after its answer', async () => {
     assert.ok(fs.existsSync(serverDll), `${serverDll} is missing: run "npm run build"`);
@@ -44,8 +45,7 @@ describe('stopping the real host', function () {
       connection.onExit((exit) => (ended = exit));
       await connection.stop();
       assert.equal(ended?.output, `This call ended its session; the resident host (pid ${pid}) runs on.`);
-      process.kill(pid, 0); // throws when the resident host is gone
-      process.kill(pid, 'SIGTERM');
+      process.kill(pid, 0); // throws when the resident host is gone (the clean-up stops it)
     } finally {
       if (previous === undefined) delete process.env.SHARPCLAW_STATE_DIR;
       else process.env.SHARPCLAW_STATE_DIR = previous;
