@@ -4,6 +4,7 @@
 // fixtures/Calculator with the real Roslyn host, and gets a typed error back as isError.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanUpCopies, cliPath, copyFixture, tempStateRoot } from '../support';
 
@@ -18,10 +19,11 @@ interface InspectorRun {
 
 function inspector(launcher: string, workspace: string, stateDir: string, args: string[]): Promise<InspectorRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [launcher, '--cli', process.execPath, cliPath, 'mcp', '--cwd', workspace, '--allow-evaluation', ...args], {
+    // The inspector starts the server with a few variables of its own environment (HOME, PATH, …) and those
+    // given with -e: without -e the server kept its state in the person's own state folder.
+    const child = spawn(process.execPath, [launcher, '--cli', '-e', `SHARPCLAW_STATE_DIR=${stateDir}`, process.execPath, cliPath, 'mcp', '--cwd', workspace, '--allow-evaluation', ...args], {
       cwd: workspace,
-      // The inspector passes its environment on to the server it starts.
-      env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir, MCP_CATALOG_PATH: path.join(stateDir, 'inspector-catalog.json') },
+      env: { ...process.env, MCP_CATALOG_PATH: path.join(stateDir, 'inspector-catalog.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -73,6 +75,10 @@ describe('sharpclaw mcp through the MCP Inspector CLI (an independent client)', 
     // (That the text is what `sharpclaw tool` prints for the same answer: test/unit/recordedAnswers.test.ts.)
     const references = toolText(await inspector(launcher, calculator, stateDir, ['--method', 'tools/call', '--tool-name', 'navigate', '--tool-arg', 'action=references', '--tool-arg', 'symbol=Calculator.Divide']));
     assert.match(references, /^src\/Calculator\.App\/Program\.cs \d+:\d+/m, 'Program.cs calls Divide');
+    // The server the inspector started kept the workspace's state in the test's state folder, not the person's.
+    const workspaces = path.join(stateDir, 'workspaces');
+    const kept = fs.existsSync(workspaces) ? fs.readdirSync(workspaces).map((key) => fs.readFileSync(path.join(workspaces, key, 'workspace.txt'), 'utf8').trim()) : [];
+    assert.deepEqual(kept, [calculator], `the state folder ${stateDir} keeps the workspace's state`);
   });
 
   it('an unknown argument comes back as isError with the typed error naming the valid ones', async () => {
