@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Cache;
 using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Loading;
@@ -46,9 +47,13 @@ public sealed class ParallelLoadTests(ParallelLoadTests.SharedParallelLoad share
             Assert.Equal(roslynTracker.FrameworksOf(expected.FilePath!), parallelTracker.FrameworksOf(actual.FilePath!));
         }
 
-        Assert.DoesNotContain(roslyn.Diagnostics, d => d.Kind == WorkspaceDiagnosticKind.Failure);
+        // Under load Roslyn's build host may not answer the shutdown at the end of its load, a failure naming no
+        // project while every project loaded (ContextLoader.ClassifyLoadFailure calls it usable): not the load compared here.
+        string solutionPath = PathUtil.Normalize(selection.TargetPath);
+        List<WorkspaceDiagnostic> baseline = [.. roslyn.Diagnostics.Where(d => !(d.Kind == WorkspaceDiagnosticKind.Failure && ContextLoader.ClassifyLoadFailure(d, roslyn.Solution, selection.TargetPath) == (solutionPath, true)))];
+        Assert.DoesNotContain(baseline, d => d.Kind == WorkspaceDiagnosticKind.Failure);
         Assert.Equal(
-            roslyn.Diagnostics.Select(d => d.Message).Order(),
+            baseline.Select(d => d.Message).Order(),
             parallel.Diagnostics.Select(d => d.Message).Order());
 
         // The evaluation the pass collected on the way is the evaluation pass's, project by project.

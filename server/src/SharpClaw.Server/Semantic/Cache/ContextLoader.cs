@@ -146,18 +146,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         List<EvaluationFailure> warnings = [];
         foreach (WorkspaceDiagnostic diagnostic in loaded.Diagnostics.Where(d => d.Kind == WorkspaceDiagnosticKind.Failure))
         {
-            string? project = (diagnostic as ProjectDiagnostic) is { } projectDiagnostic
-                ? loaded.Solution.GetProject(projectDiagnostic.ProjectId)?.FilePath
-                : null;
-            project ??= QuotedPathRegex().Matches(diagnostic.Message)
-                .Select(m => m.Groups[1].Value)
-                .FirstOrDefault(p => p.EndsWith("proj", StringComparison.OrdinalIgnoreCase));
-            project = PathUtil.Normalize(project ?? target.TargetPath);
-
-            // Roslyn adds a project that failed to load as an empty shell; errors on a project that did
-            // load (documents and all) are worth reporting but leave it usable.
-            List<Project> loadedAs = loaded.Solution.Projects.Where(p => p.FilePath is { } path && PathUtil.Comparer.Equals(path, project)).ToList();
-            bool usable = loadedAs.Count > 0 && loadedAs.All(p => p.DocumentIds.Count > 0);
+            (string project, bool usable) = ClassifyLoadFailure(diagnostic, loaded.Solution, target.TargetPath);
             (usable ? warnings : failures).Add(new EvaluationFailure(project, diagnostic.Message));
             log?.Warn($"Load of {target.RelativeTarget}: {diagnostic.Message}");
         }
@@ -422,6 +411,28 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// A failure the load reported: the project it names (else the target) and whether the load stays usable
+    /// for it. Roslyn adds a project that failed to load as an empty shell; errors on a project that did load
+    /// (documents and all) are worth reporting but leave it usable. A failure naming no project, on a load that
+    /// gave every project with its documents, is about the loader's own processes (Roslyn's build host not
+    /// answering its shutdown under load, after the load): nothing is missing, so it is usable too.
+    /// </summary>
+    public static (string Project, bool Usable) ClassifyLoadFailure(WorkspaceDiagnostic diagnostic, Solution solution, string targetPath)
+    {
+        string? named = (diagnostic as ProjectDiagnostic) is { } projectDiagnostic
+            ? solution.GetProject(projectDiagnostic.ProjectId)?.FilePath
+            : null;
+        named ??= QuotedPathRegex().Matches(diagnostic.Message)
+            .Select(m => m.Groups[1].Value)
+            .FirstOrDefault(p => p.EndsWith("proj", StringComparison.OrdinalIgnoreCase));
+        string project = PathUtil.Normalize(named ?? targetPath);
+        List<Project> loadedAs = named is null
+            ? [.. solution.Projects]
+            : solution.Projects.Where(p => p.FilePath is { } path && PathUtil.Comparer.Equals(path, project)).ToList();
+        return (project, loadedAs.Count > 0 && loadedAs.All(p => p.DocumentIds.Count > 0));
     }
 
     private static List<EvaluationFailure> Merge(IEnumerable<EvaluationFailure> failures) =>
