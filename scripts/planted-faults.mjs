@@ -273,8 +273,9 @@ for (let fault of spec.faults.filter((f) => !args.only || args.only.has(f.id))) 
     const notListed = full.failing.filter((n) => !listed.tests.includes(listedName(n)));
     // A TRX may name a test by its method alone (NUnit's testName): such a name matches the full name it ends.
     const sameTest = (full, other) => full === other || (!other.includes('.') && full.endsWith(`.${other}`));
+    // (The reached run's names come from verify's report, without type arguments: both compared as navigate's are.)
     const notReached = reached.omitted > 0 ? (reached.failedCases >= full.failing.length ? [] : full.failing)
-      : full.failing.filter((n) => !reached.failing.some((r) => sameTest(n, r)));
+      : full.failing.filter((n) => !reached.failing.some((r) => sameTest(listedName(n), listedName(r))));
     // A run stopped by its time limit detected the fault (its TRX, if any, names what failed before it).
     reached.timedOut ||= reached.status === 'timedOut';
     // A verify stopped in its build ran no test: not a miss and not a detection, a run to repeat.
