@@ -1,6 +1,6 @@
 // host-e2e's helpers: fixture copies (from the shared fixture cache, test/support/fixtures.ts), private
 // state folders, the real CLI as a process, real Roslyn hosts for the verifier, Git, polling.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StdioHostTransport } from '../../src/engine/host/hostProcess';
@@ -72,17 +72,23 @@ export async function cleanUpCopies(): Promise<void> {
 }
 
 /**
- * Stops the resident hosts a test's CLI calls left in these state folders (SIGTERM, which the host ends on
- * like an exit; SIGKILL after 10 s) and waits until they are gone. A resident host outlives the call that
- * started it and writes its store after a load, so removing its folder under it failed (ENOTEMPTY) or left
- * files behind; it notices its socket file gone only at its next poll.
+ * Stops the resident hosts a test's CLI calls left in these state folders and waits until they are gone: as
+ * `sharpclaw host stop` does (the host's shutdown request; a signal would leave .NET's diagnostic pipes in the
+ * temp folder), SIGKILL after 10 s. A resident host outlives the call that started it and writes its store
+ * after a load, so removing its folder under it failed (ENOTEMPTY) or left files behind; it notices its
+ * socket file gone only at its next poll.
  */
 export async function stopResidentHostsIn(folders: readonly string[]): Promise<void> {
-  const pids = folders.flatMap((folder) => residentHosts(folder)).filter(alive);
-  for (const pid of pids) process.kill(pid, 'SIGTERM');
+  // Only a process that listens in that folder: a host that already ended left its pid to be reused.
+  const listensIn = (pid: number, folder: string) => commandLine(pid)?.includes(`--listen ${path.join(folder, 'hosts')}`) === true;
+  const running = folders.map((folder) => ({ folder, pids: residentHosts(folder).filter((pid) => listensIn(pid, folder)) })).filter((entry) => entry.pids.length > 0);
+  const pids = running.flatMap((entry) => entry.pids);
   const gone = () => pids.every((pid) => !alive(pid));
+  for (const { folder } of running) {
+    spawnSync(process.execPath, [cliPath, 'host', 'stop'], { stdio: 'ignore', timeout: 15_000, env: { ...process.env, SHARPCLAW_STATE_DIR: folder } });
+  }
   try {
-    await waitFor('the resident hosts to exit after SIGTERM', gone, 10_000);
+    await waitFor('the resident hosts to exit after host stop', gone, 10_000);
   } catch {
     for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
     await waitFor('the resident hosts to exit after SIGKILL', gone, 10_000);
@@ -116,7 +122,6 @@ export class RecordingPolicy implements PermissionPolicy {
   }
 }
 
-/** Command lines of the processes now running on this machine (Linux /proc). */
 /** Whether a process of that id is still running. */
 export function alive(pid: number): boolean {
   try {
@@ -127,6 +132,16 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** A running process's command line, its arguments joined by spaces (Linux /proc); undefined once it is gone. */
+export function commandLine(pid: number): string | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Command lines of the processes now running on this machine (Linux /proc). */
 export function runningCommands(): string[] {
   const found: string[] = [];
   for (const entry of fs.readdirSync('/proc')) {
