@@ -149,10 +149,11 @@ export function runningCommands(): string[] {
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue; // zombies are already dead
-      found.push(fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim());
     } catch {
-      // Gone.
+      continue; // gone
     }
+    const command = commandLine(Number(entry));
+    if (command !== undefined) found.push(command);
   }
   return found;
 }

@@ -17,6 +17,8 @@ namespace SharpClaw.Server.Infrastructure;
 /// </summary>
 public static class StateFolder
 {
+    private const string WorkspacesFolder = "workspaces";
+
     private static string? configuredRoot;
 
     /// <summary>Sets the root given by the client (<c>--state-directory</c>); null returns to the rule.</summary>
@@ -79,10 +81,13 @@ public static class StateFolder
     /// <summary><c>&lt;root&gt;/workspaces/&lt;key&gt;/</c>, created private, with a <c>workspace.txt</c> naming the workspace.</summary>
     public static string ForWorkspace(string workspace) => ForWorkspace(workspace, Root());
 
+    /// <summary>Where <see cref="ForWorkspace(string, string)"/> keeps the workspace's folder below <paramref name="root"/>; creates nothing.</summary>
+    public static string WorkspacePath(string workspace, string root) => Path.Combine(root, WorkspacesFolder, WorkspaceKey(workspace));
+
     /// <summary>The workspace's folder below a checked <paramref name="root"/> (from <see cref="Root()"/>).</summary>
     public static string ForWorkspace(string workspace, string root)
     {
-        string dir = Subfolder(Subfolder(root, "workspaces"), WorkspaceKey(workspace));
+        string dir = Subfolder(Subfolder(root, WorkspacesFolder), WorkspaceKey(workspace));
         string marker = Path.Combine(dir, "workspace.txt");
         if (!File.Exists(marker))
         {

@@ -76,7 +76,7 @@ public sealed class StoreDatabase : IDisposable
     /// finds no store needs none: <see cref="Open"/> would create the folder, the file and the schema).
     /// </summary>
     public static bool ExistsFor(string workspace, string root) =>
-        File.Exists(System.IO.Path.Combine(root, "workspaces", StateFolder.WorkspaceKey(workspace), FileName));
+        File.Exists(System.IO.Path.Combine(StateFolder.WorkspacePath(workspace, root), FileName));
 
     /// <summary>Opens (or creates) the store of <paramref name="workspace"/> under the state root <paramref name="root"/>.</summary>
     public static StoreDatabase Open(string workspace, string root, HostLog? log)
