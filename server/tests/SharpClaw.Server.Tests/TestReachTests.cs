@@ -91,6 +91,14 @@ public sealed class TestReachTests(LoadedFixture.TestReach fx)
     }
 
     [Fact]
+    public async Task AStaticConstructorsCall_ReachesWhateverUsesItsType()
+    {
+        // Nothing calls a static constructor by name: the runtime runs it at the type's first use (Rounding.Cents
+        // here). Before, the walk stopped at the constructor and listed no test for what it calls.
+        Assert.Equal(["Shapes.NUnit.CartTests.Conversion_RoundsToCents"], Names(await Tests("Precision.Digits")));
+    }
+
+    [Fact]
     public async Task SetupSharedBeyondItsClass_ReachesTheTestsItRunsFor()
     {
         // xunit: a class fixture reaches the tests of the class that takes it; a collection fixture those of the collection's classes.

@@ -191,10 +191,18 @@ internal static class TestWalk
     /// <summary>
     /// What runs a call made from <paramref name="caller"/>'s sites: the caller itself; for a field or property
     /// initializer the constructors of its type (instance), or the type itself (static: whatever first uses it);
-    /// a lambda in an initializer also runs wherever the member is used.
+    /// a lambda in an initializer also runs wherever the member is used; a static constructor, which no code calls
+    /// by name, the type too (the runtime runs it at the type's first use).
     /// </summary>
     private static IEnumerable<ISymbol> Runners(CallSites caller)
     {
+        if (caller.Symbol is IMethodSymbol { MethodKind: MethodKind.StaticConstructor, ContainingType: { } initialized })
+        {
+            yield return caller.Symbol; // A test class's static constructor is also its setup.
+            yield return initialized;
+            yield break;
+        }
+
         if (caller.Symbol is not (IFieldSymbol or IPropertySymbol) || caller.Symbol.ContainingType is not { } type)
         {
             yield return caller.Symbol;
