@@ -79,9 +79,10 @@ function testRun(names = null) {
     for (const project of spec.testProjects) {
       const dir = path.join(results, path.basename(project));
       if (spec.runner === 'mtp') {
-        // .NET 10's dotnet test in Microsoft.Testing.Platform mode (global.json test.runner); xunit.v3's TRX and method filter.
+        // .NET 10's dotnet test in Microsoft.Testing.Platform mode (global.json test.runner); xunit.v3's TRX and method
+        // filter unless the spec names its framework's TRX option (NUnit's runner: the platform's --report-trx).
         const filter = names ? names.flatMap((n) => ['--filter-method', n]) : [];
-        timedOut ||= run('timeout', ['-k', '10', String(testSeconds), 'dotnet', 'test', '--project', project, '--no-build', '--no-restore', '--report-xunit-trx', '--results-directory', dir, ...filter]).status === 124;
+        timedOut ||= run('timeout', ['-k', '10', String(testSeconds), 'dotnet', 'test', '--project', project, '--no-build', '--no-restore', spec.mtpTrxOption ?? '--report-xunit-trx', '--results-directory', dir, ...filter]).status === 124;
       } else {
         // VSTest: one --filter over fully qualified names (theory cases share their method's name).
         const filter = names ? ['--filter', names.map((n) => `FullyQualifiedName=${n}`).join('|')] : [];
