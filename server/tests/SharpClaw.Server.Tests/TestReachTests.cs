@@ -159,6 +159,27 @@ public sealed class TestReachTests(LoadedFixture.TestReach fx)
     }
 
     [Fact]
+    public async Task ReflectionWithoutAName_IsNamedAsUnfollowable_ForTheKindsOfMemberItFinds()
+    {
+        // typeof(Labels).GetMethods() and typeof(Sample).GetConstructor(...): reflection that names no member. Before,
+        // neither was seen, and a walk to what they run ended with no test and no word of it.
+        NavigateResult methods = await Tests("Labels.Short");
+        Assert.Empty(methods.Related!);
+        UnfollowablePlace listing = Assert.Single(Assert.IsType<UnfollowableNote>(methods.Unfollowable).Places);
+        Assert.Equal(("src/App/Printer.cs", 26), (listing.Path, listing.Line));
+
+        NavigateResult constructed = await Tests("Seeds.First");
+        Assert.Empty(constructed.Related!);
+        UnfollowablePlace catalog = Assert.Single(Assert.IsType<UnfollowableNote>(constructed.Unfollowable).Places);
+        Assert.Equal(("src/App/Printer.cs", 43), (catalog.Path, catalog.Line));
+
+        // A field looked up by a name computed at run time (Catalog.Level) concerns walks that visited a field only:
+        // Formatter.Format's walk meets its own GetMethod("Format") and nothing else.
+        NavigateResult format = await Tests("Formatter.Format");
+        Assert.Equal([("src/App/Printer.cs", 13)], Assert.IsType<UnfollowableNote>(format.Unfollowable).Places.Select(p => (p.Path, p.Line)));
+    }
+
+    [Fact]
     public async Task ReachedTests_TheVerifiersRequest_GivesTheUnion_RunnerNames_AndWhatItCouldNotFollow()
     {
         ReachedTestsResult result = await fx.Invoke<ReachedTestsResult>(ProtocolMethods.ReachedTests, new ReachedTestsParams

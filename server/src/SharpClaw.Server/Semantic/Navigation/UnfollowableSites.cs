@@ -22,20 +22,35 @@ internal static class UnfollowableSites
 {
     private static readonly ConditionalWeakTable<Solution, Task<List<Candidate>>> Cache = [];
 
-    private static readonly HashSet<string> ReflectionByName =
-        ["GetMethod", "GetProperty", "GetField", "GetMember", "GetEvent", "InvokeMember", "GetRuntimeMethod", "GetRuntimeProperty", "GetRuntimeField", "GetDeclaredMethod", "GetDeclaredProperty", "GetDeclaredField"];
+    /// <summary>
+    /// Reflection that finds members by name, or every member of a kind (the plural forms: a name compared at run
+    /// time), with the kinds of member each can find. A method lookup finds accessors too (<c>get_Value</c>).
+    /// </summary>
+    private static readonly Dictionary<string, MemberKinds> ReflectionByName = new(StringComparer.Ordinal)
+    {
+        ["GetMethod"] = MemberKinds.Method, ["GetMethods"] = MemberKinds.Method, ["GetRuntimeMethod"] = MemberKinds.Method, ["GetRuntimeMethods"] = MemberKinds.Method, ["GetDeclaredMethod"] = MemberKinds.Method, ["GetDeclaredMethods"] = MemberKinds.Method,
+        ["GetProperty"] = MemberKinds.Property, ["GetProperties"] = MemberKinds.Property, ["GetRuntimeProperty"] = MemberKinds.Property, ["GetRuntimeProperties"] = MemberKinds.Property, ["GetDeclaredProperty"] = MemberKinds.Property,
+        ["GetField"] = MemberKinds.Field, ["GetFields"] = MemberKinds.Field, ["GetRuntimeField"] = MemberKinds.Field, ["GetRuntimeFields"] = MemberKinds.Field, ["GetDeclaredField"] = MemberKinds.Field,
+        ["GetEvent"] = MemberKinds.Event, ["GetEvents"] = MemberKinds.Event, ["GetRuntimeEvent"] = MemberKinds.Event, ["GetRuntimeEvents"] = MemberKinds.Event, ["GetDeclaredEvent"] = MemberKinds.Event,
+        ["GetMember"] = MemberKinds.Any, ["GetMembers"] = MemberKinds.Any, ["GetDefaultMembers"] = MemberKinds.Any, ["InvokeMember"] = MemberKinds.Any,
+    };
 
-    private static readonly HashSet<string> ExpressionByName = ["Call", "Property", "Field", "PropertyOrField"];
+    /// <summary>Reflection that finds constructors (then invoked): like Activator, it constructs the type it is asked on.</summary>
+    private static readonly HashSet<string> ReflectionConstructors = ["GetConstructor", "GetConstructors"];
+
+    private static readonly Dictionary<string, MemberKinds> ExpressionByName = new(StringComparer.Ordinal)
+    {
+        ["Call"] = MemberKinds.Method, ["Property"] = MemberKinds.Property, ["Field"] = MemberKinds.Field, ["PropertyOrField"] = MemberKinds.Property | MemberKinds.Field,
+    };
 
     private static readonly string[] Containers = ["DependencyInjection", "Autofac", "SimpleInjector", "Ninject", "Lamar", "DryIoc", "Unity", "Castle.Windsor", "StructureMap"];
 
     /// <summary>The sites that could run a member of <paramref name="visited"/>, in file and position order.</summary>
     public static async Task<List<UnfollowableSite>> MetAsync(IEnumerable<ISymbol> visited, Solution solution, CancellationToken cancellationToken)
     {
-        HashSet<string> names = new(StringComparer.Ordinal);
+        List<VisitedMember> members = [];
         HashSet<string> typeNames = new(StringComparer.Ordinal);
         HashSet<string> constructed = new(StringComparer.Ordinal);
-        Dictionary<string, HashSet<string>> namesByType = new(StringComparer.Ordinal);
         bool any = false;
         foreach (ISymbol member in visited)
         {
@@ -54,13 +69,7 @@ internal static class UnfollowableSites
                 continue;
             }
 
-            names.Add(member.Name);
-            if (!namesByType.TryGetValue(typeId, out HashSet<string>? ofType))
-            {
-                namesByType[typeId] = ofType = new(StringComparer.Ordinal);
-            }
-
-            ofType.Add(member.Name);
+            members.Add(new VisitedMember(member.Name, typeId, KindOf(member)));
         }
 
         if (!any)
@@ -74,10 +83,7 @@ internal static class UnfollowableSites
         {
             bool matches = candidate switch
             {
-                { ByName: true, Name: null, OnType: null } => names.Count > 0,
-                { ByName: true, Name: null, OnType: { } onType } => namesByType.ContainsKey(onType),
-                { ByName: true, Name: { } name, OnType: null } => names.Contains(name),
-                { ByName: true, Name: { } name, OnType: { } onType } => namesByType.TryGetValue(onType, out HashSet<string>? ofType) && ofType.Contains(name),
+                { ByName: true } => members.Any(m => (m.Kind & candidate.Kinds) != 0 && (candidate.OnType is null || candidate.OnType == m.TypeId) && (candidate.Name is null || Named(m, candidate.Name))),
                 { TypeName: { } typeName } => typeNames.Contains(typeName) || typeNames.Any(t => t.EndsWith("." + typeName, StringComparison.Ordinal)),
                 { Kind: "Type.GetType" } => typeNames.Count > 0,
                 { Types.Count: 0 } => constructed.Count > 0,
@@ -91,6 +97,36 @@ internal static class UnfollowableSites
 
         return met;
     }
+
+    /// <summary>
+    /// What a reflection lookup can find the member as: a method by its name, a property or event by its name or an
+    /// accessor's (<c>get_Value</c>, found by a method lookup); an indexer by its metadata name (<c>Item</c>).
+    /// </summary>
+    private static bool Named(VisitedMember member, string name)
+    {
+        if (member.Name == name || (member.Name == WellKnownMemberNames.Indexer && name == "Item"))
+        {
+            return true;
+        }
+
+        int underscore = name.IndexOf('_', StringComparison.Ordinal);
+        return underscore > 0 && (member.Kind & (MemberKinds.Property | MemberKinds.Event)) != 0
+            && name[..underscore] is "get" or "set" or "add" or "remove"
+            && (name[(underscore + 1)..] == member.Name || (member.Name == WellKnownMemberNames.Indexer && name[(underscore + 1)..] == "Item"));
+    }
+
+    /// <summary>
+    /// The kinds of lookup that can find a visited member: a method by a method lookup; a property or event also by a
+    /// method lookup (its accessors are methods); a field only by a field lookup (reading one runs no member's code
+    /// but its type's static initializer, which the walk visits as the type's members, fields included).
+    /// </summary>
+    private static MemberKinds KindOf(ISymbol member) => member switch
+    {
+        IPropertySymbol => MemberKinds.Property | MemberKinds.Method,
+        IEventSymbol => MemberKinds.Event | MemberKinds.Method,
+        IFieldSymbol => MemberKinds.Field,
+        _ => MemberKinds.Method,
+    };
 
     private static string MetadataName(INamedTypeSymbol type) =>
         type.ContainingType is { } outer ? MetadataName(outer) + "+" + type.MetadataName
@@ -127,7 +163,7 @@ internal static class UnfollowableSites
                         model ??= await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
                         if (model?.GetTypeInfo(access.Expression, cancellationToken).Type is { TypeKind: TypeKind.Dynamic })
                         {
-                            found.TryAdd((access.SyntaxTree.FilePath, access.Name.SpanStart), new Candidate("dynamic", access.Name.GetLocation(), ByName: true, access.Name.Identifier.ValueText, null, null, []));
+                            found.TryAdd((access.SyntaxTree.FilePath, access.Name.SpanStart), new Candidate("dynamic", access.Name.GetLocation(), ByName: true, access.Name.Identifier.ValueText, null, null, [], MemberKinds.Any));
                         }
                     }
                 }
@@ -147,7 +183,7 @@ internal static class UnfollowableSites
 
     /// <summary>A syntax-only first cut, so the semantic model is asked only here.</summary>
     private static bool Interesting(InvocationExpressionSyntax invocation) => CalledName(invocation) is { } name
-        && (ReflectionByName.Contains(name) || ExpressionByName.Contains(name) || name is "GetType" or "CreateInstance"
+        && (ReflectionByName.ContainsKey(name) || ReflectionConstructors.Contains(name) || ExpressionByName.ContainsKey(name) || name is "GetType" or "CreateInstance" or "CreateDelegate"
             || ((name.StartsWith("Add", StringComparison.Ordinal) || name.StartsWith("TryAdd", StringComparison.Ordinal) || name.StartsWith("Register", StringComparison.Ordinal))
                 && (invocation.Expression is MemberAccessExpressionSyntax { Name: GenericNameSyntax } or GenericNameSyntax || invocation.ArgumentList.Arguments.Any(a => a.Expression is TypeOfExpressionSyntax))));
 
@@ -165,17 +201,30 @@ internal static class UnfollowableSites
         string? literal = invocation.ArgumentList.Arguments.Select(a => model.GetConstantValue(a.Expression, cancellationToken).Value).OfType<string>().FirstOrDefault();
         List<string> types = [.. TypeArguments(invocation, method, model, cancellationToken).Select(t => Flavours.Identity(t, solution))];
 
-        if (ReflectionByName.Contains(method.Name) && (ns.StartsWith("System.Reflection", StringComparison.Ordinal) || container is "System.Type"))
+        bool reflection = ns.StartsWith("System.Reflection", StringComparison.Ordinal) || container is "System.Type";
+        string? onType = invocation.Expression is MemberAccessExpressionSyntax { Expression: TypeOfExpressionSyntax typeOf } && model.GetTypeInfo(typeOf.Type, cancellationToken).Type is INamedTypeSymbol target
+            ? Flavours.Identity(target.OriginalDefinition, solution)
+            : null;
+        if (reflection && ReflectionByName.TryGetValue(method.Name, out MemberKinds kinds))
         {
-            string? onType = invocation.Expression is MemberAccessExpressionSyntax { Expression: TypeOfExpressionSyntax typeOf } && model.GetTypeInfo(typeOf.Type, cancellationToken).Type is INamedTypeSymbol target
-                ? Flavours.Identity(target.OriginalDefinition, solution)
-                : null;
-            return new Candidate("reflection", location, ByName: true, literal, onType, null, []);
+            return new Candidate("reflection", location, ByName: true, literal, onType, null, [], kinds);
         }
 
-        if (ExpressionByName.Contains(method.Name) && container == "System.Linq.Expressions.Expression")
+        if (reflection && ReflectionConstructors.Contains(method.Name))
         {
-            return new Candidate("expression tree", location, ByName: true, literal, null, null, []);
+            return new Candidate("reflection", location, ByName: false, null, null, null, onType is null ? [] : [onType]);
+        }
+
+        // Delegate.CreateDelegate(type, target, "Name"): a method by its name (the overloads taking a MethodInfo
+        // are fed by a lookup found above).
+        if (method.Name == "CreateDelegate" && container == "System.Delegate" && method.Parameters.Any(p => p.Type.SpecialType == SpecialType.System_String))
+        {
+            return new Candidate("reflection", location, ByName: true, literal, null, null, [], MemberKinds.Method);
+        }
+
+        if (ExpressionByName.TryGetValue(method.Name, out MemberKinds expressionKinds) && container == "System.Linq.Expressions.Expression")
+        {
+            return new Candidate("expression tree", location, ByName: true, literal, null, null, [], expressionKinds);
         }
 
         if (method.Name == "GetType" && method.Parameters.Length > 0 && method.Parameters[0].Type.SpecialType == SpecialType.System_String && container is "System.Type" or "System.Reflection.Assembly")
@@ -183,7 +232,7 @@ internal static class UnfollowableSites
             return new Candidate("Type.GetType", location, ByName: false, null, null, literal?.Split(',')[0].Trim(), []);
         }
 
-        if (method.Name == "CreateInstance" && container is "System.Activator" or "Microsoft.Extensions.DependencyInjection.ActivatorUtilities")
+        if (method.Name == "CreateInstance" && container is "System.Activator" or "Microsoft.Extensions.DependencyInjection.ActivatorUtilities" or "System.Reflection.Assembly" or "System.AppDomain")
         {
             return new Candidate("Activator", location, ByName: false, null, null, null, types);
         }
@@ -217,9 +266,24 @@ internal static class UnfollowableSites
     }
 
     /// <summary>
-    /// One unfollowable site. By name: the member name (null: computed at run time), restricted to a type's members
-    /// when the receiver is <c>typeof(T)</c>. Type.GetType: the type name (null: computed). Activator and DI: the
-    /// types constructed (none named: any).
+    /// One unfollowable site. By name: the member name (null: computed at run time, or every member of the kinds),
+    /// restricted to a type's members when the receiver is <c>typeof(T)</c>, and to the kinds of member the lookup
+    /// finds. Type.GetType: the type name (null: computed). Activator, DI and constructor lookups: the types
+    /// constructed (none named: any).
     /// </summary>
-    private sealed record Candidate(string Kind, Location Location, bool ByName, string? Name, string? OnType, string? TypeName, List<string> Types);
+    private sealed record Candidate(string Kind, Location Location, bool ByName, string? Name, string? OnType, string? TypeName, List<string> Types, MemberKinds Kinds = MemberKinds.Any);
+
+    /// <summary>A member a walk visited, as reflection could find it.</summary>
+    private sealed record VisitedMember(string Name, string TypeId, MemberKinds Kind);
+
+    /// <summary>The kinds of member a reflection lookup finds.</summary>
+    [Flags]
+    private enum MemberKinds
+    {
+        Method = 1,
+        Property = 2,
+        Field = 4,
+        Event = 8,
+        Any = Method | Property | Field | Event,
+    }
 }
