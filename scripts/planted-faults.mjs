@@ -30,8 +30,10 @@ function options(argv) {
 }
 
 const args = options(process.argv.slice(2));
-/** The faults file: { name, repository, commit, target, runner: 'vstest'|'mtp', testProjects: [...], env?: {...}, testSeconds?: N, faults: [{ id, kind, symbol, file, line?, character?, find, replace }] }. */
+/** The faults file: { name, repository, commit, target, runner: 'vstest'|'mtp', mtpTrxOption?: '--report-trx', testProjects: [...], env?: {...}, testSeconds?: N, faults: [{ id, kind, symbol, file, line?, character?, find, replace }] or faultsFrom: 'Other.json' }. */
 const spec = JSON.parse(fs.readFileSync(args.faults, 'utf8'));
+// A faults file may take another's faults (the same code set up another way: AlgorithmsMtp.json's test runner).
+if (spec.faultsFrom) spec.faults = JSON.parse(fs.readFileSync(path.join(path.dirname(args.faults), spec.faultsFrom), 'utf8')).faults;
 const env = { ...process.env, MSBUILDDISABLENODEREUSE: '1', ...(spec.env ?? {}) };
 const ms = (start) => Math.round(performance.now() - start);
 /**
