@@ -22,7 +22,9 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {
       await row.waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Enter');
+      // The row itself, not Enter: Enter runs the focused row, which may still be another while the list
+      // filters (a package run's palette closed on Enter and the rename's name box never came).
+      await row.click({ timeout: 10_000 });
       return;
     } catch (error) {
       await page.keyboard.press('Escape');
