@@ -30,7 +30,11 @@ internal sealed class GitIgnore
     /// <summary>The most patterns of one .gitignore: each is matched against every path below its folder.</summary>
     public const int MaxPatterns = 5_000;
 
-    /// <summary>The longest one pattern may take to match one path before the search is refused naming it.</summary>
+    /// <summary>
+    /// How long the cheap-to-build backtracking expression may take on one path before that pattern moves to the
+    /// linear-time engine (built then, once per pattern). A wall-clock bound alone would refuse a trivial pattern on a
+    /// machine starved of CPU, so passing it never fails a search: it only changes the engine.
+    /// </summary>
     private static readonly TimeSpan MatchTimeout = TimeSpan.FromMilliseconds(100);
 
     /// <summary>The longest pattern: longer ones are no path a workspace holds, only work for the matcher.</summary>
@@ -104,7 +108,7 @@ internal sealed class GitIgnore
             line = line.TrimStart('/');
             try
             {
-                rules.Add(new Rule(PathGlob.ToRegex(line, ignoreCase: false, braces: false, MatchTimeout), negated, directoryOnly, anchored, shown, number, line));
+                rules.Add(new Rule(PathGlob.ToRegex(line, ignoreCase: false, braces: false, MatchTimeout), negated, directoryOnly, anchored, line));
             }
             catch (Exception ex) when (ex is ArgumentException or NotSupportedException)
             {
@@ -128,17 +132,7 @@ internal sealed class GitIgnore
                 continue;
             }
 
-            bool matched;
-            try
-            {
-                matched = rule.Pattern.IsMatch(rule.Anchored ? relative : name);
-            }
-            catch (RegexMatchTimeoutException)
-            {
-                throw SemanticException.InvalidRequest($"{rule.File} line {rule.Line}: the pattern '{(rule.Text.Length > 80 ? rule.Text[..80] + "…" : rule.Text)}' took over {MatchTimeout.TotalMilliseconds:F0} ms to match '{workspaceRelative}'; simplify it and search again.");
-            }
-
-            if (matched)
+            if (rule.IsMatch(rule.Anchored ? relative : name))
             {
                 decision = !rule.Negated;
             }
@@ -147,5 +141,29 @@ internal sealed class GitIgnore
         return decision;
     }
 
-    private sealed record Rule(Regex Pattern, bool Negated, bool DirectoryOnly, bool Anchored, string File, int Line, string Text);
+    private sealed class Rule(Regex pattern, bool negated, bool directoryOnly, bool anchored, string text)
+    {
+        private Regex pattern = pattern;
+
+        public bool Negated { get; } = negated;
+
+        public bool DirectoryOnly { get; } = directoryOnly;
+
+        public bool Anchored { get; } = anchored;
+
+        public bool IsMatch(string path)
+        {
+            try
+            {
+                return this.pattern.IsMatch(path);
+            }
+            catch (RegexMatchTimeoutException)
+            {
+                // Backtracking (*a*a*a…*b on a long name) or a starved machine: the linear engine answers in time
+                // proportional to the path, so this rule keeps it from now on.
+                this.pattern = PathGlob.ToRegex(text, ignoreCase: false, braces: false);
+                return this.pattern.IsMatch(path);
+            }
+        }
+    }
 }
