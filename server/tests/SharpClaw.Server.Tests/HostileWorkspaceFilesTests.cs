@@ -77,6 +77,13 @@ public sealed class HostileWorkspaceFilesTests
         Assert.Contains((await Poll.WithTimeout(host.SymbolSearchAsync(fixture.Root, "LongName"), Answered, "search past a backtracking pattern")).Items, i => i.Path == $"src/{longName}.cs");
         Assert.Empty((await host.SymbolSearchAsync(fixture.Root, "LongNameIgnored")).Items);
 
+        // The longest pattern SharpClaw reads (4,096 characters) backtracking on both names: the linear engine still answers.
+        string longest = string.Concat(Enumerable.Repeat("*a", 2045)) + "*b.cs";
+        Assert.True(longest.Length <= 4096, $"{longest.Length}");
+        fixture.Write("src/.gitignore", longest + "\n");
+        Assert.Contains((await Poll.WithTimeout(host.SymbolSearchAsync(fixture.Root, "LongName"), Answered, "search past the longest backtracking pattern")).Items, i => i.Path == $"src/{longName}.cs");
+        Assert.Contains((await host.SymbolSearchAsync(fixture.Root, "LongNameIgnored")).Items, i => i.Path == $"src/{longName}b.cs"); // 200 a's: fewer than the pattern's 2,045.
+
         fixture.Write("src/.gitignore", "Generated/*\n!Generated/Kept.cs\n");
         Assert.Contains((await host.SymbolSearchAsync(fixture.Root, "Calculator")).Items, i => i.Name == "Calculator");
     }
