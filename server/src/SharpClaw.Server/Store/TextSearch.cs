@@ -29,21 +29,56 @@ internal static class TextSearch
         }
     }
 
+    /// <summary>
+    /// How long the backtracking engine may take on one file before the search starts again on .NET's linear-time
+    /// engine. The bound is wall-clock, so a starved machine can pass it with a fine pattern: passing it fails the
+    /// search only for a pattern the linear engine cannot run (backreferences, lookarounds, atomic groups).
+    /// </summary>
     private static readonly TimeSpan RegexTimeout = TimeSpan.FromSeconds(2);
 
     public static (List<WorkspaceSearchMatch> Page, int Total, int Files) Find(StoreDatabase database, string query, bool regex, bool caseSensitive, IReadOnlyList<string>? globs, int offset, int limit, CancellationToken cancellationToken)
     {
+        string pattern = regex ? query : Regex.Escape(query);
+        RegexOptions options = RegexOptions.CultureInvariant | RegexOptions.Multiline | (caseSensitive ? RegexOptions.None : RegexOptions.IgnoreCase);
         Regex matcher;
         try
         {
-            RegexOptions options = RegexOptions.CultureInvariant | RegexOptions.Multiline | (caseSensitive ? RegexOptions.None : RegexOptions.IgnoreCase);
-            matcher = new Regex(regex ? query : Regex.Escape(query), options, RegexTimeout);
+            matcher = new Regex(pattern, options, RegexTimeout);
         }
         catch (ArgumentException ex)
         {
             throw SemanticException.InvalidRequest($"'{query}' is not a valid regular expression: {ex.Message}");
         }
 
+        SlowFile slow = new();
+        try
+        {
+            return Scan(database, matcher, slow, query, regex, globs, offset, limit, cancellationToken);
+        }
+        catch (RegexMatchTimeoutException)
+        {
+            Regex linear;
+            try
+            {
+                linear = new Regex(pattern, options | RegexOptions.NonBacktracking);
+            }
+            catch (NotSupportedException)
+            {
+                throw SemanticException.InvalidRequest($"The regular expression '{query}' took too long on {slow.Path}; make it more specific (without backreferences, lookarounds or atomic groups it runs in linear time).");
+            }
+
+            return Scan(database, linear, slow, query, regex, globs, offset, limit, cancellationToken);
+        }
+    }
+
+    /// <summary>The file a match took too long on, named in the error when no other engine can run the pattern.</summary>
+    private sealed class SlowFile
+    {
+        public string? Path { get; set; }
+    }
+
+    private static (List<WorkspaceSearchMatch> Page, int Total, int Files) Scan(StoreDatabase database, Regex matcher, SlowFile slow, string query, bool regex, IReadOnlyList<string>? globs, int offset, int limit, CancellationToken cancellationToken)
+    {
         List<Func<string, bool>> paths = [.. (globs ?? []).Where(g => !string.IsNullOrWhiteSpace(g)).Select(g => g.Trim().Replace('\\', '/').TrimStart('/')).Select(PathFilter)];
         string? trigrams = regex ? null : Trigrams(query);
         bool useIndex = trigrams is not null;
@@ -69,7 +104,8 @@ internal static class TextSearch
             }
             catch (RegexMatchTimeoutException)
             {
-                throw SemanticException.InvalidRequest($"The regular expression '{query}' took too long on {path}; make it more specific.");
+                slow.Path = path;
+                throw;
             }
 
             total += lines;
