@@ -150,20 +150,19 @@ async function verifyCall(request: VerifyRequest, context: VerifyContext & { cal
 /** The steps in their order; each adds its section to the report or ends the run. */
 async function runSteps(run: VerificationRun): Promise<VerificationReport> {
   // The SDK check, the host's evaluation and, for affected without a change list, Git's changes run side
-  // by side (none needs another's answer); the SDK check's answer comes first. A whole-target build (all,
-  // build) needs neither the check's nor the evaluation's answer: it starts beside both (buildStep.ts), and
-  // is stopped, unreported, when the check finds no SDK that can build (the build would fail on that too).
+  // by side (none needs another's answer); the SDK check's answer comes first.
   const checked = checkSdk(run);
   const evaluation = startEvaluation(run);
   const changes = run.request.scope === 'affected' && !run.request.changedFiles ? gitChanges(run.report.workspaceFolder, run.signal) : undefined;
   changes?.catch(() => undefined); // read by select(), or settled and dropped when the run stops first
-  const early = startWholeTargetBuild(run);
   const stopped = await checked;
   if (stopped) {
-    // The evaluation and the build ran under this run's approval and lock: they end before the lock is released.
-    const [ended] = await Promise.all([endEarlyBuild(run, early, stopped), Promise.allSettled([evaluation, changes])]);
-    return ended.report;
+    // The evaluation ran under this run's approval and lock: it ends before the lock is released.
+    await Promise.allSettled([evaluation, changes]);
+    return stopped.report;
   }
+  // A whole-target build (all, build) needs no answer of the evaluation: it starts beside it (buildStep.ts).
+  const early = startWholeTargetBuild(run);
   const graph = await evaluate(run, evaluation);
   if (graph instanceof StepStop) {
     await changes?.catch(() => undefined);

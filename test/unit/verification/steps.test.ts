@@ -103,15 +103,13 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.deepEqual(ws.commands(), ['--version', 'build', '--version', 'build']);
   });
 
-  it('a dotnet that cannot start is a missing SDK, named, and nothing else is reported or left running', async () => {
-    const ws = new RecordedWorkspace(graph, (args) => (args[0] === 'build' ? { untilCancelled: true } : { kind: 'failedToStart' }));
+  it('a dotnet that cannot start is a missing SDK, named, and nothing else runs', async () => {
+    const ws = new RecordedWorkspace(graph, () => ({ kind: 'failedToStart' }));
     const report = checked(await ws.verify({ scope: 'all' }));
     assert.equal(report.status, 'missingPrerequisites');
     assert.deepEqual(report.prerequisites.map((p) => p.kind), ['sdk']);
     assert.match(report.prerequisites[0]!.message, /could not be started \(spawn dotnet ENOENT\)/);
-    // The whole-target build started beside the check; the check's answer stops it before the run ends.
-    assert.deepEqual([ws.events[0], ws.events.at(-1), [...ws.events].sort()], ['--version', 'build cancelled', ['--version', 'build', 'build cancelled', 'graph']]);
-    assert.deepEqual(report.steps.map((step) => step.kind), ['sdk']);
+    assert.equal(ws.calls.length, 1);
   });
 
   it('an unrestored project is a prerequisite with its restore command, and nothing is built', async () => {
@@ -157,7 +155,7 @@ describe('verification steps over recorded dotnet runs', () => {
     const report = checked(await ws.verify({ scope: 'all' }));
     assert.equal(report.status, 'missingPrerequisites', report.summary);
     assert.deepEqual(report.prerequisites.map((p) => [p.kind, p.project]), [['assets', 'shared/Shared/Shared.csproj']]);
-    assert.deepEqual([ws.events[0], ws.events.at(-1), [...ws.events].sort()], ['--version', 'build cancelled', ['--version', 'build', 'build cancelled', 'graph']]);
+    assert.deepEqual(ws.events, ['--version', 'build', 'graph', 'build cancelled']);
     assert.equal(report.build?.status, 'missingPrerequisites');
     assert.deepEqual(report.steps.filter((step) => step.kind === 'build'), []);
   });
