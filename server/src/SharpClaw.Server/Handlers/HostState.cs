@@ -57,7 +57,7 @@ public sealed class HostServices : IAsyncDisposable
         this.Cache = new SemanticContextCache(
             log,
             options.ContextCapacity,
-            snapshots: options.PersistSnapshots ? trust => new Semantic.Snapshots.ContextSnapshots(new Semantic.Snapshots.SnapshotStore(log, options.StateRoot), trust, log, this.Idle) : null);
+            snapshots: options.PersistSnapshots ? trust => new Semantic.Snapshots.ContextSnapshots(new Semantic.Snapshots.SnapshotStore(log, options.StateRoot), trust, log) : null);
         this.Semantic = new SemanticWorkspaceService(this.Cache);
         this.Edits = new Semantic.Edits.EditService(this.Cache, options.Clock, options.WriteHook, options.ApplySettlingHook);
         this.Store = new Store.StoreService(this.Cache.OpenDocuments, log, options.StateRoot);
@@ -67,9 +67,6 @@ public sealed class HostServices : IAsyncDisposable
 
     /// <summary>Where loads and index builds report progress: every connection attached at the moment.</summary>
     public Semantic.Loading.LoadProgressFanOut Progress { get; } = new();
-
-    /// <summary>Requests in flight on every connection, and the background writes that wait for none to be.</summary>
-    public IdleWork Idle { get; } = new();
 
     public SemanticContextCache Cache { get; }
 
@@ -119,9 +116,6 @@ public sealed class HostState : IDisposable
     public SemanticContextCache Cache => this.services.Cache;
 
     public SemanticWorkspaceService Semantic => this.services.Semantic;
-
-    /// <summary>Requests in flight on every connection of these services (background writes wait for none).</summary>
-    public IdleWork Idle => this.services.Idle;
 
     /// <summary>Load and index progress of the services, sent to every attached connection.</summary>
     public Semantic.Loading.LoadProgressFanOut Progress => this.services.Progress;

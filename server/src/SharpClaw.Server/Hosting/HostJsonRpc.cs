@@ -12,14 +12,13 @@ namespace SharpClaw.Server.Hosting;
 /// <summary>
 /// JsonRpc with one choke point in front of every handler: the LSP lifecycle gate, the
 /// per-request log line (method, id, outcome, duration) and the one place a typed
-/// <see cref="SemanticException"/> becomes its JSON-RPC error (code -32001 with the documented data), and the count
-/// of requests in flight that background writes wait on (<see cref="IdleWork"/>).
+/// <see cref="SemanticException"/> becomes its JSON-RPC error (code -32001 with the documented data).
 /// An argument the host cannot read (a number beyond a C# int, a wrong type) becomes a typed
 /// InvalidRequest naming the argument, never a raw .NET message. Every request is admitted through
 /// the <see cref="RequestGate"/> by its <see cref="HandlerTable"/> scheduling, so edit, undo and redo never
 /// overlap a reader or each other. Handlers stay free of all of it.
 /// </summary>
-internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLifecycle lifecycle, HostLog log, IdleWork idle)
+internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLifecycle lifecycle, HostLog log)
     : JsonRpc(messageHandler)
 {
     /// <summary>Serializes mutating requests against readers (see <see cref="HandlerTable"/>).</summary>
@@ -53,7 +52,6 @@ internal sealed class HostJsonRpc(IJsonRpcMessageHandler messageHandler, HostLif
         }
 
         long started = Stopwatch.GetTimestamp();
-        using IDisposable inFlight = idle.Enter();
         IDisposable admission;
         try
         {

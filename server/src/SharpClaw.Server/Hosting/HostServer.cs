@@ -21,7 +21,7 @@ public sealed class HostServer : IAsyncDisposable
     public HostServer(Stream sendingStream, Stream receivingStream, HostLog log, HostServerOptions? options = null, HostServices? shared = null)
     {
         this.State = new HostState(log, options ?? new HostServerOptions(), shared);
-        this.rpc = new HostJsonRpc(new GuardedMessageHandler(sendingStream, receivingStream, RpcSerialization.CreateFormatter()), this.Lifecycle, log, this.State.Idle)
+        this.rpc = new HostJsonRpc(new GuardedMessageHandler(sendingStream, receivingStream, RpcSerialization.CreateFormatter()), this.Lifecycle, log)
         {
             CancelLocallyInvokedMethodsWhenConnectionIsClosed = true,
         };

@@ -12,15 +12,14 @@ namespace SharpClaw.Server.Semantic.Snapshots;
 
 /// <summary>
 /// Warm restart: after an authorized load the cache hands the context here and its approved snapshot is
-/// written to the workspace's store (in the background once no request is in flight, so the write never takes a core
-/// from the answer that loaded it: <see cref="IdleWork"/>; <see cref="FlushAsync"/> waits at shutdown). A later
+/// written to the workspace's store (in the background; <see cref="FlushAsync"/> waits at shutdown). A later
 /// host that finds no live context asks <see cref="TryRestore"/> first: the snapshot is used only when it was
 /// written by this host version under the same MSBuild environment, every fingerprint input is unchanged
 /// (<see cref="ContextFingerprint.Check"/>, exactly the live cache's invalidation rule), every analyzer is still
 /// trusted and every referenced file exists. Anything else returns null with a log line, and the caller does
 /// the normal authorized load. Approvals are never stored: the row holds evaluated data and stamps only.
 /// </summary>
-public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, HostLog? log, IdleWork? idle = null)
+public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, HostLog? log)
 {
     private readonly Lock gate = new();
     private readonly List<Task> pending = [];
@@ -129,7 +128,7 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
             return;
         }
 
-        Task write = this.Background(() =>
+        Task write = Task.Run(() =>
         {
             long started = Stopwatch.GetTimestamp();
             try
@@ -235,7 +234,7 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
             Assets = new Dictionary<string, AssetsFileInfo?>(data.Assets, PathUtil.Comparer),
             Fingerprint = fingerprint.Export(),
         };
-        Task write = this.Background(() =>
+        Task write = Task.Run(() =>
         {
             try
             {
@@ -257,7 +256,6 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
     /// <summary>Waits (bounded) for snapshots still being written: at shutdown, so a short CLI call leaves its snapshot behind.</summary>
     public async Task FlushAsync(TimeSpan timeout)
     {
-        idle?.StartAll();
         Task[] writes;
         lock (this.gate)
         {
@@ -266,9 +264,6 @@ public sealed class ContextSnapshots(SnapshotStore store, AnalyzerTrust trust, H
 
         await Task.WhenAny(Task.WhenAll(writes), Task.Delay(timeout)).ConfigureAwait(false);
     }
-
-    /// <summary>A store write: once the host is idle (<see cref="IdleWork"/>), or at once without one (tests, benches).</summary>
-    private Task Background(Action write) => idle?.Run(write) ?? Task.Run(write);
 
     /// <summary>Why a kept row (a snapshot or an evaluation) cannot serve <paramref name="key"/> in this host, or null.</summary>
     private static string? Mismatch(PersistedEvaluation snapshot, ContextKey key)
