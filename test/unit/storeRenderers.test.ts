@@ -21,7 +21,7 @@ describe('store tool renderers', () => {
   it('workspace_search: syntax-only line, then path:line:char text', () => {
     const result = WorkspaceSearchResultSchema.parse({ ...page, query: 'add', matches: [{ path: 'src/A.cs', line: 3, character: 14, text: '/// Adds' }], total: 1, files: 1 });
     assert.equal(renderWorkspaceSearch(result), `${syntaxOnlyLine}\nsrc/A.cs:3:14 /// Adds`);
-    assert.match(renderWorkspaceSearch({ ...result, matches: [], total: 0 }), /\nno matches for add \(3 C# files searched\)$/);
+    assert.match(renderWorkspaceSearch({ ...result, matches: [], total: 0 }), /\nno matches for add \(3 C# files indexed\)$/);
   });
 
   it('an answer made before the index build ended says, second, from how many files and how many are left', () => {

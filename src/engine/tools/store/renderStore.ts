@@ -39,7 +39,7 @@ export function renderSymbolSearch(result: SymbolSearchResult, names: ToolNames 
 
 export function renderWorkspaceSearch(result: WorkspaceSearchResult, names: ToolNames = lmToolNames): string {
   const lines = [syntaxOnlyLineFor(names), ...partialLine(result)];
-  if (result.total === 0) lines.push(`no matches for ${result.query} (${plural(result.indexedFiles, 'C# file')} searched)`);
+  if (result.total === 0) lines.push(`no matches for ${result.query} (${plural(result.indexedFiles, 'C# file')} indexed)`); // paths may have searched fewer
   else if (result.matches.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'match')}`);
   const matches = result.matches.map((match) => `${match.path}:${match.line}:${match.character} ${match.text}`);
   const shown = linesWithinBudget(matches);
