@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { startCompilerServer, stopCompilerServer } from './compiler-server.mjs';
+import { minutes } from './duration.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(repoRoot, 'test-results');
@@ -187,7 +188,6 @@ function shortProcessJit() {
 /** Cores busy on average between two machineCpu() readings. */
 const busyCores = (from, to) => (to.at > from.at ? (to.busy - from.busy) / ((to.at - from.at) / 1000) : 0);
 
-const minutes = (seconds) => (seconds >= 60 ? `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, '0')} s` : seconds >= 10 ? `${Math.round(seconds)} s` : `${seconds.toFixed(1)} s`);
 
 /** What a mocha layer is running now, from the status file scripts/test-reporter.cjs keeps. */
 function runningNow(statusFile) {
