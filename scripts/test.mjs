@@ -188,7 +188,6 @@ function shortProcessJit() {
 /** Cores busy on average between two machineCpu() readings. */
 const busyCores = (from, to) => (to.at > from.at ? (to.busy - from.busy) / ((to.at - from.at) / 1000) : 0);
 
-
 /** What a mocha layer is running now, from the status file scripts/test-reporter.cjs keeps. */
 function runningNow(statusFile) {
   try {

@@ -40,20 +40,21 @@ internal static class TextSearch
     {
         string pattern = regex ? query : Regex.Escape(query);
         RegexOptions options = RegexOptions.CultureInvariant | RegexOptions.Multiline | (caseSensitive ? RegexOptions.None : RegexOptions.IgnoreCase);
-        Regex matcher;
+        Regex backtracking;
         try
         {
-            matcher = new Regex(pattern, options, RegexTimeout);
+            backtracking = new Regex(pattern, options, RegexTimeout);
         }
         catch (ArgumentException ex)
         {
             throw SemanticException.InvalidRequest($"'{query}' is not a valid regular expression: {ex.Message}");
         }
 
-        SlowFile slow = new();
+        List<Func<string, bool>> paths = [.. (globs ?? []).Where(g => !string.IsNullOrWhiteSpace(g)).Select(g => g.Trim().Replace('\\', '/').TrimStart('/')).Select(PathFilter)];
+        string? slowPath = null; // The file a match took too long on, named when no other engine can run the pattern.
         try
         {
-            return Scan(database, matcher, slow, query, regex, globs, offset, limit, cancellationToken);
+            return Scan(backtracking);
         }
         catch (RegexMatchTimeoutException)
         {
@@ -64,86 +65,79 @@ internal static class TextSearch
             }
             catch (NotSupportedException)
             {
-                throw SemanticException.InvalidRequest($"The regular expression '{query}' took too long on {slow.Path}; make it more specific (without backreferences, lookarounds or atomic groups it runs in linear time).");
+                throw SemanticException.InvalidRequest($"The regular expression '{query}' took too long on {slowPath}; make it more specific (without backreferences, lookarounds or atomic groups it runs in linear time).");
             }
 
-            return Scan(database, linear, slow, query, regex, globs, offset, limit, cancellationToken);
-        }
-    }
-
-    /// <summary>The file a match took too long on, named in the error when no other engine can run the pattern.</summary>
-    private sealed class SlowFile
-    {
-        public string? Path { get; set; }
-    }
-
-    private static (List<WorkspaceSearchMatch> Page, int Total, int Files) Scan(StoreDatabase database, Regex matcher, SlowFile slow, string query, bool regex, IReadOnlyList<string>? globs, int offset, int limit, CancellationToken cancellationToken)
-    {
-        List<Func<string, bool>> paths = [.. (globs ?? []).Where(g => !string.IsNullOrWhiteSpace(g)).Select(g => g.Trim().Replace('\\', '/').TrimStart('/')).Select(PathFilter)];
-        string? trigrams = regex ? null : Trigrams(query);
-        bool useIndex = trigrams is not null;
-        using SqliteCommand command = database.Command(useIndex
-            ? "SELECT f.path, t.text FROM file_text t JOIN files f ON f.id = t.rowid WHERE file_text MATCH $trigrams"
-            : "SELECT f.path, t.text FROM files f JOIN file_text t ON t.rowid = f.id");
-        if (useIndex)
-        {
-            command.Parameters.AddWithValue("$trigrams", trigrams);
+            return Scan(linear);
         }
 
-        // A max-heap of the first offset+limit matches in answer order: its top is the last one kept.
-        int keep = offset + limit;
-        PriorityQueue<WorkspaceSearchMatch, WorkspaceSearchMatch> kept = new(keep + 1, Comparer<WorkspaceSearchMatch>.Create((a, b) => Compare(b, a)));
-        int total = 0;
-        int files = 0;
-        void Match(string path, string text)
+        (List<WorkspaceSearchMatch> Page, int Total, int Files) Scan(Regex matcher)
         {
-            int lines;
-            try
+            string? trigrams = regex ? null : Trigrams(query);
+            bool useIndex = trigrams is not null;
+            using SqliteCommand command = database.Command(useIndex
+                ? "SELECT f.path, t.text FROM file_text t JOIN files f ON f.id = t.rowid WHERE file_text MATCH $trigrams"
+                : "SELECT f.path, t.text FROM files f JOIN file_text t ON t.rowid = f.id");
+            if (useIndex)
             {
-                lines = MatchLines(path, text, matcher, kept, keep);
-            }
-            catch (RegexMatchTimeoutException)
-            {
-                slow.Path = path;
-                throw;
+                command.Parameters.AddWithValue("$trigrams", trigrams);
             }
 
-            total += lines;
-            files += lines > 0 ? 1 : 0;
-        }
-
-        using SqliteDataReader reader = command.ExecuteReader();
-        IEnumerable<(string Path, string Text)> Rows()
-        {
-            while (reader.Read())
+            // A max-heap of the first offset+limit matches in answer order: its top is the last one kept.
+            int keep = offset + limit;
+            PriorityQueue<WorkspaceSearchMatch, WorkspaceSearchMatch> kept = new(keep + 1, Comparer<WorkspaceSearchMatch>.Create((a, b) => Compare(b, a)));
+            int total = 0;
+            int files = 0;
+            void Match(string path, string text)
             {
-                cancellationToken.ThrowIfCancellationRequested();
-                string path = reader.GetString(0);
-                if (paths.Count == 0 || paths.Exists(matches => matches(path)))
+                int lines;
+                try
                 {
-                    yield return (path, reader.GetString(1));
+                    lines = MatchLines(path, text, matcher, kept, keep);
+                }
+                catch (RegexMatchTimeoutException)
+                {
+                    slowPath = path;
+                    throw;
+                }
+
+                total += lines;
+                files += lines > 0 ? 1 : 0;
+            }
+
+            using SqliteDataReader reader = command.ExecuteReader();
+            IEnumerable<(string Path, string Text)> Rows()
+            {
+                while (reader.Read())
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    string path = reader.GetString(0);
+                    if (paths.Count == 0 || paths.Exists(matches => matches(path)))
+                    {
+                        yield return (path, reader.GetString(1));
+                    }
                 }
             }
-        }
 
-        if (useIndex)
-        {
-            foreach ((string path, string text) in Rows())
+            if (useIndex)
             {
-                Match(path, text);
+                foreach ((string path, string text) in Rows())
+                {
+                    Match(path, text);
+                }
             }
-        }
-        else
-        {
-            // A scan of every file: reading the text out of SQLite costs about as much as matching it, so one thread
-            // reads while another matches (dotnet/efcore, 77 M characters: regexes matching on many lines took
-            // 149–188 ms, now 113–159 ms on the third call).
-            Pipelined(Rows(), Match, cancellationToken);
-        }
+            else
+            {
+                // A scan of every file: reading the text out of SQLite costs about as much as matching it, so one thread
+                // reads while another matches (dotnet/efcore, 77 M characters: regexes matching on many lines took
+                // 149–188 ms, now 113–159 ms on the third call).
+                Pipelined(Rows(), Match, cancellationToken);
+            }
 
-        List<WorkspaceSearchMatch> page = [.. kept.UnorderedItems.Select(item => item.Element)];
-        page.Sort(Compare);
-        return ([.. page.Skip(offset)], total, files);
+            List<WorkspaceSearchMatch> page = [.. kept.UnorderedItems.Select(item => item.Element)];
+            page.Sort(Compare);
+            return ([.. page.Skip(offset)], total, files);
+        }
     }
 
     /// <summary>
