@@ -46,7 +46,7 @@ const builds = [
   },
   {
     ...common,
-    // The `sharpclaw` command: a few lines that run the CLI from dist/core.js.
+    // The `sharpclaw` command: starts the host a command needs ahead (Node built-ins only), then runs the CLI from dist/core.js.
     entryPoints: ['src/surfaces/cli.ts'],
     outfile: 'dist/cli.js',
     platform: 'node',

@@ -3,33 +3,18 @@
 // the host's server-to-client requests to the callbacks the supervisor passes and keeps the last
 // lines of its stderr for the host_exited error. Host logs go to the state folder's logs/ (last
 // 20 kept) unless a folder is given. Supervision is HostSupervisor's (hostSupervisor.ts).
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { ToolError } from '../errors';
 import { bindProcessGroup } from '../processes/processTree';
-import { privateSubfolder, stateRoot } from '../stateFolder';
-import { DotnetNotFoundError, locateDotnet } from './dotnetLocator';
+import { DotnetNotFoundError } from './dotnetLocator';
 import { registerHostCallbacks, type HostCallbackOptions } from './hostCallbacks';
-import { hostArguments } from './hostCommandLine';
+import { spawnStdioHost, stdioLaunch, type StdioLaunch, type StdioLaunchOptions } from './hostLaunch';
+import { takePrestartedStdio } from './hostPrestart';
 import { describeExit, HostStartError, raceWithin, withCancellation, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
 
-const keptLogs = 20;
-
-/** The state folder's logs/ with the oldest host logs beyond the last `keptLogs` removed. */
-function defaultLogDirectory(): string {
-  const dir = privateSubfolder(stateRoot(), 'logs');
-  const logs = fs.readdirSync(dir).filter((name) => name.startsWith('sharpclaw-host-')).map((name) => ({ name, time: fs.statSync(path.join(dir, name)).mtimeMs }));
-  for (const old of logs.sort((a, b) => b.time - a.time).slice(keptLogs - 1)) fs.rmSync(path.join(dir, old.name), { force: true });
-  return dir;
-}
-
-export interface StdioHostTransportOptions {
-  serverDll: string;
-  logDirectory?: string;
-  /** The person's configured dotnet (empty or absent: dotnet on PATH). */
-  dotnetPath?: () => string | undefined;
+export interface StdioHostTransportOptions extends StdioLaunchOptions {
   /** Named in `initialize`'s clientInfo. */
   clientName?: string;
 }
@@ -38,20 +23,19 @@ export class StdioHostTransport implements HostTransport {
   constructor(private readonly options: StdioHostTransportOptions) {}
 
   async start(callbacks: HostCallbackOptions): Promise<HostConnection> {
-    let executable: string;
+    let launch: StdioLaunch;
     try {
-      const configuredPath = this.options.dotnetPath?.();
-      executable = locateDotnet(configuredPath ? { configuredPath } : {}).executable;
+      launch = stdioLaunch(this.options);
     } catch (error) {
       if (error instanceof DotnetNotFoundError) throw new HostStartError(error.message, true);
       throw error;
     }
     if (!fs.existsSync(this.options.serverDll)) throw new HostStartError(`The SharpClaw host is not built: ${this.options.serverDll} is missing. Run "npm run build".`, true);
-    const logDirectory = this.options.logDirectory ?? defaultLogDirectory();
-    const args = hostArguments({ serverDll: this.options.serverDll, logDirectory });
-    // The leader of its own process group (POSIX), so what it starts ends with it (bindProcessGroup).
-    const child = spawn(executable, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32', env: { ...process.env, DOTNET_NOLOGO: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
-    const endGroup = child.pid === undefined ? () => undefined : bindProcessGroup(child.pid);
+    const { executable, logDirectory } = launch;
+    // The host the CLI started ahead for this launch (hostPrestart.ts), else a new one.
+    const prestarted = takePrestartedStdio(launch);
+    const child = prestarted?.child ?? spawnStdioHost(launch);
+    const endGroup = prestarted?.endGroup ?? (child.pid === undefined ? () => undefined : bindProcessGroup(child.pid));
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-4000);
@@ -112,9 +96,4 @@ export class StdioHostTransport implements HostTransport {
       },
     };
   }
-}
-
-/** The built host next to the bundled CLI (dist/cli.js → dist/server/SharpClaw.Server.dll). */
-export function bundledServerDll(): string {
-  return path.join(__dirname, 'server', 'SharpClaw.Server.dll');
 }

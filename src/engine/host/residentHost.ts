@@ -9,71 +9,20 @@
 // One resident host per (host build, dotnet, environment that shapes MSBuild): a call whose PATH,
 // DOTNET_* or MSBuild variables differ gets its own. Off with SHARPCLAW_RESIDENT_HOST=0, and on
 // Windows (no private socket there yet): those calls start a host of their own, as before.
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import { watchProcessGroup } from '../processes/processTree';
 import { privateSubfolder, stateRoot } from '../stateFolder';
 import { registerHostCallbacks, type HostCallbackOptions } from './hostCallbacks';
+import { residentSocketPath, spawnResidentHost, type ResidentLaunchOptions } from './hostLaunch';
+import { takePrestartedResident } from './hostPrestart';
 import { StdioHostTransport, type StdioHostTransportOptions } from './hostProcess';
 import { HostStartError, raceWithin, withCancellation, type HostConnection, type HostExit, type HostTransport } from './hostTransport';
-import { locateDotnet } from './dotnetLocator';
 
-/** How long a resident host waits for its next call before it exits (SHARPCLAW_RESIDENT_IDLE_SECONDS). */
-export const defaultIdleSeconds = 600;
 const startTimeoutMs = 20_000;
-/** Unix socket paths are limited to about 104–108 bytes; a longer state folder gets no resident host. */
-const maxSocketPath = 100;
 
-/** The variables a host's MSBuild evaluation and SDK choice depend on: a call with other values gets another host. */
-function shapingEnvironment(env: NodeJS.ProcessEnv): string {
-  return Object.keys(env)
-    .filter((name) => name === 'PATH' || name === 'HOME' || /^(DOTNET_|MSBUILD|NUGET_|SHARPCLAW_)/i.test(name))
-    .sort()
-    .map((name) => `${name}=${env[name]}`)
-    .join('\n');
-}
-
-export interface ResidentHostOptions extends StdioHostTransportOptions {
-  env?: NodeJS.ProcessEnv;
-  idleSeconds?: number;
-}
-
-/** The resident host's socket for this host build, dotnet and environment; undefined where there is none. */
-export function residentSocketPath(options: ResidentHostOptions): string | undefined {
-  const env = options.env ?? process.env;
-  if (process.platform === 'win32' || env.SHARPCLAW_RESIDENT_HOST === '0') return undefined;
-  let build: string;
-  try {
-    const stat = fs.statSync(options.serverDll);
-    build = `${fs.realpathSync.native(options.serverDll)}:${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    return undefined; // Not built: the stdio transport says so.
-  }
-  let dotnet: string;
-  try {
-    dotnet = residentDotnet(options);
-  } catch {
-    return undefined;
-  }
-  const key = createHash('sha256').update(`${build}\n${dotnet}\n${shapingEnvironment(env)}`).digest('hex').slice(0, 16);
-  const socket = path.join(privateSubfolder(stateRoot(), 'hosts'), `host-${key}.sock`);
-  return Buffer.byteLength(socket) <= maxSocketPath ? socket : undefined;
-}
-
-/** The dotnet that runs the resident host (and keys its socket): the configured one, else PATH's; throws when there is none. */
-function residentDotnet(options: ResidentHostOptions): string {
-  const configuredPath = options.dotnetPath?.();
-  return locateDotnet(configuredPath ? { configuredPath } : {}).executable;
-}
-
-function idleSeconds(options: ResidentHostOptions): number {
-  const configured = Number((options.env ?? process.env).SHARPCLAW_RESIDENT_IDLE_SECONDS);
-  return Number.isInteger(configured) && configured >= 1 && configured <= 86_400 ? configured : (options.idleSeconds ?? defaultIdleSeconds);
-}
+export interface ResidentHostOptions extends StdioHostTransportOptions, ResidentLaunchOptions {}
 
 function connect(socket: string): Promise<net.Socket | undefined> {
   return new Promise((resolve) => {
@@ -99,32 +48,16 @@ function readInfo(socket: string): ResidentInfo | undefined {
 /** How the resident host this call started ended, once it has (undefined while it runs). */
 type ChildEnd = Promise<HostExit>;
 
-/** Starts a resident host on `socket` (detached: it outlives this call) and connects once it listens. */
+/** Starts a resident host on `socket` (or takes the one the CLI started ahead) and connects once it listens. */
 async function startResident(socket: string, options: ResidentHostOptions): Promise<{ client: net.Socket; ended: ChildEnd }> {
-  const executable = residentDotnet(options);
-  const root = stateRoot();
-  const logDirectory = options.logDirectory ?? privateSubfolder(root, 'logs');
-  const args = [options.serverDll, '--listen', socket, '--idle-exit', String(idleSeconds(options)), '--state-directory', root, '--log-directory', logDirectory];
-  // Its cwd is the state folder, not this call's: the host outlives the call, and the call's folder may go.
-  const child = spawn(executable, args, { cwd: root, detached: true, stdio: 'ignore', env: { ...(options.env ?? process.env), DOTNET_NOLOGO: '1', DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
-  let exited: number | null | undefined;
-  const ended: ChildEnd = new Promise((resolve) =>
-    child.once('exit', (code, signal) => {
-      exited = code;
-      resolve({ code, signal });
-    }),
-  );
-  child.once('error', () => (exited = -1));
-  // It leads its own process group, where its evaluations and design-time builds run: a watchdog ends them once the
-  // host is gone, however it ends and whoever started it (this call may be long over).
-  if (child.pid !== undefined) watchProcessGroup(child.pid, child.pid);
-  child.unref();
+  const started = takePrestartedResident(socket) ?? spawnResidentHost(socket, options);
   const deadline = Date.now() + startTimeoutMs;
   while (Date.now() < deadline) {
     const client = await connect(socket);
-    if (client) return { client, ended };
+    if (client) return { client, ended: started.ended };
     // Exit code 0 before listening: another resident host won the race for the socket; connect to it.
-    if (exited !== undefined && exited !== 0) throw new HostStartError(`The resident host exited with code ${exited} before it listened on ${socket}; its log is in ${logDirectory}.`, false);
+    const exited = started.exitCode();
+    if (exited !== undefined && exited !== 0) throw new HostStartError(`The resident host exited with code ${exited} before it listened on ${socket}; its log is in ${started.logDirectory}.`, false);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new HostStartError(`The resident host did not listen on ${socket} within ${startTimeoutMs / 1000} s.`, false);
@@ -141,8 +74,10 @@ export class ResidentHostTransport implements HostTransport {
     let ended: ChildEnd | undefined;
     try {
       const running = await connect(socketPath);
-      if (running) socket = running;
-      else ({ client: socket, ended } = await startResident(socketPath, this.options));
+      if (running) {
+        socket = running;
+        ended = takePrestartedResident(socketPath)?.ended; // the host the CLI started ahead, listening already
+      } else ({ client: socket, ended } = await startResident(socketPath, this.options));
     } catch (error) {
       // A resident host that cannot start is no reason to fail the call: it runs on a host of its own.
       if (error instanceof HostStartError) return new StdioHostTransport(this.options).start(callbacks);

@@ -5,15 +5,19 @@ import { parseArgs } from 'node:util';
 import { ToolError } from '../../engine/errors';
 import { globalOptionSpecs, globalOptionsHelp, parseGlobalOptions } from './cliOptions';
 import type { CliCommand } from './commands';
-import { hostCommand } from './commands/hostCommand';
-import { mcpCommand } from './commands/mcpCommand';
-import { toolCommand } from './commands/toolCommand';
-import { toolsCommand } from './commands/toolsCommand';
-import { verifyCommand } from './commands/verifyCommand';
 import { exitCodeFor, printFailure } from './output';
 import { cliVersion } from './version';
 
-export const cliCommands: CliCommand[] = [toolCommand, toolsCommand, verifyCommand, mcpCommand, hostCommand];
+// Each command's module is required when that command runs, not imported: esbuild then initialises only its
+// modules, so `sharpclaw tool` and `verify` do not load the MCP SDK (about 50 ms of every call).
+const commandLoaders: Record<string, () => CliCommand> = {
+  tool: () => (require('./commands/toolCommand') as typeof import('./commands/toolCommand')).toolCommand,
+  tools: () => (require('./commands/toolsCommand') as typeof import('./commands/toolsCommand')).toolsCommand,
+  verify: () => (require('./commands/verifyCommand') as typeof import('./commands/verifyCommand')).verifyCommand,
+  mcp: () => (require('./commands/mcpCommand') as typeof import('./commands/mcpCommand')).mcpCommand,
+  host: () => (require('./commands/hostCommand') as typeof import('./commands/hostCommand')).hostCommand,
+};
+const commandNames = Object.keys(commandLoaders);
 
 function usage(): string {
   return [
@@ -21,7 +25,7 @@ function usage(): string {
     '       sharpclaw --version',
     '',
     'Commands:',
-    ...cliCommands.map((command) => `  ${command.usage}\n      ${command.summary}`),
+    ...commandNames.map((name) => commandLoaders[name]!()).map((command) => `  ${command.usage}\n      ${command.summary}`),
     '',
     globalOptionsHelp,
   ].join('\n');
@@ -37,9 +41,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`sharpclaw ${cliVersion()}\n`);
     return 0;
   }
-  const command = cliCommands.find((candidate) => candidate.name === name);
+  const command = Object.hasOwn(commandLoaders, name) ? commandLoaders[name]!() : undefined;
   if (!command) {
-    process.stderr.write(`error invalid_request: unknown command "${name}". Commands: ${cliCommands.map((c) => c.name).join(', ')}.\n`);
+    process.stderr.write(`error invalid_request: unknown command "${name}". Commands: ${commandNames.join(', ')}.\n`);
     return 2;
   }
   // Errors before option parsing still honour a requested JSON envelope.

@@ -8,7 +8,8 @@
 // `sharpclaw mcp setup --client NAME [--print]` writes (or prints) another client's configuration
 // for this server instead (engine/config/mcpSetup.ts; read and written by mcpSetupWrite.ts).
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { StdioHostTransport, bundledServerDll } from '../../../engine/host/hostProcess';
+import { bundledServerDll } from '../../../engine/host/hostLaunch';
+import { StdioHostTransport } from '../../../engine/host/hostProcess';
 import { Session } from '../../../engine/session';
 import { interruptedLines } from '../../../engine/tools/edits/renderEdits';
 import { ToolError } from '../../../engine/errors';

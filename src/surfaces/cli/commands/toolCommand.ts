@@ -1,7 +1,7 @@
 // `sharpclaw tool NAME --input JSON`: runs any registered tool exactly as an agent would, through
 // the engine's Session and runTool(), on the resident host an earlier call left running (or one it
 // starts; engine/host/residentHost.ts), so a call on a loaded solution does not load it again.
-import { bundledServerDll } from '../../../engine/host/hostProcess';
+import { bundledServerDll } from '../../../engine/host/hostLaunch';
 import { ResidentHostTransport } from '../../../engine/host/residentHost';
 import { Session } from '../../../engine/session';
 import { interruptedLines } from '../../../engine/tools/edits/renderEdits';

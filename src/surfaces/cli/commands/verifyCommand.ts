@@ -4,7 +4,7 @@
 // settings files (~/.sharpclaw and <workspace>/.sharpclaw settings.jsonc), which win over defaults. Exit 0 when the check passed or was
 // explicitly skipped (no .NET target, nothing changed), 1 when it failed, timed out, was
 // cancelled, lacked prerequisites or was denied, 2 for a usage error.
-import { bundledServerDll } from '../../../engine/host/hostProcess';
+import { bundledServerDll } from '../../../engine/host/hostLaunch';
 import { ResidentHostTransport } from '../../../engine/host/residentHost';
 import { Session } from '../../../engine/session';
 import { isFailingStatus } from '../../../engine/verification/report';
