@@ -24,6 +24,12 @@ describe('store tool renderers', () => {
     assert.match(renderWorkspaceSearch({ ...result, matches: [], total: 0 }), /\nno matches for add \(3 C# files indexed\)$/);
   });
 
+  it('workspace_search with paths and no match says how many files the paths let through, and when none', () => {
+    const empty = WorkspaceSearchResultSchema.parse({ ...page, query: 'Nothing', matches: [], total: 0, files: 0, indexedFiles: 798, pathsMatchedFiles: 12 });
+    assert.match(renderWorkspaceSearch(empty), /\nno matches for Nothing \(in the 12 of 798 C# files indexed that paths match\)$/);
+    assert.match(renderWorkspaceSearch({ ...empty, pathsMatchedFiles: 0 }), /\nno matches for Nothing \(paths match none of the 798 C# files indexed\)$/);
+  });
+
   it('an answer made before the index build ended says, second, from how many files and how many are left', () => {
     const symbols = SymbolSearchResultSchema.parse({ ...page, query: 'Many', items: [], total: 0, indexedFiles: 256, pendingFiles: 616 });
     assert.equal(renderSymbolSearch(symbols), `${syntaxOnlyLine}\npartial: from 256 of 872 C# files; the index build goes on (616 left), call again for every file.\nno declarations match Many (256 C# files indexed)`);

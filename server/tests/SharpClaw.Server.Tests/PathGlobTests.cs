@@ -91,4 +91,26 @@ public sealed class GlobDialectTests(ReadToolsFixture fx)
         // (files the search selected, files diagnostics selected)
         Assert.Equal((files, files), (search.Files, diagnostics.FilesChecked + diagnostics.Incomplete.Count));
     }
+
+    /// <summary>
+    /// An empty answer with <c>paths</c> says how many files the globs let through, so a glob that matches no file is not
+    /// taken for a search that found nothing (before, both said only how many files are indexed).
+    /// </summary>
+    [Fact]
+    public async Task WorkspaceSearch_WithPathsAndNoMatch_SaysHowManyFilesThePathsLetThrough()
+    {
+        // A literal (answered from the trigram index) and a regular expression (a scan): the same counts.
+        foreach (bool regex in new[] { false, true })
+        {
+            WorkspaceSearchResult within = await fx.Host.WorkspaceSearchAsync(fx.Workspace.Root, "NoSuchTextInAnyFile", regex: regex, paths: ["App/{Broken,Warn}.cs", "Shapes.Part[12].cs"]);
+            Assert.Equal((0, 4), (within.Total, within.PathsMatchedFiles));
+            WorkspaceSearchResult none = await fx.Host.WorkspaceSearchAsync(fx.Workspace.Root, "NoSuchTextInAnyFile", regex: regex, paths: ["Nowhere/**"]);
+            Assert.Equal((0, 0), (none.Total, none.PathsMatchedFiles));
+        }
+
+        // Without paths, or with a match, it is absent: the indexed count and Files say it.
+        Assert.Null((await fx.Host.WorkspaceSearchAsync(fx.Workspace.Root, "NoSuchTextInAnyFile")).PathsMatchedFiles);
+        WorkspaceSearchResult found = await fx.Host.WorkspaceSearchAsync(fx.Workspace.Root, "^", regex: true, paths: ["App/{Broken,Warn}.cs"]);
+        Assert.Equal((2, (int?)null), (found.Files, found.PathsMatchedFiles));
+    }
 }

@@ -74,6 +74,8 @@ export const WorkspaceSearchResultSchema = z.object({
   reindexedFiles: z.number().int(),
   /** New or changed files not indexed yet: the build passed the call's answer time and goes on in the background; absent when none. */
   pendingFiles: z.number().int().nullable().optional(),
+  /** With paths and no match: how many indexed files the globs let through (0: none); absent otherwise. */
+  pathsMatchedFiles: z.number().int().nullable().optional(),
 });
 
 export const ClearStoreParamsSchema = z.object({

@@ -123,6 +123,12 @@ public sealed record WorkspaceSearchResult(
 {
     /// <summary>New or changed C# files not indexed yet: the build passed the request's <c>answerBy</c> and goes on in the background. Absent when none.</summary>
     public int? PendingFiles { get; init; }
+
+    /// <summary>
+    /// With <c>paths</c> and no match: how many of the indexed C# files the globs let through, the files searched (0: the
+    /// globs match no file). Absent otherwise.
+    /// </summary>
+    public int? PathsMatchedFiles { get; init; }
 }
 
 /// <summary>Params of <c>sharpclaw/clearStore</c>: deletes the workspace's store (SharpClaw: Clear Cache).</summary>

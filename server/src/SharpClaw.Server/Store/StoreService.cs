@@ -68,11 +68,12 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         int limit = ParamCheck.Bounded<WorkspaceSearchParams>(nameof(WorkspaceSearchParams.Limit), parameters.Limit);
         return this.RunAsync(workspace, AnswerTime(parameters.AnswerBy), cancellationToken, (database, image, counts) =>
         {
-            (List<WorkspaceSearchMatch> page, int total, int files) = TextSearch.Find(database, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, offset, limit, cancellationToken);
-            bool truncated = offset + page.Count < total;
-            return new WorkspaceSearchResult(query, page, total, offset, limit, truncated, truncated ? offset + page.Count : null, files, counts.Current, counts.Reindexed)
+            TextSearch.Found found = TextSearch.Find(database, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, offset, limit, cancellationToken);
+            bool truncated = offset + found.Page.Count < found.Total;
+            return new WorkspaceSearchResult(query, found.Page, found.Total, offset, limit, truncated, truncated ? offset + found.Page.Count : null, found.Files, counts.Current, counts.Reindexed)
             {
                 PendingFiles = counts.PendingOrNone,
+                PathsMatchedFiles = found.PathsMatchedFiles,
             };
         });
     }

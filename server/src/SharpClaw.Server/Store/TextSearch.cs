@@ -36,7 +36,10 @@ internal static class TextSearch
     /// </summary>
     private static readonly TimeSpan RegexTimeout = TimeSpan.FromSeconds(2);
 
-    public static (List<WorkspaceSearchMatch> Page, int Total, int Files) Find(StoreDatabase database, string query, bool regex, bool caseSensitive, IReadOnlyList<string>? globs, int offset, int limit, CancellationToken cancellationToken)
+    /// <summary>A search's page and counts; <paramref name="PathsMatchedFiles"/> only with paths and no match (how many files the globs let through).</summary>
+    public sealed record Found(List<WorkspaceSearchMatch> Page, int Total, int Files, int? PathsMatchedFiles);
+
+    public static Found Find(StoreDatabase database, string query, bool regex, bool caseSensitive, IReadOnlyList<string>? globs, int offset, int limit, CancellationToken cancellationToken)
     {
         string pattern = regex ? query : Regex.Escape(query);
         RegexOptions options = RegexOptions.CultureInvariant | RegexOptions.Multiline | (caseSensitive ? RegexOptions.None : RegexOptions.IgnoreCase);
@@ -52,9 +55,10 @@ internal static class TextSearch
 
         List<Func<string, bool>> paths = [.. (globs ?? []).Where(g => !string.IsNullOrWhiteSpace(g)).Select(g => g.Trim().Replace('\\', '/').TrimStart('/')).Select(PathFilter)];
         string? slowPath = null; // The file a match took too long on, named when no other engine can run the pattern.
+        (List<WorkspaceSearchMatch> Page, int Total, int Files) found;
         try
         {
-            return Scan(backtracking);
+            found = Scan(backtracking);
         }
         catch (RegexMatchTimeoutException)
         {
@@ -68,8 +72,12 @@ internal static class TextSearch
                 throw SemanticException.InvalidRequest($"The regular expression '{query}' took too long on {slowPath}; make it more specific (without backreferences, lookarounds or atomic groups it runs in linear time).");
             }
 
-            return Scan(linear);
+            found = Scan(linear);
         }
+
+        // No match within the globs: say whether they let any file through (an indexed search read only the files
+        // holding the query's trigrams, so count them over every indexed path).
+        return new Found(found.Page, found.Total, found.Files, found.Total == 0 && paths.Count > 0 ? FilesWithin(database, paths, cancellationToken) : null);
 
         (List<WorkspaceSearchMatch> Page, int Total, int Files) Scan(Regex matcher)
         {
@@ -138,6 +146,22 @@ internal static class TextSearch
             page.Sort(Compare);
             return ([.. page.Skip(offset)], total, files);
         }
+    }
+
+    /// <summary>How many indexed files one of the path filters lets through.</summary>
+    private static int FilesWithin(StoreDatabase database, List<Func<string, bool>> paths, CancellationToken cancellationToken)
+    {
+        using SqliteCommand command = database.Command("SELECT path FROM files");
+        using SqliteDataReader reader = command.ExecuteReader();
+        int count = 0;
+        while (reader.Read())
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            string path = reader.GetString(0);
+            count += paths.Exists(matches => matches(path)) ? 1 : 0;
+        }
+
+        return count;
     }
 
     /// <summary>

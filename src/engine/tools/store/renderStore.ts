@@ -37,9 +37,17 @@ export function renderSymbolSearch(result: SymbolSearchResult, names: ToolNames 
   return lines.join('\n');
 }
 
+/** Which files an empty answer searched: every indexed one, or those the paths let through (none: the globs match no file). */
+function searchedFiles(result: WorkspaceSearchResult): string {
+  const indexed = plural(result.indexedFiles, 'C# file');
+  const within = result.pathsMatchedFiles;
+  if (within === undefined || within === null) return `(${indexed} indexed)`;
+  return within === 0 ? `(paths match none of the ${indexed} indexed)` : `(in the ${within} of ${indexed} indexed that paths match)`;
+}
+
 export function renderWorkspaceSearch(result: WorkspaceSearchResult, names: ToolNames = lmToolNames): string {
   const lines = [syntaxOnlyLineFor(names), ...partialLine(result)];
-  if (result.total === 0) lines.push(`no matches for ${result.query} (${plural(result.indexedFiles, 'C# file')} indexed)`); // paths may have searched fewer
+  if (result.total === 0) lines.push(`no matches for ${result.query} ${searchedFiles(result)}`);
   else if (result.matches.length === 0) lines.push(`offset ${result.offset} is past the last of ${plural(result.total, 'match')}`);
   const matches = result.matches.map((match) => `${match.path}:${match.line}:${match.character} ${match.text}`);
   const shown = linesWithinBudget(matches);
