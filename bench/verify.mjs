@@ -1,6 +1,8 @@
 // Verification benchmarks (run after `npm run build`):
 //  1. `sharpclaw verify --scope all` against plain `dotnet build` + `dotnet test` on a copy of
-//     fixtures/VerificationGraph, interleaved in the same run (goal: overhead ≤ 5 % + 0.5 s).
+//     fixtures/VerificationGraph, interleaved in the same run (goal: overhead ≤ 5 % + 0.5 s). On a real
+//     solution instead: `--solution DIR --target FILE --name NAME` (restored already; built and tested in
+//     place, as its person would; the result is verify-overhead-NAME.json), with `--only overhead`.
 //  2. `--scope affected` against `--scope all` on a 50-project synthetic solution after a
 //     one-file change in a leaf (goal: only the owner and its dependents run; selection < 2 s warm).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -61,14 +63,28 @@ function copyFixture(name) {
   return dir;
 }
 
+/** The solution part 1 runs on: a copy of fixtures/VerificationGraph, or --solution's folder in place. */
+function overheadSolution() {
+  const solution = option('solution', undefined);
+  if (!solution) {
+    const dir = copyFixture('VerificationGraph');
+    execFileSync('dotnet', ['restore', 'Graph.slnx'], { cwd: dir, stdio: 'ignore' });
+    return { dir, target: 'Graph.slnx', name: 'verify-overhead', label: 'fixtures/VerificationGraph (9 projects, 3 test projects, one multi-targeted)', owned: true };
+  }
+  const target = option('target', undefined);
+  const name = option('name', undefined);
+  if (!target || !name || !/^[a-z0-9-]+$/.test(name)) throw new Error('--solution needs --target FILE (its solution or project) and --name NAME (lower case, digits, dashes)');
+  return { dir: path.resolve(solution), target, name: `verify-overhead-${name}`, label: `${name}: ${target}`, owned: false };
+}
+
 export async function benchVerifyOverhead() {
-  const dir = copyFixture('VerificationGraph');
+  const solution = overheadSolution();
+  const { dir, target } = solution;
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-state-'));
   try {
-    execFileSync('dotnet', ['restore', 'Graph.slnx'], { cwd: dir, stdio: 'ignore' });
-    execFileSync('dotnet', ['build', 'Graph.slnx', '--no-restore'], { cwd: dir, stdio: 'ignore' }); // warm: both sides start incremental
+    execFileSync('dotnet', ['build', target, '--no-restore'], { cwd: dir, stdio: 'ignore' }); // warm: both sides start incremental
     // The rounds' own runs are warm: the state folder keeps the SDK check, the evaluation and the compile memory.
-    const warmUp = verify(dir, ['--scope', 'all'], state);
+    const warmUp = verify(dir, ['--scope', 'all', '--target', target], state);
     if (warmUp.report.status !== 'passed') throw new Error(`sharpclaw verify: ${warmUp.report.summary}`);
     const plain = [];
     const plainBuild = [];
@@ -83,19 +99,19 @@ export async function benchVerifyOverhead() {
     const firstPhases = [];
     let firstNotes = [];
     for (let i = 0; i < runs; i++) {
-      const build = timed('dotnet', ['build', 'Graph.slnx', '--no-restore'], dir);
-      const test = timed('dotnet', ['test', 'Graph.slnx', '--no-build', '--no-restore'], dir);
+      const build = timed('dotnet', ['build', target, '--no-restore'], dir);
+      const test = timed('dotnet', ['test', target, '--no-build', '--no-restore'], dir);
       if (build.code !== 0 || test.code !== 0) throw new Error(`plain dotnet failed: ${build.stdout}${test.stdout}`);
       plain.push(build.ms + test.ms);
       plainBuild.push(build.ms);
       plainTest.push(test.ms);
-      const ours = verify(dir, ['--scope', 'all'], state);
+      const ours = verify(dir, ['--scope', 'all', '--target', target], state);
       if (ours.report.status !== 'passed') throw new Error(`sharpclaw verify: ${ours.report.summary}`);
       sharpclaw.push(ours.ms);
       phases.push(phasesOf(ours));
       const freshState = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-bench-state-first-'));
       try {
-        const first = verify(dir, ['--scope', 'all'], freshState);
+        const first = verify(dir, ['--scope', 'all', '--target', target], freshState);
         if (first.report.status !== 'passed') throw new Error(`sharpclaw verify (first): ${first.report.summary}`);
         firsts.push(first.ms);
         firstPhases.push(phasesOf(first));
@@ -108,8 +124,8 @@ export async function benchVerifyOverhead() {
     const plainMs = median(plain);
     const oursMs = median(sharpclaw);
     const allowed = plainMs * 0.05 + 500;
-    return report('verify-overhead', {
-      solution: 'fixtures/VerificationGraph (9 projects, 3 test projects, one multi-targeted)',
+    return report(solution.name, {
+      solution: solution.label,
       rows: [
         row('`sharpclaw verify --scope all` vs plain `dotnet build` + `dotnet test` (interleaved runs)', sharpclaw, plain, {
           goal: 'overhead ≤ 5 % + 0.5 s',
@@ -143,7 +159,7 @@ export async function benchVerifyOverhead() {
       sharpclawPhasesMs: phases,
     });
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (solution.owned) fs.rmSync(dir, { recursive: true, force: true }); // never --solution's folder: it is the person's
     fs.rmSync(state, { recursive: true, force: true });
   }
 }
@@ -266,6 +282,8 @@ export async function benchVerifySelection() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await benchVerifyOverhead();
-  await benchVerifyAffected();
+  const only = option('only', undefined);
+  if (only !== undefined && only !== 'overhead' && only !== 'affected') throw new Error('--only is overhead or affected');
+  if (only !== 'affected') await benchVerifyOverhead();
+  if (only !== 'overhead' && !option('solution', undefined)) await benchVerifyAffected();
 }

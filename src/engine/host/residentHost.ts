@@ -58,7 +58,8 @@ async function startResident(socket: string, options: ResidentHostOptions): Prom
     // Exit code 0 before listening: another resident host won the race for the socket; connect to it.
     const exited = started.exitCode();
     if (exited !== undefined && exited !== 0) throw new HostStartError(`The resident host exited with code ${exited} before it listened on ${socket}; its log is in ${started.logDirectory}.`, false);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Often: the host listens about 0.3 s after its spawn, and each poll is a failed connect() on a local socket.
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new HostStartError(`The resident host did not listen on ${socket} within ${startTimeoutMs / 1000} s.`, false);
 }
