@@ -49,10 +49,17 @@ describe('sharpclaw mcp: the lsp tool', function () {
 
   const lsp = (args: Record<string, unknown>) => client.callTool({ name: 'lsp', arguments: args }, callOptions);
 
-  it('status before anything ran says the host is not running, without starting it', async () => {
-    const status = await lsp({ action: 'status' });
-    assert.notEqual(status.isError, true, text(status));
-    assert.match(text(status), /^running: no \(Host not running; it starts when a SharpClaw feature needs it\.\)\nloading: no\nworkspace: /);
+  it('status before any other call: the host started with the server (its pid once ready), nothing loading', async () => {
+    // sharpclaw mcp starts its host as it starts serving (hostPrestart.ts, mcpCommand.ts): no tool call needed.
+    let status = '';
+    for (let attempt = 0; attempt < 300 && !status.startsWith('running: yes'); attempt++) {
+      const answer = await lsp({ action: 'status' });
+      assert.notEqual(answer.isError, true, text(answer));
+      status = text(answer);
+      assert.match(status, /^running: (yes \(pid \d+\)|no \(Host starting[^\n]*\))\nloading: no\nworkspace: /);
+      if (!status.startsWith('running: yes')) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.match(status, /^running: yes \(pid \d+\)\n/);
   });
 
   it('capabilities are the host ServerCapabilities; requests answer with zero-based LSP JSON', async () => {

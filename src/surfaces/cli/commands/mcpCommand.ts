@@ -73,6 +73,9 @@ export const mcpCommand: CliCommand = {
     });
     session.onDidRecoverInterruptedEdits((edits) => log(edits.flatMap(interruptedLines).join('\n')));
     session.host.onLoadProgress((p) => log(`${describeLoadProgress(p)} (${describeProgressStep(p)})`));
+    // The host's handshake now, beside the client's own, not on the first call (the process itself started before
+    // this bundle loaded: hostPrestart.ts). A start that fails is the first call's error, as it would have been.
+    session.host.ensureStarted().catch(() => undefined);
 
     const version = cliVersion();
     // Messages over the input bound are refused one by one (mcpStdioTransport.ts); the SDK's own reader would close the connection.
