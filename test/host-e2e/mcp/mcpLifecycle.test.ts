@@ -27,15 +27,18 @@ async function hostPid(connected: Connected): Promise<number> {
 
 /**
  * A dotnet root whose `dotnet` is the real one, except that it sleeps `seconds` before it starts the
- * SharpClaw host (a cold disk, a virus scanner): every other command (the design-time pass) runs at once.
+ * SharpClaw host (a cold disk, a virus scanner) and `msbuildSeconds` before each `dotnet msbuild` (the load's
+ * evaluation and design-time pass: a slow disk again). The second makes the load outlast a call's wait
+ * wherever in that wait the host became ready: Calculator's own load (about 1.7 s on an idle machine) did not
+ * when the host was ready as a call arrived, and that call then waited on the query, as a call after a load does.
  */
-function slowStartingDotnet(seconds: number): string {
+function slowStartingDotnet(seconds: number, msbuildSeconds: number): string {
   const real = locateDotnet();
   const root = temporaryFolder('slow-dotnet');
   for (const folder of ['sdk', 'shared', 'host', 'packs']) {
     if (fs.existsSync(path.join(real.root, folder))) fs.symlinkSync(path.join(real.root, folder), path.join(root, folder));
   }
-  const script = `#!/bin/sh\ncase "$1" in *SharpClaw.Server.dll) sleep ${seconds};; esac\nexec '${real.executable}' "$@"\n`;
+  const script = `#!/bin/sh\ncase "$1" in *SharpClaw.Server.dll) sleep ${seconds};; msbuild) sleep ${msbuildSeconds};; esac\nexec '${real.executable}' "$@"\n`;
   fs.writeFileSync(path.join(root, 'dotnet'), script, { mode: 0o755 });
   return root;
 }
@@ -58,7 +61,7 @@ describe('sharpclaw mcp: loading, progress and a host crash', function () {
   // One server and one cold load for both: the slow host's start, then its load, each outlasting --load-wait.
   it("answers error loading with the progress while a cold load runs past --load-wait, and the load goes on; the wait counts from the request's arrival: a host still starting when it runs out answers error loading within it", async function () {
     if (process.platform === 'win32') this.skip(); // The slow dotnet is a shell script.
-    const slow = slowStartingDotnet(15);
+    const slow = slowStartingDotnet(15, 4);
     const connected = await connect({
       workspace: calculator,
       stateDir: tempStateRoot(),
@@ -77,7 +80,7 @@ describe('sharpclaw mcp: loading, progress and a host crash', function () {
     assert.match(text(first), /^error loading: The SharpClaw host is still starting \([2-9] s since this call arrived\); the workspace load comes next\. The start goes on; call again shortly/);
 
     // The start goes on; once the host runs, a call still waiting on its cold load when the wait runs out
-    // answers the load's progress (a cold load of Calculator takes several times the 2 s).
+    // answers the load's progress (each `dotnet msbuild` of the load sleeps 4 s first: twice the wait).
     let loading = await navigate();
     while (/^error loading: The SharpClaw host is still starting/.test(text(loading))) loading = await navigate();
     assert.equal(loading.isError, true, text(loading));
