@@ -2,7 +2,7 @@
 // on stdio; residentHost.ts: the resident host on a socket) and for the CLI's head start (hostPrestart.ts), which
 // starts the same process before the CLI's bundle has loaded. Node's built-ins and the state folder only: dist/cli.js
 // carries this file too, and must stay small.
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -51,8 +51,7 @@ export interface StdioLaunch {
 
 /** The stdio host's command line; throws DotnetNotFoundError when there is no dotnet. */
 export function stdioLaunch(options: StdioLaunchOptions): StdioLaunch {
-  const configuredPath = options.dotnetPath?.();
-  const executable = locateDotnet(configuredPath ? { configuredPath } : {}).executable;
+  const executable = hostDotnet(options);
   const logDirectory = options.logDirectory ?? defaultLogDirectory();
   return { executable, args: hostArguments({ serverDll: options.serverDll, logDirectory }), logDirectory };
 }
@@ -93,7 +92,7 @@ export function residentSocketPath(options: ResidentLaunchOptions): string | und
   }
   let dotnet: string;
   try {
-    dotnet = residentDotnet(options);
+    dotnet = hostDotnet(options);
   } catch {
     return undefined;
   }
@@ -102,8 +101,8 @@ export function residentSocketPath(options: ResidentLaunchOptions): string | und
   return Buffer.byteLength(socket) <= maxSocketPath ? socket : undefined;
 }
 
-/** The dotnet that runs the resident host (and keys its socket): the configured one, else PATH's; throws when there is none. */
-function residentDotnet(options: ResidentLaunchOptions): string {
+/** The dotnet that runs a host (and keys the resident one's socket): the configured one, else PATH's; throws DotnetNotFoundError when there is none. */
+function hostDotnet(options: { dotnetPath?: () => string | undefined }): string {
   const configuredPath = options.dotnetPath?.();
   return locateDotnet(configuredPath ? { configuredPath } : {}).executable;
 }
@@ -115,7 +114,6 @@ function idleSeconds(options: ResidentLaunchOptions): number {
 
 /** A resident host this process started: how it ended, once it has, and its exit code meanwhile (undefined while it runs). */
 export interface StartedResident {
-  child: ChildProcess;
   logDirectory: string;
   ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   exitCode(): number | null | undefined;
@@ -126,7 +124,7 @@ export interface StartedResident {
  * (this process may exit before it). Throws when there is no dotnet.
  */
 export function spawnResidentHost(socket: string, options: ResidentLaunchOptions): StartedResident {
-  const executable = residentDotnet(options);
+  const executable = hostDotnet(options);
   const root = stateRoot();
   const logDirectory = options.logDirectory ?? privateSubfolder(root, 'logs');
   const args = [options.serverDll, '--listen', socket, '--idle-exit', String(idleSeconds(options)), '--state-directory', root, '--log-directory', logDirectory];
@@ -144,5 +142,5 @@ export function spawnResidentHost(socket: string, options: ResidentLaunchOptions
   // host is gone, however it ends and whoever started it (this call may be long over).
   if (child.pid !== undefined) watchProcessGroup(child.pid, child.pid);
   child.unref();
-  return { child, logDirectory, ended, exitCode: () => exited };
+  return { logDirectory, ended, exitCode: () => exited };
 }
