@@ -158,6 +158,19 @@ export function runningCommands(): string[] {
   return found;
 }
 
+/**
+ * Removes a test's folder once no SharpClaw host runs with it (its command line names the folder): a CLI call that
+ * ends before it asks for its host leaves the host it started ahead (src/engine/host/hostPrestart.ts) to end a moment
+ * later, and a host still starting then would write its log folder into the removed folder.
+ */
+export async function removeOnceHostsAreGone(folder: string): Promise<void> {
+  if (process.platform === 'linux') {
+    const hostRuns = () => runningCommands().some((command) => command.includes('SharpClaw.Server.dll') && command.includes(folder));
+    await waitFor(`the SharpClaw hosts of ${folder} to end`, () => !hostRuns(), 15_000);
+  }
+  fs.rmSync(folder, { recursive: true, force: true });
+}
+
 export async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

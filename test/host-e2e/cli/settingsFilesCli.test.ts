@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { connect, text } from '../mcp/mcpClient';
+import { removeOnceHostsAreGone } from '../support';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const cli = path.join(repoRoot, 'dist', 'cli.js');
@@ -32,7 +33,7 @@ describe('settings files: special files, size and invalid values (issue 36)', fu
     fs.mkdirSync(path.join(workspace, '.sharpclaw'), { recursive: true });
     fs.mkdirSync(home);
   });
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+  afterEach(() => removeOnceHostsAreGone(root)); // the CLI's head-start host ends a moment after a refused call
 
   // SIGKILL on time-out: a CLI blocked in a read ignores SIGTERM (the defect this file reproduces).
   const run = (...args: string[]) =>
