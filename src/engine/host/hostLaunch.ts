@@ -13,7 +13,7 @@ import { hostArguments } from './hostCommandLine';
 
 const keptLogs = 20;
 /** How long a resident host waits for its next call before it exits (SHARPCLAW_RESIDENT_IDLE_SECONDS). */
-export const defaultIdleSeconds = 600;
+const defaultIdleSeconds = 600;
 /** Unix socket paths are limited to about 104–108 bytes; a longer state folder gets no resident host. */
 const maxSocketPath = 100;
 
@@ -28,7 +28,7 @@ export function hostEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.Pr
 }
 
 /** The state folder's logs/ with the oldest host logs beyond the last `keptLogs` removed. */
-export function defaultLogDirectory(): string {
+function defaultLogDirectory(): string {
   const dir = privateSubfolder(stateRoot(), 'logs');
   const logs = fs.readdirSync(dir).filter((name) => name.startsWith('sharpclaw-host-')).map((name) => ({ name, time: fs.statSync(path.join(dir, name)).mtimeMs }));
   for (const old of logs.sort((a, b) => b.time - a.time).slice(keptLogs - 1)) fs.rmSync(path.join(dir, old.name), { force: true });

@@ -68,7 +68,7 @@ public sealed class StoreService(OpenDocumentStore openDocuments, HostLog? log, 
         int limit = ParamCheck.Bounded<WorkspaceSearchParams>(nameof(WorkspaceSearchParams.Limit), parameters.Limit);
         return this.RunAsync(workspace, AnswerTime(parameters.AnswerBy), cancellationToken, (database, image, counts) =>
         {
-            TextSearch.Found found = TextSearch.Find(database, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, offset, limit, cancellationToken);
+            TextSearch.Found found = TextSearch.Find(database, image.Files.Keys, query, parameters.Regex == true, parameters.CaseSensitive == true, parameters.Paths, offset, limit, cancellationToken);
             bool truncated = offset + found.Page.Count < found.Total;
             return new WorkspaceSearchResult(query, found.Page, found.Total, offset, limit, truncated, truncated ? offset + found.Page.Count : null, found.Files, counts.Current, counts.Reindexed)
             {

@@ -37,9 +37,10 @@ internal static class TextSearch
     private static readonly TimeSpan RegexTimeout = TimeSpan.FromSeconds(2);
 
     /// <summary>A search's page and counts; <paramref name="PathsMatchedFiles"/> only with paths and no match (how many files the globs let through).</summary>
-    public sealed record Found(List<WorkspaceSearchMatch> Page, int Total, int Files, int? PathsMatchedFiles);
+    public sealed record Found(List<WorkspaceSearchMatch> Page, int Total, int Files, int? PathsMatchedFiles = null);
 
-    public static Found Find(StoreDatabase database, string query, bool regex, bool caseSensitive, IReadOnlyList<string>? globs, int offset, int limit, CancellationToken cancellationToken)
+    /// <param name="indexedPaths">Every indexed file's path (the store's in-memory image): what an empty answer counts the globs over.</param>
+    public static Found Find(StoreDatabase database, IEnumerable<string> indexedPaths, string query, bool regex, bool caseSensitive, IReadOnlyList<string>? globs, int offset, int limit, CancellationToken cancellationToken)
     {
         string pattern = regex ? query : Regex.Escape(query);
         RegexOptions options = RegexOptions.CultureInvariant | RegexOptions.Multiline | (caseSensitive ? RegexOptions.None : RegexOptions.IgnoreCase);
@@ -54,8 +55,9 @@ internal static class TextSearch
         }
 
         List<Func<string, bool>> paths = [.. (globs ?? []).Where(g => !string.IsNullOrWhiteSpace(g)).Select(g => g.Trim().Replace('\\', '/').TrimStart('/')).Select(PathFilter)];
+        bool Within(string path) => paths.Count == 0 || paths.Exists(matches => matches(path));
         string? slowPath = null; // The file a match took too long on, named when no other engine can run the pattern.
-        (List<WorkspaceSearchMatch> Page, int Total, int Files) found;
+        Found found;
         try
         {
             found = Scan(backtracking);
@@ -77,9 +79,9 @@ internal static class TextSearch
 
         // No match within the globs: say whether they let any file through (an indexed search read only the files
         // holding the query's trigrams, so count them over every indexed path).
-        return new Found(found.Page, found.Total, found.Files, found.Total == 0 && paths.Count > 0 ? FilesWithin(database, paths, cancellationToken) : null);
+        return found.Total > 0 || paths.Count == 0 ? found : found with { PathsMatchedFiles = indexedPaths.Count(Within) };
 
-        (List<WorkspaceSearchMatch> Page, int Total, int Files) Scan(Regex matcher)
+        Found Scan(Regex matcher)
         {
             string? trigrams = regex ? null : Trigrams(query);
             bool useIndex = trigrams is not null;
@@ -120,7 +122,7 @@ internal static class TextSearch
                 {
                     cancellationToken.ThrowIfCancellationRequested();
                     string path = reader.GetString(0);
-                    if (paths.Count == 0 || paths.Exists(matches => matches(path)))
+                    if (Within(path))
                     {
                         yield return (path, reader.GetString(1));
                     }
@@ -144,24 +146,8 @@ internal static class TextSearch
 
             List<WorkspaceSearchMatch> page = [.. kept.UnorderedItems.Select(item => item.Element)];
             page.Sort(Compare);
-            return ([.. page.Skip(offset)], total, files);
+            return new Found([.. page.Skip(offset)], total, files);
         }
-    }
-
-    /// <summary>How many indexed files one of the path filters lets through.</summary>
-    private static int FilesWithin(StoreDatabase database, List<Func<string, bool>> paths, CancellationToken cancellationToken)
-    {
-        using SqliteCommand command = database.Command("SELECT path FROM files");
-        using SqliteDataReader reader = command.ExecuteReader();
-        int count = 0;
-        while (reader.Read())
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            string path = reader.GetString(0);
-            count += paths.Exists(matches => matches(path)) ? 1 : 0;
-        }
-
-        return count;
     }
 
     /// <summary>

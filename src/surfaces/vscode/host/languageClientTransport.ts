@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, type LanguageClientOptions } from 'vscode-languageclient/node';
 import { registerHostCallbacks, type HostCallbackOptions } from '../../../engine/host/hostCallbacks';
 import { hostArguments } from '../../../engine/host/hostCommandLine';
+import { hostEnvironment } from '../../../engine/host/hostLaunch';
 import { DotnetNotFoundError, dotnetDownloadUrl, locateDotnet, type DotnetInstallation } from '../../../engine/host/dotnetLocator';
 import { HostStartError, withCancellation, type HostConnection, type HostExit, type HostTransport } from '../../../engine/host/hostTransport';
 import { bindProcessGroup } from '../../../engine/processes/processTree';
@@ -59,7 +60,7 @@ export class LanguageClientTransport implements HostTransport {
         // The leader of its own process group (POSIX), so the evaluations it starts end with it (bindProcessGroup).
         detached: process.platform !== 'win32',
         // The host must never inherit a request to run something on its behalf.
-        env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
+        env: hostEnvironment(),
       });
       if (spawned.pid !== undefined) spawned.once('exit', bindProcessGroup(spawned.pid));
       return spawned;
