@@ -175,6 +175,11 @@ export class Session {
     return this.gate;
   }
 
+  /** Whether a permission request of this session waits on the surface's policy now (the person may be being asked). */
+  get askingThePerson(): boolean {
+    return this.gate.asking;
+  }
+
   workspaceFolder(): string | undefined {
     return this.options.workspaceFolder();
   }

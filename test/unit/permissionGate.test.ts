@@ -132,3 +132,30 @@ describe('the permission gate: one-shot grants bound to what was asked', () => {
     assert.equal(PermissionGate.of(gate), gate);
   });
 });
+
+describe('the permission gate: whether the person is being asked', () => {
+  it('is asking while a request is with the surface policy, and not once it answered or failed', async () => {
+    let answer: (decision: PermissionDecision) => void = () => undefined;
+    let fail: (error: Error) => void = () => undefined;
+    const policy: PermissionPolicy = {
+      request: () =>
+        new Promise<PermissionDecision>((resolve, reject) => {
+          answer = resolve;
+          fail = reject;
+        }),
+    };
+    const gate = PermissionGate.of(policy);
+    const request: PermissionRequest = { kind: 'shell', workspaceFolder: os.tmpdir(), requestedBy: 'verify_workspace', action: 'build and test', reason: 'verify' };
+    assert.equal(gate.asking, false);
+    const granted = gate.request(request);
+    assert.equal(gate.asking, true, 'the policy has not answered');
+    answer({ granted: true, source: 'dialog' });
+    assert.equal((await granted).granted, true);
+    assert.equal(gate.asking, false);
+    const failed = gate.request(request);
+    assert.equal(gate.asking, true);
+    fail(new Error('the dialog went away'));
+    await assert.rejects(failed, /went away/);
+    assert.equal(gate.asking, false, 'a policy that throws is no longer asking');
+  });
+});

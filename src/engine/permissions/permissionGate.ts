@@ -14,7 +14,15 @@ import { grantBook, scopeOf } from './grants';
 import type { PermissionDecision, PermissionKind, PermissionPolicy, PermissionRequest } from './permissionPolicy';
 
 export class PermissionGate implements PermissionPolicy {
+  /** Requests the surface's policy is deciding now: a dialog, a prompt or an elicitation waiting on the person. */
+  private undecided = 0;
+
   private constructor(readonly policy: PermissionPolicy) {}
+
+  /** Whether a request is with the surface's policy now (the person may be being asked). */
+  get asking(): boolean {
+    return this.undecided > 0;
+  }
 
   /** `policy` behind a gate (itself when it is one). */
   static of(policy: PermissionPolicy): PermissionGate {
@@ -27,7 +35,13 @@ export class PermissionGate implements PermissionPolicy {
       const fingerprint = grantBook.needsFingerprint(call, request.kind) ? await fingerprintOf(request) : undefined;
       if (grantBook.take(call, scopeOf(request, fingerprint))) return this.granted(request, { granted: true, source: 'grant' });
     }
-    const decision = await this.policy.request(request, signal);
+    let decision: PermissionDecision;
+    this.undecided++;
+    try {
+      decision = await this.policy.request(request, signal);
+    } finally {
+      this.undecided--;
+    }
     if (decision.granted) return this.granted(request, decision);
     if (decision.askLater && call) grantBook.recordQuestion(call, scopeOf(request, await fingerprintOf(request)), request);
     return decision;

@@ -1,13 +1,14 @@
-// How long an MCP tool call waits for a workspace load. MCP clients give up on a request after a
-// fixed time (60 s in the SDK's own client and in Codex), and a large solution's cold load takes
-// longer: a read tool's call still waiting on the host's start or on a load when the wait runs out
-// answers `error loading: …` with the start's or the load's progress instead, and both go on in the
-// host, so a later call finds them further along or done. The wait counts from the request's arrival,
-// so the host's start-up is inside it and the answer comes within the wait the person set, as the
-// client counts it. A search meeting an index build that would pass the wait answers before it from
-// the files indexed so far, and says so (answerTimeOf); the build goes on. Calls of tools that write
-// or build keep waiting: answering before they finish could tell the agent nothing happened when
-// something did.
+// How long an MCP tool call waits for its answer. MCP clients give up on a request after a fixed
+// time (60 s in the SDK's own client and in Codex), and a large solution's cold load — or the first
+// compile a question needs after it — takes longer: a read tool's call still running when the wait
+// runs out answers `error loading` instead, with the host's start, the load's progress, or that the
+// host is still working on the answer; the work goes on in the host, and the same call asked again
+// joins it (mcpRunningReads.ts). The wait counts from the request's arrival, so the host's start-up
+// is inside it and the answer comes within the wait the person set, as the client counts it. A search
+// meeting an index build that would pass the wait answers before it from the files indexed so far,
+// and says so (answerTimeOf); the build goes on. Two kinds of call keep waiting: one whose permission
+// question is with the person (the answer comes once they answer), and a call of a tool that writes
+// or builds — answering before it finishes could tell the agent nothing happened when something did.
 import { ToolError } from '../../engine/errors';
 import { describeLoadProgress, describeProgressStep } from '../../engine/host/hostState';
 import type { HostSessionControl, AnyToolDefinition } from '../../engine/tools/toolDefinition';
@@ -43,6 +44,11 @@ function answersLoading(definition: AnyToolDefinition, args: unknown): boolean {
   }
 }
 
+/** What the wait reads to decide: the host's lifecycle, its load, and whether the person is being asked. */
+export interface CallWaitState extends Pick<HostSessionControl, 'loading' | 'state'> {
+  asking(): boolean;
+}
+
 /** The answer to a call still waiting on a host that has not finished starting. */
 function stillStarting(arrivedAt: number): ToolOutcome {
   const seconds = Math.round((Date.now() - arrivedAt) / 1000);
@@ -53,17 +59,29 @@ function stillStarting(arrivedAt: number): ToolOutcome {
   return { ok: false, error, text: error.render() };
 }
 
+/** The answer to a read still running in a ready host that reports no load step and asks nobody: building its workspace or computing. */
+function stillWorking(arrivedAt: number): ToolOutcome {
+  const seconds = Math.round((Date.now() - arrivedAt) / 1000);
+  const error = new ToolError(
+    'loading',
+    `SharpClaw is still working on this answer (${seconds} s since this call arrived: a first question builds and compiles what it needs). The work goes on in the host; make the same call again shortly and it picks up that work instead of starting over.`,
+  );
+  return { ok: false, error, text: error.render() };
+}
+
 /**
- * Runs `call`, answering `error loading` instead when it is a read still waiting on the host's start or
- * on a load `waitSeconds` after `arrivedAt` (Date.now() when the request arrived; default: now).
+ * Runs `call`, answering `error loading` instead when it is a read still running `waitSeconds` after
+ * `arrivedAt` (Date.now() when the request arrived; default: now) — unless its permission question is
+ * with the person. `left` receives the call's own answer-to-be when the caller was answered before it.
  */
 export async function withinLoadWait(
   definition: AnyToolDefinition,
   args: unknown,
-  session: Pick<HostSessionControl, 'loading' | 'state'>,
+  session: CallWaitState,
   waitSeconds: number,
   call: () => Promise<ToolOutcome>,
   arrivedAt: number = Date.now(),
+  left?: (running: Promise<ToolOutcome>) => void,
 ): Promise<ToolOutcome> {
   const running = call();
   if (!answersLoading(definition, args)) return running;
@@ -72,9 +90,15 @@ export async function withinLoadWait(
     const check = (): void => {
       const progress = session.loading();
       if (!progress) {
-        // A host still starting is what the call waits on; a ready host with no load may be asking the person, or computing: keep waiting.
-        if (session.state().kind === 'starting') {
+        // A host still starting is what the call waits on; a ready host with no load is computing the answer,
+        // unless the person is being asked (then the answer comes once they answer: keep waiting).
+        const state = session.state().kind;
+        if (state === 'starting') {
           resolve(stillStarting(arrivedAt));
+          return;
+        }
+        if (state === 'ready' && !session.asking()) {
+          resolve(stillWorking(arrivedAt));
           return;
         }
         timer = setTimeout(check, recheckMs);
@@ -94,7 +118,9 @@ export async function withinLoadWait(
     timer = setTimeout(check, Math.max(0, arrivedAt + waitSeconds * 1000 - Date.now()));
   });
   try {
-    return await Promise.race([running, stillLoading]);
+    const first = await Promise.race([running.then((outcome) => ({ outcome, own: true })), stillLoading.then((outcome) => ({ outcome, own: false }))]);
+    if (!first.own) left?.(running);
+    return first.outcome;
   } finally {
     clearTimeout(timer);
   }

@@ -15,7 +15,8 @@ import type { McpWorkspace } from './mcpWorkspace';
 import type { McpClientLink } from './mcpPermissionPolicy';
 import type { McpApprovalRounds } from './mcpInputRequired';
 import { forwardLoadProgress } from './mcpLoadProgress';
-import { answerTimeOf, defaultLoadWaitSeconds, withinLoadWait } from './mcpLoadWait';
+import { answerTimeOf, defaultLoadWaitSeconds, withinLoadWait, type CallWaitState } from './mcpLoadWait';
+import { callKey, RunningReads } from './mcpRunningReads';
 
 export const serverName = 'sharpclaw';
 
@@ -81,6 +82,9 @@ export interface McpServerOptions {
 
 /** The factory serveStdio calls per connection (and per discarded server/discover probe). */
 export function mcpServerFactory(options: McpServerOptions): () => McpServer {
+  // Shared by every connection, as the session is: a call asked again on either era's connection joins the one left running.
+  const reads = new RunningReads();
+  const waiting: CallWaitState = { state: options.session.hostSession.state, loading: options.session.hostSession.loading, asking: () => options.session.askingThePerson };
   return () => {
     const server = new McpServer(
       { name: serverName, version: options.version },
@@ -111,8 +115,17 @@ export function mcpServerFactory(options: McpServerOptions): () => McpServer {
           const progress = forwardLoadProgress(ctx.mcpReq._meta?.progressToken, options.session.host.onLoadProgress, (notification) => ctx.mcpReq.notify(notification));
           const waitSeconds = options.loadWaitSeconds ?? defaultLoadWaitSeconds;
           const answerBy = answerTimeOf(arrivedAt, waitSeconds);
+          const key = callKey(tool.name, args);
           const call = (callId?: string) =>
-            withinLoadWait(tool.definition, args, options.session.hostSession, waitSeconds, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal, { answerBy, ...(callId ? { call: callId } : {}) }), arrivedAt);
+            withinLoadWait(
+              tool.definition,
+              args,
+              waiting,
+              waitSeconds,
+              () => reads.joinOrStart(key, () => options.session.runTool(tool.definition, args, ctx.mcpReq.signal, { answerBy, ...(callId ? { call: callId } : {}) })),
+              arrivedAt,
+              (running) => reads.keep(key, running),
+            );
           try {
             return options.rounds ? await options.rounds.run(tool.name, args, ctx, call, result) : result(await call());
           } finally {

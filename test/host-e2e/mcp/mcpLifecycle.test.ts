@@ -62,14 +62,19 @@ describe('sharpclaw mcp: loading, progress and a host crash', function () {
   it("answers error loading with the progress while a cold load runs past --load-wait, and the load goes on; the wait counts from the request's arrival: a host still starting when it runs out answers error loading within it", async function () {
     if (process.platform === 'win32') this.skip(); // The slow dotnet is a shell script.
     const slow = slowStartingDotnet(15, 4);
+    const stateDir = tempStateRoot();
     const connected = await connect({
       workspace: calculator,
-      stateDir: tempStateRoot(),
+      stateDir,
       flags: ['--allow-evaluation', '--load-wait', '2'],
       env: { PATH: `${slow}${path.delimiter}${process.env.PATH ?? ''}`, DOTNET_ROOT: slow, SHARPCLAW_RESIDENT_HOST: '0' },
     });
     open.push(connected);
-    const navigate = () => connected.client.callTool({ name: 'navigate', arguments: { action: 'references', symbol: 'ICalculator.Divide' } }, callOptions);
+    let calls = 0;
+    const navigate = () => {
+      calls++;
+      return connected.client.callTool({ name: 'navigate', arguments: { action: 'references', symbol: 'ICalculator.Divide' } }, callOptions);
+    };
 
     const sent = Date.now();
     const first = await navigate();
@@ -96,6 +101,13 @@ describe('sharpclaw mcp: loading, progress and a host crash', function () {
     }
     assert.notEqual(answer.isError, true, text(answer));
     assert.match(text(answer), /src\/Calculator\.App\/Program\.cs \d+:\d+ \d+:\d+/);
+
+    // Each call asked again joined the one left running (mcpRunningReads.ts) instead of sending the host the
+    // question again: one navigate request in all — two if the one left running ended between two calls.
+    const logs = path.join(stateDir, 'logs');
+    const requests = fs.readdirSync(logs).flatMap((file) => fs.readFileSync(path.join(logs, file), 'utf8').match(/\[debug\] request sharpclaw\/navigate #/g) ?? []).length;
+    assert.ok(calls >= 3, `calls made: ${calls}`);
+    assert.ok(requests >= 1 && requests <= 2, `${requests} navigate requests reached the host for ${calls} calls`);
   });
 
   it('answers error host_exited when the host dies under a pending call, and the next call starts a new host, sending its cold load\'s steps as notifications/progress (the call has a progressToken)', async () => {
