@@ -29,11 +29,14 @@ export interface XmlElement {
 
 // XML's Name production, close enough for documents a test framework writes: a start character, then name characters.
 const name = /[A-Za-z_:\u00C0-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD][\w.\-:\u00B7\u00C0-\u02FF\u0300-\u037D\u037F-\u1FFF\u200C-\u200D\u203F-\u2040\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]*/y;
-const whitespace = /[ \t\r\n]*/y;
 const reference = /&(?:(lt|gt|amp|quot|apos)|#([0-9]+)|#x([0-9a-fA-F]+));/y;
 const predefined: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 const localName = (qualified: string) => qualified.slice(qualified.indexOf(':') + 1);
+// The ASCII names every TRX uses, read without a regular expression (most of the reading time); any other goes through `name`.
+const isAsciiNameStart = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || code === 0x3a;
+const isAsciiNameChar = (code: number) => isAsciiNameStart(code) || (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2e;
+const isWhitespace = (code: number) => code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d;
 const isXmlChar = (code: number) => code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
 
 /** Reads a whole document and returns its root element; throws XmlError naming the first problem and its line. */
@@ -69,15 +72,18 @@ export function readXml(source: string): XmlElement {
   };
 
   const readName = (at: number, what: string): string => {
+    let end = at;
+    if (isAsciiNameStart(text.charCodeAt(end))) while (isAsciiNameChar(text.charCodeAt(++end)));
+    if (end > at && text.charCodeAt(end) < 0x80) return text.slice(at, end);
     name.lastIndex = at;
     const match = name.exec(text);
     if (!match) fail(`expected ${what}`, at);
     return match![0];
   };
   const skipWhitespace = (at: number): number => {
-    whitespace.lastIndex = at;
-    whitespace.exec(text);
-    return whitespace.lastIndex;
+    let end = at;
+    while (isWhitespace(text.charCodeAt(end))) end++;
+    return end;
   };
 
   const open: { element: XmlElement; qualified: string }[] = [];
