@@ -95,7 +95,7 @@ export async function benchMcpNavigate() {
   execFileSync('dotnet', ['restore', 'Calculator.slnx', '-nologo'], { cwd: workspace, stdio: 'ignore' });
   const input = { action: 'callers', symbol: 'Calculator.Divide' };
 
-  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(repoRoot, 'dist', 'cli.js'), 'mcp', '--cwd', workspace, '--allow-evaluation'], env: { ...process.env, SHARPCLAW_STATE_DIR: state }, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(repoRoot, 'dist', 'cli.js'), 'mcp', '--cwd', workspace, '--allow-evaluation', '--load-wait', '3600'], env: { ...process.env, SHARPCLAW_STATE_DIR: state }, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   process.env.SHARPCLAW_STATE_DIR = state;

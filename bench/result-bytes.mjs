@@ -38,7 +38,8 @@ function outsidePath(serialized) {
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sharpclaw-bytes-'));
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: [path.join(repoRoot, 'dist', 'cli.js'), 'mcp', '--cwd', cwd, '--allow-evaluation', '--tools', tools],
+  // A long wait: the bench measures answers, and a cold load plus its first compile can pass the default 45 s.
+  args: [path.join(repoRoot, 'dist', 'cli.js'), 'mcp', '--cwd', cwd, '--allow-evaluation', '--tools', tools, '--load-wait', '3600'],
   env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir },
   stderr: 'ignore',
 });

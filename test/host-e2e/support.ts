@@ -11,6 +11,12 @@ import { dotnetRestore, fixtureCopy, removeTemporaryFolders, repoRoot, takeTempo
 
 export { repoRoot };
 export const cliPath = path.join(repoRoot, 'dist', 'cli.js');
+/**
+ * `sharpclaw mcp`'s wait for tests that ask for answers, not for the deadline: a loaded CI machine can take more
+ * than the default 45 s for a cold load and the first compile, and the call would then answer `error loading`
+ * (src/surfaces/mcp/mcpLoadWait.ts). The tests of the wait itself pass their own.
+ */
+export const answerWait = ['--load-wait', '600'];
 
 /** A private temporary copy of fixtures/<name> without build output, restored for `restore` (from the fixture cache). */
 export function copyFixture(name: string, restore: string | readonly string[] = []): string {

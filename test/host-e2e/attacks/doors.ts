@@ -28,7 +28,7 @@ import type { PermissionKind, PermissionPolicy } from '../../../src/engine/permi
 import { Session } from '../../../src/engine/session';
 import { allTools, bridgeOnlyTools } from '../../../src/engine/tools/registry';
 import { mcpTools } from '../../../src/surfaces/mcp/mcpTools';
-import { cliPath, serverDll } from '../support';
+import { answerWait, cliPath, serverDll } from '../support';
 
 export type DoorName = 'cli' | 'mcp-2025' | 'mcp-2026' | 'vscode-adapter';
 export const everyDoor: readonly DoorName[] = ['cli', 'mcp-2025', 'mcp-2026', 'vscode-adapter'];
@@ -152,7 +152,7 @@ function cliDoor(options: DoorOptions): Door {
 async function mcpDoor(name: 'mcp-2025' | 'mcp-2026', options: DoorOptions): Promise<Door> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliPath, 'mcp', ...(options.roots ? [] : ['--cwd', options.workspace]), '--tools', 'all', ...flags(options.allow)],
+    args: [cliPath, 'mcp', ...(options.roots ? [] : ['--cwd', options.workspace]), '--tools', 'all', ...flags(options.allow), ...answerWait],
     env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: options.stateDir },
     cwd: options.workspace,
     stderr: 'pipe',

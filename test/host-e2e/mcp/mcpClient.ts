@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cliPath } from '../support';
+import { answerWait, cliPath } from '../support';
 
 export type CallResult = Awaited<ReturnType<Client['callTool']>>;
 
@@ -39,7 +39,7 @@ export async function connect(options: ConnectOptions): Promise<Connected> {
   assert.ok(fs.existsSync(cliPath), `${cliPath} is missing: run "npm run build"`);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliPath, 'mcp', ...(options.workspace ? ['--cwd', options.workspace] : []), ...(options.flags ?? [])],
+    args: [cliPath, 'mcp', ...(options.workspace ? ['--cwd', options.workspace] : []), ...(options.flags ?? []), ...(options.flags?.includes('--load-wait') ? [] : answerWait)],
     env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: options.stateDir, ...options.env },
     ...(options.startFolder ? { cwd: options.startFolder } : {}),
     stderr: 'pipe',

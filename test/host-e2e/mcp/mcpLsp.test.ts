@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { cleanUpCopies, cliPath, copyFixture, tempStateRoot } from '../support';
+import { answerWait, cleanUpCopies, cliPath, copyFixture, tempStateRoot } from '../support';
 
 type CallResult = Awaited<ReturnType<Client['callTool']>>;
 const callOptions = { timeout: 300_000 };
@@ -34,7 +34,7 @@ describe('sharpclaw mcp: the lsp tool', function () {
     calculator = copyFixture('Calculator', 'Calculator.slnx');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [cliPath, 'mcp', '--cwd', calculator, '--allow-evaluation'],
+      args: [cliPath, 'mcp', '--cwd', calculator, '--allow-evaluation', ...answerWait],
       env: { ...(process.env as Record<string, string>), SHARPCLAW_STATE_DIR: tempStateRoot() },
       stderr: 'pipe',
     });
