@@ -14,7 +14,7 @@ export const toolErrorCodes = [
   'host_unavailable',
   /** The host process ended while a request was pending (exit code or signal, and its log, in the message). */
   'host_exited',
-  /** A read tool's call found the workspace still loading past the surface's wait (MCP). */
+  /** A read tool's call was still loading or computing past the surface's wait (MCP); the same call asked again picks it up. */
   'loading',
   /** Anything that is not one of the typed errors above: a bug, reported as such (never as load_failed). */
   'internal_error',
