@@ -23,6 +23,12 @@ function timed(command, args, cwd, env = {}) {
   return { ms: performance.now() - started, code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** Stops the resident host a run started on `stateDir`, then removes the folder (a host left running would idle for 10 minutes beside the next runs). */
+function removeState(stateDir) {
+  spawnSync(process.execPath, [cli, 'host', 'stop'], { stdio: 'ignore', timeout: 30_000, env: { ...process.env, SHARPCLAW_STATE_DIR: stateDir } });
+  fs.rmSync(stateDir, { recursive: true, force: true });
+}
+
 function verify(cwd, args, stateDir) {
   const spawnedAt = Date.now();
   const result = timed(process.execPath, [cli, 'verify', ...args, '--allow-shell', '--output-format', 'json', '--timeout', '600'], cwd, { SHARPCLAW_STATE_DIR: stateDir });
@@ -117,7 +123,7 @@ export async function benchVerifyOverhead() {
         firstPhases.push(phasesOf(first));
         firstNotes = first.report.notes;
       } finally {
-        fs.rmSync(freshState, { recursive: true, force: true });
+        removeState(freshState);
       }
     }
     const phase = (name) => phases.map((p) => p[name]);
@@ -160,7 +166,7 @@ export async function benchVerifyOverhead() {
     });
   } finally {
     if (solution.owned) fs.rmSync(dir, { recursive: true, force: true }); // never --solution's folder: it is the person's
-    fs.rmSync(state, { recursive: true, force: true });
+    removeState(state);
   }
 }
 
@@ -230,7 +236,7 @@ export async function benchVerifyAffected() {
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
-    fs.rmSync(state, { recursive: true, force: true });
+    removeState(state);
   }
 }
 
@@ -277,7 +283,7 @@ export async function benchVerifySelection() {
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
-    fs.rmSync(state, { recursive: true, force: true });
+    removeState(state);
   }
 }
 

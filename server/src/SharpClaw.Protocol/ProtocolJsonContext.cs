@@ -32,6 +32,8 @@ namespace SharpClaw.Protocol;
 [JsonSerializable(typeof(ProjectGraphResult))]
 [JsonSerializable(typeof(ResolveTargetParams))]
 [JsonSerializable(typeof(ResolveTargetResult))]
+[JsonSerializable(typeof(ResolveSdkParams))]
+[JsonSerializable(typeof(ResolveSdkResult))]
 [JsonSerializable(typeof(AuthorizeEvaluationParams))]
 [JsonSerializable(typeof(AuthorizeEvaluationResult))]
 [JsonSerializable(typeof(LoadProgressParams))]

@@ -23,6 +23,9 @@ public static class ProtocolMethods
     public const string SolutionInspect = "sharpclaw/solutionInspect";
     public const string ProjectGraph = "sharpclaw/projectGraph";
     public const string ResolveTarget = "sharpclaw/resolveTarget";
+
+    /// <summary>The SDK dotnet would pick in the target's folder, by the .NET host's resolver in process (the verifier's SDK check).</summary>
+    public const string ResolveSdk = "sharpclaw/resolveSdk";
     public const string SymbolResolve = "sharpclaw/symbolResolve";
     public const string FindReferences = "sharpclaw/findReferences";
     public const string TypeHierarchy = "sharpclaw/typeHierarchy";

@@ -44,6 +44,7 @@ public static class MethodScheduling
         [ProtocolMethods.DidCloseTextDocument] = RequestScheduling.DocumentSync,
         [ProtocolMethods.DidSaveTextDocument] = RequestScheduling.DocumentSync,
         [ProtocolMethods.ResolveTarget] = RequestScheduling.OutsideSolution,
+        [ProtocolMethods.ResolveSdk] = RequestScheduling.OutsideSolution,
         [ProtocolMethods.ProjectGraph] = RequestScheduling.OutsideSolution,
         [ProtocolMethods.SymbolSearch] = RequestScheduling.OutsideSolution,
         [ProtocolMethods.WorkspaceSearch] = RequestScheduling.OutsideSolution,

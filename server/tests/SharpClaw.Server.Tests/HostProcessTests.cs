@@ -138,7 +138,7 @@ public sealed class HostProcessTests
         Assert.Equal(
             [
                 "sharpclaw/status", "initialize", "sharpclaw/solutionInspect", "sharpclaw/projectGraph", "sharpclaw/resolveTarget",
-                "sharpclaw/symbolResolve", "sharpclaw/findReferences", "sharpclaw/typeHierarchy", "sharpclaw/diagnostics",
+                "sharpclaw/resolveSdk", "sharpclaw/symbolResolve", "sharpclaw/findReferences", "sharpclaw/typeHierarchy", "sharpclaw/diagnostics",
                 "sharpclaw/navigate", "sharpclaw/bulkNavigate", "sharpclaw/symbols",
                 "sharpclaw/navigate:params", "sharpclaw/bulkNavigate:params", "sharpclaw/symbols:params",
                 "sharpclaw/reachedTests", "sharpclaw/reachedTests:params",
@@ -146,7 +146,7 @@ public sealed class HostProcessTests
                 "sharpclaw/lspRequest", "sharpclaw/lspRequest:params",
                 "sharpclaw/edit", "sharpclaw/undoEdit", "sharpclaw/interruptedEdits", "sharpclaw/interruptedEdits:params", "sharpclaw/redoEdit", "sharpclaw/edit:params", "sharpclaw/undoEdit:params",
                 "sharpclaw/redoEdit:params", "sharpclaw/solutionInspect:params", "sharpclaw/projectGraph:params", "sharpclaw/resolveTarget:params",
-                "sharpclaw/authorizeWrite:params", "sharpclaw/authorizeWrite:result",
+                "sharpclaw/resolveSdk:params", "sharpclaw/authorizeWrite:params", "sharpclaw/authorizeWrite:result",
                 "sharpclaw/symbolResolve:params", "sharpclaw/findReferences:params", "sharpclaw/typeHierarchy:params", "sharpclaw/diagnostics:params",
                 "sharpclaw/authorizeEvaluation:params", "sharpclaw/authorizeEvaluation:result", "sharpclaw/loadProgress:params", "error:data",
             ],

@@ -14,6 +14,8 @@ import { ReachedTestsParamsSchema, ReachedTestsResultSchema } from './reachedTes
 import {
   ProjectGraphParamsSchema,
   ProjectGraphResultSchema,
+  ResolveSdkParamsSchema,
+  ResolveSdkResultSchema,
   ResolveTargetParamsSchema,
   ResolveTargetResultSchema,
   SemanticErrorDataSchema,
@@ -90,6 +92,8 @@ export const Methods = {
   projectGraph: request('sharpclaw/projectGraph', ProjectGraphParamsSchema, ProjectGraphResultSchema, 'read'),
   /** Discovery from files only: nothing is evaluated, so nothing needs authorization. */
   resolveTarget: request('sharpclaw/resolveTarget', ResolveTargetParamsSchema, ResolveTargetResultSchema, 'read'),
+  /** The SDK check without a process where no global.json applies: hostfxr's resolver in the host, global.json and SDK folders only. */
+  resolveSdk: request('sharpclaw/resolveSdk', ResolveSdkParamsSchema, ResolveSdkResultSchema, 'read'),
   symbolResolve: request('sharpclaw/symbolResolve', SymbolResolveParamsSchema, SymbolResolveResultSchema, 'read'),
   findReferences: request('sharpclaw/findReferences', FindReferencesParamsSchema, FindReferencesResultSchema, 'read'),
   typeHierarchy: request('sharpclaw/typeHierarchy', TypeHierarchyParamsSchema, TypeHierarchyResultSchema, 'read'),

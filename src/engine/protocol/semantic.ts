@@ -124,6 +124,16 @@ export const ResolveTargetResultSchema = z.object({
   projects: z.array(z.string()),
 });
 
+/** sharpclaw/resolveSdk: the SDK dotnet would pick in the target's folder, answered in the host's process (the verifier's SDK check). */
+export const ResolveSdkParamsSchema = z.object(workspaceParams);
+export const ResolveSdkResultSchema = z.object({
+  /** The installation the host asked (absolute): the answer holds only for a dotnet of that installation. */
+  dotnetRoot: z.string().nullable(),
+  /** What `dotnet --version` would print there, or null (then only the command can tell). */
+  version: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+
 export const SymbolCandidateSchema = z.object({
   name: z.string(),
   kind: z.string(),

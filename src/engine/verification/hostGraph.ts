@@ -46,6 +46,30 @@ export async function resolveTarget(host: HostRequester, workspaceFolder: string
   }
 }
 
+/**
+ * The SDK version `dotnet --version` would print in the target's folder, as the host's in-process
+ * resolver answers it, or null when only the command can tell: no answer, a global.json applies, or
+ * the host runs on another installation than `dotnetRoot` (the one the verifier would run).
+ */
+export async function sdkVersionFromHost(host: HostRequester, workspaceFolder: string, target: ResolvedTarget, dotnetRoot: string, signal?: AbortSignal): Promise<string | null> {
+  try {
+    const answer = await callHost(host, Methods.resolveSdk, { workspace: workspaceFolder, target: target.relative }, signal);
+    if (!answer.version || !answer.dotnetRoot) return null;
+    return sameFolder(answer.dotnetRoot, dotnetRoot) ? answer.version : null;
+  } catch {
+    return null; // an older or busy host, a recorded one: the command answers instead
+  }
+}
+
+function sameFolder(a: string, b: string): boolean {
+  try {
+    const [left, right] = [fs.realpathSync(a), fs.realpathSync(b)];
+    return process.platform === 'win32' ? left.toLowerCase() === right.toLowerCase() : left === right;
+  } catch {
+    return false;
+  }
+}
+
 const sourceOf = (node: z.infer<typeof ProjectGraphNodeSchema>): TestProjectSource | null => {
   if (!node.isTestProject) return null;
   switch (node.isTestProjectSource) {

@@ -41,6 +41,12 @@ function resolveExecutable(dotnet: string, env: NodeJS.ProcessEnv): string | nul
   return null;
 }
 
+/** The installation `dotnet` runs from (the resolved executable's folder), or null when no dotnet is found. */
+export function dotnetRootOf(dotnet: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const executable = resolveExecutable(dotnet, env);
+  return executable ? path.dirname(executable) : null;
+}
+
 /**
  * The fingerprint of everything `dotnet --version` in `targetDir` reads, or null when it cannot be
  * known (no dotnet found: the check runs, and says so).

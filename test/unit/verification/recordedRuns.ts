@@ -64,6 +64,8 @@ export interface RecordedWorkspaceOptions {
   outsideTarget?: string[];
   /** Milliseconds the host takes to answer sharpclaw/projectGraph (a cold evaluation). */
   evaluationMs?: number;
+  /** The host's answer to sharpclaw/resolveSdk (without it the host does not know the method, as a recorded host). */
+  sdk?: { dotnetRoot: string | null; version: string | null; reason: string | null };
 }
 
 export interface Call {
@@ -119,6 +121,10 @@ export class RecordedWorkspace {
         }
         this.events.push('graph');
         return schema.parse({ ...base, configuration: 'Debug', targetFramework: null, projects: this.nodes, excludedAnalyzers: [], partialLoad: [], dynamicImports: [], fromCache: false });
+      }
+      if (method === 'sharpclaw/resolveSdk' && this.options.sdk) {
+        this.events.push('resolveSdk');
+        return schema.parse(this.options.sdk);
       }
       throw new Error(`the recorded host does not answer ${method}`);
     },

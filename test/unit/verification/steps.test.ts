@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
+import { dotnetRootOf } from '../../../src/engine/verification/sdkCheckCache';
 import { node, recorded, RecordedWorkspace, removeRecordedWorkspaces, testNode, trxOf, type ScriptedRun } from './recordedRuns';
 
 const lib = node('src/Lib/Lib.csproj');
@@ -55,6 +56,35 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.equal(report.status, 'skipped', report.summary);
     assert.deepEqual(ws.commands(), ['--version']);
     assert.equal(report.tests?.status, 'skipped');
+  });
+
+  it('the SDK check takes the host\'s in-process answer for the dotnet it would run, and runs dotnet --version for any other', async () => {
+    const root = dotnetRootOf('dotnet');
+    assert.ok(root, 'dotnet on PATH');
+    const answered = new RecordedWorkspace(graph, passing, { sdk: { dotnetRoot: root, version: '10.0.401', reason: null } });
+    const report = checked(await answered.verify({ scope: 'build' }));
+    assert.equal(report.status, 'passed', report.summary);
+    assert.deepEqual(answered.events.filter((event) => event !== 'graph'), ['resolveSdk', 'build']);
+    const sdk = report.steps.find((step) => step.kind === 'sdk')!;
+    assert.equal(sdk.commandLine, 'dotnet --version');
+    assert.equal(sdk.exitCode, 0);
+    assert.match(sdk.log.text, /^10\.0\.401\n\(answered without a process: the \.NET host's SDK resolver, as dotnet --version would in this folder with no global\.json above it\)\n$/);
+    // Kept like a command's answer: the next run neither asks the host nor runs the command.
+    const again = checked(await answered.verify({ scope: 'build' }));
+    assert.deepEqual(answered.events.filter((event) => event !== 'graph'), ['resolveSdk', 'build', 'build']);
+    assert.match(again.steps.find((step) => step.kind === 'sdk')!.log.text, /\(reused: /);
+
+    const other = fs.mkdtempSync(path.join(answered.stateRoot, 'other-dotnet-'));
+    for (const sdkAnswer of [
+      { dotnetRoot: other, version: '10.0.401', reason: null }, // the host runs on another installation
+      { dotnetRoot: root, version: null, reason: 'a global.json applies, which dotnet --version parses itself' },
+    ]) {
+      const ws = new RecordedWorkspace(graph, passing, { sdk: sdkAnswer });
+      const fallback = checked(await ws.verify({ scope: 'build' }));
+      assert.equal(fallback.status, 'passed', fallback.summary);
+      assert.deepEqual(ws.events.filter((event) => event !== 'graph'), ['resolveSdk', '--version', 'build'], JSON.stringify(sdkAnswer));
+      assert.match(fallback.steps.find((step) => step.kind === 'sdk')!.log.text, /^10\.0\.100$/m);
+    }
   });
 
   it('a second verify does not run the SDK check again: its passing answer is reused from the state folder', async () => {

@@ -76,3 +76,17 @@ public enum ResolvedTargetKind
 /// <param name="Kind">Solution or project.</param>
 /// <param name="Projects">The projects the solution lists (or the project itself), workspace-relative, absolute outside.</param>
 public sealed record ResolveTargetResult(string Workspace, string Target, ResolvedTargetKind Kind, IReadOnlyList<string> Projects);
+
+/// <summary>Params of <c>sharpclaw/resolveSdk</c>: the target whose folder <c>dotnet</c> would run in; nothing runs.</summary>
+public sealed record ResolveSdkParams : WorkspaceRequestParams;
+
+/// <summary>
+/// The <c>sharpclaw/resolveSdk</c> result: the SDK version <c>dotnet --version</c> would print in the
+/// target's folder, as the .NET host's own resolver answered it in the SharpClaw host's process, for the
+/// installation that host runs on. <c>Version</c> is null whenever anything short of a clean answer came
+/// back (<c>Reason</c> says what); the caller then runs the command itself.
+/// </summary>
+/// <param name="DotnetRoot">The installation asked (absolute): the caller uses the answer only for the dotnet it would run.</param>
+/// <param name="Version">The SDK's version (its folder's name), or null.</param>
+/// <param name="Reason">Why there is no version, or null.</param>
+public sealed record ResolveSdkResult(string? DotnetRoot, string? Version, string? Reason);

@@ -8,6 +8,7 @@ using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Semantic.Lsp;
 using SharpClaw.Server.Semantic.Navigation;
 using SharpClaw.Server.Semantic.Symbols;
+using SharpClaw.Server.Toolchain;
 using StreamJsonRpc;
 
 namespace SharpClaw.Server.Handlers;
@@ -117,5 +118,27 @@ public sealed class ResolveTargetHandler
             target.RelativeTarget,
             target.Kind == TargetKind.Solution ? ResolvedTargetKind.Solution : ResolvedTargetKind.Project,
             projects.Select(p => PathUtil.ToWorkspaceRelative(target.Workspace, p)).ToList());
+    }
+}
+
+/// <summary>
+/// <c>sharpclaw/resolveSdk</c>: the SDK <c>dotnet</c> would pick in the target's folder (the folder the
+/// verifier runs it in), by the .NET host's resolver in this process (<see cref="SdkResolver"/>) for the
+/// installation this host runs on. Reads global.json and the SDK folders only: no authorization.
+/// </summary>
+public sealed class ResolveSdkHandler
+{
+    [JsonRpcMethod(ProtocolMethods.ResolveSdk, UseSingleObjectParameterDeserialization = true)]
+    public ResolveSdkResult Resolve(ResolveSdkParams? parameters = null)
+    {
+        parameters ??= new ResolveSdkParams();
+        TargetSelection target = TargetDiscovery.Resolve(parameters.Workspace, parameters.Target);
+        if (SdkInventory.FindDotnetRoot() is not { } root)
+        {
+            return new ResolveSdkResult(null, null, "the host's .NET installation was not found");
+        }
+
+        SdkResolution resolution = SdkResolver.Resolve(root, Path.GetDirectoryName(target.TargetPath) ?? target.Workspace);
+        return new ResolveSdkResult(resolution.DotnetRoot, resolution.Version, resolution.Reason);
     }
 }

@@ -47,6 +47,7 @@ public sealed class HostServer : IAsyncDisposable
         this.rpc.AddLocalRpcTarget(new SolutionInspectHandler(this.State, this.rpc, this.progress));
         this.rpc.AddLocalRpcTarget(new ProjectGraphHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new ResolveTargetHandler());
+        this.rpc.AddLocalRpcTarget(new ResolveSdkHandler());
         this.rpc.AddLocalRpcTarget(new SymbolQueryHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new DiagnosticsHandler(this.State, this.rpc));
         this.rpc.AddLocalRpcTarget(new NavigationHandler(this.State, this.rpc));

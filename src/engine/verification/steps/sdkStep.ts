@@ -2,8 +2,13 @@
 // the target's folder honours its global.json; a dotnet that cannot start or a global.json no
 // installed SDK matches is a named missing prerequisite, not a failure. A passing check is kept in
 // the state folder and reused while dotnet, its SDKs, global.json and the environment are unchanged
-// (sdkCheckCache.ts): a warm run starts no process for it.
-import { sdkCheckFingerprint, storedSdkCheck, storeSdkCheck } from '../sdkCheckCache';
+// (sdkCheckCache.ts): a warm run starts no process for it. A first run where no global.json applies
+// asks the host, whose in-process resolver answers what `dotnet --version` would print without a
+// process (hostGraph.ts's sdkVersionFromHost; the host's SdkResolver says why global.json is left to
+// the command); anything else runs the command.
+import { sdkVersionFromHost } from '../hostGraph';
+import type { ProcessOutcome } from '../processRunner';
+import { dotnetRootOf, sdkCheckFingerprint, storedSdkCheck, storeSdkCheck } from '../sdkCheckCache';
 import { clip, stepFrom } from './reportBuilder';
 import { StepStop, type VerificationRun } from './verificationRun';
 
@@ -17,6 +22,13 @@ export async function checkSdk(run: VerificationRun): Promise<StepStop | undefin
     return undefined;
   }
   const args = ['--version'];
+  const resolved = await resolvedByHost(run);
+  if (resolved) {
+    const step = stepFrom('sdk', report.target!, dotnet, args, targetDir, resolved);
+    report.addStep(step);
+    if (fingerprint && sdkCheckFingerprint(dotnet, targetDir) === fingerprint) storeSdkCheck(run.stateDir, fingerprint, step);
+    return undefined;
+  }
   const sdk = await run.dotnetProcess(args, targetDir);
   const step = stepFrom('sdk', report.target!, dotnet, args, targetDir, sdk);
   report.addStep(step);
@@ -38,4 +50,16 @@ export async function checkSdk(run: VerificationRun): Promise<StepStop | undefin
     project: null,
   });
   return new StepStop(report.finish('missingPrerequisites', 'Missing prerequisite: a .NET SDK that can build this workspace.'));
+}
+
+/** The host's in-process answer as the outcome `dotnet --version` would have had, or null. */
+async function resolvedByHost(run: VerificationRun): Promise<ProcessOutcome | null> {
+  const root = dotnetRootOf(run.dotnet);
+  if (!root) return null;
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  const version = await sdkVersionFromHost(run.host, run.report.workspaceFolder, run.target, root, run.signal);
+  if (!version) return null;
+  const text = `${version}\n(answered without a process: the .NET host's SDK resolver, as dotnet --version would in this folder with no global.json above it)\n`;
+  return { kind: 'exited', exitCode: 0, signal: null, startedAt, durationMs: Math.round(performance.now() - started), log: { text, truncated: false, totalBytes: Buffer.byteLength(text) } };
 }
