@@ -65,6 +65,11 @@ describe('sharpclaw verify (the real CLI process)', function () {
     builds.sort((a, b) => a.start - b.start);
     assert.ok(builds[0]!.end <= builds[1]!.start, `the builds overlapped: ${JSON.stringify(builds)}`);
     assert.ok(Math.max(...reports.map((r) => r.lockWaitMs)) >= 3000, 'one run waited for the other’s 4 s build');
+    // The state folder's first SDK check (no global.json above the fixture): the host's in-process resolver
+    // answered it, no dotnet --version ran; the run after it reused that answer.
+    const sdkLogs = [...reports].sort((a, b) => a.lockWaitMs - b.lockWaitMs).map((report) => report.steps.find((step) => step.kind === 'sdk')!.log.text);
+    assert.match(sdkLogs[0]!, /^\d+\.\d+\.\d+\S*\n\(answered without a process: the \.NET host's SDK resolver/);
+    assert.match(sdkLogs[1]!, /\(reused: /);
   });
 
   it('recovers a lock left by a killed process', async () => {
