@@ -164,6 +164,19 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.deepEqual(affected.events.slice(0, 3), ['--version', 'graph', 'build']);
   });
 
+  it('a restore in the artifacts layout (UseArtifactsOutput: artifacts/obj/<project>/) starts the build beside the evaluation too; no assets file anywhere waits for it', async () => {
+    const artifacts = graph.map((project) => ({ ...project, assetsFile: `artifacts/obj/${path.basename(project.path, '.csproj')}/project.assets.json` }));
+    const ws = new RecordedWorkspace(artifacts, passing, { evaluationMs: 200 });
+    assert.equal(checked(await ws.verify({ scope: 'all' })).status, 'passed');
+    assert.deepEqual(ws.events.slice(0, 3), ['--version', 'build', 'graph']);
+    assert.ok(!fs.existsSync(path.join(ws.folder, 'src', 'Lib', 'obj')), 'only the artifacts folder holds the assets');
+    // One project without its assets file: the evaluation decides first (the prerequisite, no build).
+    const unrestored = new RecordedWorkspace(artifacts, passing, { evaluationMs: 200, unrestored: [artifacts[0]!.path] });
+    const report = checked(await unrestored.verify({ scope: 'all' }));
+    assert.equal(report.status, 'missingPrerequisites', report.summary);
+    assert.deepEqual(unrestored.events, ['--version', 'graph']);
+  });
+
   it('cancelled while its build runs beside the evaluation: the build is reported cancelled, as when it runs after', async () => {
     const cancel = new AbortController();
     const ws = new RecordedWorkspace(graph, (args) => (args[0] === 'build' ? (cancel.abort(), { untilCancelled: true }) : passing(args)), { evaluationMs: 5_000 });

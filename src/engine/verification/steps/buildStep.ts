@@ -79,8 +79,27 @@ function startBuild(run: VerificationRun, buildTarget: string, label: string, ru
 export function startWholeTargetBuild(run: VerificationRun): RunningBuild | undefined {
   const { request, target } = run;
   if ((request.scope !== 'all' && request.scope !== 'build') || request.restore) return undefined;
-  if (!target.projects.every((project) => fs.existsSync(path.join(path.dirname(project), 'obj', 'project.assets.json')))) return undefined;
+  if (!target.projects.every((project) => restoreOutputFound(project, run.report.workspaceFolder))) return undefined;
   return startBuild(run, target.path, run.report.relative(target.path), undefined);
+}
+
+/**
+ * Whether `project`'s assets file is where restore writes it by default: obj/ beside the project, or, with
+ * UseArtifactsOutput (Polly, for one), artifacts/obj/<project name>/ under a folder above it, up to the
+ * workspace (ArtifactsPath defaults to the folder of the Directory.Build.props that turns it on). Only a guess
+ * of whether to start the build before the evaluation's answer: the evaluation still decides what is not
+ * restored, and stops a build started beside it when something is not (prerequisitesStep.ts).
+ */
+function restoreOutputFound(project: string, workspaceFolder: string): boolean {
+  const folder = path.dirname(project);
+  if (fs.existsSync(path.join(folder, 'obj', 'project.assets.json'))) return true;
+  const name = path.basename(project, path.extname(project));
+  const inWorkspace = !path.relative(workspaceFolder, folder).startsWith('..');
+  for (let dir = folder; inWorkspace; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'artifacts', 'obj', name, 'project.assets.json'))) return true;
+    if (path.relative(workspaceFolder, dir) === '' || path.dirname(dir) === dir) break;
+  }
+  return false;
 }
 
 /** `early`: the build {@link startWholeTargetBuild} started beside the evaluation, else one starts here. */
