@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSuiteInVsCode } from '../scripts/testbed/run-integration.mjs';
 import { installTestBed } from '../scripts/testbed/install.mjs';
-import { median, option, report, row } from './stats.mjs';
+import { median, option, p50, report, row } from './stats.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -30,7 +30,7 @@ export async function benchActivation({ runs = Number(option('runs', '5')), vers
     'activate() body median ms': median(activates),
     'samples ms': totals.map((t) => Number(t.toFixed(1))),
     rows: [
-      row(`extension activation in VS Code ${vscodeVersion} (load dist/extension.js + activate())`, totals, [], { goal: '< 50 ms', meets_goal: median(totals) < 50 }),
+      row(`extension activation in VS Code ${vscodeVersion} (load dist/extension.js + activate())`, totals, [], { goal: '< 50 ms', meets_goal: p50(totals) < 50 }),
       row('activate() body', activates, []),
     ],
   });

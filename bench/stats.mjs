@@ -23,6 +23,11 @@ export function percentile(values, p) {
   return Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1));
 }
 
+/** The p50 a table shows (the lower middle sample for an even count): goals are judged on it, never on another middle. */
+export function p50(values) {
+  return percentile(values, 50);
+}
+
 /** p50/p95 of samples in the shared results format ({ p50_ms, p95_ms, n }). */
 export function stats(values) {
   return { p50_ms: percentile(values, 50), p95_ms: percentile(values, 95), n: values.length };
