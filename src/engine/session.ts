@@ -154,7 +154,7 @@ export class Session {
     });
   }
 
-  /** Asks a freshly started host for interrupted applies; a workspace without a target has none to report. */
+  /** Asks a freshly started host for the workspace's interrupted applies (the host reads its journal only: no target is looked for). */
   private async recoverInterruptedEdits(): Promise<void> {
     const workspace = this.options.workspaceFolder();
     if (!workspace) return;

@@ -2,6 +2,7 @@ using SharpClaw.Protocol;
 using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Infrastructure;
+using SharpClaw.Server.Semantic.Edits;
 using SharpClaw.Server.Tests.Infrastructure;
 
 namespace SharpClaw.Server.Tests;
@@ -101,5 +102,45 @@ public sealed class InterruptedApplyTests
         {
             Assert.Equal(originals[source], File.ReadAllBytes(fixture.Path(source)));
         }
+    }
+
+    /// <summary>
+    /// The journal is the workspace's, not a target's: a workspace whose top level names no single target (two
+    /// solutions here; a .NET project only in subfolders is another) still has its interrupted apply recovered
+    /// when a client asks at the host's start. It failed with TargetAmbiguous, so the edit went unreported.
+    /// </summary>
+    [Fact]
+    public async Task AWorkspaceWithoutOneTarget_StillHasItsInterruptedApplyRecovered()
+    {
+        using TempDirectory temp = new();
+        string root = temp.Path;
+        File.WriteAllText(Path.Combine(root, "First.slnx"), "<Solution />");
+        File.WriteAllText(Path.Combine(root, "Second.slnx"), "<Solution />");
+        string source = Path.Combine(root, "Code.cs");
+        byte[] before = "class Old { }\n"u8.ToArray();
+        byte[] after = "class New { }\n"u8.ToArray();
+        File.WriteAllBytes(source, after); // written before the host stopped
+        EditPlan plan = new("rename", "rename Old to New", PathUtil.Normalize(root), [new PlannedFile(source, null, before, after, "class Old { }\n", "class New { }\n", 1)]);
+        _ = InterruptedEdits.Begin(plan, DateTimeOffset.UtcNow); // never disposed: the record a killed host leaves
+
+        await using SemanticHost host = await SemanticHost.StartAsync();
+        InterruptedEditsResult recovered = await Poll.WithTimeout(
+            host.Host.Client.InvokeWithParameterObjectAsync<InterruptedEditsResult>(ProtocolMethods.InterruptedEdits, new EditHistoryParams { Workspace = root, Tool = "test-tool" }),
+            SemanticHost.Timeout,
+            ProtocolMethods.InterruptedEdits);
+
+        InterruptedEdit interrupted = Assert.Single(recovered.Interrupted);
+        Assert.Equal("rename Old to New", interrupted.Summary);
+        Assert.True(Assert.Single(interrupted.Files).Written);
+        Assert.Empty(Directory.GetFiles(Path.Combine(StateFolder.ForWorkspace(root), "journal")));
+
+        // A folder without a journal (any folder a client opens, .NET or not) has nothing to recover, and asking leaves no state folder for it.
+        using TempDirectory other = new();
+        InterruptedEditsResult none = await Poll.WithTimeout(
+            host.Host.Client.InvokeWithParameterObjectAsync<InterruptedEditsResult>(ProtocolMethods.InterruptedEdits, new EditHistoryParams { Workspace = other.Path, Tool = "test-tool" }),
+            SemanticHost.Timeout,
+            ProtocolMethods.InterruptedEdits);
+        Assert.Empty(none.Interrupted);
+        Assert.False(Directory.Exists(StateFolder.WorkspacePath(PathUtil.Normalize(other.Path), StateFolder.RootPath())));
     }
 }

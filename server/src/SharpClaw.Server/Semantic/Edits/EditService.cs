@@ -5,6 +5,7 @@ using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Cache;
 using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Symbols;
 
 namespace SharpClaw.Server.Semantic.Edits;
@@ -46,8 +47,10 @@ public sealed class EditService(SemanticContextCache cache, TimeProvider? clock 
     /// </summary>
     public async Task<InterruptedEditsResult> RecoverInterruptedAsync(EditHistoryParams parameters, CancellationToken cancellationToken)
     {
-        ContextRequest request = SemanticWorkspaceService.CreateRequest(parameters) with { ForWrite = true };
-        InterruptedEdits.InterruptedReport? interrupted = await this.RecoverAsync(request.Target.Workspace, cancellationToken).ConfigureAwait(false);
+        // The journal is the workspace's: only the workspace is checked, no target is looked for (a workspace with two
+        // solutions at its top or none has applies to recover too, and a target walk made every client's start slower).
+        string workspace = TargetDiscovery.ValidateWorkspace(parameters.Workspace);
+        InterruptedEdits.InterruptedReport? interrupted = await this.RecoverAsync(workspace, cancellationToken).ConfigureAwait(false);
         interrupted?.Acknowledge();
         return new InterruptedEditsResult(interrupted?.Edits ?? []);
     }

@@ -78,6 +78,13 @@ public static class InterruptedEdits
     /// </summary>
     public static async Task<InterruptedReport?> RecoverAsync(string workspace, EditJournal journal, Func<string, bool> firstRecovery, HostLog? log, CancellationToken cancellationToken)
     {
+        // No journal, nothing to recover: looked for without creating the workspace's state folder (any folder a
+        // client opens is asked about, .NET or not).
+        if (!Directory.Exists(Path.Combine(StateFolder.WorkspacePath(workspace, StateFolder.RootPath()), "journal")))
+        {
+            return null;
+        }
+
         string folder;
         try
         {
