@@ -105,22 +105,22 @@ public sealed class InterruptedApplyTests
     }
 
     /// <summary>
-    /// The journal is the workspace's, not a target's: a workspace whose top level names no single target (two
-    /// solutions here; a .NET project only in subfolders is another) still has its interrupted apply recovered
-    /// when a client asks at the host's start. It failed with TargetAmbiguous, so the edit went unreported.
+    /// The journal is the workspace's, not a target's: a workspace whose top level names no single target
+    /// (fixtures/TwoSolutions: two solutions; fixtures/NestedOnly: a solution only in a subfolder) still has its
+    /// interrupted apply recovered when a client asks at the host's start. It failed with TargetAmbiguous or
+    /// NoTarget, so the edit went unreported.
     /// </summary>
-    [Fact]
-    public async Task AWorkspaceWithoutOneTarget_StillHasItsInterruptedApplyRecovered()
+    [Theory]
+    [InlineData("TwoSolutions", "Lib/Thing.cs")]
+    [InlineData("NestedOnly", "src/Lib/Thing.cs")]
+    public async Task AWorkspaceWithoutOneTarget_StillHasItsInterruptedApplyRecovered(string fixtureName, string file)
     {
-        using TempDirectory temp = new();
-        string root = temp.Path;
-        File.WriteAllText(Path.Combine(root, "First.slnx"), "<Solution />");
-        File.WriteAllText(Path.Combine(root, "Second.slnx"), "<Solution />");
-        string source = Path.Combine(root, "Code.cs");
-        byte[] before = "class Old { }\n"u8.ToArray();
-        byte[] after = "class New { }\n"u8.ToArray();
-        File.WriteAllBytes(source, after); // written before the host stopped
-        EditPlan plan = new("rename", "rename Old to New", PathUtil.Normalize(root), [new PlannedFile(source, null, before, after, "class Old { }\n", "class New { }\n", 1)]);
+        using FixtureWorkspace fixture = FixtureWorkspace.Copy(fixtureName);
+        string root = fixture.Root;
+        string source = fixture.Path(file);
+        byte[] after = File.ReadAllBytes(source); // written before the host stopped
+        byte[] before = [.. after, .. "// before the rename\n"u8.ToArray()];
+        EditPlan plan = new("rename", "rename Old to New", root, [new PlannedFile(source, null, before, after, System.Text.Encoding.UTF8.GetString(before), System.Text.Encoding.UTF8.GetString(after), 1)]);
         _ = InterruptedEdits.Begin(plan, DateTimeOffset.UtcNow); // never disposed: the record a killed host leaves
 
         await using SemanticHost host = await SemanticHost.StartAsync();
