@@ -279,6 +279,38 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.equal(report.tests?.projects[0]?.trxOption, '--report-xunit-trx');
   });
 
+  it('an MTP app\'s answer is kept while its build output is unchanged: the next run asks again only after a rebuild', async () => {
+    const mtp = testNode('tests/Lib.Tests/Lib.Tests.csproj', { isTestingPlatformApplication: true, isTestProjectSource: 'testingPlatformApplication', projectReferences: ['src/Lib/Lib.csproj'] });
+    const ws = new RecordedWorkspace(
+      [lib, mtp],
+      (args) => {
+        if (args.includes('--help')) return { output: '  --report-trx   Enable generating TRX report.' };
+        if (args[0] === 'test') return { trx: { 'Lib.Tests.trx': trxOf({ 'Lib.Tests.Adds': 'Passed' }) } };
+        return passing(args);
+      },
+      { globalJson: '{ "test": { "runner": "Microsoft.Testing.Platform" } }' },
+    );
+    const output = path.join(ws.folder, 'tests', 'Lib.Tests', 'bin', 'Debug', 'net10.0', 'Lib.Tests.dll');
+    fs.mkdirSync(path.dirname(output), { recursive: true });
+    fs.writeFileSync(output, 'built once');
+    const helps = () => ws.commands().filter((command) => command.endsWith('--help')).length;
+    assert.equal(checked(await ws.verify({ scope: 'all' })).status, 'passed');
+    const second = checked(await ws.verify({ scope: 'all' }));
+    assert.equal(second.status, 'passed', second.summary);
+    assert.equal(helps(), 1, 'the unchanged app was asked again');
+    assert.ok(ws.calls.at(-1)!.args.includes('--report-trx'), 'the kept option is used');
+    const reused = second.steps.find((step) => step.commandLine.endsWith('--help'))!;
+    assert.equal(reused.log.text, "(reused: the app's build output is unchanged since it was asked; it offered --report-trx)\n");
+    // A rebuild (another size) asks again; a missing output is never kept.
+    fs.writeFileSync(output, 'built a second time');
+    assert.equal(checked(await ws.verify({ scope: 'all' })).status, 'passed');
+    assert.equal(helps(), 2);
+    fs.rmSync(output);
+    assert.equal(checked(await ws.verify({ scope: 'all' })).status, 'passed');
+    assert.equal(checked(await ws.verify({ scope: 'all' })).status, 'passed');
+    assert.equal(helps(), 4);
+  });
+
   describe('Microsoft.Testing.Platform: a framework of a multi-targeted app that cannot start here (recorded: net472 on Linux without mono)', () => {
     // Recorded from fixtures/VerificationMtpMissingFramework: MTP-mode `dotnet test` wrote the net10.0
     // TRX and said it could not start `mono` for the net472 app; it exited with code 1.

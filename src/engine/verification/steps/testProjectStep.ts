@@ -7,6 +7,7 @@ import type { EvaluatedProject } from '../projectGraph';
 import type { FailedTest, TestProjectResult } from '../report';
 import { emptyCounters } from '../report';
 import { dotnetTestMode, errorLines, helpArguments, runnerNames, testArguments, testRunnerFor, trxOptionFrom, type TrxOption } from '../testRunner';
+import { mtpOptionsKey, storedMtpOptions, storeMtpOptions } from '../mtpOptionsCache';
 import type { ProcessOutcome } from '../processRunner';
 import { quoteForShell, stepFrom } from './reportBuilder';
 import { readTestResults } from './testResults';
@@ -66,18 +67,28 @@ export async function testProject(run: VerificationRun, project: EvaluatedProjec
     return undefined;
   };
 
-  // An MTP app names its own TRX option (report-trx, report-xunit-trx): ask it, never assume.
+  // An MTP app names its own TRX option (report-trx, report-xunit-trx): ask it, never assume; its answer is
+  // kept while its build output is unchanged (mtpOptionsCache.ts).
   let trxOption: TrxOption | null = null;
   if (runner !== 'vstest') {
-    run.progress(`Asking ${relative} for its options…`);
-    const help = await runTest(helpArguments(runner, invocation));
-    const stop = interrupted(help);
-    if (stop) return stop;
-    trxOption = trxOptionFrom(help.log.text);
-    if (!trxOption && help.exitCode !== 0) {
-      const errors = errorLines(help.log.text);
-      const result = projectResult(run, project, 'failed', `dotnet test could not run it as a ${runnerNames[runner]} app (exit code ${help.exitCode})${errors.length ? `: ${errors.join(' | ')}` : ''}`);
-      return { result: { ...result, runner }, failed: [] };
+    const helpArgs = helpArguments(runner, invocation);
+    const key = mtpOptionsKey(helpArgs, frameworks.map((tfm) => project.targetPaths[tfm] ?? ''));
+    const kept = key ? storedMtpOptions(run.stateDir, key) : undefined;
+    if (kept) {
+      trxOption = kept.trxOption;
+      report.addStep(stepFrom('test', relative, run.dotnet, helpArgs, cwd, reusedOutcome(trxOption)));
+    } else {
+      run.progress(`Asking ${relative} for its options…`);
+      const help = await runTest(helpArgs);
+      const stop = interrupted(help);
+      if (stop) return stop;
+      trxOption = trxOptionFrom(help.log.text);
+      if (!trxOption && help.exitCode !== 0) {
+        const errors = errorLines(help.log.text);
+        const result = projectResult(run, project, 'failed', `dotnet test could not run it as a ${runnerNames[runner]} app (exit code ${help.exitCode})${errors.length ? `: ${errors.join(' | ')}` : ''}`);
+        return { result: { ...result, runner }, failed: [] };
+      }
+      if (key && mtpOptionsKey(helpArgs, frameworks.map((tfm) => project.targetPaths[tfm] ?? '')) === key) storeMtpOptions(run.stateDir, key, trxOption);
     }
   }
 
@@ -93,4 +104,10 @@ export async function testProject(run: VerificationRun, project: EvaluatedProjec
   // An MTP app under VSTest mode keeps its output (its failed tests among it) in a log beside them.
   const logFiles = written.filter((file) => file.toLowerCase().endsWith('.log')).map((file) => path.join(resultsDir, file));
   return readTestResults({ report, request, project, result: projectResult(run, project, 'passed', null), runner, trxOption, outcome, trxFiles, logFiles });
+}
+
+/** The `--help` step as the report lists it when its kept answer was used: no process ran. */
+function reusedOutcome(trxOption: TrxOption | null): ProcessOutcome {
+  const text = `(reused: the app's build output is unchanged since it was asked; it offered ${trxOption ?? 'no TRX option'})\n`;
+  return { kind: 'exited', exitCode: 0, signal: null, startedAt: new Date().toISOString(), durationMs: 0, log: { text, truncated: false, totalBytes: Buffer.byteLength(text) } };
 }
