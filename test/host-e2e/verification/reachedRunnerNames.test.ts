@@ -75,6 +75,11 @@ describe('verify --tests reached names each test as its runner does (fixtures/Re
     assert.deepEqual(counts, { 'tests/Ledger.MSTest/Ledger.MSTest.csproj': '151 failed of 151', 'tests/Ledger.NUnit/Ledger.NUnit.csproj': '151 failed of 151', 'tests/Ledger.XunitV3/Ledger.XunitV3.csproj': '151 failed of 151' });
     const xunit = report.steps.find((s) => s.kind === 'test' && s.commandLine.includes('Ledger.XunitV3.csproj') && s.commandLine.includes('--filter-class'));
     assert.match(xunit?.commandLine ?? '', /--filter-class Ledger\.XunitV3\.AccountTests\+Withdrawals --filter-class Ledger\.XunitV3\.Bulk\+Debits/);
+    // Each app was asked for its options by the test before, and its output is unchanged since (only Ledger compiled):
+    // the answers are reused, no `--help` process ran, and the runs above still used each app's TRX option or none.
+    const helps = report.steps.filter((s) => s.kind === 'test' && s.commandLine.endsWith('--help'));
+    assert.equal(helps.length, 3, helps.map((s) => s.commandLine).join('\n'));
+    for (const help of helps) assert.match(help.log.text, /^\(reused: the app's build output is unchanged since it was asked; it offered /, help.commandLine);
     fs.writeFileSync(ledger, text);
   });
 });
