@@ -155,7 +155,15 @@ public sealed class ApplyOutlivesClientTests
         Assert.All(sources, s => Assert.Equal(originals[s], fixture.Read(s)));
         Assert.Empty(Directory.GetFiles(fixture.Root, "*.tmp", SearchOption.AllDirectories));
         Assert.Empty(Directory.Exists(journal) ? Directory.GetFiles(journal, "apply-*.json", SearchOption.AllDirectories) : []);
-        Assert.Contains("waiting for its rollback before exiting", host.Stderr, StringComparison.Ordinal);
+        if (how != "stdin closed")
+        {
+            Assert.Contains("waiting for its rollback before exiting", host.Stderr, StringComparison.Ordinal);
+        }
+
+        // Closing stdin also ends the connection, and JsonRpc cancels the edit's request with it: the apply may have
+        // rolled back on that cancellation before the exit path looked, which then finds nothing running and says
+        // nothing (seen in CI once in three runs of the same code). The files restored above, read after the host
+        // exited, show the rollback finished before the exit either way.
     }
 
     /// <summary>
