@@ -8,6 +8,7 @@
 // pass it: the app still runs every test.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileStamp, writeKeptAnswer } from './keptAnswers';
 import type { TrxOption } from './testRunner';
 
 const fileName = 'mtp-options.json';
@@ -15,18 +16,9 @@ const maxEntries = 200;
 
 type Stored = Record<string, { trxOption: TrxOption | null; at: string }>;
 
-function stamp(file: string): string | null {
-  try {
-    const stat = fs.statSync(file);
-    return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-  } catch {
-    return null;
-  }
-}
-
 /** The key of `args` run against `outputs`, or null when an output is missing (then nothing is kept). */
 export function mtpOptionsKey(args: readonly string[], outputs: readonly string[]): string | null {
-  const stamps = outputs.map((output) => stamp(output));
+  const stamps = outputs.map((output) => fileStamp(output));
   if (outputs.length === 0 || stamps.some((s) => s === null)) return null;
   return JSON.stringify([args, outputs.map((output, index) => `${output}=${stamps[index]}`)]);
 }
@@ -50,12 +42,5 @@ export function storeMtpOptions(stateDir: string, key: string, trxOption: TrxOpt
   const entries = Object.entries({ ...read(stateDir), [key]: { trxOption, at: new Date().toISOString() } })
     .sort((a, b) => b[1].at.localeCompare(a[1].at))
     .slice(0, maxEntries);
-  const file = path.join(stateDir, fileName);
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(temporary, JSON.stringify(Object.fromEntries(entries)), { mode: 0o600 });
-    fs.renameSync(temporary, file);
-  } catch {
-    fs.rmSync(temporary, { force: true });
-  }
+  writeKeptAnswer(path.join(stateDir, fileName), Object.fromEntries(entries));
 }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { listSdkVersions } from '../host/dotnetLocator';
+import { fileStamp, writeKeptAnswer } from './keptAnswers';
 import type { Step } from './report';
 
 const fileName = 'sdk-check.json';
@@ -16,15 +17,6 @@ interface StoredCheck {
   fingerprint: string;
   commandLine: string;
   log: string;
-}
-
-function stamp(file: string): string | null {
-  try {
-    const stat = fs.statSync(file);
-    return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-  } catch {
-    return null;
-  }
 }
 
 /** The executable `dotnet` names: itself when it is a path, else the first match on PATH. */
@@ -57,7 +49,7 @@ export function sdkCheckFingerprint(dotnet: string, targetDir: string, env: Node
   const root = path.dirname(executable);
   const sdkFolder = path.join(root, 'sdk');
   // The installed SDKs as the host's locator lists them, each with its dotnet.dll's stamp (a reinstall in place).
-  const sdks = listSdkVersions(root).map((version) => `${version}=${stamp(path.join(sdkFolder, version, 'dotnet.dll')) ?? '-'}`);
+  const sdks = listSdkVersions(root).map((version) => `${version}=${fileStamp(path.join(sdkFolder, version, 'dotnet.dll')) ?? '-'}`);
   // global.json from the target's folder up: the first one found is the one dotnet uses; every folder
   // below it is recorded as having none (a global.json added there changes the fingerprint).
   const globalJson: string[] = [];
@@ -76,7 +68,7 @@ export function sdkCheckFingerprint(dotnet: string, targetDir: string, env: Node
     .filter((name) => /^(DOTNET_|MSBUILD|NUGET_|PATH$)/i.test(name))
     .sort()
     .map((name) => `${name}=${env[name] ?? ''}`);
-  const inputs = { executable, executableStamp: stamp(executable), sdkFolder: stamp(sdkFolder), sdks, globalJson, environment };
+  const inputs = { executable, executableStamp: fileStamp(executable), sdkFolder: fileStamp(sdkFolder), sdks, globalJson, environment };
   return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
 }
 
@@ -107,12 +99,5 @@ export function storedSdkCheck(stateDir: string, fingerprint: string, target: st
 export function storeSdkCheck(stateDir: string, fingerprint: string, step: Step): void {
   if (step.outcome !== 'exited' || step.exitCode !== 0) return;
   const stored: StoredCheck = { fingerprint, commandLine: step.commandLine, log: step.log.text };
-  const file = path.join(stateDir, fileName);
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(temporary, JSON.stringify(stored), { mode: 0o600 });
-    fs.renameSync(temporary, file);
-  } catch {
-    fs.rmSync(temporary, { force: true });
-  }
+  writeKeptAnswer(path.join(stateDir, fileName), stored);
 }

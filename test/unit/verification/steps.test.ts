@@ -260,17 +260,20 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.equal(report.tests?.projects[0]?.reason, 'Not run on net8.0 (missing runtime); ran on net10.0: 1 passed.');
   });
 
-  it('an MTP app is asked for its TRX option first, and the option it names is used', async () => {
-    const mtp = testNode('tests/Lib.Tests/Lib.Tests.csproj', { isTestingPlatformApplication: true, isTestProjectSource: 'testingPlatformApplication', projectReferences: ['src/Lib/Lib.csproj'] });
-    const ws = new RecordedWorkspace(
-      [lib, mtp],
+  /** An MTP-mode workspace whose one test app (Lib.Tests) answers `--help` with `help` and passes its one test. */
+  const mtpAppWorkspace = (help: string) =>
+    new RecordedWorkspace(
+      [lib, testNode('tests/Lib.Tests/Lib.Tests.csproj', { isTestingPlatformApplication: true, isTestProjectSource: 'testingPlatformApplication', projectReferences: ['src/Lib/Lib.csproj'] })],
       (args) => {
-        if (args.includes('--help')) return { output: '  --report-xunit-trx   Enable generating xUnit TRX report.' };
+        if (args.includes('--help')) return { output: help };
         if (args[0] === 'test') return { trx: { 'Lib.Tests.trx': trxOf({ 'Lib.Tests.Adds': 'Passed' }) } };
         return passing(args);
       },
       { globalJson: '{ "test": { "runner": "Microsoft.Testing.Platform" } }' },
     );
+
+  it('an MTP app is asked for its TRX option first, and the option it names is used', async () => {
+    const ws = mtpAppWorkspace('  --report-xunit-trx   Enable generating xUnit TRX report.');
     const report = checked(await ws.verify({ scope: 'all' }));
     assert.equal(report.status, 'passed', report.summary);
     assert.deepEqual(ws.commands(), ['--version', 'build', 'test Lib.Tests --help', 'test Lib.Tests']);
@@ -280,16 +283,7 @@ describe('verification steps over recorded dotnet runs', () => {
   });
 
   it('an MTP app\'s answer is kept while its build output is unchanged: the next run asks again only after a rebuild', async () => {
-    const mtp = testNode('tests/Lib.Tests/Lib.Tests.csproj', { isTestingPlatformApplication: true, isTestProjectSource: 'testingPlatformApplication', projectReferences: ['src/Lib/Lib.csproj'] });
-    const ws = new RecordedWorkspace(
-      [lib, mtp],
-      (args) => {
-        if (args.includes('--help')) return { output: '  --report-trx   Enable generating TRX report.' };
-        if (args[0] === 'test') return { trx: { 'Lib.Tests.trx': trxOf({ 'Lib.Tests.Adds': 'Passed' }) } };
-        return passing(args);
-      },
-      { globalJson: '{ "test": { "runner": "Microsoft.Testing.Platform" } }' },
-    );
+    const ws = mtpAppWorkspace('  --report-trx   Enable generating TRX report.');
     const output = path.join(ws.folder, 'tests', 'Lib.Tests', 'bin', 'Debug', 'net10.0', 'Lib.Tests.dll');
     fs.mkdirSync(path.dirname(output), { recursive: true });
     fs.writeFileSync(output, 'built once');

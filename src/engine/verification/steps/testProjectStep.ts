@@ -72,7 +72,8 @@ export async function testProject(run: VerificationRun, project: EvaluatedProjec
   let trxOption: TrxOption | null = null;
   if (runner !== 'vstest') {
     const helpArgs = helpArguments(runner, invocation);
-    const key = mtpOptionsKey(helpArgs, frameworks.map((tfm) => project.targetPaths[tfm] ?? ''));
+    const outputs = frameworks.map((tfm) => project.targetPaths[tfm] ?? '');
+    const key = mtpOptionsKey(helpArgs, outputs);
     const kept = key ? storedMtpOptions(run.stateDir, key) : undefined;
     if (kept) {
       trxOption = kept.trxOption;
@@ -88,7 +89,7 @@ export async function testProject(run: VerificationRun, project: EvaluatedProjec
         const result = projectResult(run, project, 'failed', `dotnet test could not run it as a ${runnerNames[runner]} app (exit code ${help.exitCode})${errors.length ? `: ${errors.join(' | ')}` : ''}`);
         return { result: { ...result, runner }, failed: [] };
       }
-      if (key && mtpOptionsKey(helpArgs, frameworks.map((tfm) => project.targetPaths[tfm] ?? '')) === key) storeMtpOptions(run.stateDir, key, trxOption);
+      if (key && mtpOptionsKey(helpArgs, outputs) === key) storeMtpOptions(run.stateDir, key, trxOption);
     }
   }
 
