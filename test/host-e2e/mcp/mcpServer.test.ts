@@ -326,7 +326,8 @@ describe('sharpclaw mcp (MCP server over stdio)', function () {
     const workspaceOf = async (connected: Connected) => {
       const answer = await connected.client.callTool(status, callOptions);
       assert.notEqual(answer.isError, true, text(answer));
-      return /^workspace: (.*)$/m.exec(text(answer))?.[1];
+      // The status line adds "; nothing loaded yet" (or what is loaded) once the host is ready: the workspace ends before it.
+      return /^workspace: ([^;\n]*)/m.exec(text(answer))?.[1];
     };
     let elsewhere: string;
     before(() => (elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-mcp-elsewhere-'))));
