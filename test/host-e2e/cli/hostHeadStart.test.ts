@@ -72,3 +72,28 @@ describe('the host starts while the CLI loads: sharpclaw mcp, tool', function ()
     assert.equal(runningCommands().filter((command) => command.includes(stateDir)).length, 0);
   });
 });
+
+// dist/cli.js loads dist/core.js through V8's code cache (src/surfaces/cli/bundleLoader.ts): the first call leaves the
+// cache private in the state folder, and the next call's V8 accepts it — a rejected or missing cache is written again.
+describe('the CLI loads its bundle with the code cache it keeps', function () {
+  this.timeout(120_000);
+
+  it('the first call leaves it (0600), the next one uses it and leaves it as it was', async function () {
+    if (process.platform === 'win32') this.skip();
+    const stateDir = tempStateRoot();
+    const cacheFiles = () => (fs.existsSync(path.join(stateDir, 'code-cache')) ? fs.readdirSync(path.join(stateDir, 'code-cache')) : []);
+    const call = () => runCli(['tool', 'csharp_no_such_tool', '--input', '{}'], { cwd: stateDir, env: { SHARPCLAW_STATE_DIR: stateDir, SHARPCLAW_RESIDENT_HOST: '0' } });
+    assert.equal((await call()).code, 2);
+    const [file, ...more] = cacheFiles();
+    assert.ok(file && more.length === 0, `one cache file: ${cacheFiles().join(', ')}`);
+    assert.match(file, /^core-[0-9a-f]{16}\.bin$/);
+    const written = fs.statSync(path.join(stateDir, 'code-cache', file));
+    assert.equal(written.mode & 0o777, 0o600);
+    assert.ok(written.size > 100_000, `${written.size} bytes of compiled code`);
+
+    assert.equal((await call()).code, 2);
+    const after = fs.statSync(path.join(stateDir, 'code-cache', file));
+    assert.deepEqual(cacheFiles(), [file]);
+    assert.deepEqual([after.mtimeMs, after.ino], [written.mtimeMs, written.ino], 'accepted, so not written again');
+  });
+});
