@@ -1,7 +1,7 @@
 // How dist/cli.js loads dist/core.js: with V8's code cache for it, kept in the private state folder, so a CLI call
 // does not parse and compile the 1.4 MB bundle again (a warm `sharpclaw tool` call spent about 0.09 s of its 0.31 s
 // on that; docs/state-folder.md). The data is V8's own: V8 rejects data made by another V8 version, other flags or
-// another source, and the file's name carries the bundle's path, size and time and the Node version, so two
+// another source, and the file's name carries the bundle's path, size and time and the Node and V8 versions, so two
 // installations or Node versions keep their own files. A call that found no usable data leaves it as it exits (a
 // long-lived one, `sharpclaw mcp`, a few seconds after its start), with every function it compiled by then.
 // Nothing here is needed: whatever fails only costs the compile, and the bundle loads as before. Nothing is read
@@ -73,7 +73,7 @@ function cacheFileFor(file: string): string | undefined {
     if (!fs.existsSync(stateRootPath())) return undefined;
     const stat = fs.statSync(file);
     const key = createHash('sha256')
-      .update([fs.realpathSync.native(file), stat.size, stat.mtimeMs, process.version, process.arch].join('\0'))
+      .update([fs.realpathSync.native(file), stat.size, stat.mtimeMs, process.version, process.versions.v8, process.arch].join('\0'))
       .digest('hex')
       .slice(0, 16);
     return path.join(privateSubfolder(stateRoot(), 'code-cache'), `${path.basename(file, '.js')}-${key}.bin`);
