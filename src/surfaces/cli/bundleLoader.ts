@@ -58,7 +58,13 @@ export function loadBundle<T>(file: string): LoadedBundle<T> {
   const keep = (): boolean => {
     if (kept) return false;
     kept = true;
-    return writeCache(cacheFile!, script.createCachedData());
+    let data: Buffer;
+    try {
+      data = script.createCachedData();
+    } catch {
+      return false; // at exit too: a cache never changes how a command ends
+    }
+    return writeCache(cacheFile!, data);
   };
   if (!kept) {
     process.once('exit', keep);
