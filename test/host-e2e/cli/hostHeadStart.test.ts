@@ -82,8 +82,10 @@ describe('the CLI loads its bundle with the code cache it keeps', function () {
     if (process.platform === 'win32') this.skip();
     const stateDir = tempStateRoot();
     const cacheFiles = () => (fs.existsSync(path.join(stateDir, 'code-cache')) ? fs.readdirSync(path.join(stateDir, 'code-cache')) : []);
-    const call = () => runCli(['tool', 'csharp_no_such_tool', '--input', '{}'], { cwd: stateDir, env: { SHARPCLAW_STATE_DIR: stateDir, SHARPCLAW_RESIDENT_HOST: '0' } });
-    assert.equal((await call()).code, 2);
+    // --help starts no host ahead (one started for a call that ends at once would outlive the test's folder and write
+    // its log into a new one); the state folder exists, so the bundle's cache is kept all the same.
+    const call = () => runCli(['verify', '--help'], { cwd: stateDir, env: { SHARPCLAW_STATE_DIR: stateDir } });
+    assert.equal((await call()).code, 0);
     const [file, ...more] = cacheFiles();
     assert.ok(file && more.length === 0, `one cache file: ${cacheFiles().join(', ')}`);
     assert.match(file, /^core-[0-9a-f]{16}\.bin$/);
@@ -91,7 +93,7 @@ describe('the CLI loads its bundle with the code cache it keeps', function () {
     assert.equal(written.mode & 0o777, 0o600);
     assert.ok(written.size > 100_000, `${written.size} bytes of compiled code`);
 
-    assert.equal((await call()).code, 2);
+    assert.equal((await call()).code, 0);
     const after = fs.statSync(path.join(stateDir, 'code-cache', file));
     assert.deepEqual(cacheFiles(), [file]);
     assert.deepEqual([after.mtimeMs, after.ino], [written.mtimeMs, written.ino], 'accepted, so not written again');
