@@ -81,6 +81,22 @@ export function workspaceStateFolder(workspaceFolder: string, root: string = sta
   return dir;
 }
 
+/**
+ * Writes `data` to `file` (in a folder this module handed out) readable by this user only, whole or not at all: a
+ * temporary file beside it, then a rename, so a reader never sees half of it. Throws what the write threw, leaving
+ * no temporary file.
+ */
+export function writePrivateFile(file: string, data: string | Buffer): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temporary, data, { mode: 0o600 });
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
 /** A private folder `name` inside a folder this module handed out. */
 export function privateSubfolder(parent: string, name: string): string {
   if (!name || name.includes('/') || name.includes('\\') || name === '.' || name === '..') throw new StateFolderError(`'${name}' is not a folder name.`);

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { writePrivateFile } from '../stateFolder';
 import { VerificationReportSchema } from '../verification/report';
 import { MutationSchema } from './mutations';
 import type { Checkpoint } from './turnRecorder';
@@ -36,9 +37,7 @@ export class CheckpointStore {
     const stored: StoredCheckpoint = { ...checkpoint, mutations: [...unique.values()], undoneAt };
     fs.mkdirSync(this.folder, { recursive: true, mode: 0o700 });
     const file = this.fileOf(checkpoint.id);
-    const temp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, JSON.stringify(stored), { mode: 0o600 });
-    fs.renameSync(temp, file);
+    writePrivateFile(file, JSON.stringify(stored));
   }
 
   load(id: string): StoredCheckpoint | undefined {

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileStamp, writeKeptAnswer } from './keptAnswers';
-import type { TrxOption } from './testRunner';
+import { trxOptions, type TrxOption } from './testRunner';
 
 const fileName = 'mtp-options.json';
 const maxEntries = 200;
@@ -34,7 +34,7 @@ function read(stateDir: string): Stored {
 /** The kept answer for `key`, or undefined when the app has to be asked. */
 export function storedMtpOptions(stateDir: string, key: string): { trxOption: TrxOption | null } | undefined {
   const entry = read(stateDir)[key];
-  return entry && (entry.trxOption === null || entry.trxOption === '--report-trx' || entry.trxOption === '--report-xunit-trx') ? { trxOption: entry.trxOption } : undefined;
+  return entry && (entry.trxOption === null || trxOptions.includes(entry.trxOption)) ? { trxOption: entry.trxOption } : undefined;
 }
 
 /** Keeps an answer (the newest `maxEntries`); a failed write, or one lost to a project tested beside it, only costs the next run the question. */

@@ -80,7 +80,9 @@ export function helpArguments(runner: Exclude<TestRunner, 'vstest'>, invocation:
     : [...common(runner, invocation), '-nologo', '--tl:off', '-p:TestingPlatformCaptureOutput=false', '--', '--help'];
 }
 
-export type TrxOption = '--report-trx' | '--report-xunit-trx';
+/** The TRX options an MTP app may offer: Microsoft.Testing.Extensions.TrxReport's, xunit.v3's own. */
+export const trxOptions = ['--report-trx', '--report-xunit-trx'] as const;
+export type TrxOption = (typeof trxOptions)[number];
 
 /** The TRX option an app's help offers: Microsoft.Testing.Extensions.TrxReport's, else xunit.v3's own. */
 export function trxOptionFrom(help: string): TrxOption | null {

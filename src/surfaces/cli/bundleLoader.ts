@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import { Module, createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import { privateSubfolder, stateRoot, stateRootPath } from '../../engine/stateFolder';
+import { privateSubfolder, stateRoot, stateRootPath, writePrivateFile } from '../../engine/stateFolder';
 
 /** What became of the code cache: read and accepted, read and rejected by V8, absent, or not kept (no state folder). */
 export type CodeCacheUse = 'used' | 'rejected' | 'none' | 'off';
@@ -96,14 +96,11 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** Whole or not at all, readable by this user only; then only the newest few files of the folder are kept. */
+/** Whole or not at all, readable by this user only (stateFolder.ts); then only the newest few files of the folder are kept. */
 function writeCache(file: string, data: Buffer): boolean {
-  const temporary = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(temporary, data, { mode: 0o600 });
-    fs.renameSync(temporary, file);
+    writePrivateFile(file, data);
   } catch {
-    fs.rmSync(temporary, { force: true });
     return false;
   }
   try {

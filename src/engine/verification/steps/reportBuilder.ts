@@ -114,6 +114,11 @@ export class ReportBuilder {
   }
 }
 
+/** What a step that needed no process reports, as a passing command's outcome would (a kept or in-host answer). */
+export function answeredWithoutProcess(text: string, startedAt: string, durationMs: number): ProcessOutcome {
+  return { kind: 'exited', exitCode: 0, signal: null, startedAt, durationMs, log: { text, truncated: false, totalBytes: Buffer.byteLength(text) } };
+}
+
 /** The report's record of one process. */
 export function stepFrom(kind: Step['kind'], target: string, file: string, args: readonly string[], cwd: string, outcome: ProcessOutcome): Step {
   return {

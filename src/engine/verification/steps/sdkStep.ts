@@ -9,7 +9,7 @@
 import { sdkVersionFromHost } from '../hostGraph';
 import type { ProcessOutcome } from '../processRunner';
 import { dotnetRootOf, sdkCheckFingerprint, storedSdkCheck, storeSdkCheck } from '../sdkCheckCache';
-import { clip, stepFrom } from './reportBuilder';
+import { answeredWithoutProcess, clip, stepFrom } from './reportBuilder';
 import { StepStop, type VerificationRun } from './verificationRun';
 
 export async function checkSdk(run: VerificationRun): Promise<StepStop | undefined> {
@@ -61,5 +61,5 @@ async function resolvedByHost(run: VerificationRun): Promise<ProcessOutcome | nu
   const version = await sdkVersionFromHost(run.host, run.report.workspaceFolder, run.target, root, run.signal);
   if (!version) return null;
   const text = `${version}\n(answered without a process: the .NET host's SDK resolver, as dotnet --version would in this folder with no global.json above it)\n`;
-  return { kind: 'exited', exitCode: 0, signal: null, startedAt, durationMs: Math.round(performance.now() - started), log: { text, truncated: false, totalBytes: Buffer.byteLength(text) } };
+  return answeredWithoutProcess(text, startedAt, Math.round(performance.now() - started));
 }

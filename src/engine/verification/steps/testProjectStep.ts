@@ -9,7 +9,7 @@ import { emptyCounters } from '../report';
 import { dotnetTestMode, errorLines, helpArguments, runnerNames, testArguments, testRunnerFor, trxOptionFrom, type TrxOption } from '../testRunner';
 import { mtpOptionsKey, storedMtpOptions, storeMtpOptions } from '../mtpOptionsCache';
 import type { ProcessOutcome } from '../processRunner';
-import { quoteForShell, stepFrom } from './reportBuilder';
+import { answeredWithoutProcess, quoteForShell, stepFrom } from './reportBuilder';
 import { readTestResults } from './testResults';
 import type { VerificationRun } from './verificationRun';
 
@@ -109,6 +109,5 @@ export async function testProject(run: VerificationRun, project: EvaluatedProjec
 
 /** The `--help` step as the report lists it when its kept answer was used: no process ran. */
 function reusedOutcome(trxOption: TrxOption | null): ProcessOutcome {
-  const text = `(reused: the app's build output is unchanged since it was asked; it offered ${trxOption ?? 'no TRX option'})\n`;
-  return { kind: 'exited', exitCode: 0, signal: null, startedAt: new Date().toISOString(), durationMs: 0, log: { text, truncated: false, totalBytes: Buffer.byteLength(text) } };
+  return answeredWithoutProcess(`(reused: the app's build output is unchanged since it was asked; it offered ${trxOption ?? 'no TRX option'})\n`, new Date().toISOString(), 0);
 }
