@@ -15,7 +15,11 @@ export const workspaceParams = {
 };
 
 export const SolutionInspectParamsSchema = z.object(workspaceParams);
-export const ProjectGraphParamsSchema = z.object(workspaceParams);
+export const ProjectGraphParamsSchema = z.object({
+  ...workspaceParams,
+  /** "offer": a kept graph, or a collection the caller's build fills; then that collection's id (the host's BuildCollection). */
+  buildCollection: z.string().nullable().optional(),
+});
 
 export const ProjectIssueSchema = z.object({ path: z.string(), reason: z.string() });
 
@@ -113,6 +117,8 @@ export const ProjectGraphResultSchema = z.object({
   partialLoad: z.array(ProjectIssueSchema),
   dynamicImports: z.array(z.string()),
   fromCache: z.boolean(),
+  /** Only for buildCollection "offer" when nothing kept is valid (then no projects): what the build's environment needs. */
+  buildCollection: z.object({ id: z.string(), environment: z.record(z.string(), z.string()) }).nullable().optional(),
 });
 
 /** sharpclaw/resolveTarget: the target the read tools use, from files only. */

@@ -126,6 +126,25 @@ export interface HostEvaluateOptions {
   requestedBy: string;
   /** The verification's call id: the host names it when it asks to evaluate, and the call's approval answers. */
   call: string;
+  /** The id of a collection a build filled ({@link offerBuildCollection}): the host reads it, or evaluates when it is incomplete. */
+  buildCollection?: string;
+}
+
+/** What a build needs to collect its own evaluation for the host (the host's BuildCollection): its environment, and the id to ask with after it. */
+export interface BuildCollectionOffer {
+  id: string;
+  environment: Record<string, string>;
+}
+
+export const isBuildCollectionOffer = (answer: ProjectGraph | BuildCollectionOffer): answer is BuildCollectionOffer => 'environment' in answer;
+
+/**
+ * The graph the host keeps for the target when one is still valid; else, instead of evaluating, a collection for the
+ * whole-target build to fill (steps/buildStep.ts), read with {@link evaluateWithHost} and its id once the build ran.
+ * Nothing runs and nothing is authorized here.
+ */
+export function offerBuildCollection(host: HostRequester, options: HostEvaluateOptions): Promise<ProjectGraph | BuildCollectionOffer> {
+  return requestGraph(host, { ...options, buildCollection: 'offer' });
 }
 
 /**
@@ -134,6 +153,12 @@ export interface HostEvaluateOptions {
  * target and configuration (permissions/permissionGate.ts), which answers the host's authorizeEvaluation.
  */
 export async function evaluateWithHost(host: HostRequester, options: HostEvaluateOptions): Promise<ProjectGraph> {
+  const answer = await requestGraph(host, options);
+  if (isBuildCollectionOffer(answer)) throw new Error('The host offered a build collection that was not asked for.');
+  return answer;
+}
+
+async function requestGraph(host: HostRequester, options: HostEvaluateOptions): Promise<ProjectGraph | BuildCollectionOffer> {
   const { workspaceFolder, target } = options;
   const missing = target.projects.filter((project) => !fs.existsSync(project));
   if (missing.length > 0) throw missingProjects(missing, workspaceFolder);
@@ -151,7 +176,15 @@ export async function evaluateWithHost(host: HostRequester, options: HostEvaluat
     const request = callHost(
       host,
       Methods.projectGraph,
-      { workspace: workspaceFolder, target: target.relative, configuration: options.configuration, ...(options.framework ? { targetFramework: options.framework } : {}), tool: options.requestedBy, call: options.call },
+      {
+        workspace: workspaceFolder,
+        target: target.relative,
+        configuration: options.configuration,
+        ...(options.framework ? { targetFramework: options.framework } : {}),
+        tool: options.requestedBy,
+        call: options.call,
+        ...(options.buildCollection ? { buildCollection: options.buildCollection } : {}),
+      },
       controller.signal,
     );
     request.catch(() => undefined); // a request abandoned at the timeout rejects later: not an unhandled rejection
@@ -167,6 +200,7 @@ export async function evaluateWithHost(host: HostRequester, options: HostEvaluat
       }
       throw error;
     }
+    if (result.buildCollection) return { id: result.buildCollection.id, environment: result.buildCollection.environment };
     if (result.partialLoad.length > 0) {
       const lines = result.partialLoad.map((issue) => `${issue.path}: ${issue.reason}`);
       throw new EvaluationError(`MSBuild could not evaluate ${result.partialLoad.length === 1 ? 'a project' : `${result.partialLoad.length} projects`} of ${target.relative}: ${lines.join('; ')}`, 'failed', lines.join('\n'));

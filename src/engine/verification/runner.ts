@@ -5,7 +5,8 @@
 // section to the report or stopping the run with a finished report: SDK check beside evaluate
 // (the host's sharpclaw/projectGraph, read once the SDK check passed) and Git's changes (affected)
 // → select → prerequisites → build → test → release.
-// A whole-target build (scopes all and build) starts once the SDK check passed, beside the evaluation. Every process
+// A whole-target build (scopes all and build) starts once the SDK check passed, beside the evaluation or, when the
+// host keeps none, collecting it (the host's BuildCollection: no second MSBuild process). Every process
 // goes through the context's process runner (processRunner.ts: timeout, cancellation,
 // process-tree kill, bounded logs), the seam unit tests replace with recorded dotnet outputs.
 import * as path from 'node:path';
@@ -20,7 +21,7 @@ import type { VerificationReport } from './report';
 import type { VerifyRequest } from './request';
 import { verificationStateFolder } from './runDirectory';
 import { acquireWorkspaceLock, LockWaitError } from '../workspaceLock';
-import { build, endEarlyBuild, startWholeTargetBuild } from './steps/buildStep';
+import { build, buildStart, endEarlyBuild, startWholeTargetBuild } from './steps/buildStep';
 import { evaluate, startEvaluation } from './steps/evaluateStep';
 import { checkRestored } from './steps/prerequisitesStep';
 import { ReportBuilder } from './steps/reportBuilder';
@@ -151,8 +152,9 @@ async function verifyCall(request: VerifyRequest, context: VerifyContext & { cal
 async function runSteps(run: VerificationRun): Promise<VerificationReport> {
   // The SDK check, the host's evaluation and, for affected without a change list, Git's changes run side
   // by side (none needs another's answer); the SDK check's answer comes first.
+  const start = buildStart(run);
   const checked = checkSdk(run);
-  const evaluation = startEvaluation(run);
+  const evaluation = startEvaluation(run, start === 'collecting');
   const changes = run.request.scope === 'affected' && !run.request.changedFiles ? gitChanges(run.report.workspaceFolder, run.signal) : undefined;
   changes?.catch(() => undefined); // read by select(), or settled and dropped when the run stops first
   const stopped = await checked;
@@ -161,9 +163,9 @@ async function runSteps(run: VerificationRun): Promise<VerificationReport> {
     await Promise.allSettled([evaluation, changes]);
     return stopped.report;
   }
-  // A whole-target build (all, build) needs no answer of the evaluation: it starts beside it (buildStep.ts).
-  const early = startWholeTargetBuild(run);
-  const graph = await evaluate(run, evaluation);
+  // A whole-target build (all, build) needs no answer of the evaluation: it starts beside it, or collects it (buildStep.ts).
+  const { early, graph: pendingGraph } = await startWholeTargetBuild(run, start, evaluation);
+  const graph = await evaluate(run, pendingGraph);
   if (graph instanceof StepStop) {
     await changes?.catch(() => undefined);
     return (await endEarlyBuild(run, early, graph)).report;

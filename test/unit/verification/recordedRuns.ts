@@ -62,8 +62,10 @@ export interface RecordedWorkspaceOptions {
   unrestored?: string[];
   /** Projects the graph has but the target does not name (referenced from outside the solution). */
   outsideTarget?: string[];
-  /** Milliseconds the host takes to answer sharpclaw/projectGraph (a cold evaluation). */
+  /** Milliseconds the host takes to answer sharpclaw/projectGraph when it evaluates (a cold evaluation). */
   evaluationMs?: number;
+  /** The host keeps a valid graph: it answers an offer of a build collection with it, at once. */
+  keptGraph?: boolean;
   /** The host's answer to sharpclaw/resolveSdk (without it the host does not know the method, as a recorded host). */
   sdk?: { dotnetRoot: string | null; version: string | null; reason: string | null };
 }
@@ -71,7 +73,14 @@ export interface RecordedWorkspaceOptions {
 export interface Call {
   args: readonly string[];
   cwd: string;
+  env: Record<string, string>;
 }
+
+/** The collection the recorded host offers a build (the host's BuildCollection; its variables are the real ones). */
+export const recordedCollection = {
+  id: '0123456789abcdef0123456789abcdef',
+  environment: { CustomAfterMicrosoftCommonTargets: '/state/c.targets', CustomAfterMicrosoftCommonCrossTargetingTargets: '/state/c.targets', SharpClawCollectFolder: '/state/rows' },
+};
 
 const created: string[] = [];
 
@@ -79,7 +88,10 @@ export class RecordedWorkspace {
   readonly folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-steps-'));
   readonly stateRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-steps-state-'));
   readonly calls: Call[] = [];
-  /** What happened, in order: `graph` when the host answered the project graph, and each dotnet command (as {@link commands}). */
+  /**
+   * What happened, in order: `graph` when the host answered the project graph (`graph from the build` from a build's
+   * collection, `offer` when it offered one), and each dotnet command (as {@link commands}).
+   */
   readonly events: string[] = [];
 
   constructor(
@@ -108,9 +120,19 @@ export class RecordedWorkspace {
   }
 
   readonly host: HostRequester = {
-    request: async (method, _params, schema, signal) => {
+    request: async (method, params, schema, signal) => {
       const base = { workspace: this.folder, target: 'App.slnx' };
       if (method === 'sharpclaw/resolveTarget') return schema.parse({ ...base, kind: 'solution', projects: this.nodes.map((n) => n.path).filter((p) => !this.options.outsideTarget?.includes(p)) });
+      const graph = { ...base, configuration: 'Debug', targetFramework: null, projects: this.nodes, excludedAnalyzers: [], partialLoad: [], dynamicImports: [] };
+      const collection = (params as { buildCollection?: string }).buildCollection;
+      if (method === 'sharpclaw/projectGraph' && collection === 'offer') {
+        this.events.push(this.options.keptGraph ? 'graph' : 'offer');
+        return schema.parse(this.options.keptGraph ? { ...graph, fromCache: true } : { ...graph, projects: [], fromCache: false, buildCollection: recordedCollection });
+      }
+      if (method === 'sharpclaw/projectGraph' && collection === recordedCollection.id) {
+        this.events.push('graph from the build');
+        return schema.parse({ ...graph, fromCache: false });
+      }
       if (method === 'sharpclaw/projectGraph') {
         if (this.options.evaluationMs) {
           // A cold evaluation, which the caller's cancellation stops, as the host's does.
@@ -120,7 +142,7 @@ export class RecordedWorkspace {
           });
         }
         this.events.push('graph');
-        return schema.parse({ ...base, configuration: 'Debug', targetFramework: null, projects: this.nodes, excludedAnalyzers: [], partialLoad: [], dynamicImports: [], fromCache: false });
+        return schema.parse({ ...graph, fromCache: false });
       }
       if (method === 'sharpclaw/resolveSdk' && this.options.sdk) {
         this.events.push('resolveSdk');
@@ -131,7 +153,7 @@ export class RecordedWorkspace {
   };
 
   readonly processes: ProcessRunner = async (_file, args, options: RunProcessOptions) => {
-    this.calls.push({ args, cwd: options.cwd });
+    this.calls.push({ args, cwd: options.cwd, env: options.env ?? {} });
     this.events.push(commandOf(args));
     const scripted = this.answer(args);
     if (scripted.untilCancelled) {

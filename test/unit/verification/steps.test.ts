@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VerificationReportSchema, type VerificationReport } from '../../../src/engine/verification/report';
 import { dotnetRootOf } from '../../../src/engine/verification/sdkCheckCache';
-import { node, recorded, RecordedWorkspace, removeRecordedWorkspaces, testNode, trxOf, type ScriptedRun } from './recordedRuns';
+import { node, recorded, recordedCollection, RecordedWorkspace, removeRecordedWorkspaces, testNode, trxOf, type ScriptedRun } from './recordedRuns';
 
 const lib = node('src/Lib/Lib.csproj');
 const app = node('src/App/App.csproj', { projectReferences: ['src/Lib/Lib.csproj'] });
@@ -23,6 +23,8 @@ function passing(args: readonly string[]): ScriptedRun {
 }
 
 const checked = (report: VerificationReport) => VerificationReportSchema.parse(report);
+/** Every event but the host's graph answers (an evaluation, an offer of a build collection, a graph from one). */
+const notHostGraph = (event: string) => !event.startsWith('graph') && event !== 'offer';
 
 describe('verification steps over recorded dotnet runs', () => {
   after(removeRecordedWorkspaces);
@@ -64,14 +66,14 @@ describe('verification steps over recorded dotnet runs', () => {
     const answered = new RecordedWorkspace(graph, passing, { sdk: { dotnetRoot: root, version: '10.0.401', reason: null } });
     const report = checked(await answered.verify({ scope: 'build' }));
     assert.equal(report.status, 'passed', report.summary);
-    assert.deepEqual(answered.events.filter((event) => event !== 'graph'), ['resolveSdk', 'build']);
+    assert.deepEqual(answered.events.filter(notHostGraph), ['resolveSdk', 'build']);
     const sdk = report.steps.find((step) => step.kind === 'sdk')!;
     assert.equal(sdk.commandLine, 'dotnet --version');
     assert.equal(sdk.exitCode, 0);
     assert.match(sdk.log.text, /^10\.0\.401\n\(answered without a process: the \.NET host's SDK resolver, as dotnet --version would in this folder with no global\.json above it\)\n$/);
     // Kept like a command's answer: the next run neither asks the host nor runs the command.
     const again = checked(await answered.verify({ scope: 'build' }));
-    assert.deepEqual(answered.events.filter((event) => event !== 'graph'), ['resolveSdk', 'build', 'build']);
+    assert.deepEqual(answered.events.filter(notHostGraph), ['resolveSdk', 'build', 'build']);
     assert.match(again.steps.find((step) => step.kind === 'sdk')!.log.text, /\(reused: /);
 
     const other = fs.mkdtempSync(path.join(answered.stateRoot, 'other-dotnet-'));
@@ -82,7 +84,7 @@ describe('verification steps over recorded dotnet runs', () => {
       const ws = new RecordedWorkspace(graph, passing, { sdk: sdkAnswer });
       const fallback = checked(await ws.verify({ scope: 'build' }));
       assert.equal(fallback.status, 'passed', fallback.summary);
-      assert.deepEqual(ws.events.filter((event) => event !== 'graph'), ['resolveSdk', '--version', 'build'], JSON.stringify(sdkAnswer));
+      assert.deepEqual(ws.events.filter(notHostGraph), ['resolveSdk', '--version', 'build'], JSON.stringify(sdkAnswer));
       assert.match(fallback.steps.find((step) => step.kind === 'sdk')!.log.text, /^10\.0\.100$/m);
     }
   });
@@ -151,24 +153,47 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.equal(report.tests?.status, 'notRun');
   });
 
-  it('all and build start the build beside a slow evaluation, not after it; affected waits for it to select', async () => {
+  it('all and build collect the evaluation in their build when the host keeps none: no evaluation beside it, the graph read after it', async () => {
     for (const scope of ['all', 'build'] as const) {
       const ws = new RecordedWorkspace(graph, passing, { evaluationMs: 200 });
       const report = checked(await ws.verify({ scope }));
       assert.equal(report.status, 'passed', report.summary);
-      assert.deepEqual(ws.events.slice(0, 3), ['--version', 'build', 'graph'], scope);
+      assert.deepEqual(ws.events.filter((event) => event !== '--version').slice(0, 3), ['offer', 'build', 'graph from the build'], scope);
+      const build = ws.calls.find((call) => call.args[0] === 'build')!;
+      assert.deepEqual(Object.fromEntries(Object.keys(recordedCollection.environment).map((name) => [name, build.env[name]])), recordedCollection.environment);
       assert.equal(report.steps.filter((step) => step.kind === 'build').length, 1);
+    }
+    // A graph the host keeps: the build runs as the person's would, nothing collected.
+    const kept = new RecordedWorkspace(graph, passing, { keptGraph: true });
+    assert.equal(checked(await kept.verify({ scope: 'all' })).status, 'passed');
+    assert.deepEqual(kept.events.filter((event) => event !== '--version').slice(0, 2), ['graph', 'build']);
+    assert.equal(kept.calls.find((call) => call.args[0] === 'build')!.env.SharpClawCollectFolder, undefined);
+  });
+
+  it('one framework, or a variable of the collection already set, builds beside a slow evaluation instead; affected waits for it to select', async () => {
+    const framework = new RecordedWorkspace(graph, passing, { evaluationMs: 200 });
+    assert.equal(checked(await framework.verify({ scope: 'all', framework: 'net10.0' })).status, 'passed');
+    assert.deepEqual(framework.events.slice(0, 3), ['--version', 'build', 'graph']);
+    const name = 'SharpClawCollectFolder';
+    process.env[name] = '/the/person/s/own';
+    try {
+      const set = new RecordedWorkspace(graph, passing, { evaluationMs: 200 });
+      assert.equal(checked(await set.verify({ scope: 'build' })).status, 'passed');
+      assert.deepEqual(set.events.filter((event) => event !== '--version').slice(0, 3), ['offer', 'build', 'graph']);
+      assert.equal(set.calls.find((call) => call.args[0] === 'build')!.env[name], undefined, 'the build keeps the person\'s variable');
+    } finally {
+      delete process.env[name];
     }
     const affected = new RecordedWorkspace(graph, passing, { evaluationMs: 200 });
     checked(await affected.verify({ scope: 'affected', changedFiles: ['src/App/App.cs'] }));
     assert.deepEqual(affected.events.slice(0, 3), ['--version', 'graph', 'build']);
   });
 
-  it('a restore in the artifacts layout (UseArtifactsOutput: artifacts/obj/<project>/) starts the build beside the evaluation too; no assets file anywhere waits for it', async () => {
+  it('a restore in the artifacts layout (UseArtifactsOutput: artifacts/obj/<project>/) starts the build early too; no assets file anywhere waits for the evaluation', async () => {
     const artifacts = graph.map((project) => ({ ...project, assetsFile: `artifacts/obj/${path.basename(project.path, '.csproj')}/project.assets.json` }));
     const ws = new RecordedWorkspace(artifacts, passing, { evaluationMs: 200 });
     assert.equal(checked(await ws.verify({ scope: 'all' })).status, 'passed');
-    assert.deepEqual(ws.events.slice(0, 3), ['--version', 'build', 'graph']);
+    assert.deepEqual(ws.events.filter((event) => event !== '--version').slice(0, 3), ['offer', 'build', 'graph from the build']);
     assert.ok(!fs.existsSync(path.join(ws.folder, 'src', 'Lib', 'obj')), 'only the artifacts folder holds the assets');
     // One project without its assets file: the evaluation decides first (the prerequisite, no build).
     const unrestored = new RecordedWorkspace(artifacts, passing, { evaluationMs: 200, unrestored: [artifacts[0]!.path] });
@@ -177,30 +202,38 @@ describe('verification steps over recorded dotnet runs', () => {
     assert.deepEqual(unrestored.events, ['--version', 'graph']);
   });
 
-  it('cancelled while its build runs beside the evaluation: the build is reported cancelled, as when it runs after', async () => {
-    const cancel = new AbortController();
-    const ws = new RecordedWorkspace(graph, (args) => (args[0] === 'build' ? (cancel.abort(), { untilCancelled: true }) : passing(args)), { evaluationMs: 5_000 });
-    const report = checked(await ws.verify({ scope: 'all' }, cancel.signal));
-    assert.equal(report.status, 'cancelled', report.summary);
-    assert.equal(report.summary, 'Cancelled during the build.');
-    assert.equal(report.steps.find((step) => step.kind === 'build')?.outcome, 'cancelled');
-    assert.equal(report.build?.status, 'cancelled');
-    assert.equal(report.tests?.status, 'notRun');
+  it('cancelled while its build runs beside the evaluation or collects it: the build is reported cancelled, as when it runs after', async () => {
+    for (const framework of [undefined, 'net10.0']) {
+      const cancel = new AbortController();
+      const ws = new RecordedWorkspace(graph, (args) => (args[0] === 'build' ? (cancel.abort(), { untilCancelled: true }) : passing(args)), { evaluationMs: 5_000 });
+      const report = checked(await ws.verify({ scope: 'all', ...(framework ? { framework } : {}) }, cancel.signal));
+      assert.equal(report.status, 'cancelled', report.summary);
+      assert.equal(report.summary, 'Cancelled during the build.');
+      assert.equal(report.steps.find((step) => step.kind === 'build')?.outcome, 'cancelled');
+      assert.equal(report.build?.status, 'cancelled');
+      assert.equal(report.tests?.status, 'notRun');
+      assert.ok(!ws.events.includes('graph from the build'), 'no graph is asked of a cancelled build');
+    }
   });
 
-  it('a build started beside the evaluation is stopped when the evaluation finds a project outside the target not restored: the prerequisite, no build section', async () => {
+  it('a project outside the target not restored: a build beside the evaluation is stopped, a collecting build\'s failure is not reported; the prerequisite either way', async () => {
     const outside = node('shared/Shared/Shared.csproj');
-    const ws = new RecordedWorkspace([...graph, outside], (args) => (args[0] === 'build' ? { untilCancelled: true } : passing(args)), {
-      evaluationMs: 100,
-      outsideTarget: [outside.path],
-      unrestored: [outside.path],
-    });
-    const report = checked(await ws.verify({ scope: 'all' }));
+    const options = { evaluationMs: 100, outsideTarget: [outside.path], unrestored: [outside.path] };
+    const beside = new RecordedWorkspace([...graph, outside], (args) => (args[0] === 'build' ? { untilCancelled: true } : passing(args)), options);
+    const report = checked(await beside.verify({ scope: 'all', framework: 'net10.0' }));
     assert.equal(report.status, 'missingPrerequisites', report.summary);
     assert.deepEqual(report.prerequisites.map((p) => [p.kind, p.project]), [['assets', 'shared/Shared/Shared.csproj']]);
-    assert.deepEqual(ws.events, ['--version', 'build', 'graph', 'build cancelled']);
+    assert.deepEqual(beside.events, ['--version', 'build', 'graph', 'build cancelled']);
     assert.equal(report.build?.status, 'missingPrerequisites');
     assert.deepEqual(report.steps.filter((step) => step.kind === 'build'), []);
+
+    const assetsError = `${path.join('shared', 'Shared', 'Shared.csproj')} : error NETSDK1004: Assets file 'project.assets.json' not found.`;
+    const collecting = new RecordedWorkspace([...graph, outside], (args) => (args[0] === 'build' ? { exitCode: 1, output: assetsError } : passing(args)), options);
+    const collected = checked(await collecting.verify({ scope: 'all' }));
+    assert.equal(collected.status, 'missingPrerequisites', collected.summary);
+    assert.deepEqual(collected.prerequisites.map((p) => [p.kind, p.project]), [['assets', 'shared/Shared/Shared.csproj']]);
+    assert.deepEqual(collecting.events.filter((event) => event !== '--version'), ['offer', 'build', 'graph from the build']);
+    assert.deepEqual(collected.steps.filter((step) => step.kind === 'build'), []);
   });
 
   it('the build\'s exit code decides: exit 1 without a diagnostic fails, and no test runs', async () => {

@@ -20,7 +20,19 @@ public sealed record ProjectGraphResult(
     IReadOnlyList<ExcludedAnalyzers> ExcludedAnalyzers,
     IReadOnlyList<ProjectIssue> PartialLoad,
     IReadOnlyList<string> DynamicImports,
-    bool FromCache);
+    bool FromCache)
+{
+    /// <summary>
+    /// Only for <c>buildCollection: "offer"</c> when nothing kept is valid (then no projects): what the build's
+    /// environment needs to collect the evaluation.
+    /// </summary>
+    public ProjectGraphBuildCollection? BuildCollection { get; init; }
+}
+
+/// <summary>A collection a build fills with the evaluation of the projects it builds (the host's BuildCollection).</summary>
+/// <param name="Id">What to send as <c>buildCollection</c> once the build ran.</param>
+/// <param name="Environment">Variables to add to that build's environment.</param>
+public sealed record ProjectGraphBuildCollection(string Id, IReadOnlyDictionary<string, string> Environment);
 
 /// <summary>One project in <see cref="ProjectGraphResult"/>. Paths are workspace-relative, absolute outside.</summary>
 /// <param name="Path">The project file.</param>

@@ -48,7 +48,16 @@ public abstract record WorkspaceRequestParams : IWorkspaceRequest
 public sealed record SolutionInspectParams : WorkspaceRequestParams;
 
 /// <summary>Params of <c>sharpclaw/projectGraph</c>.</summary>
-public sealed record ProjectGraphParams : WorkspaceRequestParams;
+public sealed record ProjectGraphParams : WorkspaceRequestParams
+{
+    /// <summary>
+    /// For a verifier whose build can collect the evaluation instead of a second MSBuild process: <c>"offer"</c> answers
+    /// a kept graph when one is valid, else no projects and a <see cref="ProjectGraphResult.BuildCollection"/> (nothing runs,
+    /// nothing is authorized); the id of that offer, once the build ran, answers from what it collected (or evaluates when
+    /// that is incomplete). Absent: evaluate when nothing kept is valid.
+    /// </summary>
+    public string? BuildCollection { get; init; }
+}
 
 /// <summary>Params of <c>sharpclaw/resolveTarget</c>: only <c>workspace</c> and <c>target</c> matter; nothing runs.</summary>
 public sealed record ResolveTargetParams : WorkspaceRequestParams;

@@ -177,6 +177,21 @@ public static class ResultBuilder
             FromCache: lease.FromCache);
     }
 
+    /// <summary>No graph: nothing kept is valid, and the caller's build may collect the evaluation with <paramref name="offer"/>.</summary>
+    public static ProjectGraphResult BuildCollectionOffered(ContextRequest request, BuildCollectionOffer offer) => new(
+        Workspace: request.Target.Workspace,
+        Target: request.Target.RelativeTarget,
+        Configuration: request.Configuration,
+        TargetFramework: request.TargetFramework,
+        Projects: [],
+        ExcludedAnalyzers: [],
+        PartialLoad: [],
+        DynamicImports: [],
+        FromCache: false)
+    {
+        BuildCollection = new ProjectGraphBuildCollection(offer.Id, offer.Environment),
+    };
+
     /// <summary>
     /// Without a design-time build the exact analyzer list is unknown; report what evaluation and restore
     /// show: project-declared Analyzer items, analyzer ProjectReferences and package analyzers.

@@ -56,8 +56,20 @@ public sealed partial class SemanticWorkspaceService(SemanticContextCache cache)
         ProjectGraphParams parameters, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
         ContextRequest request = CreateRequest(parameters);
-        EvaluationLease lease = await cache.AcquireEvaluationAsync(request, authorizer, cancellationToken).ConfigureAwait(false);
-        return ResultBuilder.ProjectGraph(request, lease, cache.Loader.Trust);
+        string? collection = string.IsNullOrWhiteSpace(parameters.BuildCollection) ? null : parameters.BuildCollection;
+        try
+        {
+            return await cache.AcquireEvaluationAsync(request, authorizer, collection, cancellationToken).ConfigureAwait(false) is { } lease
+                ? ResultBuilder.ProjectGraph(request, lease, cache.Loader.Trust)
+                : ResultBuilder.BuildCollectionOffered(request, BuildCollection.Prepare(request.Target.Workspace));
+        }
+        finally
+        {
+            if (collection is not null && collection != BuildCollection.Offer)
+            {
+                BuildCollection.Discard(request.Target.Workspace, collection); // read or not, a collection is used once
+            }
+        }
     }
 
     [GeneratedRegex(@"^[A-Za-z0-9_.+\- ]{1,64}$")]

@@ -3,15 +3,17 @@
 // printed; errors that are all missing prerequisites (NETSDK1004, …) are prerequisites, not a
 // failure; warnings of projects MSBuild found up to date come from their last compile
 // (compileMemory.ts). Fills report.build; stops the run unless the build passed. A whole-target
-// build can start early, beside the evaluation (startWholeTargetBuild).
+// build can start early, beside the evaluation or collecting it (startWholeTargetBuild).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildRoots } from '../affected';
 import { CompileMemory } from '../compileMemory';
 import { DiagnosticCollector, interferenceCodes, prerequisiteCodes } from '../diagnostics';
 import type { ProcessOutcome } from '../processRunner';
-import type { ProjectGraph } from '../projectGraph';
+import { evaluateWithHost, isBuildCollectionOffer, type BuildCollectionOffer } from '../hostGraph';
+import { EvaluationError, type ProjectGraph } from '../projectGraph';
 import { createRunDirectory } from '../runDirectory';
+import { hostEvaluateOptions } from './evaluateStep';
 import { buildSection, clip, notRunTests, quoteForShell, stepFrom } from './reportBuilder';
 import type { SelectedProjects } from './selectStep';
 import { StepStop, type VerificationRun } from './verificationRun';
@@ -29,7 +31,7 @@ export interface RunningBuild {
   cancel(): Promise<void>;
 }
 
-function startBuild(run: VerificationRun, buildTarget: string, label: string, runDir: string | undefined): RunningBuild {
+function startBuild(run: VerificationRun, buildTarget: string, label: string, runDir: string | undefined, environment: Record<string, string> = {}): RunningBuild {
   const { request } = run;
   const args = [
     'build',
@@ -53,7 +55,7 @@ function startBuild(run: VerificationRun, buildTarget: string, label: string, ru
   if (run.signal?.aborted) stop.abort();
   const collector = new DiagnosticCollector();
   const startedAt = Date.now();
-  const outcome = run.dotnetProcess(args, run.targetDir, (line) => collector.add(line), stop.signal);
+  const outcome = run.dotnetProcess(args, run.targetDir, (line) => collector.add(line), stop.signal, environment);
   // The run's own cancellation is told apart by run.signal; a build cancelled by the run's steps is never read.
   void outcome.finally(() => run.signal?.removeEventListener('abort', onRunAbort)).catch(() => undefined);
   return {
@@ -70,17 +72,59 @@ function startBuild(run: VerificationRun, buildTarget: string, label: string, ru
 }
 
 /**
- * For the scopes that build the whole target (all, build) with restore off, the build needs nothing from the
- * evaluation: it starts as soon as the SDK check passes, beside the host's evaluation, instead of after it (waiting
- * for a cold evaluation was most of what a first verify after a person's own build added to it; issue 39). Not
- * when a project the target names has no assets file where restore writes it: the evaluation then decides,
- * before any build, which projects are not restored (prerequisitesStep.ts), as a run that waits for it does.
+ * How a run's build starts. For the scopes that build the whole target (all, build) with restore off, the build
+ * needs nothing from the evaluation: it starts as soon as the SDK check passes (waiting for a cold evaluation was most
+ * of what a first verify after a person's own build added to it; issue 39) — `beside` the host's evaluation, or,
+ * `collecting`, with the evaluation collected by the build itself when the host keeps no valid one (the host's
+ * BuildCollection: no second MSBuild process; not for one framework, whose build would not reach the others). Not
+ * early (`after`) when a project the target names has no assets file where restore writes it: the evaluation then
+ * decides, before any build, which projects are not restored (prerequisitesStep.ts), as a run that waits for it does.
  */
-export function startWholeTargetBuild(run: VerificationRun): RunningBuild | undefined {
+export type BuildStart = 'after' | 'beside' | 'collecting';
+
+export function buildStart(run: VerificationRun): BuildStart {
   const { request, target } = run;
-  if ((request.scope !== 'all' && request.scope !== 'build') || request.restore) return undefined;
-  if (!target.projects.every((project) => restoreOutputFound(project, run.report.workspaceFolder))) return undefined;
-  return startBuild(run, target.path, run.report.relative(target.path), undefined);
+  if ((request.scope !== 'all' && request.scope !== 'build') || request.restore) return 'after';
+  if (!target.projects.every((project) => restoreOutputFound(project, run.report.workspaceFolder))) return 'after';
+  return request.framework ? 'beside' : 'collecting';
+}
+
+/**
+ * Starts the whole-target build as {@link buildStart} said, with the evaluation `evaluation` (evaluateStep.ts
+ * startEvaluation) it goes beside: the host's graph; or, collecting, the host's kept graph or a collection this build
+ * fills, read from the host once the build ran (when the person's environment already sets a variable the
+ * collection needs, the build runs as it would and the host evaluates beside it).
+ */
+export async function startWholeTargetBuild(
+  run: VerificationRun,
+  start: BuildStart,
+  evaluation: Promise<ProjectGraph | BuildCollectionOffer>,
+): Promise<{ early: RunningBuild | undefined; graph: Promise<ProjectGraph> }> {
+  const graphOnly = evaluation as Promise<ProjectGraph>; // offered only when collecting
+  if (start === 'after') return { early: undefined, graph: graphOnly };
+  const label = run.report.relative(run.target.path);
+  if (start === 'beside') return { early: startBuild(run, run.target.path, label, undefined), graph: graphOnly };
+  let answer: ProjectGraph | BuildCollectionOffer;
+  try {
+    answer = await evaluation;
+  } catch {
+    return { early: undefined, graph: graphOnly }; // evaluate() reports why, before any build
+  }
+  if (!isBuildCollectionOffer(answer)) return { early: startBuild(run, run.target.path, label, undefined), graph: Promise.resolve(answer) };
+  if (Object.keys(answer.environment).some((name) => process.env[name] !== undefined)) {
+    const graph = evaluateWithHost(run.host, hostEvaluateOptions(run)); // the collection is left for the host to remove
+    graph.catch(() => undefined);
+    return { early: startBuild(run, run.target.path, label, undefined), graph };
+  }
+  const early = startBuild(run, run.target.path, label, undefined, answer.environment);
+  const id = answer.id;
+  const graph = early.outcome.then(() =>
+    run.signal?.aborted
+      ? Promise.reject(new EvaluationError(`Evaluating ${run.target.relative} was cancelled.`, 'cancelled'))
+      : evaluateWithHost(run.host, { ...hostEvaluateOptions(run), buildCollection: id }),
+  );
+  graph.catch(() => undefined); // read by evaluate()
+  return { early, graph };
 }
 
 /**

@@ -4,20 +4,15 @@
 // end the run with their own status.
 import { ToolError } from '../../errors';
 import { DiagnosticCollector } from '../diagnostics';
-import { evaluateWithHost } from '../hostGraph';
+import { evaluateWithHost, offerBuildCollection, type BuildCollectionOffer, type HostEvaluateOptions } from '../hostGraph';
 import { EvaluationError, type ProjectGraph } from '../projectGraph';
 import { buildSection, clip } from './reportBuilder';
 import { StepStop, type VerificationRun } from './verificationRun';
 
-/**
- * Starts the host's evaluation, which touches no part of the report: the runner starts it beside
- * the SDK check (it needs no answer from it, and the SDK check's `dotnet --version` is most of a
- * second of a warm run) and reads it with {@link evaluate} once the SDK check passed. A missing SDK
- * fails this evaluation too; the SDK check's report says so first.
- */
-export function startEvaluation(run: VerificationRun): Promise<ProjectGraph> {
+/** What the host needs to evaluate the run's target under the run's approval. */
+export function hostEvaluateOptions(run: VerificationRun): HostEvaluateOptions {
   const { report, request } = run;
-  const pending = evaluateWithHost(run.host, {
+  return {
     workspaceFolder: report.workspaceFolder,
     target: run.target,
     configuration: request.configuration,
@@ -25,7 +20,20 @@ export function startEvaluation(run: VerificationRun): Promise<ProjectGraph> {
     requestedBy: run.requestedBy,
     call: run.call,
     ...(run.signal ? { signal: run.signal } : {}),
-  });
+  };
+}
+
+/**
+ * Starts the host's evaluation, which touches no part of the report: the runner starts it beside
+ * the SDK check (it needs no answer from it, and the SDK check's `dotnet --version` is most of a
+ * second of a warm run) and reads it with {@link evaluate} once the SDK check passed. A missing SDK
+ * fails this evaluation too; the SDK check's report says so first. With `offer` (a whole-target build
+ * that can collect the evaluation, buildStep.ts), the host answers a graph it keeps or a collection for
+ * that build instead of evaluating.
+ */
+export function startEvaluation(run: VerificationRun, offer: boolean): Promise<ProjectGraph | BuildCollectionOffer> {
+  const options = hostEvaluateOptions(run);
+  const pending = offer ? offerBuildCollection(run.host, options) : evaluateWithHost(run.host, options);
   pending.catch(() => undefined); // read by evaluate(), or settled and dropped when the SDK check stops the run
   return pending;
 }

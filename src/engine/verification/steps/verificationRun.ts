@@ -71,9 +71,15 @@ export class VerificationRun {
     return path.dirname(this.target.path);
   }
 
-  /** Runs dotnet with the run's timeout, cancellation (or `signal`, one that follows it) and environment. */
-  dotnetProcess(args: readonly string[], cwd: string, onLine?: (line: string) => void, signal: AbortSignal | undefined = this.signal): Promise<ProcessOutcome> {
-    return this.processes(this.dotnet, args, { cwd, timeoutMs: this.timeoutMs, env: dotnetEnvironment, ...(signal ? { signal } : {}), ...(onLine ? { onLine } : {}) });
+  /** Runs dotnet with the run's timeout, cancellation (or `signal`, one that follows it) and environment (plus `environment`). */
+  dotnetProcess(
+    args: readonly string[],
+    cwd: string,
+    onLine?: (line: string) => void,
+    signal: AbortSignal | undefined = this.signal,
+    environment: Record<string, string> = {},
+  ): Promise<ProcessOutcome> {
+    return this.processes(this.dotnet, args, { cwd, timeoutMs: this.timeoutMs, env: { ...dotnetEnvironment, ...environment }, ...(signal ? { signal } : {}), ...(onLine ? { onLine } : {}) });
   }
 
   /** The stop of a process that was cancelled or timed out, else undefined. */

@@ -42,6 +42,28 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         return await this.EvaluateProjectsAsync(request, projects, cancellationToken).ConfigureAwait(false);
     }
 
+    /// <summary>
+    /// The evaluation a build collected (<see cref="BuildCollection"/>), or null, logged with the reason, when the
+    /// collection is missing or incomplete (the caller then evaluates). Runs nothing.
+    /// </summary>
+    public async Task<EvaluationData?> EvaluateFromBuildAsync(ContextRequest request, string buildCollection, CancellationToken cancellationToken)
+    {
+        IReadOnlyList<string> projects = await ProjectsOfAsync(request.Target, cancellationToken).ConfigureAwait(false);
+        // One framework asked: the evaluation covers that framework only, which a whole build's rows do not say.
+        string whyNot = "one framework asked";
+        if (request.TargetFramework is not null
+            || BuildCollection.TryRead(request.Target, projects, buildCollection, request.Configuration, out whyNot) is not { } snapshot)
+        {
+            log?.Info($"The build's evaluation of {request.Target.RelativeTarget} not used ({whyNot}); evaluating.");
+            return null;
+        }
+
+        log?.Info(string.Create(
+            System.Globalization.CultureInfo.InvariantCulture,
+            $"Evaluation of {request.Target.RelativeTarget} taken from the build: {snapshot.Projects.Count} projects, read in {snapshot.Duration.TotalMilliseconds:0} ms."));
+        return this.Derive(snapshot);
+    }
+
     public async Task<SemanticContext> LoadAsync(ContextRequest request, EvaluationData? reusableEvaluation, CancellationToken cancellationToken) =>
         (await this.LoadCoreAsync(request, reusableEvaluation, keepIfSameAs: null, cancellationToken).ConfigureAwait(false))!;
 

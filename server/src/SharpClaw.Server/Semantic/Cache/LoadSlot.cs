@@ -85,15 +85,19 @@ internal sealed class LoadSlot(ContextLoader loader, ContextSnapshots? snapshots
         }
     }
 
-    /// <summary>Evaluates <paramref name="request"/> without compiling (projectGraph), with the fingerprint of the build files MSBuild read.</summary>
-    public async Task<(EvaluationData Evaluation, ContextFingerprint Fingerprint)> EvaluateAsync(ContextRequest request, CancellationToken cancellationToken)
+    /// <summary>
+    /// Evaluates <paramref name="request"/> without compiling (projectGraph), with the fingerprint of the build files MSBuild read:
+    /// from <paramref name="buildCollection"/> (a build's collection) when it is complete, else with MSBuild.
+    /// </summary>
+    public async Task<(EvaluationData Evaluation, ContextFingerprint Fingerprint)> EvaluateAsync(ContextRequest request, string? buildCollection, CancellationToken cancellationToken)
     {
         using CancellationTokenSource linked = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, this.shutdown.Token);
         await this.slot.WaitAsync(linked.Token).ConfigureAwait(false);
         try
         {
             this.ThrowIfClosed();
-            EvaluationData evaluation = await loader.EvaluateAsync(request, linked.Token).ConfigureAwait(false);
+            EvaluationData evaluation = (buildCollection is null ? null : await loader.EvaluateFromBuildAsync(request, buildCollection, linked.Token).ConfigureAwait(false))
+                ?? await loader.EvaluateAsync(request, linked.Token).ConfigureAwait(false);
             ContextFingerprint fingerprint = loader.FingerprintEvaluation(evaluation);
             Interlocked.Increment(ref this.evaluationCount);
             return (evaluation, fingerprint);

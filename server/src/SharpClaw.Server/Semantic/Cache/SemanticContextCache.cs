@@ -5,6 +5,7 @@ using SharpClaw.Protocol.Status;
 using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Authorization;
 using SharpClaw.Server.Semantic.Contexts;
+using SharpClaw.Server.Semantic.Evaluation;
 using SharpClaw.Server.Semantic.Fingerprints;
 using SharpClaw.Server.Semantic.Loading;
 using SharpClaw.Server.Semantic.OpenDocuments;
@@ -302,9 +303,12 @@ public sealed class SemanticContextCache : IAsyncDisposable
 
     /// <summary>
     /// Evaluated project data for <paramref name="request"/> (no compilation): from a valid loaded context,
-    /// a valid earlier evaluation, or a fresh evaluation pass after authorization.
+    /// a valid earlier evaluation, or, after authorization, the collection a build made (<paramref name="buildCollection"/>,
+    /// an id from <see cref="BuildCollection.Prepare"/>) or a fresh evaluation pass when there is none or it is incomplete.
+    /// With <see cref="BuildCollection.Offer"/> nothing runs and nothing is authorized: null instead of an evaluation.
     /// </summary>
-    public async Task<EvaluationLease> AcquireEvaluationAsync(ContextRequest request, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
+    public async Task<EvaluationLease?> AcquireEvaluationAsync(
+        ContextRequest request, IEvaluationAuthorizer? authorizer, string? buildCollection, CancellationToken cancellationToken)
     {
         SemaphoreSlim keyLock = this.keyLocks.GetOrAdd(request.Key, _ => new SemaphoreSlim(1, 1));
         await keyLock.WaitAsync(cancellationToken).ConfigureAwait(false);
@@ -375,8 +379,13 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 }
             }
 
+            if (buildCollection == BuildCollection.Offer)
+            {
+                return null;
+            }
+
             await this.AuthorizeAsync(request, authorizer, reason, changed, cancellationToken).ConfigureAwait(false);
-            (EvaluationData evaluation, ContextFingerprint evaluationFingerprint) = await this.loads.EvaluateAsync(request, cancellationToken).ConfigureAwait(false);
+            (EvaluationData evaluation, ContextFingerprint evaluationFingerprint) = await this.loads.EvaluateAsync(request, buildCollection, cancellationToken).ConfigureAwait(false);
 
             await this.gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
             try

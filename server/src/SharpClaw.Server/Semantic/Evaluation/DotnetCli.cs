@@ -51,11 +51,13 @@ public static class DotnetCli
     /// <param name="workingDirectory">Decides which SDK global.json selects.</param>
     /// <param name="cancellationToken">Kills the process tree.</param>
     /// <param name="onOutputLine">Called with each standard-output line as it arrives (progress); the result still holds all of it.</param>
+    /// <param name="environment">Variables added after <see cref="QuietEnvironment"/>.</param>
     public static async Task<ProcessResult> RunAsync(
         IReadOnlyList<string> arguments,
         string workingDirectory,
         CancellationToken cancellationToken,
-        Action<string>? onOutputLine = null)
+        Action<string>? onOutputLine = null,
+        IReadOnlyDictionary<string, string>? environment = null)
     {
         ProcessStartInfo startInfo = new(FindDotnet())
         {
@@ -80,7 +82,7 @@ public static class DotnetCli
             }
         }
 
-        foreach ((string name, string value) in QuietEnvironment)
+        foreach ((string name, string value) in environment is null ? QuietEnvironment : QuietEnvironment.Concat(environment))
         {
             startInfo.Environment[name] = value;
         }

@@ -20,25 +20,11 @@ namespace SharpClaw.Server.Semantic.Evaluation;
 public static partial class ProjectEvaluator
 {
     /// <summary>
-    /// Imported into every evaluated project; written to a private folder per pass (state folder,
-    /// <c>workspaces/KEY/evaluation/GUID/</c>). The parallel design-time pass imports it too and runs
-    /// SharpClawCollect before its design-time targets, so one MSBuild run both evaluates and builds.
+    /// The rows the collector returns for one project instance: the project row (evaluated properties) and one row
+    /// per item SharpClaw reads. <see cref="Parse(IReadOnlyList{ResultRow})"/> reads them; the evaluation below and a
+    /// build that collects its own evaluation (<see cref="BuildCollection"/>) both add them, so both answer alike.
     /// </summary>
-    internal const string CollectorTargets = """
-        <Project>
-          <!-- Written by SharpClaw for one evaluation pass and deleted afterwards. It only reads
-               evaluated properties and items; it never builds, restores or writes anything. -->
-          <Target Name="SharpClawCollect" Returns="@(SharpClawResult)">
-            <ItemGroup Condition="'$(IsCrossTargetingBuild)' == 'true'">
-              <_SharpClawInnerFramework Include="$(TargetFrameworks)" />
-            </ItemGroup>
-            <MSBuild Condition="'@(_SharpClawInnerFramework)' != ''"
-                     Projects="$(MSBuildProjectFullPath)"
-                     Targets="SharpClawCollect"
-                     Properties="TargetFramework=%(_SharpClawInnerFramework.Identity)">
-              <Output TaskParameter="TargetOutputs" ItemName="SharpClawResult" />
-            </MSBuild>
-            <ItemGroup>
+    internal const string RowItems = """
               <SharpClawResult Include="$(MSBuildProjectFullPath)"
                                ScKind="project"
                                ScProject="$(MSBuildProjectFullPath)"
@@ -63,6 +49,29 @@ public static partial class ProjectEvaluator
               <SharpClawResult Include="@(Analyzer->'%(FullPath)')" ScKind="analyzer" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
               <SharpClawResult Include="@(EmbeddedResource->'%(FullPath)');@(AdditionalFiles->'%(FullPath)');@(Content->'%(FullPath)');@(None->'%(FullPath)')" ScKind="other" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
               <SharpClawResult Include="@(IntermediateAssembly->'%(FullPath)')" ScKind="intermediateAssembly" ScProject="$(MSBuildProjectFullPath)" ScTargetFramework="$(TargetFramework)" />
+        """;
+
+    /// <summary>
+    /// Imported into every evaluated project; written to a private folder per pass (state folder,
+    /// <c>workspaces/KEY/evaluation/GUID/</c>). The parallel design-time pass imports it too and runs
+    /// SharpClawCollect before its design-time targets, so one MSBuild run both evaluates and builds.
+    /// </summary>
+    internal const string CollectorTargets = $$"""
+        <Project>
+          <!-- Written by SharpClaw for one evaluation pass and deleted afterwards. It only reads
+               evaluated properties and items; it never builds, restores or writes anything. -->
+          <Target Name="SharpClawCollect" Returns="@(SharpClawResult)">
+            <ItemGroup Condition="'$(IsCrossTargetingBuild)' == 'true'">
+              <_SharpClawInnerFramework Include="$(TargetFrameworks)" />
+            </ItemGroup>
+            <MSBuild Condition="'@(_SharpClawInnerFramework)' != ''"
+                     Projects="$(MSBuildProjectFullPath)"
+                     Targets="SharpClawCollect"
+                     Properties="TargetFramework=%(_SharpClawInnerFramework.Identity)">
+              <Output TaskParameter="TargetOutputs" ItemName="SharpClawResult" />
+            </MSBuild>
+            <ItemGroup>
+        {{RowItems}}
             </ItemGroup>
           </Target>
         </Project>
