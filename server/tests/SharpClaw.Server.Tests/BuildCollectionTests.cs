@@ -1,4 +1,6 @@
 using System.Text.Json;
+using SharpClaw.Protocol.Semantic;
+using SharpClaw.Server.Handlers;
 using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Discovery;
 using SharpClaw.Server.Semantic.Evaluation;
@@ -85,6 +87,54 @@ public sealed class BuildCollectionTests
         {
             BuildCollection.Discard(fixture.Root, id);
         }
+    }
+
+    /// <summary>
+    /// Through a real host over JSON-RPC, as the verifier asks: an offer runs nothing and asks nothing; the graph read
+    /// from the build's collection, after the call's approval, is the graph an evaluation gives, and is kept (the next
+    /// offer answers it); a collection the build did not fill is evaluated instead.
+    /// </summary>
+    [Fact]
+    public async Task ProjectGraph_OffersACollection_ReadsItAfterTheBuild_AndEvaluatesWhenItIsIncomplete()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("ArtifactsLayout", "ArtifactsLayout.slnx");
+        await BuildAsync(fixture, "ArtifactsLayout.slnx", environment: null);
+        ProjectGraphResult evaluated;
+        using (TempDirectory other = new())
+        {
+            await using SemanticHost evaluating = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = other.Path });
+            evaluating.Client.GrantAll();
+            evaluated = await evaluating.GraphAsync(fixture.Root);
+        }
+
+        using TempDirectory state = new();
+        await using SemanticHost host = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = state.Path });
+        host.Client.DenyAll("an offer asks nothing");
+        ProjectGraphResult offered = await host.GraphAsync(fixture.Root, buildCollection: BuildCollection.Offer);
+        Assert.Empty(offered.Projects);
+        Assert.NotNull(offered.BuildCollection);
+        Assert.Empty(host.Client.AuthorizationRequests);
+        Assert.Equal(0, host.Cache.EvaluationCount);
+
+        await BuildAsync(fixture, "ArtifactsLayout.slnx", offered.BuildCollection.Environment);
+        host.Client.GrantAll();
+        ProjectGraphResult collected = await host.GraphAsync(fixture.Root, buildCollection: offered.BuildCollection.Id);
+        Assert.Single(host.Client.AuthorizationRequests);
+        Assert.Equal(JsonSerializer.Serialize(evaluated), JsonSerializer.Serialize(collected));
+        Assert.False(Directory.Exists(Path.GetDirectoryName(offered.BuildCollection.Environment["SharpClawCollectFolder"])), "the collection was not deleted");
+
+        ProjectGraphResult kept = await host.GraphAsync(fixture.Root, buildCollection: BuildCollection.Offer);
+        Assert.Null(kept.BuildCollection);
+        Assert.Equal(JsonSerializer.Serialize(evaluated with { FromCache = true }), JsonSerializer.Serialize(kept));
+
+        // A collection no build filled (a new state folder, so nothing kept): the host evaluates instead.
+        using TempDirectory fresh = new();
+        await using SemanticHost unfilled = await SemanticHost.StartAsync(new HostServerOptions { StateRoot = fresh.Path });
+        unfilled.Client.GrantAll();
+        ProjectGraphResult offer = await unfilled.GraphAsync(fixture.Root, buildCollection: BuildCollection.Offer);
+        ProjectGraphResult fellBack = await unfilled.GraphAsync(fixture.Root, buildCollection: offer.BuildCollection!.Id);
+        Assert.Equal(JsonSerializer.Serialize(evaluated), JsonSerializer.Serialize(fellBack));
+        Assert.Equal(1, unfilled.Cache.EvaluationCount);
     }
 
     private static async Task BuildAsync(FixtureWorkspace fixture, string target, IReadOnlyDictionary<string, string>? environment, params string[] extra)

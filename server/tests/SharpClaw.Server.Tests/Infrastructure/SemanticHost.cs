@@ -47,11 +47,11 @@ internal sealed class SemanticHost : IAsyncDisposable
             Timeout,
             "sharpclaw/solutionInspect");
 
-    public Task<ProjectGraphResult> GraphAsync(string workspace, string? target = null, string? configuration = null, string? targetFramework = null) =>
+    public Task<ProjectGraphResult> GraphAsync(string workspace, string? target = null, string? configuration = null, string? targetFramework = null, string? buildCollection = null) =>
         Poll.WithTimeout(
             this.Host.Client.InvokeWithParameterObjectAsync<ProjectGraphResult>(
                 ProtocolMethods.ProjectGraph,
-                new ProjectGraphParams { Workspace = workspace, Target = target, Configuration = configuration, TargetFramework = targetFramework, Tool = "test-tool" }),
+                new ProjectGraphParams { Workspace = workspace, Target = target, Configuration = configuration, TargetFramework = targetFramework, Tool = "test-tool", BuildCollection = buildCollection }),
             Timeout,
             "sharpclaw/projectGraph");
 
