@@ -115,7 +115,8 @@ public sealed class SemanticProtocolTests
             [new ProjectGraphNode("A/A.csproj", false, TestProjectSource.Absent, ["net8.0"], "Library", null, false, ["A/X.cs"], [], ["Directory.Build.props"], ["A/data.json"], ["Newtonsoft.Json"], false, false, [new ProjectOutput("net8.0", "A/bin/Debug/net8.0/A.dll", "A/obj/Debug/net8.0/A.dll")])],
             [], [], [], FromCache: false);
         JsonObject graphJson = JsonSerializer.SerializeToNode(graph, ProtocolJsonContext.Default.ProjectGraphResult)!.AsObject();
-        Assert.Equal(["workspace", "target", "configuration", "targetFramework", "projects", "excludedAnalyzers", "partialLoad", "dynamicImports", "fromCache"], graphJson.Select(p => p.Key));
+        Assert.Equal(["workspace", "target", "configuration", "targetFramework", "projects", "excludedAnalyzers", "partialLoad", "dynamicImports", "fromCache", "buildCollection"], graphJson.Select(p => p.Key));
+        Assert.Null(graphJson["buildCollection"]); // only an answer to an offer (BuildCollectionTests) carries one
         Assert.Equal(
             ["path", "isTestProject", "isTestProjectSource", "targetFrameworks", "outputType", "assetsFile", "restored", "compileItems", "projectReferences", "imports",
                 "otherItems", "packageReferences", "isTestingPlatformApplication", "testingPlatformDotnetTestSupport", "outputs"],

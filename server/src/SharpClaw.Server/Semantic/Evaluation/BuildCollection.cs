@@ -100,37 +100,26 @@ public static partial class BuildCollection
             return null;
         }
 
-        List<List<ResultRow>> instances = [];
-        foreach (string file in Directory.EnumerateFiles(Path.Combine(folder, "rows"), "*.rows").Order(StringComparer.Ordinal))
+        List<List<ResultRow>> instances;
+        try
         {
-            List<ResultRow> instance = [];
-            foreach (string line in File.ReadLines(file))
-            {
-                string[] values = line.Split('\t');
-                if (values.Length != Columns.Length)
-                {
-                    whyNot = $"a row of {values.Length} values where {Columns.Length} were written (a value with a tab or a line break)";
-                    return null;
-                }
+            instances = ReadInstances(Path.Combine(folder, "rows"), out whyNot);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            whyNot = $"the collection could not be read: {ex.Message}";
+            return null;
+        }
 
-                Dictionary<string, string> row = new(StringComparer.Ordinal);
-                for (int i = 0; i < Columns.Length; i++)
-                {
-                    if (values[i].Length > 0)
-                    {
-                        row[Columns[i]] = values[i];
-                    }
-                }
-
-                instance.Add(row);
-            }
-
-            instances.Add(instance);
+        if (whyNot.Length > 0)
+        {
+            return null;
         }
 
         // The evaluation's order, which the build's parallel inner builds do not keep: a project's inner instances in
         // the order of its TargetFrameworks, then its outer one (the collector's MSBuild task returns before the outer row).
         List<ResultRow> rows = [.. instances.OrderBy(FrameworkPosition).SelectMany(i => i)];
+
         Dictionary<string, EvaluatedProject> collected = new(PathUtil.Comparer);
         foreach (EvaluatedProject project in ProjectEvaluator.Parse(rows))
         {
@@ -179,6 +168,41 @@ public static partial class BuildCollection
             StartedUtc = Directory.GetLastWriteTimeUtc(folder),
             Duration = System.Diagnostics.Stopwatch.GetElapsedTime(started),
         };
+    }
+
+    /// <summary>Each instance's rows (one file each, in name order); <paramref name="whyNot"/> says why none when a row does not parse.</summary>
+    private static List<List<ResultRow>> ReadInstances(string rowsFolder, out string whyNot)
+    {
+        whyNot = string.Empty;
+        List<List<ResultRow>> instances = [];
+        foreach (string file in Directory.EnumerateFiles(rowsFolder, "*.rows").Order(StringComparer.Ordinal))
+        {
+            List<ResultRow> instance = [];
+            foreach (string line in File.ReadLines(file))
+            {
+                string[] values = line.Split('\t');
+                if (values.Length != Columns.Length)
+                {
+                    whyNot = $"a row of {values.Length} values where {Columns.Length} were written (a value with a tab or a line break)";
+                    return [];
+                }
+
+                Dictionary<string, string> row = new(StringComparer.Ordinal);
+                for (int i = 0; i < Columns.Length; i++)
+                {
+                    if (values[i].Length > 0)
+                    {
+                        row[Columns[i]] = values[i];
+                    }
+                }
+
+                instance.Add(row);
+            }
+
+            instances.Add(instance);
+        }
+
+        return instances;
     }
 
     /// <summary>Where an instance's rows go among its project's: its framework's index in TargetFrameworks, the outer build last.</summary>
