@@ -56,6 +56,13 @@ internal sealed class InMemoryHost : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         this.Client.Dispose();
+        // As the host process does at shutdown (Program.cs): store writes still under way land before the test removes
+        // its state folder; one that landed after made the folder again (a store.db left in /tmp).
+        if (this.Server.State.Cache.Snapshots is { } snapshots)
+        {
+            await snapshots.FlushAsync(TimeSpan.FromSeconds(5));
+        }
+
         await this.Server.DisposeAsync();
         this.Server.State.Log.Dispose();
     }
