@@ -30,7 +30,7 @@ public sealed class BuildCollectionTests
 
         List<string> compiled = IntermediateAssemblies(evaluated);
         Dictionary<string, DateTime> writtenBefore = compiled.ToDictionary(f => f, File.GetLastWriteTimeUtc);
-        BuildCollectionOffer offer = BuildCollection.Prepare(fixture.Root);
+        ProjectGraphBuildCollection offer = BuildCollection.Prepare(fixture.Root);
         await BuildAsync(fixture, target, offer.Environment);
         EvaluationSnapshot? collected = BuildCollection.TryRead(selection, projects, offer.Id, "Debug", out string whyNot);
         BuildCollection.Discard(fixture.Root, offer.Id);
@@ -60,7 +60,7 @@ public sealed class BuildCollectionTests
         string shapes = projects.Single(p => Path.GetFileName(p) == "Shapes.csproj");
 
         // One project of the solution built: the others have no rows.
-        BuildCollectionOffer one = BuildCollection.Prepare(fixture.Root);
+        ProjectGraphBuildCollection one = BuildCollection.Prepare(fixture.Root);
         await BuildAsync(fixture, Path.GetRelativePath(fixture.Root, shapes), one.Environment);
         Assert.Null(BuildCollection.TryRead(selection, projects, one.Id, "Debug", out string notBuilt));
         Assert.StartsWith("the build wrote nothing for ", notBuilt, StringComparison.Ordinal);
@@ -68,14 +68,14 @@ public sealed class BuildCollectionTests
         // A multi-targeted project built for one framework: the other framework has no rows.
         using FixtureWorkspace multi = FixtureWorkspace.Restored("MultiTarget", "MultiTarget.csproj");
         TargetSelection project = new(multi.Root, multi.Path("MultiTarget.csproj"), TargetKind.Project);
-        BuildCollectionOffer oneFramework = BuildCollection.Prepare(multi.Root);
+        ProjectGraphBuildCollection oneFramework = BuildCollection.Prepare(multi.Root);
         await BuildAsync(multi, "MultiTarget.csproj", oneFramework.Environment, "-f", "net10.0");
         Assert.Null(BuildCollection.TryRead(project, [project.TargetPath], oneFramework.Id, "Debug", out string oneFrameworkOnly));
         Assert.Equal("the build did not build 'MultiTarget.csproj' for net8.0", oneFrameworkOnly);
         BuildCollection.Discard(multi.Root, oneFramework.Id);
 
         // A row that does not split into the written values (a value with a line break).
-        BuildCollectionOffer damaged = BuildCollection.Prepare(fixture.Root);
+        ProjectGraphBuildCollection damaged = BuildCollection.Prepare(fixture.Root);
         File.WriteAllText(Path.Combine(damaged.Environment["SharpClawCollectFolder"], "x.rows"), "project\tonly three\tvalues\n");
         Assert.Null(BuildCollection.TryRead(selection, projects, damaged.Id, "Debug", out string malformed));
         Assert.StartsWith("a row of 3 values", malformed, StringComparison.Ordinal);

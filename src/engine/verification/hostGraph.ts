@@ -131,10 +131,7 @@ export interface HostEvaluateOptions {
 }
 
 /** What a build needs to collect its own evaluation for the host (the host's BuildCollection): its environment, and the id to ask with after it. */
-export interface BuildCollectionOffer {
-  id: string;
-  environment: Record<string, string>;
-}
+export type BuildCollectionOffer = NonNullable<z.infer<typeof ProjectGraphResultSchema>['buildCollection']>;
 
 export const isBuildCollectionOffer = (answer: ProjectGraph | BuildCollectionOffer): answer is BuildCollectionOffer => 'environment' in answer;
 
@@ -200,7 +197,7 @@ async function requestGraph(host: HostRequester, options: HostEvaluateOptions): 
       }
       throw error;
     }
-    if (result.buildCollection) return { id: result.buildCollection.id, environment: result.buildCollection.environment };
+    if (result.buildCollection) return result.buildCollection;
     if (result.partialLoad.length > 0) {
       const lines = result.partialLoad.map((issue) => `${issue.path}: ${issue.reason}`);
       throw new EvaluationError(`MSBuild could not evaluate ${result.partialLoad.length === 1 ? 'a project' : `${result.partialLoad.length} projects`} of ${target.relative}: ${lines.join('; ')}`, 'failed', lines.join('\n'));

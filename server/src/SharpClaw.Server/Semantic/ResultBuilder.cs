@@ -178,7 +178,7 @@ public static class ResultBuilder
     }
 
     /// <summary>No graph: nothing kept is valid, and the caller's build may collect the evaluation with <paramref name="offer"/>.</summary>
-    public static ProjectGraphResult BuildCollectionOffered(ContextRequest request, BuildCollectionOffer offer) => new(
+    public static ProjectGraphResult BuildCollectionOffered(ContextRequest request, ProjectGraphBuildCollection offer) => new(
         Workspace: request.Target.Workspace,
         Target: request.Target.RelativeTarget,
         Configuration: request.Configuration,
@@ -189,7 +189,7 @@ public static class ResultBuilder
         DynamicImports: [],
         FromCache: false)
     {
-        BuildCollection = new ProjectGraphBuildCollection(offer.Id, offer.Environment),
+        BuildCollection = offer,
     };
 
     /// <summary>

@@ -35,20 +35,19 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
             ? await SolutionReader.ReadProjectsAsync(target.TargetPath, cancellationToken).ConfigureAwait(false)
             : [target.TargetPath];
 
-    /// <summary>Evaluation only (no Roslyn workspace): for <c>sharpclaw/projectGraph</c>.</summary>
-    public async Task<EvaluationData> EvaluateAsync(ContextRequest request, CancellationToken cancellationToken)
+    /// <summary>
+    /// Evaluation only (no Roslyn workspace): for <c>sharpclaw/projectGraph</c>. From <paramref name="buildCollection"/>, the
+    /// collection a build made (<see cref="BuildCollection"/>), when it is complete; else, logged with the reason, with MSBuild.
+    /// </summary>
+    public async Task<EvaluationData> EvaluateAsync(ContextRequest request, string? buildCollection, CancellationToken cancellationToken)
     {
         IReadOnlyList<string> projects = await ProjectsOfAsync(request.Target, cancellationToken).ConfigureAwait(false);
-        return await this.EvaluateProjectsAsync(request, projects, cancellationToken).ConfigureAwait(false);
+        return (buildCollection is null ? null : this.FromBuild(request, projects, buildCollection))
+            ?? await this.EvaluateProjectsAsync(request, projects, cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>
-    /// The evaluation a build collected (<see cref="BuildCollection"/>), or null, logged with the reason, when the
-    /// collection is missing or incomplete (the caller then evaluates). Runs nothing.
-    /// </summary>
-    public async Task<EvaluationData?> EvaluateFromBuildAsync(ContextRequest request, string buildCollection, CancellationToken cancellationToken)
+    private EvaluationData? FromBuild(ContextRequest request, IReadOnlyList<string> projects, string buildCollection)
     {
-        IReadOnlyList<string> projects = await ProjectsOfAsync(request.Target, cancellationToken).ConfigureAwait(false);
         // One framework asked: the evaluation covers that framework only, which a whole build's rows do not say.
         string whyNot = "one framework asked";
         if (request.TargetFramework is not null

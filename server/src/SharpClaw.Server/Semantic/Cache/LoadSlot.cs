@@ -96,8 +96,7 @@ internal sealed class LoadSlot(ContextLoader loader, ContextSnapshots? snapshots
         try
         {
             this.ThrowIfClosed();
-            EvaluationData evaluation = (buildCollection is null ? null : await loader.EvaluateFromBuildAsync(request, buildCollection, linked.Token).ConfigureAwait(false))
-                ?? await loader.EvaluateAsync(request, linked.Token).ConfigureAwait(false);
+            EvaluationData evaluation = await loader.EvaluateAsync(request, buildCollection, linked.Token).ConfigureAwait(false);
             ContextFingerprint fingerprint = loader.FingerprintEvaluation(evaluation);
             Interlocked.Increment(ref this.evaluationCount);
             return (evaluation, fingerprint);

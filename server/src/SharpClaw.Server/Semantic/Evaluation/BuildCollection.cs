@@ -1,14 +1,10 @@
 using System.Text.RegularExpressions;
+using SharpClaw.Protocol.Semantic;
 using SharpClaw.Server.Infrastructure;
 using SharpClaw.Server.Semantic.Discovery;
 using ResultRow = System.Collections.Generic.IReadOnlyDictionary<string, string>;
 
 namespace SharpClaw.Server.Semantic.Evaluation;
-
-/// <summary>What a build needs in its environment to collect its own evaluation (<see cref="BuildCollection"/>).</summary>
-/// <param name="Id">Names the collection when the build is done (<c>sharpclaw/projectGraph</c>'s <c>buildCollection</c>).</param>
-/// <param name="Environment">Variables to add to the build's environment.</param>
-public sealed record BuildCollectionOffer(string Id, IReadOnlyDictionary<string, string> Environment);
 
 /// <summary>
 /// The evaluation a verifier's own build collects, instead of a second MSBuild process beside it (issue 39: that
@@ -66,7 +62,7 @@ public static partial class BuildCollection
     /// A new collection for <paramref name="workspace"/> in its private state folder: the targets file and an empty
     /// rows folder, and the environment that makes a build fill it. Runs nothing.
     /// </summary>
-    public static BuildCollectionOffer Prepare(string workspace)
+    public static ProjectGraphBuildCollection Prepare(string workspace)
     {
         string parent = StateFolder.Subfolder(StateFolder.ForWorkspace(workspace), FolderName);
         RemoveLeftBehind(parent);
@@ -78,7 +74,7 @@ public static partial class BuildCollection
         // MSBuild counts the newest file a project imports among a compile's inputs: a new import would make the
         // person's up-to-date projects compile again.
         File.SetLastWriteTimeUtc(targets, new DateTime(2000, 1, 1, 0, 0, 0, DateTimeKind.Utc));
-        return new BuildCollectionOffer(id, new Dictionary<string, string>(StringComparer.Ordinal)
+        return new ProjectGraphBuildCollection(id, new Dictionary<string, string>(StringComparer.Ordinal)
         {
             ["CustomAfterMicrosoftCommonTargets"] = targets,
             ["CustomAfterMicrosoftCommonCrossTargetingTargets"] = targets,
