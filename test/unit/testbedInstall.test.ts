@@ -1,6 +1,6 @@
 // The test bed's install steps (scripts/testbed/install.mjs) on a fresh machine: a failing step
 // shows its own output (postinstall included), is retried once, and is named when it fails again;
-// code-server installs without the outer npm's variables.
+// code-server installs without the outer npm's variables, and links the system's SQLite when it can.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -35,15 +35,25 @@ describe('test bed install steps', () => {
     fs.rmSync(path.dirname(marker), { recursive: true, force: true });
   });
 
-  it("installs code-server without the outer npm's variables: under `npm start` on Node 20 its postinstall read Node 20 from them (issue 40)", () => {
+  /** code-server's install environment, from install.mjs, for an outer `npm start` on Node 20. */
+  function codeServerInstallEnv(systemSqlite: boolean): Record<string, string> {
     const code = `import(${JSON.stringify(install)}).then((m) => console.log(JSON.stringify(m.codeServerInstallEnv({ node: '/cache/node24/bin/node', nodedir: '/cache/node24' }, {
       PATH: '/usr/bin', HOME: '/home/a', npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false', npm_lifecycle_event: 'start', npm_node_execpath: '/usr/bin/node',
-    }))));`;
+    }, { systemSqlite: ${systemSqlite} }))));`;
     const result = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
-    const env = JSON.parse(result.stdout) as Record<string, string>;
+    return JSON.parse(result.stdout) as Record<string, string>;
+  }
+
+  it("installs code-server without the outer npm's variables: under `npm start` on Node 20 its postinstall read Node 20 from them (issue 40)", () => {
+    const env = codeServerInstallEnv(false);
     assert.deepEqual(Object.keys(env).filter((name) => /^npm_/i.test(name)).sort(), ['npm_config_nodedir', 'npm_config_unsafe_perm', 'npm_config_yes']);
     assert.equal(env.PATH, '/cache/node24/bin:/usr/bin');
     assert.equal(env.HOME, '/home/a');
+  });
+
+  it("links code-server's SQLite module against the system's SQLite when its headers are there, instead of compiling SQLite (74 CPU-s on a fresh machine)", () => {
+    assert.equal(codeServerInstallEnv(true).npm_config_sqlite, '/usr');
+    assert.equal(codeServerInstallEnv(false).npm_config_sqlite, undefined);
   });
 });
