@@ -54,23 +54,6 @@ function startTestBedInstall() {
   testBed = run('testbed', process.execPath, ['scripts/testbed/install.mjs'], {
     onLine: (line) => { step = /\[testbed\] FAILED STEP: (.+)/.exec(line)?.[1]?.trim() ?? step; },
   }).then((code) => (code === 0 ? undefined : `the test bed install${step ? ` step "${step}"` : ''} failed (its output is above, prefixed [testbed])`));
-  yieldToTestBedInstall();
-}
-
-/**
- * Everything this run starts after the test bed's install runs one step nicer (nice +5) than it. The install
- * is one process at a time (npm, then each native module's compiler) and on a fresh machine the VS Code layers
- * wait for it; beside the server and host-e2e layers' many processes it got about a quarter of a core (a fresh
- * machine, 2026-12-07: 136 CPU-s over 8 minutes, while the integration and e2e layers waited 1–1.5 minutes).
- * Among the layers nothing changes (all run at the same niceness); on an idle machine neither does anything else.
- * Linux keeps niceness per thread: children inherit the spawning (main) thread's, so this thread's is lowered.
- */
-function yieldToTestBedInstall() {
-  try {
-    os.setPriority(Math.min(19, os.getPriority() + 5));
-  } catch {
-    // A platform without niceness: the layers share the machine with the install as before.
-  }
 }
 /** A layer's result when the test bed it needs could not be installed: one failure, named. */
 async function testBedFailure() {
