@@ -13,7 +13,7 @@
 // Options: --only unit,server,host-e2e,integration,e2e,package   --vscode min|latest|all
 //          --jobs N (host-e2e files at once, default 2)   --files a,b (host-e2e files whose path has a or b;
 //          server test classes whose full name has a or b)
-//          --serial (every layer alone; by default host-e2e, e2e and package run beside unit, server
+//          --serial (every layer alone; by default unit, host-e2e, e2e and package run beside server
 //          and integration: see phasesFor)
 //
 // Every layer is timed and counted (passed, failed, skipped; per file or test class), written to
@@ -45,7 +45,7 @@ const testBedLayers = ['integration', 'e2e', 'package'];
 /**
  * The test bed's install (scripts/testbed/install.mjs: code-server for each tested VS Code, Node 24,
  * Chromium), started in the background when the run begins: on a fresh machine it takes minutes, and
- * the layers that need it start only after unit, server or host-e2e. Resolves to undefined when the
+ * the layers that need it start only after server or host-e2e. Resolves to undefined when the
  * test bed is ready, else to the failure's note.
  */
 let testBed = Promise.resolve(undefined);
@@ -502,15 +502,16 @@ const layers = {
 
 /**
  * The order the layers run in: phases one after the other, each of lanes that run side by side, each
- * lane's layers one after the other. The dotnet-heavy host-e2e, then e2e and package, run beside unit,
- * server and integration, which take about as long together. The package layer packs the run's own build
+ * lane's layers one after the other. unit, the dotnet-heavy host-e2e, then e2e and package run beside server
+ * and integration, which take about as long together (with unit in the second lane, that lane ended 1–1.5
+ * minutes after the first in every .ci/run of 2026-12-07, the run's last minutes on 1.6–1.8 of 2 cores). The package layer packs the run's own build
  * (built for production before the first layer), so it changes nothing the other layers run from.
  * `--serial` (or SHARPCLAW_TEST_SERIAL=1) runs every layer alone, in the layers' own order.
  */
 function phasesFor(only) {
   const serial = process.argv.includes('--serial') || process.env.SHARPCLAW_TEST_SERIAL === '1';
   if (serial) return only.map((name) => [[name]]);
-  const plan = [[['host-e2e', 'e2e', 'package'], ['unit', 'server', 'integration']]];
+  const plan = [[['unit', 'host-e2e', 'e2e', 'package'], ['server', 'integration']]];
   const planned = plan.flat(2);
   return [...plan, ...only.filter((name) => !planned.includes(name)).map((name) => [[name]])]
     .map((phase) => phase.map((lane) => lane.filter((name) => only.includes(name))).filter((lane) => lane.length > 0))
