@@ -74,5 +74,8 @@ export function stopCompilerServer(server) {
       // Gone already.
     }
   }
+  // On Unix .NET makes the named pipe a socket file in the temporary folder, which a stopped server leaves
+  // behind: two in /tmp after every run (seen 2026-12-07).
+  if (os.platform() !== 'win32') fs.rmSync(path.join(os.tmpdir(), server.pipeName), { force: true });
   return stopped;
 }
