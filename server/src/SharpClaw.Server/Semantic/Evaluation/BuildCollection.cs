@@ -115,7 +115,6 @@ public static partial class BuildCollection
         // The evaluation's order, which the build's parallel inner builds do not keep: a project's inner instances in
         // the order of its TargetFrameworks, then its outer one (the collector's MSBuild task returns before the outer row).
         List<ResultRow> rows = [.. instances.OrderBy(FrameworkPosition).SelectMany(i => i)];
-
         Dictionary<string, EvaluatedProject> collected = new(PathUtil.Comparer);
         foreach (EvaluatedProject project in ProjectEvaluator.Parse(rows))
         {
