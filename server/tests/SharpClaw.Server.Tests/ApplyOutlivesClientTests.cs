@@ -56,7 +56,7 @@ public sealed class ApplyOutlivesClientTests
         using TempDirectory state = new();
 
         // The client process the host follows (--clientProcessId), killed for "client process gone".
-        using Process client = Process.Start(new ProcessStartInfo("sleep", "600") { UseShellExecute = false })!;
+        using HelperProcess client = HelperProcess.Start(seconds: 600);
         await using HostProcess host = HostProcess.StartWithEnvironment(
             new Dictionary<string, string> { ["SHARPCLAW_STATE_DIR"] = state.Path },
             "--clientProcessId", client.Id.ToString(System.Globalization.CultureInfo.InvariantCulture));

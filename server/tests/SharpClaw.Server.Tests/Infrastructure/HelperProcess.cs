@@ -2,7 +2,10 @@ using System.Diagnostics;
 
 namespace SharpClaw.Server.Tests.Infrastructure;
 
-/// <summary>A throw-away long-running process whose pid plays "the VS Code extension host".</summary>
+/// <summary>
+/// A throw-away long-running process whose pid plays "the VS Code extension host", ended when disposed (a
+/// `sleep` a test only disposed ran on for its ten minutes after the run, in the layer's state folder's environment).
+/// </summary>
 internal sealed class HelperProcess : IDisposable
 {
     private readonly Process process;
@@ -13,11 +16,13 @@ internal sealed class HelperProcess : IDisposable
 
     public bool HasExited => this.process.HasExited;
 
-    public static HelperProcess Start()
+    /// <param name="seconds">How long it lives if nothing ends it first: longer than the test that follows it.</param>
+    public static HelperProcess Start(int seconds = 60)
     {
+        string duration = seconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
         ProcessStartInfo startInfo = OperatingSystem.IsWindows()
-            ? new ProcessStartInfo("powershell", "-NoProfile -Command Start-Sleep -Seconds 60")
-            : new ProcessStartInfo("sleep", "60");
+            ? new ProcessStartInfo("powershell", $"-NoProfile -Command Start-Sleep -Seconds {duration}")
+            : new ProcessStartInfo("sleep", duration);
         startInfo.UseShellExecute = false;
         startInfo.RedirectStandardInput = true;
         startInfo.RedirectStandardOutput = true;

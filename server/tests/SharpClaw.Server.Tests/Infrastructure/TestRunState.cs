@@ -6,8 +6,12 @@ namespace SharpClaw.Server.Tests.Infrastructure;
 /// <summary>
 /// The state folder of this test run: every host the tests start in memory or as a process, without a
 /// state folder of their own, keeps its stores, snapshots, locks and journals in one private temporary
-/// folder (SHARPCLAW_STATE_DIR, inherited by the processes), removed when the run ends — never in the
-/// person's own ~/.cache/sharpclaw/workspaces, which collected an entry per deleted temporary workspace.
+/// folder (SHARPCLAW_STATE_DIR, inherited by the processes) — never in the person's own
+/// ~/.cache/sharpclaw/workspaces, which collected an entry per deleted temporary workspace. Under `npm test`
+/// the layer makes the folder and names it in SHARPCLAW_TEST_STATE_DIR, and removes it once every process
+/// that could still write into it has ended (scripts/layer-state.mjs): removed here on exit, the hosts' last
+/// background write could bring it back. Run on its own (`dotnet test`), the run makes it and removes it
+/// on exit.
 /// The fixture cache (<see cref="FixtureCache"/>) is resolved from the person's state folder first, so it
 /// outlives the run.
 /// </summary>
@@ -21,6 +25,14 @@ internal static class TestRunState
         if (string.IsNullOrEmpty(Environment.GetEnvironmentVariable("SHARPCLAW_TEST_FIXTURE_CACHE")))
         {
             Environment.SetEnvironmentVariable("SHARPCLAW_TEST_FIXTURE_CACHE", Path.Combine(StateFolder.RootPath(), "test-fixtures"));
+        }
+
+        string? layerState = Environment.GetEnvironmentVariable("SHARPCLAW_TEST_STATE_DIR");
+        if (!string.IsNullOrEmpty(layerState) && Directory.Exists(layerState))
+        {
+            Root = layerState;
+            Environment.SetEnvironmentVariable("SHARPCLAW_STATE_DIR", Root);
+            return;
         }
 
         Root = Directory.CreateTempSubdirectory("sharpclaw-tests-state-").FullName;
