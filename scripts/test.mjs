@@ -27,7 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { startCompilerServer, stopCompilerServer } from './compiler-server.mjs';
-import { createLayerState, layerStateVariable, removeLayerState } from './layer-state.mjs';
+import { createLayerFolder, removeLayerFolder } from './layer-folder.mjs';
 import { minutes } from './duration.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -413,22 +413,23 @@ const layers = {
     // Release, as the run's build published the host (scripts/build-server.mjs): MSBuild finds the host's and the
     // protocol's Release compile up to date and compiles only the tests (a Debug build compiled all three again),
     // and the process tests start the host as the package ships it (bin/Release, the code dist/server holds).
-    const compilerServer = startCompilerServer('server', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('server') } });
-    // The tests' state folder, removed once nothing the layer started can write into it (scripts/layer-state.mjs).
-    const state = createLayerState('server');
+    // The tests' state folder and temporary folder, removed once nothing the layer started can write into them
+    // (scripts/layer-folder.mjs). The compiler server runs in the layer's environment too (its pipe's socket is in /tmp either way).
+    const folder = createLayerFolder('server');
+    const compilerServer = startCompilerServer('server', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('server'), ...folder.env } });
     let code;
     try {
       // Normal console verbosity prints each test as it passes; the TRX file gives the counts and times.
       code = await run('server', 'dotnet', ['test', 'server/SharpClaw.Server.slnx', '-c', 'Release', '-nologo', '--tl:off', ...filter,
         '--logger', 'console;verbosity=normal', '--logger', 'trx;LogFileName=server.trx', '--results-directory', results],
         // No MSBuild nodes kept for reuse: they would carry the state folder's variable past the run.
-        { env: { ...compilerServer.env, ...shortProcessJit(), [layerStateVariable]: state, MSBUILDDISABLENODEREUSE: '1' } });
+        { env: { ...compilerServer.env, ...shortProcessJit(), ...folder.env, MSBUILDDISABLENODEREUSE: '1' } });
     } finally {
       layerCpu.read();
       const stopped = stopCompilerServer(compilerServer);
       if (stopped > 0) console.log(`[test] server: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
-      const ended = await removeLayerState(state);
-      if (ended.length > 0) console.log(`[test] server: ended ${ended.length} process${ended.length === 1 ? '' : 'es'} the tests left running (a test to fix), then removed their state folder:\n${ended.map((line) => `[test]   ${line}`).join('\n')}`);
+      const ended = await removeLayerFolder(folder.root);
+      if (ended.length > 0) console.log(`[test] server: ended ${ended.length} process${ended.length === 1 ? '' : 'es'} the tests left running (a test to fix), then removed the layer's folder:\n${ended.map((line) => `[test]   ${line}`).join('\n')}`);
     }
     const trx = fs.existsSync(results) ? fs.readdirSync(results, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.trx')) : [];
     if (trx.length === 0) return { code, passed: 0, failed: 0, skipped: 0, files: [], note: 'dotnet test wrote no TRX file (the build failed? its output is above)' };

@@ -9,9 +9,8 @@ namespace SharpClaw.Server.Tests.Infrastructure;
 /// folder (SHARPCLAW_STATE_DIR, inherited by the processes) — never in the person's own
 /// ~/.cache/sharpclaw/workspaces, which collected an entry per deleted temporary workspace. Under `npm test`
 /// the layer makes the folder and names it in SHARPCLAW_TEST_STATE_DIR, and removes it once every process
-/// that could still write into it has ended (scripts/layer-state.mjs): removed here on exit, the hosts' last
-/// background write could bring it back. Run on its own (`dotnet test`), the run makes it and removes it
-/// on exit.
+/// it started has ended (scripts/layer-folder.mjs): removed here on exit, the hosts' last background write
+/// could bring it back. Run on its own (`dotnet test`), the run makes it and removes it on exit.
 /// The fixture cache (<see cref="FixtureCache"/>) is resolved from the person's state folder first, so it
 /// outlives the run.
 /// </summary>
