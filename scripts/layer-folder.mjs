@@ -1,5 +1,5 @@
-// The server layer's own folder, removed with everything in it when the layer ends:
-// - state/: every host its xunit tests start in memory or as a process without a state folder of their own
+// A dotnet test layer's own folder (server, host-e2e), removed with everything in it when the layer ends:
+// - state/ (the server layer's): every host its xunit tests start in memory or as a process without a state folder of their own
 //   keeps its stores, snapshots, locks and journals here (server/tests' TestRunState.cs takes it from
 //   SHARPCLAW_TEST_STATE_DIR). The test process used to remove it on its own exit while its last hosts'
 //   background work still wrote into it, and a write after the removal brought the folder back: left in
@@ -19,8 +19,9 @@ import path from 'node:path';
 export const layerFolderVariable = 'SHARPCLAW_TEST_LAYER_DIR';
 
 /**
- * A new private folder (0700) for one run of a layer, and the environment the layer runs in. Short
- * (`/tmp/sc-server-XXXXXX/tmp`): Unix socket paths under the temporary folder are limited to about 100 bytes.
+ * A new private folder (0700) for one run of a layer: its root, its state folder, and the environment the
+ * layer runs in. Short (`/tmp/sc-host-e2e-XXXXXX/tmp`, 23 bytes more than `/tmp`): a resident host's socket
+ * in a state folder under the temporary folder must stay within 100 bytes (src/engine/host/hostLaunch.ts).
  */
 export function createLayerFolder(layer) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `sc-${layer}-`));
@@ -28,7 +29,7 @@ export function createLayerFolder(layer) {
   const temp = path.join(root, 'tmp');
   fs.mkdirSync(state, { mode: 0o700 });
   fs.mkdirSync(temp, { mode: 0o700 });
-  return { root, env: { [layerFolderVariable]: root, SHARPCLAW_TEST_STATE_DIR: state, TMPDIR: temp } };
+  return { root, state, env: { [layerFolderVariable]: root, TMPDIR: temp } };
 }
 
 /** The ids of the live processes marked with `root` (Linux reads /proc; elsewhere none can be seen). */

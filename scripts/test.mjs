@@ -399,6 +399,12 @@ function readTrx(file) {
   return { ...counts, files };
 }
 
+/** Removes a layer's folder (scripts/layer-folder.mjs), naming the processes its tests left running, if any. */
+async function removeFolderOf(layer, folder) {
+  const ended = await removeLayerFolder(folder.root);
+  if (ended.length > 0) console.log(`[test] ${layer}: ended ${ended.length} process${ended.length === 1 ? '' : 'es'} the tests left running (a test to fix), then removed the layer's folder:\n${ended.map((line) => `[test]   ${line}`).join('\n')}`);
+}
+
 const layers = {
   unit: () => mochaLayer('unit', '.mocharc.json'),
   async server() {
@@ -423,13 +429,12 @@ const layers = {
       code = await run('server', 'dotnet', ['test', 'server/SharpClaw.Server.slnx', '-c', 'Release', '-nologo', '--tl:off', ...filter,
         '--logger', 'console;verbosity=normal', '--logger', 'trx;LogFileName=server.trx', '--results-directory', results],
         // No MSBuild nodes kept for reuse: they would carry the state folder's variable past the run.
-        { env: { ...compilerServer.env, ...shortProcessJit(), ...folder.env, MSBUILDDISABLENODEREUSE: '1' } });
+        { env: { ...compilerServer.env, ...shortProcessJit(), ...folder.env, SHARPCLAW_TEST_STATE_DIR: folder.state, MSBUILDDISABLENODEREUSE: '1' } });
     } finally {
       layerCpu.read();
       const stopped = stopCompilerServer(compilerServer);
       if (stopped > 0) console.log(`[test] server: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
-      const ended = await removeLayerFolder(folder.root);
-      if (ended.length > 0) console.log(`[test] server: ended ${ended.length} process${ended.length === 1 ? '' : 'es'} the tests left running (a test to fix), then removed the layer's folder:\n${ended.map((line) => `[test]   ${line}`).join('\n')}`);
+      await removeFolderOf('server', folder);
     }
     const trx = fs.existsSync(results) ? fs.readdirSync(results, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.trx')) : [];
     if (trx.length === 0) return { code, passed: 0, failed: 0, skipped: 0, files: [], note: 'dotnet test wrote no TRX file (the build failed? its output is above)' };
@@ -444,15 +449,18 @@ const layers = {
     };
   },
   async 'host-e2e'() {
+    // Its temporary folder is the layer's own, removed when it ends (scripts/layer-folder.mjs), as the server layer's.
+    const folder = createLayerFolder('host-e2e');
     // Its builds share one compiler server of the layer's own (scripts/compiler-server.mjs), a long-lived process: .NET's default JIT.
-    const compilerServer = startCompilerServer('host-e2e', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('host-e2e') } });
+    const compilerServer = startCompilerServer('host-e2e', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('host-e2e'), ...folder.env } });
     try {
-      return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, { ...compilerServer.env, ...shortProcessJit() });
+      return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, { ...compilerServer.env, ...shortProcessJit(), ...folder.env });
     } finally {
       // The last reading before it goes, so the server's CPU counts in the layer's.
       layerCpu.read();
       const stopped = stopCompilerServer(compilerServer);
       if (stopped > 0) console.log(`[test] host-e2e: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
+      await removeFolderOf('host-e2e', folder);
     }
   },
   async integration() {

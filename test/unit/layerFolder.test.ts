@@ -14,6 +14,7 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (spec
 
 interface LayerFolder {
   root: string;
+  state: string;
   env: Record<string, string>;
 }
 interface LayerFolderModule {
@@ -40,7 +41,7 @@ function writer(folder: LayerFolder, forMs: number): ChildProcess {
       if (Date.now() < until) setTimeout(tick, 50);
     };
     tick();`;
-  return spawn(process.execPath, ['-e', script], { stdio: 'ignore', env: { ...process.env, ...folder.env } });
+  return spawn(process.execPath, ['-e', script], { stdio: 'ignore', env: { ...process.env, ...folder.env, SHARPCLAW_TEST_STATE_DIR: folder.state } });
 }
 
 async function waitUntil(what: string, condition: () => boolean): Promise<void> {
@@ -52,7 +53,7 @@ async function waitUntil(what: string, condition: () => boolean): Promise<void> 
 }
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
-const writing = (folder: LayerFolder) => fs.existsSync(path.join(folder.env.SHARPCLAW_TEST_STATE_DIR!, 'workspaces', 'w1', 'snapshot.bin')) && fs.existsSync(path.join(folder.env.TMPDIR!, 'MSBuildTemp'));
+const writing = (folder: LayerFolder) => fs.existsSync(path.join(folder.state, 'workspaces', 'w1', 'snapshot.bin')) && fs.existsSync(path.join(folder.env.TMPDIR!, 'MSBuildTemp'));
 
 describe('scripts/layer-folder.mjs: the layer removes its folder once nothing it started can write into it', () => {
   const started: ChildProcess[] = [];
@@ -68,7 +69,7 @@ describe('scripts/layer-folder.mjs: the layer removes its folder once nothing it
     roots.push(folder.root);
     assert.equal(path.dirname(folder.root), os.tmpdir());
     assert.match(path.basename(folder.root), /^sc-unit-/);
-    for (const dir of [folder.root, folder.env.SHARPCLAW_TEST_STATE_DIR!, folder.env.TMPDIR!]) {
+    for (const dir of [folder.root, folder.state, folder.env.TMPDIR!]) {
       assert.ok(dir.startsWith(folder.root), dir);
       if (process.platform !== 'win32') assert.equal(fs.statSync(dir).mode & 0o777, 0o700, dir);
     }
