@@ -428,7 +428,7 @@ const layers = {
       // Normal console verbosity prints each test as it passes; the TRX file gives the counts and times.
       code = await run('server', 'dotnet', ['test', 'server/SharpClaw.Server.slnx', '-c', 'Release', '-nologo', '--tl:off', ...filter,
         '--logger', 'console;verbosity=normal', '--logger', 'trx;LogFileName=server.trx', '--results-directory', results],
-        // No MSBuild nodes kept for reuse: they would carry the state folder's variable past the run.
+        // No MSBuild nodes kept for reuse: they would outlive the layer, marked as its processes (SHARPCLAW_TEST_LAYER_DIR).
         { env: { ...compilerServer.env, ...shortProcessJit(), ...folder.env, SHARPCLAW_TEST_STATE_DIR: folder.state, MSBUILDDISABLENODEREUSE: '1' } });
     } finally {
       layerCpu.read();
