@@ -9,14 +9,11 @@
 //   runtime's diagnostic sockets and debugger pipes of processes the tests killed, MSBuild's temporary
 //   folders, and empty folders. (Named pipes stay in /tmp whatever TMPDIR says: Roslyn's build host leaves
 //   one socket per MSBuildWorkspace load there, 17 a run, which this does not catch.)
-// Removed only once no process the layer started is left (each carries SHARPCLAW_TEST_LAYER_DIR), so
-// nothing can write into it again.
+// Removed only once no process the layer started is left — those carrying the layer's mark, the
+// SHARPCLAW_TEST_CPU_LAYER entry scripts/test.mjs gives each layer's processes — so nothing can write into it again.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-
-/** The variable that marks the layer's processes with its folder; every process the layer starts inherits it. */
-export const layerFolderVariable = 'SHARPCLAW_TEST_LAYER_DIR';
 
 /**
  * A new private folder (0700) for one run of a layer: its root, its state folder, and the environment the
@@ -29,13 +26,13 @@ export function createLayerFolder(layer) {
   const temp = path.join(root, 'tmp');
   fs.mkdirSync(state, { mode: 0o700 });
   fs.mkdirSync(temp, { mode: 0o700 });
-  return { root, state, env: { [layerFolderVariable]: root, TMPDIR: temp } };
+  return { root, state, env: { TMPDIR: temp } };
 }
 
-/** The ids of the live processes marked with `root` (Linux reads /proc; elsewhere none can be seen). */
-export function processesUsing(root) {
+/** The ids of the live processes whose environment has `mark` (`NAME=value`; Linux reads /proc, elsewhere none can be seen). */
+export function processesMarked(mark) {
   if (os.platform() !== 'linux') return [];
-  const entry = `\0${layerFolderVariable}=${root}\0`;
+  const entry = `\0${mark}\0`;
   const pids = [];
   for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
@@ -59,17 +56,17 @@ function commandOf(pid) {
 }
 
 /**
- * Removes the layer's folder once its processes are gone: it waits up to `waitMs` for them to end on
- * their own (a host finishing its last write), then ends those still there (the layer is over; they are
- * its leftovers) and removes the folder. Returns the command lines of the processes it had to end, so
- * the test that left them can be found.
+ * Removes the layer's folder once its processes (those whose environment has `mark`) are gone: it waits up
+ * to `waitMs` for them to end on their own (a host finishing its last write), then ends those still there
+ * (the layer is over; they are its leftovers) and removes the folder. Returns the command lines of the
+ * processes it had to end, so the test that left them can be found.
  */
-export async function removeLayerFolder(root, { waitMs = 20_000 } = {}) {
+export async function removeLayerFolder(root, { mark, waitMs = 20_000 }) {
   const deadline = Date.now() + waitMs;
-  let left = processesUsing(root);
+  let left = processesMarked(mark);
   while (left.length > 0 && Date.now() < deadline) {
     await sleep(100);
-    left = processesUsing(root);
+    left = processesMarked(mark);
   }
   const ended = left.map((pid) => `${pid}: ${commandOf(pid)}`);
   for (const pid of left) {
@@ -80,7 +77,7 @@ export async function removeLayerFolder(root, { waitMs = 20_000 } = {}) {
     }
   }
   const killDeadline = Date.now() + 10_000;
-  while (processesUsing(root).length > 0 && Date.now() < killDeadline) await sleep(50);
+  while (processesMarked(mark).length > 0 && Date.now() < killDeadline) await sleep(50);
   // Retries: on Windows a process that just ended may hold a file for a moment.
   fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   return ended;

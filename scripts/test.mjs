@@ -165,6 +165,8 @@ class LayerCpu {
 /** This run's mark on its processes' SHARPCLAW_TEST_CPU_LAYER: two runs side by side (two work trees, CI beside a developer) once counted each other's processes. */
 const thisRun = String(process.pid);
 const cpuMarker = (layer) => `${layer}@${thisRun}`;
+/** The environment entry every process of the layer carries: how its leftovers are found when it ends (scripts/layer-folder.mjs). */
+const layerMark = (layer) => `SHARPCLAW_TEST_CPU_LAYER=${cpuMarker(layer)}`;
 
 const layerCpu = new LayerCpu();
 
@@ -401,7 +403,7 @@ function readTrx(file) {
 
 /** Removes a layer's folder (scripts/layer-folder.mjs), naming the processes its tests left running, if any. */
 async function removeFolderOf(layer, folder) {
-  const ended = await removeLayerFolder(folder.root);
+  const ended = await removeLayerFolder(folder.root, { mark: layerMark(layer) });
   if (ended.length > 0) console.log(`[test] ${layer}: ended ${ended.length} process${ended.length === 1 ? '' : 'es'} the tests left running (a test to fix), then removed the layer's folder:\n${ended.map((line) => `[test]   ${line}`).join('\n')}`);
 }
 
@@ -428,7 +430,7 @@ const layers = {
       // Normal console verbosity prints each test as it passes; the TRX file gives the counts and times.
       code = await run('server', 'dotnet', ['test', 'server/SharpClaw.Server.slnx', '-c', 'Release', '-nologo', '--tl:off', ...filter,
         '--logger', 'console;verbosity=normal', '--logger', 'trx;LogFileName=server.trx', '--results-directory', results],
-        // No MSBuild nodes kept for reuse: they would outlive the layer, marked as its processes (SHARPCLAW_TEST_LAYER_DIR).
+        // No MSBuild nodes kept for reuse: they would outlive the layer, marked as its processes (layerMark).
         { env: { ...compilerServer.env, ...shortProcessJit(), ...folder.env, SHARPCLAW_TEST_STATE_DIR: folder.state, MSBUILDDISABLENODEREUSE: '1' } });
     } finally {
       layerCpu.read();

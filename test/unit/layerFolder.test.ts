@@ -19,17 +19,21 @@ interface LayerFolder {
 }
 interface LayerFolderModule {
   createLayerFolder(layer: string): LayerFolder;
-  processesUsing(root: string): number[];
-  removeLayerFolder(root: string, options?: { waitMs?: number }): Promise<string[]>;
+  processesMarked(mark: string): number[];
+  removeLayerFolder(root: string, options: { mark: string; waitMs?: number }): Promise<string[]>;
 }
 
 const load = (): Promise<LayerFolderModule> => importEsm(path.join(repoRoot, 'scripts', 'layer-folder.mjs'));
 
+/** A layer's mark, as scripts/test.mjs gives one to each layer's processes (one per layer and run). */
+const markOf = (name: string) => `SHARPCLAW_TEST_CPU_LAYER=${name}@unit-${process.pid}`;
+
 /**
- * A process of the layer that writes into its state folder and its temporary folder (as Node and .NET
- * find it: TMPDIR) every 50 ms, for `forMs` (or until killed).
+ * A process of the layer (carrying its `mark`) that writes into its state folder and its temporary folder
+ * (as Node and .NET find it: TMPDIR) every 50 ms, for `forMs` (or until killed).
  */
-function writer(folder: LayerFolder, forMs: number): ChildProcess {
+function writer(folder: LayerFolder, mark: string, forMs: number): ChildProcess {
+  const [name, value] = [mark.slice(0, mark.indexOf('=')), mark.slice(mark.indexOf('=') + 1)];
   const script = `
     const fs = require('node:fs'), os = require('node:os'), path = require('node:path');
     const until = Date.now() + ${forMs};
@@ -41,7 +45,7 @@ function writer(folder: LayerFolder, forMs: number): ChildProcess {
       if (Date.now() < until) setTimeout(tick, 50);
     };
     tick();`;
-  return spawn(process.execPath, ['-e', script], { stdio: 'ignore', env: { ...process.env, ...folder.env, SHARPCLAW_TEST_STATE_DIR: folder.state } });
+  return spawn(process.execPath, ['-e', script], { stdio: 'ignore', env: { ...process.env, ...folder.env, SHARPCLAW_TEST_STATE_DIR: folder.state, [name]: value } });
 }
 
 async function waitUntil(what: string, condition: () => boolean): Promise<void> {
@@ -73,20 +77,20 @@ describe('scripts/layer-folder.mjs: the layer removes its folder once nothing it
       assert.ok(dir.startsWith(folder.root), dir);
       if (process.platform !== 'win32') assert.equal(fs.statSync(dir).mode & 0o777, 0o700, dir);
     }
-    assert.equal(folder.env.SHARPCLAW_TEST_LAYER_DIR, folder.root);
   });
 
   it('waits for a process still writing into it, so the folder is gone and stays gone', async function () {
     this.timeout(30_000);
     if (process.platform !== 'linux') this.skip(); // elsewhere no process's environment can be read
-    const { createLayerFolder, processesUsing, removeLayerFolder } = await load();
+    const { createLayerFolder, processesMarked, removeLayerFolder } = await load();
     const folder = createLayerFolder('unit');
     roots.push(folder.root);
-    const late = writer(folder, 1_500);
+    const mark = markOf('late');
+    const late = writer(folder, mark, 1_500);
     started.push(late);
-    await waitUntil('the writer to start writing', () => writing(folder) && processesUsing(folder.root).includes(late.pid!));
-    assert.deepEqual(await removeLayerFolder(folder.root), [], 'the writer ended on its own; nothing had to be ended');
-    assert.ok(exited(late) || !processesUsing(folder.root).includes(late.pid!));
+    await waitUntil('the writer to start writing', () => writing(folder) && processesMarked(mark).includes(late.pid!));
+    assert.deepEqual(await removeLayerFolder(folder.root, { mark }), [], 'the writer ended on its own; nothing had to be ended');
+    assert.ok(exited(late) || !processesMarked(mark).includes(late.pid!));
     assert.equal(fs.existsSync(folder.root), false);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(fs.existsSync(folder.root), false, 'a late write brought the folder back');
@@ -95,15 +99,16 @@ describe('scripts/layer-folder.mjs: the layer removes its folder once nothing it
   it("ends a process that outlives the wait and names it, removes the folder, and leaves another run's process alone", async function () {
     this.timeout(30_000);
     if (process.platform !== 'linux') this.skip();
-    const { createLayerFolder, processesUsing, removeLayerFolder } = await load();
+    const { createLayerFolder, processesMarked, removeLayerFolder } = await load();
     const folder = createLayerFolder('unit');
     const other = createLayerFolder('unit');
     roots.push(folder.root, other.root);
-    const stuck = writer(folder, 600_000);
-    const neighbour = writer(other, 600_000);
+    const [mark, otherMark] = [markOf('stuck'), markOf('neighbour')];
+    const stuck = writer(folder, mark, 600_000);
+    const neighbour = writer(other, otherMark, 600_000);
     started.push(stuck, neighbour);
-    await waitUntil('both writers to run', () => writing(folder) && writing(other) && processesUsing(folder.root).includes(stuck.pid!) && processesUsing(other.root).includes(neighbour.pid!));
-    const ended = await removeLayerFolder(folder.root, { waitMs: 300 });
+    await waitUntil('both writers to run', () => writing(folder) && writing(other) && processesMarked(mark).includes(stuck.pid!) && processesMarked(otherMark).includes(neighbour.pid!));
+    const ended = await removeLayerFolder(folder.root, { mark, waitMs: 300 });
     assert.equal(ended.length, 1, ended.join('\n'));
     assert.match(ended[0]!, new RegExp(`^${stuck.pid}: .*node -e`), 'names the process it ended, to find the test that left it');
     await waitUntil('the stuck writer to be reaped', () => exited(stuck));
