@@ -238,15 +238,14 @@ internal static class CallGraph
         };
     }
 
-    /// <summary>Lambdas and extension-method reductions report their member; generic instances their definition.</summary>
     /// <summary>
     /// The symbols a reference or call site names, innermost first: the node at <paramref name="span"/> and up to two
     /// of its parents (a member access names its member, an invocation its method), each normalized as a caller is;
     /// bound one at a time, so a caller that stops at the first binds no more.
     /// </summary>
-    internal static async IAsyncEnumerable<ISymbol> NamedAtAsync(Document document, Microsoft.CodeAnalysis.Text.TextSpan span, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken cancellationToken)
+    internal static async IAsyncEnumerable<ISymbol> NamedAtAsync(Document document, Microsoft.CodeAnalysis.Text.TextSpan span, BindingModels models, [System.Runtime.CompilerServices.EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        if (await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model
+        if (await models.OfAsync(document, cancellationToken).ConfigureAwait(false) is not { } model
             || await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false) is not { } root)
         {
             yield break;
@@ -263,6 +262,7 @@ internal static class CallGraph
         }
     }
 
+    /// <summary>Lambdas and extension-method reductions report their member; generic instances their definition.</summary>
     private static ISymbol Normalize(ISymbol symbol)
     {
         while (symbol is IMethodSymbol { MethodKind: MethodKind.AnonymousFunction } && symbol.ContainingSymbol is { } container)
@@ -292,6 +292,7 @@ internal sealed class CallerSearches
     private readonly Dictionary<ISymbol, List<SymbolCallerInfo>> callers = new(SymbolEqualityComparer.Default);
     private readonly Dictionary<ISymbol, string> displayNames = new(SymbolEqualityComparer.Default);
     private readonly Dictionary<(SyntaxTree Tree, Microsoft.CodeAnalysis.Text.TextSpan Span), List<(ISymbol Symbol, string Id)>> named = [];
+    private readonly BindingModels models = new();
 
     /// <summary><see cref="Flavours.OfAsync"/>, once per symbol.</summary>
     public async Task<List<ISymbol>> FlavoursAsync(ISymbol symbol, Solution solution, CancellationToken cancellationToken)
@@ -337,7 +338,7 @@ internal sealed class CallerSearches
         if (!this.named.TryGetValue((tree, span), out List<(ISymbol Symbol, string Id)>? found))
         {
             found = [];
-            await foreach (ISymbol symbol in CallGraph.NamedAtAsync(document, span, cancellationToken).ConfigureAwait(false))
+            await foreach (ISymbol symbol in CallGraph.NamedAtAsync(document, span, this.models, cancellationToken).ConfigureAwait(false))
             {
                 found.Add((symbol, Flavours.Identity(symbol, solution)));
             }

@@ -20,6 +20,7 @@ internal sealed class ReferenceScope
     private readonly Solution solution;
     private readonly HashSet<string> own;
     private readonly HashSet<string> running;
+    private readonly BindingModels models = new();
 
     private ReferenceScope(Solution solution, HashSet<string> own, HashSet<string> running)
     {
@@ -94,7 +95,7 @@ internal sealed class ReferenceScope
     /// <summary>True when the reference's expression binds to the member or to a member a call may go through to run it (or binds to nothing known).</summary>
     public async Task<bool> NamesRunningMemberAsync(ReferenceLocation location, CancellationToken cancellationToken)
     {
-        await foreach (ISymbol named in CallGraph.NamedAtAsync(location.Document, location.Location.SourceSpan, cancellationToken).ConfigureAwait(false))
+        await foreach (ISymbol named in CallGraph.NamedAtAsync(location.Document, location.Location.SourceSpan, this.models, cancellationToken).ConfigureAwait(false))
         {
             string id = Flavours.Identity(named, this.solution);
             return this.own.Contains(id) || this.running.Contains(id);

@@ -153,8 +153,7 @@ internal sealed class GeneratorReach
             return gaps;
         }
 
-        GeneratorDeclaredNames declared = await GeneratorDeclaredNames.OfAsync(this, solution, cancellationToken).ConfigureAwait(false);
-        List<GeneratorGap>? declaring = declared.Gaps(this, solution, workspace, symbol);
+        List<GeneratorGap>? declaring = await GeneratorDeclaredNames.GapsAsync(this, solution, workspace, symbol, cancellationToken).ConfigureAwait(false);
         return declaring is null ? gaps : [.. declaring, .. gaps ?? []];
     }
 
@@ -167,10 +166,9 @@ internal sealed class GeneratorReach
         List<GeneratorGap> gaps = [];
         if (!this.IsEmpty)
         {
-            GeneratorDeclaredNames declared = await GeneratorDeclaredNames.OfAsync(this, solution, cancellationToken).ConfigureAwait(false);
             foreach (ISymbol start in starts)
             {
-                gaps.AddRange(declared.Gaps(this, solution, workspace, start) ?? []);
+                gaps.AddRange(await GeneratorDeclaredNames.GapsAsync(this, solution, workspace, start, cancellationToken).ConfigureAwait(false) ?? []);
             }
         }
 

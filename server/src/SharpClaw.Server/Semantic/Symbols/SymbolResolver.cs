@@ -333,41 +333,52 @@ internal static class SymbolResolver
     private static async Task<SymbolIndex> BuildIndexAsync(List<Project> projects) =>
         new(await CollectAsync(projects, CancellationToken.None).ConfigureAwait(false));
 
-    /// <summary>Every declared source symbol (types, their members) of the projects' compilations.</summary>
+    /// <summary>
+    /// Every declared source symbol (types, their members) of the projects' compilations, in project order. The projects
+    /// are read side by side: a first query waits for every compilation of the solution (on serilog/serilog's 15 flavours,
+    /// 3.7 s one after another).
+    /// </summary>
     private static async Task<List<SymbolMatch>> CollectAsync(List<Project> projects, CancellationToken cancellationToken)
     {
+        List<SymbolMatch>[] perProject = new List<SymbolMatch>[projects.Count];
+        await Parallel.ForEachAsync(
+            Enumerable.Range(0, projects.Count),
+            new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = cancellationToken },
+            async (i, token) => perProject[i] = await CollectAsync(projects[i], token).ConfigureAwait(false)).ConfigureAwait(false);
+        return [.. perProject.SelectMany(p => p)];
+    }
+
+    private static async Task<List<SymbolMatch>> CollectAsync(Project project, CancellationToken cancellationToken)
+    {
         List<SymbolMatch> result = [];
-        foreach (Project project in projects)
+        Compilation? compilation = await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
+        if (compilation is null)
         {
-            Compilation? compilation = await project.GetCompilationAsync(cancellationToken).ConfigureAwait(false);
-            if (compilation is null)
-            {
-                continue;
-            }
+            return result;
+        }
 
-            Stack<INamespaceOrTypeSymbol> pending = new([compilation.Assembly.GlobalNamespace]);
-            while (pending.Count > 0)
+        Stack<INamespaceOrTypeSymbol> pending = new([compilation.Assembly.GlobalNamespace]);
+        while (pending.Count > 0)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            INamespaceOrTypeSymbol current = pending.Pop();
+            foreach (ISymbol member in current.GetMembers())
             {
-                cancellationToken.ThrowIfCancellationRequested();
-                INamespaceOrTypeSymbol current = pending.Pop();
-                foreach (ISymbol member in current.GetMembers())
+                if (member is INamespaceSymbol ns)
                 {
-                    if (member is INamespaceSymbol ns)
-                    {
-                        pending.Push(ns);
-                        continue;
-                    }
+                    pending.Push(ns);
+                    continue;
+                }
 
-                    if (!IsReportable(member))
-                    {
-                        continue;
-                    }
+                if (!IsReportable(member))
+                {
+                    continue;
+                }
 
-                    result.Add(new SymbolMatch(member, project, member.ToDisplayString(SymbolFormat.NameFormat), SymbolFormat.KindOf(member)));
-                    if (member is INamedTypeSymbol type)
-                    {
-                        pending.Push(type);
-                    }
+                result.Add(new SymbolMatch(member, project, member.ToDisplayString(SymbolFormat.NameFormat), SymbolFormat.KindOf(member)));
+                if (member is INamedTypeSymbol type)
+                {
+                    pending.Push(type);
                 }
             }
         }
