@@ -11,6 +11,7 @@ namespace SharpClaw.Server.Tests;
 /// those names bind to nothing: implementations of IProvider&lt;T&gt; were "no symbol" (by position in a base list),
 /// "No symbol named" (by name) and, for the hand-written Contracts.IProvider&lt;T&gt; of the same name, a confident list
 /// of one. Each answer now names the generator that may declare the type and where its uses bind to nothing.
+/// Contracts also declares a ContainerAttribute by hand, whose lists count App's [Container].
 /// </summary>
 public sealed class GeneratorDeclaredTypesTests(LoadedFixture.GeneratorDeclaredTypes fx) : IClassFixture<LoadedFixture.GeneratorDeclaredTypes>
 {
@@ -59,6 +60,18 @@ public sealed class GeneratorDeclaredTypesTests(LoadedFixture.GeneratorDeclaredT
 
         // A name that binds in App is no generator's: Numbers has no such caveat.
         Assert.Null((await Navigate(new NavigateParams { Action = "references", Name = "App.Numbers" })).GeneratorGaps?.Where(g => g.Declares is not null).FirstOrDefault());
+    }
+
+    [Fact]
+    public async Task ListsOfAHandWrittenAttribute_CountTheUsesWrittenWithoutItsSuffix()
+    {
+        // Box's [Container] names ContainerAttribute (the generator's, which binds to nothing in App): the scan for the
+        // asked name alone must still see an attribute written without "Attribute".
+        NavigateResult references = await Navigate(new NavigateParams { Action = "references", Name = "Contracts.ContainerAttribute" });
+        Assert.Equal(0, references.Total);
+        GeneratorGap gap = Assert.Single(references.GeneratorGaps!, g => g.Declares is not null);
+        Assert.Equal(("Providers.Gen", "ContainerAttribute", 1), (gap.Generator, gap.Declares, gap.UnresolvedUses));
+        Assert.Equal(["App/App.csproj"], gap.Projects);
     }
 
     private Task<NavigateResult> Navigate(NavigateParams parameters) => fx.Host.NavigateAsync(fx.Workspace.Root, parameters);
