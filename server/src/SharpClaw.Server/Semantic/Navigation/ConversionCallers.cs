@@ -28,11 +28,12 @@ internal static class ConversionCallers
         ProjectDependencyGraph graph = solution.GetProjectDependencyGraph();
         HashSet<ProjectId> seeing = [.. declaring, .. declaring.SelectMany(graph.GetProjectsThatTransitivelyDependOnThisProject)];
         Dictionary<string, (ISymbol Symbol, List<Location> Sites)> callers = new(StringComparer.Ordinal);
+        BindingModels models = new(); // Every expression of every document is bound: no nullable walk on top.
         foreach (ProjectId id in seeing)
         {
             foreach (Document document in solution.GetProject(id)?.Documents ?? [])
             {
-                if (await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false) is not { } model
+                if (await models.OfAsync(document, cancellationToken).ConfigureAwait(false) is not { } model
                     || await document.GetSyntaxRootAsync(cancellationToken).ConfigureAwait(false) is not { } root)
                 {
                     continue;

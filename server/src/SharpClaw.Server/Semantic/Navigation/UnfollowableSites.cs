@@ -137,6 +137,7 @@ internal static class UnfollowableSites
     private static async Task<List<Candidate>> ScanAsync(Solution solution, CancellationToken cancellationToken)
     {
         Dictionary<(string Path, int Start), Candidate> found = [];
+        BindingModels models = new();
         foreach (Project project in solution.Projects.Where(p => p.Language == LanguageNames.CSharp))
         {
             foreach (Document document in project.Documents)
@@ -152,7 +153,7 @@ internal static class UnfollowableSites
                 {
                     if (node is InvocationExpressionSyntax invocation && Interesting(invocation))
                     {
-                        model ??= await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+                        model ??= await models.OfAsync(document, cancellationToken).ConfigureAwait(false);
                         if (model is not null && Classify(invocation, model, solution, cancellationToken) is { } candidate)
                         {
                             found.TryAdd((candidate.Location.SourceTree?.FilePath ?? string.Empty, candidate.Location.SourceSpan.Start), candidate);
@@ -160,7 +161,7 @@ internal static class UnfollowableSites
                     }
                     else if (hasDynamic && node is MemberAccessExpressionSyntax access)
                     {
-                        model ??= await document.GetSemanticModelAsync(cancellationToken).ConfigureAwait(false);
+                        model ??= await models.OfAsync(document, cancellationToken).ConfigureAwait(false);
                         if (model?.GetTypeInfo(access.Expression, cancellationToken).Type is { TypeKind: TypeKind.Dynamic })
                         {
                             found.TryAdd((access.SyntaxTree.FilePath, access.Name.SpanStart), new Candidate("dynamic", access.Name.GetLocation(), ByName: true, access.Name.Identifier.ValueText, null, null, [], MemberKinds.Any));
