@@ -75,6 +75,15 @@ public sealed class AuthorizationTests
             Assert.True(lease.Context.RefreshCount >= 1);
         }
 
+        // A file whose time cannot prove it unchanged (written in the last two seconds; here dated a minute ahead, so
+        // it stays so however slow the machine) is read again on every call. Its bytes are what the snapshot holds, so
+        // the snapshot stays, compilations and the symbol index with it; before, every such call swapped in a new text
+        // and started over (an agent asking again right after an edit paid the first query's cost twice).
+        File.SetLastWriteTimeUtc(fixture.Path("App/Greeter.cs"), DateTime.UtcNow.AddMinutes(1));
+        (int refreshes, Solution snapshot) = await RefreshStateAsync(host, fixture);
+        Assert.True((await host.InspectAsync(fixture.Root)).FromCache);
+        Assert.Equal((refreshes, snapshot), await RefreshStateAsync(host, fixture));
+
         Assert.Equal(asked, host.Client.AuthorizationRequests.Count);
         Assert.Equal((designTime, initial), (fixture.MarkerLines(DesignTimeMarker), fixture.MarkerLines(InitialMarker)));
 
@@ -163,6 +172,12 @@ public sealed class AuthorizationTests
         fixture.DeleteFile(DesignTimeMarker);
         fixture.DeleteFile(InitialMarker);
         return fixture;
+    }
+
+    private static async Task<(int Refreshes, Solution Solution)> RefreshStateAsync(SemanticHost host, FixtureWorkspace fixture)
+    {
+        using ContextLease lease = await host.CachedLeaseAsync(fixture.Root);
+        return (lease.Context.RefreshCount, lease.Context.Solution);
     }
 
     private static async Task AssertStructuralAsync(SemanticHost host, FixtureWorkspace fixture, string changedFile, Action change)

@@ -8,6 +8,9 @@ namespace SharpClaw.Server.Semantic.Cache;
 /// Brings a cached solution up to date with files that changed on disk without a structural change (the
 /// fingerprint's content changes): each file is read again and its text swapped into every document that has its
 /// path, linked ones, additional files and analyzer config files included. No MSBuild, no authorization.
+/// A file whose bytes are what the document already holds is left alone, so the solution stays the same object and
+/// what was computed for it (compilations, the symbol index) stays: a file written in the last two seconds is
+/// reported changed on every check (its time cannot prove it unchanged), and an agent asks again right after an edit.
 /// </summary>
 internal static class DocumentRefresh
 {
@@ -30,6 +33,11 @@ internal static class DocumentRefresh
 
             foreach (DocumentId id in SolutionPaths.DocumentIdsAt(solution, path))
             {
+                if (Holds(solution.GetDocument(id) ?? solution.GetAdditionalDocument(id) ?? (TextDocument?)solution.GetAnalyzerConfigDocument(id), text))
+                {
+                    continue;
+                }
+
                 if (solution.ContainsDocument(id))
                 {
                     solution = solution.WithDocumentText(id, text, PreservationMode.PreserveIdentity);
@@ -47,4 +55,12 @@ internal static class DocumentRefresh
 
         return solution;
     }
+
+    /// <summary>Whether the document's text in memory has the same bytes (checksum) and encoding as <paramref name="text"/>.</summary>
+    private static bool Holds(TextDocument? document, SourceText text) =>
+        document is not null
+        && document.TryGetText(out SourceText? current)
+        && current.ChecksumAlgorithm == text.ChecksumAlgorithm
+        && current.Encoding?.WebName == text.Encoding?.WebName
+        && current.GetChecksum().AsSpan().SequenceEqual(text.GetChecksum().AsSpan());
 }

@@ -431,9 +431,9 @@ public sealed class SemanticContextCache : IAsyncDisposable
                 return (null, reason, changed, reusable);
             }
 
-            if (check.ContentChanges.Count > 0)
+            if (check.ContentChanges.Count > 0 && DocumentRefresh.Apply(context.Solution, check.ContentChanges) is { } refreshed && refreshed != context.Solution)
             {
-                context.ReplaceSolution(DocumentRefresh.Apply(context.Solution, check.ContentChanges));
+                context.ReplaceSolution(refreshed);
             }
 
             context.Fingerprint.Commit(check);
