@@ -31,7 +31,7 @@ public sealed class HostLogNoiseTests
             new SymbolResolveParams { Name = "C", Workspace = temp.Path, Tool = "test-tool" }));
         await host.Client.InvokeAsync<object>(ProtocolMethods.Status);
 
-        string log = host.LogOutput.ToString();
+        string log = host.LogText;
         Assert.DoesNotContain("No target methods", log, StringComparison.Ordinal);
         Assert.DoesNotContain("not serializable", log, StringComparison.Ordinal);
         Assert.DoesNotMatch(@"(?m)^\s+at \S", log);
@@ -57,7 +57,7 @@ public sealed class HostLogNoiseTests
             await host.Client.InvokeAsync<object>(ProtocolMethods.Status);
         }
 
-        string[] lines = host.LogOutput.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        string[] lines = host.LogText.Split('\n', StringSplitOptions.RemoveEmptyEntries);
         Assert.Equal(3, lines.Count(line => line.Contains($"[debug] request {ProtocolMethods.Status} #", StringComparison.Ordinal)));
         Assert.Contains(lines, line => line.Contains($"[debug] request {ProtocolMethods.SymbolResolve} #", StringComparison.Ordinal));
         Assert.DoesNotContain(lines, line => line.Contains("[info ]", StringComparison.Ordinal));

@@ -43,7 +43,7 @@ public sealed class InMemoryHostTests
         Assert.Equal("0.1.0", result.ServerInfo.Version);
         Assert.NotNull(result.Capabilities);
         Assert.Equal(HostPhase.Running, host.Server.Lifecycle.Phase);
-        Assert.Contains("initialize from Visual Studio Code 1.100.3", host.LogOutput.ToString(), StringComparison.Ordinal);
+        Assert.Contains("initialize from Visual Studio Code 1.100.3", host.LogText, StringComparison.Ordinal);
     }
 
     [Fact]

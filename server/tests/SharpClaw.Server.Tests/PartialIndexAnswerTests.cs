@@ -33,8 +33,8 @@ public sealed class PartialIndexAnswerTests
 
         // No other call: the background build parses the rest and logs it.
         Assert.True(
-            await Poll.UntilAsync(() => host.Host.LogOutput.ToString().Contains($"{Files + 4 - ChunkFiles} of {Files + 4} C# files parsed", StringComparison.Ordinal), SemanticHost.Timeout),
-            $"no background build in the log:\n{host.Host.LogOutput}");
+            await Poll.UntilAsync(() => host.Host.LogText.Contains($"{Files + 4 - ChunkFiles} of {Files + 4} C# files parsed", StringComparison.Ordinal), SemanticHost.Timeout),
+            $"no background build in the log:\n{host.Host.LogText}");
         SymbolSearchResult later = await host.SymbolSearchAsync(fixture.Root, "Many", kind: "class", limit: 1, answerBy: DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
         Assert.Equal((Files + 4, 0, (int?)null, Files), (later.IndexedFiles, later.ReindexedFiles, later.PendingFiles, later.Total));
         WorkspaceSearchResult text = await host.WorkspaceSearchAsync(fixture.Root, "\"tag0", answerBy: DateTimeOffset.UtcNow.ToUnixTimeMilliseconds());
@@ -67,8 +67,8 @@ public sealed class PartialIndexAnswerTests
         Assert.True(cleared.Deleted);
 
         // The build either ended before the clear, or meets the cleared store and ends: either way no store comes back.
-        bool endedFirst = host.Host.LogOutput.ToString().Contains($"{Files + 4 - ChunkFiles} of {Files + 4} C# files parsed", StringComparison.Ordinal);
-        Assert.True(endedFirst || await Poll.UntilAsync(() => host.Host.LogOutput.ToString().Contains("cleared; the background build ends", StringComparison.Ordinal), SemanticHost.Timeout), $"the background build went on:\n{host.Host.LogOutput}");
+        bool endedFirst = host.Host.LogText.Contains($"{Files + 4 - ChunkFiles} of {Files + 4} C# files parsed", StringComparison.Ordinal);
+        Assert.True(endedFirst || await Poll.UntilAsync(() => host.Host.LogText.Contains("cleared; the background build ends", StringComparison.Ordinal), SemanticHost.Timeout), $"the background build went on:\n{host.Host.LogText}");
         Assert.False(File.Exists(cleared.Path), "the background build wrote a new store after the clear");
         SymbolSearchResult rebuilt = await host.SymbolSearchAsync(fixture.Root, "Many", kind: "class");
         Assert.Equal((Files + 4, Files + 4, Files), (rebuilt.IndexedFiles, rebuilt.ReindexedFiles, rebuilt.Total));

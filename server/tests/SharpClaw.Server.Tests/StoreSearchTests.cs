@@ -303,7 +303,7 @@ public sealed class StoreSearchTests
         await using SemanticHost host = await StartAsync(state.Path);
         SymbolSearchResult result = await host.SymbolSearchAsync(fixture.Root, "Add");
         Assert.Equal(3, result.Total);
-        Assert.Contains($"Store {database} discarded and rebuilt", host.Host.LogOutput.ToString(), StringComparison.Ordinal);
+        Assert.Contains($"Store {database} discarded and rebuilt", host.Host.LogText, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -607,7 +607,7 @@ public sealed class StoreSearchTests
         Assert.True(cleared.Deleted);
         Assert.True(cleared.Bytes > 0);
         Assert.False(File.Exists(cleared.Path));
-        Assert.Contains($"Store {cleared.Path} cleared", second.Host.LogOutput.ToString(), StringComparison.Ordinal);
+        Assert.Contains($"Store {cleared.Path} cleared", second.Host.LogText, StringComparison.Ordinal);
 
         // The host that still had it open notices the file is gone and builds a new one.
         SymbolSearchResult rebuilt = await first.SymbolSearchAsync(fixture.Root, "Add");
@@ -649,12 +649,12 @@ public sealed class StoreSearchTests
         long logBytes = File.Exists(store + "-wal") ? new FileInfo(store + "-wal").Length : 0;
         Assert.True(storeBytes > StoreDatabase.WriteAheadLogLimitBytes, $"the test needs an index larger than the log limit; the store is {storeBytes} bytes");
         Assert.True(logBytes <= StoreDatabase.WriteAheadLogLimitBytes, $"write-ahead log of {logBytes} bytes left beside a store of {storeBytes} bytes");
-        Assert.Contains("memory of the parse released", host.Host.LogOutput.ToString(), StringComparison.Ordinal);
+        Assert.Contains("memory of the parse released", host.Host.LogText, StringComparison.Ordinal);
 
         // Still answers, and a small change afterwards neither grows the log again nor collects.
         fixture.Edit("src/Bulk/Bulk17.cs", t => t.Replace("Member17x42", "Renamed17x42", StringComparison.Ordinal));
         Assert.Equal(1, (await host.SymbolSearchAsync(fixture.Root, "Renamed17x42")).Total);
-        Assert.Single(System.Text.RegularExpressions.Regex.Matches(host.Host.LogOutput.ToString(), "memory of the parse released"));
+        Assert.Single(System.Text.RegularExpressions.Regex.Matches(host.Host.LogText, "memory of the parse released"));
         string literal = Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(BitConverter.GetBytes(17042)));
         Assert.Contains("Renamed17x42", (await host.WorkspaceSearchAsync(fixture.Root, literal)).Matches.Single().Text, StringComparison.Ordinal);
     }

@@ -13,18 +13,37 @@ namespace SharpClaw.Server.Tests.Infrastructure;
 /// </summary>
 internal sealed class InMemoryHost : IAsyncDisposable
 {
-    private InMemoryHost(HostServer server, JsonRpc client, StringWriter logOutput)
+    private readonly StringWriter logOutput;
+
+    /// <summary>The host's log writer: <see cref="TextWriter.Synchronized"/> over <see cref="logOutput"/>, whose methods lock the writer itself.</summary>
+    private readonly TextWriter logWriter;
+
+    private InMemoryHost(HostServer server, JsonRpc client, StringWriter logOutput, TextWriter logWriter)
     {
         this.Server = server;
         this.Client = client;
-        this.LogOutput = logOutput;
+        this.logOutput = logOutput;
+        this.logWriter = logWriter;
     }
 
     public HostServer Server { get; }
 
     public JsonRpc Client { get; }
 
-    public StringWriter LogOutput { get; }
+    /// <summary>
+    /// What the host logged so far, read under the lock its writes take: background work (a store build) logs while a
+    /// test polls, and a StringBuilder read during a write threw ("Index was out of range … 'chunkLength'").
+    /// </summary>
+    public string LogText
+    {
+        get
+        {
+            lock (this.logWriter)
+            {
+                return this.logOutput.ToString();
+            }
+        }
+    }
 
     /// <param name="options">Host options.</param>
     /// <param name="clientTarget">An object whose [JsonRpcMethod] methods answer server→client requests
@@ -33,7 +52,8 @@ internal sealed class InMemoryHost : IAsyncDisposable
     {
         (Stream serverStream, Stream clientStream) = FullDuplexStream.CreatePair();
         StringWriter logOutput = new();
-        HostServer server = new(serverStream, serverStream, new HostLog(TextWriter.Synchronized(logOutput)), options);
+        TextWriter logWriter = TextWriter.Synchronized(logOutput);
+        HostServer server = new(serverStream, serverStream, new HostLog(logWriter), options);
         server.Start();
 
         JsonRpc client = new RawErrorDataJsonRpc(new HeaderDelimitedMessageHandler(clientStream, clientStream, RpcSerialization.CreateFormatter()));
@@ -43,7 +63,7 @@ internal sealed class InMemoryHost : IAsyncDisposable
         }
 
         client.StartListening();
-        return new InMemoryHost(server, client, logOutput);
+        return new InMemoryHost(server, client, logOutput, logWriter);
     }
 
     /// <summary>LSP-style named params built from raw JSON, so unknown members travel like the real ones.</summary>
