@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './browser.mjs';
 import { installTestExtension, startCodeServer } from './codeServer.mjs';
 import { installTestBed, reportStepFailure, TestBedStepError } from './install.mjs';
+import { removeLayerFolder } from '../layer-folder.mjs';
 import { codeServerVersions } from './paths.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -158,7 +159,17 @@ function fixtureEntryEnv({ fixture, restore }) {
   return { SHARPCLAW_TEST_FIXTURE_ENTRY: restoredFixtureEntry(path.basename(fixture), restore) };
 }
 
-/** A fresh workDir with the fixture (sources only) and the suite's test-only extensions, removed after `run`. */
+/** The SharpClaw state folder of a workDir's sessions (SHARPCLAW_STATE_DIR), inside it so it goes with it. */
+const stateFolderOf = (workDir) => path.join(workDir, 'state');
+
+/**
+ * A fresh workDir with the fixture (sources only) and the suite's test-only extensions, removed after `run` once no
+ * process of its sessions is left: code-server, its extension hosts and the SharpClaw hosts they start all carry the
+ * workDir's state folder in their environment. Removing it while one still ran let it write there afterwards: a host
+ * runs in its own process group and ends a moment after code-server (ENOTEMPTY on a loaded machine), and one the
+ * extension host started as a session closed created its log folder again after the removal (a `.ci/run` left
+ * /tmp/sc-it-ND1Wqs with that host's log, 2026-12-08).
+ */
 async function inWorkDir({ version, fixture, testExtensions = [] }, run) {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sc-it-'));
   try {
@@ -166,25 +177,8 @@ async function inWorkDir({ version, fixture, testExtensions = [] }, run) {
     for (const folder of testExtensions) installTestExtension({ version, workDir, folder: path.resolve(repoRoot, folder) });
     return await run(workDir);
   } finally {
-    await removeWhenQuiet(workDir);
-  }
-}
-
-/**
- * Removes the folder, polling until nothing writes into it any more: the SharpClaw host runs in its own process
- * group and ends a moment after code-server (its watchdog), and its last log lines can land while the folder is
- * removed (ENOTEMPTY; a loaded CI machine took longer than the 2 s of rmSync's own retries). 60 s at most.
- */
-async function removeWhenQuiet(folder) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      fs.rmSync(folder, { recursive: true, force: true });
-      return;
-    } catch (error) {
-      if (!['ENOTEMPTY', 'EBUSY'].includes(error?.code) || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const ended = await removeLayerFolder(workDir, { mark: `SHARPCLAW_STATE_DIR=${stateFolderOf(workDir)}`, waitMs: 60_000 });
+    if (ended.length > 0) console.log(`[integration] ended ${ended.length} process(es) a session left running (a test to fix): ${ended.join('; ')}`);
   }
 }
 
@@ -194,7 +188,7 @@ async function removeWhenQuiet(folder) {
  * ~/.cache/sharpclaw/workspaces.
  */
 export async function runSuiteInVsCode(options) {
-  return inWorkDir(options, (workDir) => runSessionInVsCode({ ...options, workDir, env: { SHARPCLAW_STATE_DIR: path.join(workDir, 'state'), ...fixtureEntryEnv(options), ...options.env } }));
+  return inWorkDir(options, (workDir) => runSessionInVsCode({ ...options, workDir, env: { SHARPCLAW_STATE_DIR: stateFolderOf(workDir), ...fixtureEntryEnv(options), ...options.env } }));
 }
 
 /**
@@ -206,7 +200,7 @@ export async function runPhasesInVsCode({ phases, artifactsName, ...options }) {
   return inWorkDir(options, async (workDir) => {
     const results = [];
     for (const [index, { dir, restricted = options.restricted }] of phases.entries()) {
-      const result = await runSessionInVsCode({ ...options, workDir, restricted, artifactsName: `${artifactsName}-${index + 1}`, env: { ...options.env, ...fixtureEntryEnv(options), SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, dir), SHARPCLAW_STATE_DIR: path.join(workDir, 'state') } });
+      const result = await runSessionInVsCode({ ...options, workDir, restricted, artifactsName: `${artifactsName}-${index + 1}`, env: { ...options.env, ...fixtureEntryEnv(options), SHARPCLAW_TEST_SUITE_DIR: path.resolve(repoRoot, dir), SHARPCLAW_STATE_DIR: stateFolderOf(workDir) } });
       results.push(result);
       if (result.exitCode !== 0 || !result.summary || result.summary.failed > 0) break;
     }
