@@ -11,6 +11,8 @@
 //   one socket per MSBuildWorkspace load there, 17 a run, which this does not catch.)
 // Removed only once no process the layer started is left — those carrying the layer's mark, the
 // SHARPCLAW_TEST_CPU_LAYER entry scripts/test.mjs gives each layer's processes — so nothing can write into it again.
+// The integration harness removes each suite's folder the same way, its sessions' SHARPCLAW_STATE_DIR as the mark
+// (scripts/testbed/run-integration.mjs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
