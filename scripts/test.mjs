@@ -407,6 +407,20 @@ async function removeFolderOf(layer, folder) {
   if (ended.length > 0) console.log(`[test] ${layer}: ended ${ended.length} process${ended.length === 1 ? '' : 'es'} the tests left running (a test to fix), then removed the layer's folder:\n${ended.map((line) => `[test]   ${line}`).join('\n')}`);
 }
 
+/**
+ * Runs `body` with the layer's own temporary folder as TMPDIR (scripts/layer-folder.mjs), removed once none of the
+ * layer's processes is left: the VS Code layers' code-server, Chromium and extension hosts left their sockets
+ * (vscode-ipc-*, vscode-git-*) and folders in /tmp, which nothing removed (22 sockets and an mcp-* folder a run).
+ */
+async function inLayerFolder(layer, body) {
+  const folder = createLayerFolder(layer);
+  try {
+    return await body(folder.env);
+  } finally {
+    await removeFolderOf(layer, folder);
+  }
+}
+
 const layers = {
   unit: () => mochaLayer('unit', '.mocharc.json'),
   async server() {
@@ -472,13 +486,14 @@ const layers = {
     fs.rmSync(integrationResults, { recursive: true, force: true });
     let step;
     const broken = [];
-    const code = await run('integration', process.execPath, ['scripts/testbed/run-integration.mjs', '--vscode', option('vscode', 'all')], {
+    const code = await inLayerFolder('integration', (env) => run('integration', process.execPath, ['scripts/testbed/run-integration.mjs', '--vscode', option('vscode', 'all')], {
+      env,
       onLine: (line) => {
         step = /\[testbed\] FAILED STEP: (.+)/.exec(line)?.[1]?.trim() ?? step;
         const session = /^\[integration\] (VS Code \S+ \S+): the session failed/.exec(line)?.[1];
         if (session) broken.push(session);
       },
-    });
+    }));
     const summaries = fs.existsSync(integrationResults) ? fs.readdirSync(integrationResults, { recursive: true, encoding: 'utf8' }).filter((file) => path.basename(file) === 'summary.json') : [];
     const result = { code, passed: 0, failed: 0, skipped: 0, files: [] };
     for (const file of summaries) {
@@ -502,7 +517,7 @@ const layers = {
     const noTestBed = await testBedFailure();
     if (noTestBed) return noTestBed;
     fs.rmSync(path.join(resultsDir, 'e2e'), { recursive: true, force: true });
-    return mochaLayer('e2e', '.mocharc.e2e.json');
+    return inLayerFolder('e2e', (env) => mochaLayer('e2e', '.mocharc.e2e.json', env));
   },
   async package() {
     const noTestBed = await testBedFailure();
@@ -511,9 +526,11 @@ const layers = {
     // The run's own production build, packed as it is (--skip-build). The README's images are linked at an
     // https: address, as a release links them (VS Code 1.103+ shows no data: images): a reserved .test
     // host, which the details-page test serves from docs/ (test/package/detailsPage.ts).
-    const packaged = await run('package', process.execPath, ['scripts/package.mjs', '--skip-build', '--images-url', 'https://readme-images.sharpclaw.test/docs']);
-    if (packaged !== 0) return { code: packaged, passed: 0, failed: 1, skipped: 0, files: [], note: '`npm run package` failed (its output is above)' };
-    return mochaLayer('package', '.mocharc.package.json');
+    return inLayerFolder('package', async (env) => {
+      const packaged = await run('package', process.execPath, ['scripts/package.mjs', '--skip-build', '--images-url', 'https://readme-images.sharpclaw.test/docs'], { env });
+      if (packaged !== 0) return { code: packaged, passed: 0, failed: 1, skipped: 0, files: [], note: '`npm run package` failed (its output is above)' };
+      return mochaLayer('package', '.mocharc.package.json', env);
+    });
   },
 };
 
