@@ -1,4 +1,4 @@
-// A dotnet test layer's own folder (server, host-e2e), removed with everything in it when the layer ends:
+// A test layer's own folder (server, host-e2e; the VS Code layers use only its tmp/), removed with everything in it when the layer ends:
 // - state/ (the server layer's): every host its xunit tests start in memory or as a process without a state folder of their own
 //   keeps its stores, snapshots, locks and journals here (server/tests' TestRunState.cs takes it from
 //   SHARPCLAW_TEST_STATE_DIR). The test process used to remove it on its own exit while its last hosts'
