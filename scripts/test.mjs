@@ -408,14 +408,15 @@ async function removeFolderOf(layer, folder) {
 }
 
 /**
- * Runs `body` with the layer's own temporary folder as TMPDIR (scripts/layer-folder.mjs), removed once none of the
- * layer's processes is left: the VS Code layers' code-server, Chromium and extension hosts left their sockets
- * (vscode-ipc-*, vscode-git-*) and folders in /tmp, which nothing removed (22 sockets and an mcp-* folder a run).
+ * Runs `body` with the layer's own folder (scripts/layer-folder.mjs: `env` makes its tmp/ the TMPDIR, `state` the
+ * server tests' state folder), removed once none of the layer's processes is left — after `body`'s own cleanup. The
+ * VS Code layers' code-server, Chromium and extension hosts left their sockets (vscode-ipc-*, vscode-git-*) and
+ * folders in /tmp, which nothing removed (22 sockets and an mcp-* folder a run).
  */
 async function inLayerFolder(layer, body) {
   const folder = createLayerFolder(layer);
   try {
-    return await body(folder.env);
+    return await body(folder);
   } finally {
     await removeFolderOf(layer, folder);
   }
@@ -437,21 +438,20 @@ const layers = {
     // and the process tests start the host as the package ships it (bin/Release, the code dist/server holds).
     // The tests' state folder and temporary folder, removed once nothing the layer started can write into them
     // (scripts/layer-folder.mjs). The compiler server runs in the layer's environment too (its pipe's socket is in /tmp either way).
-    const folder = createLayerFolder('server');
-    const compilerServer = startCompilerServer('server', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('server'), ...folder.env } });
-    let code;
-    try {
-      // Normal console verbosity prints each test as it passes; the TRX file gives the counts and times.
-      code = await run('server', 'dotnet', ['test', 'server/SharpClaw.Server.slnx', '-c', 'Release', '-nologo', '--tl:off', ...filter,
-        '--logger', 'console;verbosity=normal', '--logger', 'trx;LogFileName=server.trx', '--results-directory', results],
-        // No MSBuild nodes kept for reuse: they would outlive the layer, marked as its processes (layerMark).
-        { env: { ...compilerServer.env, ...shortProcessJit(), ...folder.env, SHARPCLAW_TEST_STATE_DIR: folder.state, MSBUILDDISABLENODEREUSE: '1' } });
-    } finally {
-      layerCpu.read();
-      const stopped = stopCompilerServer(compilerServer);
-      if (stopped > 0) console.log(`[test] server: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
-      await removeFolderOf('server', folder);
-    }
+    const code = await inLayerFolder('server', async (folder) => {
+      const compilerServer = startCompilerServer('server', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('server'), ...folder.env } });
+      try {
+        // Normal console verbosity prints each test as it passes; the TRX file gives the counts and times.
+        return await run('server', 'dotnet', ['test', 'server/SharpClaw.Server.slnx', '-c', 'Release', '-nologo', '--tl:off', ...filter,
+          '--logger', 'console;verbosity=normal', '--logger', 'trx;LogFileName=server.trx', '--results-directory', results],
+          // No MSBuild nodes kept for reuse: they would outlive the layer, marked as its processes (layerMark).
+          { env: { ...compilerServer.env, ...shortProcessJit(), ...folder.env, SHARPCLAW_TEST_STATE_DIR: folder.state, MSBUILDDISABLENODEREUSE: '1' } });
+      } finally {
+        layerCpu.read();
+        const stopped = stopCompilerServer(compilerServer);
+        if (stopped > 0) console.log(`[test] server: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
+      }
+    });
     const trx = fs.existsSync(results) ? fs.readdirSync(results, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.trx')) : [];
     if (trx.length === 0) return { code, passed: 0, failed: 0, skipped: 0, files: [], note: 'dotnet test wrote no TRX file (the build failed? its output is above)' };
     const parts = trx.map((file) => readTrx(path.join(results, file)));
@@ -466,18 +466,18 @@ const layers = {
   },
   async 'host-e2e'() {
     // Its temporary folder is the layer's own, removed when it ends (scripts/layer-folder.mjs), as the server layer's.
-    const folder = createLayerFolder('host-e2e');
-    // Its builds share one compiler server of the layer's own (scripts/compiler-server.mjs), a long-lived process: .NET's default JIT.
-    const compilerServer = startCompilerServer('host-e2e', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('host-e2e'), ...folder.env } });
-    try {
-      return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, { ...compilerServer.env, ...shortProcessJit(), ...folder.env });
-    } finally {
-      // The last reading before it goes, so the server's CPU counts in the layer's.
-      layerCpu.read();
-      const stopped = stopCompilerServer(compilerServer);
-      if (stopped > 0) console.log(`[test] host-e2e: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
-      await removeFolderOf('host-e2e', folder);
-    }
+    return inLayerFolder('host-e2e', async (folder) => {
+      // Its builds share one compiler server of the layer's own (scripts/compiler-server.mjs), a long-lived process: .NET's default JIT.
+      const compilerServer = startCompilerServer('host-e2e', { cwd: repoRoot, env: { SHARPCLAW_TEST_CPU_LAYER: cpuMarker('host-e2e'), ...folder.env } });
+      try {
+        return await mochaQueue('host-e2e', '.mocharc.host-e2e.json', jobs, { ...compilerServer.env, ...shortProcessJit(), ...folder.env });
+      } finally {
+        // The last reading before it goes, so the server's CPU counts in the layer's.
+        layerCpu.read();
+        const stopped = stopCompilerServer(compilerServer);
+        if (stopped > 0) console.log(`[test] host-e2e: stopped its compiler server (${stopped} process${stopped === 1 ? '' : 'es'})`);
+      }
+    });
   },
   async integration() {
     const noTestBed = await testBedFailure();
@@ -486,7 +486,7 @@ const layers = {
     fs.rmSync(integrationResults, { recursive: true, force: true });
     let step;
     const broken = [];
-    const code = await inLayerFolder('integration', (env) => run('integration', process.execPath, ['scripts/testbed/run-integration.mjs', '--vscode', option('vscode', 'all')], {
+    const code = await inLayerFolder('integration', ({ env }) => run('integration', process.execPath, ['scripts/testbed/run-integration.mjs', '--vscode', option('vscode', 'all')], {
       env,
       onLine: (line) => {
         step = /\[testbed\] FAILED STEP: (.+)/.exec(line)?.[1]?.trim() ?? step;
@@ -517,7 +517,7 @@ const layers = {
     const noTestBed = await testBedFailure();
     if (noTestBed) return noTestBed;
     fs.rmSync(path.join(resultsDir, 'e2e'), { recursive: true, force: true });
-    return inLayerFolder('e2e', (env) => mochaLayer('e2e', '.mocharc.e2e.json', env));
+    return inLayerFolder('e2e', ({ env }) => mochaLayer('e2e', '.mocharc.e2e.json', env));
   },
   async package() {
     const noTestBed = await testBedFailure();
@@ -526,7 +526,7 @@ const layers = {
     // The run's own production build, packed as it is (--skip-build). The README's images are linked at an
     // https: address, as a release links them (VS Code 1.103+ shows no data: images): a reserved .test
     // host, which the details-page test serves from docs/ (test/package/detailsPage.ts).
-    return inLayerFolder('package', async (env) => {
+    return inLayerFolder('package', async ({ env }) => {
       const packaged = await run('package', process.execPath, ['scripts/package.mjs', '--skip-build', '--images-url', 'https://readme-images.sharpclaw.test/docs'], { env });
       if (packaged !== 0) return { code: packaged, passed: 0, failed: 1, skipped: 0, files: [], note: '`npm run package` failed (its output is above)' };
       return mochaLayer('package', '.mocharc.package.json', env);
