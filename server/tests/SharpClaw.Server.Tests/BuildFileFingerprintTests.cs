@@ -127,20 +127,37 @@ public sealed class BuildFileFingerprintTests
 
         // MSBuild ran again and gave the same answer: the loaded context (its compilations warm) stays.
         Assert.Same(loaded, Assert.Single(await host.Cache.GetContextsAsync()));
-        Assert.Equal((1, 1), (host.Cache.LoadCount, host.Cache.RevalidationCount));
+        Assert.Equal((1, 1, 0), (host.Cache.LoadCount, host.Cache.RevalidationCount, host.Cache.VouchedCount));
         Assert.Contains("ONE_IMPORTED", await PreprocessorSymbolsAsync(host));
 
-        // An edit to a file only the wildcard reaches (nothing watches it) is seen by that re-evaluation: a reload.
+        // Asked again with nothing changed: still authorized afresh, but the evaluation imported the same files, none
+        // changed since the last one, and evaluated the same projects, so no design-time pass runs.
+        Assert.False((await host.InspectAsync(fixture.Root)).FromCache);
+        Assert.Equal(EvaluationReason.DynamicImports, host.Client.AuthorizationRequests[^1].Reason);
+        Assert.Same(loaded, Assert.Single(await host.Cache.GetContextsAsync()));
+        Assert.Equal((1, 2, 1), (host.Cache.LoadCount, host.Cache.RevalidationCount, host.Cache.VouchedCount));
+        Assert.Contains("EXTRA_A", await PreprocessorSymbolsAsync(host));
+
+        // The property-driven import now reaches another file (named in a text file nothing imports or watches; neither
+        // file changed): the evaluation lists other imports, so the pass runs and the context reloads.
+        fixture.Write("extra.txt", "extra/B.props\n");
+        Assert.False((await host.InspectAsync(fixture.Root)).FromCache);
+        Assert.Equal((2, 1), (host.Cache.LoadCount, host.Cache.VouchedCount));
+        Assert.Contains("EXTRA_B", await PreprocessorSymbolsAsync(host));
+        loaded = Assert.Single(await host.Cache.GetContextsAsync());
+
+        // An edit to a file only the wildcard reaches (nothing watches it) is seen by that re-evaluation: a reload. The
+        // evaluation alone cannot see it (DefineConstants is not among what it reads): the file's stamp does.
         fixture.Edit("build/One.props", t => t.Replace("ONE_IMPORTED", "ONE_CHANGED", StringComparison.Ordinal));
         Assert.False((await host.InspectAsync(fixture.Root)).FromCache);
-        Assert.Equal(2, host.Cache.LoadCount);
+        Assert.Equal(3, host.Cache.LoadCount);
         Assert.NotSame(loaded, Assert.Single(await host.Cache.GetContextsAsync()));
         Assert.Contains("ONE_CHANGED", await PreprocessorSymbolsAsync(host));
 
         // So is a new file the wildcard now matches.
         fixture.Write("build/Two.props", "<Project>\n  <PropertyGroup>\n    <DefineConstants>$(DefineConstants);TWO_ADDED</DefineConstants>\n  </PropertyGroup>\n</Project>\n");
         await host.InspectAsync(fixture.Root);
-        Assert.Equal(3, host.Cache.LoadCount);
+        Assert.Equal(4, host.Cache.LoadCount);
         Assert.Contains("TWO_ADDED", await PreprocessorSymbolsAsync(host));
 
         ProjectGraphResult graph = await host.GraphAsync(fixture.Root);

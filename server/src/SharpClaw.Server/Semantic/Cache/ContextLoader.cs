@@ -29,6 +29,11 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
 
     public AnalyzerTrust Trust => trust;
 
+    private int vouchedCount;
+
+    /// <summary>Re-evaluations whose evaluation vouched for the loaded context (<see cref="ImportedFilesCheck"/>), so no design-time pass ran.</summary>
+    public int VouchedCount => Volatile.Read(ref this.vouchedCount);
+
     /// <summary>Full paths of the target's projects (solution order), without running anything.</summary>
     public static async Task<IReadOnlyList<string>> ProjectsOfAsync(TargetSelection target, CancellationToken cancellationToken) =>
         target.Kind == TargetKind.Solution
@@ -71,8 +76,50 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
     /// design-time pass again and returns null when MSBuild's answer is exactly what <paramref name="current"/> was
     /// loaded from (the caller keeps it, compilations warm), else the context loaded from that same pass.
     /// </summary>
-    public Task<SemanticContext?> ReloadUnlessSameAsync(ContextRequest request, SemanticContext current, CancellationToken cancellationToken) =>
-        this.LoadCoreAsync(request, reusableEvaluation: null, keepIfSameAs: current, cancellationToken);
+    /// <remarks>
+    /// An evaluation that lists what it imported comes first: when it holds <paramref name="current"/>'s
+    /// <see cref="SemanticContext.ImportedFilesCheck"/> (<see cref="ImportedFilesCheck"/>), no pass runs. Its check then
+    /// goes with whichever context this call leaves loaded.
+    /// </remarks>
+    public async Task<SemanticContext?> ReloadUnlessSameAsync(ContextRequest request, SemanticContext current, CancellationToken cancellationToken)
+    {
+        long started = Stopwatch.GetTimestamp();
+        ImportedFilesCheck? check = await this.CheckImportsAsync(request, cancellationToken).ConfigureAwait(false);
+        string? difference = check is null ? "the evaluation did not list its imports"
+            : current.ImportedFilesCheck is null ? "nothing to compare with yet"
+            : current.ImportedFilesCheck.Difference(check);
+        if (difference is null)
+        {
+            Interlocked.Increment(ref this.vouchedCount);
+            log?.Info(string.Create(
+                System.Globalization.CultureInfo.InvariantCulture,
+                $"Re-evaluated {request.Target.RelativeTarget} (dynamic imports) in {Stopwatch.GetElapsedTime(started).TotalMilliseconds:0} ms: the evaluation and the {check!.FileCount} build files it imported are unchanged, the loaded context stays (no design-time pass)."));
+            return null;
+        }
+
+        log?.Debug($"Running the design-time pass of {request.Target.RelativeTarget} again: {difference}.");
+        SemanticContext? context = await this.LoadCoreAsync(request, reusableEvaluation: null, keepIfSameAs: current, cancellationToken).ConfigureAwait(false);
+        (context ?? current).ImportedFilesCheck = check;
+        return context;
+    }
+
+    /// <summary>An evaluation of <paramref name="request"/>'s projects that lists its imports; null when it cannot vouch for anything.</summary>
+    private async Task<ImportedFilesCheck?> CheckImportsAsync(ContextRequest request, CancellationToken cancellationToken)
+    {
+        try
+        {
+            IReadOnlyList<string> projects = await ProjectsOfAsync(request.Target, cancellationToken).ConfigureAwait(false);
+            EvaluationSnapshot evaluation = await ProjectEvaluator.EvaluateAsync(
+                request.Target, projects, request.Configuration, request.TargetFramework, cancellationToken, logImports: true).ConfigureAwait(false);
+            return ImportedFilesCheck.Of(evaluation);
+        }
+        catch (SemanticException ex)
+        {
+            // The design-time pass that follows reports the failure as a load does.
+            log?.Info($"The evaluation before re-running the design-time pass of {request.Target.RelativeTarget} failed: {ex.Message}");
+            return null;
+        }
+    }
 
     private async Task<SemanticContext?> LoadCoreAsync(ContextRequest request, EvaluationData? reusableEvaluation, SemanticContext? keepIfSameAs, CancellationToken cancellationToken)
     {

@@ -31,6 +31,9 @@ internal sealed class LoadSlot(ContextLoader loader, ContextSnapshots? snapshots
     /// <summary>Evaluation-only passes performed.</summary>
     public int EvaluationCount => Volatile.Read(ref this.evaluationCount);
 
+    /// <summary><see cref="ContextLoader.VouchedCount"/>.</summary>
+    public int VouchedCount => loader.VouchedCount;
+
     /// <summary>Contexts rebuilt from an approved snapshot instead of loaded.</summary>
     public int RestoreCount => Volatile.Read(ref this.restoreCount);
 

@@ -79,6 +79,9 @@ public sealed class SemanticContextCache : IAsyncDisposable
     /// <summary>Evaluation-only passes performed.</summary>
     public int EvaluationCount => this.loads.EvaluationCount;
 
+    /// <summary>Of <see cref="RevalidationCount"/>: those an evaluation alone vouched for, without a design-time pass.</summary>
+    public int VouchedCount => this.loads.VouchedCount;
+
     /// <summary>For <c>sharpclaw/status</c>: never waits for the gate.</summary>
     public IReadOnlyList<LoadedContextInfo> LoadedContexts => this.contexts.Loaded;
 

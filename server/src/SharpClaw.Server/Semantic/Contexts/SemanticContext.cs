@@ -137,6 +137,13 @@ public sealed class SemanticContext
     /// </summary>
     public string? DesignTimeDigest { get; init; }
 
+    /// <summary>
+    /// For a context with dynamic imports: the evaluation that vouches for it, so a later call whose evaluation matches
+    /// it runs no design-time pass (<see cref="Loading.ImportedFilesCheck"/>). Set only by the re-evaluation, under the
+    /// cache's lock on this context's key.
+    /// </summary>
+    public Loading.ImportedFilesCheck? ImportedFilesCheck { get; set; }
+
     /// <summary>Rebuilt from the approved snapshot in the store (no MSBuild ran in this host for it).</summary>
     public bool FromSnapshot { get; init; }
 

@@ -87,6 +87,9 @@ public sealed record EvaluationSnapshot
 
     public required IReadOnlyList<EvaluationFailure> Failures { get; init; }
 
+    /// <summary>Every build file MSBuild imported (SDK files too), when the pass was asked to list them and its log did; else null.</summary>
+    public IReadOnlyList<string>? ImportedFiles { get; init; }
+
     /// <summary>When the pass started (UTC): files modified after this may not be reflected.</summary>
     public required DateTime StartedUtc { get; init; }
 

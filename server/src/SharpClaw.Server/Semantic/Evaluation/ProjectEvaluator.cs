@@ -83,12 +83,14 @@ public static partial class ProjectEvaluator
     /// Evaluates <paramref name="projects"/> (full paths) and, in further passes, projects they reference.
     /// Throws <see cref="SemanticException"/> (MissingPrerequisites) when no usable .NET SDK is found.
     /// </summary>
+    /// <param name="logImports">Also list the build files MSBuild imported (<see cref="EvaluationSnapshot.ImportedFiles"/>, <see cref="ImportLog"/>).</param>
     public static async Task<EvaluationSnapshot> EvaluateAsync(
         TargetSelection target,
         IReadOnlyList<string> projects,
         string configuration,
         string? targetFramework,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken,
+        bool logImports = false)
     {
         DateTime startedUtc = DateTime.UtcNow;
         long started = Stopwatch.GetTimestamp();
@@ -104,6 +106,7 @@ public static partial class ProjectEvaluator
 
             List<EvaluatedProject> evaluated = [];
             List<EvaluationFailure> failures = [];
+            List<string>? imported = logImports ? [] : null;
             HashSet<string> seen = new(PathUtil.Comparer);
             List<string> pending = [];
             foreach (string project in projects)
@@ -125,8 +128,15 @@ public static partial class ProjectEvaluator
                     break;
                 }
 
+                string? importLog = imported is null ? null : Path.Combine(temp, $"imports{pass}.log");
                 (List<EvaluatedProject> results, List<EvaluationFailure> batchFailures) = await RunPassAsync(
-                    target, batch, configuration, targetFramework, temp, targetsFile, pass, cancellationToken).ConfigureAwait(false);
+                    target, batch, configuration, targetFramework, temp, targetsFile, pass, importLog, cancellationToken).ConfigureAwait(false);
+                if (imported is not null)
+                {
+                    // One pass whose imports are unknown makes the whole list unknown.
+                    imported = await ImportLog.ReadAsync(importLog!, cancellationToken).ConfigureAwait(false) is { } files ? [.. imported, .. files] : null;
+                }
+
                 evaluated.AddRange(results);
                 failures.AddRange(batchFailures);
                 foreach (EvaluatedProjectReference reference in results.SelectMany(r => r.ProjectReferences))
@@ -145,6 +155,8 @@ public static partial class ProjectEvaluator
                 TargetFramework = targetFramework,
                 Projects = evaluated,
                 Failures = failures,
+                // Not the collector: it is written anew for every pass.
+                ImportedFiles = imported?.Distinct(PathUtil.Comparer).Where(f => !PathUtil.IsUnder(f, temp)).ToList(),
                 StartedUtc = startedUtc,
                 Duration = Stopwatch.GetElapsedTime(started),
             };
@@ -170,6 +182,7 @@ public static partial class ProjectEvaluator
         string temp,
         string targetsFile,
         int pass,
+        string? importLog,
         CancellationToken cancellationToken)
     {
         string traversal = Path.Combine(temp, $"SharpClaw.Evaluate{pass}.proj");
@@ -212,8 +225,14 @@ public static partial class ProjectEvaluator
             arguments.Add($"-p:SolutionDir={DotnetCli.MSBuildEscape(solutionDirectory)}");
         }
 
+        if (importLog is not null && ImportLog.Switch(importLog) is { } logSwitch)
+        {
+            arguments.Add(logSwitch);
+        }
+
         // The working folder decides which SDK global.json selects: use the target's, like a build would.
-        ProcessResult run = await DotnetCli.RunAsync(arguments, Path.GetDirectoryName(target.TargetPath)!, cancellationToken).ConfigureAwait(false);
+        ProcessResult run = await DotnetCli.RunAsync(
+            arguments, Path.GetDirectoryName(target.TargetPath)!, cancellationToken, environment: importLog is null ? null : ImportLog.Environment).ConfigureAwait(false);
         string output = run.Stdout + "\n" + run.Stderr;
         if (run.ExitCode != 0 && !File.Exists(resultFile))
         {

@@ -17,14 +17,28 @@ public static class DesignTimeDigest
     // Serialized rather than compared field by field: a property added to either record later is compared too.
     private static readonly JsonSerializerOptions Options = new() { WriteIndented = false };
 
-    public static string Of(IReadOnlyList<DesignTimeProject> projects, IReadOnlyList<EvaluatedProject> evaluated)
+    public static string Of(IReadOnlyList<DesignTimeProject> projects, IReadOnlyList<EvaluatedProject> evaluated) =>
+        Digest(writer =>
+        {
+            JsonSerializer.Serialize(writer, projects, Options);
+            JsonSerializer.Serialize(writer, evaluated, Options);
+        });
+
+    /// <summary>The same digest of an evaluation alone (its projects and the ones that failed).</summary>
+    public static string OfEvaluation(EvaluationSnapshot evaluation) =>
+        Digest(writer =>
+        {
+            JsonSerializer.Serialize(writer, evaluation.Projects, Options);
+            JsonSerializer.Serialize(writer, evaluation.Failures, Options);
+        });
+
+    private static string Digest(Action<Utf8JsonWriter> write)
     {
         using HashingBufferWriter hashing = new();
         using (Utf8JsonWriter writer = new(hashing))
         {
             writer.WriteStartArray();
-            JsonSerializer.Serialize(writer, projects, Options);
-            JsonSerializer.Serialize(writer, evaluated, Options);
+            write(writer);
             writer.WriteEndArray();
         }
 
