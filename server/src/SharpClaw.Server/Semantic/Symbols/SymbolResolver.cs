@@ -525,6 +525,26 @@ internal static class SymbolResolver
             : null;
     }
 
+    /// <summary>
+    /// The namespace of a source type that <paramref name="containerText"/> names (whole or by its last segments), the
+    /// shortest such when several do; else null.
+    /// </summary>
+    private static string? SourceNamespace(List<SymbolMatch> all, string containerText)
+    {
+        string wanted = containerText.Trim();
+        if (wanted.StartsWith("global::", StringComparison.Ordinal))
+        {
+            wanted = wanted["global::".Length..];
+        }
+
+        return all.Where(m => m.Symbol is INamedTypeSymbol { ContainingNamespace.IsGlobalNamespace: false })
+            .Select(m => m.Symbol.ContainingNamespace.ToDisplayString())
+            .Distinct(StringComparer.Ordinal)
+            .Where(space => space == wanted || space.EndsWith("." + wanted, StringComparison.Ordinal))
+            .OrderBy(space => space.Length).ThenBy(space => space, StringComparer.Ordinal)
+            .FirstOrDefault();
+    }
+
     private static SemanticException NotFound(ISymbolSelector selector, NameQuery query, List<SymbolMatch> all, SymbolIndex index, string workspace)
     {
         string name = selector.Name!;
@@ -548,6 +568,16 @@ internal static class SymbolResolver
             if (types.Count == 0 && OutsideTheSource(all, containerText, query.SimpleName) is { } outside)
             {
                 return NotFoundError(index, outside, [], workspace);
+            }
+
+            // A namespace the source declares is a container too (Polly.Missing): then the type's name is what failed.
+            if (types.Count == 0 && SourceNamespace(all, containerText) is { } space)
+            {
+                List<SymbolMatch> inSpace = [.. Similar(all.Where(m => m.Symbol is INamedTypeSymbol && m.Symbol.ContainingNamespace?.ToDisplayString() == space), query.SimpleName)
+                    .DistinctBy(m => m.Display).Take(MaxSimilar)];
+                return inSpace.Count == 0
+                    ? NotFoundError(index, $"The namespace {space} has no type '{query.SimpleName}' and no type with a similar name.", [], workspace)
+                    : NotFoundError(index, $"The namespace {space} has no type '{query.SimpleName}'. Types with a similar name are listed as candidates.", inSpace, workspace);
             }
 
             if (types.Count == 0)
