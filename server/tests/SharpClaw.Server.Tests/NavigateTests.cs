@@ -41,12 +41,6 @@ public sealed class NavigateTests(ReadToolsFixture fx)
         Assert.StartsWith("The type ReadTools.App.Flow has no member 'Midle'.", member.Message, StringComparison.Ordinal);
         Assert.Equal(["Flow.Middle()"], member.Candidates);
 
-        // A type missing from a namespace of the source said "No type matches the container 'ReadTools.App'", with
-        // candidates named like the namespace: the namespace exists, the type's name is what failed.
-        SemanticErrorData inNamespace = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync("definition", "ReadTools.App.Flw"));
-        Assert.StartsWith("The namespace ReadTools.App has no type 'Flw'. Types with a similar name are listed as candidates.", inNamespace.Message, StringComparison.Ordinal);
-        Assert.Contains("Flow", inNamespace.Candidates!);
-
         // A framework type by name said "No type matches the container 'System'": System is a namespace of the references.
         SemanticErrorData framework = await SemanticErrors.ExpectAsync(SemanticErrorKind.SymbolNotFound, () => fx.NavigateAsync("implementation", "System.IDisposable"));
         Assert.StartsWith("System.IDisposable is declared outside the workspace's source (a framework or package type); names resolve to what the workspace declares. Ask at a position", framework.Message, StringComparison.Ordinal);

@@ -526,6 +526,49 @@ internal static class SymbolResolver
     }
 
     /// <summary>
+    /// <paramref name="types"/> and the types they inherit members from (base classes; base interfaces of an interface),
+    /// by <see cref="Key"/>: the flavours' symbols of one type are different objects, and a base in another project is
+    /// another compilation's symbol.
+    /// </summary>
+    private static HashSet<string> TypeAndBases(IEnumerable<INamedTypeSymbol> types)
+    {
+        HashSet<string> keys = new(StringComparer.Ordinal);
+        foreach (INamedTypeSymbol type in types)
+        {
+            for (INamedTypeSymbol? current = type; current is not null && current.SpecialType != SpecialType.System_Object; current = current.BaseType)
+            {
+                keys.Add(Key(current));
+            }
+
+            if (type.TypeKind == TypeKind.Interface)
+            {
+                keys.UnionWith(type.AllInterfaces.Select(Key));
+            }
+        }
+
+        return keys;
+    }
+
+    private static string Key(ITypeSymbol type) => type.OriginalDefinition.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat);
+
+    /// <summary>An extension method, or a member of an extension block, whose receiver is one of <paramref name="typeAndBases"/> (or a type parameter constrained to one).</summary>
+    private static bool Extends(ISymbol symbol, HashSet<string> typeAndBases)
+    {
+        ITypeSymbol? receiver = symbol switch
+        {
+            IMethodSymbol { IsExtensionMethod: true, Parameters: [{ } first, ..] } => first.Type,
+            { ContainingType: { IsExtension: true, ExtensionParameter: { } parameter } } => parameter.Type,
+            _ => null,
+        };
+        return receiver switch
+        {
+            ITypeParameterSymbol parameter => parameter.ConstraintTypes.Any(c => typeAndBases.Contains(Key(c))),
+            not null => typeAndBases.Contains(Key(receiver)),
+            null => false,
+        };
+    }
+
+    /// <summary>
     /// The namespace of a source type that <paramref name="containerText"/> names (whole or by its last segments), the
     /// shortest such when several do; else null.
     /// </summary>
@@ -587,11 +630,17 @@ internal static class SymbolResolver
                 return NotFoundError(index, $"No type matches the container '{containerText}'. Types with a similar name are listed as candidates.", similarTypes, workspace);
             }
 
-            List<SymbolMatch> members = [.. Similar(all.Where(m => types.Any(t => SymbolEqualityComparer.Default.Equals(m.Symbol.ContainingType, t.Symbol))), query.SimpleName)
+            // Its members in C#'s sense: declared, inherited from a base type of the source, or an extension for it.
+            HashSet<string> typeAndBases = TypeAndBases(types.Select(t => (INamedTypeSymbol)t.Symbol));
+            List<SymbolMatch> members = [.. Similar(all.Where(m => m.Symbol.ContainingType is { } owner && (types.Any(t => SymbolEqualityComparer.Default.Equals(owner, t.Symbol))
+                    || typeAndBases.Contains(Key(owner)) || Extends(m.Symbol, typeAndBases))), query.SimpleName)
                 .DistinctBy(m => m.Display).Take(MaxSimilar)];
             string typeName = types[0].Display;
+            bool notDeclared = members.Exists(m => !types.Any(t => SymbolEqualityComparer.Default.Equals(m.Symbol.ContainingType, t.Symbol)));
             return members.Count == 0
                 ? NotFoundError(index, $"The type {typeName} has no member '{query.SimpleName}' and no member with a similar name. List its members with the members action.", [], workspace)
+                : notDeclared
+                ? NotFoundError(index, $"The type {typeName} declares no member '{query.SimpleName}'. Members with a similar name, inherited and extension ones included, are listed as candidates under the names that declare them.", members, workspace)
                 : NotFoundError(index, $"The type {typeName} has no member '{query.SimpleName}'. Members with a similar name are listed as candidates.", members, workspace);
         }
 
