@@ -130,9 +130,11 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         tracker.Start();
 
         // The parallel pass evaluates and builds in one MSBuild run; when it cannot, the evaluation pass and
-        // Roslyn's load run side by side as before.
+        // Roslyn's load run side by side as before. A cold load of a target with dynamic imports also lists what MSBuild
+        // imported, so the next call's evaluation can vouch for the context without a second pass.
+        bool logImports = keepIfSameAs is null && reusableEvaluation is null && this.Loader == LoaderKind.Parallel && this.HasDynamicImports(projects);
         if (this.Loader == LoaderKind.Parallel
-            && await WorkspaceLoader.RunParallelPassAsync(target, projects, request.Configuration, request.TargetFramework, tracker, this.DesignTimeOptions, collectEvaluation: reusableEvaluation is null, log, cancellationToken).ConfigureAwait(false) is { } pass)
+            && await WorkspaceLoader.RunParallelPassAsync(target, projects, request.Configuration, request.TargetFramework, tracker, this.DesignTimeOptions, collectEvaluation: reusableEvaluation is null, log, cancellationToken, logImports).ConfigureAwait(false) is { } pass)
         {
             if (keepIfSameAs?.DesignTimeDigest is { } loadedFrom && loadedFrom == pass.Digest)
             {
@@ -148,7 +150,13 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
                 EvaluationData evaluated = reusableEvaluation ?? this.Derive(parallel.Evaluation!);
                 ThrowIfNotRestored(target, evaluated);
                 string? digest = evaluated.DynamicImports.Count > 0 ? pass.Digest : null; // Only those are re-evaluated.
-                return this.CreateContext(request, evaluated, parallel.Loaded, tracker, Stopwatch.GetElapsedTime(started), digest);
+                SemanticContext context = this.CreateContext(request, evaluated, parallel.Loaded, tracker, Stopwatch.GetElapsedTime(started), digest);
+                if (digest is not null && pass.Result.Evaluation is { ImportedFiles: not null } listed)
+                {
+                    context.ImportedFilesCheck = ImportedFilesCheck.Of(listed);
+                }
+
+                return context;
             }
             catch
             {
@@ -402,6 +410,19 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
             System.Globalization.CultureInfo.InvariantCulture,
             $"Evaluated {request.Target.RelativeTarget}: {snapshot.Projects.Count} projects, {snapshot.Failures.Count} failures, {snapshot.Duration.TotalMilliseconds:0} ms."));
         return this.Derive(snapshot);
+    }
+
+    /// <summary>Whether a static scan finds a property-driven or wildcard import among <paramref name="projects"/>' build files (before any evaluation).</summary>
+    private bool HasDynamicImports(IReadOnlyList<string> projects)
+    {
+        List<string> notScanned = [.. trust.PackageFolders];
+        if (SdkInventory.FindDotnetRoot() is { } dotnetRoot)
+        {
+            notScanned.Add(dotnetRoot);
+        }
+
+        ImportScanner scanner = new(notScanned);
+        return projects.Any(project => scanner.Scan(project).DynamicImports.Count > 0);
     }
 
     /// <summary>Reads assets files and scans imports for an evaluation.</summary>

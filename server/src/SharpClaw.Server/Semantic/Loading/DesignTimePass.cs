@@ -119,7 +119,8 @@ public static partial class DesignTimePass
         ProjectLoadTracker tracker,
         DesignTimeLoadOptions options,
         bool collectEvaluation,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken,
+        bool logImports = false)
     {
         DateTime startedUtc = DateTime.UtcNow;
         long started = System.Diagnostics.Stopwatch.GetTimestamp();
@@ -143,6 +144,7 @@ public static partial class DesignTimePass
 
             List<DesignTimeProject> loaded = [];
             List<EvaluatedProject> evaluated = [];
+            List<string>? imported = logImports && collectEvaluation ? [] : null;
             HashSet<string> seen = new(projects, PathUtil.Comparer);
             List<string> pending = [.. projects.Distinct(PathUtil.Comparer)];
             for (int pass = 0; pass < MaxPasses && pending.Count > 0; pass++)
@@ -150,7 +152,7 @@ public static partial class DesignTimePass
                 Dictionary<string, double> weights = pending.ToDictionary(p => p, Weight, PathUtil.Comparer);
                 List<List<string>> shares = Share(pending, ProcessCount(weights.Values.Sum(), options), p => weights[p]);
                 Task<ProcessOutcome>[] runs = [.. shares.Select((share, index) =>
-                    RunProcessAsync(target, share, configuration, targetFramework, temp, targetsFile, targets, $"{pass}-{index}", tracker, firstError, cancellationToken))];
+                    RunProcessAsync(target, share, configuration, targetFramework, temp, targetsFile, targets, $"{pass}-{index}", imported is not null, tracker, firstError, cancellationToken))];
                 ProcessOutcome[] results = await Task.WhenAll(runs).ConfigureAwait(false);
                 if (firstError.Line is { } error)
                 {
@@ -165,6 +167,7 @@ public static partial class DesignTimePass
                 List<DesignTimeProject> built = [.. results.SelectMany(r => r.Projects)];
                 loaded.AddRange(built);
                 evaluated.AddRange(results.SelectMany(r => r.Evaluated));
+                imported = imported is not null && results.All(r => r.Imported is not null) ? [.. imported, .. results.SelectMany(r => r.Imported!)] : null;
                 pending = [.. built.SelectMany(p => p.ProjectReferences).Select(r => r.Path).Where(seen.Add)];
                 if (UnsupportedProject(pending) is { } discovered)
                 {
@@ -185,6 +188,8 @@ public static partial class DesignTimePass
                     TargetFramework = targetFramework,
                     Projects = evaluated,
                     Failures = [],
+                    // Not the collector files: they are written anew for every pass.
+                    ImportedFiles = imported?.Distinct(PathUtil.Comparer).Where(f => !PathUtil.IsUnder(f, temp)).ToList(),
                     StartedUtc = startedUtc,
                     Duration = System.Diagnostics.Stopwatch.GetElapsedTime(started),
                 }
@@ -310,6 +315,9 @@ public static partial class DesignTimePass
 
     private sealed record ProcessOutcome(List<DesignTimeProject> Projects, List<EvaluatedProject> Evaluated, string? Failure)
     {
+        /// <summary>The build files the process imported, when asked to list them and its log did (<see cref="ImportLog"/>).</summary>
+        public IReadOnlyList<string>? Imported { get; init; }
+
         public static ProcessOutcome Failed(string reason) => new([], [], reason);
     }
 
@@ -322,6 +330,7 @@ public static partial class DesignTimePass
         string targetsFile,
         string targets,
         string name,
+        bool logImports,
         ProjectLoadTracker tracker,
         FirstError firstError,
         CancellationToken cancellationToken)
@@ -360,6 +369,12 @@ public static partial class DesignTimePass
             arguments.Add($"-p:TargetFramework={DotnetCli.MSBuildEscape(targetFramework)}");
         }
 
+        string? importLog = logImports ? Path.Combine(temp, $"imports{name}.log") : null;
+        if (importLog is not null && ImportLog.Switch(importLog) is { } logSwitch)
+        {
+            arguments.Add(logSwitch);
+        }
+
         if (target.Kind == TargetKind.Solution)
         {
             // What MSBuildWorkspace sets when it opens a solution.
@@ -390,7 +405,8 @@ public static partial class DesignTimePass
         ProcessResult run;
         try
         {
-            run = await DotnetCli.RunAsync(arguments, Path.GetDirectoryName(target.TargetPath)!, firstError.Token, OnLine).ConfigureAwait(false);
+            run = await DotnetCli.RunAsync(
+                arguments, Path.GetDirectoryName(target.TargetPath)!, firstError.Token, OnLine, importLog is null ? null : ImportLog.Environment).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
@@ -427,7 +443,10 @@ public static partial class DesignTimePass
             return ProcessOutcome.Failed($"no evaluation result for '{Path.GetFileName(unevaluated)}'");
         }
 
-        return new ProcessOutcome(projects, evaluated, null);
+        return new ProcessOutcome(projects, evaluated, null)
+        {
+            Imported = importLog is null ? null : await ImportLog.ReadAsync(importLog, cancellationToken).ConfigureAwait(false),
+        };
     }
 
     /// <summary>

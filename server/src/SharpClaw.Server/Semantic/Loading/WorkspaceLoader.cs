@@ -86,7 +86,8 @@ public static class WorkspaceLoader
         DesignTimeLoadOptions options,
         bool collectEvaluation,
         HostLog? log,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken,
+        bool logImports = false)
     {
         // Roslyn tries every project a solution lists and reports the ones it cannot load; the pass only builds C#.
         IReadOnlyList<string> listed = target.Kind == TargetKind.Solution
@@ -96,7 +97,7 @@ public static class WorkspaceLoader
         DesignTimePassResult pass;
         try
         {
-            pass = await DesignTimePass.RunAsync(target, listed, configuration, targetFramework, tracker, options, collectEvaluation, cancellationToken).ConfigureAwait(false);
+            pass = await DesignTimePass.RunAsync(target, listed, configuration, targetFramework, tracker, options, collectEvaluation, cancellationToken, logImports).ConfigureAwait(false);
         }
         catch (Exception ex) when (ex is System.ComponentModel.Win32Exception or InvalidOperationException)
         {
