@@ -163,6 +163,49 @@ public sealed class BuildFileFingerprintTests
         Assert.Contains("every call", denied.Message, StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// Parallel calls on a context with dynamic imports (an agent's tool calls sent at once) each ask for authorization,
+    /// but the ones that waited share the re-evaluation that started after they arrived instead of running MSBuild one
+    /// after another: three calls, one evaluation.
+    /// </summary>
+    [Fact]
+    public async Task ParallelCalls_OnDynamicImports_ShareTheReevaluationThatStartedAfterTheyArrived()
+    {
+        using FixtureWorkspace fixture = FixtureWorkspace.Restored("WildcardImport", "WildcardImport.csproj");
+        await using SemanticHost host = await SemanticHost.StartAsync();
+        await host.InspectAsync(fixture.Root);
+        int asked = host.Client.AuthorizationRequests.Count;
+
+        // The first call's approval is held until the other two are waiting behind it.
+        TaskCompletionSource release = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        int answered = 0;
+        host.Client.Answer = async _ =>
+        {
+            if (Interlocked.Increment(ref answered) == 1)
+            {
+                await release.Task;
+            }
+
+            return new AuthorizeEvaluationResult { Granted = true };
+        };
+        Task<SolutionInspectResult> first = host.InspectAsync(fixture.Root);
+        Assert.True(await Poll.UntilAsync(() => host.Client.AuthorizationRequests.Count == asked + 1, SemanticHost.Timeout), "the first call asked");
+        Task<SolutionInspectResult>[] beside = [host.InspectAsync(fixture.Root), host.InspectAsync(fixture.Root)];
+        Assert.True(await Poll.UntilAsync(() => host.Cache.WaitingCount == 2, SemanticHost.Timeout), "the other two wait behind the first");
+        release.SetResult();
+
+        SolutionInspectResult[] results = [await first, .. await Task.WhenAll(beside)];
+
+        Assert.All(results, r => Assert.False(r.FromCache));
+        Assert.Equal(asked + 3, host.Client.AuthorizationRequests.Count);
+        Assert.All(host.Client.AuthorizationRequests.Skip(asked), r => Assert.Equal(EvaluationReason.DynamicImports, r.Reason));
+        Assert.Equal((1, 3, 1), (host.Cache.LoadCount, host.Cache.RevalidationCount, host.Cache.VouchedCount));
+
+        // A call that arrives after that evaluation started runs its own.
+        await host.InspectAsync(fixture.Root);
+        Assert.Equal((4, 2), (host.Cache.RevalidationCount, host.Cache.VouchedCount));
+    }
+
     private static async Task AssertReauthorizesAsync(SemanticHost host, FixtureWorkspace fixture, string changedFile, Action change)
     {
         int asked = host.Client.AuthorizationRequests.Count;

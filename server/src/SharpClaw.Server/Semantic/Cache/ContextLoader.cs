@@ -91,6 +91,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         if (difference is null)
         {
             Interlocked.Increment(ref this.vouchedCount);
+            current.EvaluatedFrom = started;
             log?.Info(string.Create(
                 System.Globalization.CultureInfo.InvariantCulture,
                 $"Re-evaluated {request.Target.RelativeTarget} (dynamic imports) in {Stopwatch.GetElapsedTime(started).TotalMilliseconds:0} ms: the evaluation and the {check!.FileCount} build files it imported are unchanged, the loaded context stays (no design-time pass)."));
@@ -100,6 +101,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
         log?.Debug($"Running the design-time pass of {request.Target.RelativeTarget} again: {difference}.");
         SemanticContext? context = await this.LoadCoreAsync(request, reusableEvaluation: null, keepIfSameAs: current, cancellationToken).ConfigureAwait(false);
         (context ?? current).ImportedFilesCheck = check;
+        (context ?? current).EvaluatedFrom = started;
         return context;
     }
 
@@ -151,6 +153,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
                 ThrowIfNotRestored(target, evaluated);
                 string? digest = evaluated.DynamicImports.Count > 0 ? pass.Digest : null; // Only those are re-evaluated.
                 SemanticContext context = this.CreateContext(request, evaluated, parallel.Loaded, tracker, Stopwatch.GetElapsedTime(started), digest);
+                context.EvaluatedFrom = started;
                 if (digest is not null && pass.Result.Evaluation is { ImportedFiles: not null } listed)
                 {
                     context.ImportedFilesCheck = ImportedFilesCheck.Of(listed);

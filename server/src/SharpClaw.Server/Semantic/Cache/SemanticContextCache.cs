@@ -79,6 +79,11 @@ public sealed class SemanticContextCache : IAsyncDisposable
     /// <summary>Evaluation-only passes performed.</summary>
     public int EvaluationCount => this.loads.EvaluationCount;
 
+    private int waitingCount;
+
+    /// <summary>Calls waiting for another call on the same context to finish (tests order parallel calls by it).</summary>
+    public int WaitingCount => Volatile.Read(ref this.waitingCount);
+
     /// <summary>Of <see cref="RevalidationCount"/>: those an evaluation alone vouched for, without a design-time pass.</summary>
     public int VouchedCount => this.loads.VouchedCount;
 
@@ -113,8 +118,18 @@ public sealed class SemanticContextCache : IAsyncDisposable
     /// </summary>
     public async Task<ContextLease> AcquireAsync(ContextRequest request, IEvaluationAuthorizer? authorizer, CancellationToken cancellationToken)
     {
+        long arrived = System.Diagnostics.Stopwatch.GetTimestamp();
         SemaphoreSlim keyLock = this.keyLocks.GetOrAdd(request.Key, _ => new SemaphoreSlim(1, 1));
-        await keyLock.WaitAsync(cancellationToken).ConfigureAwait(false);
+        Interlocked.Increment(ref this.waitingCount);
+        try
+        {
+            await keyLock.WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            Interlocked.Decrement(ref this.waitingCount);
+        }
+
         try
         {
             (ContextLease? cached, EvaluationReason reason, IReadOnlyList<string> changed, EvaluationData? reusable) =
@@ -140,7 +155,19 @@ public sealed class SemanticContextCache : IAsyncDisposable
 
             // Dynamic imports: the authorized re-evaluation may leave the loaded context as it is.
             SemanticContext? current = reason == EvaluationReason.DynamicImports ? await this.FindLoadedAsync(request.Key, cancellationToken).ConfigureAwait(false) : null;
-            SemanticContext? context = await this.loads.LoadAsync(request, reusable, current, cancellationToken).ConfigureAwait(false);
+            SemanticContext? context;
+            if (current is not null && current.EvaluatedFrom >= arrived)
+            {
+                // A call beside this one re-evaluated while this one waited, starting after this one arrived: that run
+                // is as fresh as one of this call's own (parallel tool calls would otherwise re-evaluate one by one).
+                this.log?.Info($"Re-evaluation of {request.Target.RelativeTarget} (dynamic imports) shared: MSBuild ran for a call beside this one, starting after this one arrived.");
+                context = null;
+            }
+            else
+            {
+                context = await this.loads.LoadAsync(request, reusable, current, cancellationToken).ConfigureAwait(false);
+            }
+
             if (context is null)
             {
                 Interlocked.Increment(ref this.revalidationCount);

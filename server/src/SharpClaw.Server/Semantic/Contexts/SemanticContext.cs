@@ -144,6 +144,13 @@ public sealed class SemanticContext
     /// </summary>
     public Loading.ImportedFilesCheck? ImportedFilesCheck { get; set; }
 
+    /// <summary>
+    /// For a context with dynamic imports: when (<see cref="System.Diagnostics.Stopwatch"/> timestamp) the MSBuild run
+    /// that last loaded or vouched for it started. A call that arrived before that moment, waiting beside the call that
+    /// ran it, takes it as its own fresh evaluation. Set under the cache's lock on this context's key.
+    /// </summary>
+    public long EvaluatedFrom { get; set; }
+
     /// <summary>Rebuilt from the approved snapshot in the store (no MSBuild ran in this host for it).</summary>
     public bool FromSnapshot { get; init; }
 
