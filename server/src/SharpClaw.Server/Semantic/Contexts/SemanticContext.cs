@@ -139,8 +139,8 @@ public sealed class SemanticContext
 
     /// <summary>
     /// For a context with dynamic imports: the evaluation that vouches for it, so a later call whose evaluation matches
-    /// it runs no design-time pass (<see cref="Loading.ImportedFilesCheck"/>). Set only by the re-evaluation, under the
-    /// cache's lock on this context's key.
+    /// it runs no design-time pass (<see cref="Loading.ImportedFilesCheck"/>). Set by the cold load (when its pass listed its
+    /// imports) and by each re-evaluation, under the cache's lock on this context's key.
     /// </summary>
     public Loading.ImportedFilesCheck? ImportedFilesCheck { get; set; }
 

@@ -18,7 +18,10 @@ public static class ImportLog
     public static string? Switch(string logFile) =>
         logFile.Contains(';', StringComparison.Ordinal) ? null : $"-flp:Verbosity=detailed;LogFile={logFile};Encoding=UTF-8";
 
-    /// <summary>The distinct files the log says were imported, in first-seen order; null when it names none (or is missing).</summary>
+    /// <summary>
+    /// The distinct files the log says were imported, in first-seen order; null when it names none (or is missing).
+    /// Files in the log's own folder are left out: the run's generated collector targets, written anew for every run.
+    /// </summary>
     public static async Task<IReadOnlyList<string>?> ReadAsync(string logFile, CancellationToken cancellationToken)
     {
         if (!File.Exists(logFile))
@@ -26,6 +29,7 @@ public static class ImportLog
             return null;
         }
 
+        string generated = Path.GetDirectoryName(Path.GetFullPath(logFile))!;
         HashSet<string> seen = new(Infrastructure.PathUtil.Comparer);
         List<string> files = [];
         using StreamReader reader = new(logFile);
@@ -39,12 +43,13 @@ public static class ImportLog
 
             text = text[Prefix.Length..];
             int end = text.LastIndexOf(Infix, StringComparison.Ordinal);
-            if (end > 0 && text[..end].ToString() is var file && seen.Add(file))
+            if (end > 0 && text[..end].ToString() is var file && seen.Add(file) && !Infrastructure.PathUtil.IsUnder(file, generated))
             {
                 files.Add(file);
             }
         }
 
-        return files.Count > 0 ? files : null;
+        // Counted before leaving the generated ones out: every run imports the SDK's files, so none at all means unknown.
+        return seen.Count > 0 ? files : null;
     }
 }

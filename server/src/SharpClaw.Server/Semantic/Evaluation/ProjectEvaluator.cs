@@ -155,8 +155,7 @@ public static partial class ProjectEvaluator
                 TargetFramework = targetFramework,
                 Projects = evaluated,
                 Failures = failures,
-                // Not the collector: it is written anew for every pass.
-                ImportedFiles = imported?.Distinct(PathUtil.Comparer).Where(f => !PathUtil.IsUnder(f, temp)).ToList(),
+                ImportedFiles = imported?.Distinct(PathUtil.Comparer).ToList(),
                 StartedUtc = startedUtc,
                 Duration = Stopwatch.GetElapsedTime(started),
             };

@@ -188,8 +188,7 @@ public static partial class DesignTimePass
                     TargetFramework = targetFramework,
                     Projects = evaluated,
                     Failures = [],
-                    // Not the collector files: they are written anew for every pass.
-                    ImportedFiles = imported?.Distinct(PathUtil.Comparer).Where(f => !PathUtil.IsUnder(f, temp)).ToList(),
+                    ImportedFiles = imported?.Distinct(PathUtil.Comparer).ToList(),
                     StartedUtc = startedUtc,
                     Duration = System.Diagnostics.Stopwatch.GetElapsedTime(started),
                 }
