@@ -8,7 +8,9 @@ namespace SharpClaw.Server.Tests;
 /// agent writes the name the way the code calls it — <c>ResiliencePipelineBuilder.Name</c> (inherited) or
 /// <c>ResiliencePipelineBuilder.AddRetry</c> (an extension method) — and was told the type had "no member 'Name' and no
 /// member with a similar name"; <c>Polly.Retry.RetryStrateyOptions</c> was told "No type matches the container
-/// 'Polly.Retry'" with types named like the namespace, though the namespace exists.
+/// 'Polly.Retry'" with types named like the namespace, though the namespace exists; and
+/// <c>Polly.Retry.RetryResiliencePipelineBuilderExtensions.AddRetry</c> (the class is in <c>Polly</c>) listed types, not its
+/// <c>AddRetry</c> overloads.
 /// </summary>
 public sealed class SymbolNotFoundTests
 {
@@ -49,6 +51,13 @@ public sealed class SymbolNotFoundTests
         Assert.Equal("The namespace Shop.Orders has no type 'Ordr'. Types with a similar name are listed as candidates.", inNamespace.Message);
         Assert.Equal("Order", inNamespace.Candidates![0]);
         Assert.Equal("The namespace Shop.Orders has no type 'Invoice' and no type with a similar name.", (await NotFound("Orders.Invoice")).Message);
+
+        // A type of the container's name in another namespace (Polly.Retry.RetryResiliencePipelineBuilderExtensions is in
+        // Polly): its members with a similar name, inherited ones included.
+        SemanticErrorData elsewhere = await NotFound("Shop.Billing.Order.Totl");
+        Assert.Equal("No type matches the container 'Shop.Billing.Order', but Shop.Orders.Order has its name. Its members with a similar name are listed as candidates.", elsewhere.Message);
+        Assert.Equal(["Order.Total"], elsewhere.Candidates);
+        Assert.Equal("Entity.Name", (await NotFound("Billing.Order.Name")).Candidates![0]);
 
         // A container that is neither: as before.
         Assert.StartsWith("No type matches the container 'Nope'.", (await NotFound("Nope.Missing")).Message, StringComparison.Ordinal);

@@ -526,6 +526,18 @@ internal static class SymbolResolver
     }
 
     /// <summary>
+    /// Members of <paramref name="types"/> in C#'s sense — declared, inherited from a base type of the source, or an
+    /// extension for them — whose name is like <paramref name="simpleName"/>, closest first.
+    /// </summary>
+    private static List<SymbolMatch> SimilarMembers(List<SymbolMatch> all, List<SymbolMatch> types, string simpleName)
+    {
+        HashSet<string> typeAndBases = TypeAndBases(types.Select(t => (INamedTypeSymbol)t.Symbol));
+        return [.. Similar(all.Where(m => m.Symbol.ContainingType is { } owner && (types.Any(t => SymbolEqualityComparer.Default.Equals(owner, t.Symbol))
+                || typeAndBases.Contains(Key(owner)) || Extends(m.Symbol, typeAndBases))), simpleName)
+            .DistinctBy(m => m.Display).Take(MaxSimilar)];
+    }
+
+    /// <summary>
     /// <paramref name="types"/> and the types they inherit members from (base classes; base interfaces of an interface),
     /// by <see cref="Key"/>: the flavours' symbols of one type are different objects, and a base in another project is
     /// another compilation's symbol.
@@ -623,6 +635,17 @@ internal static class SymbolResolver
                     : NotFoundError(index, $"The namespace {space} has no type '{query.SimpleName}'. Types with a similar name are listed as candidates.", inSpace, workspace);
             }
 
+            // A type of that name in another namespace (Polly.Retry.RetryResiliencePipelineBuilderExtensions, declared in
+            // Polly): its members with a similar name are what the name most likely meant.
+            List<SymbolMatch> elsewhere = types.Count == 0 && container.Tail.Count > 1
+                ? [.. all.Where(m => m.Symbol is INamedTypeSymbol && m.Symbol.Name == container.SimpleName)]
+                : [];
+            if (elsewhere.Count > 0 && SimilarMembers(all, elsewhere, query.SimpleName) is { Count: > 0 } theirs)
+            {
+                string declared = string.Join(", ", elsewhere.Select(t => t.Symbol.ToDisplayString()).Distinct(StringComparer.Ordinal).Take(3));
+                return NotFoundError(index, $"No type matches the container '{containerText}', but {declared} has its name. Its members with a similar name are listed as candidates.", theirs, workspace);
+            }
+
             if (types.Count == 0)
             {
                 List<SymbolMatch> similarTypes = Similar(all.Where(m => m.Symbol is INamedTypeSymbol), container.SimpleName)
@@ -630,11 +653,7 @@ internal static class SymbolResolver
                 return NotFoundError(index, $"No type matches the container '{containerText}'. Types with a similar name are listed as candidates.", similarTypes, workspace);
             }
 
-            // Its members in C#'s sense: declared, inherited from a base type of the source, or an extension for it.
-            HashSet<string> typeAndBases = TypeAndBases(types.Select(t => (INamedTypeSymbol)t.Symbol));
-            List<SymbolMatch> members = [.. Similar(all.Where(m => m.Symbol.ContainingType is { } owner && (types.Any(t => SymbolEqualityComparer.Default.Equals(owner, t.Symbol))
-                    || typeAndBases.Contains(Key(owner)) || Extends(m.Symbol, typeAndBases))), query.SimpleName)
-                .DistinctBy(m => m.Display).Take(MaxSimilar)];
+            List<SymbolMatch> members = SimilarMembers(all, types, query.SimpleName);
             string typeName = types[0].Display;
             bool notDeclared = members.Exists(m => !types.Any(t => SymbolEqualityComparer.Default.Equals(m.Symbol.ContainingType, t.Symbol)));
             return members.Count == 0
