@@ -532,8 +532,11 @@ internal static class SymbolResolver
     private static List<SymbolMatch> SimilarMembers(List<SymbolMatch> all, List<SymbolMatch> types, string simpleName)
     {
         HashSet<string> typeAndBases = TypeAndBases(types.Select(t => (INamedTypeSymbol)t.Symbol));
-        return [.. Similar(all.Where(m => m.Symbol.ContainingType is { } owner && (types.Any(t => SymbolEqualityComparer.Default.Equals(owner, t.Symbol))
-                || typeAndBases.Contains(Key(owner)) || Extends(m.Symbol, typeAndBases))), simpleName)
+
+        // The name first: it is cheap, and few symbols pass it; a type's display key is not.
+        return [.. Similar(all.Where(m => m.Symbol.ContainingType is not null), simpleName)
+            .Where(m => types.Any(t => SymbolEqualityComparer.Default.Equals(m.Symbol.ContainingType, t.Symbol))
+                || typeAndBases.Contains(Key(m.Symbol.ContainingType!)) || Extends(m.Symbol, typeAndBases))
             .DistinctBy(m => m.Display).Take(MaxSimilar)];
     }
 
