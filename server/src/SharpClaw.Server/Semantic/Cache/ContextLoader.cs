@@ -418,14 +418,20 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
     /// <summary>Whether a static scan finds a property-driven or wildcard import among <paramref name="projects"/>' build files (before any evaluation).</summary>
     private bool HasDynamicImports(IReadOnlyList<string> projects)
     {
-        List<string> notScanned = [.. trust.PackageFolders];
+        ImportScanner scanner = this.Scanner([]);
+        return projects.Any(project => scanner.Scan(project).DynamicImports.Count > 0);
+    }
+
+    /// <summary>An import scanner that does not scan the SDK's files, the trusted package folders nor <paramref name="packageFolders"/>.</summary>
+    private ImportScanner Scanner(IEnumerable<string> packageFolders)
+    {
+        List<string> notScanned = [.. trust.PackageFolders, .. packageFolders.Select(PathUtil.Normalize)];
         if (SdkInventory.FindDotnetRoot() is { } dotnetRoot)
         {
             notScanned.Add(dotnetRoot);
         }
 
-        ImportScanner scanner = new(notScanned);
-        return projects.Any(project => scanner.Scan(project).DynamicImports.Count > 0);
+        return new ImportScanner(notScanned.Distinct(PathUtil.Comparer).ToList());
     }
 
     /// <summary>Reads assets files and scans imports for an evaluation.</summary>
@@ -437,13 +443,7 @@ public sealed partial class ContextLoader(AnalyzerTrust trust, HostLog? log)
             assets[project.Path] = AssetsFile.TryRead(project.ProjectAssetsFile);
         }
 
-        List<string> notScanned = [.. trust.PackageFolders, .. assets.Values.OfType<AssetsFileInfo>().SelectMany(a => a.PackageFolders).Select(PathUtil.Normalize)];
-        if (SdkInventory.FindDotnetRoot() is { } dotnetRoot)
-        {
-            notScanned.Add(dotnetRoot);
-        }
-
-        ImportScanner scanner = new(notScanned.Distinct(PathUtil.Comparer).ToList());
+        ImportScanner scanner = this.Scanner(assets.Values.OfType<AssetsFileInfo>().SelectMany(a => a.PackageFolders));
         Dictionary<string, ProjectImports> imports = new(PathUtil.Comparer);
         foreach (EvaluatedProject project in snapshot.Projects)
         {
